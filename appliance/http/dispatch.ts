@@ -1,0 +1,122 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+import type { Logger } from '../logging/logger.js';
+import { BodyStream } from './body.js';
+import { Ctx, DEFAULT_JSON_LIMIT, type Principal } from './context.js';
+import { errorBody, successBody } from './envelope.js';
+import { AppError } from './errors.js';
+import { Reply } from './reply.js';
+import { readRequest, type HttpRequest } from './request.js';
+import type { Access, Router } from './router.js';
+
+/** How the HTTP layer learns who is calling; the auth domain implements it. */
+export interface Gatekeeper {
+  /** Identifies the caller from session cookie, API key or Basic auth; null when none is valid. */
+  identify(req: HttpRequest): Promise<Principal | null>;
+  /** auth.login_required; when false every route is open and callers are treated as admins. */
+  loginRequired(): boolean;
+}
+
+/** Answers requests no route matched (static console files, SPA fallback). Return false to fall through to 404. */
+export type Fallback = (req: HttpRequest, reply: Reply) => boolean | Promise<boolean>;
+
+export interface DispatchOptions {
+  router: Router;
+  gatekeeper: Gatekeeper;
+  logger: Logger;
+  fallback?: Fallback;
+  /** While false, everything but /ping answers 503 (the process is still starting). */
+  isReady?: () => boolean;
+}
+
+export const OPEN_PRINCIPAL: Principal = { userId: 'open', name: 'admin', isAdmin: true, via: 'open' };
+
+export function createDispatcher(opts: DispatchOptions): (res: UwsResponse, req: UwsRequest) => void {
+  const maxBody = opts.router.maxBodyLimit(DEFAULT_JSON_LIMIT);
+  return (res, req) => {
+    const reply = new Reply(res);
+    const contentLength = req.getHeader('content-length');
+    const chunked = req.getHeader('transfer-encoding') !== '';
+    const declared = contentLength === '' ? null : Number(contentLength);
+    const body =
+      chunked || (declared !== null && declared > 0)
+        ? new BodyStream(res, Number.isFinite(declared) ? declared : null, maxBody)
+        : null;
+    // Swallow stream errors here; readers of the body see them through their own iteration.
+    body?.on('error', () => undefined);
+    reply.onAborted(() => body?.abort());
+    const request = readRequest(res, req, body);
+    void handle(opts, request, reply);
+  };
+}
+
+async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Promise<void> {
+  try {
+    if (opts.isReady && !opts.isReady() && req.rawPath !== '/ping') {
+      throw new AppError('UNAVAILABLE', 'Spool is starting');
+    }
+    const match = opts.router.match(req.method, req.rawPath);
+    if (match.kind === 'method_not_allowed') {
+      reply.header('Allow', match.allowed.join(', '));
+      throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.rawPath}`);
+    }
+    if (match.kind === 'none') {
+      if (!req.rawPath.startsWith('/api/') && opts.fallback && (await opts.fallback(req, reply))) return;
+      throw new AppError('NOT_FOUND', `No route for ${req.method} ${req.rawPath}`);
+    }
+    req.params = decodeParams(match.params);
+    const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
+    const ctx = new Ctx(req, reply, principal, match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
+    req.body?.setLimit(match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
+    const result = await match.route.handler(ctx);
+    if (!reply.sent && !reply.aborted) reply.json(200, successBody(result));
+  } catch (err) {
+    sendError(opts.logger, req, reply, err);
+  } finally {
+    // A body nobody read: drain it so the connection stays usable, unless it is over the limit (then it errored).
+    if (req.body && !req.body.readableEnded && !req.body.destroyed) req.body.resume();
+  }
+}
+
+async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Access): Promise<Principal | null> {
+  if (!gatekeeper.loginRequired()) return (await gatekeeper.identify(req)) ?? OPEN_PRINCIPAL;
+  const principal = await gatekeeper.identify(req);
+  if (access === 'public') return principal;
+  if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  if (access === 'admin' && !principal.isAdmin) throw new AppError('FORBIDDEN', 'Administrator privileges required');
+  return principal;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      throw new AppError('BAD_REQUEST', `Malformed percent-encoding in path parameter '${k}'`);
+    }
+  }
+  return out;
+}
+
+export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: unknown): void {
+  if (reply.aborted) return; // the client left: not an error
+  let appErr: AppError;
+  if (err instanceof AppError) {
+    appErr = err;
+  } else {
+    logger.error('unhandled error', {
+      request_id: req.requestId,
+      method: req.method,
+      path: req.rawPath,
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
+    appErr = new AppError('INTERNAL', 'Internal server error', `request id ${req.requestId}`);
+  }
+  if (reply.sent) {
+    // Headers already went out (a stream failed midway): the only honest thing left is to cut the connection.
+    reply.close();
+    return;
+  }
+  if (appErr.status === 413) reply.header('Connection', 'close');
+  reply.json(appErr.status, errorBody(appErr, appErr.status >= 500 ? req.requestId : undefined));
+}

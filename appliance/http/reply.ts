@@ -1,0 +1,144 @@
+import type { HttpResponse as UwsResponse } from 'uws-pack';
+import { statusLine } from './status-text.js';
+
+export interface CookieOptions {
+  maxAgeSeconds?: number;
+  path?: string;
+  httpOnly?: boolean;
+  sameSite?: 'Strict' | 'Lax';
+  secure?: boolean;
+}
+
+/**
+ * The only place that writes to a uWS response. Every write is corked; after an abort every call is a no-op,
+ * so domain code never has to know whether the client is still there.
+ */
+export class Reply {
+  aborted = false;
+  sent = false;
+  private statusCode = 200;
+  private readonly headers: [string, string][] = [];
+  private readonly abortHandlers: (() => void)[] = [];
+
+  constructor(private readonly res: UwsResponse) {
+    res.onAborted(() => {
+      this.aborted = true;
+      for (const h of this.abortHandlers.splice(0)) h();
+    });
+  }
+
+  onAborted(handler: () => void): void {
+    if (this.aborted) handler();
+    else this.abortHandlers.push(handler);
+  }
+
+  status(code: number): this {
+    this.statusCode = code;
+    return this;
+  }
+
+  header(name: string, value: string): this {
+    this.headers.push([name, value]);
+    return this;
+  }
+
+  cookie(name: string, value: string, opts: CookieOptions = {}): this {
+    const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`];
+    if (opts.maxAgeSeconds !== undefined) parts.push(`Max-Age=${opts.maxAgeSeconds}`);
+    if (opts.httpOnly !== false) parts.push('HttpOnly');
+    parts.push(`SameSite=${opts.sameSite ?? 'Lax'}`);
+    if (opts.secure) parts.push('Secure');
+    return this.header('Set-Cookie', parts.join('; '));
+  }
+
+  json(status: number, body: unknown): void {
+    this.status(status).send(JSON.stringify(body), 'application/json; charset=utf-8');
+  }
+
+  /** Sends a whole body. HEAD requests pass `headOnly` to send headers with the real length and no bytes. */
+  send(body: string | Uint8Array, contentType?: string, headOnly = false): void {
+    if (this.aborted || this.sent) return;
+    this.sent = true;
+    if (contentType) this.headers.push(['Content-Type', contentType]);
+    this.res.cork(() => {
+      this.writeHead();
+      if (headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      else this.res.end(body);
+    });
+  }
+
+  /** Headers only, no body (204, 304, HEAD without known length). */
+  end(): void {
+    if (this.aborted || this.sent) return;
+    this.sent = true;
+    this.res.cork(() => {
+      this.writeHead();
+      this.res.endWithoutBody(0);
+    });
+  }
+
+  /**
+   * Streams `totalSize` bytes from an async source with backpressure: waits for `onWritable` when the socket
+   * buffer is full. Resolves when everything is written or the client is gone (returns false then).
+   */
+  async stream(source: AsyncIterable<Uint8Array>, totalSize: number): Promise<boolean> {
+    if (this.aborted || this.sent) return false;
+    this.sent = true;
+    this.res.cork(() => this.writeHead());
+    let written = 0;
+    for await (const chunk of source) {
+      if (this.aborted) return false;
+      if (!(await this.writeChunk(chunk, totalSize))) return false;
+      written += chunk.byteLength;
+      if (written >= totalSize) break;
+    }
+    if (!this.aborted && written < totalSize) {
+      // The source ended early: we cannot honour Content-Length, so cut the connection rather than lie.
+      this.res.close();
+      return false;
+    }
+    return !this.aborted;
+  }
+
+  /** Writes one chunk; resolves once uWS has taken all of it (false if the client left first). */
+  private writeChunk(chunk: Uint8Array, totalSize: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let ok = false;
+      let done = false;
+      const startOffset = this.res.getWriteOffset();
+      this.res.cork(() => {
+        [ok, done] = this.res.tryEnd(chunk, totalSize);
+      });
+      if (ok || done) {
+        resolve(true);
+        return;
+      }
+      // Backpressure: resend the remainder of this chunk from where the socket stopped.
+      const onAbort = () => resolve(false);
+      this.abortHandlers.push(onAbort);
+      this.res.onWritable((offset) => {
+        const sent = offset - startOffset;
+        const rest = chunk.subarray(sent);
+        const [ok2, done2] = this.res.tryEnd(rest, totalSize);
+        if (ok2 || done2) {
+          const i = this.abortHandlers.indexOf(onAbort);
+          if (i >= 0) this.abortHandlers.splice(i, 1);
+          resolve(true);
+        }
+        return ok2;
+      });
+    });
+  }
+
+  close(): void {
+    if (!this.aborted) {
+      this.aborted = true;
+      this.res.close();
+    }
+  }
+
+  private writeHead(): void {
+    this.res.writeStatus(statusLine(this.statusCode));
+    for (const [k, v] of this.headers) this.res.writeHeader(k, v);
+  }
+}

@@ -1,0 +1,70 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+import type { BodyStream } from './body.js';
+
+/**
+ * A request as domain code sees it. Everything uWS offers only synchronously (method, url, headers, address) is
+ * copied here before the first `await`, because uWS's request object is dead after the handler returns.
+ */
+export interface HttpRequest {
+  /** As sent, e.g. 'GET', 'PROPFIND'. */
+  readonly method: string;
+  /** Path without query string, still percent-encoded. */
+  readonly rawPath: string;
+  readonly query: URLSearchParams;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ip: string;
+  readonly requestId: string;
+  /** Route parameters, percent-decoded. */
+  params: Record<string, string>;
+  /** Body bytes as they arrive (only for requests that carry a body). */
+  readonly body: BodyStream | null;
+  header(name: string): string | undefined;
+  cookie(name: string): string | undefined;
+}
+
+let nextId = 1;
+
+export function readRequest(res: UwsResponse, req: UwsRequest, body: BodyStream | null): HttpRequest {
+  // getCaseSensitiveMethod first: getMethod() lower-cases in place (STACK.md trap).
+  const method = req.getCaseSensitiveMethod().toUpperCase();
+  const rawPath = req.getUrl();
+  const query = new URLSearchParams(req.getQuery() ?? '');
+  const headers: Record<string, string> = {};
+  req.forEach((k, v) => {
+    headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
+  });
+  const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+  let cookies: Record<string, string> | undefined;
+  return {
+    method,
+    rawPath,
+    query,
+    headers,
+    ip,
+    requestId: `r${(nextId++).toString(36)}`,
+    params: {},
+    body,
+    header: (name) => headers[name.toLowerCase()],
+    cookie(name) {
+      cookies ??= parseCookies(headers['cookie'] ?? '');
+      return cookies[name];
+    },
+  };
+}
+
+export function parseCookies(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const key = part.slice(0, eq).trim();
+    const raw = part.slice(eq + 1).trim();
+    try {
+      out[key] = decodeURIComponent(raw);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { App, ListenOptions, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uws-pack';
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+
+export interface RunningServer {
+  readonly port: number;
+  readonly host: string;
+  /** Stops accepting connections; open ones finish or are closed by the caller. */
+  close(): void;
+}
+
+/**
+ * Listens on host:port with one catch-all handler. The exclusive-port flag matters: without it uWS shares a busy
+ * port silently (STACK.md) and two Spools would split the traffic.
+ */
+export function listen(
+  handler: (res: UwsResponse, req: UwsRequest) => void,
+  host: string,
+  port: number,
+): Promise<RunningServer> {
+  const app: TemplatedApp = App();
+  app.any('/*', handler);
+  return new Promise((resolve, reject) => {
+    // uWS accepts (host, port, options, cb) at run time; its typings only list (port, options, cb).
+    const listenWithHost = app.listen as unknown as (
+      h: string,
+      p: number,
+      o: ListenOptions,
+      cb: (s: us_listen_socket | false) => void,
+    ) => void;
+    listenWithHost.call(app, host, port, ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+      if (!socket) {
+        reject(new Error(`Cannot listen on ${host}:${port} (port in use or not permitted)`));
+        return;
+      }
+      let open = true;
+      resolve({
+        port: us_socket_local_port(socket as never),
+        host,
+        close() {
+          if (!open) return;
+          open = false;
+          us_listen_socket_close(socket);
+          app.close();
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,45 @@
+/** A small structured logger: one JSON line per event on stdout, level-filtered. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(scope: string): Logger;
+  setLevel(level: LogLevel): void;
+}
+
+export function createLogger(scope = 'spool', level: LogLevel = 'info', write = defaultWrite): Logger {
+  const state = { level };
+  const make = (name: string): Logger => {
+    const log = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+      if (ORDER[lvl] < ORDER[state.level]) return;
+      write(JSON.stringify({ t: new Date().toISOString(), level: lvl, scope: name, msg, ...fields }));
+    };
+    return {
+      debug: (m, f) => log('debug', m, f),
+      info: (m, f) => log('info', m, f),
+      warn: (m, f) => log('warn', m, f),
+      error: (m, f) => log('error', m, f),
+      child: (s) => make(`${name}.${s}`),
+      setLevel: (l) => {
+        state.level = l;
+      },
+    };
+  };
+  return make(scope);
+}
+
+function defaultWrite(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+/** For tests: a logger that keeps lines in memory. */
+export function memoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const logger = createLogger('test', 'debug', (l) => lines.push(l));
+  return Object.assign(logger, { lines });
+}
