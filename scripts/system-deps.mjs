@@ -1,0 +1,62 @@
+// Checks the system packages the tests need and installs missing ones when it can (root on Debian).
+// Otherwise it stops at once with the exact command to run. It never lets a test skip silently.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+/** What each tier needs: a file that proves the package is there, and the Debian package that provides it. */
+export const SYSTEM_DEPS = {
+  chromium: { check: ['/usr/bin/chromium'], packages: ['chromium'], tiers: ['e2e'] },
+  inn2: { check: ['/usr/lib/news/bin/innd'], packages: ['inn2'], tiers: ['integration', 'bench'] },
+  litmus: { check: ['/usr/bin/litmus'], packages: ['litmus'], tiers: ['integration'] },
+  rclone: { check: ['/usr/bin/rclone'], packages: ['rclone'], tiers: ['integration'] },
+  fuse: { check: ['/usr/bin/fusermount', '/usr/include/fuse/fuse.h'], packages: ['fuse', 'libfuse-dev'], tiers: ['integration'] },
+  par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
+  nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
+};
+
+export function missingFor(tiers) {
+  return Object.entries(SYSTEM_DEPS)
+    .filter(([, d]) => d.tiers.some((t) => tiers.includes(t)))
+    .filter(([, d]) => !d.check.every((f) => existsSync(f)))
+    .map(([name, d]) => ({ name, packages: d.packages }));
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+const isDebian = () => existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get');
+
+/** INN's postinst refuses a host name without a domain; give inn.conf one and finish the configuration. */
+function ensureInnDomain() {
+  const conf = '/etc/news/inn.conf';
+  if (!existsSync(conf)) return;
+  const text = readFileSync(conf, 'utf8');
+  if (/^domain:\s*\S+/m.test(text)) return;
+  writeFileSync(conf, text.replace(/^#?\s*domain:.*$/m, '') + '\ndomain: localdomain\n');
+  spawnSync('dpkg', ['--configure', '-a'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+export function ensureSystemDeps(tiers) {
+  const missing = missingFor(tiers);
+  if (missing.length === 0) return;
+  const packages = [...new Set(missing.flatMap((m) => m.packages))];
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+  if (!isRoot() || !isDebian()) {
+    console.error(`Missing system packages for the tests: ${missing.map((m) => m.name).join(', ')}.`);
+    console.error(`Install them with:\n  sudo sh -c '${command}'`);
+    process.exit(1);
+  }
+  console.log(`Installing missing system packages: ${packages.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const res = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  if (packages.includes('inn2')) ensureInnDomain();
+  if (res.status !== 0 && !packages.includes('inn2')) process.exit(res.status ?? 1);
+  const still = missingFor(tiers);
+  if (still.length > 0) {
+    console.error(`Still missing after install: ${still.map((m) => m.name).join(', ')}. Run: ${command}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureSystemDeps(process.argv.slice(2).length ? process.argv.slice(2) : ['integration', 'e2e']);
+}
