@@ -1,0 +1,161 @@
+import path from 'node:path';
+import type { SpoolConfig } from './schema.js';
+
+/**
+ * The one set of defaults (spec §9; AltMount's values where the spec is silent, research §1.10).
+ * Paths under the data dir are filled by `defaultsFor(dataDir)`; the values here assume `./data`.
+ */
+export const DEFAULTS: SpoolConfig = deepFreeze({
+  webdav: {
+    port: 8080,
+    user: 'spool',
+    // Empty: no separate WebDAV account; clients sign in with a Spool user or API key.
+    password: '',
+  },
+  auth: {
+    login_required: true,
+    // Registration is always open while no user exists; this keeps it open afterwards.
+    registration_enabled: false,
+  },
+  metadata: {
+    root_path: './data/metadata',
+  },
+  streaming: {
+    max_cache_size_mb: 128,
+    max_download_workers: 10,
+    // Tiny holes (a few missing articles) may be served as zeros instead of failing the read. Off by default:
+    // a player glitch is better than silently corrupt bytes unless the operator chooses otherwise.
+    zero_fill_enabled: false,
+    zero_fill_max_articles: 2,
+    zero_fill_max_percent: 0.1,
+  },
+  import: {
+    max_processor_workers: 2,
+    queue_processing_interval_seconds: 5,
+    segment_sample_percentage: 1,
+    max_retries: 3,
+    import_strategy: 'none',
+    import_dir: '',
+    watch_dir: '',
+    watch_interval_seconds: 10,
+    allowed_file_extensions: [
+      '.mkv', '.mp4', '.avi', '.ts', '.m4v', '.mov', '.wmv', '.mpg', '.mpeg', '.m2ts', '.webm',
+      '.mp3', '.flac', '.m4a', '.epub', '.pdf', '.cbz', '.srt', '.ass', '.sub', '.idx', '.nfo',
+    ],
+    filter_sample_files: true,
+    failed_item_retention_hours: 24,
+  },
+  health: {
+    enabled: false,
+    auto_repair_enabled: false,
+    max_concurrent_jobs: 1,
+    max_retries: 2,
+    max_repair_retries: 3,
+    check_interval_seconds: 5,
+    check_all_segments: false,
+    segment_sample_percentage: 5,
+  },
+  providers: [],
+  rclone: {
+    rc_enabled: false,
+    rc_url: '',
+    rc_port: 5572,
+    rc_user: '',
+    rc_pass: '',
+    rc_options: {},
+    mount_enabled: false,
+    mount_options: {},
+    allow_other: true,
+    allow_non_empty: true,
+    read_only: false,
+    timeout: '10m',
+    syslog: true,
+    log_level: 'INFO',
+    uid: 1000,
+    gid: 1000,
+    umask: '002',
+    buffer_size: '32M',
+    attr_timeout: '1s',
+    transfers: 4,
+    cache_dir: './data/rclone-cache',
+    vfs_cache_mode: 'full',
+    vfs_cache_max_size: '50G',
+    vfs_cache_max_age: '504h',
+    read_chunk_size: '32M',
+    read_chunk_size_limit: '2G',
+    vfs_read_ahead: '128M',
+    dir_cache_time: '10m',
+    vfs_cache_min_free_space: '1G',
+    vfs_disk_space_total: '1G',
+    vfs_read_chunk_streams: 4,
+    no_mod_time: false,
+    no_checksum: false,
+    async_read: true,
+    vfs_fast_fingerprint: false,
+    use_mmap: false,
+  },
+  mount_path: '/mnt/spool',
+  sabnzbd: {
+    enabled: false,
+    complete_dir: '/complete',
+    fallback_host: '',
+    fallback_api_key: '',
+    // SABnzbd's own defaults; 'movies' and 'tv' are what Radarr and Sonarr send out of the box.
+    categories: [
+      { name: 'movies', order: 1, priority: 0, dir: 'movies' },
+      { name: 'tv', order: 2, priority: 0, dir: 'tv' },
+      { name: 'audio', order: 3, priority: 0, dir: 'audio' },
+      { name: 'software', order: 4, priority: 0, dir: 'software' },
+    ],
+  },
+  arrs: {
+    enabled: false,
+    radarr_instances: [],
+    sonarr_instances: [],
+  },
+  log: {
+    // Empty: log to stdout only (the container collects it).
+    file: '',
+    level: 'info',
+    max_size: 100,
+    max_age: 30,
+    max_backups: 10,
+    compress: true,
+  },
+});
+
+/** Defaults for one provider entry (spec §9). */
+export const PROVIDER_DEFAULTS = deepFreeze({
+  host: '',
+  port: 119,
+  username: '',
+  password: '',
+  max_connections: 10,
+  tls: false,
+  insecure_tls: false,
+  enabled: true,
+  is_backup_provider: false,
+});
+
+/** Defaults for one SABnzbd category (spec §5: a new category defaults to order 1, priority 0, empty dir). */
+export const CATEGORY_DEFAULTS = deepFreeze({ order: 1, priority: 0, dir: '' });
+
+/** Defaults for one arr instance (spec §5: new instances are enabled). */
+export const ARR_INSTANCE_DEFAULTS = deepFreeze({ name: '', url: '', api_key: '', enabled: true, root_folder: '' });
+
+/** The defaults with paths placed under the given data dir (absolute). */
+export function defaultsFor(dataDir: string): SpoolConfig {
+  const dir = path.resolve(dataDir);
+  const copy = structuredClone(DEFAULTS) as SpoolConfig;
+  copy.metadata.root_path = path.join(dir, 'metadata');
+  copy.rclone.cache_dir = path.join(dir, 'rclone-cache');
+  return deepFreeze(copy);
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+
+/**
+ * The whole YAML config (spec §3) as one strict zod schema: unknown keys are errors, ranges are spec §5.
+ * Rules that span fields (SABnzbd and arrs when enabled, import dirs) live in rules.ts, so that every bad field is
+ * reported at once: zod skips object-level refinements once a field inside has failed.
+ */
+
+const rangeMessage = (min: number, max: number) => `Must be between ${min} and ${max}`;
+
+/** A whole number in [min, max], with one message naming the range. */
+export const intRange = (min: number, max: number) =>
+  z
+    .number()
+    .int('Must be a whole number')
+    .min(min, rangeMessage(min, max))
+    .max(max, rangeMessage(min, max));
+
+const numberRange = (min: number, max: number) =>
+  z.number().min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));
+
+const port = intRange(1, 65535);
+const nonBlank = (message: string) => z.string().refine((s) => s.trim().length > 0, message);
+
+// rclone's own value syntaxes: SizeSuffix ("32M", "2G", "off") and Duration ("10m", "1h30m", "504h", "off").
+const SIZE = /^(off|\d+(\.\d+)?([bkmgtp]i?b?)?)$/i;
+const DURATION = /^(off|0|(\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d|w|M|y))+)$/;
+const size = z.string().regex(SIZE, 'Must be a size like 32M, 2G or off');
+const duration = z.string().regex(DURATION, 'Must be a duration like 1s, 10m, 504h or off');
+const optionMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+export const webdavSchema = z.strictObject({
+  port,
+  user: z.string(),
+  password: z.string(),
+});
+
+export const authSchema = z.strictObject({
+  login_required: z.boolean(),
+  registration_enabled: z.boolean(),
+});
+
+export const metadataSchema = z.strictObject({
+  root_path: nonBlank('Metadata root path is required'),
+});
+
+export const streamingSchema = z.strictObject({
+  max_cache_size_mb: intRange(1, 1024),
+  max_download_workers: intRange(1, 50),
+  zero_fill_enabled: z.boolean(),
+  zero_fill_max_articles: intRange(0, 100),
+  zero_fill_max_percent: numberRange(0, 100),
+});
+
+export const importSchema = z.strictObject({
+  max_processor_workers: intRange(1, 20),
+  queue_processing_interval_seconds: intRange(1, 300),
+  segment_sample_percentage: intRange(1, 100),
+  max_retries: intRange(0, 10),
+  import_strategy: z.enum(['none', 'symlink', 'strm']),
+  import_dir: z.string(),
+  watch_dir: z.string(),
+  watch_interval_seconds: intRange(1, 3600),
+  allowed_file_extensions: z.array(z.string()),
+  filter_sample_files: z.boolean(),
+  failed_item_retention_hours: intRange(0, 8760),
+});
+
+export const healthSchema = z.strictObject({
+  enabled: z.boolean(),
+  // Takes effect only while `enabled` is true (spec §5); kept as set so toggling monitoring does not lose it.
+  auto_repair_enabled: z.boolean(),
+  max_concurrent_jobs: intRange(1, 10),
+  max_retries: intRange(0, 5),
+  max_repair_retries: intRange(0, 10),
+  check_interval_seconds: intRange(5, 86400),
+  check_all_segments: z.boolean(),
+  segment_sample_percentage: intRange(1, 100),
+});
+
+export const providerSchema = z.strictObject({
+  id: nonBlank('Provider id is required'),
+  host: nonBlank('Host is required'),
+  port,
+  username: z.string(),
+  password: z.string(),
+  max_connections: intRange(1, 50),
+  tls: z.boolean(),
+  insecure_tls: z.boolean(),
+  enabled: z.boolean(),
+  is_backup_provider: z.boolean(),
+});
+
+export const rcloneSchema = z.strictObject({
+  rc_enabled: z.boolean(),
+  rc_url: z.string(),
+  rc_port: port,
+  rc_user: z.string(),
+  rc_pass: z.string(),
+  rc_options: optionMap,
+  mount_enabled: z.boolean(),
+  mount_options: optionMap,
+  allow_other: z.boolean(),
+  allow_non_empty: z.boolean(),
+  read_only: z.boolean(),
+  timeout: duration,
+  syslog: z.boolean(),
+  log_level: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']),
+  uid: intRange(0, 4294967295),
+  gid: intRange(0, 4294967295),
+  umask: z.string().regex(/^0?[0-7]{3}$/, 'Must be an octal umask like 002'),
+  buffer_size: size,
+  attr_timeout: duration,
+  transfers: intRange(1, 32),
+  cache_dir: z.string(),
+  vfs_cache_mode: z.enum(['off', 'minimal', 'writes', 'full']),
+  vfs_cache_max_size: size,
+  vfs_cache_max_age: duration,
+  read_chunk_size: size,
+  read_chunk_size_limit: size,
+  vfs_read_ahead: size,
+  dir_cache_time: duration,
+  vfs_cache_min_free_space: size,
+  vfs_disk_space_total: size,
+  vfs_read_chunk_streams: intRange(0, 64),
+  no_mod_time: z.boolean(),
+  no_checksum: z.boolean(),
+  async_read: z.boolean(),
+  vfs_fast_fingerprint: z.boolean(),
+  use_mmap: z.boolean(),
+});
+
+export const categorySchema = z.strictObject({
+  name: z.string(),
+  order: z.number().int('Must be a whole number'),
+  priority: z.literal([-1, 0, 1], 'Must be -1 (Low), 0 (Normal) or 1 (High)'),
+  dir: z.string(),
+});
+
+export const sabnzbdSchema = z.strictObject({
+  enabled: z.boolean(),
+  complete_dir: z.string(),
+  fallback_host: z.string(),
+  fallback_api_key: z.string(),
+  categories: z.array(categorySchema),
+});
+
+export const arrInstanceSchema = z.strictObject({
+  name: z.string(),
+  type: z.enum(['radarr', 'sonarr']),
+  url: z.string(),
+  api_key: z.string(),
+  enabled: z.boolean(),
+  /** Path of the library as that instance sees it; empty when not set. */
+  root_folder: z.string(),
+});
+
+export const arrsSchema = z.strictObject({
+  enabled: z.boolean(),
+  radarr_instances: z.array(arrInstanceSchema),
+  sonarr_instances: z.array(arrInstanceSchema),
+});
+
+export const logSchema = z.strictObject({
+  file: z.string(),
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  max_size: intRange(1, 10240),
+  max_age: intRange(0, 3650),
+  max_backups: intRange(0, 1000),
+  compress: z.boolean(),
+});
+
+export const configSchema = z.strictObject({
+  webdav: webdavSchema,
+  auth: authSchema,
+  metadata: metadataSchema,
+  streaming: streamingSchema,
+  import: importSchema,
+  health: healthSchema,
+  providers: z.array(providerSchema),
+  rclone: rcloneSchema,
+  mount_path: z.string(),
+  sabnzbd: sabnzbdSchema,
+  arrs: arrsSchema,
+  log: logSchema,
+});
+
+export type SpoolConfig = z.infer<typeof configSchema>;
+export type WebdavConfig = SpoolConfig['webdav'];
+export type AuthConfig = SpoolConfig['auth'];
+export type MetadataConfig = SpoolConfig['metadata'];
+export type StreamingConfig = SpoolConfig['streaming'];
+export type ImportConfig = SpoolConfig['import'];
+export type HealthConfig = SpoolConfig['health'];
+export type ProviderConfig = SpoolConfig['providers'][number];
+export type RcloneConfig = SpoolConfig['rclone'];
+export type SabnzbdConfig = SpoolConfig['sabnzbd'];
+export type SabnzbdCategory = SabnzbdConfig['categories'][number];
+export type ArrsConfig = SpoolConfig['arrs'];
+export type ArrInstance = ArrsConfig['radarr_instances'][number];
+export type LogConfig = SpoolConfig['log'];
+
+/** Sections the console edits with PATCH /api/config/{section} (providers have their own API). */
+export const PATCHABLE_SECTIONS = [
+  'webdav',
+  'auth',
+  'streaming',
+  'import',
+  'metadata',
+  'rclone',
+  'system',
+  'sabnzbd',
+  'arrs',
+  'health',
+  'log',
+] as const;
+export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
+
+/** Fields that only take effect after a restart (spec §4 restart banner). */
+export const RESTART_REQUIRED_FIELDS = ['webdav.port', 'import.max_processor_workers', 'metadata.root_path'] as const;
