@@ -34,7 +34,7 @@ export function withDefaults(input: unknown, defaults: SpoolConfig): { candidate
   const merged = deepMerge(defaults, cleaned) as Obj;
   let generatedIds = false;
   merged.providers = mapEntries(merged.providers, (p) => {
-    const filled = { ...PROVIDER_DEFAULTS, ...p };
+    const filled: Obj = { ...PROVIDER_DEFAULTS, ...p };
     if (filled.id === undefined || filled.id === null || filled.id === '') {
       filled.id = randomUUID();
       generatedIds = true;
