@@ -1,0 +1,312 @@
+/**
+ * One NNTP connection: connect (TCP or TLS), greeting, AUTHINFO, then pipelined commands answered in order.
+ * Multi-line answers are handed chunk by chunk to a BlockSink (the yEnc decoder for BODY) without copying.
+ * Anything unexpected from the server fails the connection with a typed error; it never throws out of a handler.
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import {
+  ArticleMissingError,
+  AuthError,
+  ConnectionResetError,
+  NntpError,
+  ProtocolError,
+  ProviderRefusedError,
+  TimeoutError,
+} from './errors.js';
+import { DEFAULT_DECODE_LIMITS, YencArticleDecoder, type BlockSink, type DecodeLimits, type DecodedPart } from './article-decoder.js';
+import { DiscardSink, TextBlockSink } from './block-sinks.js';
+import { LineReader } from './line-reader.js';
+import { yencBackend, type YencBackend } from './yenc-backend.js';
+
+export interface ConnectionOptions {
+  host: string;
+  port: number;
+  tls: boolean;
+  insecureTls: boolean;
+  username: string;
+  password: string;
+  connectTimeoutMs?: number;
+  /** No byte for this long while a command is outstanding fails the connection (a stalled article). */
+  stallTimeoutMs?: number;
+  /** No command for this long closes the connection politely. */
+  idleTimeoutMs?: number;
+  limits?: DecodeLimits;
+  backend?: YencBackend;
+  /** Called with every socket chunk size and every round-trip sample, for metrics. */
+  onBytes?: (n: number) => void;
+  onRtt?: (ms: number) => void;
+}
+
+type StatusOutcome<T> = { sink: BlockSink<T> } | { value: T } | { error: Error };
+
+interface Pending<T = unknown> {
+  command: string;
+  onStatus(code: number, text: string): StatusOutcome<T>;
+  sink?: BlockSink<T>;
+  resolve(value: T): void;
+  reject(err: Error): void;
+  sentAt: number;
+  timeRtt: boolean;
+}
+
+const STATUS_RE = /^(\d{3})(?:[ \t](.*))?$/;
+
+export function statusError(code: number, text: string, messageId?: string): NntpError {
+  if ((code === 430 || code === 423) && messageId) return new ArticleMissingError(messageId, code);
+  if (code === 480 || code === 481 || code === 482) return new AuthError(`Authentication failed: ${code} ${text}`, code);
+  if (code === 400 || code === 502) return new ProviderRefusedError(`Provider refused: ${code} ${text}`, code);
+  return new ProtocolError(`Unexpected response ${code} ${text}`.slice(0, 200), code);
+}
+
+export class NntpConnection {
+  private socket!: net.Socket;
+  private readonly queue: Pending[] = [];
+  private readonly statusReader: LineReader;
+  private current: Pending | undefined;
+  private closed = false;
+  private closeError: Error | undefined;
+  private readonly closeWaiters: Array<() => void> = [];
+  private readonly limits: DecodeLimits;
+  private readonly backend: YencBackend;
+  private readonly scratch = { buf: Buffer.alloc(0) };
+  /** Called once when the connection is gone (by error, timeout, QUIT or the server). */
+  onClose: ((err: Error | undefined) => void) | undefined;
+  bytesReceived = 0;
+
+  private constructor(private readonly opts: ConnectionOptions) {
+    this.limits = opts.limits ?? DEFAULT_DECODE_LIMITS;
+    this.backend = opts.backend ?? yencBackend();
+    this.statusReader = new LineReader(this.limits.maxLineBytes);
+  }
+
+  /** Connects, reads the greeting and authenticates; rejects with a typed error within connectTimeoutMs. */
+  static async open(opts: ConnectionOptions): Promise<NntpConnection> {
+    const conn = new NntpConnection(opts);
+    const timeoutMs = opts.connectTimeoutMs ?? 15_000;
+    const timer = setTimeout(
+      () => conn.destroy(new TimeoutError(`Connecting to ${opts.host}:${opts.port} took longer than ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    try {
+      await conn.start();
+      return conn;
+    } catch (err) {
+      conn.destroy(err as Error);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get inflight(): number {
+    return this.queue.length;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private async start(): Promise<void> {
+    const { host, port } = this.opts;
+    const greeting = this.expect<void>('(greeting)', (code, text) => {
+      if (code === 200 || code === 201) return { value: undefined };
+      if (code === 400 || code === 502) return { error: new ProviderRefusedError(`Provider refused: ${code} ${text}`, code) };
+      return { error: new ProtocolError(`Unexpected greeting ${code} ${text}`.slice(0, 200), code) };
+    });
+    if (this.opts.tls) {
+      this.socket = tls.connect({
+        host,
+        port,
+        servername: net.isIP(host) ? undefined : host,
+        rejectUnauthorized: !this.opts.insecureTls,
+      });
+    } else {
+      this.socket = net.connect({ host, port });
+    }
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', (err) => this.destroy(socketError(err)));
+    this.socket.on('close', () => this.destroy(new ConnectionResetError('Connection closed by the server')));
+    this.socket.on('timeout', () => this.onTimeout());
+    this.armTimeout();
+    await greeting;
+    if (this.opts.username) await this.authenticate();
+  }
+
+  private async authenticate(): Promise<void> {
+    const authStatus = (code: number, text: string): StatusOutcome<number> =>
+      code === 281 || code === 381 ? { value: code } : { error: new AuthError(`Authentication failed: ${code} ${text}`, code) };
+    const user = await this.send(`AUTHINFO USER ${this.opts.username}`, authStatus);
+    if (user === 281) return;
+    const pass = await this.send(`AUTHINFO PASS ${this.opts.password}`, authStatus);
+    if (pass !== 281) throw new AuthError(`Authentication failed: password not accepted (${pass})`, pass);
+  }
+
+  /** BODY <id>, decoded as yEnc while it arrives. `into` is used as output when large enough. */
+  body(messageId: string, into?: Buffer): Promise<DecodedPart & { wireBytes: number }> {
+    let wire = 0;
+    return this.send(`BODY ${messageId}`, (code, text) => {
+      if (code !== 222) return { error: statusError(code, text, messageId) };
+      const decoder = new YencArticleDecoder(this.backend, this.limits, this.scratch, into);
+      return {
+        sink: {
+          feed: (chunk, pos) => {
+            const end = decoder.feed(chunk, pos);
+            wire += (end < 0 ? chunk.length : end) - pos;
+            return end;
+          },
+          result: () => ({ ...decoder.result(), wireBytes: wire }),
+        },
+      };
+    });
+  }
+
+  /** BODY <id> read to its end without decoding; resolves with the number of bytes in the body. */
+  bodyRaw(messageId: string): Promise<number> {
+    return this.send(`BODY ${messageId}`, (code, text) =>
+      code === 222 ? { sink: new DiscardSink() } : { error: statusError(code, text, messageId) },
+    );
+  }
+
+  /** STAT <id>: resolves when the provider has it, rejects with ArticleMissingError when not. */
+  stat(messageId: string): Promise<true> {
+    return this.send<true>(`STAT ${messageId}`, (code, text) =>
+      code === 223 ? { value: true as const } : { error: statusError(code, text, messageId) },
+    );
+  }
+
+  head(messageId: string): Promise<string[]> {
+    return this.send(`HEAD ${messageId}`, (code, text) =>
+      code === 221
+        ? { sink: new TextBlockSink(this.limits.maxLineBytes, 256 * 1024) }
+        : { error: statusError(code, text, messageId) },
+    );
+  }
+
+  /** DATE: the server's clock (yyyymmddhhmmss); also a cheap keepalive. */
+  date(): Promise<string> {
+    return this.send<string>('DATE', (code, text) =>
+      code === 111 ? { value: text.trim() } : { error: statusError(code, text) },
+    );
+  }
+
+  /** QUIT politely and wait for the socket to close; never rejects. */
+  async quit(): Promise<void> {
+    if (this.closed) return;
+    const done = new Promise<void>((resolve) => this.closeWaiters.push(resolve));
+    this.send('QUIT', (code) => ({ value: code })).then(
+      () => this.socket.end(),
+      () => undefined,
+    );
+    const timer = setTimeout(() => this.destroy(undefined), 2000);
+    await done;
+    clearTimeout(timer);
+  }
+
+  /** Fail every outstanding command and close the socket now. */
+  destroy(err: Error | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeError = err;
+    this.socket?.destroy();
+    const failure = err ?? new ConnectionResetError('Connection closed');
+    for (const p of this.queue.splice(0)) p.reject(failure);
+    this.current = undefined;
+    this.onClose?.(err);
+    for (const w of this.closeWaiters.splice(0)) w();
+  }
+
+  get lastError(): Error | undefined {
+    return this.closeError;
+  }
+
+  private send<T>(command: string, onStatus: (code: number, text: string) => StatusOutcome<T>): Promise<T> {
+    if (this.closed) return Promise.reject(this.closeError ?? new ConnectionResetError('Connection is closed'));
+    if (/[\r\n]/.test(command)) return Promise.reject(new ProtocolError('Command contains a line break'));
+    const promise = this.expect(command, onStatus);
+    this.socket.write(command + '\r\n');
+    return promise;
+  }
+
+  private expect<T>(command: string, onStatus: (code: number, text: string) => StatusOutcome<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timeRtt = this.queue.length === 0;
+      this.queue.push({ command, onStatus, resolve, reject, sentAt: performance.now(), timeRtt } as Pending);
+      if (this.queue.length === 1) this.armTimeout();
+    });
+  }
+
+  private armTimeout(): void {
+    if (!this.socket) return;
+    this.socket.setTimeout(this.queue.length > 0 ? (this.opts.stallTimeoutMs ?? 30_000) : (this.opts.idleTimeoutMs ?? 60_000));
+  }
+
+  private onTimeout(): void {
+    if (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      this.destroy(new TimeoutError(`No data for ${this.opts.stallTimeoutMs ?? 30_000} ms waiting for ${redact(head.command)}`));
+    } else {
+      void this.quit();
+    }
+  }
+
+  private onData(chunk: Buffer): void {
+    this.bytesReceived += chunk.length;
+    this.opts.onBytes?.(chunk.length);
+    let pos = 0;
+    try {
+      while (pos < chunk.length && !this.closed) {
+        if (this.current) {
+          const end = this.current.sink!.feed(chunk, pos);
+          if (end < 0) return;
+          pos = end;
+          this.finish(this.current, () => ({ value: this.current!.sink!.result() }));
+          continue;
+        }
+        const head = this.queue[0];
+        if (!head) throw new ProtocolError('Server sent data nobody asked for');
+        const got = this.statusReader.read(chunk, pos);
+        if (!got) return;
+        pos = got.next;
+        const m = STATUS_RE.exec(got.line);
+        if (!m) throw new ProtocolError(`Garbage instead of a status line: ${JSON.stringify(got.line.slice(0, 60))}`);
+        const code = Number(m[1]);
+        if (head.timeRtt) this.opts.onRtt?.(performance.now() - head.sentAt);
+        const outcome = head.onStatus(code, m[2] ?? '');
+        if ('sink' in outcome) {
+          head.sink = outcome.sink;
+          this.current = head;
+        } else this.finish(head, () => outcome);
+        if (code === 400) throw new ProviderRefusedError(`Provider closing the connection: ${m[2] ?? ''}`, 400);
+      }
+    } catch (err) {
+      this.destroy(err instanceof Error ? err : new ProtocolError(String(err)));
+    }
+  }
+
+  private finish(p: Pending, outcome: () => StatusOutcome<unknown>): void {
+    this.queue.shift();
+    this.current = undefined;
+    this.armTimeout();
+    let o: StatusOutcome<unknown>;
+    try {
+      o = outcome();
+    } catch (err) {
+      p.reject(err as Error);
+      return;
+    }
+    if ('error' in o) p.reject(o.error);
+    else if ('value' in o) p.resolve(o.value);
+  }
+}
+
+function redact(command: string): string {
+  return command.startsWith('AUTHINFO PASS') ? 'AUTHINFO PASS ****' : command;
+}
+
+function socketError(err: Error & { code?: string }): NntpError {
+  if (err instanceof NntpError) return err;
+  const msg = err.code ? `${err.code}: ${err.message}` : err.message;
+  return new ConnectionResetError(msg);
+}

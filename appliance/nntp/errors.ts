@@ -1,0 +1,107 @@
+/**
+ * Typed NNTP failures. `retryable` says whether the same request may succeed on the same provider later;
+ * an article missing or corrupt on one provider is not retryable there but may exist on the next one.
+ */
+export type NntpErrorKind =
+  | 'article_missing'
+  | 'auth'
+  | 'provider_refused'
+  | 'timeout'
+  | 'connection_reset'
+  | 'corrupt_article'
+  | 'protocol'
+  | 'no_provider'
+  | 'aborted'
+  | 'invalid_request';
+
+export class NntpError extends Error {
+  readonly kind: NntpErrorKind;
+  readonly retryable: boolean;
+  /** The NNTP status code that caused it, when there was one. */
+  readonly status: number | undefined;
+  providerId: string | undefined;
+
+  constructor(kind: NntpErrorKind, message: string, retryable: boolean, status?: number) {
+    super(message);
+    this.name = 'NntpError';
+    this.kind = kind;
+    this.retryable = retryable;
+    this.status = status;
+  }
+}
+
+/** 430 / 423: the provider does not have the article. Try the next provider, never this one again. */
+export class ArticleMissingError extends NntpError {
+  constructor(messageId: string, status = 430) {
+    super('article_missing', `Article ${messageId} not found (${status})`, false, status);
+    this.name = 'ArticleMissingError';
+  }
+}
+
+/** 480 / 481 / 482 and 502 during AUTHINFO: credentials rejected or required. */
+export class AuthError extends NntpError {
+  constructor(message: string, status?: number) {
+    super('auth', message, false, status);
+    this.name = 'AuthError';
+  }
+}
+
+/** 400 / 502 outside authentication: the provider will not serve us now (too many connections, maintenance). */
+export class ProviderRefusedError extends NntpError {
+  constructor(message: string, status?: number) {
+    super('provider_refused', message, false, status);
+    this.name = 'ProviderRefusedError';
+  }
+}
+
+export class TimeoutError extends NntpError {
+  constructor(message: string) {
+    super('timeout', message, true);
+    this.name = 'TimeoutError';
+  }
+}
+
+export class ConnectionResetError extends NntpError {
+  constructor(message: string) {
+    super('connection_reset', message, true);
+    this.name = 'ConnectionResetError';
+  }
+}
+
+/** CRC or size mismatch, or yEnc structure broken: the bytes are not returned as good data. */
+export class CorruptArticleError extends NntpError {
+  constructor(message: string) {
+    super('corrupt_article', message, false);
+    this.name = 'CorruptArticleError';
+  }
+}
+
+/** The server said something that is not NNTP (garbage, oversized line, unexpected code). */
+export class ProtocolError extends NntpError {
+  constructor(message: string, status?: number) {
+    super('protocol', message, true, status);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** Every provider that could serve the request is disabled, removed or cooling down. */
+export class NoProviderError extends NntpError {
+  constructor(message = 'No NNTP provider is available') {
+    super('no_provider', message, true);
+    this.name = 'NoProviderError';
+  }
+}
+
+export class AbortedError extends NntpError {
+  constructor(message = 'Request aborted') {
+    super('aborted', message, false);
+    this.name = 'AbortError';
+  }
+}
+
+export class InvalidRequestError extends NntpError {
+  constructor(message: string) {
+    super('invalid_request', message, false);
+    this.name = 'InvalidRequestError';
+  }
+}

@@ -1,0 +1,45 @@
+/** Shapes shared by the NNTP client, the pool and their callers. */
+
+/** A provider as in spec §3; list order is priority (first = used first). */
+export interface ProviderConfig {
+  id: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  max_connections: number;
+  tls: boolean;
+  insecure_tls: boolean;
+  enabled: boolean;
+  is_backup_provider: boolean;
+}
+
+/** Streaming reads go before health checks, which go before imports. */
+export type RequestPriority = 'stream' | 'health' | 'import';
+export const PRIORITIES: readonly RequestPriority[] = ['stream', 'health', 'import'];
+
+/** Facts from the =ybegin / =ypart / =yend lines of one article. */
+export interface YencHeader {
+  name: string;
+  /** Size of the whole file (=ybegin size). */
+  totalSize: number;
+  /** 1-based part number, 1 for single-part posts. */
+  part: number;
+  totalParts: number | undefined;
+  /** 1-based inclusive offsets in the whole file (=ypart begin/end); 1..size for single-part posts. */
+  begin: number;
+  end: number;
+  /** Decoded size of this part. */
+  partSize: number;
+  /** CRC32 of this part as declared by =yend (pcrc32, or crc32 for single-part posts), lower-case hex. */
+  crc: string | undefined;
+}
+
+export interface DecodedArticle extends YencHeader {
+  messageId: string;
+  /** Exactly the decoded bytes of this part (partSize long). */
+  data: Buffer;
+  /** Bytes read from the network for this article. */
+  wireBytes: number;
+  providerId: string;
+}
