@@ -4,6 +4,7 @@ import { BodyStream } from './body.js';
 import { Ctx, DEFAULT_JSON_LIMIT, type Principal } from './context.js';
 import { errorBody, successBody } from './envelope.js';
 import { AppError } from './errors.js';
+import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
 import type { Access, Router } from './router.js';
@@ -24,8 +25,10 @@ export interface DispatchOptions {
   gatekeeper: Gatekeeper;
   logger: Logger;
   fallback?: Fallback;
-  /** While false, everything but /ping answers 503 (the process is still starting). */
+  /** While false, everything (including /ping) answers 503: the process is still starting. */
   isReady?: () => boolean;
+  /** Counts requests in progress, for a graceful stop. */
+  inflight?: InflightCounter;
 }
 
 export const OPEN_PRINCIPAL: Principal = { userId: 'open', name: 'admin', isAdmin: true, via: 'open' };
@@ -50,8 +53,9 @@ export function createDispatcher(opts: DispatchOptions): (res: UwsResponse, req:
 }
 
 async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Promise<void> {
+  opts.inflight?.enter();
   try {
-    if (opts.isReady && !opts.isReady() && req.rawPath !== '/ping') {
+    if (opts.isReady && !opts.isReady()) {
       throw new AppError('UNAVAILABLE', 'Spool is starting');
     }
     const match = opts.router.match(req.method, req.rawPath);
@@ -72,6 +76,7 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
   } catch (err) {
     sendError(opts.logger, req, reply, err);
   } finally {
+    opts.inflight?.leave();
     // A body nobody read: drain it so the connection stays usable, unless it is over the limit (then it errored).
     if (req.body && !req.body.readableEnded && !req.body.destroyed) req.body.resume();
   }
@@ -118,5 +123,15 @@ export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: u
     return;
   }
   if (appErr.status === 413) reply.header('Connection', 'close');
+  if (appErr.status === 429 && isRetryAfter(appErr.details)) reply.header('Retry-After', String(appErr.details.retry_after_seconds));
+  // WebDAV clients need the Basic challenge to know they should send credentials. Never on /api: a browser
+  // would pop up its own login dialog over the console.
+  if (appErr.status === 401 && (req.rawPath === '/webdav' || req.rawPath.startsWith('/webdav/'))) {
+    reply.header('WWW-Authenticate', 'Basic realm="Spool", charset="UTF-8"');
+  }
   reply.json(appErr.status, errorBody(appErr, appErr.status >= 500 ? req.requestId : undefined));
+}
+
+function isRetryAfter(details: unknown): details is { retry_after_seconds: number } {
+  return typeof details === 'object' && details !== null && typeof (details as Record<string, unknown>).retry_after_seconds === 'number';
 }

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },
   CONFLICT: { status: 409, retryable: false },
+  PRECONDITION_FAILED: { status: 412, retryable: false },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
   RANGE_NOT_SATISFIABLE: { status: 416, retryable: false },

@@ -4,7 +4,9 @@ import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
-  /** Stops accepting connections; open ones finish or are closed by the caller. */
+  /** Stops accepting new connections; open ones keep working (graceful stop, step one). */
+  stopAccepting(): void;
+  /** Stops accepting and closes every open connection. */
   close(): void;
 }
 
@@ -32,14 +34,21 @@ export function listen(
         reject(new Error(`Cannot listen on ${host}:${port} (port in use or not permitted)`));
         return;
       }
-      let open = true;
+      let listening = true;
+      let closed = false;
+      const stopAccepting = () => {
+        if (!listening) return;
+        listening = false;
+        us_listen_socket_close(socket);
+      };
       resolve({
         port: us_socket_local_port(socket as never),
         host,
+        stopAccepting,
         close() {
-          if (!open) return;
-          open = false;
-          us_listen_socket_close(socket);
+          if (closed) return;
+          closed = true;
+          stopAccepting();
           app.close();
         },
       });

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { AuthDomain } from '../auth/index.js';
+import { SESSION_COOKIE, toUserJson } from '../auth/index.js';
+import { setAdminSchema } from '../auth/auth.schemas.js';
+import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
+import type { Ctx } from '../http/context.js';
+import { Page } from '../http/envelope.js';
+import { notFound, validationFailed } from '../http/errors.js';
+import type { Router } from '../http/router.js';
+import { zodToFieldErrors } from '../http/validation.js';
+
+// Not strict: other query parameters (apikey, cache busters) ride along on every route.
+const pageQuery = z.object({
+  // limit=0 means "all" (the convention of this field, ARCHITECTURE.md).
+  limit: z.coerce.number().int('limit must be a whole number').min(0, 'limit must be 0 or more').max(1000).default(50),
+  offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
+});
+
+/** Spec §7 "Auth and users": the signed-in user, logout, API key, and the admin's user list. */
+export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
+  const me = (ctx: Ctx) => {
+    const user = auth.auth.currentUser(ctx.user);
+    if (!user) throw notFound('No user account exists yet');
+    return user;
+  };
+
+  router.get('/api/user', { access: 'user' }, (ctx) => toUserJson(me(ctx), { includeApiKey: true }));
+
+  router.post('/api/user/refresh', { access: 'user' }, (ctx) => {
+    const user = me(ctx);
+    // Slide the browser's cookie along with the server-side expiry.
+    if (ctx.user.sessionId) setSessionCookie(ctx, ctx.user.sessionId, auth.sessions.ttlSeconds);
+    return toUserJson(user, { includeApiKey: true });
+  });
+
+  // Public: logging out must work even when the session already expired, and always clears the cookie.
+  router.post('/api/user/logout', { access: 'public' }, (ctx) => {
+    auth.auth.logout(ctx.req.cookie(SESSION_COOKIE));
+    clearSessionCookie(ctx);
+    return { message: 'Logged out' };
+  });
+
+  router.post('/api/user/api-key/regenerate', { access: 'user' }, (ctx) => ({
+    api_key: auth.users.regenerateApiKey(me(ctx).id).api_key,
+  }));
+
+  router.get('/api/users', { access: 'admin' }, (ctx) => {
+    const parsed = pageQuery.safeParse(Object.fromEntries(ctx.query));
+    if (!parsed.success) throw validationFailed(zodToFieldErrors(parsed.error));
+    const { limit, offset } = parsed.data;
+    const { items, total } = auth.users.list(offset, limit === 0 ? Number.MAX_SAFE_INTEGER : limit);
+    return new Page(items.map((u) => toUserJson(u)), { total, limit, offset });
+  });
+
+  router.put('/api/users/:id/admin', { access: 'admin' }, async (ctx) => {
+    const { is_admin } = await ctx.json(setAdminSchema);
+    return toUserJson(auth.users.setAdmin(ctx.params['id'] as string, is_admin));
+  });
+}

@@ -1,0 +1,52 @@
+import { unauthorized } from '../http/errors.js';
+import type { Principal } from '../http/context.js';
+import type { LoginInput, RegisterInput } from './auth.schemas.js';
+import type { LoginRateLimiter } from './rate-limit.js';
+import type { SessionService } from './session.service.js';
+import type { UserRecord } from './user.js';
+import type { UsersService } from './users.service.js';
+
+export interface SignedIn {
+  user: UserRecord;
+  sessionId: string;
+}
+
+/** Sign-in, registration and sign-out: the rules that span users, sessions and the login limit. */
+export class AuthService {
+  constructor(
+    readonly users: UsersService,
+    readonly sessions: SessionService,
+    private readonly limiter: LoginRateLimiter,
+  ) {}
+
+  /** `client` is the caller's address, the unit of the failed-login limit. */
+  async login(input: LoginInput, client: string): Promise<SignedIn> {
+    this.limiter.check(client);
+    const user = await this.users.verifyCredentials(input.username, input.password);
+    if (!user) {
+      this.limiter.fail(client);
+      throw unauthorized('Invalid username or password');
+    }
+    this.limiter.succeed(client);
+    return { user: this.users.recordLogin(user.id), sessionId: this.sessions.create(user.id) };
+  }
+
+  /** Registers and signs the new user in. */
+  async register(input: RegisterInput): Promise<SignedIn> {
+    const created = await this.users.register(input);
+    return { user: this.users.recordLogin(created.id), sessionId: this.sessions.create(created.id) };
+  }
+
+  logout(sessionId: string | undefined): void {
+    if (sessionId) this.sessions.end(sessionId);
+  }
+
+  /**
+   * The record behind a principal. With login not required and nobody signed in, "you" are the first
+   * administrator (everyone may do everything, spec §1); null when no user exists yet.
+   */
+  currentUser(principal: Principal): UserRecord | null {
+    if (principal.via === 'open') return this.users.firstAdmin() ?? null;
+    return this.users.get(principal.userId) ?? null;
+  }
+}

@@ -1,0 +1,81 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../http/context.js';
+import type { LoginRateLimiter } from './rate-limit.js';
+import type { UserRecord } from './user.js';
+import type { AuthSettings, UsersService } from './users.service.js';
+
+const CACHE_TTL_MS = 5 * 60 * 1000;
+const CACHE_MAX = 1000;
+
+export const WEBDAV_PRINCIPAL_ID = 'webdav';
+
+export function userPrincipal(user: UserRecord, via: Principal['via'], sessionId?: string): Principal {
+  return { userId: user.id, name: user.name, isAdmin: user.is_admin, via, ...(sessionId ? { sessionId } : {}) };
+}
+
+function sha256(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Parses `Basic base64(name:password)`; null when it is not Basic or is malformed. */
+export function parseBasic(header: string | undefined): { name: string; password: string } | null {
+  if (!header || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * HTTP Basic for WebDAV clients and scripts: a user's name (or email) and password, or on /webdav also the
+ * `webdav.user`/`webdav.password` pair from config. WebDAV clients send Basic on every request and scrypt is
+ * slow on purpose, so a verified header is remembered for five minutes (keyed by its hash, never in clear);
+ * the user record is re-read each time so a revoked admin flag applies at once.
+ */
+export class BasicAuthenticator {
+  private readonly verified = new Map<string, { userId: string; until: number }>();
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly settings: () => AuthSettings,
+    private readonly limiter: LoginRateLimiter,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The principal for an Authorization header, or null. `allowWebdavCredentials` admits the config pair.
+   * Throws RATE_LIMITED when the client has failed too often (shared with the login form's limit).
+   */
+  async verify(header: string | undefined, client: string, allowWebdavCredentials: boolean): Promise<Principal | null> {
+    const creds = parseBasic(header);
+    if (!creds) return null;
+    if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
+      return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic' };
+    }
+    const cacheKey = sha256(header as string).toString('hex');
+    const hit = this.verified.get(cacheKey);
+    if (hit && hit.until > this.now()) {
+      const user = this.users.get(hit.userId);
+      if (user) return userPrincipal(user, 'basic');
+    }
+    this.verified.delete(cacheKey);
+    this.limiter.check(client);
+    const user = await this.users.verifyCredentials(creds.name, creds.password);
+    if (!user) {
+      this.limiter.fail(client);
+      return null;
+    }
+    if (this.verified.size >= CACHE_MAX) this.verified.clear();
+    this.verified.set(cacheKey, { userId: user.id, until: this.now() + CACHE_TTL_MS });
+    return userPrincipal(user, 'basic');
+  }
+
+  private matchesWebdavPair(name: string, password: string): boolean {
+    const { webdavUser, webdavPassword } = this.settings();
+    if (!webdavUser || !webdavPassword) return false;
+    // Compare digests so the comparison takes the same time whatever the lengths.
+    const nameOk = timingSafeEqual(sha256(name), sha256(webdavUser));
+    const passOk = timingSafeEqual(sha256(password), sha256(webdavPassword));
+    return nameOk && passOk;
+  }
+}

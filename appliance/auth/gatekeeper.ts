@@ -1,0 +1,47 @@
+import type { Principal } from '../http/context.js';
+import type { Gatekeeper } from '../http/dispatch.js';
+import type { HttpRequest } from '../http/request.js';
+import { userPrincipal, type BasicAuthenticator } from './basic-auth.js';
+import { SESSION_COOKIE, type SessionService } from './session.service.js';
+import type { AuthSettings, UsersService } from './users.service.js';
+
+export function isWebdavPath(path: string): boolean {
+  return path === '/webdav' || path.startsWith('/webdav/');
+}
+
+/**
+ * Who is calling, in this order: API key (`X-Api-Key` header or `apikey` query), HTTP Basic, session cookie.
+ * A credential that is present but wrong identifies nobody (the route then answers 401); it does not fall back
+ * to a weaker one, so a client learns its key is wrong instead of silently acting as someone else.
+ */
+export class AuthGatekeeper implements Gatekeeper {
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: SessionService,
+    private readonly basic: BasicAuthenticator,
+    private readonly settings: () => AuthSettings,
+  ) {}
+
+  loginRequired(): boolean {
+    return this.settings().loginRequired;
+  }
+
+  async identify(req: HttpRequest): Promise<Principal | null> {
+    const key = req.header('x-api-key') ?? req.query.get('apikey');
+    if (key !== undefined && key !== null) {
+      const user = this.users.byApiKey(key.trim());
+      return user ? userPrincipal(user, 'api_key') : null;
+    }
+    const authorization = req.header('authorization');
+    if (authorization && /^basic /i.test(authorization)) {
+      return this.basic.verify(authorization, req.ip, isWebdavPath(req.rawPath));
+    }
+    const sessionId = req.cookie(SESSION_COOKIE);
+    if (sessionId) {
+      const userId = this.sessions.validate(sessionId);
+      const user = userId ? this.users.get(userId) : undefined;
+      if (user) return userPrincipal(user, 'session', sessionId);
+    }
+    return null;
+  }
+}

@@ -1,0 +1,61 @@
+import { AppError } from '../http/errors.js';
+
+export interface RateLimitOptions {
+  maxFailures?: number;
+  windowMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Failed-login limiter per client address: after `maxFailures` failures inside `windowMs`, further attempts get
+ * 429 until the oldest failure leaves the window. A success clears the address. Memory stays bounded: stale
+ * entries are pruned whenever the table grows past a few thousand addresses.
+ */
+export class LoginRateLimiter {
+  private readonly failures = new Map<string, number[]>();
+  private readonly max: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: RateLimitOptions = {}) {
+    this.max = opts.maxFailures ?? 10;
+    this.windowMs = opts.windowMs ?? 5 * 60 * 1000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Throws RATE_LIMITED (details.retry_after_seconds) when `client` has used up its failures. */
+  check(client: string): void {
+    const recent = this.recent(client);
+    if (recent.length < this.max) return;
+    const retryAfter = Math.max(1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many failed login attempts. Try again in ${retryAfter} seconds.`,
+      { retry_after_seconds: retryAfter },
+    );
+  }
+
+  fail(client: string): void {
+    const recent = this.recent(client);
+    recent.push(this.now());
+    this.failures.set(client, recent);
+    if (this.failures.size > 5000) this.prune();
+  }
+
+  succeed(client: string): void {
+    this.failures.delete(client);
+  }
+
+  private recent(client: string): number[] {
+    const cutoff = this.now() - this.windowMs;
+    return (this.failures.get(client) ?? []).filter((t) => t > cutoff);
+  }
+
+  private prune(): void {
+    for (const client of [...this.failures.keys()]) {
+      const recent = this.recent(client);
+      if (recent.length === 0) this.failures.delete(client);
+      else this.failures.set(client, recent);
+    }
+  }
+}

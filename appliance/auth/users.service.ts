@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, conflict, notFound } from '../http/errors.js';
+import type { RegisterInput } from './auth.schemas.js';
+import { decoyHash, hashPassword, verifyPassword } from './password.js';
+import type { UserRecord } from './user.js';
+import type { UserRepository } from './user.repository.js';
+
+/** The live auth settings (read from config on every call, so a change applies at once). */
+export interface AuthSettings {
+  loginRequired: boolean;
+  registrationEnabled: boolean;
+  /** webdav.user / webdav.password: extra Basic credentials accepted on /webdav only. */
+  webdavUser: string;
+  webdavPassword: string;
+}
+
+export const newApiKey = () => randomBytes(16).toString('hex');
+/** Time-ordered ids: listing users in key order lists them by creation. */
+const newUserId = () => `${Date.now().toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+
+/** Users and their rules: first user is admin, registration gate, unique names, the last admin stays. */
+export class UsersService {
+  constructor(
+    private readonly repo: UserRepository,
+    private readonly settings: () => AuthSettings,
+  ) {}
+
+  count(): number {
+    return this.repo.count();
+  }
+
+  /** Registration is open while nobody exists, afterwards only if an admin enabled it. */
+  registrationStatus(): { registration_enabled: boolean; user_count: number } {
+    const count = this.repo.count();
+    return { registration_enabled: count === 0 || this.settings().registrationEnabled, user_count: count };
+  }
+
+  async register(input: RegisterInput): Promise<UserRecord> {
+    if (!this.registrationStatus().registration_enabled) {
+      throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
+    }
+    const passwordHash = await hashPassword(input.password);
+    // Check and insert in one transaction: two simultaneous first registrations cannot both become admin.
+    return this.repo.atomically(() => {
+      const count = this.repo.count();
+      if (count > 0 && !this.settings().registrationEnabled) {
+        throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
+      }
+      if (this.repo.byName(input.username) || this.repo.byEmail(input.username)) {
+        throw conflict(`Username '${input.username}' is already taken`);
+      }
+      if (input.email && (this.repo.byEmail(input.email) || this.repo.byName(input.email))) {
+        throw conflict(`Email '${input.email}' is already registered`);
+      }
+      const user: UserRecord = {
+        id: newUserId(),
+        name: input.username,
+        email: input.email,
+        provider: 'local',
+        is_admin: count === 0,
+        last_login: null,
+        created_at: new Date().toISOString(),
+        api_key: newApiKey(),
+        password_hash: passwordHash,
+      };
+      this.repo.save(user);
+      return user;
+    });
+  }
+
+  /** The user whose name or email and password match, or null. Unknown names cost as much time as known ones. */
+  async verifyCredentials(login: string, password: string): Promise<UserRecord | null> {
+    const user = this.repo.byName(login) ?? this.repo.byEmail(login);
+    if (!user) {
+      await verifyPassword(password, await decoyHash());
+      return null;
+    }
+    return (await verifyPassword(password, user.password_hash)) ? user : null;
+  }
+
+  recordLogin(id: string): UserRecord {
+    return this.update(id, (u) => ({ ...u, last_login: new Date().toISOString() }));
+  }
+
+  get(id: string): UserRecord | undefined {
+    return this.repo.get(id);
+  }
+
+  byApiKey(key: string): UserRecord | undefined {
+    return key ? this.repo.byApiKey(key) : undefined;
+  }
+
+  /** The oldest administrator: who "you" are when login is not required. */
+  firstAdmin(): UserRecord | undefined {
+    return this.repo.all().find((u) => u.is_admin);
+  }
+
+  list(offset: number, limit: number): { items: UserRecord[]; total: number } {
+    return { items: this.repo.list(offset, limit), total: this.repo.count() };
+  }
+
+  setAdmin(id: string, isAdmin: boolean): UserRecord {
+    return this.repo.atomically(() => {
+      const user = this.repo.get(id);
+      if (!user) throw notFound(`User '${id}' not found`);
+      if (user.is_admin && !isAdmin && this.repo.all().filter((u) => u.is_admin).length === 1) {
+        throw conflict('Cannot remove admin rights from the last administrator. Make another user admin first.');
+      }
+      const next = { ...user, is_admin: isAdmin };
+      this.repo.save(next);
+      return next;
+    });
+  }
+
+  regenerateApiKey(id: string): UserRecord {
+    return this.update(id, (u) => ({ ...u, api_key: newApiKey() }));
+  }
+
+  private update(id: string, change: (u: UserRecord) => UserRecord): UserRecord {
+    return this.repo.atomically(() => {
+      const user = this.repo.get(id);
+      if (!user) throw notFound(`User '${id}' not found`);
+      const next = change(user);
+      this.repo.save(next);
+      return next;
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+import { errorBody } from './envelope.js';
+import { AppError } from './errors.js';
+import { Reply } from './reply.js';
+import { listen, type RunningServer } from './server.js';
+
+export type UwsHandler = (res: UwsResponse, req: UwsRequest) => void;
+
+/**
+ * The listening socket, kept apart from the app behind it: the port is open before the app is built and stays
+ * open across an in-process restart, answering 503 "starting" (also on /ping, as Sonarr does) in between.
+ */
+export class Front {
+  private handler: UwsHandler | null = null;
+  private server: RunningServer | null = null;
+
+  get port(): number | null {
+    return this.server?.port ?? null;
+  }
+
+  async listen(host: string, port: number): Promise<RunningServer> {
+    if (this.server) throw new Error('Front is already listening');
+    this.server = await listen((res, req) => (this.handler ?? answerStarting)(res, req), host, port);
+    return this.server;
+  }
+
+  /** Routes requests to `handler`; null puts the 503 "starting" answer back. */
+  mount(handler: UwsHandler | null): void {
+    this.handler = handler;
+  }
+
+  stopAccepting(): void {
+    this.server?.stopAccepting();
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server = null;
+  }
+}
+
+function answerStarting(res: UwsResponse, req: UwsRequest): void {
+  const reply = new Reply(res);
+  reply.header('Retry-After', '2');
+  if (req.getUrl() === '/ping') reply.json(503, { status: 'Starting' });
+  else reply.json(503, errorBody(new AppError('UNAVAILABLE', 'Spool is starting')));
+}

@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type DatabaseOptions, type Key, type RootDatabase } from 'lmdb';
+import type { Logger } from '../logging/logger.js';
+
+export type { Database, Key } from 'lmdb';
+
+/** Options for one named database; values are msgpack-encoded unless `encoding` says otherwise. */
+export type DbOptions = Omit<DatabaseOptions, 'name'>;
+
+/**
+ * The one LMDB environment of a Spool instance. Each domain opens its own named database through `openDb`
+ * (users, sessions, settings here; queue, health, vfs elsewhere) and never reads another domain's database.
+ */
+export interface Store {
+  /** Directory holding the LMDB files. */
+  readonly path: string;
+  /** Opens (creating if needed) a named database. Opening the same name twice returns the same handle. */
+  openDb<V = unknown, K extends Key = Key>(name: string, options?: DbOptions): Database<V, K>;
+  /** Runs `action` in one synchronous write transaction across all databases (commits or rolls back as a whole). */
+  transaction<T>(action: () => T): T;
+  /** Small key-value settings that do not belong in the YAML file (e.g. secrets generated on first start). */
+  readonly settings: Database<unknown, string>;
+  /** Store bookkeeping (schema versions); see migrations.ts. */
+  readonly meta: Database<unknown, string>;
+  /** Waits for pending writes, then closes the environment. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** `metadata.root_path`: the LMDB files go in `<rootPath>/db`. */
+  rootPath: string;
+  logger?: Logger;
+  /** Upper bound of named databases; LMDB needs it fixed when the environment opens. */
+  maxDbs?: number;
+}
+
+const RESERVED = new Set(['_meta', 'settings']);
+
+export function openStore(opts: OpenStoreOptions): Store {
+  const path = join(opts.rootPath, 'db');
+  mkdirSync(path, { recursive: true });
+  const root: RootDatabase = open({ path, maxDbs: opts.maxDbs ?? 64 });
+  const handles = new Map<string, Database<unknown, Key>>();
+  let closed: Promise<void> | null = null;
+
+  const openNamed = <V, K extends Key>(name: string, options: DbOptions = {}): Database<V, K> => {
+    if (closed) throw new Error(`Store is closed; cannot open database '${name}'`);
+    const existing = handles.get(name);
+    if (existing) return existing as unknown as Database<V, K>;
+    const db = root.openDB<V, K>({ ...options, name });
+    handles.set(name, db as unknown as Database<unknown, Key>);
+    return db;
+  };
+
+  const meta = openNamed<unknown, string>('_meta');
+  const settings = openNamed<unknown, string>('settings');
+  opts.logger?.debug('store opened', { path });
+
+  return {
+    path,
+    meta,
+    settings,
+    openDb(name, options) {
+      if (RESERVED.has(name)) throw new Error(`Database name '${name}' is reserved by the store`);
+      if (!/^[a-z][a-z0-9_.-]{0,63}$/.test(name)) throw new Error(`Invalid database name '${name}'`);
+      return openNamed(name, options);
+    },
+    transaction: (action) => root.transactionSync(action),
+    close() {
+      closed ??= (async () => {
+        await root.flushed;
+        await root.close();
+        opts.logger?.debug('store closed', { path });
+      })();
+      return closed;
+    },
+  };
+}
