@@ -1,0 +1,58 @@
+import type { VfsReader } from './reader.js';
+import { findSegment } from './reader.js';
+import type { FileLayout, VfsNode } from './types.js';
+
+/**
+ * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
+ * follow each other, the next `workersPerStream` articles past the read are fetched into the cache; a read
+ * anywhere else (a seek) cancels that read-ahead, so random access downloads only what is asked for.
+ */
+export class ReadStream {
+  private nextOffset = 0;
+  private ahead = new AbortController();
+  private aheadThrough = -1;
+  readonly node: VfsNode;
+  private readonly layout: FileLayout | null;
+
+  constructor(
+    private readonly reader: VfsReader,
+    path: string,
+    private readonly readAhead: () => number,
+  ) {
+    const f = reader.openFile(path);
+    this.node = f.node;
+    this.layout = f.layout;
+  }
+
+  /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
+  async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+    const sequential = offset === this.nextOffset;
+    if (!sequential) {
+      this.ahead.abort();
+      this.ahead = new AbortController();
+      this.aheadThrough = -1;
+    }
+    let n = 0;
+    for await (const chunk of this.reader.readFile(this.node, this.layout, offset, length, signal)) {
+      target.set(chunk, n);
+      n += chunk.byteLength;
+    }
+    this.nextOffset = offset + n;
+    if (sequential && this.layout && n > 0) this.readAheadFrom(offset + n);
+    return n;
+  }
+
+  close(): void {
+    this.ahead.abort();
+  }
+
+  private readAheadFrom(pos: number): void {
+    const layout = this.layout as FileLayout;
+    if (pos >= this.node.size) return;
+    const start = findSegment(layout.segments, pos);
+    const until = start + Math.max(1, this.readAhead()) - 1;
+    if (until <= this.aheadThrough) return;
+    this.reader.prefetch(this.node, layout, Math.max(start, this.aheadThrough + 1), until, this.ahead.signal);
+    this.aheadThrough = until;
+  }
+}

@@ -1,0 +1,172 @@
+import { EventEmitter } from 'node:events';
+import { AppError } from '../http/errors.js';
+import { ArticleCache } from './article-cache.js';
+import { ArticleFetcher, abortError, type ArticleSource } from './article-fetcher.js';
+import type { VfsService } from './vfs.service.js';
+import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
+
+export interface ReaderSettings {
+  /** streaming.max_cache_size_mb in bytes. */
+  cacheBytes: number;
+  /** streaming.max_download_workers: article fetches in flight per stream. */
+  workersPerStream: number;
+  /** Zero-fill of tiny holes: off unless the operator enables it; bounded per hole and per file. */
+  zeroFill: { enabled: boolean; maxHoleBytes: number; maxHolesPerFile: number; maxFileShare: number };
+}
+
+/** A read that cannot return the right bytes. WebDAV answers 502 before headers; FUSE answers EIO. */
+export class VfsReadError extends AppError {
+  constructor(
+    readonly path: string,
+    readonly messageId: string,
+    reason: string,
+  ) {
+    super('BAD_GATEWAY', `Article ${messageId} of ${path} is unavailable from every provider: ${reason}`);
+  }
+}
+
+export interface ReaderEvents {
+  'article-failure': [failure: ArticleFailure];
+}
+
+/**
+ * The one reader under WebDAV and FUSE. A byte range maps to articles by binary search over the stored layout;
+ * up to `workersPerStream` articles are fetched at once in file order, and bytes are yielded as soon as the first
+ * article arrives. A stream (`openStream`) adds read-ahead past the requested range while the reader is sequential
+ * and drops it on a seek.
+ */
+export class VfsReader extends EventEmitter<ReaderEvents> {
+  readonly fetcher: ArticleFetcher;
+  private readonly zeroFilled = new Map<string, number>();
+
+  constructor(
+    private readonly vfs: VfsService,
+    source: ArticleSource,
+    private readonly settings: () => ReaderSettings,
+  ) {
+    super();
+    this.fetcher = new ArticleFetcher(source, new ArticleCache(settings().cacheBytes));
+  }
+
+  /** Looks a file up once; a stream or a WebDAV GET then reads through the returned handle. */
+  openFile(path: string): { node: VfsNode; layout: FileLayout | null } {
+    const node = this.vfs.requireNode(path);
+    if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
+    return { node, layout: node.layoutId ? this.vfs.layout(node) : null };
+  }
+
+  /** Reads [offset, offset+length) of a file (clamped to its size), chunk by chunk. */
+  read(path: string, offset: number, length: number, signal: AbortSignal): AsyncIterable<Uint8Array> {
+    const file = this.openFile(path);
+    return this.readFile(file.node, file.layout, offset, length, signal);
+  }
+
+  async *readFile(
+    node: VfsNode,
+    layout: FileLayout | null,
+    offset: number,
+    length: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<Uint8Array> {
+    const end = Math.min(node.size, offset + length);
+    if (offset < 0 || offset >= end) return;
+    if (!layout) {
+      if (!node.sidecarId) throw new AppError('NOT_FOUND', `No content for ${node.path}`);
+      const bytes = await this.vfs.sidecars.read(node.sidecarId);
+      yield bytes.subarray(offset, end);
+      return;
+    }
+    this.cacheResize();
+    const segs = layout.segments;
+    const first = findSegment(segs, offset);
+    const last = findSegment(segs, end - 1);
+    // Our own controller so that a consumer that stops early (break, error) cancels the fetches it started.
+    const local = new AbortController();
+    const onAbort = () => local.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const pending: Promise<Uint8Array>[] = [];
+    let next = first;
+    const workers = Math.max(1, this.settings().workersPerStream);
+    const fill = () => {
+      while (next <= last && pending.length < workers) {
+        const p = this.segment(node, layout, next++, local.signal);
+        p.catch(() => undefined); // observed below; this only stops "unhandled rejection" if we exit early
+        pending.push(p);
+      }
+    };
+    try {
+      for (let i = first; i <= last; i++) {
+        fill();
+        const data = await (pending.shift() as Promise<Uint8Array>);
+        if (signal.aborted) throw abortError();
+        const seg = segs[i] as VfsSegment;
+        const from = Math.max(offset, seg.start) - seg.start;
+        const to = Math.min(end, seg.end) - seg.start;
+        yield data.subarray(from, to);
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      local.abort();
+    }
+  }
+
+  /** Warms the cache with articles [from, to] (read-ahead); failures are left for the real read to report. */
+  prefetch(node: VfsNode, layout: FileLayout, from: number, to: number, signal: AbortSignal): void {
+    const last = Math.min(to, layout.segments.length - 1);
+    for (let i = Math.max(0, from); i <= last; i++) {
+      const seg = layout.segments[i] as VfsSegment;
+      this.fetcher.get(seg.messageId, signal, layout.groups).catch(() => undefined);
+    }
+  }
+
+  /** One article's bytes, checked for size; after every provider failed: zero-fill if allowed, else an error. */
+  private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Uint8Array> {
+    const seg = layout.segments[index] as VfsSegment;
+    const want = seg.end - seg.start;
+    let reason: string;
+    try {
+      const data = await this.fetcher.get(seg.messageId, signal, layout.groups);
+      if (data.byteLength === want) return data;
+      reason = `decoded ${data.byteLength} bytes, expected ${want}`;
+    } catch (err) {
+      if (signal.aborted || (err as Error).name === 'AbortError') throw err;
+      reason = (err as Error).message || 'fetch failed';
+    }
+    const zero = this.mayZeroFill(node, want);
+    this.emit('article-failure', {
+      path: node.path,
+      messageId: seg.messageId,
+      segmentIndex: index,
+      reason,
+      at: Date.now(),
+      zeroFilled: zero,
+    });
+    if (zero) return new Uint8Array(want);
+    throw new VfsReadError(node.path, seg.messageId, reason);
+  }
+
+  private mayZeroFill(node: VfsNode, holeBytes: number): boolean {
+    const z = this.settings().zeroFill;
+    if (!z.enabled || holeBytes > z.maxHoleBytes) return false;
+    const used = this.zeroFilled.get(node.path) ?? 0;
+    if (used + 1 > z.maxHolesPerFile || (used + 1) * holeBytes > node.size * z.maxFileShare) return false;
+    this.zeroFilled.set(node.path, used + 1);
+    return true;
+  }
+
+  private cacheResize(): void {
+    this.fetcher.cache.resize(this.settings().cacheBytes);
+  }
+}
+
+/** Index of the segment holding byte `pos` (segments tile the file in order). */
+export function findSegment(segs: readonly VfsSegment[], pos: number): number {
+  let lo = 0;
+  let hi = segs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((segs[mid] as VfsSegment).start <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import type { ArticleSource } from './article-fetcher.js';
+import { VfsService } from './vfs.service.js';
+import type { FileLayout } from './types.js';
+
+/** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
+export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; close: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
+  const root = open({ path: join(dir, 'db') });
+  const vfs = new VfsService({
+    db: { nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) },
+    sidecarDir: join(dir, 'sidecars'),
+  });
+  return {
+    vfs,
+    root,
+    dir,
+    close: () => {
+      void root.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Splits `bytes` into articles of `size` bytes: an in-process article source and the matching layout. */
+export function memoryArticles(bytes: Buffer, size: number, prefix = 'a'): { layout: FileLayout; articles: Map<string, Buffer> } {
+  const articles = new Map<string, Buffer>();
+  const segments = [];
+  for (let start = 0, i = 0; start < bytes.length; start += size, i++) {
+    const end = Math.min(bytes.length, start + size);
+    const messageId = `${prefix}${i}@test`;
+    articles.set(messageId, bytes.subarray(start, end));
+    segments.push({ messageId, start, end });
+  }
+  return { layout: { segments }, articles };
+}
+
+/** Serves articles from a map, with optional latency and missing ids; counts fetches and cancellations. */
+export class MapSource implements ArticleSource {
+  fetched: string[] = [];
+  cancelled = 0;
+  missing = new Set<string>();
+  constructor(
+    private readonly articles: Map<string, Buffer>,
+    private readonly delayMs = 0,
+  ) {}
+
+  fetch(messageId: string, opts: { signal: AbortSignal }): Promise<Uint8Array> {
+    this.fetched.push(messageId);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        opts.signal.removeEventListener('abort', onAbort);
+        const a = this.articles.get(messageId);
+        if (!a || this.missing.has(messageId)) reject(new Error(`430 no such article ${messageId}`));
+        else resolve(a);
+      };
+      const timer = setTimeout(done, this.delayMs);
+      const onAbort = () => {
+        clearTimeout(timer);
+        this.cancelled++;
+        reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+      };
+      opts.signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

@@ -1,0 +1,94 @@
+/** File health as the health domain reports it (spec §3). Corrupted files are hidden from listings by default. */
+export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'corrupted' | 'repair_triggered';
+
+/** One article of a virtual file: the decoded bytes [start, end) of the file that this message carries. */
+export interface VfsSegment {
+  messageId: string;
+  start: number;
+  end: number;
+}
+
+/** A file's article map as stored: everything a read needs, no network. Groups are passed to the pool if it wants them. */
+export interface FileLayout {
+  segments: VfsSegment[];
+  groups?: string[];
+}
+
+/** A node of the virtual tree as stored in LMDB (key: parent path + NUL + name). */
+export interface VfsNode {
+  /** Normalised absolute path, e.g. '/complete/tv/Show.S01E01/show.mkv'. */
+  path: string;
+  name: string;
+  type: 'directory' | 'file';
+  size: number;
+  createdAt: number;
+  modifiedAt: number;
+  etag: string;
+  /** Files backed by Usenet articles: key of the layout record. */
+  layoutId?: string;
+  segmentCount?: number;
+  sourceNzbPath?: string;
+  health?: HealthStatus;
+  /** Small files written by clients (PUT: .nfo, .srt, artwork) live on local disk under this id. */
+  sidecarId?: string;
+  encryption?: string;
+  passwordProtected?: boolean;
+  /** WebDAV dead properties set by PROPPATCH: '{namespace}name' -> serialised value (see webdav/xml.ts). */
+  deadProps?: Record<string, string>;
+}
+
+export interface AddJobFile {
+  /** Path relative to the job directory ('movie.mkv' or 'Subs/en.srt'); refused if it escapes the job. */
+  name: string;
+  size: number;
+  layout: FileLayout;
+  sourceNzbPath?: string;
+  health?: HealthStatus;
+  encryption?: string;
+  passwordProtected?: boolean;
+  /** Seconds or ms since epoch; defaults to now. */
+  modifiedAt?: number;
+}
+
+export interface AddJobInput {
+  category: string;
+  jobName: string;
+  files: AddJobFile[];
+  /** Replace an existing job directory of the same name instead of failing with VFS_EXISTS. */
+  replace?: boolean;
+}
+
+export interface ListOptions {
+  /** Include files whose health is 'corrupted' (X-Show-Corrupted: true). */
+  showCorrupted?: boolean;
+}
+
+/** Spec §3 File metadata (GET /api/files/info). */
+export interface FileMeta {
+  file_size: number;
+  segment_count: number;
+  available_segments: number;
+  status: 'healthy' | 'partial' | 'corrupted' | 'other';
+  encryption: string;
+  password_protected: boolean;
+  created_at: string;
+  modified_at: string;
+  source_nzb_path: string | null;
+  segments: {
+    message_id: string;
+    segment_size: number;
+    start_offset: number;
+    end_offset: number;
+    available: boolean;
+  }[];
+}
+
+/** Emitted when a read could not get an article from any provider (the health domain subscribes). */
+export interface ArticleFailure {
+  path: string;
+  messageId: string;
+  segmentIndex: number;
+  reason: string;
+  at: number;
+  zeroFilled: boolean;
+}

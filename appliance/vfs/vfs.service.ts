@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { AppError } from '../http/errors.js';
+import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
+import { SidecarStore } from './sidecar.store.js';
+import { TreeRepository, type VfsDatabases } from './tree.repository.js';
+import type { AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
+
+export interface VfsOptions {
+  db: VfsDatabases;
+  /** Local directory for sidecar files (PUT .nfo/.srt/artwork). */
+  sidecarDir: string;
+  /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
+  completeDir?: string;
+}
+
+export interface VfsEvents {
+  /** Paths (files and directories) that left the tree; the health domain drops their records. */
+  removed: [paths: string[]];
+  /** A directory whose listing changed (rclone vfs/refresh). */
+  changed: [dir: string];
+}
+
+/**
+ * The virtual tree: directories, article-backed files and small local sidecars. Every path that comes in is
+ * normalised here (callers may pass user input); every write is one LMDB transaction.
+ */
+export class VfsService extends EventEmitter<VfsEvents> {
+  private readonly repo: TreeRepository;
+  readonly sidecars: SidecarStore;
+  readonly completeDir: string;
+
+  constructor(opts: VfsOptions) {
+    super();
+    this.repo = new TreeRepository(opts.db);
+    this.sidecars = new SidecarStore(opts.sidecarDir);
+    this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
+  }
+
+  /** Writes an imported job under /complete/<category>/<job>/ and returns the paths it created. */
+  async addJob(input: AddJobInput): Promise<{ dir: string; files: string[] }> {
+    checkSegment(input.category);
+    checkSegment(input.jobName);
+    if (!input.category || !input.jobName) throw new AppError('BAD_REQUEST', 'category and jobName are required');
+    const dir = joinPath(joinPath(this.completeDir, input.category), input.jobName);
+    const now = Date.now();
+    const planned = input.files.map((f) => {
+      const path = normalizeVfsPath(`${dir}/${f.name}`);
+      if (!isWithin(path, dir) || path === dir) throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
+      checkLayout(f.layout, f.size, f.name);
+      return { f, path };
+    });
+    const removed: string[] = [];
+    await this.repo.write(() => {
+      const existing = this.repo.get(dir);
+      if (existing) {
+        if (!input.replace) throw new AppError('CONFLICT', `Job already exists: ${dir}`);
+        removed.push(...this.deleteSubtree(dir));
+      }
+      this.ensureDirs(dir, now);
+      for (const { f, path } of planned) {
+        this.ensureDirs(parentOf(path), now);
+        const layoutId = randomUUID();
+        this.repo.putLayout(layoutId, f.layout);
+        const mtime = f.modifiedAt ? toMs(f.modifiedAt) : now;
+        this.repo.put({
+          path,
+          name: baseName(path),
+          type: 'file',
+          size: f.size,
+          createdAt: now,
+          modifiedAt: mtime,
+          etag: makeEtag(layoutId, f.size, mtime),
+          layoutId,
+          segmentCount: f.layout.segments.length,
+          sourceNzbPath: f.sourceNzbPath,
+          health: f.health ?? 'pending',
+          encryption: f.encryption ?? 'none',
+          passwordProtected: f.passwordProtected ?? false,
+        });
+      }
+    });
+    if (removed.length) this.emit('removed', removed);
+    this.emit('changed', parentOf(dir));
+    return { dir, files: planned.map((p) => p.path) };
+  }
+
+  stat(path: string): VfsNode | undefined {
+    return this.repo.get(normalizeVfsPath(path));
+  }
+
+  /** A directory's children; corrupted files only when asked. Throws NOT_FOUND / BAD_REQUEST for non-dirs. */
+  list(path: string, opts: ListOptions = {}): VfsNode[] {
+    const dir = this.requireNode(path);
+    if (dir.type !== 'directory') throw new AppError('BAD_REQUEST', `Not a directory: ${dir.path}`);
+    const kids = this.repo.children(dir.path);
+    return opts.showCorrupted ? kids : kids.filter((n) => n.health !== 'corrupted');
+  }
+
+  requireNode(path: string): VfsNode {
+    const p = normalizeVfsPath(path);
+    const node = this.repo.get(p);
+    if (!node) throw new AppError('NOT_FOUND', `Not found: ${p}`);
+    return node;
+  }
+
+  layout(node: VfsNode): FileLayout {
+    const layout = node.layoutId ? this.repo.layout(node.layoutId) : undefined;
+    if (!layout) throw new AppError('NOT_FOUND', `No article map for ${node.path}`);
+    return layout;
+  }
+
+  async mkdir(path: string): Promise<VfsNode> {
+    const p = normalizeVfsPath(path);
+    return this.repo.write(() => {
+      if (this.repo.get(p)) throw new AppError('METHOD_NOT_ALLOWED', `Already exists: ${p}`);
+      const parent = this.repo.get(parentOf(p));
+      if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+      const node = dirNode(p, Date.now());
+      this.repo.put(node);
+      this.emit('changed', parentOf(p));
+      return node;
+    });
+  }
+
+  /** Removes a file or directory (recursively), its layouts and sidecars; returns the removed paths. */
+  async remove(path: string): Promise<string[]> {
+    const p = normalizeVfsPath(path);
+    if (p === '/') throw new AppError('FORBIDDEN', 'The root cannot be deleted');
+    const removed = await this.repo.write(() => {
+      if (!this.repo.get(p)) throw new AppError('NOT_FOUND', `Not found: ${p}`);
+      return this.deleteSubtree(p);
+    });
+    this.emit('removed', removed);
+    this.emit('changed', parentOf(p));
+    return removed;
+  }
+
+  /**
+   * Moves or copies a node (metadata only: layouts are shared by reference on move and duplicated on copy, no
+   * article is touched). Returns whether the destination existed before (WebDAV answers 204 vs 201).
+   */
+  async transfer(
+    from: string,
+    to: string,
+    opts: { mode: 'move' | 'copy'; overwrite: boolean; shallow?: boolean },
+  ): Promise<{ replaced: boolean }> {
+    const src = normalizeVfsPath(from);
+    const dst = normalizeVfsPath(to);
+    if (src === '/' || dst === '/') throw new AppError('FORBIDDEN', 'The root cannot be moved or replaced');
+    if (isWithin(dst, src)) throw new AppError('FORBIDDEN', 'Cannot move or copy a directory into itself');
+    const removed: string[] = [];
+    const replaced = await this.repo.write(() => {
+      const node = this.repo.get(src);
+      if (!node) throw new AppError('NOT_FOUND', `Not found: ${src}`);
+      const parent = this.repo.get(parentOf(dst));
+      if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Destination parent missing: ${parentOf(dst)}`);
+      const existed = this.repo.get(dst) !== undefined;
+      if (existed && !opts.overwrite) throw new AppError('PRECONDITION_FAILED', `Destination exists: ${dst}`);
+      if (existed) removed.push(...this.deleteSubtree(dst));
+      const nodes = opts.shallow ? [node] : this.repo.subtree(src);
+      const now = Date.now();
+      for (const n of nodes) {
+        const path = dst + n.path.slice(src.length);
+        const copy: VfsNode = { ...n, path, name: baseName(path) };
+        if (opts.mode === 'copy') this.duplicateContent(copy, now);
+        this.repo.put(copy);
+      }
+      if (opts.mode === 'move') for (const n of nodes.reverse()) this.repo.delete(n.path);
+      return existed;
+    });
+    if (opts.mode === 'move') removed.push(src);
+    if (removed.length) this.emit('removed', removed);
+    this.emit('changed', parentOf(dst));
+    if (opts.mode === 'move') this.emit('changed', parentOf(src));
+    return { replaced };
+  }
+
+  /** Creates or replaces a small local file (the caller enforces the size cap). */
+  async writeSidecar(path: string, bytes: Buffer): Promise<{ created: boolean }> {
+    const p = normalizeVfsPath(path);
+    const existing = this.repo.get(p);
+    if (existing?.type === 'directory') throw new AppError('METHOD_NOT_ALLOWED', `A directory exists at ${p}`);
+    if (existing?.layoutId) throw new AppError('FORBIDDEN', `Cannot overwrite an imported file: ${p}`);
+    const parent = this.repo.get(parentOf(p));
+    if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+    const id = randomUUID();
+    await this.sidecars.write(id, bytes);
+    const now = Date.now();
+    await this.repo.write(() => {
+      this.repo.put({
+        ...(existing ?? {}),
+        path: p,
+        name: baseName(p),
+        type: 'file',
+        size: bytes.length,
+        createdAt: existing?.createdAt ?? now,
+        modifiedAt: now,
+        etag: makeEtag(id, bytes.length, now),
+        sidecarId: id,
+      });
+    });
+    if (existing?.sidecarId) await this.sidecars.remove(existing.sidecarId);
+    this.emit('changed', parentOf(p));
+    return { created: !existing };
+  }
+
+  /** Applies PROPPATCH changes all-or-nothing (value null removes). */
+  async patchDeadProps(path: string, changes: [key: string, value: string | null][]): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node) throw new AppError('NOT_FOUND', `Not found: ${p}`);
+      if (p === '/') throw new AppError('FORBIDDEN', 'Properties of the root cannot be changed');
+      const props = { ...(node.deadProps ?? {}) };
+      for (const [k, v] of changes) {
+        if (v === null) delete props[k];
+        else props[k] = v;
+      }
+      this.repo.put({ ...node, deadProps: props });
+    });
+  }
+
+  /** The health domain reports a file's status here; 'corrupted' hides it from default listings. */
+  async setHealth(path: string, health: HealthStatus): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node || node.type !== 'file') throw new AppError('NOT_FOUND', `No such file: ${p}`);
+      this.repo.put({ ...node, health });
+    });
+  }
+
+  /** Every article-backed file below `path` (health checks, stats). */
+  *walkFiles(path = '/'): Generator<VfsNode> {
+    for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
+  }
+
+  private ensureDirs(dir: string, now: number): void {
+    const parts = dir.split('/').filter(Boolean);
+    let cur = '/';
+    for (const part of parts) {
+      cur = joinPath(cur, part);
+      const node = this.repo.get(cur);
+      if (!node) this.repo.put(dirNode(cur, now));
+      else if (node.type !== 'directory') throw new AppError('CONFLICT', `A file is in the way: ${cur}`);
+    }
+  }
+
+  private deleteSubtree(path: string): string[] {
+    const nodes = this.repo.subtree(path);
+    for (const n of nodes.reverse()) {
+      if (n.layoutId) this.repo.deleteLayout(n.layoutId);
+      if (n.sidecarId) void this.sidecars.remove(n.sidecarId);
+      this.repo.delete(n.path);
+    }
+    return nodes.map((n) => n.path);
+  }
+
+  /** A copy gets its own layout / sidecar so deleting either side never breaks the other. */
+  private duplicateContent(node: VfsNode, now: number): void {
+    node.createdAt = now;
+    if (node.layoutId) {
+      const layout = this.repo.layout(node.layoutId);
+      node.layoutId = randomUUID();
+      if (layout) this.repo.putLayout(node.layoutId, layout);
+    }
+    if (node.sidecarId) {
+      const id = randomUUID();
+      this.sidecars.copySync(node.sidecarId, id);
+      node.sidecarId = id;
+    }
+    node.etag = makeEtag(node.layoutId ?? node.sidecarId ?? node.path, node.size, now);
+  }
+}
+
+function dirNode(path: string, now: number): VfsNode {
+  return { path, name: baseName(path), type: 'directory', size: 0, createdAt: now, modifiedAt: now, etag: makeEtag(path, 0, now) };
+}
+
+function makeEtag(id: string, size: number, mtime: number): string {
+  return `"${id.slice(0, 8)}-${size.toString(16)}-${mtime.toString(16)}"`;
+}
+
+function toMs(t: number): number {
+  return t < 1e12 ? t * 1000 : t;
+}
+
+/** A layout must tile [0, size) exactly; anything else would let a read return wrong bytes. */
+function checkLayout(layout: FileLayout, size: number, name: string): void {
+  let pos = 0;
+  for (const s of layout.segments) {
+    if (s.start !== pos || s.end <= s.start || !s.messageId) {
+      throw new AppError('BAD_REQUEST', `Layout of ${name} has a gap or overlap at byte ${pos}`);
+    }
+    pos = s.end;
+  }
+  if (pos !== size) throw new AppError('BAD_REQUEST', `Layout of ${name} covers ${pos} bytes, file size is ${size}`);
+}
