@@ -21,3 +21,19 @@ export * from './schema.js';
 export { DEFAULTS, PROVIDER_DEFAULTS, CATEGORY_DEFAULTS, ARR_INSTANCE_DEFAULTS, defaultsFor } from './defaults.js';
 export { validateConfig, describeErrors, type ValidationResult } from './validate.js';
 export { withDefaults, changedPaths } from './normalize.js';
+export {
+  ConfigService,
+  ConfigLoadError,
+  resolveLocation,
+  type ConfigServiceOptions,
+  type WriteResult,
+  type ChangeListener,
+} from './config.service.js';
+export {
+  MASKED_SECRET,
+  redact,
+  type RedactedConfig,
+  type RedactedProvider,
+  type RedactedArrInstance,
+} from './secrets.js';
+export { CONFIG_FILE_MODE } from './config.file.js';

@@ -1,0 +1,242 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { AppError, validationFailed, type FieldError } from '../http/errors.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { readConfigFile, renderConfig, writeFileAtomic } from './config.file.js';
+import { defaultsFor } from './defaults.js';
+import { changedPaths, isPlainObject, withDefaults } from './normalize.js';
+import { patchInput } from './patch.js';
+import * as providerOps from './providers.js';
+import { RESTART_REQUIRED_FIELDS, type SpoolConfig } from './schema.js';
+import { keepSecrets, redact, redactProvider, type RedactedConfig, type RedactedProvider } from './secrets.js';
+import { describeErrors, validateConfig, type ValidationResult } from './validate.js';
+
+export interface ConfigServiceOptions {
+  /** Explicit file path; otherwise SPOOL_CONFIG, otherwise `<data dir>/config.yaml`. */
+  configPath?: string;
+  /** Explicit data dir; otherwise SPOOL_DATA, otherwise ./data. */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+/** What every write answers: the new redacted config and the restart-only fields changed since start. */
+export interface WriteResult {
+  config: RedactedConfig;
+  restart_required: string[];
+}
+
+export type ChangeListener = (next: SpoolConfig, prev: SpoolConfig, changedPaths: string[]) => void;
+
+/** The file at startup could not be used; `errors` lists every problem. */
+export class ConfigLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly errors: FieldError[],
+  ) {
+    super(`Configuration file ${file} has errors; Spool will not start until they are fixed:\n${describeErrors(errors)}`);
+    this.name = 'ConfigLoadError';
+  }
+}
+
+export function resolveLocation(opts: ConfigServiceOptions = {}): { configPath: string; dataDir: string } {
+  const env = opts.env ?? process.env;
+  const dataDir = path.resolve(opts.dataDir ?? (env.SPOOL_DATA || './data'));
+  const configPath = path.resolve(opts.configPath ?? (env.SPOOL_CONFIG || path.join(dataDir, 'config.yaml')));
+  return { configPath, dataDir };
+}
+
+export class ConfigService {
+  private readonly events = new EventEmitter();
+  /** Writes run one at a time, each on the result of the last: no lost update, no interleaved file. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    readonly dataDir: string,
+    private readonly defaults: SpoolConfig,
+    private current: SpoolConfig,
+    /** The config the process started with: restart-only fields are compared against it. */
+    private readonly boot: SpoolConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Loads (or on first run writes) the config file. Throws ConfigLoadError listing every problem. */
+  static async open(opts: ConfigServiceOptions = {}): Promise<ConfigService> {
+    const { configPath, dataDir } = resolveLocation(opts);
+    const logger = opts.logger ?? createLogger('spool').child('config');
+    const defaults = defaultsFor(dataDir);
+    const parsed = await readConfigFile(configPath);
+    if (parsed === null) {
+      await writeFileAtomic(configPath, renderConfig(defaults));
+      logger.info('wrote default configuration', { path: configPath });
+      return new ConfigService(configPath, dataDir, defaults, defaults, defaults, logger);
+    }
+    if (!parsed.ok) throw new ConfigLoadError(configPath, parsed.errors);
+    const { candidate, generatedIds } = withDefaults(parsed.value, defaults);
+    const result = validateConfig(candidate);
+    if (!result.ok) throw new ConfigLoadError(configPath, result.errors);
+    // Ids given to providers written without one must survive the next start.
+    if (generatedIds) await writeFileAtomic(configPath, renderConfig(result.config));
+    logger.info('loaded configuration', { path: configPath });
+    return new ConfigService(configPath, dataDir, defaults, result.config, result.config, logger);
+  }
+
+  get(): SpoolConfig {
+    return this.current;
+  }
+
+  redacted(): RedactedConfig {
+    return redact(this.current);
+  }
+
+  /** Checks a full config, or a `{section, config}` patch, against the running config without writing. */
+  validate(candidate: unknown): { valid: boolean; errors: FieldError[] } {
+    const isPatch = isPlainObject(candidate) && Object.keys(candidate).sort().join() === 'config,section';
+    try {
+      const result = isPatch
+        ? this.preparePatch(String(candidate.section), candidate.config)
+        : this.prepareReplace(candidate);
+      return result.ok ? { valid: true, errors: [] } : { valid: false, errors: result.errors };
+    } catch (err) {
+      if (err instanceof AppError && Array.isArray(err.details)) return { valid: false, errors: err.details };
+      throw err;
+    }
+  }
+
+  /** PUT: the whole config. Missing fields take defaults; omitted secrets keep their stored values. */
+  replace(full: unknown): Promise<WriteResult> {
+    return this.exclusive(() => this.commit(this.prepareReplace(full)));
+  }
+
+  /** PATCH one section (spec §7); `rclone` may carry `mount_path`, `system` is `{mount_path}`. */
+  patchSection(section: string, partial: unknown): Promise<WriteResult> {
+    return this.exclusive(() => this.commit(this.preparePatch(section, partial)));
+  }
+
+  /** Re-reads the file. On any error the running config stays and the errors are thrown (400). */
+  reload(): Promise<WriteResult> {
+    return this.exclusive(async () => {
+      const parsed = await readConfigFile(this.path);
+      const kept = 'the running configuration was kept';
+      if (parsed === null) throw new AppError('BAD_REQUEST', `Configuration file ${this.path} does not exist; ${kept}`);
+      if (!parsed.ok) throw validationFailed(parsed.errors, `Configuration file has errors; ${kept}`);
+      const result = validateConfig(withDefaults(parsed.value, this.defaults).candidate);
+      if (!result.ok) throw validationFailed(result.errors, `Configuration file has errors; ${kept}: ${summary(result.errors)}`);
+      return this.commit(result, true);
+    });
+  }
+
+  on(event: 'change', listener: ChangeListener): () => void {
+    this.events.on(event, listener);
+    return () => this.events.off(event, listener);
+  }
+
+  /** Restart-only fields (webdav.port, import.max_processor_workers, metadata.root_path) that differ. */
+  restartRequired(prev: SpoolConfig, next: SpoolConfig): string[] {
+    const changed = new Set(changedPaths(prev, next));
+    return RESTART_REQUIRED_FIELDS.filter((f) => changed.has(f));
+  }
+
+  /** Restart-only fields whose running value differs from the one the process started with. */
+  pendingRestart(): string[] {
+    return this.restartRequired(this.boot, this.current);
+  }
+
+  listProviders(): RedactedProvider[] {
+    return this.current.providers.map(redactProvider);
+  }
+
+  addProvider(input: unknown): Promise<RedactedProvider> {
+    return this.exclusive(async () => {
+      const { next, id } = providerOps.addProvider(this.current.providers, input);
+      await this.commitProviders(next, next.length - 1);
+      return this.providerById(id);
+    });
+  }
+
+  updateProvider(id: string, changes: unknown): Promise<RedactedProvider> {
+    return this.exclusive(async () => {
+      const next = providerOps.updateProvider(this.current.providers, id, changes);
+      await this.commitProviders(next, this.current.providers.findIndex((p) => p.id === id));
+      return this.providerById(id);
+    });
+  }
+
+  deleteProvider(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      await this.commitProviders(providerOps.deleteProvider(this.current.providers, id), -1);
+    });
+  }
+
+  reorderProviders(ids: unknown): Promise<RedactedProvider[]> {
+    return this.exclusive(async () => {
+      await this.commitProviders(providerOps.reorderProviders(this.current.providers, ids), -1);
+      return this.listProviders();
+    });
+  }
+
+  private prepareReplace(full: unknown): ValidationResult {
+    if (!isPlainObject(full)) return { ok: false, errors: [{ field: '', message: 'Expected an object' }] };
+    return validateConfig(withDefaults(keepSecrets(full, this.current), this.defaults).candidate);
+  }
+
+  private preparePatch(section: string, partial: unknown): ValidationResult {
+    const input = keepSecrets(patchInput(section, partial), this.current);
+    return validateConfig(withDefaults(mergeOnto(this.current, input), this.defaults).candidate);
+  }
+
+  private async commitProviders(next: unknown[], index: number): Promise<void> {
+    const result = validateConfig({ ...this.current, providers: next });
+    if (!result.ok) throw validationFailed(index >= 0 ? providerOps.errorsForEntry(result.errors, index) : result.errors);
+    await this.commit(result);
+  }
+
+  private providerById(id: string): RedactedProvider {
+    return redactProvider(this.current.providers.find((p) => p.id === id) as SpoolConfig['providers'][number]);
+  }
+
+  /** Writes a validated config (unless it came from the file) and announces what changed. */
+  private async commit(result: ValidationResult, fromFile = false): Promise<WriteResult> {
+    if (!result.ok) throw validationFailed(result.errors);
+    const prev = this.current;
+    const next = result.config;
+    const paths = changedPaths(prev, next);
+    if (paths.length > 0 || fromFile) {
+      if (!fromFile) await writeFileAtomic(this.path, renderConfig(next));
+      this.current = next;
+    }
+    if (paths.length > 0) this.emitChange(next, prev, paths);
+    return { config: this.redacted(), restart_required: this.pendingRestart() };
+  }
+
+  private emitChange(next: SpoolConfig, prev: SpoolConfig, paths: string[]): void {
+    for (const listener of this.events.listeners('change') as ChangeListener[]) {
+      try {
+        listener(next, prev, paths);
+      } catch (err) {
+        // One broken subscriber must not undo a saved change or starve the others.
+        this.logger.error('config change listener failed', { error: (err as Error).stack ?? String(err) });
+      }
+    }
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function mergeOnto(current: SpoolConfig, input: unknown): unknown {
+  if (!isPlainObject(input)) return input;
+  const out: Record<string, unknown> = structuredClone(current);
+  for (const [k, v] of Object.entries(input)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? { ...(out[k] as object), ...v } : v;
+  }
+  return out;
+}
+
+function summary(errors: FieldError[]): string {
+  return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, validationFailed, type FieldError } from '../http/errors.js';
+import { PROVIDER_DEFAULTS } from './defaults.js';
+import { isPlainObject } from './normalize.js';
+import type { ProviderConfig } from './schema.js';
+import { keepSecret } from './secrets.js';
+
+/**
+ * The provider list edits behind the providers API (spec §7: POST, PUT /{id} with changed fields only, DELETE,
+ * PUT /reorder). Pure: each returns the next list; the service validates the whole config and writes it.
+ * List order is priority: the first provider is used first.
+ */
+type Obj = Record<string, unknown>;
+
+function requireObject(input: unknown): Obj {
+  if (!isPlainObject(input)) throw validationFailed([{ field: '', message: 'Expected an object' }]);
+  return structuredClone(input);
+}
+
+export function addProvider(list: readonly ProviderConfig[], input: unknown): { next: unknown[]; id: string } {
+  const entry = requireObject(input);
+  keepSecret(entry, 'password', undefined);
+  const id = typeof entry.id === 'string' && entry.id.trim() !== '' ? entry.id : randomUUID();
+  if (list.some((p) => p.id === id)) throw new AppError('CONFLICT', `A provider with id "${id}" already exists`);
+  return { next: [...list, { ...PROVIDER_DEFAULTS, ...entry, id }], id };
+}
+
+export function updateProvider(list: readonly ProviderConfig[], id: string, changes: unknown): unknown[] {
+  const index = indexOf(list, id);
+  const entry = requireObject(changes);
+  if (entry.id !== undefined && entry.id !== id) {
+    throw validationFailed([{ field: 'id', message: 'The provider id cannot be changed' }]);
+  }
+  const stored = list[index] as ProviderConfig;
+  keepSecret(entry, 'password', stored.password);
+  const next: unknown[] = [...list];
+  next[index] = { ...stored, ...entry, id };
+  return next;
+}
+
+export function deleteProvider(list: readonly ProviderConfig[], id: string): ProviderConfig[] {
+  const index = indexOf(list, id);
+  return list.filter((_, i) => i !== index);
+}
+
+export function reorderProviders(list: readonly ProviderConfig[], ids: unknown): ProviderConfig[] {
+  const wanted = Array.isArray(ids) ? ids : null;
+  const permutation =
+    wanted !== null &&
+    wanted.length === list.length &&
+    new Set(wanted).size === wanted.length &&
+    wanted.every((id) => list.some((p) => p.id === id));
+  if (!permutation) {
+    throw validationFailed([{ field: 'provider_ids', message: 'Must list every provider id exactly once' }]);
+  }
+  return wanted.map((id) => list.find((p) => p.id === id) as ProviderConfig);
+}
+
+/** Errors of one provider entry with the list prefix removed ("providers.2.port" -> "port"), for the form. */
+export function errorsForEntry(errors: FieldError[], index: number): FieldError[] {
+  const prefix = `providers.${index}.`;
+  return errors.map((e) => (e.field.startsWith(prefix) ? { ...e, field: e.field.slice(prefix.length) } : e));
+}
+
+function indexOf(list: readonly ProviderConfig[], id: string): number {
+  const index = list.findIndex((p) => p.id === id);
+  if (index < 0) throw new AppError('NOT_FOUND', `No provider with id "${id}"`);
+  return index;
+}

@@ -1,0 +1,111 @@
+import { isPlainObject } from './normalize.js';
+import type {
+  ArrInstance,
+  ArrsConfig,
+  ProviderConfig,
+  RcloneConfig,
+  SabnzbdConfig,
+  SpoolConfig,
+  WebdavConfig,
+} from './schema.js';
+
+/**
+ * Write-only secrets. Answers carry `<name>_set` booleans instead (spec §3); on input a secret that is omitted,
+ * empty or the console's masked placeholder keeps the stored value, so a form can be saved back untouched.
+ * To clear a secret, send it empty with `<name>_set: false`.
+ */
+export const MASKED_SECRET = '********';
+
+type Redact<T, K extends keyof T & string> = Omit<T, K> & { [P in `${K}_set`]: boolean };
+export type RedactedProvider = Redact<ProviderConfig, 'password'>;
+export type RedactedArrInstance = Redact<ArrInstance, 'api_key'>;
+export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs'> & {
+  webdav: Redact<WebdavConfig, 'password'>;
+  providers: RedactedProvider[];
+  rclone: Redact<RcloneConfig, 'rc_pass'>;
+  sabnzbd: Redact<SabnzbdConfig, 'fallback_api_key'>;
+  arrs: Omit<ArrsConfig, 'radarr_instances' | 'sonarr_instances'> & {
+    radarr_instances: RedactedArrInstance[];
+    sonarr_instances: RedactedArrInstance[];
+  };
+};
+
+function hide<T extends object, K extends keyof T & string>(obj: T, key: K): Redact<T, K> {
+  const { [key]: secret, ...rest } = obj;
+  return { ...rest, [`${key}_set`]: typeof secret === 'string' && secret !== '' } as Redact<T, K>;
+}
+
+export const redactProvider = (p: ProviderConfig): RedactedProvider => hide(p, 'password');
+
+export function redact(config: SpoolConfig): RedactedConfig {
+  return {
+    ...structuredClone(config),
+    webdav: hide(config.webdav, 'password'),
+    providers: config.providers.map(redactProvider),
+    rclone: hide({ ...config.rclone, rc_options: { ...config.rclone.rc_options } }, 'rc_pass'),
+    sabnzbd: hide(structuredClone(config.sabnzbd), 'fallback_api_key'),
+    arrs: {
+      enabled: config.arrs.enabled,
+      radarr_instances: config.arrs.radarr_instances.map((a) => hide(a, 'api_key')),
+      sonarr_instances: config.arrs.sonarr_instances.map((a) => hide(a, 'api_key')),
+    },
+  } as RedactedConfig;
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Resolves one secret field of an input object in place: keeps `current` unless a real new value was given,
+ * and drops the read-only `<key>_set` flag so the strict schema does not see it.
+ */
+export function keepSecret(input: Obj, key: string, current: string | undefined): void {
+  const flag = `${key}_set`;
+  const value = input[key];
+  const clear = input[flag] === false && value === '';
+  delete input[flag];
+  if (clear) return;
+  if (value === undefined || value === '' || value === MASKED_SECRET) {
+    if (current === undefined) delete input[key];
+    else input[key] = current;
+  }
+}
+
+/**
+ * Applies `keepSecret` at every secret location of a (full or partial) config input, against the running config.
+ * List entries are matched to their stored counterpart: providers by id, arr instances by name, then by position.
+ * Returns a new object; the input is not modified.
+ */
+export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
+  if (!isPlainObject(input)) return input;
+  const out = structuredClone(input);
+  for (const [section, key, value] of [
+    ['webdav', 'password', current.webdav.password],
+    ['rclone', 'rc_pass', current.rclone.rc_pass],
+    ['sabnzbd', 'fallback_api_key', current.sabnzbd.fallback_api_key],
+  ] as const) {
+    // A section left out of the input entirely keeps its secret too (PUT fills the rest from defaults).
+    if (out[section] === undefined) out[section] = {};
+    const obj = out[section];
+    if (isPlainObject(obj)) keepSecret(obj, key, value);
+  }
+  if (Array.isArray(out.providers)) {
+    for (const p of out.providers) {
+      if (!isPlainObject(p)) continue;
+      const stored = current.providers.find((c) => c.id === p.id);
+      keepSecret(p, 'password', stored?.password);
+    }
+  }
+  if (isPlainObject(out.arrs)) {
+    for (const key of ['radarr_instances', 'sonarr_instances'] as const) {
+      const list = out.arrs[key];
+      if (!Array.isArray(list)) continue;
+      const storedList = current.arrs[key];
+      list.forEach((a, i) => {
+        if (!isPlainObject(a)) return;
+        const stored = storedList.find((s) => s.name === a.name) ?? storedList[i];
+        keepSecret(a, 'api_key', stored?.api_key);
+      });
+    }
+  }
+  return out;
+}
