@@ -1,0 +1,147 @@
+import { NzbParseError } from './errors.js';
+import type { NzbLimits } from './limits.js';
+import type { NzbDocument, NzbFile, NzbMeta, NzbSegment } from './types.js';
+
+const MAX_REPORTED_MISSING = 100;
+const WHOLE_NUMBER = /^\s*\d{1,15}\s*$/;
+/** Message-ids go on the NNTP wire verbatim: whitespace or control characters would inject commands. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_MESSAGE_ID = /[\s\x00-\x1f\x7f<>]/;
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/**
+ * Collects the parts of an NZB as the SAX events arrive and checks each value once, where it is read.
+ * Kept apart from the SAX wiring so the rules about what a valid segment is read in one place.
+ */
+export class NzbDocumentBuilder {
+  private readonly meta: NzbMeta = Object.create(null) as NzbMeta;
+  private readonly files: NzbFile[] = [];
+  private readonly warnings: string[] = [];
+  private current: NzbFile | null = null;
+  private totalSegments = 0;
+
+  constructor(private readonly limits: NzbLimits) {}
+
+  addMeta(type: string, value: string): void {
+    const key = type.trim().toLowerCase();
+    if (key === '') return;
+    (this.meta[key] ??= []).push(value.trim());
+  }
+
+  startFile(attrs: Record<string, string>, at: Position): void {
+    if (this.files.length >= this.limits.maxFiles) {
+      throw new NzbParseError('limit', `more than ${this.limits.maxFiles} files`, at.line, at.column);
+    }
+    const date = Number(attrs.date ?? '');
+    this.current = {
+      poster: attrs.poster ?? '',
+      date: Number.isSafeInteger(date) && date > 0 ? date : 0,
+      subject: attrs.subject ?? '',
+      groups: [],
+      segments: [],
+      missingCount: 0,
+      missingNumbers: [],
+      duplicatesDropped: 0,
+    };
+  }
+
+  addGroup(name: string): void {
+    const group = name.trim();
+    if (this.current && group !== '') this.current.groups.push(group);
+  }
+
+  addSegment(attrs: Record<string, string>, text: string, at: Position): void {
+    const file = this.current;
+    if (!file) return; // a <segment> outside any <file> carries nothing we could use
+    const where = `segment ${file.segments.length + 1} of file ${this.files.length + 1}`;
+    const fail = (message: string) => new NzbParseError('invalid', `${where} ${message}`, at.line, at.column);
+    const rawNumber = attrs.number;
+    if (rawNumber === undefined || !WHOLE_NUMBER.test(rawNumber) || Number(rawNumber) < 1) {
+      throw fail(`has number="${rawNumber ?? ''}": expected a whole number from 1`);
+    }
+    const rawBytes = attrs.bytes;
+    if (rawBytes !== undefined && !WHOLE_NUMBER.test(rawBytes)) {
+      throw fail(`has bytes="${rawBytes}": expected a whole number of bytes`);
+    }
+    const messageId = stripBrackets(text);
+    if (messageId === '') throw fail('has no message-id');
+    if (UNSAFE_MESSAGE_ID.test(messageId)) throw fail('has a message-id with spaces, brackets or control characters');
+    if (file.segments.length >= this.limits.maxSegmentsPerFile) {
+      throw new NzbParseError(
+        'limit',
+        `a file has more than ${this.limits.maxSegmentsPerFile} segments`,
+        at.line,
+        at.column,
+      );
+    }
+    if (++this.totalSegments > this.limits.maxTotalSegments) {
+      throw new NzbParseError(
+        'limit',
+        `more than ${this.limits.maxTotalSegments} segments in total`,
+        at.line,
+        at.column,
+      );
+    }
+    file.segments.push({ number: Number(rawNumber), bytes: rawBytes === undefined ? 0 : Number(rawBytes), messageId });
+  }
+
+  endFile(): void {
+    const file = this.current;
+    this.current = null;
+    if (!file) return;
+    const label = `file ${this.files.length + 1} (${file.subject.slice(0, 80) || 'no subject'})`;
+    if (file.segments.length === 0) {
+      this.warnings.push(`${label} lists no segments and was left out`);
+      return;
+    }
+    normaliseSegments(file);
+    if (file.duplicatesDropped > 0) {
+      this.warnings.push(`${label}: ${file.duplicatesDropped} duplicate segment numbers dropped (first kept)`);
+    }
+    this.files.push(file);
+  }
+
+  finish(): NzbDocument {
+    if (this.files.length === 0) throw new NzbParseError('invalid', 'the NZB lists no files with segments');
+    return { meta: this.meta, files: this.files, warnings: this.warnings };
+  }
+}
+
+function stripBrackets(text: string): string {
+  let id = text.trim();
+  if (id.startsWith('<') && id.endsWith('>')) id = id.slice(1, -1).trim();
+  return id;
+}
+
+/** Sorts by number (stable: the first of two equal numbers wins), drops repeats, counts holes. */
+function normaliseSegments(file: NzbFile): void {
+  const sorted = isSorted(file.segments) ? file.segments : [...file.segments].sort((a, b) => a.number - b.number);
+  const kept: NzbSegment[] = [];
+  let expected = 1;
+  for (const segment of sorted) {
+    if (kept.length > 0 && segment.number === kept[kept.length - 1]!.number) {
+      file.duplicatesDropped++;
+      continue;
+    }
+    for (let n = expected; n < segment.number; n++) {
+      file.missingCount++;
+      if (file.missingNumbers.length < MAX_REPORTED_MISSING) file.missingNumbers.push(n);
+      else {
+        file.missingCount += segment.number - n - 1;
+        break;
+      }
+    }
+    expected = segment.number + 1;
+    kept.push(segment);
+  }
+  file.segments = kept;
+}
+
+function isSorted(segments: NzbSegment[]): boolean {
+  for (let i = 1; i < segments.length; i++) if (segments[i]!.number < segments[i - 1]!.number) return false;
+  return true;
+}

@@ -1,0 +1,42 @@
+import type { NzbFile, NzbMeta } from './types.js';
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Escapes text for an attribute or element body; drops characters XML 1.0 cannot carry at all. */
+export function escapeXml(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+}
+
+/**
+ * A standalone NZB for one virtual file: one `<file>` per posted part (a joined `.001`/`.002` file has several),
+ * in order, with the original subjects, posters, groups and segments. The optional meta is written into `<head>`
+ * (e.g. the job's password), so the export can be re-imported by any NZB client.
+ */
+export function toNzbXml(parts: readonly NzbFile[], meta: NzbMeta = {}): string {
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" "http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd">',
+    '<nzb xmlns="http://www.newzbin.com/DTD/2003/nzb">',
+  ];
+  const metaEntries = Object.entries(meta).flatMap(([type, values]) => values.map((v) => [type, v] as const));
+  if (metaEntries.length > 0) {
+    out.push('  <head>');
+    for (const [type, value] of metaEntries) out.push(`    <meta type="${escapeXml(type)}">${escapeXml(value)}</meta>`);
+    out.push('  </head>');
+  }
+  for (const part of parts) {
+    out.push(
+      `  <file poster="${escapeXml(part.poster)}" date="${part.date}" subject="${escapeXml(part.subject)}">`,
+      '    <groups>',
+    );
+    for (const group of part.groups) out.push(`      <group>${escapeXml(group)}</group>`);
+    out.push('    </groups>', '    <segments>');
+    for (const s of part.segments) {
+      out.push(`      <segment bytes="${s.bytes}" number="${s.number}">${escapeXml(s.messageId)}</segment>`);
+    }
+    out.push('    </segments>', '  </file>');
+  }
+  out.push('</nzb>', '');
+  return out.join('\n');
+}

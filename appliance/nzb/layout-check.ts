@@ -1,0 +1,63 @@
+import type { NzbSegment } from './types.js';
+
+/**
+ * yEnc never shrinks data: escapes and line ends add ~1-3%, header and trailer lines a few hundred bytes, and
+ * posters' `bytes=` may include the article headers (~1 KB). So a decoded size is plausible for a segment when
+ * its encoded size lies between these bounds.
+ */
+const MIN_RATIO = 0.995;
+const MAX_RATIO = 1.1;
+const MAX_FIXED_OVERHEAD = 8192;
+/** When more than this share of inferred segments look wrong, the NZB's byte counts are what is wrong. */
+const UNRELIABLE_SHARE = 0.25;
+const MAX_SUSPECTS = 16;
+
+export interface EncodedSizeCheck {
+  /** Segment indexes whose inferred size disagrees with the NZB: fetch their headers. */
+  suspects: number[];
+  reason: string;
+  warnings: string[];
+}
+
+export function isPlausible(decoded: number, encoded: number): boolean {
+  return encoded >= decoded * MIN_RATIO && encoded <= decoded * MAX_RATIO + MAX_FIXED_OVERHEAD;
+}
+
+/**
+ * Compares inferred decoded sizes with the encoded sizes the NZB claims. Sizes taken from a segment's own headers
+ * are authoritative and not checked; segments without `bytes=` cannot be checked.
+ */
+export function checkEncodedSizes(
+  sizes: Float64Array,
+  segments: readonly NzbSegment[],
+  inferred: (index: number) => boolean,
+): EncodedSizeCheck {
+  const suspects: number[] = [];
+  let checked = 0;
+  let unchecked = 0;
+  let wrong = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const encoded = segments[i]!.bytes;
+    if (encoded === 0) {
+      unchecked++;
+      continue;
+    }
+    if (!inferred(i)) continue;
+    checked++;
+    if (!isPlausible(sizes[i]!, encoded)) {
+      wrong++;
+      if (suspects.length < MAX_SUSPECTS) suspects.push(i);
+    }
+  }
+  const warnings: string[] = [];
+  if (unchecked > 0)
+    warnings.push(`${unchecked} segments have no bytes= in the NZB; their sizes rest on yEnc headers alone`);
+  if (wrong > 0 && wrong > checked * UNRELIABLE_SHARE) {
+    warnings.push(
+      `the NZB's bytes= values disagree with the yEnc headers for ${wrong} of ${checked} segments; ignored`,
+    );
+    return { suspects: [], reason: '', warnings };
+  }
+  const reason = wrong > 0 ? `${wrong} segments' NZB sizes do not match the part size from the yEnc headers` : '';
+  return { suspects, reason, warnings };
+}
