@@ -1,0 +1,8 @@
+/** Public surface of the NNTP engine. */
+export { NntpPool, type PoolOptions, type RequestOptions } from './pool.js';
+export type { PoolMetrics, ProviderMetrics } from './pool-metrics.js';
+export { testProvider, type ProviderTestInput, type ProviderTestResult } from './test-provider.js';
+export { NntpConnection, type ConnectionOptions } from './connection.js';
+export * from './errors.js';
+export type { DecodedArticle, ProviderConfig, RequestPriority, YencHeader } from './types.js';
+export { yencBackend, typescriptBackend, type YencBackend } from './yenc-backend.js';

@@ -1,0 +1,322 @@
+/**
+ * The provider pool: bounded connections per provider, pipelined commands, priority lanes, provider fallback
+ * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes.
+ */
+import type { Logger } from '../logging/logger.js';
+import type { DecodeLimits } from './article-decoder.js';
+import { NntpConnection } from './connection.js';
+import { AbortedError, ArticleMissingError, InvalidRequestError, NntpError, NoProviderError, ProtocolError } from './errors.js';
+import { PoolStats, type PoolMetrics } from './pool-metrics.js';
+import { ProviderState, type PooledConnection } from './provider-state.js';
+import { PriorityQueue } from './request-queue.js';
+import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
+import { yencBackend, type YencBackend } from './yenc-backend.js';
+
+export interface PoolOptions {
+  /** Commands in flight per connection (pipelining). */
+  pipelineDepth?: number;
+  connectTimeoutMs?: number;
+  stallTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** Consecutive failures that put a provider aside, and for how long. */
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
+  /** Tries per request on retryable errors (timeouts, resets) before giving up. */
+  maxAttempts?: number;
+  limits?: DecodeLimits;
+  backend?: YencBackend;
+  logger?: Logger;
+}
+
+export interface RequestOptions {
+  priority?: RequestPriority;
+  signal?: AbortSignal;
+  /** BODY only: decode into this buffer when it is large enough (the result's data is then a view of it). */
+  into?: Buffer;
+}
+
+interface PoolRequest {
+  kind: 'body' | 'stat';
+  messageId: string;
+  priority: RequestPriority;
+  into: Buffer | undefined;
+  enqueuedAt: number;
+  missingOn: Set<string>;
+  failedOn: Set<string>;
+  attempts: number;
+  lastError: NntpError | undefined;
+  settled: boolean;
+  finish(err: Error | undefined, value?: unknown): void;
+}
+
+const MESSAGE_ID = /^<[^\s<>]{1,250}>$/;
+
+export class NntpPool {
+  private providers: ProviderState[] = [];
+  private readonly draining = new Set<ProviderState>();
+  private readonly queue = new PriorityQueue<PoolRequest>();
+  private readonly stats = new PoolStats();
+  private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend'>>;
+  private closed = false;
+
+  constructor(
+    providers: ProviderConfig[],
+    private readonly options: PoolOptions = {},
+  ) {
+    this.o = {
+      pipelineDepth: options.pipelineDepth ?? 2,
+      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+      stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+      breakerThreshold: options.breakerThreshold ?? 5,
+      breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
+      maxAttempts: options.maxAttempts ?? 3,
+    };
+    yencBackend(options.logger);
+    this.updateProviders(providers);
+  }
+
+  /** Fetch and decode one article, trying providers in priority order. */
+  body(messageId: string, opts: RequestOptions = {}): Promise<DecodedArticle> {
+    return this.submit<DecodedArticle>('body', messageId, opts);
+  }
+
+  /** Whether any provider has the article. */
+  async stat(messageId: string, opts: RequestOptions = {}): Promise<boolean> {
+    try {
+      return await this.submit<true>('stat', messageId, opts);
+    } catch (err) {
+      if (err instanceof ArticleMissingError) return false;
+      throw err;
+    }
+  }
+
+  metrics(): PoolMetrics {
+    return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
+  }
+
+  /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
+  updateProviders(list: ProviderConfig[]): void {
+    const byId = new Map(this.providers.map((p) => [p.id, p]));
+    const next: ProviderState[] = [];
+    for (const cfg of list) {
+      let st = byId.get(cfg.id);
+      byId.delete(cfg.id);
+      if (!st) st = new ProviderState({ ...cfg });
+      else {
+        if (ProviderState.connectionKey(st.config) !== ProviderState.connectionKey(cfg)) st.generation++;
+        st.config = { ...cfg };
+      }
+      next.push(st);
+    }
+    for (const gone of byId.values()) {
+      gone.removed = true;
+      this.draining.add(gone);
+    }
+    this.providers = next;
+    for (const p of [...next, ...this.draining]) this.retireIdle(p);
+    this.pump();
+  }
+
+  /** Stop: waiting requests fail with AbortedError, connections QUIT. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.drain((r) => {
+      r.finish(new AbortedError('Pool closed'));
+      return 'taken';
+    });
+    const all = [...this.providers, ...this.draining].flatMap((p) => [...p.connections]);
+    await Promise.all(all.map((pc) => pc.conn.quit()));
+  }
+
+  private submit<T>(kind: 'body' | 'stat', rawId: string, opts: RequestOptions): Promise<T> {
+    const messageId = normalizeMessageId(rawId);
+    if (!messageId) return Promise.reject(new InvalidRequestError(`Invalid message id: ${String(rawId).slice(0, 80)}`));
+    if (this.closed) return Promise.reject(new AbortedError('Pool closed'));
+    const signal = opts.signal;
+    if (signal?.aborted) return Promise.reject(new AbortedError());
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.queue.remove(req);
+        req.finish(new AbortedError());
+      };
+      const req: PoolRequest = {
+        kind,
+        messageId,
+        priority: opts.priority ?? 'import',
+        into: opts.into,
+        enqueuedAt: performance.now(),
+        missingOn: new Set(),
+        failedOn: new Set(),
+        attempts: 0,
+        lastError: undefined,
+        settled: false,
+        finish(err, value) {
+          if (req.settled) return;
+          req.settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          if (err) reject(err);
+          else resolve(value as T);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(req);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    this.queue.drain((r) => {
+      if (r.settled) return 'taken';
+      const choice = this.choose(r, now);
+      if (choice instanceof Error) {
+        r.finish(choice);
+        return 'taken';
+      }
+      if (!choice) return 'skip';
+      this.stats.recordWait(performance.now() - r.enqueuedAt);
+      if (choice.slot === 'open') this.openAndRun(choice.provider, r);
+      else this.run(r, choice.provider, choice.slot);
+      return 'taken';
+    });
+  }
+
+  /** Where a request can go now; undefined = wait for a free slot; an Error = it can never be served. */
+  private choose(r: PoolRequest, now: number): { provider: ProviderState; slot: PooledConnection | 'open' } | Error | undefined {
+    const candidates = this.providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
+    let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
+    if (fresh.length === 0 && candidates.length > 0 && r.attempts < this.o.maxAttempts) {
+      r.failedOn.clear();
+      fresh = candidates;
+    }
+    if (fresh.length === 0) {
+      const cooling = this.providers.some((p) => !p.usable(now) && p.config.enabled && !r.missingOn.has(p.id));
+      if (r.lastError && !(cooling && r.lastError instanceof ArticleMissingError)) return r.lastError;
+      return new NoProviderError(cooling ? 'Every provider that could serve this article is cooling down' : undefined);
+    }
+    const primaries = fresh.filter((p) => !p.config.is_backup_provider);
+    for (const provider of primaries.length > 0 ? primaries : fresh) {
+      const slot = this.findSlot(provider);
+      if (slot) return { provider, slot };
+    }
+    return undefined;
+  }
+
+  private findSlot(p: ProviderState): PooledConnection | 'open' | undefined {
+    let best: PooledConnection | undefined;
+    for (const pc of p.connections) {
+      if (pc.generation !== p.generation || pc.conn.isClosed) continue;
+      const n = pc.conn.inflight;
+      if (n === 0) return pc;
+      if (n < this.o.pipelineDepth && (!best || n < best.conn.inflight)) best = pc;
+    }
+    if (p.connectionCount < p.config.max_connections) return 'open';
+    return best;
+  }
+
+  private openAndRun(p: ProviderState, r: PoolRequest): void {
+    p.opening++;
+    const cfg = p.config;
+    const generation = p.generation;
+    NntpConnection.open({
+      host: cfg.host,
+      port: cfg.port,
+      tls: cfg.tls,
+      insecureTls: cfg.insecure_tls,
+      username: cfg.username,
+      password: cfg.password,
+      connectTimeoutMs: this.o.connectTimeoutMs,
+      stallTimeoutMs: this.o.stallTimeoutMs,
+      idleTimeoutMs: this.o.idleTimeoutMs,
+      limits: this.options.limits,
+      backend: this.options.backend,
+      onBytes: (n) => this.stats.addBytes(p, n),
+      onRtt: (ms) => p.recordRtt(ms),
+    }).then(
+      (conn) => {
+        p.opening--;
+        const pc: PooledConnection = { conn, generation };
+        p.connections.add(pc);
+        conn.onClose = () => {
+          p.connections.delete(pc);
+          if (p.removed && p.connectionCount === 0) this.draining.delete(p);
+          this.pump();
+        };
+        if (this.closed) void conn.quit();
+        else if (r.settled) this.afterCommand(p, pc);
+        else this.run(r, p, pc);
+        this.pump();
+      },
+      (err) => {
+        p.opening--;
+        this.stats.recordCommand(p);
+        this.onFailure(r, p, err);
+        this.pump();
+      },
+    );
+  }
+
+  private run(r: PoolRequest, p: ProviderState, pc: PooledConnection): void {
+    this.stats.recordCommand(p);
+    const op: Promise<unknown> =
+      r.kind === 'body'
+        ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
+        : pc.conn.stat(r.messageId);
+    op.then(
+      (value) => {
+        p.recordSuccess();
+        r.finish(undefined, value);
+      },
+      (err) => this.onFailure(r, p, err),
+    ).finally(() => {
+      this.afterCommand(p, pc);
+      this.pump();
+    });
+  }
+
+  private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
+    const err = raw instanceof NntpError ? raw : new ProtocolError(raw instanceof Error ? raw.message : String(raw));
+    err.providerId = p.id;
+    r.lastError = err;
+    if (err instanceof ArticleMissingError) {
+      this.stats.recordMissing(p);
+      r.missingOn.add(p.id);
+    } else {
+      this.stats.recordError(p);
+      if (err.kind === 'corrupt_article') r.missingOn.add(p.id);
+      else {
+        r.failedOn.add(p.id);
+        r.attempts++;
+        const tripped = p.recordFailure(Date.now(), err.message, this.o.breakerThreshold, this.o.breakerCooldownMs, err.kind === 'auth');
+        if (tripped) this.options.logger?.warn('provider put aside', { provider: p.id, cooldown_ms: this.o.breakerCooldownMs, error: err.message });
+      }
+    }
+    if (r.settled) return;
+    r.enqueuedAt = performance.now();
+    this.queue.unshift(r);
+  }
+
+  /** Close a connection that should take no more work once it is idle. */
+  private afterCommand(p: ProviderState, pc: PooledConnection): void {
+    if (pc.conn.inflight > 0 || pc.conn.isClosed) return;
+    const stale = pc.generation !== p.generation || p.removed || !p.config.enabled;
+    if (stale || p.connections.size > p.config.max_connections) {
+      p.connections.delete(pc);
+      void pc.conn.quit();
+    }
+  }
+
+  private retireIdle(p: ProviderState): void {
+    for (const pc of [...p.connections]) this.afterCommand(p, pc);
+    if (p.removed && p.connectionCount === 0) this.draining.delete(p);
+  }
+}
+
+function normalizeMessageId(raw: string): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const t = raw.trim();
+  const id = t.startsWith('<') ? t : `<${t}>`;
+  return MESSAGE_ID.test(id) ? id : undefined;
+}

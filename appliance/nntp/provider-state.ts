@@ -1,0 +1,72 @@
+/** Runtime state of one provider in the pool: its connections, circuit breaker and counters. */
+import type { NntpConnection } from './connection.js';
+import type { ProviderConfig } from './types.js';
+
+export interface PooledConnection {
+  conn: NntpConnection;
+  /** Settings generation it was opened with; older ones take no new work and close when idle. */
+  generation: number;
+}
+
+export interface ProviderCounters {
+  bytes: number;
+  commands: number;
+  errors: number;
+  missing: number;
+  rttMs: number | undefined;
+}
+
+export class ProviderState {
+  config: ProviderConfig;
+  generation = 0;
+  readonly connections = new Set<PooledConnection>();
+  opening = 0;
+  /** Removed from config: finishes in-flight work, takes no new work, then disappears. */
+  removed = false;
+  consecutiveFailures = 0;
+  coolingUntil = 0;
+  lastError: string | undefined;
+  readonly counters: ProviderCounters = { bytes: 0, commands: 0, errors: 0, missing: 0, rttMs: undefined };
+
+  constructor(config: ProviderConfig) {
+    this.config = config;
+  }
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  /** Open or opening connections count against max_connections. */
+  get connectionCount(): number {
+    return this.connections.size + this.opening;
+  }
+
+  usable(now: number): boolean {
+    return !this.removed && this.config.enabled && now >= this.coolingUntil;
+  }
+
+  recordRtt(ms: number): void {
+    this.counters.rttMs = this.counters.rttMs === undefined ? ms : this.counters.rttMs * 0.8 + ms * 0.2;
+  }
+
+  /** A failure that says nothing about one article (timeouts, resets, refusals, auth): may trip the breaker. */
+  recordFailure(now: number, message: string, threshold: number, cooldownMs: number, tripNow: boolean): boolean {
+    this.consecutiveFailures++;
+    this.lastError = message;
+    if (tripNow || this.consecutiveFailures >= threshold) {
+      this.coolingUntil = now + cooldownMs;
+      this.consecutiveFailures = 0;
+      return true;
+    }
+    return false;
+  }
+
+  recordSuccess(): void {
+    this.consecutiveFailures = 0;
+  }
+
+  /** Settings that need a new connection when changed. */
+  static connectionKey(c: ProviderConfig): string {
+    return JSON.stringify([c.host, c.port, c.username, c.password, c.tls, c.insecure_tls]);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * A stateful, strict in-process NNTP server for fault injection. Articles are stored as encoded bodies; each
+ * message id can be given a behaviour (missing, dropped mid-body, hanging, wrong CRC, garbage...). It counts
+ * connections and commands so tests can assert on limits, and records any command it does not implement.
+ */
+import net from 'node:net';
+
+export type ArticleBehaviour =
+  | 'ok'
+  /** 430 No such article. */
+  | 'missing'
+  /** Send half the body, then destroy the socket. */
+  | 'drop-mid-body'
+  /** Never answer the command (and so nothing after it on that connection). */
+  | 'hang'
+  /** Send the status line and part of the body, then go silent. */
+  | 'hang-mid-body'
+  /** A status line that is not NNTP. */
+  | 'garbage-status'
+  /** 222, then one endless line without CR LF (until the client gives up). */
+  | 'oversized-line'
+  /** 222, then the body cut short and terminated early with ".". */
+  | 'truncated';
+
+export interface FakeNntpOptions {
+  /** When set, AUTHINFO USER/PASS with these values is required before BODY/STAT/HEAD. */
+  username?: string;
+  password?: string;
+  /** The greeting line; e.g. '502 Too many connections' to refuse everyone. */
+  greeting?: string;
+  /** Accept TCP connections but never send a greeting. */
+  silent?: boolean;
+  /** Delay before each answer. */
+  latencyMs?: number;
+}
+
+export interface FakeNntpStats {
+  connections: number;
+  activeConnections: number;
+  maxActiveConnections: number;
+  commands: Record<string, number>;
+  /** Commands the fake does not implement (a test should expect this empty). */
+  unexpected: string[];
+}
+
+export class FakeNntpServer {
+  readonly host = '127.0.0.1';
+  port = 0;
+  readonly stats: FakeNntpStats = { connections: 0, activeConnections: 0, maxActiveConnections: 0, commands: {}, unexpected: [] };
+  private readonly articles = new Map<string, Buffer>();
+  private readonly behaviours = new Map<string, ArticleBehaviour>();
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server: net.Server;
+
+  private constructor(public options: FakeNntpOptions) {
+    this.server = net.createServer((s) => this.accept(s));
+  }
+
+  static async start(options: FakeNntpOptions = {}): Promise<FakeNntpServer> {
+    const fake = new FakeNntpServer(options);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.port = (fake.server.address() as net.AddressInfo).port;
+    return fake;
+  }
+
+  /** Store an article body (dot-stuffed, CRLF lines, without the final "."). */
+  addArticle(messageId: string, body: Buffer, behaviour: ArticleBehaviour = 'ok'): void {
+    const id = bracket(messageId);
+    this.articles.set(id, body);
+    this.behaviours.set(id, behaviour);
+  }
+
+  setBehaviour(messageId: string, behaviour: ArticleBehaviour): void {
+    this.behaviours.set(bracket(messageId), behaviour);
+  }
+
+  /** Drop every open client connection (as a provider restart would). */
+  dropAll(): void {
+    for (const s of this.sockets) s.destroy();
+  }
+
+  async close(): Promise<void> {
+    this.dropAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    this.stats.connections++;
+    this.stats.activeConnections++;
+    this.stats.maxActiveConnections = Math.max(this.stats.maxActiveConnections, this.stats.activeConnections);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.stats.activeConnections--;
+    });
+    socket.on('error', () => undefined);
+    if (this.options.silent) return;
+    socket.write((this.options.greeting ?? '200 fake NNTP ready') + '\r\n');
+    if (/^[45]/.test(this.options.greeting ?? '')) {
+      socket.end();
+      return;
+    }
+    const session = { authed: !this.options.username, user: '', hung: false };
+    let pending = Buffer.alloc(0);
+    let chain = Promise.resolve();
+    socket.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      for (let nl = pending.indexOf('\r\n'); nl >= 0; nl = pending.indexOf('\r\n')) {
+        const line = pending.subarray(0, nl).toString('latin1');
+        pending = pending.subarray(nl + 2);
+        chain = chain.then(() => this.answer(socket, session, line));
+      }
+    });
+  }
+
+  private async answer(socket: net.Socket, session: { authed: boolean; user: string; hung: boolean }, line: string): Promise<void> {
+    if (session.hung || socket.destroyed) return;
+    if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+    const [verbRaw = '', ...args] = line.split(' ');
+    const verb = verbRaw.toUpperCase();
+    this.stats.commands[verb] = (this.stats.commands[verb] ?? 0) + 1;
+    const send = (text: string) => socket.write(text + '\r\n');
+    switch (verb) {
+      case 'AUTHINFO': {
+        const [kind = '', value = ''] = args;
+        if (kind.toUpperCase() === 'USER') {
+          session.user = value;
+          return void send('381 Password required');
+        }
+        const ok = session.user === this.options.username && value === this.options.password;
+        session.authed = ok;
+        return void send(ok ? '281 Authentication accepted' : '481 Authentication failed');
+      }
+      case 'DATE':
+        return void send('111 20250101000000');
+      case 'QUIT':
+        send('205 bye');
+        socket.end();
+        return;
+      case 'MODE':
+        return void send('200 reader');
+      case 'BODY':
+      case 'STAT':
+      case 'HEAD':
+        if (!session.authed) return void send('480 Authentication required');
+        return this.article(socket, session, verb, args[0] ?? '');
+      default:
+        this.stats.unexpected.push(line);
+        return void send('500 What?');
+    }
+  }
+
+  private article(socket: net.Socket, session: { hung: boolean }, verb: string, id: string): void {
+    const body = this.articles.get(id);
+    const behaviour = this.behaviours.get(id) ?? 'ok';
+    const send = (text: string) => socket.write(text + '\r\n');
+    if (!body || behaviour === 'missing') return void send('430 No Such Article Found');
+    if (behaviour === 'hang') {
+      session.hung = true;
+      return;
+    }
+    if (behaviour === 'garbage-status') return void send('HTTP/1.1 200 OK whatever');
+    if (verb === 'STAT') return void send(`223 0 ${id}`);
+    if (verb === 'HEAD') return void socket.write(`221 0 ${id}\r\nMessage-ID: ${id}\r\nSubject: test\r\n.\r\n`);
+    socket.write(`222 0 ${id}\r\n`);
+    const half = body.subarray(0, Math.floor(body.length / 2));
+    switch (behaviour) {
+      case 'drop-mid-body':
+        socket.write(half, () => socket.destroy());
+        return;
+      case 'hang-mid-body':
+        socket.write(half);
+        session.hung = true;
+        return;
+      case 'oversized-line':
+        socket.write(Buffer.alloc(64 * 1024, 0x41));
+        session.hung = true;
+        return;
+      case 'truncated':
+        socket.write(Buffer.concat([half, Buffer.from('\r\n.\r\n')]));
+        return;
+      default:
+        socket.write(Buffer.concat([body, Buffer.from('.\r\n')]));
+    }
+  }
+}
+
+function bracket(id: string): string {
+  return id.startsWith('<') ? id : `<${id}>`;
+}
