@@ -37,3 +37,4 @@ export {
   type RedactedArrInstance,
 } from './secrets.js';
 export { CONFIG_FILE_MODE } from './config.file.js';
+export { NUMERIC_FALLBACKS, numericFallback, type NumericField, type NumericFallbackField } from './fallbacks.js';

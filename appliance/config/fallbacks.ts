@@ -1,0 +1,33 @@
+/**
+ * Spec §5 "numeric fallbacks when input is invalid": what a number field of the console turns into when what was
+ * typed is not a number (empty, letters) or is a zero where zero is not allowed. Out-of-range numbers are kept as
+ * typed on purpose: the server's validation then names the range, which is more useful than a silent clamp.
+ * No Node imports here: the console imports this file too.
+ */
+export interface NumericField {
+  min: number;
+  max: number;
+  fallback: number;
+}
+
+export const NUMERIC_FALLBACKS = {
+  'webdav.port': { min: 1, max: 65535, fallback: 0 },
+  'rclone.transfers': { min: 1, max: 32, fallback: 4 },
+  'rclone.rc_port': { min: 1, max: 65535, fallback: 5572 },
+  'streaming.max_cache_size_mb': { min: 1, max: 1024, fallback: 1 },
+  'streaming.max_download_workers': { min: 1, max: 50, fallback: 1 },
+  'import.max_processor_workers': { min: 1, max: 20, fallback: 1 },
+  'import.queue_processing_interval_seconds': { min: 1, max: 300, fallback: 5 },
+  'sabnzbd.categories.order': { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, fallback: 0 },
+} as const satisfies Record<string, NumericField>;
+
+export type NumericFallbackField = keyof typeof NUMERIC_FALLBACKS;
+
+/** The number a console field holds after the user typed `raw` (an <input> value or a number). */
+export function numericFallback(field: NumericFallbackField, raw: string | number): number {
+  const { min, fallback } = NUMERIC_FALLBACKS[field];
+  const text = typeof raw === 'number' ? String(raw) : raw.trim();
+  const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || (value === 0 && min > 0)) return fallback;
+  return value;
+}

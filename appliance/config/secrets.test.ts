@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultsFor } from './defaults.js';
+import { withDefaults } from './normalize.js';
+import type { SpoolConfig } from './schema.js';
+import { keepSecrets, MASKED_SECRET, redact } from './secrets.js';
+import { validateConfig } from './validate.js';
+
+function configWithSecrets(): SpoolConfig {
+  const result = validateConfig(
+    withDefaults(
+      {
+        webdav: { password: 'dav-secret' },
+        providers: [{ id: 'p1', host: 'news.example.com', username: 'u', password: 'nntp-secret' }],
+        rclone: { rc_pass: 'rc-secret' },
+        sabnzbd: { fallback_api_key: 'sab-secret' },
+        arrs: { radarr_instances: [{ name: 'R', url: 'http://r:7878', api_key: 'arr-secret' }] },
+      },
+      defaultsFor('/srv/spool'),
+    ).candidate,
+  );
+  assert.ok(result.ok);
+  return result.config;
+}
+
+test('redact removes every secret and says which are set', () => {
+  const config = configWithSecrets();
+  const r = redact(config);
+  const text = JSON.stringify(r);
+  for (const secret of ['dav-secret', 'nntp-secret', 'rc-secret', 'sab-secret', 'arr-secret']) {
+    assert.ok(!text.includes(secret), `${secret} leaked`);
+  }
+  assert.equal(r.webdav.password_set, true);
+  assert.equal(r.providers[0]?.password_set, true);
+  assert.equal(r.rclone.rc_pass_set, true);
+  assert.equal(r.sabnzbd.fallback_api_key_set, true);
+  assert.equal(r.arrs.radarr_instances[0]?.api_key_set, true);
+  assert.ok(!('password' in r.webdav) && !('rc_pass' in r.rclone) && !('fallback_api_key' in r.sabnzbd));
+  assert.equal(redact(defaultsFor('/x')).webdav.password_set, false);
+  assert.equal(config.webdav.password, 'dav-secret', 'the running config is untouched');
+});
+
+test('a redacted config sent back unchanged keeps every secret', () => {
+  const config = configWithSecrets();
+  const back = keepSecrets(structuredClone(redact(config)), config);
+  const result = validateConfig(withDefaults(back, defaultsFor('/srv/spool')).candidate);
+  assert.ok(result.ok, JSON.stringify(!result.ok && result.errors));
+  assert.deepEqual(result.config, config);
+});
+
+test('omitted, empty and masked secrets keep the stored value; a new value replaces it; _set false clears', () => {
+  const config = configWithSecrets();
+  const cases: [unknown, string][] = [
+    [{}, 'dav-secret'],
+    [{ password: '' }, 'dav-secret'],
+    [{ password: MASKED_SECRET }, 'dav-secret'],
+    [{ password: 'new' }, 'new'],
+    [{ password: '', password_set: false }, ''],
+  ];
+  for (const [webdav, expected] of cases) {
+    const out = keepSecrets({ webdav }, config) as { webdav: { password: string } };
+    assert.equal(out.webdav.password, expected, JSON.stringify(webdav));
+    assert.ok(!('password_set' in out.webdav));
+  }
+});
+
+test('list secrets follow their entry: providers by id, arr instances by name then position', () => {
+  const config = configWithSecrets();
+  const out = keepSecrets(
+    {
+      providers: [{ id: 'other', host: 'h' }, { id: 'p1', host: 'h2', password: MASKED_SECRET }],
+      arrs: { radarr_instances: [{ name: 'Renamed', url: 'http://r', api_key: '' }] },
+    },
+    config,
+  ) as { providers: { password?: string }[]; arrs: { radarr_instances: { api_key: string }[] } };
+  assert.equal(out.providers[0]?.password, undefined, 'a new provider does not inherit a password');
+  assert.equal(out.providers[1]?.password, 'nntp-secret');
+  assert.equal(out.arrs.radarr_instances[0]?.api_key, 'arr-secret', 'renamed instance keeps its key by position');
+});
