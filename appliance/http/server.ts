@@ -1,5 +1,9 @@
-import { App, ListenOptions, us_listen_socket_close, us_socket_local_port, type TemplatedApp, type us_listen_socket } from 'uws-pack';
+import { App, us_listen_socket_close, us_socket_local_port, type ListenOptions, type TemplatedApp, type us_listen_socket } from 'uws-pack';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+
+// uws-pack's typings declare a ListenOptions enum that its runtime module does not export (it exports the bare
+// LIBUS_LISTEN_EXCLUSIVE_PORT = 1), so importing the enum as a value fails at load time.
+const EXCLUSIVE_PORT = 1 as ListenOptions;
 
 export interface RunningServer {
   readonly port: number;
@@ -29,7 +33,7 @@ export function listen(
       o: ListenOptions,
       cb: (s: us_listen_socket | false) => void,
     ) => void;
-    listenWithHost.call(app, host, port, ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+    listenWithHost.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
       if (!socket) {
         reject(new Error(`Cannot listen on ${host}:${port} (port in use or not permitted)`));
         return;

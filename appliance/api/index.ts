@@ -1,0 +1,27 @@
+import type { AuthDomain } from '../auth/index.js';
+import type { ConfigService } from '../config/index.js';
+import type { Router } from '../http/router.js';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+import { registerAuthRoutes } from './auth.routes.js';
+import { registerConfigRoutes } from './config.routes.js';
+import { registerSystemRoutes } from './system.routes.js';
+import { registerUsersRoutes } from './users.routes.js';
+
+/** Everything route modules may use. A domain adds its service here (built in app.ts) and its module below. */
+export interface ApiDeps {
+  config: ConfigService;
+  store: Store;
+  auth: AuthDomain;
+  logger: Logger;
+  version: string;
+  requestRestart(force: boolean): void;
+}
+
+/** Registers every HTTP route of Spool: /ping, /api/*, and (as domains land) /sabnzbd/api and /webdav. */
+export function registerApiRoutes(router: Router, deps: ApiDeps): void {
+  registerSystemRoutes(router, deps);
+  registerAuthRoutes(router, deps);
+  registerUsersRoutes(router, deps);
+  registerConfigRoutes(router, deps);
+}

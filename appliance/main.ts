@@ -1,0 +1,63 @@
+/**
+ * The Spool process: `SPOOL_DATA` (default ./data), `SPOOL_CONFIG` (default <data>/config.yaml), `SPOOL_HOST`
+ * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests). Exits 1 with one clear line when the config
+ * file is invalid or the port is taken; SIGTERM/SIGINT stop gracefully (requests in progress finish).
+ */
+import { ConfigLoadError } from './config/index.js';
+import { createLogger } from './logging/logger.js';
+import { serveSpool } from './supervisor.js';
+
+const logger = createLogger('spool', process.env.SPOOL_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+
+function fail(message: string): never {
+  process.stderr.write(`spool: ${message}\n`);
+  process.exit(1);
+}
+
+function portFromEnv(): number | undefined {
+  const raw = process.env.SPOOL_PORT;
+  if (raw === undefined || raw === '') return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`SPOOL_PORT must be a port number (0-65535), got '${raw}'`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  let supervisor;
+  try {
+    supervisor = await serveSpool({
+      host: process.env.SPOOL_HOST || '0.0.0.0',
+      port: portFromEnv(),
+      dataDir: process.env.SPOOL_DATA || undefined,
+      configPath: process.env.SPOOL_CONFIG || undefined,
+      logger,
+      onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
+    });
+  } catch (err) {
+    if (err instanceof ConfigLoadError) fail(err.message.replace(/\n/g, ' '));
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  // Tests and supervisors read this line to learn the port when SPOOL_PORT=0.
+  logger.info('ready', { port: supervisor.port });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    // A second signal, or a stop that hangs, ends the process hard.
+    const force = setTimeout(() => fail('shutdown took longer than 20 s; exiting'), 20_000);
+    force.unref();
+    supervisor.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => fail(`error during shutdown: ${String(err)}`),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+void main();
