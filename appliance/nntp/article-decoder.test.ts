@@ -110,9 +110,7 @@ test('more data than the header declares is corrupt, never written past the buff
   }
 });
 
-test('an oversized header line is a protocol error and the article is skipped to its end', () => {
+test('an oversized header line is a protocol error thrown at once (the stream cannot be trusted)', () => {
   const wire = article(Buffer.concat([Buffer.alloc(5000, 0x41), Buffer.from('\r\nmore\r\n')]));
-  const { end, d } = decode(native, wire, [100]);
-  assert.equal(end, wire.length);
-  assert.throws(() => d.result(), ProtocolError);
+  for (const be of backends) assert.throws(() => decode(be, wire, [100]), ProtocolError);
 });

@@ -1,7 +1,8 @@
 /**
  * Decodes one BODY response (after its 222 status line) as bytes arrive: yEnc header lines, then the encoded data
  * straight from each socket chunk into the article's output buffer, then the =yend trailer and the "." line.
- * On any problem it keeps reading to the end of the article (so the connection stays in step) and reports it.
+ * On bad article content (CRC, size, structure) it keeps reading to the end of the article, so the connection stays
+ * in step, and reports it; a broken stream (a line over the limit) throws, and the connection is dropped.
  */
 import { CorruptArticleError, NntpError, ProtocolError } from './errors.js';
 import { LineReader, TerminatorScanner } from './line-reader.js';
@@ -90,7 +91,9 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
   }
 
   private fail(err: unknown, atLineStart: boolean): void {
-    this.error ??= err instanceof NntpError ? err : new ProtocolError(String(err));
+    // A broken stream (oversized line) cannot be resynchronised: the connection must go.
+    if (!(err instanceof NntpError) || err instanceof ProtocolError) throw err;
+    this.error ??= err;
     if (this.phase === 'done') return;
     this.phase = 'discard';
     this.scanner.reset(atLineStart);

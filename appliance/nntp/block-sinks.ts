@@ -23,15 +23,8 @@ export class TextBlockSink implements BlockSink<string[]> {
     let p = pos;
     while (p < chunk.length) {
       if (this.discarding) return this.scanner.scan(chunk, p);
-      let got;
-      try {
-        got = this.reader.read(chunk, p);
-      } catch (err) {
-        this.error = err as Error;
-        this.discarding = true;
-        this.scanner.reset(false);
-        continue;
-      }
+      // An oversized line throws: the stream cannot be trusted and the connection is dropped.
+      const got = this.reader.read(chunk, p);
       if (!got) return -1;
       p = got.next;
       if (got.line === '.') return p;

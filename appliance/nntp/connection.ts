@@ -261,7 +261,8 @@ export class NntpConnection {
           const end = this.current.sink!.feed(chunk, pos);
           if (end < 0) return;
           pos = end;
-          this.finish(this.current, () => ({ value: this.current!.sink!.result() }));
+          const done = this.current;
+          this.finish(done, () => ({ value: done.sink!.result() }));
           continue;
         }
         const head = this.queue[0];

@@ -11,6 +11,8 @@ export type ArticleBehaviour =
   | 'missing'
   /** Send half the body, then destroy the socket. */
   | 'drop-mid-body'
+  /** Like drop-mid-body the first time, then behave ('ok'). */
+  | 'drop-once'
   /** Never answer the command (and so nothing after it on that connection). */
   | 'hang'
   /** Send the status line and part of the body, then go silent. */
@@ -165,6 +167,10 @@ export class FakeNntpServer {
     socket.write(`222 0 ${id}\r\n`);
     const half = body.subarray(0, Math.floor(body.length / 2));
     switch (behaviour) {
+      case 'drop-once':
+        this.behaviours.set(id, 'ok');
+        socket.write(half, () => socket.destroy());
+        return;
       case 'drop-mid-body':
         socket.write(half, () => socket.destroy());
         return;

@@ -1,0 +1,193 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import { NntpPool } from './pool.js';
+import { AbortedError, ArticleMissingError, AuthError, CorruptArticleError, NoProviderError, ProviderRefusedError } from './errors.js';
+import { testProvider } from './test-provider.js';
+import type { ProviderConfig } from './types.js';
+
+const servers: FakeNntpServer[] = [];
+const pools: NntpPool[] = [];
+after(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function fake(opts: Parameters<typeof FakeNntpServer.start>[0] = {}) {
+  const s = await FakeNntpServer.start(opts);
+  servers.push(s);
+  return s;
+}
+
+function provider(s: FakeNntpServer, over: Partial<ProviderConfig> = {}): ProviderConfig {
+  return {
+    id: `p${s.port}`,
+    host: s.host,
+    port: s.port,
+    username: s.options.username ?? '',
+    password: s.options.password ?? '',
+    max_connections: 2,
+    tls: false,
+    insecure_tls: false,
+    enabled: true,
+    is_backup_provider: false,
+    ...over,
+  };
+}
+
+function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPool>[1] = {}) {
+  const p = new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts });
+  pools.push(p);
+  return p;
+}
+
+function put(s: FakeNntpServer, id: string, size = 20_000, extra: Parameters<typeof encodeArticleBody>[0] extends infer T ? Partial<T> : never = {}) {
+  const data = randomBytes(size);
+  s.addArticle(id, encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data, ...extra }));
+  return data;
+}
+
+test('fetches and decodes through AUTHINFO, with pipelining and never more than max_connections', async () => {
+  const s = await fake({ username: 'u', password: 'secret' });
+  const datas = Array.from({ length: 30 }, (_, i) => put(s, `a${i}@t`, 5000 + i));
+  const p = pool([provider(s, { max_connections: 3 })], { pipelineDepth: 3 });
+  const got = await Promise.all(datas.map((_, i) => p.body(`a${i}@t`)));
+  got.forEach((g, i) => assert.ok(g.data.equals(datas[i]!)));
+  assert.ok(s.stats.maxActiveConnections <= 3, `max ${s.stats.maxActiveConnections}`);
+  assert.equal(s.stats.unexpected.length, 0);
+  const m = p.metrics();
+  assert.equal(m.command_success_rate_percent, 100);
+  assert.ok(m.total_bytes_downloaded > 30 * 5000);
+  assert.equal(m.providers[0]!.commands, 30);
+});
+
+test('430 on the first provider falls through to the next; backups only after every primary', async () => {
+  const a = await fake();
+  const b = await fake();
+  const backup = await fake();
+  put(backup, 'x@t');
+  const onB = put(b, 'y@t');
+  const p = pool([provider(backup, { is_backup_provider: true }), provider(a), provider(b)]);
+  const y = await p.body('<y@t>');
+  assert.ok(y.data.equals(onB));
+  assert.equal(y.providerId, `p${b.port}`);
+  assert.equal(backup.stats.commands.BODY ?? 0, 0, 'backup not asked while a primary had it');
+  const x = await p.body('x@t');
+  assert.equal(x.providerId, `p${backup.port}`);
+  assert.equal(a.stats.commands.BODY, 2);
+  assert.equal(await p.stat('x@t'), true);
+  assert.equal(await p.stat('nowhere@t'), false);
+  await assert.rejects(p.body('nowhere@t'), ArticleMissingError);
+  assert.ok(p.metrics().providers.find((m) => m.id === `p${a.port}`)!.missing_articles >= 3);
+});
+
+test('a connection dropped mid-article is retried; a truncated article is corrupt', async () => {
+  const s = await fake();
+  const data = put(s, 'drop@t', 200_000);
+  s.setBehaviour('drop@t', 'drop-once');
+  const p = pool([provider(s)], { maxAttempts: 2 });
+  assert.ok((await p.body('drop@t')).data.equals(data), 'the retry after the drop succeeds');
+  assert.equal(s.stats.commands.BODY, 2);
+  put(s, 'dropped@t', 200_000);
+  s.setBehaviour('dropped@t', 'drop-mid-body');
+  await assert.rejects(p.body('dropped@t'), (e: Error & { kind?: string }) => e.kind === 'connection_reset');
+  put(s, 'trunc@t', 50_000);
+  s.setBehaviour('trunc@t', 'truncated');
+  await assert.rejects(p.body('trunc@t'), CorruptArticleError);
+  assert.ok(p.metrics().error_rate_percent > 0);
+});
+
+test('a hanging provider times out and the next one serves; work is not stalled', async () => {
+  const hang = await fake();
+  const good = await fake();
+  put(hang, 'h@t');
+  hang.setBehaviour('h@t', 'hang-mid-body');
+  const data = put(good, 'h@t');
+  const silent = await fake({ silent: true });
+  const p = pool([provider(silent), provider(hang), provider(good)]);
+  const started = Date.now();
+  const r = await p.body('h@t');
+  assert.ok(r.data.equals(data));
+  assert.equal(r.providerId, `p${good.port}`);
+  assert.ok(Date.now() - started < 5000);
+});
+
+test('wrong CRC on one provider, good copy on the next; garbage and oversized lines are errors', async () => {
+  const bad = await fake();
+  const good = await fake();
+  put(bad, 'c@t', 10_000, { fakeCrc: '00000000' });
+  const data = put(good, 'c@t', 10_000);
+  const p = pool([provider(bad), provider(good)]);
+  assert.ok((await p.body('c@t')).data.equals(data));
+  const only = pool([provider(bad)]);
+  await assert.rejects(only.body('c@t'), CorruptArticleError);
+  put(bad, 'g@t');
+  bad.setBehaviour('g@t', 'garbage-status');
+  await assert.rejects(only.body('g@t'), (e: Error & { kind?: string }) => e.kind === 'protocol');
+  put(bad, 'o@t');
+  bad.setBehaviour('o@t', 'oversized-line');
+  await assert.rejects(only.body('o@t'), (e: Error & { kind?: string }) => e.kind === 'protocol');
+});
+
+test('auth failure and greeting 502 are typed; a failing provider is put aside', async () => {
+  const s = await fake({ username: 'u', password: 'right' });
+  put(s, 'a@t');
+  const p = pool([provider(s, { password: 'wrong' })]);
+  await assert.rejects(p.body('a@t'), AuthError);
+  assert.equal(p.metrics().providers[0]!.cooling_down, true);
+  await assert.rejects(p.body('a@t'), NoProviderError);
+  const refusing = await fake({ greeting: '502 Too many connections' });
+  const q = pool([provider(refusing)], { maxAttempts: 1 });
+  await assert.rejects(q.body('a@t'), ProviderRefusedError);
+  assert.deepEqual(await testProvider(provider(s, { password: 'wrong' })), {
+    success: false,
+    error_message: 'Authentication failed (481): check username and password',
+  });
+  assert.deepEqual(await testProvider(provider(s, { password: 'right', username: 'u' })), { success: true });
+  const r = await testProvider(provider(refusing));
+  assert.equal(r.success, false);
+  assert.match(r.error_message!, /refused/);
+});
+
+test('streaming requests jump the queue ahead of imports; abort cancels waiting and in-flight requests', async () => {
+  const s = await fake({ latencyMs: 20 });
+  for (let i = 0; i < 12; i++) put(s, `q${i}@t`, 1000);
+  const p = pool([provider(s, { max_connections: 1 })], { pipelineDepth: 1 });
+  const order: string[] = [];
+  const track = (id: string, prio: 'stream' | 'import' | 'health') => p.body(id, { priority: prio }).then(() => order.push(id));
+  const all = [track('q0@t', 'import'), track('q1@t', 'import'), track('q2@t', 'health'), track('q3@t', 'stream')];
+  await Promise.all(all);
+  assert.deepEqual(order.slice(1), ['q3@t', 'q2@t', 'q1@t']);
+  const ctl = new AbortController();
+  const first = p.body('q4@t');
+  const waiting = p.body('q5@t', { signal: ctl.signal });
+  ctl.abort();
+  await assert.rejects(waiting, AbortedError);
+  await first;
+  const inflight = new AbortController();
+  const r = p.body('q6@t', { signal: inflight.signal });
+  setTimeout(() => inflight.abort(), 5);
+  await assert.rejects(r, AbortedError);
+  assert.ok((await p.body('q7@t')).data.length === 1000, 'connection still usable after an abort');
+});
+
+test('updateProviders applies live: removed providers drain without cutting work, new ones serve', async () => {
+  const a = await fake({ latencyMs: 50 });
+  const b = await fake();
+  const da = put(a, 'u@t', 100_000);
+  put(b, 'u@t', 100_000);
+  const p = pool([provider(a)]);
+  const inflight = p.body('u@t');
+  await new Promise((r) => setTimeout(r, 10));
+  p.updateProviders([provider(b)]);
+  assert.ok((await inflight).data.equals(da), 'in-flight request on the removed provider completed');
+  const next = await p.body('u@t');
+  assert.equal(next.providerId, `p${b.port}`);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(a.stats.activeConnections, 0, 'removed provider drained');
+  p.updateProviders([provider(b, { enabled: false })]);
+  await assert.rejects(p.body('u@t'), NoProviderError);
+  await assert.rejects(p.body('bad id with spaces'), (e: Error & { kind?: string }) => e.kind === 'invalid_request');
+});
