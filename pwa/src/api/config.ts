@@ -1,0 +1,15 @@
+import { api } from './client';
+import type { ConfigSectionName, SpoolConfig } from './types';
+
+export const configApi = {
+  get: () => api.get<SpoolConfig>('/config'),
+  /** PATCH /config/{section} with the payload shape of spec §7: `{section, config}`. */
+  patch: (section: ConfigSectionName, config: Record<string, unknown>) =>
+    api.patch<SpoolConfig>(`/config/${section}`, { section, config }),
+  reload: () => api.post<SpoolConfig>('/config/reload'),
+  validate: (config: unknown) => api.post<unknown>('/config/validate', config),
+};
+
+export const systemApi = {
+  restart: () => api.post<unknown>('/system/restart', { force: false }),
+};

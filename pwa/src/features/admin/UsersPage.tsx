@@ -1,0 +1,100 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { usersApi } from '../../api/users';
+import type { User } from '../../api/types';
+import { describeError } from '../../api/client';
+import { keys } from '../../lib/queries';
+import { formatDate } from '../../lib/format';
+import { Badge } from '../../components/Badge';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Icon } from '../../components/Icon';
+import { LoadingBlock } from '../../components/Spinner';
+import { toast } from '../../components/toast';
+import { refreshUser, auth } from '../../auth/authStore';
+
+function UserRow({ user }: { user: User }) {
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: () => usersApi.setAdmin(user.id, !user.is_admin),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.users });
+      // Changing one's own role changes what this console may show.
+      if (auth.value.user?.id === user.id) await refreshUser();
+    },
+    onError: (err) => toast.error('Failed to update user', describeError(err, 'Failed to update user')),
+  });
+
+  return (
+    <li className="user-row">
+      <span className="avatar" aria-hidden="true">
+        {user.name.slice(0, 2).toUpperCase()}
+      </span>
+      <div className="user-row__who">
+        <p className="user-row__name">
+          {user.name}
+          {user.is_admin && <Badge tone="accent">Admin</Badge>}
+        </p>
+        <p className="user-row__meta">
+          {user.email && <span>{user.email} · </span>}
+          {user.provider && <span>via {user.provider} · </span>}
+          <span>Last login: {formatDate(user.last_login)}</span>
+        </p>
+      </div>
+      <button
+        type="button"
+        className={`btn btn--sm user-row__action ${user.is_admin ? 'btn--secondary' : 'btn--primary'}`}
+        onClick={() => toggle.mutate()}
+        disabled={toggle.isPending}
+        aria-label={`${user.is_admin ? 'Remove Admin' : 'Make Admin'}: ${user.name}`}
+      >
+        {toggle.isPending ? 'Updating...' : user.is_admin ? 'Remove Admin' : 'Make Admin'}
+      </button>
+    </li>
+  );
+}
+
+/** User Management (spec §2): grant or revoke admin on every listed user. */
+export function UsersPage() {
+  const users = useQuery({ queryKey: keys.users, queryFn: () => usersApi.list() });
+
+  return (
+    <section aria-labelledby="users-title">
+      <div className="page-header">
+        <div className="page-header__text">
+          <h2 id="users-title">Users</h2>
+          <p className="muted">
+            {users.data ? `${users.data.meta.total} account${users.data.meta.total === 1 ? '' : 's'}` : 'Accounts'} that
+            may sign in to this console.
+          </p>
+        </div>
+        <div className="page-header__actions">
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={() => void users.refetch()}
+            disabled={users.isFetching}
+          >
+            <Icon name="refresh" size={16} /> Refresh
+          </button>
+        </div>
+      </div>
+      {users.isPending ? (
+        <LoadingBlock label="Loading users..." />
+      ) : users.isError ? (
+        <ErrorPanel
+          title="Failed to load users"
+          message={describeError(users.error, 'Failed to load users')}
+          onRetry={() => void users.refetch()}
+          retryLabel="Try again"
+        />
+      ) : users.data.data.length === 0 ? (
+        <p className="empty-state">No users found.</p>
+      ) : (
+        <ul className="user-list">
+          {users.data.data.map((u) => (
+            <UserRow key={u.id} user={u} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

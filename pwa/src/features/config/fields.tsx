@@ -1,0 +1,127 @@
+import { useId, type ReactNode } from 'react';
+import { parseWithFallback, type NumberRule } from './numbers';
+
+interface BaseProps {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  disabled?: boolean;
+}
+
+function Messages({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  if (error)
+    return (
+      <p className="field__error" id={`${id}-msg`}>
+        {error}
+      </p>
+    );
+  if (hint)
+    return (
+      <p className="field__hint" id={`${id}-msg`}>
+        {hint}
+      </p>
+    );
+  return null;
+}
+
+export function TextField({
+  label,
+  hint,
+  error,
+  disabled,
+  value,
+  onChange,
+  type = 'text',
+  placeholder,
+  autoComplete = 'off',
+}: BaseProps & {
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'password';
+  placeholder?: string;
+  autoComplete?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={type}
+        value={value}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hint || error ? `${id}-msg` : undefined}
+      />
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A whole-number input; invalid text becomes the rule's fallback (spec §5). */
+export function NumberInput({
+  label,
+  hint,
+  error,
+  disabled,
+  value,
+  rule,
+  onChange,
+}: BaseProps & { value: number; rule: NumberRule; onChange: (value: number) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={rule.min}
+        max={rule.max}
+        step={1}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(parseWithFallback(e.target.value, rule))}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-msg`}
+      />
+      <Messages id={id} hint={hint ?? `${rule.min} – ${rule.max}`} error={error} />
+    </div>
+  );
+}
+
+export function ToggleField({
+  label,
+  hint,
+  disabled,
+  checked,
+  onChange,
+}: BaseProps & { checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  return (
+    <div className="toggle">
+      <div className="toggle__text">
+        <label htmlFor={id} className="toggle__label">
+          {label}
+        </label>
+        {hint && (
+          <p className="field__hint" id={`${id}-msg`}>
+            {hint}
+          </p>
+        )}
+      </div>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={hint ? `${id}-msg` : undefined}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { SpoolConfig } from '../../../api/types';
+import { setLoginRequired } from '../../../auth/authStore';
+import { Icon } from '../../../components/Icon';
+import { ToggleField } from '../fields';
+import { SectionLayout, type SectionProps } from '../SectionLayout';
+import { useSaveConfig, useSectionForm } from '../useSectionForm';
+
+export function AuthSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
+  const { form, set, dirty, reset } = useSectionForm({
+    login_required: config.auth.login_required,
+    registration_enabled: config.auth.registration_enabled,
+  });
+  const save = useSaveConfig('Authentication settings saved');
+
+  const onSave = () =>
+    save.mutate(
+      { steps: [{ section: 'auth', payload: { ...form } }] },
+      { onSuccess: () => setLoginRequired(form.login_required) },
+    );
+
+  return (
+    <SectionLayout
+      title="Authentication"
+      description="Who may use this console and whether new accounts can be created."
+      onSave={onSave}
+      onDiscard={reset}
+      dirty={dirty}
+      saving={save.isPending}
+      readOnly={readOnly}
+    >
+      <ToggleField
+        label="Require login"
+        hint="When off, nobody signs in and everyone who can reach Spool can do everything."
+        checked={form.login_required}
+        onChange={(v) => set('login_required', v)}
+      />
+      {!form.login_required && (
+        <div className="alert alert--warning" role="status">
+          <Icon name="warning" />
+          <p>Anyone who can reach this server will have full administrator access.</p>
+        </div>
+      )}
+      <ToggleField
+        label="Allow registration"
+        hint="Let new users create their own accounts. Registration is always open while no user exists."
+        checked={form.registration_enabled}
+        onChange={(v) => set('registration_enabled', v)}
+      />
+    </SectionLayout>
+  );
+}

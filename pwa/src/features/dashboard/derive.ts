@@ -1,0 +1,18 @@
+import type { QueueStats } from '../../api/types';
+
+/** Spec §3: pending = total_queued − (processing + completed + failed); the total shown excludes pending. */
+export function queueFigures(s: QueueStats) {
+  const shownTotal = s.total_processing + s.total_completed + s.total_failed;
+  return {
+    pending: Math.max(0, s.total_queued - shownTotal),
+    done: s.total_completed + s.total_failed,
+    total: shownTotal,
+  };
+}
+
+/** Spec §9: green at 95 % or more, amber at 90 %, red below. */
+export function successRateTone(percent: number): 'success' | 'warning' | 'error' {
+  if (percent >= 95) return 'success';
+  if (percent >= 90) return 'warning';
+  return 'error';
+}

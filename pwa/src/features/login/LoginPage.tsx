@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { useSignals } from '@preact/signals-react/runtime';
+import { authApi } from '../../api/auth';
+import { auth } from '../../auth/authStore';
+import type { FromState } from '../../auth/guards';
+import { keys } from '../../lib/queries';
+import { Icon } from '../../components/Icon';
+import { LoadingBlock } from '../../components/Spinner';
+import { SignInForm } from './SignInForm';
+import { RegisterForm } from './RegisterForm';
+
+function ConnectionFailed() {
+  return (
+    <div className="alert alert--error" role="alert">
+      <Icon name="alert" />
+      <div>
+        <p className="alert__title">Connection to server failed.</p>
+        <p>Spool did not answer. Check that the server is running, then try again.</p>
+        <button type="button" className="btn btn--secondary btn--sm" onClick={() => window.location.reload()}>
+          <Icon name="refresh" size={14} /> Retry connection
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Sign-in, first-user 'Create Admin Account' and registration (spec §2, §5). */
+export function LoginPage() {
+  useSignals();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<'signin' | 'register'>('signin');
+  const state = auth.value;
+  const target = (location.state as FromState | null)?.from ?? '/';
+  const starting = state.status === 'unknown' || state.status === 'loading';
+  const registration = useQuery({
+    queryKey: keys.registration,
+    queryFn: authApi.registrationStatus,
+    enabled: !starting && !state.connectionFailed && state.loginRequired,
+    staleTime: 0,
+  });
+
+  if (!starting && !state.connectionFailed && (state.status === 'authenticated' || !state.loginRequired)) {
+    return <Navigate to={target} replace />;
+  }
+
+  const firstUser = registration.data?.user_count === 0;
+  const canRegister = firstUser || registration.data?.registration_enabled === true;
+  const showRegister = firstUser || (mode === 'register' && canRegister);
+  const done = () => navigate(target, { replace: true });
+  const title = firstUser ? 'Create Admin Account' : showRegister ? 'Create an account' : 'Sign in to Spool';
+
+  let body;
+  if (starting || (registration.isPending && !state.connectionFailed)) body = <LoadingBlock label="Connecting..." />;
+  else if (state.connectionFailed || registration.isError) body = <ConnectionFailed />;
+  else if (showRegister) body = <RegisterForm firstUser={firstUser} onRegistered={done} />;
+  else body = <SignInForm onSignedIn={done} />;
+
+  return (
+    <div className="auth-page">
+      <section className="auth-card" aria-labelledby="auth-title">
+        <div className="auth-card__brand">
+          <img src="/icons/icon-192.png" alt="" width={56} height={56} />
+        </div>
+        <h1 id="auth-title" className="auth-card__title">
+          {title}
+        </h1>
+        {firstUser && <p className="auth-card__notice">No users found - please create an admin account</p>}
+        {body}
+        {!firstUser && canRegister && !state.connectionFailed && (
+          <p className="auth-card__switch">
+            {showRegister ? (
+              <button type="button" className="link-button" onClick={() => setMode('signin')}>
+                Already have an account? Sign in
+              </button>
+            ) : (
+              <button type="button" className="link-button" onClick={() => setMode('register')}>
+                Need to create an account? Register
+              </button>
+            )}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

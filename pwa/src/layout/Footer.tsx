@@ -1,0 +1,40 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { APP_VERSION, ISSUES_URL, SOURCE_URL } from '../lib/meta';
+import { online } from './uiState';
+import { useBadgeCounts } from './badges';
+
+/** Spec §2 footer: status, queue line, issues, version and links. */
+export function Footer() {
+  useSignals();
+  const counts = useBadgeCounts();
+  const isOnline = online.value;
+  return (
+    <footer className="footer">
+      <div className="footer__status">
+        <span className={`status-dot ${isOnline ? 'status-dot--ok' : 'status-dot--off'}`} aria-hidden="true" />
+        <span>{isOnline ? 'Online' : 'Offline'}</span>
+        <span className="footer__sep" aria-hidden="true">
+          ·
+        </span>
+        <span>Queue: {counts.processing > 0 ? `${counts.processing} active` : 'idle'}</span>
+        {counts.corrupted > 0 && (
+          <>
+            <span className="footer__sep" aria-hidden="true">
+              ·
+            </span>
+            <span className="text-error">Issues: {counts.corrupted}</span>
+          </>
+        )}
+      </div>
+      <div className="footer__meta">
+        <span>Spool v{APP_VERSION}</span>
+        <a href={SOURCE_URL} target="_blank" rel="noreferrer">
+          Source
+        </a>
+        <a href={ISSUES_URL} target="_blank" rel="noreferrer">
+          Report an issue
+        </a>
+      </div>
+    </footer>
+  );
+}

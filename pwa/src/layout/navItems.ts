@@ -1,0 +1,30 @@
+import type { IconName } from '../components/Icon';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: IconName;
+  /** Only admins see it when login is required (spec §6). */
+  adminOnly?: boolean;
+  badge?: 'queue' | 'health';
+}
+
+/** The five sidebar items of spec §2, in order. */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/', label: 'Dashboard', icon: 'dashboard' },
+  { to: '/queue', label: 'Queue', icon: 'queue', badge: 'queue' },
+  { to: '/health', label: 'Health', icon: 'health', badge: 'health' },
+  { to: '/files', label: 'Files', icon: 'files' },
+  { to: '/config', label: 'Configuration', icon: 'config', adminOnly: true },
+];
+
+/** Title shown in the top bar for a path. */
+export function titleFor(pathname: string): string {
+  if (pathname === '/') return 'Dashboard';
+  if (pathname.startsWith('/queue')) return 'Queue Management';
+  if (pathname.startsWith('/health')) return 'Health Monitoring';
+  if (pathname.startsWith('/files')) return 'Files';
+  if (pathname.startsWith('/admin')) return 'User Management';
+  if (pathname.startsWith('/config')) return 'Configuration';
+  return 'Spool';
+}

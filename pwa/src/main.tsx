@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App } from './App';
+import { createQueryClient } from './lib/queryClient';
+import { initAuth } from './auth/authStore';
+import { ToastViewport } from './components/ToastViewport';
+import { UpdatePrompt } from './layout/UpdatePrompt';
+import './styles/index.css';
+
+const queryClient = createQueryClient();
+void initAuth();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html lacks #root');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <App />
+      </BrowserRouter>
+      <ToastViewport />
+      <UpdatePrompt />
+    </QueryClientProvider>
+  </StrictMode>,
+);
