@@ -21,8 +21,13 @@ export class AuthService {
 
   /** `client` is the caller's address, the unit of the failed-login limit. */
   async login(input: LoginInput, client: string): Promise<SignedIn> {
-    this.limiter.check(client);
-    const user = await this.users.verifyCredentials(input.username, input.password);
+    this.limiter.begin(client);
+    let user;
+    try {
+      user = await this.users.verifyCredentials(input.username, input.password);
+    } finally {
+      this.limiter.release(client);
+    }
     if (!user) {
       this.limiter.fail(client);
       throw unauthorized('Invalid username or password');

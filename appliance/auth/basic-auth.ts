@@ -59,8 +59,13 @@ export class BasicAuthenticator {
       if (user) return userPrincipal(user, 'basic');
     }
     this.verified.delete(cacheKey);
-    this.limiter.check(client);
-    const user = await this.users.verifyCredentials(creds.name, creds.password);
+    this.limiter.begin(client);
+    let user;
+    try {
+      user = await this.users.verifyCredentials(creds.name, creds.password);
+    } finally {
+      this.limiter.release(client);
+    }
     if (!user) {
       this.limiter.fail(client);
       return null;

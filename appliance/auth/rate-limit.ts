@@ -13,6 +13,8 @@ export interface RateLimitOptions {
  */
 export class LoginRateLimiter {
   private readonly failures = new Map<string, number[]>();
+  /** Attempts being verified right now count against the limit, so a burst of parallel guesses cannot slip past. */
+  private readonly pending = new Map<string, number>();
   private readonly max: number;
   private readonly windowMs: number;
   private readonly now: () => number;
@@ -26,13 +28,26 @@ export class LoginRateLimiter {
   /** Throws RATE_LIMITED (details.retry_after_seconds) when `client` has used up its failures. */
   check(client: string): void {
     const recent = this.recent(client);
-    if (recent.length < this.max) return;
+    if (recent.length + (this.pending.get(client) ?? 0) < this.max) return;
+    if (recent.length === 0) throw new AppError('RATE_LIMITED', 'Too many login attempts at once. Try again in a moment.', { retry_after_seconds: 1 });
     const retryAfter = Math.max(1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
     throw new AppError(
       'RATE_LIMITED',
       `Too many failed login attempts. Try again in ${retryAfter} seconds.`,
       { retry_after_seconds: retryAfter },
     );
+  }
+
+  /** Checks the limit and holds a place for one attempt until `release` (call it in a finally). */
+  begin(client: string): void {
+    this.check(client);
+    this.pending.set(client, (this.pending.get(client) ?? 0) + 1);
+  }
+
+  release(client: string): void {
+    const n = (this.pending.get(client) ?? 1) - 1;
+    if (n <= 0) this.pending.delete(client);
+    else this.pending.set(client, n);
   }
 
   fail(client: string): void {

@@ -1,0 +1,184 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '../http/errors.js';
+import { memoryLogger } from '../logging/logger.js';
+import { openStore, type Store } from '../store/index.js';
+import { registerSchema } from './auth.schemas.js';
+import { createAuth, type AuthDomain, type AuthSettings } from './index.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { LoginRateLimiter } from './rate-limit.js';
+import { SessionRepository } from './session.repository.js';
+import { SessionService } from './session.service.js';
+
+interface Fixture {
+  store: Store;
+  auth: AuthDomain;
+  settings: AuthSettings;
+  close(): Promise<void>;
+}
+
+async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'spool-auth-'));
+  const store = openStore({ rootPath: root });
+  const settings: AuthSettings = { loginRequired: true, registrationEnabled: false, webdavUser: 'dav', webdavPassword: '' };
+  const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
+  const close = async () => {
+    auth.close();
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await fn({ store, auth, settings, close });
+  } finally {
+    await close();
+  }
+}
+
+const input = (username: string, password = 'correct horse', email: string | null = null) =>
+  registerSchema.parse({ username, password, ...(email ? { email } : {}) });
+
+async function rejects(p: Promise<unknown> | (() => unknown), code: string, message?: RegExp): Promise<void> {
+  await assert.rejects(
+    async () => (typeof p === 'function' ? p() : p),
+    (err: unknown) => err instanceof AppError && err.code === code && (!message || message.test(err.message)),
+  );
+}
+
+test('scrypt hashes are salted, verify only the right password, and a malformed hash never matches', async () => {
+  const a = await hashPassword('s3cret-pass');
+  const b = await hashPassword('s3cret-pass');
+  assert.notEqual(a, b, 'per-hash salt');
+  assert.match(a, /^scrypt\$15\$8\$1\$/);
+  assert.equal(await verifyPassword('s3cret-pass', a), true);
+  assert.equal(await verifyPassword('s3cret-pasS', a), false);
+  assert.equal(await verifyPassword('s3cret-pass', 'plain'), false);
+  assert.equal(await verifyPassword('s3cret-pass', a.replace(/\$[^$]+$/, '$AAAA')), false);
+});
+
+test('registration texts of spec §5', () => {
+  const r = registerSchema.safeParse({ username: 'ab', password: 'short', email: 'nope' });
+  assert.equal(r.success, false);
+  const messages = r.error!.issues.map((i) => i.message).sort();
+  assert.deepEqual(messages, [
+    'Email address is invalid',
+    'Password must be at least 8 characters long',
+    'Username must be at least 3 characters long',
+  ]);
+  assert.equal(registerSchema.safeParse({ username: 'abc', password: '12345678', extra: 1 }).success, false);
+  assert.equal(registerSchema.parse({ username: ' abc ', password: '12345678', email: '' }).email, null);
+});
+
+test('the first user becomes admin; registration then closes unless enabled; later users are not admins', () =>
+  withAuth(async ({ auth, settings }) => {
+    assert.deepEqual(auth.users.registrationStatus(), { registration_enabled: true, user_count: 0 });
+    const first = await auth.users.register(input('alice'));
+    assert.equal(first.is_admin, true);
+    assert.deepEqual(auth.users.registrationStatus(), { registration_enabled: false, user_count: 1 });
+    await rejects(auth.users.register(input('bob')), 'FORBIDDEN', /Registration is closed/);
+
+    settings.registrationEnabled = true;
+    const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
+    assert.equal(bob.is_admin, false);
+    await rejects(auth.users.register(input('ALICE')), 'CONFLICT', /already taken/);
+    await rejects(auth.users.register(input('carol', 'pass word', 'BOB@example.com')), 'CONFLICT', /already registered/);
+    assert.equal(auth.users.count(), 2);
+  }));
+
+test('two simultaneous first registrations produce exactly one admin', () =>
+  withAuth(async ({ auth, settings }) => {
+    settings.registrationEnabled = true;
+    const users = await Promise.all([auth.users.register(input('one')), auth.users.register(input('two'))]);
+    assert.equal(users.filter((u) => u.is_admin).length, 1);
+  }));
+
+test('login by name or email, case-insensitive; wrong password and unknown user both fail alike', () =>
+  withAuth(async ({ auth }) => {
+    await auth.users.register(input('Alice', 'alice-password', 'alice@example.com'));
+    const byName = await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'ip1');
+    assert.equal(byName.user.name, 'Alice');
+    assert.ok(byName.user.last_login);
+    assert.equal(auth.sessions.validate(byName.sessionId), byName.user.id);
+    const byEmail = await auth.auth.login({ username: 'ALICE@example.com', password: 'alice-password' }, 'ip1');
+    assert.equal(byEmail.user.id, byName.user.id);
+    await rejects(auth.auth.login({ username: 'alice', password: 'wrong-password' }, 'ip1'), 'UNAUTHORIZED', /Invalid username or password/);
+    await rejects(auth.auth.login({ username: 'nobody', password: 'alice-password' }, 'ip1'), 'UNAUTHORIZED', /Invalid username or password/);
+    auth.auth.logout(byName.sessionId);
+    assert.equal(auth.sessions.validate(byName.sessionId), null, 'logout ends the session');
+  }));
+
+test('API keys identify their user; regenerating retires the old key', () =>
+  withAuth(async ({ auth }) => {
+    const alice = await auth.users.register(input('alice'));
+    assert.match(alice.api_key, /^[0-9a-f]{32}$/);
+    assert.equal(auth.users.byApiKey(alice.api_key)?.id, alice.id);
+    const next = auth.users.regenerateApiKey(alice.id);
+    assert.notEqual(next.api_key, alice.api_key);
+    assert.equal(auth.users.byApiKey(alice.api_key), undefined);
+    assert.equal(auth.users.byApiKey(next.api_key)?.id, alice.id);
+    assert.equal(auth.users.byApiKey(''), undefined);
+  }));
+
+test('the last administrator cannot lose admin rights; with two admins one may go', () =>
+  withAuth(async ({ auth, settings }) => {
+    const alice = await auth.users.register(input('alice'));
+    settings.registrationEnabled = true;
+    const bob = await auth.users.register(input('bob'));
+    await rejects(() => auth.users.setAdmin(alice.id, false), 'CONFLICT', /last administrator/);
+    assert.equal(auth.users.setAdmin(bob.id, true).is_admin, true);
+    assert.equal(auth.users.setAdmin(alice.id, false).is_admin, false);
+    await rejects(() => auth.users.setAdmin(bob.id, false), 'CONFLICT');
+    await rejects(() => auth.users.setAdmin('missing', true), 'NOT_FOUND');
+  }));
+
+test('sessions expire after their TTL, slide forward when used, and are purged', () =>
+  withAuth(async ({ store }) => {
+    let now = 1_000_000;
+    const hour = 3600 * 1000;
+    const sessions = new SessionService(new SessionRepository(store), { ttlMs: 24 * hour, now: () => now });
+    const id = sessions.create('u1');
+    now += 23 * hour;
+    assert.equal(sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');
+    now += 23 * hour;
+    assert.equal(sessions.validate(id), 'u1', 'still alive thanks to the slide');
+    now += 25 * hour;
+    assert.equal(sessions.validate(id), null, 'idle longer than the TTL: gone');
+
+    const stale = sessions.create('u2');
+    now += 25 * hour;
+    assert.equal(sessions.purgeExpired(), 1);
+    assert.equal(sessions.validate(stale), null);
+    assert.ok(!store.openDb('sessions').getRange().asArray.some(({ key }) => key === stale), 'ids are stored hashed');
+  }));
+
+test('10 failed logins from one address within 5 minutes lock it out; others and later attempts are fine', async () => {
+  let now = 0;
+  const limiter = new LoginRateLimiter({ now: () => now });
+  for (let i = 0; i < 10; i++) {
+    limiter.check('1.2.3.4');
+    limiter.fail('1.2.3.4');
+    now += 1000;
+  }
+  await rejects(() => limiter.check('1.2.3.4'), 'RATE_LIMITED', /Too many failed login attempts\. Try again in 2\d\d seconds/);
+  limiter.check('5.6.7.8');
+  now = 5 * 60 * 1000 + 1;
+  limiter.check('1.2.3.4'); // the first failure left the window
+  limiter.fail('1.2.3.4');
+  limiter.succeed('1.2.3.4');
+  limiter.check('1.2.3.4');
+});
+
+test('login through the service counts failures per client and answers 429 when the limit is reached', () =>
+  withAuth(async ({ auth }) => {
+    await auth.users.register(input('alice', 'alice-password'));
+    const attempts = [];
+    // 15 guesses at once: only 10 may be checked, the burst beyond the limit is refused before any hashing.
+    for (let i = 0; i < 15; i++) attempts.push(auth.auth.login({ username: 'alice', password: 'bad-password' }, 'evil').catch((e: AppError) => e.code));
+    const codes = await Promise.all(attempts);
+    assert.equal(codes.filter((c) => c === 'UNAUTHORIZED').length, 10);
+    assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);
+    await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
+    assert.ok(await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'friend'));
+  }));
