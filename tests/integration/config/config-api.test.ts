@@ -1,49 +1,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { registerConfigRoutes } from '../../../appliance/api/config.routes.js';
-import { ConfigService } from '../../../appliance/config/index.js';
-import type { Principal } from '../../../appliance/http/context.js';
-import { createDispatcher, type Gatekeeper } from '../../../appliance/http/dispatch.js';
-import { Router } from '../../../appliance/http/router.js';
-import { listen, type RunningServer } from '../../../appliance/http/server.js';
-import { memoryLogger } from '../../../appliance/logging/logger.js';
+import type { ConfigService } from '../../../appliance/config/index.js';
+import { startServer, type TestServer } from '../../support/server.js';
 
 /**
- * /api/config through the real HTTP stack (uWS on port 0, router, dispatcher, envelope) and a real config file in
- * a temp dir. The gatekeeper is the one stand-in: it reads the role from a test header, so access rules are
- * exercised without the auth domain.
+ * /api/config through the whole real Spool: createApp on port 0 with a temp data dir, the real config file, LMDB
+ * store and auth. Callers authenticate with the API keys of two registered users: the first (admin) and a second
+ * (ordinary) one, registered after the admin opened registration through this very API.
  */
-let dir: string;
-let server: RunningServer;
-let config: ConfigService;
-let base: string;
-
-const gatekeeper: Gatekeeper = {
-  loginRequired: () => true,
-  identify: async (req) => {
-    const role = req.header('x-test-role');
-    if (!role) return null;
-    return { userId: role, name: role, isAdmin: role === 'admin', via: 'session' } satisfies Principal;
-  },
-};
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'spool-config-api-'));
-  config = await ConfigService.open({ dataDir: dir, env: {}, logger: memoryLogger() });
-  const router = new Router();
-  registerConfigRoutes(router, { config });
-  server = await listen(createDispatcher({ router, gatekeeper, logger: memoryLogger() }), '127.0.0.1', 0);
-  base = `http://127.0.0.1:${server.port}`;
-});
-
-after(() => {
-  server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+let srv: TestServer;
+let adminKey = '';
+let userKey = '';
+const config = (): ConfigService => srv.app().config;
 
 interface Answer {
   status: number;
@@ -51,19 +21,38 @@ interface Answer {
 }
 
 async function call(method: string, path: string, body?: unknown, role = 'admin', raw?: string): Promise<Answer> {
-  const res = await fetch(base + path, {
+  const key = role === 'admin' ? adminKey : role === 'user' ? userKey : '';
+  const res = await fetch(srv.baseUrl + path, {
     method,
-    headers: { 'content-type': 'application/json', ...(role ? { 'x-test-role': role } : {}) },
+    headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
     body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
+
+async function register(username: string): Promise<string> {
+  const res = await call('POST', '/api/auth/register', { username, password: 'correct horse' }, '');
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data.user.api_key as string;
+}
+
+before(async () => {
+  srv = await startServer();
+  adminKey = await register('admin');
+  const open = await call('PATCH', '/api/config/auth', { section: 'auth', config: { registration_enabled: true } });
+  assert.equal(open.status, 200);
+  userKey = await register('ordinary');
+});
+
+after(async () => {
+  await srv?.stop();
+});
 
 const fieldsOf = (a: Answer) => (a.body.error?.details as { field: string }[]).map((e) => e.field).sort();
 
 test('GET /api/config answers the redacted config, to admins only', async () => {
-  await config.patchSection('webdav', { password: 'dav-secret' });
-  await config.addProvider({ host: 'news.example.com', username: 'u', password: 'nntp-secret' });
+  await config().patchSection('webdav', { password: 'dav-secret' });
+  await config().addProvider({ host: 'news.example.com', username: 'u', password: 'nntp-secret' });
   const ok = await call('GET', '/api/config');
   assert.equal(ok.status, 200);
   assert.equal(ok.body.success, true);
@@ -83,7 +72,7 @@ test('PATCH /api/config/{section} saves, persists and reports restart-required f
   assert.deepEqual(res.body.data.restart_required, ['webdav.port']);
   assert.equal(res.body.data.config.webdav.port, 9191);
   assert.equal(res.body.data.config.webdav.password_set, true);
-  const onDisk = parse(readFileSync(config.path, 'utf8'));
+  const onDisk = parse(readFileSync(config().path, 'utf8'));
   assert.equal(onDisk.webdav.port, 9191);
   assert.equal(onDisk.webdav.password, 'dav-secret', 'the masked placeholder kept the secret');
 
@@ -93,7 +82,7 @@ test('PATCH /api/config/{section} saves, persists and reports restart-required f
 });
 
 test('bad input: each is a 400 naming every bad field, and nothing is saved', async () => {
-  const before = readFileSync(config.path, 'utf8');
+  const before = readFileSync(config().path, 'utf8');
   const malformed = await call('PATCH', '/api/config/health', undefined, 'admin', '{"section": "health", "config": {');
   assert.equal(malformed.status, 400);
   assert.equal(malformed.body.error?.code, 'INVALID_JSON');
@@ -135,7 +124,7 @@ test('bad input: each is a 400 naming every bad field, and nothing is saved', as
   const huge = await call('PUT', '/api/config', undefined, 'admin', JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
   assert.equal(huge.status, 413);
 
-  assert.equal(readFileSync(config.path, 'utf8'), before);
+  assert.equal(readFileSync(config().path, 'utf8'), before);
 });
 
 test('PUT /api/config takes back what GET gave, secrets included', async () => {
@@ -144,12 +133,12 @@ test('PUT /api/config takes back what GET gave, secrets included', async () => {
   const put = await call('PUT', '/api/config', got);
   assert.equal(put.status, 200);
   assert.equal(put.body.data.config.streaming.max_download_workers, 20);
-  assert.equal(config.get().webdav.password, 'dav-secret');
-  assert.equal(config.get().providers[0]?.password, 'nntp-secret');
+  assert.equal(config().get().webdav.password, 'dav-secret');
+  assert.equal(config().get().providers[0]?.password, 'nntp-secret');
 });
 
 test('POST /api/config/validate answers {valid, errors} and writes nothing', async () => {
-  const before = readFileSync(config.path, 'utf8');
+  const before = readFileSync(config().path, 'utf8');
   const good = await call('POST', '/api/config/validate', { section: 'import', config: { max_processor_workers: 20 } });
   assert.deepEqual(good.body.data, { valid: true, errors: [] });
   const bad = await call('POST', '/api/config/validate', { section: 'import', config: { max_processor_workers: 21 } });
@@ -158,24 +147,33 @@ test('POST /api/config/validate answers {valid, errors} and writes nothing', asy
     valid: false,
     errors: [{ field: 'import.max_processor_workers', message: 'Must be between 1 and 20' }],
   });
-  assert.equal(readFileSync(config.path, 'utf8'), before);
+  assert.equal(readFileSync(config().path, 'utf8'), before);
 });
 
 test('POST /api/config/reload applies a hand edit, and refuses a broken one keeping the running config', async () => {
-  const text = readFileSync(config.path, 'utf8');
-  writeFileSync(config.path, text.replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 4'));
+  const text = readFileSync(config().path, 'utf8');
+  writeFileSync(config().path, text.replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 4'));
   const ok = await call('POST', '/api/config/reload');
   assert.equal(ok.status, 200);
   assert.equal(ok.body.data.config.health.max_concurrent_jobs, 4);
 
-  writeFileSync(config.path, text.replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 40').replace('streaming:', 'streaming:\n  turbo: true'));
+  writeFileSync(config().path, text.replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 40').replace('streaming:', 'streaming:\n  turbo: true'));
   const bad = await call('POST', '/api/config/reload');
   assert.equal(bad.status, 400);
   assert.deepEqual(fieldsOf(bad), ['health.max_concurrent_jobs', 'streaming.turbo']);
   assert.equal((await call('GET', '/api/config')).body.data.health.max_concurrent_jobs, 4);
 
-  writeFileSync(config.path, 'webdav: [unclosed\n');
+  writeFileSync(config().path, 'webdav: [unclosed\n');
   const syntax = await call('POST', '/api/config/reload');
   assert.equal(syntax.status, 400);
   assert.match(syntax.body.error!.details[0].message, /YAML syntax error/);
+});
+
+test('Spool refuses to start on a config file with errors, naming each one', async () => {
+  await assert.rejects(startServer({ config: { webdav: { port: 0 }, health: { max_retries: 9 }, extra: 1 } }), (err: Error) => {
+    assert.match(err.message, /webdav\.port: Must be between 1 and 65535/);
+    assert.match(err.message, /health\.max_retries: Must be between 0 and 5/);
+    assert.match(err.message, /extra: Unknown field/);
+    return true;
+  });
 });
