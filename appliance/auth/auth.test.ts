@@ -150,7 +150,7 @@ test('sessions expire after their TTL, slide forward when used, and are purged',
     now += 25 * hour;
     assert.equal(sessions.purgeExpired(), 1);
     assert.equal(sessions.validate(stale), null);
-    assert.ok(!store.openDb('sessions').getRange().asArray.some(({ key }) => key === stale), 'ids are stored hashed');
+    assert.ok(!Array.from(store.openDb('sessions').getRange()).some(({ key }) => key === stale), 'ids are stored hashed');
   }));
 
 test('10 failed logins from one address within 5 minutes lock it out; others and later attempts are fine', async () => {
