@@ -18,6 +18,7 @@ export interface Position {
  * Kept apart from the SAX wiring so the rules about what a valid segment is read in one place.
  */
 export class NzbDocumentBuilder {
+  /** Null prototype while collecting: meta types come from the document. */
   private readonly meta: NzbMeta = Object.create(null) as NzbMeta;
   private readonly files: NzbFile[] = [];
   private readonly warnings: string[] = [];
@@ -107,7 +108,9 @@ export class NzbDocumentBuilder {
 
   finish(): NzbDocument {
     if (this.files.length === 0) throw new NzbParseError('invalid', 'the NZB lists no files with segments');
-    return { meta: this.meta, files: this.files, warnings: this.warnings };
+    // a plain object again, built with own data properties so a meta type "__proto__" stays just a key
+    const meta = Object.fromEntries(Object.entries(this.meta)) as NzbMeta;
+    return { meta, files: this.files, warnings: this.warnings };
   }
 }
 

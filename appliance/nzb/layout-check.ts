@@ -8,8 +8,6 @@ import type { NzbSegment } from './types.js';
 const MIN_RATIO = 0.995;
 const MAX_RATIO = 1.1;
 const MAX_FIXED_OVERHEAD = 8192;
-/** When more than this share of inferred segments look wrong, the NZB's byte counts are what is wrong. */
-const UNRELIABLE_SHARE = 0.25;
 const MAX_SUSPECTS = 16;
 
 export interface EncodedSizeCheck {
@@ -32,31 +30,29 @@ export function checkEncodedSizes(
   segments: readonly NzbSegment[],
   inferred: (index: number) => boolean,
 ): EncodedSizeCheck {
-  const suspects: number[] = [];
-  let checked = 0;
+  const warnings: string[] = [];
   let unchecked = 0;
+  for (const segment of segments) if (segment.bytes === 0) unchecked++;
+  if (unchecked > 0)
+    warnings.push(`${unchecked} segments have no bytes= in the NZB; their sizes rest on yEnc headers alone`);
+  // calibrate on the segments whose headers we read: if the NZB's count is wrong for them, it is a poster's
+  // habit (decoded sizes, zeros, junk) and says nothing about the others
+  for (let i = 0; i < sizes.length; i++) {
+    const encoded = segments[i]!.bytes;
+    if (!inferred(i) && encoded > 0 && !isPlausible(sizes[i]!, encoded)) {
+      warnings.push(
+        `bytes= of segment ${i + 1} (${encoded}) disagrees with its yEnc header (${sizes[i]}); NZB sizes ignored`,
+      );
+      return { suspects: [], reason: '', warnings };
+    }
+  }
+  const suspects: number[] = [];
   let wrong = 0;
   for (let i = 0; i < sizes.length; i++) {
     const encoded = segments[i]!.bytes;
-    if (encoded === 0) {
-      unchecked++;
-      continue;
-    }
-    if (!inferred(i)) continue;
-    checked++;
-    if (!isPlausible(sizes[i]!, encoded)) {
-      wrong++;
-      if (suspects.length < MAX_SUSPECTS) suspects.push(i);
-    }
-  }
-  const warnings: string[] = [];
-  if (unchecked > 0)
-    warnings.push(`${unchecked} segments have no bytes= in the NZB; their sizes rest on yEnc headers alone`);
-  if (wrong > 0 && wrong > checked * UNRELIABLE_SHARE) {
-    warnings.push(
-      `the NZB's bytes= values disagree with the yEnc headers for ${wrong} of ${checked} segments; ignored`,
-    );
-    return { suspects: [], reason: '', warnings };
+    if (encoded === 0 || !inferred(i) || isPlausible(sizes[i]!, encoded)) continue;
+    wrong++;
+    if (suspects.length < MAX_SUSPECTS) suspects.push(i);
   }
   const reason = wrong > 0 ? `${wrong} segments' NZB sizes do not match the part size from the yEnc headers` : '';
   return { suspects, reason, warnings };

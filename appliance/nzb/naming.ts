@@ -54,6 +54,7 @@ export function nameFromSubject(subject: string): string | null {
 export function isObfuscatedName(name: string): boolean {
   const split = parseSplitName(name);
   const withoutSplit = split ? split.base : name;
+  if (/^\.[^.]*$/.test(withoutSplit)) return true; // only an extension: no name at all
   const ext = extensionOf(withoutSplit);
   let stem = ext ? withoutSplit.slice(0, -(ext.length + 1)) : withoutSplit;
   // a volume suffix says nothing about obfuscation of the stem before it
