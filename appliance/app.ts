@@ -12,6 +12,9 @@ import type { RunningServer } from './http/server.js';
 import { createStaticConsole } from './http/static.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { openStore, type Store } from './store/index.js';
+import { NntpPool } from './nntp/index.js';
+import { createStreaming } from './vfs/streaming.domain.js';
+import { poolArticleSource } from './vfs/pool-source.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -98,6 +101,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
     // `closers`, and hand it to registerApiRoutes through ApiDeps.
 
+    // NNTP pool (the nntp domain may take this over) and the streaming domain: VFS tree, reader, WebDAV.
+    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
+    closers.push(() => pool.close());
+    config.on('change', () => pool.updateProviders(config.get().providers));
+    const streaming = createStreaming({ store, config, logger, source: poolArticleSource(pool) });
+    closers.push(() => streaming.close());
+
     const router = new Router();
     const version = readVersion(root);
     registerApiRoutes(router, {
@@ -108,6 +118,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
+    streaming.registerRoutes(router);
 
     const staticDir = opts.staticDir ?? join(root, 'dist', 'pwa');
     const consoleFiles = createStaticConsole(staticDir);

@@ -67,6 +67,16 @@ export class Reply {
     });
   }
 
+  /** Headers only, announcing `contentLength` bytes that are not sent (HEAD of a large or streamed resource). */
+  head(contentLength: number): void {
+    if (this.aborted || this.sent) return;
+    this.sent = true;
+    this.res.cork(() => {
+      this.writeHead();
+      this.res.endWithoutBody(contentLength);
+    });
+  }
+
   /** Headers only, no body (204, 304, HEAD without known length). */
   end(): void {
     if (this.aborted || this.sent) return;

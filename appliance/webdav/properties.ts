@@ -1,0 +1,72 @@
+import type { VfsNode } from '../vfs/types.js';
+import type { DavLock } from './lock.manager.js';
+import { mimeOf } from './mime.js';
+import { DAV, escapeXml, propKey } from './xml.js';
+
+/** Live properties we compute from the node; everything else is a dead property stored by PROPPATCH. */
+export const LIVE_PROPS = [
+  'creationdate',
+  'displayname',
+  'getcontentlength',
+  'getcontenttype',
+  'getetag',
+  'getlastmodified',
+  'resourcetype',
+  'supportedlock',
+  'lockdiscovery',
+].map((n) => propKey(DAV, n));
+
+export function isLive(key: string): boolean {
+  return LIVE_PROPS.includes(key);
+}
+
+/** The XML of one live property, or null when it does not apply (e.g. content length of a collection). */
+export function liveProp(key: string, node: VfsNode, locks: DavLock[]): string | null {
+  const dir = node.type === 'directory';
+  switch (key) {
+    case '{DAV:}creationdate':
+      return `<D:creationdate>${new Date(node.createdAt).toISOString()}</D:creationdate>`;
+    case '{DAV:}displayname':
+      return `<D:displayname>${escapeXml(node.name)}</D:displayname>`;
+    case '{DAV:}getcontentlength':
+      return dir ? null : `<D:getcontentlength>${node.size}</D:getcontentlength>`;
+    case '{DAV:}getcontenttype':
+      return dir ? null : `<D:getcontenttype>${mimeOf(node.name)}</D:getcontenttype>`;
+    case '{DAV:}getetag':
+      return `<D:getetag>${escapeXml(node.etag)}</D:getetag>`;
+    case '{DAV:}getlastmodified':
+      return `<D:getlastmodified>${new Date(node.modifiedAt).toUTCString()}</D:getlastmodified>`;
+    case '{DAV:}resourcetype':
+      return dir ? '<D:resourcetype><D:collection/></D:resourcetype>' : '<D:resourcetype/>';
+    case '{DAV:}supportedlock':
+      return (
+        '<D:supportedlock>' +
+        ['exclusive', 'shared']
+          .map((s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`)
+          .join('') +
+        '</D:supportedlock>'
+      );
+    case '{DAV:}lockdiscovery':
+      return `<D:lockdiscovery>${locks.map(activeLock).join('')}</D:lockdiscovery>`;
+    default:
+      return null;
+  }
+}
+
+export function activeLock(l: DavLock): string {
+  return (
+    `<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope><D:${l.scope}/></D:lockscope>` +
+    `<D:depth>${l.depth === 'infinity' ? 'infinity' : '0'}</D:depth>${l.owner}` +
+    `<D:timeout>Second-${Math.max(0, Math.round((l.expiresAt - Date.now()) / 1000))}</D:timeout>` +
+    `<D:locktoken><D:href>${escapeXml(l.token)}</D:href></D:locktoken>` +
+    `<D:lockroot><D:href>${escapeXml(l.href)}</D:href></D:lockroot></D:activelock>`
+  );
+}
+
+export function multistatus(responses: string[]): string {
+  return `<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">${responses.join('')}</D:multistatus>`;
+}
+
+export function propstat(props: string[], status: string): string {
+  return props.length ? `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>` : '';
+}
