@@ -56,7 +56,8 @@ const SECTION_COMMENTS: Record<string, string> = {
 /** The config as YAML with a comment above each section, so a hand edit starts from something readable. */
 export function renderConfig(config: SpoolConfig): string {
   const doc = new Document(config);
-  doc.commentBefore = ' Spool configuration. Every key is documented in docs/configuration.md.\n' +
+  doc.commentBefore =
+    ' Spool configuration. Every key is documented in docs/configuration.md.\n' +
     ' Edit while Spool runs, then use Reload in the console (or POST /api/config/reload).';
   type Key = { commentBefore?: string; spaceBefore?: boolean; value?: unknown };
   const map = doc.contents as unknown as { items: { key: Key }[] };

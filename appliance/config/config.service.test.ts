@@ -95,7 +95,9 @@ test('patchSection merges, keeps secrets, persists, and reports restart-only cha
   assert.equal(reopened.get().mount_path, '/mnt/other');
   assert.deepEqual(reopened.pendingRestart(), [], 'a fresh start has nothing pending');
   // Setting the port back clears the pending restart.
-  assert.deepEqual((await config.patchSection('webdav', { port: 8080 })).restart_required, ['import.max_processor_workers']);
+  assert.deepEqual((await config.patchSection('webdav', { port: 8080 })).restart_required, [
+    'import.max_processor_workers',
+  ]);
 });
 
 test('a bad patch changes nothing and names every bad field', async () => {
@@ -123,12 +125,17 @@ test('reload applies a valid file, keeps the old config on a bad one, and emits 
   using tmp = tempDir();
   const config = await open(tmp.dir);
   const seen: { paths: string[]; prevPort: number; nextPort: number }[] = [];
-  config.on('change', (next, prev, paths) => seen.push({ paths, prevPort: prev.webdav.port, nextPort: next.webdav.port }));
+  config.on('change', (next, prev, paths) =>
+    seen.push({ paths, prevPort: prev.webdav.port, nextPort: next.webdav.port }),
+  );
   config.on('change', () => {
     throw new Error('a broken subscriber');
   });
   const file = readFileSync(config.path, 'utf8');
-  writeFileSync(config.path, file.replace('port: 8080', 'port: 8181').replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 3'));
+  writeFileSync(
+    config.path,
+    file.replace('port: 8080', 'port: 8181').replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 3'),
+  );
   const ok = await config.reload();
   assert.deepEqual(ok.restart_required, ['webdav.port']);
   assert.deepEqual(seen, [{ paths: ['webdav.port', 'health.max_concurrent_jobs'], prevPort: 8080, nextPort: 8181 }]);
@@ -137,7 +144,10 @@ test('reload applies a valid file, keeps the old config on a bad one, and emits 
   await rejectsWith(config.reload(), (err) => {
     assert.equal(err.code, 'VALIDATION_FAILED');
     assert.match(err.message, /running configuration was kept/);
-    assert.deepEqual((err.details as { field: string }[]).map((e) => e.field), ['webdav.port', 'health.max_retries']);
+    assert.deepEqual(
+      (err.details as { field: string }[]).map((e) => e.field),
+      ['webdav.port', 'health.max_retries'],
+    );
   });
   assert.equal(config.get().webdav.port, 8181, 'old config kept');
   assert.equal(config.get().health.max_concurrent_jobs, 3);
@@ -173,7 +183,11 @@ test('concurrent writes are serialised: none is lost, the file is never torn', a
   assert.equal(onDisk.health.check_interval_seconds, 120);
   assert.ok(reads > 0);
   assert.equal(torn, 0);
-  assert.deepEqual(readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
+  assert.deepEqual(
+    readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temp files left',
+  );
 });
 
 test('an atomic write that cannot complete leaves the old file and no temp file', async () => {
@@ -204,9 +218,15 @@ test('providers API helpers: add, update keeping the password, reorder, delete',
   await rejectsWith(config.updateProvider('nope', {}), (err) => assert.equal(err.status, 404));
   await rejectsWith(config.addProvider({ id: a.id, host: 'c' }), (err) => assert.equal(err.status, 409));
   await rejectsWith(config.reorderProviders([a.id]), (err) => assert.equal(err.status, 400));
-  assert.deepEqual((await config.reorderProviders([b.id, a.id])).map((p) => p.host), ['b.example.com', 'a.example.com']);
+  assert.deepEqual(
+    (await config.reorderProviders([b.id, a.id])).map((p) => p.host),
+    ['b.example.com', 'a.example.com'],
+  );
   await config.deleteProvider(b.id);
-  assert.deepEqual(config.listProviders().map((p) => p.id), [a.id]);
+  assert.deepEqual(
+    config.listProviders().map((p) => p.id),
+    [a.id],
+  );
   assert.equal((await open(tmp.dir)).get().providers[0]?.password, 'pa');
 });
 

@@ -34,7 +34,9 @@ export class ConfigLoadError extends Error {
     readonly file: string,
     readonly errors: FieldError[],
   ) {
-    super(`Configuration file ${file} has errors; Spool will not start until they are fixed:\n${describeErrors(errors)}`);
+    super(
+      `Configuration file ${file} has errors; Spool will not start until they are fixed:\n${describeErrors(errors)}`,
+    );
     this.name = 'ConfigLoadError';
   }
 }
@@ -122,7 +124,8 @@ export class ConfigService {
       if (parsed === null) throw new AppError('BAD_REQUEST', `Configuration file ${this.path} does not exist; ${kept}`);
       if (!parsed.ok) throw validationFailed(parsed.errors, `Configuration file has errors; ${kept}`);
       const result = validateConfig(withDefaults(parsed.value, this.defaults).candidate);
-      if (!result.ok) throw validationFailed(result.errors, `Configuration file has errors; ${kept}: ${summary(result.errors)}`);
+      if (!result.ok)
+        throw validationFailed(result.errors, `Configuration file has errors; ${kept}: ${summary(result.errors)}`);
       return this.commit(result, true);
     });
   }
@@ -158,7 +161,10 @@ export class ConfigService {
   updateProvider(id: string, changes: unknown): Promise<RedactedProvider> {
     return this.exclusive(async () => {
       const next = providerOps.updateProvider(this.current.providers, id, changes);
-      await this.commitProviders(next, this.current.providers.findIndex((p) => p.id === id));
+      await this.commitProviders(
+        next,
+        this.current.providers.findIndex((p) => p.id === id),
+      );
       return this.providerById(id);
     });
   }
@@ -188,7 +194,8 @@ export class ConfigService {
 
   private async commitProviders(next: unknown[], index: number): Promise<void> {
     const result = validateConfig({ ...this.current, providers: next });
-    if (!result.ok) throw validationFailed(index >= 0 ? providerOps.errorsForEntry(result.errors, index) : result.errors);
+    if (!result.ok)
+      throw validationFailed(index >= 0 ? providerOps.errorsForEntry(result.errors, index) : result.errors);
     await this.commit(result);
   }
 

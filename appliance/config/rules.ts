@@ -80,7 +80,10 @@ function sabnzbdErrors(section: unknown): FieldError[] {
   const errors: FieldError[] = [];
   const dir = section.complete_dir;
   if (blank(dir)) {
-    errors.push({ field: 'sabnzbd.complete_dir', message: 'Complete directory is required when SABnzbd API is enabled' });
+    errors.push({
+      field: 'sabnzbd.complete_dir',
+      message: 'Complete directory is required when SABnzbd API is enabled',
+    });
   } else if (typeof dir === 'string' && !dir.startsWith('/')) {
     errors.push({
       field: 'sabnzbd.complete_dir',

@@ -10,11 +10,7 @@ const rangeMessage = (min: number, max: number) => `Must be between ${min} and $
 
 /** A whole number in [min, max], with one message naming the range. */
 export const intRange = (min: number, max: number) =>
-  z
-    .number()
-    .int('Must be a whole number')
-    .min(min, rangeMessage(min, max))
-    .max(max, rangeMessage(min, max));
+  z.number().int('Must be a whole number').min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));
 
 const numberRange = (min: number, max: number) =>
   z.number().min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));

@@ -68,7 +68,10 @@ test('list secrets follow their entry: providers by id, arr instances by name th
   const config = configWithSecrets();
   const out = keepSecrets(
     {
-      providers: [{ id: 'other', host: 'h' }, { id: 'p1', host: 'h2', password: MASKED_SECRET }],
+      providers: [
+        { id: 'other', host: 'h' },
+        { id: 'p1', host: 'h2', password: MASKED_SECRET },
+      ],
       arrs: { radarr_instances: [{ name: 'Renamed', url: 'http://r', api_key: '' }] },
     },
     config,

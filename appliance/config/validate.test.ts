@@ -44,12 +44,25 @@ test('the defaults are a valid config and carry the numbers of spec §9', () => 
     ['50G', '504h', '32M', '2G'],
   );
   assert.deepEqual(
-    [c.rclone.vfs_read_ahead, c.rclone.dir_cache_time, c.rclone.vfs_cache_min_free_space, c.rclone.vfs_disk_space_total],
+    [
+      c.rclone.vfs_read_ahead,
+      c.rclone.dir_cache_time,
+      c.rclone.vfs_cache_min_free_space,
+      c.rclone.vfs_disk_space_total,
+    ],
     ['128M', '10m', '1G', '1G'],
   );
   assert.equal(c.rclone.vfs_read_chunk_streams, 4);
   const on = ['allow_other', 'allow_non_empty', 'syslog', 'async_read'] as const;
-  const off = ['read_only', 'no_mod_time', 'no_checksum', 'vfs_fast_fingerprint', 'use_mmap', 'rc_enabled', 'mount_enabled'] as const;
+  const off = [
+    'read_only',
+    'no_mod_time',
+    'no_checksum',
+    'vfs_fast_fingerprint',
+    'use_mmap',
+    'rc_enabled',
+    'mount_enabled',
+  ] as const;
   for (const k of on) assert.equal(c.rclone[k], true, k);
   for (const k of off) assert.equal(c.rclone[k], false, k);
   assert.ok(Object.isFrozen(c) && Object.isFrozen(c.rclone), 'validated config is frozen');
@@ -113,7 +126,8 @@ const RANGES: [string, string, number, number][] = [
 
 test('spec §5 ranges: both ends accepted, one past either end refused with the range named', () => {
   for (const [section, field, min, max] of RANGES) {
-    for (const ok of [min, max]) assert.equal(check({ [section]: { [field]: ok } }).ok, true, `${section}.${field}=${ok}`);
+    for (const ok of [min, max])
+      assert.equal(check({ [section]: { [field]: ok } }).ok, true, `${section}.${field}=${ok}`);
     for (const bad of [min - 1, max + 1]) {
       assert.deepEqual(errorsOf({ [section]: { [field]: bad } }), [
         { field: `${section}.${field}`, message: `Must be between ${min} and ${max}` },
@@ -133,7 +147,10 @@ test('metadata root_path must not be blank', () => {
 });
 
 test('SABnzbd rules apply only when enabled, with the spec texts', () => {
-  const bad = { complete_dir: 'complete', categories: [{ name: 'tv' }, { name: 'tv' }, { name: 'movies' }, { name: 'movies' }, { name: '' }] };
+  const bad = {
+    complete_dir: 'complete',
+    categories: [{ name: 'tv' }, { name: 'tv' }, { name: 'movies' }, { name: 'movies' }, { name: '' }],
+  };
   assert.equal(check({ sabnzbd: { ...bad, enabled: false } }).ok, true);
   assert.deepEqual(errorsOf({ sabnzbd: { ...bad, enabled: true } }), [
     { field: 'sabnzbd.complete_dir', message: 'Complete directory must be an absolute path (starting with /)' },
@@ -146,7 +163,10 @@ test('SABnzbd rules apply only when enabled, with the spec texts', () => {
   const cat = check({ sabnzbd: { categories: [{ name: 'x' }] } });
   assert.ok(cat.ok);
   assert.deepEqual(cat.config.sabnzbd.categories, [{ name: 'x', order: 1, priority: 0, dir: '' }]);
-  assert.equal(errorsOf({ sabnzbd: { categories: [{ name: 'x', priority: 2 }] } })[0]?.field, 'sabnzbd.categories.0.priority');
+  assert.equal(
+    errorsOf({ sabnzbd: { categories: [{ name: 'x', priority: 2 }] } })[0]?.field,
+    'sabnzbd.categories.0.priority',
+  );
 });
 
 test('arr rules apply only when enabled, with the spec texts', () => {
@@ -173,7 +193,10 @@ test('arr rules apply only when enabled, with the spec texts', () => {
     enabled: true,
     root_folder: '',
   });
-  assert.equal(errorsOf({ arrs: { radarr_instances: [{ type: 'sonarr' }] } })[0]?.message, 'Instance type must be radarr in radarr_instances');
+  assert.equal(
+    errorsOf({ arrs: { radarr_instances: [{ type: 'sonarr' }] } })[0]?.message,
+    'Instance type must be radarr in radarr_instances',
+  );
 });
 
 test('paths that must be absolute say so', () => {
@@ -187,8 +210,14 @@ test('paths that must be absolute say so', () => {
 });
 
 test('input that is not a mapping is refused, a null section takes its defaults', () => {
-  assert.deepEqual(errorsOf([1, 2]).map((e) => e.field), ['']);
-  assert.deepEqual(errorsOf({ webdav: 'yes' }).map((e) => e.field), ['webdav']);
+  assert.deepEqual(
+    errorsOf([1, 2]).map((e) => e.field),
+    [''],
+  );
+  assert.deepEqual(
+    errorsOf({ webdav: 'yes' }).map((e) => e.field),
+    ['webdav'],
+  );
   const result = check({ webdav: null });
   assert.ok(result.ok);
   assert.equal(result.config.webdav.port, 8080);

@@ -63,11 +63,17 @@ test('GET /api/config answers the redacted config, to admins only', async () => 
   assert.ok(!text.includes('dav-secret') && !text.includes('nntp-secret'));
   assert.equal((await call('GET', '/api/config', undefined, 'user')).status, 403);
   assert.equal((await call('GET', '/api/config', undefined, '')).status, 401);
-  assert.equal((await call('PATCH', '/api/config/webdav', { section: 'webdav', config: { port: 1 } }, 'user')).status, 403);
+  assert.equal(
+    (await call('PATCH', '/api/config/webdav', { section: 'webdav', config: { port: 1 } }, 'user')).status,
+    403,
+  );
 });
 
 test('PATCH /api/config/{section} saves, persists and reports restart-required fields', async () => {
-  const res = await call('PATCH', '/api/config/webdav', { section: 'webdav', config: { port: 9191, password: '********' } });
+  const res = await call('PATCH', '/api/config/webdav', {
+    section: 'webdav',
+    config: { port: 9191, password: '********' },
+  });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.data.restart_required, ['webdav.port']);
   assert.equal(res.body.data.config.webdav.port, 9191);
@@ -121,7 +127,13 @@ test('bad input: each is a 400 naming every bad field, and nothing is saved', as
     ['Complete directory must be an absolute path (starting with /)', 'Duplicate category names found: tv'],
   );
 
-  const huge = await call('PUT', '/api/config', undefined, 'admin', JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
+  const huge = await call(
+    'PUT',
+    '/api/config',
+    undefined,
+    'admin',
+    JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+  );
   assert.equal(huge.status, 413);
 
   assert.equal(readFileSync(config().path, 'utf8'), before);
@@ -157,7 +169,12 @@ test('POST /api/config/reload applies a hand edit, and refuses a broken one keep
   assert.equal(ok.status, 200);
   assert.equal(ok.body.data.config.health.max_concurrent_jobs, 4);
 
-  writeFileSync(config().path, text.replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 40').replace('streaming:', 'streaming:\n  turbo: true'));
+  writeFileSync(
+    config().path,
+    text
+      .replace('max_concurrent_jobs: 1', 'max_concurrent_jobs: 40')
+      .replace('streaming:', 'streaming:\n  turbo: true'),
+  );
   const bad = await call('POST', '/api/config/reload');
   assert.equal(bad.status, 400);
   assert.deepEqual(fieldsOf(bad), ['health.max_concurrent_jobs', 'streaming.turbo']);
@@ -170,10 +187,13 @@ test('POST /api/config/reload applies a hand edit, and refuses a broken one keep
 });
 
 test('Spool refuses to start on a config file with errors, naming each one', async () => {
-  await assert.rejects(startServer({ config: { webdav: { port: 0 }, health: { max_retries: 9 }, extra: 1 } }), (err: Error) => {
-    assert.match(err.message, /webdav\.port: Must be between 1 and 65535/);
-    assert.match(err.message, /health\.max_retries: Must be between 0 and 5/);
-    assert.match(err.message, /extra: Unknown field/);
-    return true;
-  });
+  await assert.rejects(
+    startServer({ config: { webdav: { port: 0 }, health: { max_retries: 9 }, extra: 1 } }),
+    (err: Error) => {
+      assert.match(err.message, /webdav\.port: Must be between 1 and 65535/);
+      assert.match(err.message, /health\.max_retries: Must be between 0 and 5/);
+      assert.match(err.message, /extra: Unknown field/);
+      return true;
+    },
+  );
 });
