@@ -1,0 +1,82 @@
+/**
+ * Runs one measurement in its own process so CPU time and peak RSS belong to it alone.
+ * argv: <mode raw|pool|readers> <fixture.json> <host> <port> <user> <pass>; prints one JSON line.
+ */
+import { readFileSync } from 'node:fs';
+import { NntpConnection } from '../../appliance/nntp/connection.js';
+import { NntpPool } from '../../appliance/nntp/pool.js';
+import type { PostedFile } from '../../tests/support/inn/poster.js';
+
+const [mode, fixture, host, port, username, password] = process.argv.slice(2) as [string, string, string, string, string, string];
+const file = JSON.parse(readFileSync(fixture, 'utf8')) as PostedFile;
+const ids = file.messageIds.map((id) => `<${id}>`);
+const CONNECTIONS = 8;
+const server = { host, port: Number(port), username, password, tls: false, insecureTls: false };
+
+/** (a) 8 connections, each keeping 4 BODY commands in flight, bodies skipped unread. */
+async function raw(): Promise<number> {
+  let next = 0;
+  let bytes = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const conn = await NntpConnection.open(server);
+      const lane = async () => {
+        while (next < ids.length) bytes += await conn.bodyRaw(ids[next++]!);
+      };
+      await Promise.all([lane(), lane(), lane(), lane()]);
+      await conn.quit();
+    }),
+  );
+  return bytes;
+}
+
+function newPool(): NntpPool {
+  return new NntpPool([{ id: 'inn', ...server, insecure_tls: false, max_connections: CONNECTIONS, enabled: true, is_backup_provider: false }]);
+}
+
+/** (b) the pool fetching and decoding every article, 16 requests outstanding. */
+async function pool(): Promise<number> {
+  const p = newPool();
+  let next = 0;
+  let bytes = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < ids.length) bytes += (await p.body(ids[next++]!)).data.length;
+    }),
+  );
+  await p.close();
+  return bytes;
+}
+
+/** 4 readers (like 4 streams reading ahead 2 articles each) sharing 8 connections. */
+async function readers(): Promise<{ bytes: number; wait: number }> {
+  const p = newPool();
+  let bytes = 0;
+  const quarter = Math.ceil(ids.length / 4);
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, r) => {
+      const mine = ids.slice(r * quarter, (r + 1) * quarter);
+      let i = 0;
+      const ahead = async () => {
+        while (i < mine.length) bytes += (await p.body(mine[i++]!, { priority: 'stream' })).data.length;
+      };
+      await Promise.all([ahead(), ahead()]);
+    }),
+  );
+  const wait = p.metrics().acquire_wait_time_ms;
+  await p.close();
+  return { bytes, wait };
+}
+
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+let bytes: number;
+let wait: number | undefined;
+if (mode === 'raw') bytes = await raw();
+else if (mode === 'pool') bytes = await pool();
+else ({ bytes, wait } = await readers());
+const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  JSON.stringify({ mode, bytes, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMb: process.resourceUsage().maxRSS / 1024, acquireWaitMs: wait }),
+);
