@@ -13,7 +13,7 @@ import { createStaticConsole } from './http/static.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { openStore, type Store } from './store/index.js';
 import { NntpPool } from './nntp/index.js';
-import { createStreaming } from './vfs/streaming.domain.js';
+import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 
 export interface AppOptions {
@@ -39,6 +39,8 @@ export interface SpoolApp {
   readonly config: ConfigService;
   readonly store: Store;
   readonly auth: AuthDomain;
+  /** The virtual tree, the reader and WebDAV locks (the importer writes jobs through streaming.vfs). */
+  readonly streaming: StreamingDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -134,6 +136,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       config,
       store,
       auth,
+      streaming,
       logger,
       version,
       handler,
