@@ -116,7 +116,7 @@ test('a bad patch changes nothing and names every bad field', async () => {
   await rejectsWith(config.patchSection('system', { mount_path: '/m', port: 1 }), (err) =>
     assert.deepEqual(err.details, [{ field: 'system.port', message: 'Unknown field' }]),
   );
-  await rejectsWith(config.patchSection('webdav', 'port=1'), (err) => assert.match(err.message, /Expected an object/));
+  await rejectsWith(config.patchSection('webdav', 'port=1'), (err) => assert.match(err.message, /Must be an object/));
   assert.equal(readFileSync(config.path, 'utf8'), before);
   assert.equal(config.get().health.max_retries, 2);
 });
@@ -241,4 +241,12 @@ test('validate answers without writing, for a full config or a section patch', a
   });
   assert.equal(config.validate({ section: 'nope', config: {} }).valid, false);
   assert.equal(readFileSync(config.path, 'utf8'), before);
+});
+
+test('a patch carrying "__proto__" is refused as an unknown field', async () => {
+  using tmp = tempDir();
+  const config = await open(tmp.dir);
+  await rejectsWith(config.patchSection('webdav', JSON.parse('{"__proto__": {"port": 1}}')), (err) =>
+    assert.deepEqual(err.details, [{ field: 'webdav.__proto__', message: 'Unknown field' }]),
+  );
 });

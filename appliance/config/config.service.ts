@@ -4,7 +4,7 @@ import { AppError, validationFailed, type FieldError } from '../http/errors.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { readConfigFile, renderConfig, writeFileAtomic } from './config.file.js';
 import { defaultsFor } from './defaults.js';
-import { changedPaths, isPlainObject, withDefaults } from './normalize.js';
+import { changedPaths, isPlainObject, setOwn, withDefaults } from './normalize.js';
 import { patchInput } from './patch.js';
 import * as providerOps from './providers.js';
 import { RESTART_REQUIRED_FIELDS, type SpoolConfig } from './schema.js';
@@ -183,7 +183,7 @@ export class ConfigService {
   }
 
   private prepareReplace(full: unknown): ValidationResult {
-    if (!isPlainObject(full)) return { ok: false, errors: [{ field: '', message: 'Expected an object' }] };
+    if (!isPlainObject(full)) return { ok: false, errors: [{ field: '', message: 'Must be an object' }] };
     return validateConfig(withDefaults(keepSecrets(full, this.current), this.defaults).candidate);
   }
 
@@ -239,8 +239,16 @@ function mergeOnto(current: SpoolConfig, input: unknown): unknown {
   if (!isPlainObject(input)) return input;
   const out: Record<string, unknown> = structuredClone(current);
   for (const [k, v] of Object.entries(input)) {
-    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? { ...(out[k] as object), ...v } : v;
+    const stored = Object.hasOwn(out, k) ? out[k] : undefined;
+    setOwn(out, k, isPlainObject(v) && isPlainObject(stored) ? deepMergeShallow(stored, v) : v);
   }
+  return out;
+}
+
+/** Section-level merge: the section's own keys replaced by the input's (nested maps like rc_options replaced whole). */
+function deepMergeShallow(stored: Record<string, unknown>, input: Record<string, unknown>): Record<string, unknown> {
+  const out = structuredClone(stored);
+  for (const [k, v] of Object.entries(input)) setOwn(out, k, v);
   return out;
 }
 

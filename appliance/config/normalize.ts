@@ -14,8 +14,16 @@ export function deepMerge(base: unknown, over: unknown): unknown {
   if (over === undefined) return structuredClone(base);
   if (!isPlainObject(base) || !isPlainObject(over)) return structuredClone(over);
   const out: Obj = structuredClone(base);
-  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
+  for (const [k, v] of Object.entries(over)) setOwn(out, k, deepMerge(Object.hasOwn(base, k) ? base[k] : undefined, v));
   return out;
+}
+
+/**
+ * Sets a key as an own property. A plain assignment of "__proto__" (which JSON.parse happily produces) would swap
+ * the object's prototype instead; as an own key it reaches the strict schema and is reported as unknown.
+ */
+export function setOwn(obj: Obj, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -28,8 +36,8 @@ export function withDefaults(input: unknown, defaults: SpoolConfig): { candidate
   if (!isPlainObject(input)) return { candidate: input, generatedIds: false };
   const cleaned: Obj = {};
   for (const [k, v] of Object.entries(input)) {
-    const sectionDefault = (defaults as unknown as Obj)[k];
-    cleaned[k] = v === null && isPlainObject(sectionDefault) ? {} : v;
+    const sectionDefault = Object.hasOwn(defaults, k) ? (defaults as unknown as Obj)[k] : undefined;
+    setOwn(cleaned, k, v === null && isPlainObject(sectionDefault) ? {} : v);
   }
   const merged = deepMerge(defaults, cleaned) as Obj;
   let generatedIds = false;

@@ -16,7 +16,7 @@ export function patchInput(section: string, partial: unknown): Record<string, un
       { field: 'section', message: `Unknown section "${section}"; one of: ${PATCHABLE_SECTIONS.join(', ')}` },
     ]);
   }
-  if (!isPlainObject(partial)) throw validationFailed([{ field: section, message: 'Expected an object' }]);
+  if (!isPlainObject(partial)) throw validationFailed([{ field: section, message: 'Must be an object' }]);
   const fields = structuredClone(partial);
   if (section === 'system') {
     const unknown = Object.keys(fields).filter((k) => k !== 'mount_path');

@@ -13,7 +13,7 @@ import { keepSecret } from './secrets.js';
 type Obj = Record<string, unknown>;
 
 function requireObject(input: unknown): Obj {
-  if (!isPlainObject(input)) throw validationFailed([{ field: '', message: 'Expected an object' }]);
+  if (!isPlainObject(input)) throw validationFailed([{ field: '', message: 'Must be an object' }]);
   return structuredClone(input);
 }
 

@@ -18,9 +18,23 @@ export function validateConfig(candidate: unknown): ValidationResult {
   return { ok: true, config: deepFreeze(parsed.data) };
 }
 
+/** Plain words for a value of the wrong type (zod's own text names JavaScript types). */
+const EXPECTED: Record<string, string> = {
+  number: 'Must be a number',
+  int: 'Must be a whole number',
+  string: 'Must be text',
+  boolean: 'Must be true or false',
+  array: 'Must be a list',
+  object: 'Must be an object',
+  record: 'Must be an object',
+};
+
 /** zod issues as `{field, message}`, with each unknown key named by its own full path ("webdav.colour"). */
 export function configFieldErrors(error: ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
+    if (issue.code === 'invalid_type' && issue.expected in EXPECTED) {
+      return [{ field: issue.path.map(String).join('.'), message: EXPECTED[issue.expected] as string }];
+    }
     if (issue.code !== 'unrecognized_keys') return zodToFieldErrors({ issues: [issue] } as ZodError);
     const parent = issue.path.map(String).join('.');
     return issue.keys.map((key) => ({ field: parent ? `${parent}.${key}` : key, message: 'Unknown field' }));
