@@ -1,0 +1,60 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { NzbParseError } from '../appliance/nzb/errors.js';
+import { parseNzb } from '../appliance/nzb/parser.js';
+import { unpackNzb } from '../appliance/nzb/pack.js';
+import type { NzbLimits } from '../appliance/nzb/limits.js';
+import type { NzbDocument } from '../appliance/nzb/types.js';
+import type { ParseNzbTaskInput, ParseNzbTaskOutput, WireLayoutOutcome } from './parse-nzb.task.js';
+
+/**
+ * Below this size parsing inline is cheaper than the hop to a worker (see docs/nzb.md for the measurement);
+ * above it the main thread, which also serves streams, is spared the ~50 ms per 1 MB of XML.
+ */
+export const WORKER_THRESHOLD_BYTES = 2 * 1024 * 1024;
+
+/** The task file next to this one: `.ts` under tsx, `.js` once compiled. */
+export const PARSE_NZB_TASK = fileURLToPath(
+  new URL(`./parse-nzb.task${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
+
+export function createParseNzbPool(options: { maxThreads?: number } = {}): Piscina {
+  return new Piscina({ filename: PARSE_NZB_TASK, maxThreads: options.maxThreads ?? 1, idleTimeout: 30_000 });
+}
+
+export interface ParsedOffThread {
+  doc: NzbDocument;
+  layouts: WireLayoutOutcome[];
+}
+
+/**
+ * Parses (and optionally lays out) an NZB in the pool. `nzb` is moved to the worker: the caller must not use it
+ * afterwards. A Buffer that shares its memory with others (Node's small-buffer pool) is copied first, since
+ * moving its ArrayBuffer would detach the neighbours. Bad input rejects with an `NzbParseError`.
+ */
+export async function parseNzbInPool(
+  pool: Piscina,
+  nzb: Uint8Array,
+  options: { limits?: Partial<NzbLimits>; layouts?: ParseNzbTaskInput['layouts']; signal?: AbortSignal } = {},
+): Promise<ParsedOffThread> {
+  const owned = nzb.byteOffset === 0 && nzb.byteLength === nzb.buffer.byteLength ? nzb : new Uint8Array(nzb);
+  const input: ParseNzbTaskInput = { nzb: owned, limits: options.limits, layouts: options.layouts };
+  const output = (await pool.run(input, {
+    transferList: [owned.buffer as ArrayBuffer],
+    signal: options.signal,
+  })) as ParseNzbTaskOutput;
+  if (!output.ok) {
+    const { kind, message, line, column } = output.error;
+    const error = new NzbParseError(kind, '', line, column);
+    error.message = message;
+    throw error;
+  }
+  return { doc: unpackNzb(output.packed), layouts: output.layouts };
+}
+
+/** Inline for small NZBs, in the pool for big ones: the one entry point the importer needs. */
+export async function parseNzbAuto(pool: Piscina, nzb: Uint8Array, limits?: Partial<NzbLimits>): Promise<NzbDocument> {
+  if (nzb.byteLength < WORKER_THRESHOLD_BYTES) return parseNzb(nzb, limits);
+  return (await parseNzbInPool(pool, nzb, { limits })).doc;
+}

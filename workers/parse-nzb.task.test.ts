@@ -1,0 +1,77 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { NzbBuilder } from '../tests/support/nzb/builder.js';
+import { generateLargeNzb } from '../tests/support/nzb/generate.js';
+import { NzbParseError } from '../appliance/nzb/errors.js';
+import { decodeLayout } from '../appliance/nzb/layout-codec.js';
+import { findSegment } from '../appliance/nzb/layout-index.js';
+import { packNzb, unpackNzb } from '../appliance/nzb/pack.js';
+import { parseNzb } from '../appliance/nzb/parser.js';
+import { createParseNzbPool, parseNzbAuto, parseNzbInPool } from './parse-nzb.client.js';
+
+describe('parse-nzb task in a real Piscina worker', () => {
+  const pool = createParseNzbPool();
+  after(() => pool.destroy());
+
+  it('parses and lays out a 70,000-article NZB off the main thread, moving the input', async () => {
+    const generated = generateLargeNzb();
+    const expected = parseNzb(generated.xml);
+    const input = new Uint8Array(generated.xml); // an owned copy we can watch being moved
+    const facts = generated.files[0]!;
+    const { doc, layouts } = await parseNzbInPool(pool, input, {
+      layouts: [
+        { fileIndex: 0, facts: [[0, facts.first]] },
+        { fileIndex: 3, facts: [] },
+      ],
+    });
+    assert.equal(input.byteLength, 0, 'the NZB bytes were transferred, not copied');
+    assert.deepEqual(doc, expected);
+    assert.equal(layouts[0]!.kind, 'ok');
+    const layout = decodeLayout((layouts[0] as { encoded: Uint8Array }).encoded);
+    assert.equal(layout.size, 50_000_000_000);
+    assert.equal(findSegment(layout, 49_999_999_999), 69_999);
+    assert.deepEqual(layouts[1], { kind: 'invalid', reason: 'the NZB has no file 3' });
+  });
+
+  it('returns bad input as an NzbParseError with its position, and the worker survives', async () => {
+    await assert.rejects(parseNzbInPool(pool, Buffer.from('<nzb><file>')), (err: unknown) => {
+      assert.ok(err instanceof NzbParseError);
+      assert.equal(err.kind, 'malformed');
+      assert.match(err.message, /line 1, column \d+: unclosed tag: file/);
+      return true;
+    });
+    const bomb = '<!DOCTYPE nzb [<!ENTITY a "aaaa">]><nzb>&a;</nzb>';
+    await assert.rejects(parseNzbInPool(pool, Buffer.from(bomb)), /internal subset/);
+    const ok = await parseNzbInPool(pool, new NzbBuilder().file((f) => f.segments(2, 10)).toBuffer());
+    assert.equal(ok.doc.files[0]!.segments.length, 2);
+  });
+
+  it('copies a pooled Buffer slice instead of detaching its neighbours', async () => {
+    const small = Buffer.from(new NzbBuilder().file((f) => f.segments(1, 10)).toXml());
+    const neighbour = Buffer.from('still here');
+    await parseNzbInPool(pool, small);
+    assert.equal(neighbour.toString(), 'still here');
+    assert.ok(small.byteLength > 0);
+  });
+
+  it('parseNzbAuto gives the same document inline and in the pool', async () => {
+    const xml = new NzbBuilder()
+      .meta('password', 'x')
+      .file((f) => f.segments(5, 100))
+      .toBuffer();
+    assert.deepEqual(await parseNzbAuto(pool, xml), parseNzb(xml));
+  });
+});
+
+describe('packNzb / unpackNzb', () => {
+  it('round-trips a document', () => {
+    const doc = parseNzb(
+      new NzbBuilder()
+        .meta('title', 'Ünï')
+        .file((f) => f.segment(1, 'a@x', 10).segment(3, 'c@x', 2 ** 40))
+        .file((f) => f.subject('two').segments(3, 7))
+        .toXml(),
+    );
+    assert.deepEqual(unpackNzb(packNzb(doc)), doc);
+  });
+});
