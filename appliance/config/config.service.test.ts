@@ -250,3 +250,12 @@ test('a patch carrying "__proto__" is refused as an unknown field', async () => 
     assert.deepEqual(err.details, [{ field: 'webdav.__proto__', message: 'Unknown field' }]),
   );
 });
+
+test('a section patch replaces nested option maps whole, so a removed option disappears', async () => {
+  using tmp = tempDir();
+  const config = await open(tmp.dir);
+  await config.patchSection('rclone', { mount_options: { 'vfs-cache-poll-interval': '1m', 'no-seek': true } });
+  await config.patchSection('rclone', { mount_options: { 'no-seek': true } });
+  assert.deepEqual(config.get().rclone.mount_options, { 'no-seek': true });
+  assert.equal(config.get().rclone.transfers, 4, 'fields not named keep their value');
+});

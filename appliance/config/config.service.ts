@@ -4,7 +4,7 @@ import { AppError, validationFailed, type FieldError } from '../http/errors.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { readConfigFile, renderConfig, writeFileAtomic } from './config.file.js';
 import { defaultsFor } from './defaults.js';
-import { changedPaths, isPlainObject, setOwn, withDefaults } from './normalize.js';
+import { changedPaths, isPlainObject, mergeSections, withDefaults } from './normalize.js';
 import { patchInput } from './patch.js';
 import * as providerOps from './providers.js';
 import { RESTART_REQUIRED_FIELDS, type SpoolConfig } from './schema.js';
@@ -189,7 +189,7 @@ export class ConfigService {
 
   private preparePatch(section: string, partial: unknown): ValidationResult {
     const input = keepSecrets(patchInput(section, partial), this.current);
-    return validateConfig(withDefaults(mergeOnto(this.current, input), this.defaults).candidate);
+    return validateConfig(withDefaults(mergeSections(this.current, input), this.defaults).candidate);
   }
 
   private async commitProviders(next: unknown[], index: number): Promise<void> {
@@ -233,23 +233,6 @@ export class ConfigService {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function mergeOnto(current: SpoolConfig, input: unknown): unknown {
-  if (!isPlainObject(input)) return input;
-  const out: Record<string, unknown> = structuredClone(current);
-  for (const [k, v] of Object.entries(input)) {
-    const stored = Object.hasOwn(out, k) ? out[k] : undefined;
-    setOwn(out, k, isPlainObject(v) && isPlainObject(stored) ? deepMergeShallow(stored, v) : v);
-  }
-  return out;
-}
-
-/** Section-level merge: the section's own keys replaced by the input's (nested maps like rc_options replaced whole). */
-function deepMergeShallow(stored: Record<string, unknown>, input: Record<string, unknown>): Record<string, unknown> {
-  const out = structuredClone(stored);
-  for (const [k, v] of Object.entries(input)) setOwn(out, k, v);
-  return out;
 }
 
 function summary(errors: FieldError[]): string {

@@ -79,3 +79,21 @@ export function changedPaths(prev: unknown, next: unknown, prefix = ''): string[
   }
   return [prefix];
 }
+
+/**
+ * A PATCH merge: each section given replaces the stored section's keys it names; nested maps such as
+ * rclone.rc_options are replaced whole (a removed option must disappear) and lists replace lists.
+ */
+export function mergeSections(current: unknown, input: unknown): unknown {
+  if (!isPlainObject(input) || !isPlainObject(current)) return input;
+  const out: Obj = structuredClone(current);
+  for (const [k, v] of Object.entries(input)) {
+    const stored = Object.hasOwn(out, k) ? out[k] : undefined;
+    if (isPlainObject(v) && isPlainObject(stored)) {
+      for (const [field, value] of Object.entries(v)) setOwn(stored, field, value);
+    } else {
+      setOwn(out, k, v);
+    }
+  }
+  return out;
+}
