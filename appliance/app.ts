@@ -69,7 +69,9 @@ export function projectRoot(): string {
 
 function readVersion(root: string): string {
   try {
-    return String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0');
+    return String(
+      (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0',
+    );
   } catch {
     return '0.0.0';
   }
@@ -84,8 +86,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const restartRequested = new Promise<RestartRequest>((r) => (resolveRestart = r));
 
   const config =
-    opts.config ?? (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
-  const store = openStore({ rootPath: resolve(config.dataDir, config.get().metadata.root_path), logger: logger.child('store') });
+    opts.config ??
+    (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
+  const store = openStore({
+    rootPath: resolve(config.dataDir, config.get().metadata.root_path),
+    logger: logger.child('store'),
+  });
   closers.push(() => store.close());
   try {
     const settings = (): AuthSettings => {
@@ -127,7 +133,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     if (!consoleFiles.built) logger.warn('console not built; serving a notice instead', { dir: staticDir });
 
     const inflight = new InflightCounter();
-    const handler = createDispatcher({ router, gatekeeper: auth.gatekeeper, logger: logger.child('http'), fallback: consoleFiles.fallback, inflight });
+    const handler = createDispatcher({
+      router,
+      gatekeeper: auth.gatekeeper,
+      logger: logger.child('http'),
+      fallback: consoleFiles.fallback,
+      inflight,
+    });
     let front: Front | null = null;
     let stopping: Promise<void> | null = null;
 

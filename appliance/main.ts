@@ -18,7 +18,8 @@ function portFromEnv(): number | undefined {
   const raw = process.env.SPOOL_PORT;
   if (raw === undefined || raw === '') return undefined;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`SPOOL_PORT must be a port number (0-65535), got '${raw}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`SPOOL_PORT must be a port number (0-65535), got '${raw}'`);
   return port;
 }
 

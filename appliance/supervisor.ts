@@ -30,7 +30,8 @@ export interface Supervisor {
  */
 export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   const logger = opts.logger ?? createLogger('spool');
-  const openConfig = () => ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
+  const openConfig = () =>
+    ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
   const portOf = (config: ConfigService) => opts.port ?? config.get().webdav.port;
 
   const firstConfig = await openConfig();
@@ -80,7 +81,9 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     void current.restartRequested.then(() => {
       if (stopped || current !== app) return;
       loop = loop.then(restart).catch((err: unknown) => {
-        logger.error('restart failed; stopping', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        logger.error('restart failed; stopping', {
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
         front.close();
         opts.onFatal?.(err);
       });

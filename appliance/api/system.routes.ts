@@ -11,7 +11,9 @@ export interface SystemRouteDeps {
 /** /ping and spec §7 "System": restart. (Pool metrics are registered by the NNTP domain.) */
 export function registerSystemRoutes(router: Router, deps: SystemRouteDeps): void {
   // Anonymous and cheap, for health checks and arrs; raw {status} like Sonarr's, no envelope.
-  router.get('/ping', { access: 'public' }, (ctx) => ctx.reply.header('Cache-Control', 'no-store').json(200, { status: 'OK' }));
+  router.get('/ping', { access: 'public' }, (ctx) =>
+    ctx.reply.header('Cache-Control', 'no-store').json(200, { status: 'OK' }),
+  );
 
   router.post('/api/system/restart', { access: 'admin' }, async (ctx) => {
     const { force = false } = await ctx.json(restartSchema);

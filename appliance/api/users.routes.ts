@@ -49,7 +49,10 @@ export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain
     if (!parsed.success) throw validationFailed(zodToFieldErrors(parsed.error));
     const { limit, offset } = parsed.data;
     const { items, total } = auth.users.list(offset, limit === 0 ? Number.MAX_SAFE_INTEGER : limit);
-    return new Page(items.map((u) => toUserJson(u)), { total, limit, offset });
+    return new Page(
+      items.map((u) => toUserJson(u)),
+      { total, limit, offset },
+    );
   });
 
   router.put('/api/users/:id/admin', { access: 'admin' }, async (ctx) => {

@@ -23,7 +23,12 @@ interface Fixture {
 async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'spool-auth-'));
   const store = openStore({ rootPath: root });
-  const settings: AuthSettings = { loginRequired: true, registrationEnabled: false, webdavUser: 'dav', webdavPassword: '' };
+  const settings: AuthSettings = {
+    loginRequired: true,
+    registrationEnabled: false,
+    webdavUser: 'dav',
+    webdavPassword: '',
+  };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {
     auth.close();
@@ -83,7 +88,11 @@ test('the first user becomes admin; registration then closes unless enabled; lat
     const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
     assert.equal(bob.is_admin, false);
     await rejects(auth.users.register(input('ALICE')), 'CONFLICT', /already taken/);
-    await rejects(auth.users.register(input('carol', 'pass word', 'BOB@example.com')), 'CONFLICT', /already registered/);
+    await rejects(
+      auth.users.register(input('carol', 'pass word', 'BOB@example.com')),
+      'CONFLICT',
+      /already registered/,
+    );
     assert.equal(auth.users.count(), 2);
   }));
 
@@ -103,8 +112,16 @@ test('login by name or email, case-insensitive; wrong password and unknown user 
     assert.equal(auth.sessions.validate(byName.sessionId), byName.user.id);
     const byEmail = await auth.auth.login({ username: 'ALICE@example.com', password: 'alice-password' }, 'ip1');
     assert.equal(byEmail.user.id, byName.user.id);
-    await rejects(auth.auth.login({ username: 'alice', password: 'wrong-password' }, 'ip1'), 'UNAUTHORIZED', /Invalid username or password/);
-    await rejects(auth.auth.login({ username: 'nobody', password: 'alice-password' }, 'ip1'), 'UNAUTHORIZED', /Invalid username or password/);
+    await rejects(
+      auth.auth.login({ username: 'alice', password: 'wrong-password' }, 'ip1'),
+      'UNAUTHORIZED',
+      /Invalid username or password/,
+    );
+    await rejects(
+      auth.auth.login({ username: 'nobody', password: 'alice-password' }, 'ip1'),
+      'UNAUTHORIZED',
+      /Invalid username or password/,
+    );
     auth.auth.logout(byName.sessionId);
     assert.equal(auth.sessions.validate(byName.sessionId), null, 'logout ends the session');
   }));
@@ -150,7 +167,10 @@ test('sessions expire after their TTL, slide forward when used, and are purged',
     now += 25 * hour;
     assert.equal(sessions.purgeExpired(), 1);
     assert.equal(sessions.validate(stale), null);
-    assert.ok(!Array.from(store.openDb('sessions').getRange()).some(({ key }) => key === stale), 'ids are stored hashed');
+    assert.ok(
+      !Array.from(store.openDb('sessions').getRange()).some(({ key }) => key === stale),
+      'ids are stored hashed',
+    );
   }));
 
 test('10 failed logins from one address within 5 minutes lock it out; others and later attempts are fine', async () => {
@@ -161,7 +181,11 @@ test('10 failed logins from one address within 5 minutes lock it out; others and
     limiter.fail('1.2.3.4');
     now += 1000;
   }
-  await rejects(() => limiter.check('1.2.3.4'), 'RATE_LIMITED', /Too many failed login attempts\. Try again in 2\d\d seconds/);
+  await rejects(
+    () => limiter.check('1.2.3.4'),
+    'RATE_LIMITED',
+    /Too many failed login attempts\. Try again in 2\d\d seconds/,
+  );
   limiter.check('5.6.7.8');
   now = 5 * 60 * 1000 + 1;
   limiter.check('1.2.3.4'); // the first failure left the window
@@ -175,7 +199,10 @@ test('login through the service counts failures per client and answers 429 when 
     await auth.users.register(input('alice', 'alice-password'));
     const attempts = [];
     // 15 guesses at once: only 10 may be checked, the burst beyond the limit is refused before any hashing.
-    for (let i = 0; i < 15; i++) attempts.push(auth.auth.login({ username: 'alice', password: 'bad-password' }, 'evil').catch((e: AppError) => e.code));
+    for (let i = 0; i < 15; i++)
+      attempts.push(
+        auth.auth.login({ username: 'alice', password: 'bad-password' }, 'evil').catch((e: AppError) => e.code),
+      );
     const codes = await Promise.all(attempts);
     assert.equal(codes.filter((c) => c === 'UNAUTHORIZED').length, 10);
     assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);

@@ -29,13 +29,14 @@ export class LoginRateLimiter {
   check(client: string): void {
     const recent = this.recent(client);
     if (recent.length + (this.pending.get(client) ?? 0) < this.max) return;
-    if (recent.length === 0) throw new AppError('RATE_LIMITED', 'Too many login attempts at once. Try again in a moment.', { retry_after_seconds: 1 });
+    if (recent.length === 0)
+      throw new AppError('RATE_LIMITED', 'Too many login attempts at once. Try again in a moment.', {
+        retry_after_seconds: 1,
+      });
     const retryAfter = Math.max(1, Math.ceil(((recent[0] as number) + this.windowMs - this.now()) / 1000));
-    throw new AppError(
-      'RATE_LIMITED',
-      `Too many failed login attempts. Try again in ${retryAfter} seconds.`,
-      { retry_after_seconds: retryAfter },
-    );
+    throw new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${retryAfter} seconds.`, {
+      retry_after_seconds: retryAfter,
+    });
   }
 
   /** Checks the limit and holds a place for one attempt until `release` (call it in a finally). */

@@ -18,5 +18,10 @@ export function setSessionCookie(ctx: Ctx, sessionId: string, maxAgeSeconds: num
 }
 
 export function clearSessionCookie(ctx: Ctx): void {
-  ctx.reply.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, httpOnly: true, sameSite: 'Lax', secure: cameOverHttps(ctx.req) });
+  ctx.reply.cookie(SESSION_COOKIE, '', {
+    maxAgeSeconds: 0,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: cameOverHttps(ctx.req),
+  });
 }

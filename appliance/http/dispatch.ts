@@ -123,7 +123,8 @@ export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: u
     return;
   }
   if (appErr.status === 413) reply.header('Connection', 'close');
-  if (appErr.status === 429 && isRetryAfter(appErr.details)) reply.header('Retry-After', String(appErr.details.retry_after_seconds));
+  if (appErr.status === 429 && isRetryAfter(appErr.details))
+    reply.header('Retry-After', String(appErr.details.retry_after_seconds));
   // WebDAV clients need the Basic challenge to know they should send credentials. Never on /api: a browser
   // would pop up its own login dialog over the console.
   if (appErr.status === 401 && (req.rawPath === '/webdav' || req.rawPath.startsWith('/webdav/'))) {
@@ -133,5 +134,9 @@ export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: u
 }
 
 function isRetryAfter(details: unknown): details is { retry_after_seconds: number } {
-  return typeof details === 'object' && details !== null && typeof (details as Record<string, unknown>).retry_after_seconds === 'number';
+  return (
+    typeof details === 'object' &&
+    details !== null &&
+    typeof (details as Record<string, unknown>).retry_after_seconds === 'number'
+  );
 }

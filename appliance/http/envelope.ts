@@ -34,6 +34,11 @@ export function successBody(value: unknown): SuccessEnvelope<unknown> {
 export function errorBody(err: AppError, requestId?: string): ErrorEnvelope {
   return {
     success: false,
-    error: { message: err.message, details: err.details, code: err.code, ...(requestId ? { request_id: requestId } : {}) },
+    error: {
+      message: err.message,
+      details: err.details,
+      code: err.code,
+      ...(requestId ? { request_id: requestId } : {}),
+    },
   };
 }

@@ -37,9 +37,9 @@ export class Router {
   add(methods: string | string[], pattern: string, options: RouteOptions, handler: Handler): this {
     const wildcard = pattern.endsWith('/*');
     const segments = split(wildcard ? pattern.slice(0, -2) : pattern);
-    const rank =
-      segments.reduce((sum, s) => sum + (s.startsWith(':') ? 1 : 2), 0) * 2 + (wildcard ? 0 : 1);
-    const set = methods === '*' ? '*' : new Set((Array.isArray(methods) ? methods : [methods]).map((m) => m.toUpperCase()));
+    const rank = segments.reduce((sum, s) => sum + (s.startsWith(':') ? 1 : 2), 0) * 2 + (wildcard ? 0 : 1);
+    const set =
+      methods === '*' ? '*' : new Set((Array.isArray(methods) ? methods : [methods]).map((m) => m.toUpperCase()));
     this.routes.push({ methods: set, segments, wildcard, options, handler, rank });
     this.routes.sort((a, b) => b.rank - a.rank);
     return this;

@@ -1,4 +1,11 @@
-import { App, us_listen_socket_close, us_socket_local_port, type ListenOptions, type TemplatedApp, type us_listen_socket } from 'uws-pack';
+import {
+  App,
+  us_listen_socket_close,
+  us_socket_local_port,
+  type ListenOptions,
+  type TemplatedApp,
+  type us_listen_socket,
+} from 'uws-pack';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
 
 // uws-pack's typings declare a ListenOptions enum that its runtime module does not export (it exports the bare

@@ -65,7 +65,13 @@ function loadDir(root: string): Map<string, StaticFile> {
       const compressible = /^(text\/|application\/(json|manifest\+json|javascript)|image\/svg)/.test(type);
       const gzip = compressible && body.length > 256 ? gzipSync(body, { level: 9 }) : null;
       const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
-      files.set(urlPath, { body, gzip: gzip && gzip.length < body.length ? gzip : null, type, etag, cacheControl: cacheControlFor(urlPath) });
+      files.set(urlPath, {
+        body,
+        gzip: gzip && gzip.length < body.length ? gzip : null,
+        type,
+        etag,
+        cacheControl: cacheControlFor(urlPath),
+      });
     }
   };
   walk(root);
@@ -83,7 +89,10 @@ export function createStaticConsole(root: string): { fallback: Fallback; built: 
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (isServerPath(req.rawPath)) return false;
     if (!built) {
-      reply.status(503).header('Cache-Control', 'no-store').send(NOT_BUILT, 'text/html; charset=utf-8', req.method === 'HEAD');
+      reply
+        .status(503)
+        .header('Cache-Control', 'no-store')
+        .send(NOT_BUILT, 'text/html; charset=utf-8', req.method === 'HEAD');
       return true;
     }
     let path: string;

@@ -31,7 +31,8 @@ export function schemaVersion(store: Store, scope: string): number {
 export function migrate(store: Store, scope: string, migrations: readonly Migration[]): MigrationResult {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migrations of '${scope}' must be numbered 1..n; found ${m.version} at ${i + 1}`);
+    if (m.version !== i + 1)
+      throw new Error(`Migrations of '${scope}' must be numbered 1..n; found ${m.version} at ${i + 1}`);
   });
   const from = schemaVersion(store, scope);
   const newest = sorted.length;

@@ -81,8 +81,14 @@ test('a store from a newer Spool and gaps in numbering are refused', async () =>
   const store = openStore({ rootPath: root });
   try {
     store.meta.putSync('schema_version:demo', 5);
-    assert.throws(() => migrate(store, 'demo', [{ version: 1, description: 'x', up: () => undefined }]), /newer than this Spool/);
-    assert.throws(() => migrate(store, 'gap', [{ version: 2, description: 'x', up: () => undefined }]), /numbered 1..n/);
+    assert.throws(
+      () => migrate(store, 'demo', [{ version: 1, description: 'x', up: () => undefined }]),
+      /newer than this Spool/,
+    );
+    assert.throws(
+      () => migrate(store, 'gap', [{ version: 2, description: 'x', up: () => undefined }]),
+      /numbered 1..n/,
+    );
   } finally {
     await store.close();
     cleanup();

@@ -49,11 +49,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
   if (opts.config) writeFileSync(configPath, stringify(opts.config));
   const mem = memoryLogger();
   const logger: Logger = opts.verbose
-    ? Object.assign(mem, { info: (m: string, f?: Record<string, unknown>) => process.stderr.write(`${m} ${JSON.stringify(f ?? {})}\n`) })
+    ? Object.assign(mem, {
+        info: (m: string, f?: Record<string, unknown>) => process.stderr.write(`${m} ${JSON.stringify(f ?? {})}\n`),
+      })
     : mem;
   let supervisor;
   try {
-    supervisor = await serveSpool({ host: '127.0.0.1', port: 0, dataDir, configPath, logger, staticDir: opts.staticDir });
+    supervisor = await serveSpool({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      configPath,
+      logger,
+      staticDir: opts.staticDir,
+    });
   } catch (err) {
     if (created && !opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -79,11 +88,19 @@ export async function api<T = unknown>(
   baseUrl: string,
   path: string,
   init: RequestInit & { json?: unknown } = {},
-): Promise<{ status: number; body: { success: boolean; data?: T; error?: { message: string; details: unknown; code: string }; meta?: unknown }; res: Response }> {
+): Promise<{
+  status: number;
+  body: { success: boolean; data?: T; error?: { message: string; details: unknown; code: string }; meta?: unknown };
+  res: Response;
+}> {
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set('content-type', 'application/json');
-  const res = await fetch(`${baseUrl}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  const res = await fetch(`${baseUrl}${path}`, {
+    ...rest,
+    headers,
+    body: json !== undefined ? JSON.stringify(json) : rest.body,
+  });
   const text = await res.text();
   let body;
   try {

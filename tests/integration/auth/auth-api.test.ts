@@ -17,10 +17,14 @@ describe('auth and users over HTTP (login required, registration enabled after t
   test('first registration makes an admin and signs in with an HTTP-only, SameSite=Lax cookie', async () => {
     const status = await api(srv.baseUrl, '/api/auth/registration-status');
     assert.deepEqual(status.body.data, { registration_enabled: true, user_count: 0 });
-    const r = await api<{ user: { id: string; is_admin: boolean; api_key: string; provider: string } }>(srv.baseUrl, '/api/auth/register', {
-      method: 'POST',
-      json: { username: 'admin', email: 'admin@example.com', password: 'admin-password' },
-    });
+    const r = await api<{ user: { id: string; is_admin: boolean; api_key: string; provider: string } }>(
+      srv.baseUrl,
+      '/api/auth/register',
+      {
+        method: 'POST',
+        json: { username: 'admin', email: 'admin@example.com', password: 'admin-password' },
+      },
+    );
     assert.equal(r.status, 200);
     assert.equal(r.body.data!.user.is_admin, true);
     assert.equal(r.body.data!.user.provider, 'local');
@@ -30,10 +34,15 @@ describe('auth and users over HTTP (login required, registration enabled after t
   });
 
   test('registration validation reports every field with the spec texts', async () => {
-    const r = await api(srv.baseUrl, '/api/auth/register', { method: 'POST', json: { username: 'x', password: 'short', email: 'bad' } });
+    const r = await api(srv.baseUrl, '/api/auth/register', {
+      method: 'POST',
+      json: { username: 'x', password: 'short', email: 'bad' },
+    });
     assert.equal(r.status, 400);
     assert.equal(r.body.error!.code, 'VALIDATION_FAILED');
-    const fields = (r.body.error!.details as { field: string; message: string }[]).map((d) => `${d.field}: ${d.message}`).sort();
+    const fields = (r.body.error!.details as { field: string; message: string }[])
+      .map((d) => `${d.field}: ${d.message}`)
+      .sort();
     assert.deepEqual(fields, [
       'email: Email address is invalid',
       'password: Password must be at least 8 characters long',
@@ -42,13 +51,20 @@ describe('auth and users over HTTP (login required, registration enabled after t
   });
 
   test('a second user registers as non-admin; a taken name is 409', async () => {
-    const r = await api<{ user: { id: string; is_admin: boolean; api_key: string } }>(srv.baseUrl, '/api/auth/register', {
-      method: 'POST',
-      json: { username: 'bob', password: 'bob-password' },
-    });
+    const r = await api<{ user: { id: string; is_admin: boolean; api_key: string } }>(
+      srv.baseUrl,
+      '/api/auth/register',
+      {
+        method: 'POST',
+        json: { username: 'bob', password: 'bob-password' },
+      },
+    );
     assert.equal(r.body.data!.user.is_admin, false);
     user = { cookie: cookieOf(r.res), apiKey: r.body.data!.user.api_key, id: r.body.data!.user.id };
-    const dup = await api(srv.baseUrl, '/api/auth/register', { method: 'POST', json: { username: 'BOB', password: 'bob-password' } });
+    const dup = await api(srv.baseUrl, '/api/auth/register', {
+      method: 'POST',
+      json: { username: 'BOB', password: 'bob-password' },
+    });
     assert.equal(dup.status, 409);
     assert.match(dup.body.error!.message, /already taken/);
   });
@@ -61,19 +77,29 @@ describe('auth and users over HTTP (login required, registration enabled after t
     assert.equal(ok.status, 200);
     assert.equal(ok.body.data!.user.name, 'admin');
     assert.ok(ok.body.data!.user.last_login);
-    const bad = await api(srv.baseUrl, '/api/auth/login', { method: 'POST', json: { username: 'admin', password: 'nope-nope' } });
+    const bad = await api(srv.baseUrl, '/api/auth/login', {
+      method: 'POST',
+      json: { username: 'admin', password: 'nope-nope' },
+    });
     assert.equal(bad.status, 401);
     assert.equal(bad.body.error!.message, 'Invalid username or password');
   });
 
   test('GET /user shows the own api_key; /users lists users without keys, paged with meta.total', async () => {
-    const me = await api<{ name: string; api_key: string }>(srv.baseUrl, '/api/user', { headers: { cookie: user.cookie } });
+    const me = await api<{ name: string; api_key: string }>(srv.baseUrl, '/api/user', {
+      headers: { cookie: user.cookie },
+    });
     assert.equal(me.body.data!.name, 'bob');
     assert.equal(me.body.data!.api_key, user.apiKey);
-    const page = await api<{ name: string; api_key?: string }[]>(srv.baseUrl, '/api/users?limit=1&offset=1', { headers: { cookie: admin.cookie } });
+    const page = await api<{ name: string; api_key?: string }[]>(srv.baseUrl, '/api/users?limit=1&offset=1', {
+      headers: { cookie: admin.cookie },
+    });
     assert.equal(page.status, 200);
     assert.deepEqual(page.body.meta, { total: 2, limit: 1, offset: 1 });
-    assert.deepEqual(page.body.data!.map((u) => u.name), ['bob']);
+    assert.deepEqual(
+      page.body.data!.map((u) => u.name),
+      ['bob'],
+    );
     assert.equal(page.body.data![0]!.api_key, undefined);
     const bad = await api(srv.baseUrl, '/api/users?limit=-1&offset=x', { headers: { cookie: admin.cookie } });
     assert.equal(bad.status, 400);
@@ -85,7 +111,9 @@ describe('auth and users over HTTP (login required, registration enabled after t
     assert.equal(viaHeader.body.data!.name, 'bob');
     const viaQuery = await api<{ name: string }>(srv.baseUrl, `/api/user?apikey=${user.apiKey}`);
     assert.equal(viaQuery.body.data!.name, 'bob');
-    const wrong = await api(srv.baseUrl, '/api/user', { headers: { 'x-api-key': 'f'.repeat(32), cookie: user.cookie } });
+    const wrong = await api(srv.baseUrl, '/api/user', {
+      headers: { 'x-api-key': 'f'.repeat(32), cookie: user.cookie },
+    });
     assert.equal(wrong.status, 401, 'a wrong key does not fall back to the cookie');
   });
 
@@ -93,9 +121,15 @@ describe('auth and users over HTTP (login required, registration enabled after t
     const basic = `Basic ${Buffer.from('bob:bob-password').toString('base64')}`;
     const ok = await api<{ name: string }>(srv.baseUrl, '/api/user', { headers: { authorization: basic } });
     assert.equal(ok.body.data!.name, 'bob');
-    const bad = await api(srv.baseUrl, '/api/user', { headers: { authorization: `Basic ${Buffer.from('bob:wrong').toString('base64')}` } });
+    const bad = await api(srv.baseUrl, '/api/user', {
+      headers: { authorization: `Basic ${Buffer.from('bob:wrong').toString('base64')}` },
+    });
     assert.equal(bad.status, 401);
-    assert.equal(bad.res.headers.get('www-authenticate'), null, 'no Basic challenge on /api (browsers would pop a dialog)');
+    assert.equal(
+      bad.res.headers.get('www-authenticate'),
+      null,
+      'no Basic challenge on /api (browsers would pop a dialog)',
+    );
   });
 
   test('roles: anonymous 401, non-admin 403 on admin routes, admin passes', async () => {
@@ -121,7 +155,11 @@ describe('auth and users over HTTP (login required, registration enabled after t
       }
     }
     for (const path of ['/api/users', '/api/config', '/api/user']) {
-      assert.equal((await api(srv.baseUrl, path, { headers: { cookie: admin.cookie } })).status, 200, `GET ${path} as admin`);
+      assert.equal(
+        (await api(srv.baseUrl, path, { headers: { cookie: admin.cookie } })).status,
+        200,
+        `GET ${path} as admin`,
+      );
     }
     for (const path of ['/api/auth/config', '/api/auth/registration-status']) {
       assert.equal((await api(srv.baseUrl, path)).status, 200, `${path} is public`);
@@ -130,7 +168,11 @@ describe('auth and users over HTTP (login required, registration enabled after t
 
   test('admin toggles: make admin, remove admin, never the last admin (409)', async () => {
     const put = (id: string, is_admin: unknown) =>
-      api<{ is_admin: boolean }>(srv.baseUrl, `/api/users/${id}/admin`, { method: 'PUT', json: { is_admin }, headers: { cookie: admin.cookie } });
+      api<{ is_admin: boolean }>(srv.baseUrl, `/api/users/${id}/admin`, {
+        method: 'PUT',
+        json: { is_admin },
+        headers: { cookie: admin.cookie },
+      });
     assert.equal((await put(user.id, true)).body.data!.is_admin, true);
     assert.equal((await put(user.id, false)).body.data!.is_admin, false);
     const last = await put(admin.id, false);
@@ -141,14 +183,20 @@ describe('auth and users over HTTP (login required, registration enabled after t
   });
 
   test('regenerating the API key retires the old one', async () => {
-    const r = await api<{ api_key: string }>(srv.baseUrl, '/api/user/api-key/regenerate', { method: 'POST', headers: { cookie: user.cookie } });
+    const r = await api<{ api_key: string }>(srv.baseUrl, '/api/user/api-key/regenerate', {
+      method: 'POST',
+      headers: { cookie: user.cookie },
+    });
     assert.match(r.body.data!.api_key, /^[0-9a-f]{32}$/);
     assert.equal((await api(srv.baseUrl, '/api/user', { headers: { 'x-api-key': user.apiKey } })).status, 401);
     assert.equal((await api(srv.baseUrl, '/api/user', { headers: { 'x-api-key': r.body.data!.api_key } })).status, 200);
   });
 
   test('refresh re-sends the cookie; behind an https proxy it is Secure', async () => {
-    const r = await api(srv.baseUrl, '/api/user/refresh', { method: 'POST', headers: { cookie: user.cookie, 'x-forwarded-proto': 'https' } });
+    const r = await api(srv.baseUrl, '/api/user/refresh', {
+      method: 'POST',
+      headers: { cookie: user.cookie, 'x-forwarded-proto': 'https' },
+    });
     assert.equal(r.status, 200);
     assert.match(r.res.headers.get('set-cookie') ?? '', /HttpOnly; SameSite=Lax; Secure$/);
   });
@@ -157,17 +205,30 @@ describe('auth and users over HTTP (login required, registration enabled after t
     const out = await api(srv.baseUrl, '/api/user/logout', { method: 'POST', headers: { cookie: user.cookie } });
     assert.equal(out.status, 200);
     assert.match(out.res.headers.get('set-cookie') ?? '', /^spool_session=; Path=\/; Max-Age=0; HttpOnly/);
-    assert.equal((await api(srv.baseUrl, '/api/user', { headers: { cookie: user.cookie } })).status, 401, 'old cookie is dead');
-    assert.equal((await api(srv.baseUrl, '/api/user/logout', { method: 'POST', headers: { cookie: user.cookie } })).status, 200);
+    assert.equal(
+      (await api(srv.baseUrl, '/api/user', { headers: { cookie: user.cookie } })).status,
+      401,
+      'old cookie is dead',
+    );
+    assert.equal(
+      (await api(srv.baseUrl, '/api/user/logout', { method: 'POST', headers: { cookie: user.cookie } })).status,
+      200,
+    );
   });
 
   test('10 failed logins from one client: the 11th is 429 with Retry-After, even with the right password', async () => {
     // Two failures happened above (a wrong login and a wrong Basic header): Basic shares the login limit.
     for (let i = 0; i < 8; i++) {
-      const r = await api(srv.baseUrl, '/api/auth/login', { method: 'POST', json: { username: 'admin', password: `guess-${i}` } });
+      const r = await api(srv.baseUrl, '/api/auth/login', {
+        method: 'POST',
+        json: { username: 'admin', password: `guess-${i}` },
+      });
       assert.equal(r.status, 401);
     }
-    const locked = await api(srv.baseUrl, '/api/auth/login', { method: 'POST', json: { username: 'admin', password: 'admin-password' } });
+    const locked = await api(srv.baseUrl, '/api/auth/login', {
+      method: 'POST',
+      json: { username: 'admin', password: 'admin-password' },
+    });
     assert.equal(locked.status, 429);
     assert.match(locked.body.error!.message, /Too many failed login attempts\. Try again in \d+ seconds\./);
     assert.ok(Number(locked.res.headers.get('retry-after')) > 0);
@@ -178,10 +239,16 @@ describe('registration closes after the first user by default', () => {
   test('second registration is 403 and the status says so', async () => {
     const srv = await startServer();
     try {
-      await api(srv.baseUrl, '/api/auth/register', { method: 'POST', json: { username: 'first', password: 'first-password' } });
+      await api(srv.baseUrl, '/api/auth/register', {
+        method: 'POST',
+        json: { username: 'first', password: 'first-password' },
+      });
       const status = await api(srv.baseUrl, '/api/auth/registration-status');
       assert.deepEqual(status.body.data, { registration_enabled: false, user_count: 1 });
-      const second = await api(srv.baseUrl, '/api/auth/register', { method: 'POST', json: { username: 'second', password: 'second-password' } });
+      const second = await api(srv.baseUrl, '/api/auth/register', {
+        method: 'POST',
+        json: { username: 'second', password: 'second-password' },
+      });
       assert.equal(second.status, 403);
       assert.match(second.body.error!.message, /Registration is closed/);
     } finally {
@@ -197,7 +264,10 @@ describe('login_required false', () => {
       assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, { login_required: false });
       assert.equal((await api(srv.baseUrl, '/api/users')).status, 200);
       assert.equal((await api(srv.baseUrl, '/api/config')).status, 200);
-      await api(srv.baseUrl, '/api/auth/register', { method: 'POST', json: { username: 'owner', password: 'owner-password' } });
+      await api(srv.baseUrl, '/api/auth/register', {
+        method: 'POST',
+        json: { username: 'owner', password: 'owner-password' },
+      });
       const me = await api<{ name: string; is_admin: boolean }>(srv.baseUrl, '/api/user');
       assert.equal(me.status, 200);
       assert.equal(me.body.data!.name, 'owner', 'anonymous acts as the first admin');
