@@ -1,12 +1,12 @@
 import { api } from './client';
-import type { ConfigSectionName, SpoolConfig } from './types';
+import type { ConfigSectionName, ConfigWriteResult, SpoolConfig } from './types';
 
 export const configApi = {
   get: () => api.get<SpoolConfig>('/config'),
   /** PATCH /config/{section} with the payload shape of spec §7: `{section, config}`. */
   patch: (section: ConfigSectionName, config: Record<string, unknown>) =>
-    api.patch<SpoolConfig>(`/config/${section}`, { section, config }),
-  reload: () => api.post<SpoolConfig>('/config/reload'),
+    api.patch<ConfigWriteResult>(`/config/${section}`, { section, config }),
+  reload: () => api.post<ConfigWriteResult>('/config/reload'),
   validate: (config: unknown) => api.post<unknown>('/config/validate', config),
 };
 

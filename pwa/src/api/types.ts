@@ -90,8 +90,12 @@ export interface SpoolConfig {
   arrs?: Record<string, unknown>;
   providers?: unknown[];
   log?: Record<string, unknown>;
-  /** Present on write answers: settings that change only after a restart. */
-  restart_required?: string[];
+}
+
+/** Answer of every config write and of reload: the new (redacted) config and the restart-only settings changed. */
+export interface ConfigWriteResult {
+  config: SpoolConfig;
+  restart_required: string[];
 }
 
 export type ConfigSectionName =

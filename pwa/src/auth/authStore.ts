@@ -86,14 +86,20 @@ export async function login(username: string, password: string): Promise<User> {
   return user;
 }
 
-/** Registers, then signs in with the same credentials so the new account lands on the Dashboard. */
+/**
+ * Registers; the server signs the new account in (session cookie + user). Should an answer carry no user, sign in
+ * with the same credentials so the account still lands on the Dashboard.
+ */
 export async function register(input: RegisterInput): Promise<User> {
+  let user: User | null;
   try {
-    await authApi.register(input);
+    user = userFrom(await authApi.register(input));
   } catch (err) {
     throw new Error(messageOf(err, 'Registration failed'), { cause: err });
   }
-  return login(input.username, input.password);
+  if (!user) return login(input.username, input.password);
+  patch({ status: 'authenticated', user, error: null, connectionFailed: false });
+  return user;
 }
 
 /** Logout always ends logged out, even when the server call fails. */
@@ -109,9 +115,9 @@ export async function logout(): Promise<void> {
 
 /** Token refresh: re-fetches the user; an error is kept in the state. */
 export async function refreshUser(): Promise<void> {
+  if (!auth.value.loginRequired) return;
   try {
-    const refreshed = userFrom(await authApi.refresh().catch(() => null));
-    const user = refreshed && 'api_key' in refreshed ? refreshed : await authApi.currentUser();
+    const user = userFrom(await authApi.refresh()) ?? (await authApi.currentUser());
     patch({ status: 'authenticated', user, error: null });
   } catch (err) {
     patch({ error: messageOf(err, 'Token refresh failed') });

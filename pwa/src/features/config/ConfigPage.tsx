@@ -29,8 +29,8 @@ export function ConfigPage({ section }: { section: ConfigSectionId }) {
   const reload = useMutation({
     mutationFn: configApi.reload,
     onSuccess: async (answer) => {
-      if (answer && typeof answer === 'object' && 'webdav' in answer) queryClient.setQueryData(keys.config, answer);
-      await queryClient.invalidateQueries({ queryKey: keys.config });
+      if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
+      else await queryClient.invalidateQueries({ queryKey: keys.config });
       clearRestartRequired();
       toast.success('Configuration reloaded successfully from file');
     },

@@ -5,6 +5,7 @@ import {
   changedRestartFields,
   clearRestartRequired,
   dismissRestartBanner,
+  syncRestartRequired,
   readRestartState,
   type KeyValueStore,
 } from './restartState';
@@ -56,4 +57,16 @@ test('garbage in storage reads as an empty state', () => {
   const store = memoryStore();
   store.setItem('spool.restart.pending', '{not json');
   assert.deepEqual(readRestartState(store), { pending: [], dismissed: false });
+});
+
+test("the server's list replaces the pending one; a dismissal holds unless it names something new", () => {
+  const store = memoryStore();
+  addRestartRequired(['webdav.port'], store);
+  dismissRestartBanner(store);
+  syncRestartRequired(['webdav.port'], store);
+  assert.deepEqual(readRestartState(store), { pending: ['webdav.port'], dismissed: true });
+  syncRestartRequired([], store);
+  assert.deepEqual(readRestartState(store).pending, []);
+  syncRestartRequired(['metadata.root_path'], store);
+  assert.deepEqual(readRestartState(store), { pending: ['metadata.root_path'], dismissed: false });
 });

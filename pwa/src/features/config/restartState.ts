@@ -66,6 +66,16 @@ export function dismissRestartBanner(store = defaultStore()): RestartState {
   return (restartState.value = write({ ...readRestartState(store), dismissed: true }, store));
 }
 
+/**
+ * Takes the server's own list (restart-only settings changed since it started) as the truth. The banner comes
+ * back after a dismissal only when the list names a setting the operator has not dismissed yet.
+ */
+export function syncRestartRequired(fields: string[], store = defaultStore()): RestartState {
+  const current = readRestartState(store);
+  const fresh = fields.some((f) => !current.pending.includes(f));
+  return (restartState.value = write({ pending: [...fields], dismissed: current.dismissed && !fresh }, store));
+}
+
 /** Reload from file or a restart makes the pending list moot. */
 export function clearRestartRequired(store = defaultStore()): RestartState {
   return (restartState.value = write({ pending: [], dismissed: false }, store));

@@ -6,7 +6,7 @@ import type { ConfigSectionName, SpoolConfig } from '../../api/types';
 import { keys } from '../../lib/queries';
 import { toast } from '../../components/toast';
 import { configDirty } from './configState';
-import { addRestartRequired, changedRestartFields } from './restartState';
+import { addRestartRequired, changedRestartFields, syncRestartRequired } from './restartState';
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -39,39 +39,40 @@ export interface SaveStep {
   payload: Record<string, unknown>;
 }
 
+function restartValuesOf(config: SpoolConfig | undefined): Record<string, unknown> {
+  if (!config) return {};
+  return {
+    'webdav.port': config.webdav?.port,
+    'import.max_processor_workers': config.import?.max_processor_workers,
+    'metadata.root_path': config.metadata?.root_path,
+  };
+}
+
 /**
  * Saves one or more PATCH /config/{section} steps in order, keeps the cached config in step, feeds the restart
  * banner, and reports failures as an 'Update Failed' toast with the server's details (spec §8).
- * `restartValues` maps restart-only settings ('webdav.port'...) to the values this save sends.
+ * `restartValues` maps restart-only settings ('webdav.port'...) to the values this save sends; they are used only
+ * when the server does not send its own `restart_required` list.
  */
 export function useSaveConfig(successTitle = 'Settings saved') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ steps, restartValues }: { steps: SaveStep[]; restartValues?: Record<string, unknown> }) => {
-      const before = queryClient.getQueryData<SpoolConfig>(keys.config);
-      let answer: SpoolConfig | undefined;
-      const serverRestart: string[] = [];
+      const before = restartValuesOf(queryClient.getQueryData<SpoolConfig>(keys.config));
+      let serverList: string[] | undefined;
       for (const step of steps) {
-        answer = await configApi.patch(step.section, step.payload);
-        if (Array.isArray(answer?.restart_required)) serverRestart.push(...answer.restart_required);
-        if (answer && typeof answer === 'object' && 'webdav' in answer) {
-          const { restart_required: _ignored, ...config } = answer;
-          queryClient.setQueryData(keys.config, config);
-        }
+        const answer = await configApi.patch(step.section, step.payload);
+        if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
+        if (Array.isArray(answer?.restart_required)) serverList = answer.restart_required;
       }
-      const beforeValues: Record<string, unknown> = before
-        ? {
-            'webdav.port': before.webdav?.port,
-            'import.max_processor_workers': before.import?.max_processor_workers,
-            'metadata.root_path': before.metadata?.root_path,
-          }
-        : {};
-      return changedRestartFields(beforeValues, restartValues ?? {}, serverRestart);
+      if (serverList) return { fields: serverList, fromServer: true };
+      return { fields: changedRestartFields(before, restartValues ?? {}, undefined), fromServer: false };
     },
-    onSuccess: async (restart) => {
-      if (restart.length > 0) addRestartRequired(restart);
+    onSuccess: ({ fields, fromServer }) => {
+      // The server's list is the whole truth (changed since it started); the local guess only adds.
+      if (fromServer) syncRestartRequired(fields);
+      else addRestartRequired(fields);
       toast.success(successTitle);
-      await queryClient.invalidateQueries({ queryKey: keys.config });
     },
     onError: (err) => toast.error('Update Failed', describeError(err, 'The configuration could not be saved')),
   });
