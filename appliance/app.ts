@@ -123,6 +123,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       store,
       auth,
       logger,
+      pool,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });

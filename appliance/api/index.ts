@@ -2,9 +2,12 @@ import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
 import type { Logger } from '../logging/logger.js';
+import type { NntpPool } from '../nntp/index.js';
 import type { Store } from '../store/index.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerConfigRoutes } from './config.routes.js';
+import { registerPoolRoutes } from './pool.routes.js';
+import { registerProviderRoutes } from './providers.routes.js';
 import { registerSystemRoutes } from './system.routes.js';
 import { registerUsersRoutes } from './users.routes.js';
 
@@ -14,6 +17,7 @@ export interface ApiDeps {
   store: Store;
   auth: AuthDomain;
   logger: Logger;
+  pool: NntpPool;
   version: string;
   requestRestart(force: boolean): void;
 }
@@ -24,4 +28,6 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerAuthRoutes(router, deps);
   registerUsersRoutes(router, deps);
   registerConfigRoutes(router, deps);
+  registerProviderRoutes(router, deps);
+  registerPoolRoutes(router, deps);
 }
