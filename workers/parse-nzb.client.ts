@@ -10,9 +10,9 @@ import type { ParseNzbTaskInput, ParseNzbTaskOutput, WireLayoutOutcome } from '.
 
 /**
  * Below this size parsing inline is cheaper than the hop to a worker (see docs/nzb.md for the measurement);
- * above it the main thread, which also serves streams, is spared the ~50 ms per 1 MB of XML.
+ * above it the main thread, which also serves streams, is spared the 70-100 ms per MB of XML that parsing costs.
  */
-export const WORKER_THRESHOLD_BYTES = 2 * 1024 * 1024;
+export const WORKER_THRESHOLD_BYTES = 1024 * 1024;
 
 /** The task file next to this one: `.ts` under tsx, `.js` once compiled. */
 export const PARSE_NZB_TASK = fileURLToPath(
