@@ -15,6 +15,7 @@ import { openStore, type Store } from './store/index.js';
 import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
+import { createImporter, type ImporterDomain } from './importer/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -41,6 +42,8 @@ export interface SpoolApp {
   readonly auth: AuthDomain;
   /** The virtual tree, the reader and WebDAV locks (the importer writes jobs through streaming.vfs). */
   readonly streaming: StreamingDomain;
+  /** The import queue, runner and directory scan. */
+  readonly importer: ImporterDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -115,6 +118,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     config.on('change', () => pool.updateProviders(config.get().providers));
     const streaming = createStreaming({ store, config, logger, source: poolArticleSource(pool) });
     closers.push(() => streaming.close());
+    const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
+    closers.push(() => importer.close());
 
     const router = new Router();
     const version = readVersion(root);
@@ -124,6 +129,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       logger,
       pool,
+      importer,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
@@ -150,6 +156,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       store,
       auth,
       streaming,
+      importer,
       logger,
       version,
       handler,

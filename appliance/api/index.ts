@@ -1,13 +1,17 @@
 import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
+import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { Store } from '../store/index.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerConfigRoutes } from './config.routes.js';
+import { registerImportRoutes } from './import.routes.js';
 import { registerPoolRoutes } from './pool.routes.js';
 import { registerProviderRoutes } from './providers.routes.js';
+import { registerQueueRoutes } from './queue.routes.js';
+import { registerSabnzbdRoutes } from '../sabnzbd/sabnzbd.routes.js';
 import { registerSystemRoutes } from './system.routes.js';
 import { registerUsersRoutes } from './users.routes.js';
 
@@ -18,6 +22,7 @@ export interface ApiDeps {
   auth: AuthDomain;
   logger: Logger;
   pool: NntpPool;
+  importer: ImporterDomain;
   version: string;
   requestRestart(force: boolean): void;
 }
@@ -30,4 +35,7 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerConfigRoutes(router, deps);
   registerProviderRoutes(router, deps);
   registerPoolRoutes(router, deps);
+  registerQueueRoutes(router, deps);
+  registerImportRoutes(router, deps);
+  registerSabnzbdRoutes(router, deps);
 }

@@ -1,0 +1,126 @@
+import type { Logger } from '../logging/logger.js';
+import { ImportError, retryDelayMs } from './import-errors.js';
+import type { QueueService } from './queue.service.js';
+import type { QueueRecord } from './queue.types.js';
+
+export interface ImportResult {
+  targetPath: string;
+  fileSize: number;
+}
+
+/** Does one import; throws ImportError (or anything else, treated as transient). */
+export type ImportJob = (item: QueueRecord, signal: AbortSignal) => Promise<ImportResult>;
+
+export interface RunnerOptions {
+  queue: QueueService;
+  job: ImportJob;
+  logger: Logger;
+  /** import.max_processor_workers, read once at start (spec: changing it needs a restart). */
+  workers: number;
+  /** import.queue_processing_interval_seconds: how often an idle runner looks again. */
+  intervalMs: number;
+  /** Back-off before retry n (0-based); default 1, 2, 4 ... minutes. */
+  retryDelay?: (attempt: number) => number;
+  now?: () => number;
+}
+
+/**
+ * Runs up to `workers` imports at once. It claims work when woken (a new item, a finished import) and otherwise
+ * every interval, or sooner when a retry falls due. Items left 'processing' by a crash are put back at start.
+ */
+export class ImportRunner {
+  private readonly active = new Map<number, AbortController>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private idle: Promise<void> = Promise.resolve();
+  private settleIdle: (() => void) | undefined;
+  private readonly wake = () => this.pump();
+
+  constructor(private readonly o: RunnerOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const recovered = this.o.queue.recover();
+    if (recovered > 0) this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
+    this.o.queue.on('runnable', this.wake);
+    this.pump();
+  }
+
+  /** Stops claiming, aborts imports in progress and waits for them to put their items back. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.o.queue.off('runnable', this.wake);
+    clearTimeout(this.timer);
+    for (const controller of this.active.values()) controller.abort();
+    await this.idle;
+  }
+
+  get running(): number {
+    return this.active.size;
+  }
+
+  /** Resolves when nothing is being imported (tests and stop). */
+  whenIdle(): Promise<void> {
+    return this.idle;
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    while (this.active.size < this.o.workers) {
+      const item = this.o.queue.claim();
+      if (!item) break;
+      this.run(item);
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    const now = (this.o.now ?? Date.now)();
+    const due = this.o.queue.nextRetryAt();
+    const wait = due === undefined ? this.o.intervalMs : Math.max(0, Math.min(this.o.intervalMs, due - now));
+    this.timer = setTimeout(() => this.pump(), wait);
+    this.timer.unref();
+  }
+
+  private run(item: QueueRecord): void {
+    const controller = new AbortController();
+    if (this.active.size === 0) this.idle = new Promise((r) => (this.settleIdle = r));
+    this.active.set(item.id, controller);
+    const started = Date.now();
+    this.o.logger.info('import started', { id: item.id, nzb: item.nzbPath, attempt: item.retryCount + 1 });
+    void this.o
+      .job(item, controller.signal)
+      .then(
+        (result) => {
+          this.o.queue.complete(item.id, result);
+          this.o.logger.info('import completed', { id: item.id, target: result.targetPath, ms: Date.now() - started });
+        },
+        (err: unknown) => this.failed(item, err, controller.signal.aborted),
+      )
+      .catch((err: unknown) => this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) }))
+      .finally(() => {
+        this.active.delete(item.id);
+        if (this.active.size === 0) this.settleIdle?.();
+        this.pump();
+      });
+  }
+
+  private failed(item: QueueRecord, err: unknown, aborted: boolean): void {
+    if (aborted && this.stopped) {
+      // Stopping, not failing: the item goes back as it was and runs again after the restart.
+      this.o.queue.recover();
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const permanent = err instanceof ImportError && err.permanent;
+    const canRetry = !permanent && item.retryCount < item.maxRetries;
+    const now = (this.o.now ?? Date.now)();
+    const retryAt = canRetry ? now + (this.o.retryDelay ?? retryDelayMs)(item.retryCount) : null;
+    const text = canRetry || permanent ? message : `${message} (gave up after ${item.retryCount + 1} attempts)`;
+    this.o.queue.fail(item.id, text, retryAt);
+    this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, permanent });
+  }
+}

@@ -1,0 +1,172 @@
+import type { Piscina } from 'piscina';
+import type { Logger } from '../logging/logger.js';
+import {
+  cleanFileName,
+  concatLayouts,
+  groupNzb,
+  NzbParseError,
+  type FileEvidence,
+  type FileLayout,
+  type NzbDocument,
+  type VirtualFile,
+} from '../nzb/index.js';
+import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
+import { fetchFirstArticles, type ArticleClient, type FirstArticle } from './article-evidence.js';
+import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { layoutPostedFile } from './file-layouts.js';
+import { permanentError } from './import-errors.js';
+import type { ImportResult } from './import.runner.js';
+import { readPar2Descriptions } from './par2-names.js';
+import type { QueueService } from './queue.service.js';
+import type { QueueRecord } from './queue.types.js';
+
+export interface ImportSettings {
+  /** import.segment_sample_percentage (100 = STAT every article). */
+  samplePercentage: number;
+  /** Resolves a queue item's category to its directory under the complete dir. */
+  categoryDir(category: string | null): string;
+}
+
+export interface NzbImporterDeps {
+  queue: QueueService;
+  vfs: VfsService;
+  client: ArticleClient;
+  parsePool: Piscina;
+  settings: () => ImportSettings;
+  logger: Logger;
+}
+
+/**
+ * One import: NZB -> parsed document -> first article of each file (names, sizes, PAR2 heads) -> grouped and
+ * named files -> availability probe -> per-article decoded layouts -> a job in the virtual tree.
+ */
+export class NzbImporter {
+  constructor(private readonly d: NzbImporterDeps) {}
+
+  async run(item: QueueRecord, signal: AbortSignal): Promise<ImportResult> {
+    const doc = await this.parse(await this.d.queue.nzb(item.id));
+    const firsts = await fetchFirstArticles(this.d.client, doc, signal);
+    const evidence = firsts.map((f): FileEvidence | undefined => (f.missing ? undefined : { yenc: f.facts, head: f.head }));
+    const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
+    const grouped = groupNzb(doc, evidence, par2);
+    // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
+    const mains = grouped.files.length > 0 ? grouped.files : grouped.extras;
+    if (mains.length === 0) throw permanentError('The NZB holds only PAR2 repair files; there is nothing to import');
+
+    const settings = this.d.settings();
+    await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
+    const files: AddJobFile[] = [];
+    for (const file of mains) files.push(await this.layoutOf(doc, file, firsts, item, signal));
+    signal.throwIfAborted();
+    const fileSize = files.reduce((sum, f) => sum + f.size, 0);
+    const targetPath = await this.write(item, settings.categoryDir(item.category), files);
+    this.d.logger.info('job written', { id: item.id, target: targetPath, files: files.length, warnings: grouped.warnings });
+    return { targetPath, fileSize };
+  }
+
+  private async parse(bytes: Buffer): Promise<NzbDocument> {
+    try {
+      const doc = await parseNzbAuto(this.d.parsePool, bytes);
+      if (doc.files.length === 0) throw permanentError('The NZB lists no files with articles');
+      return doc;
+    } catch (err) {
+      if (err instanceof NzbParseError) throw permanentError(`The NZB could not be read: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async probe(
+    doc: NzbDocument,
+    mains: readonly VirtualFile[],
+    firsts: readonly FirstArticle[],
+    percentage: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const targets: ProbeTarget[] = mains.map((file) => {
+      const messageIds: string[] = [];
+      const known = new Set<number>();
+      for (const part of file.parts) {
+        if (!firsts[part]!.missing) known.add(messageIds.length);
+        for (const s of doc.files[part]!.segments) messageIds.push(s.messageId);
+      }
+      return { name: file.name, messageIds, known };
+    });
+    const findings = await probeAvailability(this.d.client, targets, percentage, signal);
+    if (findings.length > 0) throw permanentError(describeMissing(findings, percentage < 100));
+  }
+
+  private async layoutOf(
+    doc: NzbDocument,
+    file: VirtualFile,
+    firsts: readonly FirstArticle[],
+    item: QueueRecord,
+    signal: AbortSignal,
+  ): Promise<AddJobFile> {
+    const layouts: FileLayout[] = [];
+    for (const part of file.parts) {
+      const first = firsts[part]!;
+      if (first.missing) throw permanentError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
+      const name = file.parts.length > 1 ? `${file.name} (piece ${layouts.length + 1})` : file.name;
+      layouts.push((await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal)).layout);
+    }
+    const layout = concatLayouts(layouts);
+    if (file.par2 && file.par2.length !== layout.size) {
+      throw permanentError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
+    }
+    return {
+      name: file.name,
+      size: layout.size,
+      layout: toVfsLayout(layout),
+      sourceNzbPath: item.nzbPath,
+      passwordProtected: (doc.meta.password?.length ?? 0) > 0,
+    };
+  }
+
+  /**
+   * Writes the job. The directory is reserved on the queue item first: a re-run after a crash finds its own
+   * reservation and replaces the half-known job; another item's job of the same name is never overwritten.
+   */
+  private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
+    const jobName = safeSegment(item.name, 'job');
+    const vfs = this.d.vfs;
+    let targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${jobName}`;
+    let chosen = jobName;
+    if (item.targetPath !== targetPath) {
+      for (let n = 2; vfs.stat(targetPath) && n < 1000; n++) {
+        chosen = `${jobName} (${n})`;
+        targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${chosen}`;
+      }
+    }
+    this.d.queue.reserveTarget(item.id, targetPath);
+    const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
+    return dir;
+  }
+}
+
+/** The nzb domain's layout (typed arrays) as the VFS stores it, with what NZB export needs. */
+export function toVfsLayout(layout: FileLayout): VfsLayout {
+  const n = layout.messageIds.length;
+  const segments = new Array<VfsLayout['segments'][number]>(n);
+  for (let i = 0; i < n; i++) segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
+  const part = layout.parts[0];
+  return {
+    segments,
+    groups: part?.groups,
+    nzb: part && {
+      poster: part.poster,
+      date: part.date,
+      subject: part.subject,
+      numbers: Array.from(layout.numbers),
+      encodedBytes: Array.from(layout.encodedBytes),
+    },
+  };
+}
+
+/** A name usable as one path segment of the virtual tree. */
+export function safeSegment(raw: string, fallback: string): string {
+  const name = cleanFileName(raw).replace(/\//g, '_');
+  const trimmed = Buffer.byteLength(name) > 200 ? Buffer.from(name).subarray(0, 200).toString('utf8').replace(/\uFFFD+$/, '') : name;
+  return trimmed === '' || trimmed === '.' || trimmed === '..' ? fallback : trimmed;
+}

@@ -1,0 +1,40 @@
+import { groupNzb, parsePar2, type FileEvidence, type NzbDocument, type Par2FileDescription } from '../nzb/index.js';
+import { fetchArticle, PAR2_MAGIC, type ArticleClient, type FirstArticle } from './article-evidence.js';
+
+/** An index .par2 is a few KB; a file of more articles than this is a recovery volume, not worth fetching whole. */
+const MAX_PAR2_ARTICLES = 8;
+
+/**
+ * The PAR2 file descriptions of the release, read only when some file's name still looks obfuscated after the
+ * subject and yEnc header had their say. PAR2 files are recognised by name or, when their names are obfuscated
+ * too, by the packet magic at the start of their first article. The smallest one (the index) is read first.
+ */
+export async function readPar2Descriptions(
+  client: ArticleClient,
+  doc: NzbDocument,
+  firsts: readonly FirstArticle[],
+  evidence: readonly (FileEvidence | undefined)[],
+  signal: AbortSignal,
+): Promise<Par2FileDescription[]> {
+  const provisional = groupNzb(doc, evidence, []);
+  const needed = provisional.files.some((f) => f.obfuscated || f.nameSource === 'fallback');
+  if (!needed) return [];
+  const candidates = firsts
+    .map((first, index) => ({ first, index }))
+    .filter(({ first }) => !first.missing && first.data.subarray(0, 8).equals(PAR2_MAGIC))
+    .sort((a, b) => doc.files[a.index]!.segments.length - doc.files[b.index]!.segments.length);
+  for (const { first, index } of candidates) {
+    if (first.missing) continue;
+    const segments = doc.files[index]!.segments;
+    if (segments.length > MAX_PAR2_ARTICLES) continue;
+    const pieces: Buffer[] = [first.data];
+    for (const segment of segments.slice(1)) {
+      const article = await fetchArticle(client, segment.messageId, signal);
+      if (!article) break; // parsePar2 reads what it has; a damaged tail costs only the packets in it
+      pieces.push(Buffer.from(article.data));
+    }
+    const index2 = parsePar2(Buffer.concat(pieces));
+    if (index2.files.length > 0) return index2.files;
+  }
+  return [];
+}

@@ -1,0 +1,254 @@
+import { EventEmitter } from 'node:events';
+import { AppError } from '../http/errors.js';
+import type { Store } from '../store/index.js';
+import { NzbBlobStore } from './nzb-blob.store.js';
+import { QueueRepository } from './queue.repository.js';
+import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
+
+export interface EnqueueInput {
+  nzb: Uint8Array;
+  /** Absolute path of a scanned file, or the uploaded file's name. */
+  nzbPath: string;
+  category?: string | null;
+  priority?: QueuePriority;
+}
+
+export interface QueueEvents {
+  /** New or restarted work: the runner wakes up. */
+  runnable: [];
+}
+
+/** The queue's rules (who may move where); storage is the repository's, scheduling the runner's. */
+export class QueueService extends EventEmitter<QueueEvents> {
+  readonly repo: QueueRepository;
+  readonly blobs: NzbBlobStore;
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: () => { maxRetries: number },
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.repo = new QueueRepository(store);
+    this.blobs = new NzbBlobStore(store);
+  }
+
+  /** Stores the NZB (compressed) and its queue item in one transaction, then wakes the runner. */
+  async enqueue(input: EnqueueInput): Promise<QueueRecord> {
+    const hash = NzbBlobStore.hash(input.nzb);
+    const packed = await NzbBlobStore.pack(input.nzb);
+    const at = this.now();
+    const record = this.store.transaction(() => {
+      const r = this.repo.insert({
+        nzbPath: input.nzbPath,
+        name: jobNameFromPath(input.nzbPath),
+        category: input.category?.trim() || null,
+        priority: input.priority ?? 0,
+        status: 'pending',
+        targetPath: null,
+        fileSize: estimateSize(input.nzb),
+        retryCount: 0,
+        maxRetries: this.settings().maxRetries,
+        errorMessage: null,
+        nextAttemptAt: null,
+        contentHash: hash,
+        createdAt: at,
+        updatedAt: at,
+        startedAt: null,
+        completedAt: null,
+      });
+      this.blobs.put(r.id, packed, hash);
+      return r;
+    });
+    this.emit('runnable');
+    return record;
+  }
+
+  get(id: number): QueueRecord | undefined {
+    return this.repo.get(id);
+  }
+
+  require(id: number): QueueRecord {
+    const item = this.repo.get(id);
+    if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+    return item;
+  }
+
+  list(q: QueueListQuery): { items: QueueRecord[]; total: number } {
+    return this.repo.list(q);
+  }
+
+  stats(): QueueStats {
+    const c = this.repo.counts();
+    return {
+      total_queued: c.pending + c.processing + c.completed + c.failed + c.retrying,
+      total_processing: c.processing,
+      total_completed: c.completed,
+      total_failed: c.failed,
+      total_pending: c.pending,
+      total_retrying: c.retrying,
+    };
+  }
+
+  /** Deletes an item and its NZB. An import in progress cannot be deleted (it would write a job nobody owns). */
+  remove(id: number): QueueRecord {
+    const item = this.require(id);
+    if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+    const removed = this.store.transaction(() => {
+      const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
+      if (r) this.blobs.remove(id);
+      return r;
+    });
+    if (!removed) throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+    return removed;
+  }
+
+  bulkRemove(ids: number[]): { deleted: number; skipped: number[] } {
+    const skipped: number[] = [];
+    let deleted = 0;
+    for (const id of new Set(ids)) {
+      const removed = this.store.transaction(() => {
+        const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
+        if (r) this.blobs.remove(id);
+        return r;
+      });
+      if (removed) deleted++;
+      else skipped.push(id);
+    }
+    return { deleted, skipped };
+  }
+
+  /** Back to pending with the retry count reset (items being imported are left alone). */
+  bulkRestart(ids: number[]): { restarted: number; skipped: number[] } {
+    const skipped: number[] = [];
+    let restarted = 0;
+    for (const id of new Set(ids)) {
+      let changed = false;
+      this.repo.update(id, (cur) => {
+        if (cur.status === 'processing') return null;
+        changed = true;
+        return { ...this.requeued(cur), retryCount: 0 };
+      });
+      if (changed) restarted++;
+      else skipped.push(id);
+    }
+    if (restarted > 0) this.emit('runnable');
+    return { restarted, skipped };
+  }
+
+  /** Runs the item again now: failed, completed or waiting for a retry; a pending one moves to the front. */
+  retry(id: number): QueueRecord {
+    const item = this.require(id);
+    if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is already being imported`);
+    const updated = this.repo.update(id, (cur) =>
+      cur.status === 'processing' ? null : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
+    );
+    this.emit('runnable');
+    return updated ?? item;
+  }
+
+  /** DELETE /queue/completed and /queue/failed: items last changed before `olderThan` (all when absent). */
+  clear(status: 'completed' | 'failed', olderThan?: number): { deleted: number } {
+    const ids = this.repo.idsWithStatus(status, olderThan ?? Infinity);
+    let deleted = 0;
+    // Batches keep each write transaction short while the runner and the console keep working.
+    for (let i = 0; i < ids.length; i += 500) {
+      deleted += this.store.transaction(() => {
+        let n = 0;
+        for (const id of ids.slice(i, i + 500)) {
+          if (this.repo.remove(id, (cur) => cur.status === status)) {
+            this.blobs.remove(id);
+            n++;
+          }
+        }
+        return n;
+      });
+    }
+    return { deleted };
+  }
+
+  // ---- the runner's side ----
+
+  /** Items left 'processing' by a crash go back to pending (nothing was committed for them). */
+  recover(): number {
+    const ids = this.repo.idsWithStatus('processing');
+    for (const id of ids) {
+      this.repo.update(id, (cur) => (cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null));
+    }
+    return ids.length;
+  }
+
+  /** Takes the next runnable item and marks it processing (one transaction, so two workers never share one). */
+  claim(): QueueRecord | undefined {
+    return this.store.transaction(() => {
+      const now = this.now();
+      const next = this.repo.nextRunnable(now);
+      if (!next) return undefined;
+      return this.repo.update(next.id, (cur) => ({
+        ...cur,
+        status: 'processing',
+        startedAt: now,
+        updatedAt: now,
+        nextAttemptAt: null,
+      }));
+    });
+  }
+
+  nextRetryAt(): number | undefined {
+    return this.repo.nextRetryAt();
+  }
+
+  /** Records where the job will be written before writing it, so a re-run after a crash replaces its own job. */
+  reserveTarget(id: number, targetPath: string): void {
+    this.repo.update(id, (cur) => ({ ...cur, targetPath }));
+  }
+
+  complete(id: number, result: { targetPath: string; fileSize: number }): void {
+    this.repo.update(id, (cur) => ({
+      ...cur,
+      ...result,
+      status: 'completed',
+      errorMessage: null,
+      completedAt: this.now(),
+      updatedAt: this.now(),
+    }));
+  }
+
+  /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
+  fail(id: number, message: string, retryAt: number | null): QueueRecord | undefined {
+    return this.repo.update(id, (cur) => ({
+      ...cur,
+      status: retryAt === null ? 'failed' : 'retrying',
+      retryCount: retryAt === null ? cur.retryCount : cur.retryCount + 1,
+      nextAttemptAt: retryAt,
+      errorMessage: message,
+      updatedAt: this.now(),
+    }));
+  }
+
+  async nzb(id: number): Promise<Buffer> {
+    const bytes = await this.blobs.read(id);
+    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    return bytes;
+  }
+
+  private requeued(cur: QueueRecord): QueueRecord {
+    return { ...cur, status: 'pending', errorMessage: null, nextAttemptAt: null, updatedAt: this.now() };
+  }
+}
+
+/** 'dir/Show.S01E01.nzb' -> 'Show.S01E01'. */
+export function jobNameFromPath(nzbPath: string): string {
+  const base = nzbPath.replace(/\\/g, '/').split('/').pop() ?? '';
+  return base.replace(/\.nzb$/i, '') || 'nzb';
+}
+
+/** Sum of the NZB's `bytes=` attributes: what the console shows as size until the import knows better. */
+function estimateSize(nzb: Uint8Array): number {
+  // Past 16 MB the scan would hold the event loop for a noticeable time; the import fills the real size anyway.
+  if (nzb.byteLength > 16 * 1024 * 1024) return 0;
+  const text = Buffer.from(nzb.buffer, nzb.byteOffset, nzb.byteLength).toString('latin1');
+  let total = 0;
+  for (const m of text.matchAll(/\bbytes\s*=\s*["'](\d{1,12})["']/g)) total += Number(m[1]);
+  return total;
+}

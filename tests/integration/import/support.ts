@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type { InnServer } from '../../support/inn/server.js';
+import { api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
+
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** A provider entry for config.yaml pointing at the test INN. */
+export function innProvider(inn: InnServer, maxConnections = 8) {
+  return {
+    id: 'inn',
+    host: inn.host,
+    port: inn.port,
+    username: inn.username,
+    password: inn.password,
+    max_connections: maxConnections,
+    tls: false,
+    insecure_tls: false,
+    enabled: true,
+    is_backup_provider: false,
+  };
+}
+
+/** The real server with login off, INN as its provider, and the given import settings. */
+export function startImportServer(inn: InnServer, extra: Record<string, unknown> = {}, opts: StartServerOptions = {}): Promise<TestServer> {
+  return startServer({
+    ...opts,
+    config: {
+      auth: { login_required: false },
+      providers: [innProvider(inn)],
+      import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100 },
+      ...extra,
+    },
+  });
+}
+
+export interface QueueItem {
+  id: number;
+  nzb_path: string;
+  target_path: string | null;
+  category: string | null;
+  file_size: number;
+  status: string;
+  retry_count: number;
+  error_message: string | null;
+}
+
+/** POST /api/queue/upload with one file part (and optional fields); returns the raw envelope. */
+export async function upload(baseUrl: string, filename: string, content: string | Buffer, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([content]), filename);
+  return api<QueueItem>(baseUrl, '/api/queue/upload', { method: 'POST', body: form });
+}
+
+/** Polls GET /api/queue/:id until the item reaches a final status (bounded). */
+export async function waitForItem(baseUrl: string, id: number, timeoutMs = 60_000, done = ['completed', 'failed']): Promise<QueueItem> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api<QueueItem>(baseUrl, `/api/queue/${id}`);
+    if (body.data && done.includes(body.data.status)) return body.data;
+    if (Date.now() > deadline) throw new Error(`queue item ${id} still ${body.data?.status} after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** GET through the real server's WebDAV (login is off in these tests). */
+export async function davGet(baseUrl: string, path: string): Promise<{ status: number; body: Buffer }> {
+  const res = await fetch(`${baseUrl}/webdav${path.split('/').map(encodeURIComponent).join('/')}`);
+  return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Names in a WebDAV directory (PROPFIND depth 1), without the directory itself. */
+export async function davList(baseUrl: string, path: string): Promise<string[]> {
+  const url = `${baseUrl}/webdav${path.split('/').map(encodeURIComponent).join('/')}`;
+  const res = await fetch(url, { method: 'PROPFIND', headers: { Depth: '1' } });
+  const xml = await res.text();
+  if (res.status !== 207) throw new Error(`PROPFIND ${path}: ${res.status} ${xml.slice(0, 200)}`);
+  const hrefs = [...xml.matchAll(/<(?:\w+:)?href>([^<]*)<\/(?:\w+:)?href>/g)].map((m) => decodeURIComponent(m[1]!));
+  const self = `/webdav${path}`.replace(/\/$/, '');
+  return hrefs.filter((h) => h.replace(/\/$/, '') !== self).map((h) => h.replace(/\/$/, '').split('/').pop()!);
+}
+
+export { api, type TestServer };
