@@ -58,6 +58,7 @@ export function UserMenu() {
       <button
         type="button"
         className="user-menu__trigger"
+        aria-label={`${user.name} account menu`}
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls="user-menu-panel"
