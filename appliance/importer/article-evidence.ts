@@ -16,6 +16,9 @@ export type FirstArticle =
 
 export const PAR2_MAGIC = Buffer.from('PAR2\0PKT', 'latin1');
 
+/** True when the first article's decoded bytes start with a PAR2 packet, whatever the file is called. */
+export const isPar2Article = (first: FirstArticle) => !first.missing && first.data.subarray(0, 8).equals(PAR2_MAGIC);
+
 export function factsOf(article: DecodedArticle): YencFacts {
   return {
     name: article.name,

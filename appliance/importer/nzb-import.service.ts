@@ -13,7 +13,7 @@ import {
 import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
-import { fetchFirstArticles, type ArticleClient, type FirstArticle } from './article-evidence.js';
+import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
 import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { permanentError } from './import-errors.js';
@@ -51,18 +51,21 @@ export class NzbImporter {
     const evidence = firsts.map((f): FileEvidence | undefined => (f.missing ? undefined : { yenc: f.facts, head: f.head }));
     const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
     const grouped = groupNzb(doc, evidence, par2);
+    // PAR2 files posted under obfuscated names look like 'other' files by name; their bytes say what they are.
+    const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
+    const files = grouped.files.filter((f) => !isPar2(f));
     // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
-    const mains = grouped.files.length > 0 ? grouped.files : grouped.extras;
+    const mains = files.length > 0 ? files : grouped.extras;
     if (mains.length === 0) throw permanentError('The NZB holds only PAR2 repair files; there is nothing to import');
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
-    const files: AddJobFile[] = [];
-    for (const file of mains) files.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const jobFiles: AddJobFile[] = [];
+    for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
     signal.throwIfAborted();
-    const fileSize = files.reduce((sum, f) => sum + f.size, 0);
-    const targetPath = await this.write(item, settings.categoryDir(item.category), files);
-    this.d.logger.info('job written', { id: item.id, target: targetPath, files: files.length, warnings: grouped.warnings });
+    const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
+    const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);
+    this.d.logger.info('job written', { id: item.id, target: targetPath, files: jobFiles.length, warnings: grouped.warnings });
     return { targetPath, fileSize };
   }
 

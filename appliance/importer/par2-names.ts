@@ -1,5 +1,5 @@
 import { groupNzb, parsePar2, type FileEvidence, type NzbDocument, type Par2FileDescription } from '../nzb/index.js';
-import { fetchArticle, PAR2_MAGIC, type ArticleClient, type FirstArticle } from './article-evidence.js';
+import { fetchArticle, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
 
 /** An index .par2 is a few KB; a file of more articles than this is a recovery volume, not worth fetching whole. */
 const MAX_PAR2_ARTICLES = 8;
@@ -21,7 +21,7 @@ export async function readPar2Descriptions(
   if (!needed) return [];
   const candidates = firsts
     .map((first, index) => ({ first, index }))
-    .filter(({ first }) => !first.missing && first.data.subarray(0, 8).equals(PAR2_MAGIC))
+    .filter(({ first }) => isPar2Article(first))
     .sort((a, b) => doc.files[a.index]!.segments.length - doc.files[b.index]!.segments.length);
   for (const { first, index } of candidates) {
     if (first.missing) continue;

@@ -111,10 +111,12 @@ export class QueueRepository {
         ? q.status
           ? this.counts()[q.status]
           : Object.values(this.counts()).reduce((a, b) => a + b, 0)
-        : this.index.getCount(range);
+        : // a copy: lmdb's getCount marks the options object it is given as count-only
+          this.index.getCount({ ...range });
     const ids: number[] = [];
-    const limit = q.limit === 0 ? undefined : q.limit;
-    for (const key of this.index.getKeys({ ...range, offset: q.offset, limit })) {
+    // limit 0 = all; lmdb treats an explicit `limit: undefined` as broken, so leave the key out.
+    const paging = q.limit === 0 ? { offset: q.offset } : { offset: q.offset, limit: q.limit };
+    for (const key of this.index.getKeys({ ...range, ...paging })) {
       const parts = key as unknown[];
       ids.push(parts[parts.length - 1] as number);
     }

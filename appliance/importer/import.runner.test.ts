@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, test } from 'node:test';
+import { memoryLogger } from '../logging/logger.js';
+import { openStore, type Store } from '../store/index.js';
+import { sampleIndexes } from './availability-probe.js';
+import { permanentError, retryDelayMs, transientError } from './import-errors.js';
+import { ImportRunner, type ImportJob } from './import.runner.js';
+import { QueueService } from './queue.service.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function setup(job: ImportJob, opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
+  const store: Store = openStore({ rootPath: dir });
+  const queue = new QueueService(store, () => ({ maxRetries: opts.maxRetries ?? 2 }));
+  const runner = new ImportRunner({
+    queue,
+    job,
+    logger: memoryLogger(),
+    workers: opts.workers ?? 2,
+    intervalMs: 60_000, // far longer than any test: only waking makes these pass
+    retryDelay: opts.retryDelay ?? (() => 20),
+  });
+  cleanups.push(async () => {
+    await runner.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { queue, runner };
+}
+
+const nzb = (n: number) => Buffer.from(`<nzb>${n}</nzb>`);
+
+async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('never runs more than max_processor_workers imports at once, and wakes at once for new items', async () => {
+  let running = 0;
+  let peak = 0;
+  const { queue, runner } = setup(async (item) => {
+    running++;
+    peak = Math.max(peak, running);
+    await new Promise((r) => setTimeout(r, 30));
+    running--;
+    return { targetPath: `/complete/default/${item.name}`, fileSize: 1 };
+  });
+  runner.start();
+  for (let i = 0; i < 7; i++) await queue.enqueue({ nzb: nzb(i), nzbPath: `n${i}.nzb` });
+  await until(() => queue.stats().total_completed === 7, 'all completed');
+  assert.equal(peak, 2);
+  assert.equal(queue.get(3)?.targetPath, '/complete/default/n2');
+});
+
+test('a transient failure retries after the back-off and then completes', async () => {
+  let attempts = 0;
+  const { queue, runner } = setup(async () => {
+    attempts++;
+    if (attempts === 1) throw transientError('provider down');
+    return { targetPath: '/complete/default/x', fileSize: 5 };
+  });
+  runner.start();
+  const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'x.nzb' });
+  await until(() => queue.get(item.id)?.status === 'retrying', 'retrying');
+  assert.equal(queue.get(item.id)?.errorMessage, 'provider down');
+  await until(() => queue.get(item.id)?.status === 'completed', 'completed after retry');
+  assert.equal(queue.get(item.id)?.retryCount, 1);
+  assert.equal(queue.get(item.id)?.errorMessage, null);
+});
+
+test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
+  const { queue, runner } = setup(
+    async (item) => {
+      throw item.name === 'broken' ? permanentError('The NZB could not be read: bad XML') : transientError('timeout');
+    },
+    { maxRetries: 2 },
+  );
+  runner.start();
+  const broken = await queue.enqueue({ nzb: nzb(1), nzbPath: 'broken.nzb' });
+  const flaky = await queue.enqueue({ nzb: nzb(2), nzbPath: 'flaky.nzb' });
+  await until(() => queue.get(flaky.id)?.status === 'failed', 'flaky failed');
+  const b = queue.get(broken.id)!;
+  assert.equal(b.status, 'failed');
+  assert.equal(b.retryCount, 0);
+  assert.equal(b.errorMessage, 'The NZB could not be read: bad XML');
+  const f = queue.get(flaky.id)!;
+  assert.equal(f.retryCount, 2);
+  assert.equal(f.errorMessage, 'timeout (gave up after 3 attempts)');
+});
+
+test('stop aborts imports in progress and puts them back as pending, not failed', async () => {
+  const { queue, runner } = setup(
+    (_item, signal) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+  );
+  runner.start();
+  const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'slow.nzb' });
+  await until(() => queue.get(item.id)?.status === 'processing', 'processing');
+  await runner.stop();
+  assert.equal(queue.get(item.id)?.status, 'pending');
+  assert.equal(queue.get(item.id)?.retryCount, 0);
+});
+
+test('back-off doubles per attempt up to the cap', () => {
+  assert.deepEqual([0, 1, 2, 3].map((n) => retryDelayMs(n)), [60_000, 120_000, 240_000, 480_000]);
+  assert.equal(retryDelayMs(20), 3_600_000);
+});
+
+test('probe samples: first, last and the percentage spread over the file; 100% is every article', () => {
+  assert.deepEqual(sampleIndexes(10, 100), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const s = sampleIndexes(1000, 5, () => 0.5);
+  assert.equal(s[0], 0);
+  assert.equal(s[s.length - 1], 999);
+  assert.ok(s.length >= 50 && s.length <= 52, `${s.length} indexes`);
+  assert.deepEqual(sampleIndexes(1, 1), [0]);
+  assert.deepEqual(sampleIndexes(0, 50), []);
+});

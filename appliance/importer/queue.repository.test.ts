@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openStore, type Store } from '../store/index.js';
+import { QueueService } from './queue.service.js';
+
+let dir: string;
+let store: Store;
+let clock = 1_000_000;
+const now = () => clock;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spool-queue-'));
+  store = openStore({ rootPath: dir });
+});
+after(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fresh(): QueueService {
+  // Each test gets its own databases by living in its own store directory.
+  const d = mkdtempSync(join(dir, 'q-'));
+  const s = openStore({ rootPath: d });
+  return new QueueService(s, () => ({ maxRetries: 2 }), now);
+}
+
+const nzb = (tag: string) => Buffer.from(`<nzb><file subject="${tag}"><segments><segment bytes="10" number="1">${tag}@x</segment></segments></file></nzb>`);
+
+test('enqueue stores the item pending, the NZB compressed and readable, and an estimate of its size', async () => {
+  const q = fresh();
+  const item = await q.enqueue({ nzb: nzb('a'), nzbPath: '/nzbs/Show.S01E01.nzb', category: 'tv', priority: 1 });
+  assert.equal(item.status, 'pending');
+  assert.equal(item.name, 'Show.S01E01');
+  assert.equal(item.fileSize, 10);
+  assert.deepEqual(await q.nzb(item.id), nzb('a'));
+  assert.equal(q.blobs.seenAs(item.contentHash), item.id);
+  assert.deepEqual(q.stats(), { total_queued: 1, total_processing: 0, total_completed: 0, total_failed: 0, total_pending: 1, total_retrying: 0 });
+});
+
+test('claim takes the highest priority first, then oldest; an item is never claimed twice', async () => {
+  const q = fresh();
+  const low = await q.enqueue({ nzb: nzb('l'), nzbPath: 'low.nzb', priority: -1 });
+  const normal = await q.enqueue({ nzb: nzb('n'), nzbPath: 'normal.nzb' });
+  const high = await q.enqueue({ nzb: nzb('h'), nzbPath: 'high.nzb', priority: 1 });
+  const normal2 = await q.enqueue({ nzb: nzb('n2'), nzbPath: 'normal2.nzb' });
+  const order = [q.claim(), q.claim(), q.claim(), q.claim(), q.claim()].map((r) => r?.id);
+  assert.deepEqual(order, [high.id, normal.id, normal2.id, low.id, undefined]);
+  assert.equal(q.stats().total_processing, 4);
+});
+
+test('list: newest activity first, status filter, since, paging with meta total, limit 0 = all', async () => {
+  const q = fresh();
+  const ids: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    clock += 1000;
+    ids.push((await q.enqueue({ nzb: nzb(`x${i}`), nzbPath: `Item.${i}.nzb` })).id);
+  }
+  for (const id of ids.slice(0, 5)) {
+    clock += 1000;
+    q.claim();
+    q.fail(id, 'boom', null);
+  }
+  const page = q.list({ limit: 10, offset: 0 });
+  assert.equal(page.total, 30);
+  assert.equal(page.items.length, 10);
+  assert.deepEqual(page.items.slice(0, 5).map((r) => r.id), ids.slice(0, 5).reverse(), 'the failed ones changed last');
+  const failed = q.list({ limit: 20, offset: 0, status: 'failed' });
+  assert.equal(failed.total, 5);
+  assert.ok(failed.items.every((r) => r.status === 'failed'));
+  const pendingPage2 = q.list({ limit: 20, offset: 20, status: 'pending' });
+  assert.equal(pendingPage2.total, 25);
+  assert.equal(pendingPage2.items.length, 5);
+  const since = q.list({ limit: 100, offset: 0, since: clock - 2000 });
+  assert.equal(since.total, 3);
+  assert.equal(q.list({ limit: 0, offset: 0 }).items.length, 30);
+});
+
+test('search matches word prefixes of the name and category, combined with status', async () => {
+  const q = fresh();
+  await q.enqueue({ nzb: nzb('1'), nzbPath: '/n/The.Show.S01E01.1080p.nzb', category: 'tv' });
+  await q.enqueue({ nzb: nzb('2'), nzbPath: '/n/The.Show.S01E02.1080p.nzb', category: 'tv' });
+  await q.enqueue({ nzb: nzb('3'), nzbPath: '/n/A.Movie.2024.2160p.nzb', category: 'movies' });
+  const names = (search: string, status?: 'pending' | 'failed') =>
+    q.list({ limit: 20, offset: 0, search, status }).items.map((r) => r.name).sort();
+  assert.deepEqual(names('show'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
+  assert.deepEqual(names('s01e02'), ['The.Show.S01E02.1080p']);
+  assert.deepEqual(names('show 1080'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
+  assert.deepEqual(names('MOVIES'), ['A.Movie.2024.2160p']);
+  assert.deepEqual(names('nothing-like-this'), []);
+  assert.deepEqual(names('show', 'failed'), []);
+  assert.equal(q.list({ limit: 1, offset: 1, search: 'show' }).total, 2);
+});
+
+test('processing items cannot be deleted or restarted; others can, and restart resets retries', async () => {
+  const q = fresh();
+  const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
+  const b = await q.enqueue({ nzb: nzb('b'), nzbPath: 'b.nzb' });
+  q.claim(); // a
+  assert.throws(() => q.remove(a.id), { code: 'CONFLICT' });
+  assert.deepEqual(q.bulkRestart([a.id, b.id]), { restarted: 1, skipped: [a.id] });
+  q.fail(a.id, 'provider down', clock + 60_000);
+  assert.equal(q.get(a.id)?.status, 'retrying');
+  assert.equal(q.get(a.id)?.retryCount, 1);
+  assert.deepEqual(q.bulkRestart([a.id]), { restarted: 1, skipped: [] });
+  assert.equal(q.get(a.id)?.retryCount, 0);
+  assert.equal(q.get(a.id)?.status, 'pending');
+  assert.deepEqual(q.bulkRemove([a.id, b.id, 999]), { deleted: 2, skipped: [999] });
+  await assert.rejects(q.nzb(a.id), { code: 'NOT_FOUND' });
+  assert.equal(q.stats().total_queued, 0);
+});
+
+test('a retrying item waits for its time; recover puts processing items back', async () => {
+  const q = fresh();
+  const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
+  q.claim();
+  q.fail(a.id, 'timeout', clock + 5000);
+  assert.equal(q.claim(), undefined, 'not due yet');
+  assert.equal(q.nextRetryAt(), clock + 5000);
+  clock += 5000;
+  assert.equal(q.claim()?.id, a.id);
+  assert.equal(q.recover(), 1);
+  assert.equal(q.get(a.id)?.status, 'pending');
+  assert.equal(q.stats().total_processing, 0);
+});
+
+test('clear removes only the given status, honouring older_than', async () => {
+  const q = fresh();
+  const old = await q.enqueue({ nzb: nzb('o'), nzbPath: 'o.nzb' });
+  q.claim();
+  q.complete(old.id, { targetPath: '/complete/default/o', fileSize: 1 });
+  clock += 10_000;
+  const recent = await q.enqueue({ nzb: nzb('r'), nzbPath: 'r.nzb' });
+  q.claim();
+  q.complete(recent.id, { targetPath: '/complete/default/r', fileSize: 1 });
+  const failed = await q.enqueue({ nzb: nzb('f'), nzbPath: 'f.nzb' });
+  q.claim();
+  q.fail(failed.id, 'bad', null);
+  assert.deepEqual(q.clear('completed', clock - 5000), { deleted: 1 });
+  assert.equal(q.get(old.id), undefined);
+  assert.ok(q.get(recent.id));
+  assert.deepEqual(q.clear('completed'), { deleted: 1 });
+  assert.equal(q.get(failed.id)?.status, 'failed');
+  assert.deepEqual(q.stats(), { total_queued: 1, total_processing: 0, total_completed: 0, total_failed: 1, total_pending: 0, total_retrying: 0 });
+});
