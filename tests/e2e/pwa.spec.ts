@@ -5,12 +5,11 @@ useSpool();
 
 /** Waits until the service worker controls the page (after the first load it must be claimed by a reload). */
 async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) {
+  // Page-side code as strings: this file is type-checked for Node, without the DOM library.
+  await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+  if (!(await page.evaluate('!!navigator.serviceWorker.controller'))) {
     await page.reload();
-    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    await page.waitForFunction('!!navigator.serviceWorker.controller');
   }
 }
 
