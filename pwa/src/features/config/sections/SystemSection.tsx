@@ -61,7 +61,7 @@ function ApiKeyCard() {
       <>
         <div className="api-key">
           <code aria-label="API key">
-            {key ? (revealed ? key : '•'.repeat(Math.min(key.length, 32))) : 'No API key'}
+            {key ? (revealed ? key : '•'.repeat(Math.min(key.length, 24))) : 'No API key'}
           </code>
           <button
             type="button"
