@@ -1,11 +1,183 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { describeError } from '../../api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Icon } from '../../components/Icon';
+import { LoadingBlock } from '../../components/Spinner';
+import { useQueueStats } from '../../lib/queries';
+import { AutoRefreshControl } from './AutoRefreshControl';
+import { Pager } from './Pager';
+import { QueueStatTiles } from './QueueStatTiles';
+import { QueueTable } from './QueueTable';
+import { QUEUE_PAGE_SIZE, QUEUE_STATUSES, queueApi, queueKeys, type QueueStatus } from './queueApi';
+import { ScanCard } from './ScanCard';
+import { UploadCard } from './UploadCard';
+import { useAutoRefresh } from './useAutoRefresh';
+import { useQueueActions } from './useQueueActions';
+import './queue.css';
 
+const NARROW = '(max-width: 1023px)';
+const subscribeNarrow = (cb: () => void) => {
+  const mq = window.matchMedia(NARROW);
+  mq.addEventListener('change', cb);
+  return () => mq.removeEventListener('change', cb);
+};
+
+/** Search typed into the filter reaches the server after a short pause, not on every key. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** Queue Management (spec §2). */
 export function QueuePage() {
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<QueueStatus | ''>('');
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), 300);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const narrow = useSyncExternalStore(subscribeNarrow, () => window.matchMedia(NARROW).matches);
+
+  const params = useMemo(() => ({ page, status, search }), [page, status, search]);
+  const list = useQuery({
+    queryKey: queueKeys.list(params),
+    queryFn: ({ signal }) => queueApi.list(params, signal),
+    placeholderData: keepPreviousData,
+  });
+  const stats = useQueueStats();
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queueKeys.all }), [queryClient]);
+  const auto = useAutoRefresh(refresh);
+  const actions = useQueueActions(() => setSelection({}));
+  const rowActions = useMemo(() => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }), [actions.rowActions, narrow]);
+
+  // A new filter or page starts from a clean selection; the page is clamped when items go away.
+  useEffect(() => setSelection({}), [page, status, search]);
+  useEffect(() => setPage(1), [status, search]);
+  const total = list.data?.meta.total ?? 0;
+  useEffect(() => {
+    const last = Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE));
+    if (list.data && page > last) setPage(last);
+  }, [list.data, total, page]);
+
+  const selectedIds = Object.keys(selection).map(Number);
+  const filtered = status !== '' || search !== '';
+  const s = stats.data;
+
   return (
-    <ComingSoon
-      title="Queue Management"
-      icon="queue"
-      description="The import queue (list, filters, retries, NZB upload and directory scan) arrives with the importer."
-    />
+    <section className="queue-page" aria-label="Queue Management">
+      <div className="page-header">
+        <div className="page-header__text">
+          <h2>Queue Management</h2>
+          <p className="muted">NZBs waiting for, going through, or done with import.</p>
+        </div>
+        <div className="page-header__actions">
+          <AutoRefreshControl state={auto} />
+          <button type="button" className="btn btn--secondary" onClick={refresh} disabled={list.isFetching}>
+            <Icon name="refresh" size={16} /> Refresh
+          </button>
+          {s && s.total_completed > 0 && (
+            <button type="button" className="btn btn--secondary" onClick={() => actions.clear('completed', s.total_completed)}>
+              Clear Completed
+            </button>
+          )}
+          {s && s.total_failed > 0 && (
+            <button type="button" className="btn btn--danger" onClick={() => actions.clear('failed', s.total_failed)}>
+              Clear Failed
+            </button>
+          )}
+        </div>
+      </div>
+
+      <div className="queue-cards">
+        <ScanCard />
+        <UploadCard />
+      </div>
+
+      <QueueStatTiles stats={s} />
+
+      <div className="card queue-list">
+        <div className="queue-filters">
+          <label className="visually-hidden" htmlFor="queue-search">
+            Search queue
+          </label>
+          <input
+            id="queue-search"
+            className="search-input"
+            type="search"
+            placeholder="Search NZB files..."
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            {...auto.pauseHandlers}
+          />
+          <label className="visually-hidden" htmlFor="queue-status">
+            Status filter
+          </label>
+          <select
+            id="queue-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as QueueStatus | '')}
+            {...auto.pauseHandlers}
+          >
+            <option value="">All statuses</option>
+            {QUEUE_STATUSES.map((st) => (
+              <option key={st} value={st}>
+                {st}
+              </option>
+            ))}
+          </select>
+          {selectedIds.length > 0 && (
+            <div className="queue-bulk" role="group" aria-label="Bulk actions">
+              <span className="muted small">{selectedIds.length} selected</span>
+              <button type="button" className="btn btn--secondary btn--sm" onClick={() => actions.bulkRestart(selectedIds)}>
+                Restart Selected
+              </button>
+              <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
+                Delete Selected
+              </button>
+            </div>
+          )}
+        </div>
+
+        {list.isPending ? (
+          <LoadingBlock label="Loading queue..." />
+        ) : list.isError ? (
+          <ErrorPanel
+            title="Failed to load queue"
+            message={describeError(list.error, 'Failed to load queue')}
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.data.length === 0 ? (
+          <p className="empty-state">{filtered ? 'No items match your search or filters' : 'Your queue is empty'}</p>
+        ) : (
+          <>
+            <QueueTable
+              items={list.data.data}
+              selection={selection}
+              onSelectionChange={setSelection}
+              actions={rowActions}
+            />
+            <Pager page={page} pageSize={QUEUE_PAGE_SIZE} total={total} onPage={setPage} label="Queue pages" />
+          </>
+        )}
+      </div>
+
+      <ConfirmDialog
+        open={actions.confirm !== undefined}
+        title={actions.confirm?.title ?? ''}
+        message={actions.confirm?.message ?? ''}
+        confirmLabel={actions.confirm?.confirmLabel}
+        tone="danger"
+        busy={actions.confirmBusy}
+        onConfirm={actions.runConfirm}
+        onCancel={actions.cancelConfirm}
+      />
+    </section>
   );
 }

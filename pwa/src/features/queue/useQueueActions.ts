@@ -1,0 +1,124 @@
+import { useMemo, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { describeError } from '../../api/client';
+import { toast } from '../../components/toast';
+import { queueApi, queueKeys, type QueueItem } from './queueApi';
+import { baseName } from './queueColumns';
+
+/** One pending confirmation (spec §5: every delete, bulk action and clear asks first). */
+export interface PendingConfirm {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  run: () => Promise<void>;
+}
+
+/** Row, bulk and clear actions of the Queue screen, each confirmed where spec §5 says so, with toasts. */
+export function useQueueActions(clearSelection: () => void) {
+  const queryClient = useQueryClient();
+  const [confirm, setConfirm] = useState<PendingConfirm | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queueKeys.all });
+
+  const retry = useMutation({
+    mutationFn: (item: QueueItem) => queueApi.retry(item.id),
+    onSuccess: (_, item) => {
+      toast.success(item.status === 'pending' ? 'Processing queued' : 'Retry queued', baseName(item.nzb_path));
+      void refresh();
+    },
+    onError: (err) => toast.error('Retry failed', describeError(err, 'Failed to retry queue item')),
+  });
+
+  const confirmed = useMutation({
+    mutationFn: (c: PendingConfirm) => c.run(),
+    onSettled: () => {
+      setConfirm(undefined);
+      void refresh();
+    },
+  });
+
+  const ask = (c: Omit<PendingConfirm, 'run'>, run: () => Promise<void>) => setConfirm({ ...c, run });
+
+  const remove = (item: QueueItem) =>
+    ask(
+      {
+        title: 'Confirm Delete',
+        message: `Are you sure you want to delete "${baseName(item.nzb_path)}"? This action cannot be undone.`,
+        confirmLabel: 'Delete',
+      },
+      () =>
+        queueApi.remove(item.id).then(
+          () => void toast.success('Queue item deleted', baseName(item.nzb_path)),
+          (err) => void toast.error('Delete failed', describeError(err, 'Failed to delete queue item')),
+        ),
+    );
+
+  const bulkDelete = (ids: number[]) =>
+    ask(
+      {
+        title: 'Delete Selected',
+        message: `Are you sure you want to delete ${ids.length} selected item(s)? This action cannot be undone.`,
+        confirmLabel: 'Delete Selected',
+      },
+      () =>
+        queueApi.bulkDelete(ids).then(
+          (r) => {
+            clearSelection();
+            toast.success(`Deleted ${r.deleted_count} item(s)`, skippedNote(r.skipped_ids, 'being imported'));
+          },
+          (err) => void toast.error('Error', describeError(err, 'Failed to delete selected items')),
+        ),
+    );
+
+  const bulkRestart = (ids: number[]) =>
+    ask(
+      {
+        title: 'Restart Selected',
+        message: `Restart ${ids.length} selected item(s)? Their retry counts are reset and they go back to pending.`,
+        confirmLabel: 'Restart Selected',
+      },
+      () =>
+        queueApi.bulkRestart(ids).then(
+          (r) => {
+            clearSelection();
+            toast.success(`Restarted ${r.restarted_count} item(s)`, skippedNote(r.skipped_ids, 'being imported'));
+          },
+          (err) => void toast.error('Error', describeError(err, 'Failed to restart selected items')),
+        ),
+    );
+
+  const clear = (status: 'completed' | 'failed', count: number) =>
+    ask(
+      {
+        title: status === 'completed' ? 'Clear Completed' : 'Clear Failed',
+        message: `Remove all ${count} ${status} item(s) from the queue? This action cannot be undone.`,
+        confirmLabel: status === 'completed' ? 'Clear Completed' : 'Clear Failed',
+      },
+      () =>
+        queueApi.clear(status).then(
+          (r) => void toast.success(`Cleared ${r.deleted_count} ${status} item(s)`),
+          (err) => void toast.error('Error', describeError(err, `Failed to clear ${status} items`)),
+        ),
+    );
+
+  const rowActions = useMemo(
+    () => ({ retry: (item: QueueItem) => retry.mutate(item), remove, busyId: retry.isPending ? retry.variables?.id : undefined }),
+    // `remove` only opens a dialog; the busy id is what changes what rows show.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [retry.isPending, retry.variables?.id],
+  );
+
+  return {
+    rowActions,
+    bulkDelete,
+    bulkRestart,
+    clear,
+    confirm,
+    confirmBusy: confirmed.isPending,
+    runConfirm: () => confirm && confirmed.mutate(confirm),
+    cancelConfirm: () => setConfirm(undefined),
+  };
+}
+
+function skippedNote(skipped: number[], why: string): string | undefined {
+  return skipped.length > 0 ? `${skipped.length} skipped (${why})` : undefined;
+}
