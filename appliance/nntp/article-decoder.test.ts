@@ -12,7 +12,12 @@ const backends: YencBackend[] = [native, typescriptBackend];
 
 /** Feed `wire` in pieces of the given sizes (cycled); returns where the block ended and the decoder. */
 function decode(backend: YencBackend, wire: Buffer, pieces: number[], into?: Buffer) {
-  const d = new YencArticleDecoder(backend, { ...DEFAULT_DECODE_LIMITS, maxLineBytes: 1024 }, { buf: Buffer.alloc(0) }, into);
+  const d = new YencArticleDecoder(
+    backend,
+    { ...DEFAULT_DECODE_LIMITS, maxLineBytes: 1024 },
+    { buf: Buffer.alloc(0) },
+    into,
+  );
   let pos = 0;
   let k = 0;
   while (pos < wire.length) {
@@ -30,7 +35,16 @@ const article = (body: Buffer) => Buffer.concat([body, Buffer.from('.\r\n')]);
 test('both decoders return the exact bytes and header facts, whatever the chunking', () => {
   for (let round = 0; round < 20; round++) {
     const data = randomBytes(1 + Math.floor(Math.random() * 200_000));
-    const wire = article(encodeArticleBody({ name: 'file name.mkv', fileSize: 10_000_000, part: 3, totalParts: 40, offset: 500_000, data }));
+    const wire = article(
+      encodeArticleBody({
+        name: 'file name.mkv',
+        fileSize: 10_000_000,
+        part: 3,
+        totalParts: 40,
+        offset: 500_000,
+        data,
+      }),
+    );
     const pieces = [1 + Math.floor(Math.random() * 5000), 1, 2, 3, 7, 65536];
     for (const be of backends) {
       const { end, d } = decode(be, Buffer.concat([wire, Buffer.from('223 next')]), pieces);
@@ -38,7 +52,10 @@ test('both decoders return the exact bytes and header facts, whatever the chunki
       const r = d.result();
       assert.ok(r.data.equals(data), `${be.name} bytes`);
       assert.equal(r.name, 'file name.mkv');
-      assert.deepEqual([r.part, r.totalParts, r.begin, r.end, r.partSize, r.totalSize], [3, 40, 500_001, 500_000 + data.length, data.length, 10_000_000]);
+      assert.deepEqual(
+        [r.part, r.totalParts, r.begin, r.end, r.partSize, r.totalSize],
+        [3, 40, 500_001, 500_000 + data.length, data.length, 10_000_000],
+      );
       assert.match(r.crc!, /^[0-9a-f]{8}$/);
     }
   }
@@ -55,7 +72,11 @@ test('decoders agree on dot-stuffed lines and every escape', () => {
 test('single-part posts decode and use crc32', () => {
   const data = randomBytes(1000);
   for (const be of backends) {
-    const r = decode(be, article(encodeArticleBody({ name: 'one.bin', fileSize: 1000, data, offset: 0 })), [100]).d.result();
+    const r = decode(
+      be,
+      article(encodeArticleBody({ name: 'one.bin', fileSize: 1000, data, offset: 0 })),
+      [100],
+    ).d.result();
     assert.ok(r.data.equals(data));
     assert.deepEqual([r.part, r.begin, r.end], [1, 1, 1000]);
   }
@@ -64,7 +85,12 @@ test('single-part posts decode and use crc32', () => {
 test('decodes into a caller buffer when it is large enough', () => {
   const data = randomBytes(5000);
   const into = Buffer.alloc(8000);
-  const r = decode(native, article(encodeArticleBody({ name: 'a', fileSize: 5000, part: 1, data, offset: 0 })), [999], into).d.result();
+  const r = decode(
+    native,
+    article(encodeArticleBody({ name: 'a', fileSize: 5000, part: 1, data, offset: 0 })),
+    [999],
+    into,
+  ).d.result();
   assert.equal(r.data.buffer, into.buffer);
   assert.ok(r.data.equals(data));
 });
@@ -75,7 +101,10 @@ test('a wrong CRC is a CorruptArticleError, and the whole article is still consu
   for (const be of backends) {
     const { end, d } = decode(be, wire, [500]);
     assert.equal(end, wire.length);
-    assert.throws(() => d.result(), (e) => e instanceof CorruptArticleError && /CRC/.test(e.message));
+    assert.throws(
+      () => d.result(),
+      (e) => e instanceof CorruptArticleError && /CRC/.test(e.message),
+    );
   }
 });
 
@@ -84,9 +113,17 @@ test('size mismatches, missing =yend and missing yEnc are corrupt articles', () 
   const cases: Buffer[] = [
     article(encodeArticleBody({ name: 'a', fileSize: 9000, part: 1, data, offset: 0, fakeSize: 2999 })),
     // declared part is larger than the data sent
-    article(Buffer.from(`=ybegin part=1 line=128 size=9000 name=a\r\n=ypart begin=1 end=5000\r\n`).subarray(0)).subarray(0),
+    article(
+      Buffer.from(`=ybegin part=1 line=128 size=9000 name=a\r\n=ypart begin=1 end=5000\r\n`).subarray(0),
+    ).subarray(0),
     article(Buffer.from('just some text\r\nno yenc here\r\n')),
-    article(Buffer.concat([Buffer.from('=ybegin part=1 line=128 size=9000 name=a\r\n=ypart begin=1 end=3000\r\n'), encodeArticleBody({ name: 'a', fileSize: 3000, data, offset: 0 }).subarray(40, 2000), Buffer.from('\r\n')])),
+    article(
+      Buffer.concat([
+        Buffer.from('=ybegin part=1 line=128 size=9000 name=a\r\n=ypart begin=1 end=3000\r\n'),
+        encodeArticleBody({ name: 'a', fileSize: 3000, data, offset: 0 }).subarray(40, 2000),
+        Buffer.from('\r\n'),
+      ]),
+    ),
     article(Buffer.from('=ybegin part=1 line=128 size=abc name=a\r\n')),
     article(Buffer.from('=ybegin part=1 line=128 size=10 name=a\r\n=ypart begin=5 end=50\r\n')),
   ];

@@ -25,7 +25,11 @@ export interface DecodeLimits {
   maxPreambleLines: number;
 }
 
-export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxLineBytes: 8192, maxPartBytes: 64 << 20, maxPreambleLines: 200 };
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
+  maxLineBytes: 8192,
+  maxPartBytes: 64 << 20,
+  maxPreambleLines: 200,
+};
 
 type Phase = 'preamble' | 'ypart' | 'data' | 'trailer' | 'discard' | 'done';
 
@@ -135,7 +139,8 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
     if (begin < 1 || partSize < 0 || end > totalSize) {
       throw new CorruptArticleError(`yEnc part range ${begin}-${end} does not fit size ${totalSize}`);
     }
-    if (partSize > this.limits.maxPartBytes) throw new CorruptArticleError(`yEnc part of ${partSize} bytes is too large`);
+    if (partSize > this.limits.maxPartBytes)
+      throw new CorruptArticleError(`yEnc part of ${partSize} bytes is too large`);
     this.header = {
       name: this.begin.name ?? '',
       totalSize,
@@ -193,11 +198,14 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
       );
       return;
     }
-    const declared = crcField(this.yend, 'pcrc32') ?? (h.totalParts === undefined || h.totalParts <= 1 ? crcField(this.yend, 'crc32') : undefined);
+    const declared =
+      crcField(this.yend, 'pcrc32') ??
+      (h.totalParts === undefined || h.totalParts <= 1 ? crcField(this.yend, 'crc32') : undefined);
     h.crc = declared;
     if (declared !== undefined) {
       const actual = this.backend.crc32(this.out!.subarray(0, this.written)).toString(16).padStart(8, '0');
-      if (actual !== declared) this.error = new CorruptArticleError(`yEnc CRC mismatch: got ${actual}, expected ${declared}`);
+      if (actual !== declared)
+        this.error = new CorruptArticleError(`yEnc CRC mismatch: got ${actual}, expected ${declared}`);
     }
   }
 }

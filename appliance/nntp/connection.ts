@@ -13,8 +13,15 @@ import {
   ProtocolError,
   ProviderRefusedError,
   TimeoutError,
+  TlsError,
 } from './errors.js';
-import { DEFAULT_DECODE_LIMITS, YencArticleDecoder, type BlockSink, type DecodeLimits, type DecodedPart } from './article-decoder.js';
+import {
+  DEFAULT_DECODE_LIMITS,
+  YencArticleDecoder,
+  type BlockSink,
+  type DecodeLimits,
+  type DecodedPart,
+} from './article-decoder.js';
 import { DiscardSink, TextBlockSink } from './block-sinks.js';
 import { LineReader } from './line-reader.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
@@ -26,6 +33,8 @@ export interface ConnectionOptions {
   insecureTls: boolean;
   username: string;
   password: string;
+  /** Extra certificate authorities (PEM) trusted besides the system store, for providers with a private CA. */
+  tlsCa?: string | Buffer | Array<string | Buffer>;
   connectTimeoutMs?: number;
   /** No byte for this long while a command is outstanding fails the connection (a stalled article). */
   stallTimeoutMs?: number;
@@ -54,7 +63,8 @@ const STATUS_RE = /^(\d{3})(?:[ \t](.*))?$/;
 
 export function statusError(code: number, text: string, messageId?: string): NntpError {
   if ((code === 430 || code === 423) && messageId) return new ArticleMissingError(messageId, code);
-  if (code === 480 || code === 481 || code === 482) return new AuthError(`Authentication failed: ${code} ${text}`, code);
+  if (code === 480 || code === 481 || code === 482)
+    return new AuthError(`Authentication failed: ${code} ${text}`, code);
   if (code === 400 || code === 502) return new ProviderRefusedError(`Provider refused: ${code} ${text}`, code);
   return new ProtocolError(`Unexpected response ${code} ${text}`.slice(0, 200), code);
 }
@@ -111,23 +121,37 @@ export class NntpConnection {
     const { host, port } = this.opts;
     const greeting = this.expect<void>('(greeting)', (code, text) => {
       if (code === 200 || code === 201) return { value: undefined };
-      if (code === 400 || code === 502) return { error: new ProviderRefusedError(`Provider refused: ${code} ${text}`, code) };
+      if (code === 400 || code === 502)
+        return { error: new ProviderRefusedError(`Provider refused: ${code} ${text}`, code) };
       return { error: new ProtocolError(`Unexpected greeting ${code} ${text}`.slice(0, 200), code) };
     });
+    let handshaking = false;
     if (this.opts.tls) {
+      const extra = this.opts.tlsCa;
       this.socket = tls.connect({
         host,
         port,
         servername: net.isIP(host) ? undefined : host,
         rejectUnauthorized: !this.opts.insecureTls,
+        ca: extra === undefined ? undefined : [...tls.rootCertificates, ...(Array.isArray(extra) ? extra : [extra])],
       });
+      handshaking = true;
+      this.socket.once('secureConnect', () => (handshaking = false));
     } else {
       this.socket = net.connect({ host, port });
     }
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.socket.on('error', (err) => this.destroy(socketError(err)));
-    this.socket.on('close', () => this.destroy(new ConnectionResetError('Connection closed by the server')));
+    this.socket.on('error', (err) =>
+      this.destroy(handshaking ? tlsError(err, host, port, this.opts.insecureTls) : socketError(err)),
+    );
+    this.socket.on('close', () =>
+      this.destroy(
+        handshaking
+          ? new TlsError(`TLS handshake with ${host}:${port} failed: the server closed the connection`)
+          : new ConnectionResetError('Connection closed by the server'),
+      ),
+    );
     this.socket.on('timeout', () => this.onTimeout());
     this.armTimeout();
     await greeting;
@@ -136,7 +160,9 @@ export class NntpConnection {
 
   private async authenticate(): Promise<void> {
     const authStatus = (code: number, text: string): StatusOutcome<number> =>
-      code === 281 || code === 381 ? { value: code } : { error: new AuthError(`Authentication failed: ${code} ${text}`, code) };
+      code === 281 || code === 381
+        ? { value: code }
+        : { error: new AuthError(`Authentication failed: ${code} ${text}`, code) };
     const user = await this.send(`AUTHINFO USER ${this.opts.username}`, authStatus);
     if (user === 281) return;
     const pass = await this.send(`AUTHINFO PASS ${this.opts.password}`, authStatus);
@@ -239,13 +265,17 @@ export class NntpConnection {
 
   private armTimeout(): void {
     if (!this.socket) return;
-    this.socket.setTimeout(this.queue.length > 0 ? (this.opts.stallTimeoutMs ?? 30_000) : (this.opts.idleTimeoutMs ?? 60_000));
+    this.socket.setTimeout(
+      this.queue.length > 0 ? (this.opts.stallTimeoutMs ?? 30_000) : (this.opts.idleTimeoutMs ?? 60_000),
+    );
   }
 
   private onTimeout(): void {
     if (this.queue.length > 0) {
       const head = this.queue[0]!;
-      this.destroy(new TimeoutError(`No data for ${this.opts.stallTimeoutMs ?? 30_000} ms waiting for ${redact(head.command)}`));
+      this.destroy(
+        new TimeoutError(`No data for ${this.opts.stallTimeoutMs ?? 30_000} ms waiting for ${redact(head.command)}`),
+      );
     } else {
       void this.quit();
     }
@@ -304,6 +334,41 @@ export class NntpConnection {
 
 function redact(command: string): string {
   return command.startsWith('AUTHINFO PASS') ? 'AUTHINFO PASS ****' : command;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/** A failure before the TLS handshake completed, said in words a provider form can show. */
+function tlsError(
+  err: Error & { code?: string; reason?: string },
+  host: string,
+  port: number,
+  insecure: boolean,
+): NntpError {
+  if (err instanceof NntpError) return err;
+  const code = err.code ?? '';
+  const where = `${host}:${port}`;
+  if (/CERT|SIGNATURE|ALTNAME|ISSUER/.test(code)) {
+    const hint = insecure ? '' : '; turn on Insecure TLS to skip certificate checks';
+    return new TlsError(`TLS certificate of ${where} is not trusted: ${err.message} (${code})${hint}`, code);
+  }
+  // Network failures before any TLS byte came back are not about TLS; keep them retryable.
+  if (NETWORK_CODES.has(code)) return socketError(err);
+  // OpenSSL messages carry source paths; its short reason ("wrong version number") is what a person needs.
+  const reason = err.reason ?? err.message.split('\n')[0]!;
+  return new TlsError(
+    `TLS handshake with ${where} failed: ${reason}${code ? ` (${code})` : ''}; is this the provider's TLS port?`,
+    code || undefined,
+  );
 }
 
 function socketError(err: Error & { code?: string }): NntpError {

@@ -10,6 +10,7 @@ export type NntpErrorKind =
   | 'connection_reset'
   | 'corrupt_article'
   | 'protocol'
+  | 'tls'
   | 'no_provider'
   | 'aborted'
   | 'invalid_request';
@@ -81,6 +82,20 @@ export class ProtocolError extends NntpError {
   constructor(message: string, status?: number) {
     super('protocol', message, true, status);
     this.name = 'ProtocolError';
+  }
+}
+
+/**
+ * The TLS handshake failed: the certificate is not trusted (self-signed, unknown CA, wrong name, expired) or the
+ * port does not speak TLS. Not retryable: it fails the same way until the settings change.
+ */
+export class TlsError extends NntpError {
+  /** OpenSSL / Node error code, e.g. DEPTH_ZERO_SELF_SIGNED_CERT. */
+  readonly code: string | undefined;
+  constructor(message: string, code?: string) {
+    super('tls', message, false);
+    this.name = 'TlsError';
+    this.code = code;
   }
 }
 

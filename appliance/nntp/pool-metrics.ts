@@ -74,7 +74,8 @@ export class PoolStats {
     return {
       active_connections: providers.reduce((s, p) => s + p.connections.size, 0),
       total_bytes_downloaded: this.bytes,
-      command_success_rate_percent: this.commands === 0 ? 100 : Math.round((100 - pct(this.errors, this.commands)) * 10) / 10,
+      command_success_rate_percent:
+        this.commands === 0 ? 100 : Math.round((100 - pct(this.errors, this.commands)) * 10) / 10,
       error_rate_percent: pct(this.errors, this.commands),
       acquire_wait_time_ms: n === 0 ? 0 : Math.round((sum / n) * 100) / 100,
       waiting_requests: waiting,

@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
 import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { NntpPool } from './pool.js';
-import { AbortedError, ArticleMissingError, AuthError, CorruptArticleError, NoProviderError, ProviderRefusedError } from './errors.js';
+import {
+  AbortedError,
+  ArticleMissingError,
+  AuthError,
+  CorruptArticleError,
+  NoProviderError,
+  ProviderRefusedError,
+} from './errors.js';
 import { testProvider } from './test-provider.js';
 import type { ProviderConfig } from './types.js';
 
@@ -43,9 +50,17 @@ function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPoo
   return p;
 }
 
-function put(s: FakeNntpServer, id: string, size = 20_000, extra: Parameters<typeof encodeArticleBody>[0] extends infer T ? Partial<T> : never = {}) {
+function put(
+  s: FakeNntpServer,
+  id: string,
+  size = 20_000,
+  extra: Parameters<typeof encodeArticleBody>[0] extends infer T ? Partial<T> : never = {},
+) {
   const data = randomBytes(size);
-  s.addArticle(id, encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data, ...extra }));
+  s.addArticle(
+    id,
+    encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data, ...extra }),
+  );
   return data;
 }
 
@@ -156,7 +171,8 @@ test('streaming requests jump the queue ahead of imports; abort cancels waiting 
   for (let i = 0; i < 12; i++) put(s, `q${i}@t`, 1000);
   const p = pool([provider(s, { max_connections: 1 })], { pipelineDepth: 1 });
   const order: string[] = [];
-  const track = (id: string, prio: 'stream' | 'import' | 'health') => p.body(id, { priority: prio }).then(() => order.push(id));
+  const track = (id: string, prio: 'stream' | 'import' | 'health') =>
+    p.body(id, { priority: prio }).then(() => order.push(id));
   const all = [track('q0@t', 'import'), track('q1@t', 'import'), track('q2@t', 'health'), track('q3@t', 'stream')];
   await Promise.all(all);
   assert.deepEqual(order.slice(1), ['q3@t', 'q2@t', 'q1@t']);

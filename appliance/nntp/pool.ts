@@ -5,7 +5,14 @@
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
 import { NntpConnection } from './connection.js';
-import { AbortedError, ArticleMissingError, InvalidRequestError, NntpError, NoProviderError, ProtocolError } from './errors.js';
+import {
+  AbortedError,
+  ArticleMissingError,
+  InvalidRequestError,
+  NntpError,
+  NoProviderError,
+  ProtocolError,
+} from './errors.js';
 import { PoolStats, type PoolMetrics } from './pool-metrics.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
 import { PriorityQueue } from './request-queue.js';
@@ -26,6 +33,8 @@ export interface PoolOptions {
   limits?: DecodeLimits;
   backend?: YencBackend;
   logger?: Logger;
+  /** Extra certificate authorities (PEM) trusted for TLS providers besides the system store. */
+  tlsCa?: string | Buffer | Array<string | Buffer>;
 }
 
 export interface RequestOptions {
@@ -56,7 +65,7 @@ export class NntpPool {
   private readonly draining = new Set<ProviderState>();
   private readonly queue = new PriorityQueue<PoolRequest>();
   private readonly stats = new PoolStats();
-  private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend'>>;
+  private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
   private closed = false;
 
   constructor(
@@ -184,7 +193,10 @@ export class NntpPool {
   }
 
   /** Where a request can go now; undefined = wait for a free slot; an Error = it can never be served. */
-  private choose(r: PoolRequest, now: number): { provider: ProviderState; slot: PooledConnection | 'open' } | Error | undefined {
+  private choose(
+    r: PoolRequest,
+    now: number,
+  ): { provider: ProviderState; slot: PooledConnection | 'open' } | Error | undefined {
     const candidates = this.providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
     let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
     if (fresh.length === 0 && candidates.length > 0 && r.attempts < this.o.maxAttempts) {
@@ -225,6 +237,7 @@ export class NntpPool {
       port: cfg.port,
       tls: cfg.tls,
       insecureTls: cfg.insecure_tls,
+      tlsCa: this.options.tlsCa,
       username: cfg.username,
       password: cfg.password,
       connectTimeoutMs: this.o.connectTimeoutMs,
@@ -289,8 +302,19 @@ export class NntpPool {
       else {
         r.failedOn.add(p.id);
         r.attempts++;
-        const tripped = p.recordFailure(Date.now(), err.message, this.o.breakerThreshold, this.o.breakerCooldownMs, err.kind === 'auth');
-        if (tripped) this.options.logger?.warn('provider put aside', { provider: p.id, cooldown_ms: this.o.breakerCooldownMs, error: err.message });
+        const tripped = p.recordFailure(
+          Date.now(),
+          err.message,
+          this.o.breakerThreshold,
+          this.o.breakerCooldownMs,
+          err.kind === 'auth' || err.kind === 'tls',
+        );
+        if (tripped)
+          this.options.logger?.warn('provider put aside', {
+            provider: p.id,
+            cooldown_ms: this.o.breakerCooldownMs,
+            error: err.message,
+          });
       }
     }
     if (r.settled) return;

@@ -3,7 +3,10 @@ import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
 import type { ProviderConfig } from './types.js';
 
-export type ProviderTestInput = Pick<ProviderConfig, 'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls'>;
+export type ProviderTestInput = Pick<
+  ProviderConfig,
+  'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls'
+>;
 
 export interface ProviderTestResult {
   success: boolean;
@@ -11,13 +14,25 @@ export interface ProviderTestResult {
   error_message?: string;
 }
 
-export async function testProvider(cfg: ProviderTestInput, timeoutMs = 10_000): Promise<ProviderTestResult> {
+export interface ProviderTestOptions {
+  timeoutMs?: number;
+  /** Extra certificate authorities (PEM) trusted besides the system store. */
+  tlsCa?: string | Buffer | Array<string | Buffer>;
+}
+
+/** `options` may be a bare timeout in ms (the original signature). */
+export async function testProvider(
+  cfg: ProviderTestInput,
+  options: number | ProviderTestOptions = {},
+): Promise<ProviderTestResult> {
+  const { timeoutMs = 10_000, tlsCa } = typeof options === 'number' ? { timeoutMs: options } : options;
   try {
     const conn = await NntpConnection.open({
       host: cfg.host,
       port: cfg.port,
       tls: cfg.tls,
       insecureTls: cfg.insecure_tls,
+      tlsCa,
       username: cfg.username,
       password: cfg.password,
       connectTimeoutMs: timeoutMs,
@@ -37,6 +52,7 @@ function describe(err: unknown, cfg: ProviderTestInput): string {
     if (err.kind === 'auth') return `Authentication failed (${err.status ?? 'no status'}): check username and password`;
     if (err.kind === 'timeout') return `Timed out connecting to ${where}`;
     if (err.kind === 'provider_refused') return `${where} refused the connection: ${msg}`;
+    if (err.kind === 'tls') return msg;
   }
   if (/ECONNREFUSED/.test(msg)) return `Connection refused by ${where}`;
   if (/ENOTFOUND|EAI_AGAIN/.test(msg)) return `Host not found: ${cfg.host}`;

@@ -7,7 +7,14 @@ import { NntpConnection } from '../../appliance/nntp/connection.js';
 import { NntpPool } from '../../appliance/nntp/pool.js';
 import type { PostedFile } from '../../tests/support/inn/poster.js';
 
-const [mode, fixture, host, port, username, password] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [mode, fixture, host, port, username, password] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const file = JSON.parse(readFileSync(fixture, 'utf8')) as PostedFile;
 const ids = file.messageIds.map((id) => `<${id}>`);
 const CONNECTIONS = 8;
@@ -34,7 +41,19 @@ async function raw(): Promise<number> {
 }
 
 function newPool(pipelineDepth = 2): NntpPool {
-  return new NntpPool([{ id: 'inn', ...server, insecure_tls: false, max_connections: CONNECTIONS, enabled: true, is_backup_provider: false }], { pipelineDepth });
+  return new NntpPool(
+    [
+      {
+        id: 'inn',
+        ...server,
+        insecure_tls: false,
+        max_connections: CONNECTIONS,
+        enabled: true,
+        is_backup_provider: false,
+      },
+    ],
+    { pipelineDepth },
+  );
 }
 
 /** (b) the pool fetching and decoding every article, as deep as the raw run: 8 connections x 4 in flight. */
@@ -96,5 +115,12 @@ else ({ bytes, wait } = await readers());
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 console.log(
-  JSON.stringify({ mode, bytes, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMb: peakRssKb() / 1024, acquireWaitMs: wait }),
+  JSON.stringify({
+    mode,
+    bytes,
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssMb: peakRssKb() / 1024,
+    acquireWaitMs: wait,
+  }),
 );

@@ -28,14 +28,24 @@ export async function benchFixture(log: (m: string) => void): Promise<Fixture> {
   const size = BENCH_MB * 1024 * 1024;
   log(`posting a ${BENCH_MB} MiB fixture to INN on port ${inn.port} (once; cached in ${fixturePath})`);
   const started = Date.now();
-  const file = await inn.postFile(`spool-bench-${BENCH_MB}mb.bin`, randomBytes(size), { articleSize: ARTICLE, connections: 4 });
+  const file = await inn.postFile(`spool-bench-${BENCH_MB}mb.bin`, randomBytes(size), {
+    articleSize: ARTICLE,
+    connections: 4,
+  });
   log(`posted ${file.segments.length} articles in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   writeFileSync(fixturePath, JSON.stringify(file));
   return { inn, file, fixturePath };
 }
 
 async function stillThere(inn: InnServer, file: PostedFile): Promise<boolean> {
-  const conn = await NntpConnection.open({ host: inn.host, port: inn.port, username: inn.username, password: inn.password, tls: false, insecureTls: false });
+  const conn = await NntpConnection.open({
+    host: inn.host,
+    port: inn.port,
+    username: inn.username,
+    password: inn.password,
+    tls: false,
+    insecureTls: false,
+  });
   try {
     await conn.stat(`<${file.messageIds[0]}>`);
     await conn.stat(`<${file.messageIds[file.messageIds.length - 1]}>`);

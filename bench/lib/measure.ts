@@ -13,12 +13,23 @@ export interface Measurement {
 
 export function runWorker(mode: 'raw' | 'pool' | 'readers', f: Fixture): Measurement {
   const { host, port, username, password } = f.inn;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/lib/fetch-worker.ts', mode, f.fixturePath, host, String(port), username, password], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/lib/fetch-worker.ts', mode, f.fixturePath, host, String(port), username, password],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   const r = JSON.parse(out.trim().split('\n').pop()!) as Omit<Measurement, 'name'> & { mode: string };
-  return { name: mode, bytes: r.bytes, seconds: r.seconds, cpuSeconds: r.cpuSeconds, peakRssMb: r.peakRssMb, acquireWaitMs: r.acquireWaitMs };
+  return {
+    name: mode,
+    bytes: r.bytes,
+    seconds: r.seconds,
+    cpuSeconds: r.cpuSeconds,
+    peakRssMb: r.peakRssMb,
+    acquireWaitMs: r.acquireWaitMs,
+  };
 }
 
 const GIB = 1024 ** 3;

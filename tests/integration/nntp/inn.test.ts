@@ -35,7 +35,9 @@ test('a multi-part file posted to INN comes back byte-exact, CRC-checked, with i
   const file = randomBytes(3 * 400_000 + 12_345);
   const posted = await inn.postFile('movie part.mkv', file, { articleSize: 400_000 });
   assert.equal(posted.segments.length, 4);
-  const parts = await Promise.all(posted.messageIds.map((id, i) => pool.body(id, { priority: i === 0 ? 'stream' : 'import' })));
+  const parts = await Promise.all(
+    posted.messageIds.map((id, i) => pool.body(id, { priority: i === 0 ? 'stream' : 'import' })),
+  );
   assert.ok(Buffer.concat(parts.map((p) => p.data)).equals(file));
   parts.forEach((p, i) => {
     assert.equal(p.name, 'movie part.mkv');
@@ -57,7 +59,10 @@ test('HEAD, DATE and pipelined BODY on one connection against INN', async () => 
   const posted = await inn.postFile('small.bin', randomBytes(50_000), { articleSize: 10_000 });
   const conn = await NntpConnection.open({ ...provider(), insecureTls: false });
   const bodies = await Promise.all(posted.messageIds.map((id) => conn.body(`<${id}>`)));
-  assert.deepEqual(bodies.map((b) => b.part), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    bodies.map((b) => b.part),
+    [1, 2, 3, 4, 5],
+  );
   const head = await conn.head(`<${posted.messageIds[0]}>`);
   assert.ok(head.some((l) => l === `Message-ID: <${posted.messageIds[0]}>`));
   assert.match(await conn.date(), /^\d{14}$/);

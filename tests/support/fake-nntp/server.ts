@@ -4,6 +4,7 @@
  * connections and commands so tests can assert on limits, and records any command it does not implement.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 
 export type ArticleBehaviour =
   | 'ok'
@@ -34,6 +35,8 @@ export interface FakeNntpOptions {
   silent?: boolean;
   /** Delay before each answer. */
   latencyMs?: number;
+  /** Serve implicit TLS (as on port 563) with this key and certificate (see certs.ts). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface FakeNntpStats {
@@ -41,6 +44,8 @@ export interface FakeNntpStats {
   activeConnections: number;
   maxActiveConnections: number;
   commands: Record<string, number>;
+  /** TLS handshakes that failed (the client refused our certificate, or spoke plain text). */
+  tlsFailures: number;
   /** Commands the fake does not implement (a test should expect this empty). */
   unexpected: string[];
 }
@@ -48,14 +53,25 @@ export interface FakeNntpStats {
 export class FakeNntpServer {
   readonly host = '127.0.0.1';
   port = 0;
-  readonly stats: FakeNntpStats = { connections: 0, activeConnections: 0, maxActiveConnections: 0, commands: {}, unexpected: [] };
+  readonly stats: FakeNntpStats = {
+    connections: 0,
+    activeConnections: 0,
+    maxActiveConnections: 0,
+    commands: {},
+    unexpected: [],
+    tlsFailures: 0,
+  };
   private readonly articles = new Map<string, Buffer>();
   private readonly behaviours = new Map<string, ArticleBehaviour>();
   private readonly sockets = new Set<net.Socket>();
   private readonly server: net.Server;
 
   private constructor(public options: FakeNntpOptions) {
-    this.server = net.createServer((s) => this.accept(s));
+    if (options.tls) {
+      const secure = tls.createServer({ key: options.tls.key, cert: options.tls.cert }, (s) => this.accept(s));
+      secure.on('tlsClientError', () => this.stats.tlsFailures++);
+      this.server = secure;
+    } else this.server = net.createServer((s) => this.accept(s));
   }
 
   static async start(options: FakeNntpOptions = {}): Promise<FakeNntpServer> {
@@ -115,7 +131,11 @@ export class FakeNntpServer {
     });
   }
 
-  private async answer(socket: net.Socket, session: { authed: boolean; user: string; hung: boolean }, line: string): Promise<void> {
+  private async answer(
+    socket: net.Socket,
+    session: { authed: boolean; user: string; hung: boolean },
+    line: string,
+  ): Promise<void> {
     if (session.hung || socket.destroyed) return;
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const [verbRaw = '', ...args] = line.split(' ');

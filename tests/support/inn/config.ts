@@ -17,7 +17,20 @@ export interface InnLayout {
   group: string;
 }
 
-const DIRS = ['etc', 'db', 'spool', 'spool/articles', 'spool/overview', 'spool/incoming', 'spool/incoming/tmp', 'spool/outgoing', 'spool/archive', 'run', 'log', 'http'];
+const DIRS = [
+  'etc',
+  'db',
+  'spool',
+  'spool/articles',
+  'spool/overview',
+  'spool/incoming',
+  'spool/incoming/tmp',
+  'spool/outgoing',
+  'spool/archive',
+  'run',
+  'log',
+  'http',
+];
 
 export function writeInnInstance(l: InnLayout): void {
   for (const d of DIRS) mkdirSync(path.join(l.root, d), { recursive: true });
@@ -73,7 +86,8 @@ export function writeInnInstance(l: InnLayout): void {
   if (!existsSync(path.join(db, 'active'))) {
     writeFileSync(
       path.join(db, 'active'),
-      ['control', 'control.cancel', 'junk'].map((g) => `${g} 0000000000 0000000001 n`).join('\n') + `\n${l.group} 0000000000 0000000001 y\n`,
+      ['control', 'control.cancel', 'junk'].map((g) => `${g} 0000000000 0000000001 n`).join('\n') +
+        `\n${l.group} 0000000000 0000000001 y\n`,
     );
     writeFileSync(path.join(db, 'active.times'), '');
     writeFileSync(path.join(db, 'newsgroups'), '');
@@ -81,7 +95,13 @@ export function writeInnInstance(l: InnLayout): void {
   }
   execFileSync('chown', ['-R', 'news:news', l.root]);
   if (!existsSync(path.join(db, 'history.dir'))) {
-    execFileSync(`${INN_BIN}/makedbz`, ['-i', '-o'], { cwd: db, env: { ...process.env, INNCONF: l.conf }, uid: newsId('-u'), gid: newsId('-g'), stdio: 'ignore' });
+    execFileSync(`${INN_BIN}/makedbz`, ['-i', '-o'], {
+      cwd: db,
+      env: { ...process.env, INNCONF: l.conf },
+      uid: newsId('-u'),
+      gid: newsId('-g'),
+      stdio: 'ignore',
+    });
   }
 }
 

@@ -35,7 +35,8 @@ export function ensureInnInstalled(log: (msg: string) => void = () => {}): void 
     }
     if (!existsSync(INN_CONF)) throw new Error('apt-get install inn2 did not leave /etc/news/inn.conf');
     const conf = readFileSync(INN_CONF, 'utf8');
-    if (!/^domain:\s*\S+/m.test(conf)) writeFileSync(INN_CONF, conf.replace(/^#?\s*domain:.*$/m, '') + '\ndomain: localdomain\n');
+    if (!/^domain:\s*\S+/m.test(conf))
+      writeFileSync(INN_CONF, conf.replace(/^#?\s*domain:.*$/m, '') + '\ndomain: localdomain\n');
     execFileSync('dpkg', ['--configure', '-a'], { env, stdio: 'ignore' });
   } finally {
     if (ownPolicy) unlinkSync(POLICY_RC);

@@ -89,7 +89,8 @@ class PostSession {
   async expect(command: string | Buffer | null, codes: number[]): Promise<string> {
     if (command !== null) this.socket.write(typeof command === 'string' ? command + '\r\n' : command);
     const line = await this.next();
-    if (!codes.includes(Number(line.slice(0, 3)))) throw new Error(`NNTP post: ${typeof command === 'string' ? command.split(' ')[0] : 'article'} answered ${line}`);
+    if (!codes.includes(Number(line.slice(0, 3))))
+      throw new Error(`NNTP post: ${typeof command === 'string' ? command.split(' ')[0] : 'article'} answered ${line}`);
     return line;
   }
 
@@ -104,11 +105,17 @@ class PostSession {
 }
 
 /** Post raw articles (headers + CRLF + dot-stuffed body, without the final "."), several at a time. */
-export async function postArticles(t: PostTarget, articles: AsyncIterable<Buffer> | Iterable<Buffer>, connections = 4): Promise<void> {
+export async function postArticles(
+  t: PostTarget,
+  articles: AsyncIterable<Buffer> | Iterable<Buffer>,
+  connections = 4,
+): Promise<void> {
   const sessions = await Promise.all(Array.from({ length: connections }, () => PostSession.open(t)));
-  const iterator = (Symbol.asyncIterator in articles ? articles[Symbol.asyncIterator]() : (articles as Iterable<Buffer>)[Symbol.iterator]()) as
-    | AsyncIterator<Buffer>
-    | Iterator<Buffer>;
+  const iterator = (
+    Symbol.asyncIterator in articles
+      ? articles[Symbol.asyncIterator]()
+      : (articles as Iterable<Buffer>)[Symbol.iterator]()
+  ) as AsyncIterator<Buffer> | Iterator<Buffer>;
   try {
     await Promise.all(
       sessions.map(async (s) => {
@@ -125,7 +132,12 @@ export async function postArticles(t: PostTarget, articles: AsyncIterable<Buffer
 }
 
 /** yEnc-encode a file into articles, post them, and return the segments and a valid NZB. */
-export async function postFile(t: PostTarget, name: string, bytes: Buffer, opts: PostOptions = {}): Promise<PostedFile> {
+export async function postFile(
+  t: PostTarget,
+  name: string,
+  bytes: Buffer,
+  opts: PostOptions = {},
+): Promise<PostedFile> {
   const articleSize = opts.articleSize ?? 768_000;
   const parts = splitIntoParts(bytes, articleSize);
   const poster = opts.poster ?? 'Spool Test <poster@spool.test>';
@@ -134,7 +146,14 @@ export async function postFile(t: PostTarget, name: string, bytes: Buffer, opts:
   function* articles(): Generator<Buffer> {
     for (const part of parts) {
       const messageId = `${randomUUID()}@spool.test`;
-      const body = encodeArticleBody({ name, fileSize: bytes.length, part: part.part, totalParts: parts.length, offset: part.offset, data: part.data });
+      const body = encodeArticleBody({
+        name,
+        fileSize: bytes.length,
+        part: part.part,
+        totalParts: parts.length,
+        offset: part.offset,
+        data: part.data,
+      });
       segments.push({ number: part.part, messageId, bytes: body.length, offset: part.offset, size: part.data.length });
       const head =
         `From: ${poster}\r\nNewsgroups: ${t.group}\r\nSubject: ${subject} (${part.part}/${parts.length})\r\n` +
@@ -151,14 +170,20 @@ export async function postFile(t: PostTarget, name: string, bytes: Buffer, opts:
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** An NZB 1.1 document for the given files. */
-export function buildNzb(files: Array<Pick<PostedFile, 'subject' | 'segments'>>, group: string, poster: string): string {
+export function buildNzb(
+  files: Array<Pick<PostedFile, 'subject' | 'segments'>>,
+  group: string,
+  poster: string,
+): string {
   const date = Math.floor(Date.now() / 1000);
   const body = files
     .map(
       (f) =>
         `  <file poster="${xml(poster)}" date="${date}" subject="${xml(`${f.subject} (1/${f.segments.length})`)}">\n` +
         `    <groups><group>${xml(group)}</group></groups>\n    <segments>\n` +
-        f.segments.map((s) => `      <segment bytes="${s.bytes}" number="${s.number}">${xml(s.messageId)}</segment>`).join('\n') +
+        f.segments
+          .map((s) => `      <segment bytes="${s.bytes}" number="${s.number}">${xml(s.messageId)}</segment>`)
+          .join('\n') +
         `\n    </segments>\n  </file>`,
     )
     .join('\n');
