@@ -55,7 +55,10 @@ export function QueuePage() {
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queueKeys.all }), [queryClient]);
   const auto = useAutoRefresh(refresh);
   const actions = useQueueActions(() => setSelection({}));
-  const rowActions = useMemo(() => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }), [actions.rowActions, narrow]);
+  const rowActions = useMemo(
+    () => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }),
+    [actions.rowActions, narrow],
+  );
 
   // A new filter or page starts from a clean selection; the page is clamped when items go away.
   useEffect(() => setSelection({}), [page, status, search]);
@@ -83,7 +86,11 @@ export function QueuePage() {
             <Icon name="refresh" size={16} /> Refresh
           </button>
           {s && s.total_completed > 0 && (
-            <button type="button" className="btn btn--secondary" onClick={() => actions.clear('completed', s.total_completed)}>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              onClick={() => actions.clear('completed', s.total_completed)}
+            >
               Clear Completed
             </button>
           )}
@@ -135,7 +142,11 @@ export function QueuePage() {
           {selectedIds.length > 0 && (
             <div className="queue-bulk" role="group" aria-label="Bulk actions">
               <span className="muted small">{selectedIds.length} selected</span>
-              <button type="button" className="btn btn--secondary btn--sm" onClick={() => actions.bulkRestart(selectedIds)}>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={() => actions.bulkRestart(selectedIds)}
+              >
                 Restart Selected
               </button>
               <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>

@@ -19,8 +19,7 @@ export function QueueTable({ items, selection, onSelectionChange, actions }: Pro
     columns,
     getRowId: (row) => String(row.id),
     state: { rowSelection: selection },
-    onRowSelectionChange: (updater) =>
-      onSelectionChange(typeof updater === 'function' ? updater(selection) : updater),
+    onRowSelectionChange: (updater) => onSelectionChange(typeof updater === 'function' ? updater(selection) : updater),
   });
 
   return (

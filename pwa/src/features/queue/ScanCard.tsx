@@ -105,7 +105,9 @@ export function ScanCard() {
           </button>
         )}
       </form>
-      {status.isError && <p className="text-error small">{describeError(status.error, 'Failed to load scan status')}</p>}
+      {status.isError && (
+        <p className="text-error small">{describeError(status.error, 'Failed to load scan status')}</p>
+      )}
       {s && (active || s.files_found > 0) && (
         <div className="scan-progress">
           <div

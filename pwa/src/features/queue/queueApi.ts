@@ -56,8 +56,7 @@ export const queueApi = {
     }),
   remove: (id: number) => api.delete<unknown>(`/queue/${id}`),
   retry: (id: number) => api.post<QueueItem>(`/queue/${id}/retry`),
-  bulkDelete: (ids: number[]) =>
-    api.delete<{ deleted_count: number; skipped_ids: number[] }>('/queue/bulk', { ids }),
+  bulkDelete: (ids: number[]) => api.delete<{ deleted_count: number; skipped_ids: number[] }>('/queue/bulk', { ids }),
   bulkRestart: (ids: number[]) =>
     api.post<{ restarted_count: number; skipped_ids: number[] }>('/queue/bulk/restart', { ids }),
   clear: (status: 'completed' | 'failed') => api.delete<{ deleted_count: number }>(`/queue/${status}`),

@@ -129,11 +129,7 @@ export function queueColumns(actions: RowActions) {
       header: 'Target Path',
       cell: ({ getValue }) => {
         const v = getValue();
-        return v ? (
-          <span title={v}>{shortenMiddle(v, actions.pathMax)}</span>
-        ) : (
-          <span className="muted">—</span>
-        );
+        return v ? <span title={v}>{shortenMiddle(v, actions.pathMax)}</span> : <span className="muted">—</span>;
       },
     }),
     column.accessor('category', {

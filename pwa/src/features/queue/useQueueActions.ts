@@ -101,7 +101,11 @@ export function useQueueActions(clearSelection: () => void) {
     );
 
   const rowActions = useMemo(
-    () => ({ retry: (item: QueueItem) => retry.mutate(item), remove, busyId: retry.isPending ? retry.variables?.id : undefined }),
+    () => ({
+      retry: (item: QueueItem) => retry.mutate(item),
+      remove,
+      busyId: retry.isPending ? retry.variables?.id : undefined,
+    }),
     // `remove` only opens a dialog; the busy id is what changes what rows show.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [retry.isPending, retry.variables?.id],
