@@ -42,6 +42,8 @@ export interface ConnectionOptions {
   idleTimeoutMs?: number;
   limits?: DecodeLimits;
   backend?: YencBackend;
+  /** Size of the read buffer the socket reads into (shared by every connection using the same size). */
+  readBufferBytes?: number;
   /** Called with every socket chunk size and every round-trip sample, for metrics. */
   onBytes?: (n: number) => void;
   onRtt?: (ms: number) => void;
@@ -57,6 +59,15 @@ interface Pending<T = unknown> {
   reject(err: Error): void;
   sentAt: number;
   timeRtt: boolean;
+}
+
+const DEFAULT_READ_BUFFER = 256 * 1024;
+const readBuffers = new Map<number, Buffer>();
+
+function sharedReadBuffer(size: number): Buffer {
+  let buf = readBuffers.get(size);
+  if (!buf) readBuffers.set(size, (buf = Buffer.allocUnsafeSlow(size)));
+  return buf;
 }
 
 const STATUS_RE = /^(\d{3})(?:[ \t](.*))?$/;
@@ -80,6 +91,7 @@ export class NntpConnection {
   private readonly limits: DecodeLimits;
   private readonly backend: YencBackend;
   private readonly scratch = { buf: Buffer.alloc(0) };
+  private corked = false;
   /** Called once when the connection is gone (by error, timeout, QUIT or the server). */
   onClose: ((err: Error | undefined) => void) | undefined;
   bytesReceived = 0;
@@ -131,6 +143,7 @@ export class NntpConnection {
       this.socket = tls.connect({
         host,
         port,
+        onread: this.onread(),
         servername: net.isIP(host) ? undefined : host,
         rejectUnauthorized: !this.opts.insecureTls,
         ca: extra === undefined ? undefined : [...tls.rootCertificates, ...(Array.isArray(extra) ? extra : [extra])],
@@ -138,10 +151,9 @@ export class NntpConnection {
       handshaking = true;
       this.socket.once('secureConnect', () => (handshaking = false));
     } else {
-      this.socket = net.connect({ host, port });
+      this.socket = net.connect({ host, port, onread: this.onread() });
     }
     this.socket.setNoDelay(true);
-    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err) =>
       this.destroy(handshaking ? tlsError(err, host, port, this.opts.insecureTls) : socketError(err)),
     );
@@ -156,6 +168,21 @@ export class NntpConnection {
     this.armTimeout();
     await greeting;
     if (this.opts.username) await this.authenticate();
+  }
+
+  /**
+   * Reads go straight into one reused buffer instead of a fresh 64 KiB Buffer per read pushed through a Readable:
+   * less garbage, and a larger buffer lets one read syscall take more of a fast stream. Safe to share between
+   * connections because every chunk is consumed synchronously in onData (decoded, scanned or copied) and never kept.
+   */
+  private onread(): { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean } {
+    return {
+      buffer: sharedReadBuffer(this.opts.readBufferBytes ?? DEFAULT_READ_BUFFER),
+      callback: (n, buf) => {
+        this.onData(buf.subarray(0, n));
+        return true;
+      },
+    };
   }
 
   private async authenticate(): Promise<void> {
@@ -251,6 +278,15 @@ export class NntpConnection {
     if (this.closed) return Promise.reject(this.closeError ?? new ConnectionResetError('Connection is closed'));
     if (/[\r\n]/.test(command)) return Promise.reject(new ProtocolError('Command contains a line break'));
     const promise = this.expect(command, onStatus);
+    // Commands issued in the same tick (a pipeline being filled) leave in one segment and one syscall.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     this.socket.write(command + '\r\n');
     return promise;
   }

@@ -120,6 +120,8 @@ console.log(
     bytes,
     seconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    userSeconds: cpu.user / 1e6,
+    systemSeconds: cpu.system / 1e6,
     peakRssMb: peakRssKb() / 1024,
     acquireWaitMs: wait,
   }),
