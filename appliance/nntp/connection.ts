@@ -140,14 +140,16 @@ export class NntpConnection {
     let handshaking = false;
     if (this.opts.tls) {
       const extra = this.opts.tlsCa;
-      this.socket = tls.connect({
+      // Node's tls.connect honours `onread` (documented), @types/node does not list it.
+      const options: tls.ConnectionOptions & Pick<net.TcpSocketConnectOpts, 'onread'> = {
         host,
         port,
         onread: this.onread(),
         servername: net.isIP(host) ? undefined : host,
         rejectUnauthorized: !this.opts.insecureTls,
         ca: extra === undefined ? undefined : [...tls.rootCertificates, ...(Array.isArray(extra) ? extra : [extra])],
-      });
+      };
+      this.socket = tls.connect(options);
       handshaking = true;
       this.socket.once('secureConnect', () => (handshaking = false));
     } else {
