@@ -5,6 +5,10 @@ import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { LockManager } from '../webdav/lock.manager.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
+import { registerFilesRoutes } from '../api/files.routes.js';
+import { registerRcloneRoutes } from '../api/rclone.routes.js';
+import { MountService } from '../fuse/mount.service.js';
+import { RcloneService } from '../rclone/rclone.service.js';
 import type { ArticleSource } from './article-fetcher.js';
 import { VfsReader, type ReaderSettings } from './reader.js';
 import { VfsService } from './vfs.service.js';
@@ -24,8 +28,12 @@ export interface StreamingDomain {
   vfs: VfsService;
   reader: VfsReader;
   locks: LockManager;
+  mount: MountService;
+  rclone: RcloneService;
+  /** Message ids of a file that failed after every provider since start (GET /api/files/info 'available'). */
+  unavailable(path: string): Set<string>;
   registerRoutes(router: Router): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Reader settings from spec §3 streaming config, read live so a PATCH applies to the next read. */
@@ -53,16 +61,31 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
-  reader.on('article-failure', (f) => log.warn('article unavailable', { ...f }));
+  const failed = new Map<string, Set<string>>();
+  reader.on('article-failure', (f) => {
+    log.warn('article unavailable', { ...f });
+    if (!failed.has(f.path) && failed.size > 10_000) failed.clear();
+    failed.set(f.path, (failed.get(f.path) ?? new Set()).add(f.messageId));
+  });
+  vfs.on('removed', (paths) => paths.forEach((p) => failed.delete(p)));
   const locks = new LockManager();
+  const mount = new MountService(vfs, reader, deps.config, deps.logger.child('fuse'));
+  const rclone = new RcloneService(deps.config, deps.logger.child('rclone'));
+  vfs.on('changed', (dir) => rclone.refresh(dir));
   return {
     vfs,
     reader,
     locks,
+    mount,
+    rclone,
+    unavailable: (path) => failed.get(path) ?? new Set(),
     registerRoutes(router) {
+      registerFilesRoutes(router, this);
+      registerRcloneRoutes(router, mount, rclone);
       registerWebdav(router, { vfs, reader, locks, logger: deps.logger.child('webdav'), sidecarMaxBytes: () => SIDECAR_MAX_BYTES }, SIDECAR_MAX_BYTES + 1);
     },
-    close() {
+    async close() {
+      await mount.stop().catch((err: Error) => log.warn('unmount failed', { error: err.message }));
       reader.removeAllListeners();
     },
   };

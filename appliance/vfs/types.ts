@@ -12,6 +12,8 @@ export interface VfsSegment {
 export interface FileLayout {
   segments: VfsSegment[];
   groups?: string[];
+  /** What NZB export needs to rebuild the <file> element faithfully (the importer fills it when it knows). */
+  nzb?: { poster: string; date: number; subject: string; numbers?: number[]; encodedBytes?: number[] };
 }
 
 /** A node of the virtual tree as stored in LMDB (key: parent path + NUL + name). */

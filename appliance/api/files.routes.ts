@@ -1,0 +1,24 @@
+import { AppError } from '../http/errors.js';
+import type { Router } from '../http/router.js';
+import { fileMeta } from '../vfs/file-meta.js';
+import { exportNzb } from '../vfs/nzb-export.js';
+import type { StreamingDomain } from '../vfs/streaming.domain.js';
+
+/** The console passes WebDAV paths; accept them with or without the /webdav prefix. */
+function vfsPath(raw: string | null): string {
+  if (!raw) throw new AppError('VALIDATION_FAILED', 'path is required', [{ field: 'path', message: 'Required' }]);
+  return raw.replace(/^\/webdav(?=\/|$)/, '') || '/';
+}
+
+/** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
+export function registerFilesRoutes(router: Router, streaming: StreamingDomain): void {
+  router.get('/api/files/info', { access: 'user' }, (ctx) => {
+    const path = vfsPath(ctx.query.get('path'));
+    return fileMeta(streaming.vfs, path, streaming.unavailable(path));
+  });
+  router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
+    const { filename, xml } = exportNzb(streaming.vfs, vfsPath(ctx.query.get('path')));
+    ctx.reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
+    ctx.reply.status(200).send(xml, 'application/x-nzb; charset=utf-8', ctx.req.method === 'HEAD');
+  });
+}

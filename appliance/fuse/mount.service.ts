@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { Fuse } from './fuse.binding.js';
+import type { ConfigService } from '../config/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { VfsReader } from '../vfs/reader.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+import { createFuseOps } from './fuse.ops.js';
+
+const run = promisify(execFile);
+
+export interface MountStatus {
+  mounted: boolean;
+  mount_point: string;
+  error: string;
+}
+
+/**
+ * The FUSE mount of the virtual tree at `mount_path` (spec §7 /api/rclone/mount/*). A mount left behind by a
+ * crash is detached (fusermount -uz) before mounting again, so a kill -9 never blocks the next start.
+ */
+export class MountService {
+  private fuse: Fuse | null = null;
+  private mountPoint = '';
+  private lastError = '';
+
+  constructor(
+    private readonly vfs: VfsService,
+    private readonly reader: VfsReader,
+    private readonly config: ConfigService,
+    private readonly logger: Logger,
+  ) {}
+
+  status(): MountStatus {
+    const point = this.mountPoint || this.config.get().mount_path;
+    return { mounted: this.fuse !== null && isMounted(point), mount_point: point, error: this.lastError };
+  }
+
+  async start(): Promise<{ status: MountStatus; message: string }> {
+    if (this.fuse) return { status: this.status(), message: 'Mount already running' };
+    const c = this.config.get();
+    const point = c.mount_path;
+    if (!point) throw new Error('mount_path is not set');
+    await cleanStale(point, this.logger);
+    mkdirSync(point, { recursive: true });
+    const r = c.rclone;
+    const ops = createFuseOps(this.vfs, this.reader, {
+      uid: r.uid,
+      gid: r.gid,
+      umask: parseInt(String(r.umask), 8) || 0o002,
+      readOnly: r.read_only,
+      readAhead: () => c.streaming.max_download_workers,
+    });
+    const fuse = new Fuse(point, ops, {
+      allowOther: r.allow_other,
+      nonEmpty: r.allow_non_empty,
+      attrTimeout: seconds(r.attr_timeout, 1),
+      entryTimeout: seconds(r.dir_cache_time, 1),
+      fsname: 'spool',
+      subtype: 'spool',
+      maxRead: 1024 * 1024,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      throw err;
+    }
+    this.fuse = fuse;
+    this.mountPoint = point;
+    this.lastError = '';
+    this.logger.info('mounted', { mount_point: point });
+    return { status: this.status(), message: 'Mount started' };
+  }
+
+  async stop(): Promise<{ message: string }> {
+    const fuse = this.fuse;
+    if (!fuse) return { message: 'Mount was not running' };
+    await new Promise<void>((resolve) => fuse.unmount(() => resolve()));
+    if (isMounted(this.mountPoint)) await cleanStale(this.mountPoint, this.logger);
+    this.fuse = null;
+    return { message: 'Mount stopped' };
+  }
+}
+
+export function isMounted(point: string): boolean {
+  try {
+    return readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .some((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
+  } catch {
+    return false;
+  }
+}
+
+/** Detaches a mount left by a dead process (reading it would fail with ENOTCONN). */
+export async function cleanStale(point: string, logger: Logger): Promise<void> {
+  if (!isMounted(point)) return;
+  logger.warn('detaching a stale mount', { mount_point: point });
+  await run('fusermount', ['-uz', point]).catch((err: Error) => logger.warn('fusermount failed', { error: err.message }));
+}
+
+/** rclone-style durations ('1s', '10m', '1h30m') in seconds; plain numbers are seconds. */
+export function seconds(value: string | number, fallback: number): number {
+  if (typeof value === 'number') return value;
+  let total = 0;
+  for (const m of value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)?/g)) {
+    const n = Number(m[1]);
+    total += m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : m[2] === 'd' ? n * 86400 : n;
+  }
+  return total > 0 ? total : fallback;
+}
