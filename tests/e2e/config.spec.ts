@@ -29,7 +29,7 @@ test('routes: /config and unknown sections land on webdav; the menu keeps the sp
   await expect(page.getByRole('link', { name: 'Configure RClone Mount' })).toHaveAttribute('href', '/config/rclone');
   await page.goto('/config/no-such-section');
   await expect(page).toHaveURL(/\/config\/webdav$/);
-  await page.goto('/config/providers');
+  await page.goto('/config/sabnzbd');
   await expect(page.getByText('Coming Soon')).toBeVisible();
 });
 

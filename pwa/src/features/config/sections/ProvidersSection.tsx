@@ -1,14 +1,121 @@
-import { ComingSoon } from '../../../components/ComingSoon';
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { configApi } from '../../../api/config';
+import { describeError } from '../../../api/client';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { Icon } from '../../../components/Icon';
+import { toast } from '../../../components/toast';
+import { keys } from '../../../lib/queries';
+import type { SectionProps } from '../SectionLayout';
+import { ProviderList, providerLabel } from './providers/ProviderList';
+import { ProviderModal } from './providers/ProviderModal';
+import { providersApi, type Provider } from './providers/providersApi';
+import { moveItem } from './providers/reorder';
+import './providers/providers.css';
 
-/** NNTP Providers: filled in by the work that builds the providers domain. */
-export function ProvidersSection() {
+/**
+ * NNTP Providers (spec §2/§4/§5/§8). Not a config-PATCH form: every change goes through /api/providers at once
+ * (the pool applies it live); the list itself comes from GET /config.
+ */
+export function ProvidersSection({ readOnly = false }: SectionProps) {
+  const queryClient = useQueryClient();
+  const config = useQuery({ queryKey: keys.config, queryFn: configApi.get });
+  const saved = (config.data?.providers ?? []) as Provider[];
+  const [order, setOrder] = useState<Provider[] | undefined>();
+  const providers = order ?? saved;
+  const [editing, setEditing] = useState<Provider | 'new' | undefined>();
+  const [deleting, setDeleting] = useState<Provider | undefined>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.config });
+
+  const toggle = useMutation({
+    mutationFn: ({ p, enabled }: { p: Provider; enabled: boolean }) => providersApi.update(p.id, { enabled }),
+    onSuccess: (_, { p, enabled }) => toast.success(`Provider ${enabled ? 'enabled' : 'disabled'}`, providerLabel(p)),
+    onError: (err) => toast.error('Update Failed', describeError(err, 'Failed to update provider')),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (p: Provider) => providersApi.remove(p.id),
+    onSuccess: (_, p) => toast.success('Provider deleted', providerLabel(p)),
+    onError: (err) => toast.error('Delete Failed', describeError(err, 'Failed to delete provider')),
+    onSettled: async () => {
+      setDeleting(undefined);
+      await refresh();
+    },
+  });
+  const reorder = useMutation({
+    mutationFn: (next: Provider[]) => providersApi.reorder(next.map((p) => p.id)),
+    onSuccess: () => toast.success('Provider order saved'),
+    onError: (err) => toast.error('Reorder Failed', describeError(err, 'Failed to reorder providers')),
+    // The optimistic order stays until the saved list is back, so the rows do not jump.
+    onSettled: async () => {
+      await refresh();
+      setOrder(undefined);
+    },
+  });
+
+  // The switch follows the click at once; the saved list replaces it when the refetch is back.
+  const shown = toggle.isPending
+    ? providers.map((p) => (p.id === toggle.variables.p.id ? { ...p, enabled: toggle.variables.enabled } : p))
+    : providers;
+
+  const move = (from: number, to: number) => {
+    if (to < 0 || to >= providers.length || reorder.isPending) return;
+    const next = moveItem(providers, from, to);
+    setOrder(next);
+    reorder.mutate(next);
+  };
+
   return (
-    <div className="card">
-      <ComingSoon
-        title="NNTP Providers"
-        icon="clock"
-        description="Usenet servers, their connection limits, priority and backup roles."
+    <section className="card config-section" aria-labelledby="config-section-title">
+      <header className="config-section__header provider-section__header">
+        <div>
+          <h2 id="config-section-title">NNTP Providers</h2>
+          <p>
+            Usenet servers in priority order: the first is used first, backups only when the others miss an article.
+          </p>
+        </div>
+        {!readOnly && (
+          <button type="button" className="btn btn--primary" onClick={() => setEditing('new')}>
+            <Icon name="plug" size={16} /> Add Provider
+          </button>
+        )}
+      </header>
+      {config.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : providers.length === 0 ? (
+        <p className="empty-state">No providers configured yet. Add one to start importing and streaming.</p>
+      ) : (
+        <ProviderList
+          providers={shown}
+          readOnly={readOnly}
+          onEdit={(p) => setEditing(p)}
+          onDelete={(p) => setDeleting(p)}
+          onToggle={(p, enabled) => toggle.mutate({ p, enabled })}
+          onMove={move}
+          busyId={toggle.isPending ? toggle.variables?.p.id : undefined}
+        />
+      )}
+      {editing !== undefined && (
+        <ProviderModal
+          key={editing === 'new' ? 'new' : editing.id}
+          provider={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            void refresh();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Confirm Delete"
+        message={`Are you sure you want to delete "${deleting ? providerLabel(deleting) : ''}"? This action cannot be undone.`}
+        confirmLabel="Delete"
+        tone="danger"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(undefined)}
       />
-    </div>
+    </section>
   );
 }

@@ -1,0 +1,126 @@
+import { useState, type DragEvent } from 'react';
+import { Badge } from '../../../../components/Badge';
+import { Icon } from '../../../../components/Icon';
+import type { Provider } from './providersApi';
+
+interface Props {
+  providers: Provider[];
+  readOnly: boolean;
+  onEdit: (p: Provider) => void;
+  onDelete: (p: Provider) => void;
+  onToggle: (p: Provider, enabled: boolean) => void;
+  /** Move the provider at `from` to position `to` (list order is priority). */
+  onMove: (from: number, to: number) => void;
+  busyId: string | undefined;
+}
+
+export const providerLabel = (p: Provider) => `${p.host}:${p.port}`;
+
+/**
+ * The providers in priority order. Reordered by HTML5 drag and drop, or by the up/down buttons for keyboard and
+ * touch users (drag and drop is mouse-only in most browsers).
+ */
+export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, onMove, busyId }: Props) {
+  const [dragFrom, setDragFrom] = useState<number | undefined>();
+  const [dragOver, setDragOver] = useState<number | undefined>();
+
+  const drop = (e: DragEvent, to: number) => {
+    e.preventDefault();
+    const from = dragFrom ?? Number(e.dataTransfer.getData('text/plain'));
+    setDragFrom(undefined);
+    setDragOver(undefined);
+    if (Number.isInteger(from) && from !== to) onMove(from, to);
+  };
+
+  return (
+    <ol className="provider-list" aria-label="NNTP providers in priority order">
+      {providers.map((p, i) => (
+        <li
+          key={p.id}
+          className={`provider-row${dragOver === i ? ' is-drop-target' : ''}${p.enabled ? '' : ' is-disabled'}`}
+          draggable={!readOnly}
+          onDragStart={(e) => {
+            setDragFrom(i);
+            e.dataTransfer.effectAllowed = 'move';
+            e.dataTransfer.setData('text/plain', String(i));
+          }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragOver(i);
+          }}
+          onDragLeave={() => setDragOver((cur) => (cur === i ? undefined : cur))}
+          onDragEnd={() => {
+            setDragFrom(undefined);
+            setDragOver(undefined);
+          }}
+          onDrop={(e) => drop(e, i)}
+          data-provider={providerLabel(p)}
+        >
+          <span className="provider-row__grip" aria-hidden="true">
+            ⋮⋮
+          </span>
+          <span className="provider-row__rank">{i + 1}</span>
+          <div className="provider-row__main">
+            <p className="provider-row__host">
+              {providerLabel(p)}
+              {p.tls && <Badge tone="info">TLS</Badge>}
+              {p.is_backup_provider && <Badge tone="warning">Backup</Badge>}
+              {!p.enabled && <Badge tone="neutral">Disabled</Badge>}
+            </p>
+            <p className="provider-row__meta muted small">
+              {p.username || 'no username'} · {p.max_connections} connection{p.max_connections === 1 ? '' : 's'}
+            </p>
+          </div>
+          <label className="provider-row__toggle">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={p.enabled}
+              disabled={readOnly || busyId === p.id}
+              onChange={(e) => onToggle(p, e.target.checked)}
+              aria-label={`Enabled: ${providerLabel(p)}`}
+            />
+          </label>
+          {!readOnly && (
+            <div className="provider-row__actions">
+              <button
+                type="button"
+                className="icon-button icon-button--sm"
+                onClick={() => onMove(i, i - 1)}
+                disabled={i === 0}
+                aria-label={`Move up: ${providerLabel(p)}`}
+              >
+                <Icon name="chevronDown" size={16} className="icon--flip" />
+              </button>
+              <button
+                type="button"
+                className="icon-button icon-button--sm"
+                onClick={() => onMove(i, i + 1)}
+                disabled={i === providers.length - 1}
+                aria-label={`Move down: ${providerLabel(p)}`}
+              >
+                <Icon name="chevronDown" size={16} />
+              </button>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={() => onEdit(p)}
+                aria-label={`Edit ${providerLabel(p)}`}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="btn btn--ghost btn--sm"
+                onClick={() => onDelete(p)}
+                aria-label={`Delete ${providerLabel(p)}`}
+              >
+                Delete
+              </button>
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

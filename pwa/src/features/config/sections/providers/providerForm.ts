@@ -1,0 +1,109 @@
+import type { Provider, ProviderTestInput } from './providersApi';
+
+/** The provider form's values (spec §3 Provider; the password is write-only). */
+export interface ProviderForm {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  max_connections: number;
+  tls: boolean;
+  insecure_tls: boolean;
+  enabled: boolean;
+  is_backup_provider: boolean;
+}
+
+/** Spec §9 provider defaults. */
+export const PROVIDER_DEFAULTS: ProviderForm = {
+  host: '',
+  port: 119,
+  username: '',
+  password: '',
+  max_connections: 10,
+  tls: false,
+  insecure_tls: false,
+  enabled: true,
+  is_backup_provider: false,
+};
+
+export const PORT_RANGE = { min: 1, max: 65535 } as const;
+export const CONNECTIONS_RANGE = { min: 1, max: 50 } as const;
+
+/** Spec §4: a change of any of these invalidates a passed connection test. */
+export const TEST_FIELDS = ['host', 'port', 'username', 'password', 'tls', 'insecure_tls'] as const;
+
+export const MISSING_FOR_TEST = 'Please fill in all required fields before testing connection';
+export const TEST_REQUIRED = 'Please test the connection successfully before saving';
+
+export function formFromProvider(p: Provider): ProviderForm {
+  return {
+    host: p.host,
+    port: p.port,
+    username: p.username,
+    password: '',
+    max_connections: p.max_connections,
+    tls: p.tls,
+    insecure_tls: p.insecure_tls,
+    enabled: p.enabled,
+    is_backup_provider: p.is_backup_provider,
+  };
+}
+
+export function resetsTest(field: keyof ProviderForm): boolean {
+  return (TEST_FIELDS as readonly string[]).includes(field);
+}
+
+/** Spec §5: host, username and password are needed to test; in edit mode an empty password means the saved one. */
+export function canTest(form: ProviderForm, editing: boolean): boolean {
+  return form.host.trim() !== '' && form.username.trim() !== '' && (editing || form.password !== '');
+}
+
+export function testInput(form: ProviderForm, editingId: string | undefined): ProviderTestInput {
+  return {
+    host: form.host.trim(),
+    port: form.port,
+    username: form.username.trim(),
+    password: form.password,
+    // Insecure TLS only means something with TLS on (spec §5 shows it only then).
+    tls: form.tls,
+    insecure_tls: form.tls && form.insecure_tls,
+    ...(editingId && form.password === '' ? { id: editingId } : {}),
+  };
+}
+
+/** Field errors that block saving (the ranges of spec §5). */
+export function formErrors(form: ProviderForm): Partial<Record<keyof ProviderForm, string>> {
+  const errors: Partial<Record<keyof ProviderForm, string>> = {};
+  if (!Number.isInteger(form.port) || form.port < PORT_RANGE.min || form.port > PORT_RANGE.max)
+    errors.port = 'Port must be from 1 to 65535';
+  if (
+    !Number.isInteger(form.max_connections) ||
+    form.max_connections < CONNECTIONS_RANGE.min ||
+    form.max_connections > CONNECTIONS_RANGE.max
+  )
+    errors.max_connections = 'Max connections must be from 1 to 50';
+  return errors;
+}
+
+/** The body of POST /providers: the whole form, trimmed. */
+export function createBody(form: ProviderForm): Record<string, unknown> {
+  return {
+    ...form,
+    host: form.host.trim(),
+    username: form.username.trim(),
+    insecure_tls: form.tls && form.insecure_tls,
+  };
+}
+
+/** Spec §7: PUT /providers/{id} carries only the fields that changed; an empty password keeps the saved one. */
+export function changedFields(initial: ProviderForm, form: ProviderForm): Record<string, unknown> {
+  const next = createBody(form);
+  const before = createBody(initial);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(next) as (keyof ProviderForm)[]) {
+    if (key === 'password') continue;
+    if (next[key] !== before[key]) out[key] = next[key];
+  }
+  if (form.password !== '') out.password = form.password;
+  return out;
+}
