@@ -1,7 +1,7 @@
 import type { HealthStats } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
 
-export function FileHealthCard({ stats }: { stats: HealthStats | undefined }) {
+export function FileHealthCard({ stats, failed = false }: { stats: HealthStats | undefined; failed?: boolean }) {
   const pct = stats && stats.total > 0 ? (stats.healthy / stats.total) * 100 : 0;
   return (
     <article className="card" aria-labelledby="card-file-health">
@@ -24,7 +24,9 @@ export function FileHealthCard({ stats }: { stats: HealthStats | undefined }) {
         <div className="progress__bar" style={{ width: `${pct}%` }} />
       </div>
       <p className="stat-line">
-        {stats && stats.corrupted > 0 ? (
+        {failed ? (
+          <span className="text-error">Failed to load health statistics</span>
+        ) : stats && stats.corrupted > 0 ? (
           <span className="text-error">{stats.corrupted} corrupted files</span>
         ) : stats ? (
           'No corrupted files'
