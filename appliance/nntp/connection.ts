@@ -95,6 +95,8 @@ export class NntpConnection {
   /** Called once when the connection is gone (by error, timeout, QUIT or the server). */
   onClose: ((err: Error | undefined) => void) | undefined;
   bytesReceived = 0;
+  /** performance.now() when the last command (any, keepalives included) was sent. */
+  lastCommandAt = performance.now();
 
   private constructor(private readonly opts: ConnectionOptions) {
     this.limits = opts.limits ?? DEFAULT_DECODE_LIMITS;
@@ -280,6 +282,7 @@ export class NntpConnection {
     if (this.closed) return Promise.reject(this.closeError ?? new ConnectionResetError('Connection is closed'));
     if (/[\r\n]/.test(command)) return Promise.reject(new ProtocolError('Command contains a line break'));
     const promise = this.expect(command, onStatus);
+    this.lastCommandAt = performance.now();
     // Commands issued in the same tick (a pipeline being filled) leave in one segment and one syscall.
     if (!this.corked) {
       this.corked = true;

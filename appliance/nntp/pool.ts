@@ -15,16 +15,26 @@ import {
 } from './errors.js';
 import { PoolStats, type PoolMetrics } from './pool-metrics.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
+import { Keepalive } from './keepalive.js';
 import { PriorityQueue } from './request-queue.js';
 import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
 
 export interface PoolOptions {
-  /** Commands in flight per connection (pipelining). */
+  /** BODY commands in flight per connection (pipelining). */
   pipelineDepth?: number;
+  /** Commands in flight per connection when placing a STAT (tiny answers: health checks and probes go deeper). */
+  statPipelineDepth?: number;
   connectTimeoutMs?: number;
   stallTimeoutMs?: number;
+  /** A connection with no command at all for this long is closed (keepalives count as commands). */
   idleTimeoutMs?: number;
+  /** Send DATE on a connection silent for this long, so providers that drop idle connections keep ours; 0 = off. */
+  keepaliveMs?: number;
+  /** Close a connection that carried no BODY/STAT for this long, keepalives notwithstanding. */
+  maxIdleMs?: number;
+  /** When every provider that could serve a request is cooling down, wait this long at most for one to come back. */
+  coolingWaitMs?: number;
   /** Consecutive failures that put a provider aside, and for how long. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
@@ -54,6 +64,8 @@ interface PoolRequest {
   failedOn: Set<string>;
   attempts: number;
   lastError: NntpError | undefined;
+  /** When it started waiting for a cooling provider (undefined when it is not). */
+  coolingSince: number | undefined;
   settled: boolean;
   finish(err: Error | undefined, value?: unknown): void;
 }
@@ -67,6 +79,9 @@ export class NntpPool {
   private readonly stats = new PoolStats();
   private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
   private closed = false;
+  private readonly keepalive: Keepalive;
+  /** One timer that re-runs pump() when the first cooling provider comes back. */
+  private wake: { at: number; timer: NodeJS.Timeout } | undefined;
 
   constructor(
     providers: ProviderConfig[],
@@ -74,15 +89,24 @@ export class NntpPool {
   ) {
     this.o = {
       pipelineDepth: options.pipelineDepth ?? 2,
+      statPipelineDepth: options.statPipelineDepth ?? 8,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
       idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+      keepaliveMs: options.keepaliveMs ?? 30_000,
+      maxIdleMs: options.maxIdleMs ?? 300_000,
+      coolingWaitMs: options.coolingWaitMs ?? 10_000,
       breakerThreshold: options.breakerThreshold ?? 5,
       breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
       maxAttempts: options.maxAttempts ?? 3,
     };
     yencBackend(options.logger);
     this.updateProviders(providers);
+    this.keepalive = new Keepalive(() => this.allProviders(), this.o);
+  }
+
+  private allProviders(): ProviderState[] {
+    return [...this.providers, ...this.draining];
   }
 
   /** Fetch and decode one article, trying providers in priority order. */
@@ -130,6 +154,8 @@ export class NntpPool {
   /** Stop: waiting requests fail with AbortedError, connections QUIT. */
   async close(): Promise<void> {
     this.closed = true;
+    this.keepalive.stop();
+    if (this.wake) clearTimeout(this.wake.timer);
     this.queue.drain((r) => {
       r.finish(new AbortedError('Pool closed'));
       return 'taken';
@@ -159,6 +185,7 @@ export class NntpPool {
         failedOn: new Set(),
         attempts: 0,
         lastError: undefined,
+        coolingSince: undefined,
         settled: false,
         finish(err, value) {
           if (req.settled) return;
@@ -192,7 +219,7 @@ export class NntpPool {
     });
   }
 
-  /** Where a request can go now; undefined = wait for a free slot; an Error = it can never be served. */
+  /** Where a request can go now; undefined = wait (for a slot or a cooling provider); an Error = give up. */
   private choose(
     r: PoolRequest,
     now: number,
@@ -203,26 +230,61 @@ export class NntpPool {
       r.failedOn.clear();
       fresh = candidates;
     }
-    if (fresh.length === 0) {
-      const cooling = this.providers.some((p) => !p.usable(now) && p.config.enabled && !r.missingOn.has(p.id));
-      if (r.lastError && !(cooling && r.lastError instanceof ArticleMissingError)) return r.lastError;
-      return new NoProviderError(cooling ? 'Every provider that could serve this article is cooling down' : undefined);
-    }
+    if (fresh.length === 0) return this.waitForCooling(r, now);
+    r.coolingSince = undefined;
     const primaries = fresh.filter((p) => !p.config.is_backup_provider);
+    const depth = r.kind === 'stat' ? Math.max(this.o.statPipelineDepth, this.o.pipelineDepth) : this.o.pipelineDepth;
     for (const provider of primaries.length > 0 ? primaries : fresh) {
-      const slot = this.findSlot(provider);
+      const slot = this.findSlot(provider, depth);
       if (slot) return { provider, slot };
     }
     return undefined;
   }
 
-  private findSlot(p: ProviderState): PooledConnection | 'open' | undefined {
+  /**
+   * No provider can take the request now. If one that might serve it is cooling down and comes back within
+   * coolingWaitMs of the request starting to wait (and the request has tries left), wait for it; else fail now.
+   */
+  private waitForCooling(r: PoolRequest, now: number): Error | undefined {
+    const cooling = this.providers.filter((p) => p.cooling(now) && !r.missingOn.has(p.id));
+    const last = r.lastError;
+    const triesLeft =
+      !last || last instanceof ArticleMissingError || (last.retryable && r.attempts < this.o.maxAttempts);
+    if (cooling.length > 0 && triesLeft) {
+      const back = Math.min(...cooling.map((p) => p.coolingUntil));
+      r.coolingSince ??= now;
+      if (back - r.coolingSince <= this.o.coolingWaitMs) {
+        this.wakeAt(back);
+        return undefined;
+      }
+    }
+    // The real cause beats a generic "nobody available", except a 430 when another provider might still have it.
+    if (last && !(cooling.length > 0 && last instanceof ArticleMissingError)) return last;
+    if (cooling.length === 0) return new NoProviderError();
+    const secs = Math.ceil((Math.min(...cooling.map((p) => p.coolingUntil)) - now) / 1000);
+    return new NoProviderError(`Every provider that could serve this article is cooling down (back in ${secs} s)`);
+  }
+
+  private wakeAt(at: number): void {
+    if (this.wake && this.wake.at <= at) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = undefined;
+        this.pump();
+      },
+      Math.max(0, at - Date.now()) + 1,
+    );
+    this.wake = { at, timer };
+  }
+
+  private findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
     let best: PooledConnection | undefined;
     for (const pc of p.connections) {
       if (pc.generation !== p.generation || pc.conn.isClosed) continue;
       const n = pc.conn.inflight;
       if (n === 0) return pc;
-      if (n < this.o.pipelineDepth && (!best || n < best.conn.inflight)) best = pc;
+      if (n < depth && (!best || n < best.conn.inflight)) best = pc;
     }
     if (p.connectionCount < p.config.max_connections) return 'open';
     return best;
@@ -250,7 +312,7 @@ export class NntpPool {
     }).then(
       (conn) => {
         p.opening--;
-        const pc: PooledConnection = { conn, generation };
+        const pc: PooledConnection = { conn, generation, lastWorkAt: performance.now() };
         p.connections.add(pc);
         conn.onClose = () => {
           p.connections.delete(pc);
@@ -273,6 +335,7 @@ export class NntpPool {
 
   private run(r: PoolRequest, p: ProviderState, pc: PooledConnection): void {
     this.stats.recordCommand(p);
+    pc.lastWorkAt = performance.now();
     const op: Promise<unknown> =
       r.kind === 'body'
         ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))

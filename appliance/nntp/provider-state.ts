@@ -6,6 +6,8 @@ export interface PooledConnection {
   conn: NntpConnection;
   /** Settings generation it was opened with; older ones take no new work and close when idle. */
   generation: number;
+  /** performance.now() of the last BODY/STAT it carried (keepalives do not count). */
+  lastWorkAt: number;
 }
 
 export interface ProviderCounters {
@@ -39,6 +41,11 @@ export class ProviderState {
   /** Open or opening connections count against max_connections. */
   get connectionCount(): number {
     return this.connections.size + this.opening;
+  }
+
+  /** Enabled and in the config, but its breaker is open. */
+  cooling(now: number): boolean {
+    return !this.removed && this.config.enabled && now < this.coolingUntil;
   }
 
   usable(now: number): boolean {

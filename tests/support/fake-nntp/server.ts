@@ -35,6 +35,8 @@ export interface FakeNntpOptions {
   silent?: boolean;
   /** Delay before each answer. */
   latencyMs?: number;
+  /** Drop a connection that has seen no traffic for this long (as providers do with idle readers). */
+  idleTimeoutMs?: number;
   /** Serve implicit TLS (as on port 563) with this key and certificate (see certs.ts). */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -44,6 +46,10 @@ export interface FakeNntpStats {
   activeConnections: number;
   maxActiveConnections: number;
   commands: Record<string, number>;
+  /** Most commands one connection had received and not yet answered (how deep the client pipelined). */
+  maxPipelined: number;
+  /** Connections this server dropped for being idle. */
+  idleDrops: number;
   /** TLS handshakes that failed (the client refused our certificate, or spoke plain text). */
   tlsFailures: number;
   /** Commands the fake does not implement (a test should expect this empty). */
@@ -59,6 +65,8 @@ export class FakeNntpServer {
     maxActiveConnections: 0,
     commands: {},
     unexpected: [],
+    maxPipelined: 0,
+    idleDrops: 0,
     tlsFailures: 0,
   };
   private readonly articles = new Map<string, Buffer>();
@@ -121,12 +129,20 @@ export class FakeNntpServer {
     const session = { authed: !this.options.username, user: '', hung: false };
     let pending = Buffer.alloc(0);
     let chain = Promise.resolve();
+    let unanswered = 0;
+    if (this.options.idleTimeoutMs) {
+      socket.setTimeout(this.options.idleTimeoutMs, () => {
+        this.stats.idleDrops++;
+        socket.destroy();
+      });
+    }
     socket.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       for (let nl = pending.indexOf('\r\n'); nl >= 0; nl = pending.indexOf('\r\n')) {
         const line = pending.subarray(0, nl).toString('latin1');
         pending = pending.subarray(nl + 2);
-        chain = chain.then(() => this.answer(socket, session, line));
+        this.stats.maxPipelined = Math.max(this.stats.maxPipelined, ++unanswered);
+        chain = chain.then(() => this.answer(socket, session, line)).finally(() => unanswered--);
       }
     });
   }
