@@ -35,6 +35,11 @@ export interface FakeNntpOptions {
   silent?: boolean;
   /** Delay before each answer. */
   latencyMs?: number;
+  /**
+   * Answer every command after authentication with these bytes instead (hostile-server fuzzing); 'close' drops the
+   * connection, undefined falls back to normal behaviour.
+   */
+  chaos?: (line: string) => Buffer | 'close' | undefined;
   /** Drop a connection that has seen no traffic for this long (as providers do with idle readers). */
   idleTimeoutMs?: number;
   /** Serve implicit TLS (as on port 563) with this key and certificate (see certs.ts). */
@@ -154,6 +159,9 @@ export class FakeNntpServer {
   ): Promise<void> {
     if (session.hung || socket.destroyed) return;
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+    const chaos = session.authed && !line.startsWith('AUTHINFO') ? this.options.chaos?.(line) : undefined;
+    if (chaos === 'close') return void socket.destroy();
+    if (chaos) return void socket.write(chaos);
     const [verbRaw = '', ...args] = line.split(' ');
     const verb = verbRaw.toUpperCase();
     this.stats.commands[verb] = (this.stats.commands[verb] ?? 0) + 1;
