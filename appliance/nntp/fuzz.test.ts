@@ -47,7 +47,7 @@ const DICT = [
 ];
 
 function mutate(input: Buffer, r: () => number): Buffer {
-  let b = Buffer.from(input);
+  let b: Buffer = Buffer.from(input);
   const n = 1 + Math.floor(r() * 4);
   for (let k = 0; k < n; k++) {
     const at = Math.floor(r() * (b.length + 1));
