@@ -56,7 +56,8 @@ function chartOptions(el: HTMLElement, bars: Bar[], title: string, width: number
       {},
       {
         label: title,
-        stroke: colors[0],
+        // uPlot applies per-bar fills only to unstroked bars.
+        width: 0,
         fill: colors[0],
         points: { show: false },
         paths: uPlot.paths.bars?.({

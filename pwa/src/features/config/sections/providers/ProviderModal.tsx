@@ -118,7 +118,7 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
               required
             />
           </div>
-          <div className="field">
+          <div className="field provider-form__port">
             <label htmlFor={`${fid}-port`}>Port</label>
             <input
               id={`${fid}-port`}
