@@ -20,7 +20,7 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'auth':
       return <AuthSection config={config} />;
     case 'rclone':
-      return <RcloneSection />;
+      return <RcloneSection config={config} />;
     case 'metadata':
       return <MetadataSection config={config} />;
     case 'streaming':

@@ -1,0 +1,162 @@
+import { useId } from 'react';
+import { NumberInput, TextField, ToggleField } from '../../fields';
+import { OptionsField } from './OptionsField';
+import { RCLONE_NUMBER_RULES, type FormErrors, type RcloneForm } from './rcloneForm';
+
+type Setter = <K extends keyof RcloneForm>(key: K, value: RcloneForm[K]) => void;
+
+function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (v: T) => void;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const TEXT_FIELDS: [keyof RcloneForm & string, string, string][] = [
+  ['timeout', 'Timeout', 'Duration, e.g. 10m'],
+  ['umask', 'Umask', 'Octal, e.g. 002'],
+  ['buffer_size', 'Buffer size', 'Size, e.g. 32M'],
+  ['attr_timeout', 'Attribute timeout', 'Duration, e.g. 1s'],
+  ['dir_cache_time', 'Directory cache time', 'Duration, e.g. 10m'],
+  ['cache_dir', 'Cache directory', 'Where the VFS cache lives'],
+  ['vfs_cache_max_size', 'VFS cache max size', 'Size, e.g. 50G'],
+  ['vfs_cache_max_age', 'VFS cache max age', 'Duration, e.g. 504h'],
+  ['vfs_cache_min_free_space', 'VFS cache min free space', 'Size, e.g. 1G'],
+  ['vfs_disk_space_total', 'VFS disk space total', 'Size, e.g. 1G'],
+  ['read_chunk_size', 'Read chunk size', 'Size, e.g. 32M'],
+  ['read_chunk_size_limit', 'Read chunk size limit', 'Size, e.g. 2G'],
+  ['vfs_read_ahead', 'VFS read-ahead', 'Size, e.g. 128M'],
+];
+
+const TOGGLES: [keyof RcloneForm & string, string][] = [
+  ['allow_other', 'Allow other users'],
+  ['allow_non_empty', 'Allow non-empty mount point'],
+  ['read_only', 'Read only'],
+  ['syslog', 'Log to syslog'],
+  ['async_read', 'Async read'],
+  ['no_mod_time', 'No modification time'],
+  ['no_checksum', 'No checksum'],
+  ['vfs_fast_fingerprint', 'VFS fast fingerprint'],
+  ['use_mmap', 'Use mmap'],
+];
+
+/** Every mount and VFS cache setting of spec §3, with §9 defaults. */
+export function MountOptionsPanel({
+  form,
+  errors,
+  set,
+  disabled,
+}: {
+  form: RcloneForm;
+  errors: FormErrors;
+  set: Setter;
+  disabled?: boolean;
+}) {
+  return (
+    <section className="rclone-block" aria-labelledby="rclone-options-title">
+      <h3 id="rclone-options-title" className="rclone-block__title">
+        Mount and cache options
+      </h3>
+      <div className="field-grid field-grid--2">
+        <SelectField
+          label="Log level"
+          value={form.log_level}
+          options={['DEBUG', 'INFO', 'WARN', 'ERROR'] as const}
+          onChange={(v) => set('log_level', v)}
+          disabled={disabled}
+        />
+        <SelectField
+          label="VFS cache mode"
+          value={form.vfs_cache_mode}
+          options={['off', 'minimal', 'writes', 'full'] as const}
+          onChange={(v) => set('vfs_cache_mode', v)}
+          disabled={disabled}
+        />
+        <NumberInput
+          label="UID"
+          value={form.uid}
+          rule={RCLONE_NUMBER_RULES.uid}
+          onChange={(v) => set('uid', v)}
+          error={errors.uid}
+          hint="Owner of the mounted files"
+          disabled={disabled}
+        />
+        <NumberInput
+          label="GID"
+          value={form.gid}
+          rule={RCLONE_NUMBER_RULES.gid}
+          onChange={(v) => set('gid', v)}
+          error={errors.gid}
+          hint="Group of the mounted files"
+          disabled={disabled}
+        />
+        <NumberInput
+          label="Transfers"
+          value={form.transfers}
+          rule={RCLONE_NUMBER_RULES.transfers}
+          onChange={(v) => set('transfers', v)}
+          error={errors.transfers}
+          disabled={disabled}
+        />
+        <NumberInput
+          label="VFS read chunk streams"
+          value={form.vfs_read_chunk_streams}
+          rule={RCLONE_NUMBER_RULES.vfs_read_chunk_streams}
+          onChange={(v) => set('vfs_read_chunk_streams', v)}
+          error={errors.vfs_read_chunk_streams}
+          disabled={disabled}
+        />
+        {TEXT_FIELDS.map(([key, label, hint]) => (
+          <TextField
+            key={key}
+            label={label}
+            value={String(form[key])}
+            onChange={(v) => set(key, v as never)}
+            error={errors[key]}
+            hint={hint}
+            disabled={disabled}
+          />
+        ))}
+      </div>
+      <div className="field-grid field-grid--2">
+        {TOGGLES.map(([key, label]) => (
+          <ToggleField
+            key={key}
+            label={label}
+            checked={Boolean(form[key])}
+            onChange={(v) => set(key, v as never)}
+            disabled={disabled}
+          />
+        ))}
+      </div>
+      <OptionsField
+        label="Extra mount options"
+        value={form.mount_options}
+        onChange={(v) => set('mount_options', v)}
+        error={errors.mount_options}
+        disabled={disabled}
+      />
+    </section>
+  );
+}
