@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logging/logger.js';
 import { ImportError, retryDelayMs } from './import-errors.js';
 import type { QueueService } from './queue.service.js';
@@ -87,6 +88,8 @@ export class ImportRunner {
 
   private run(item: QueueRecord): void {
     const controller = new AbortController();
+    // One import has up to ~24 NNTP requests in flight on this signal, each listening for abort.
+    setMaxListeners(64, controller.signal);
     if (this.active.size === 0) this.idle = new Promise((r) => (this.settleIdle = r));
     this.active.set(item.id, controller);
     const started = Date.now();
