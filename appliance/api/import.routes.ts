@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Router } from '../http/router.js';
 import type { ImporterDomain } from '../importer/index.js';
 
-const scanBody = z.object({ path: z.unknown() });
+// The service checks the path itself so its messages are the spec's ('Path is required', ...).
+const scanBody = z.object({ path: z.unknown().optional() });
 
 /** Spec §7: POST /import/scan {path}, GET /import/scan/status, DELETE /import/scan (cancel). */
 export function registerImportRoutes(router: Router, { importer }: { importer: ImporterDomain }): void {
