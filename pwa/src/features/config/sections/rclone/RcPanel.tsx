@@ -80,7 +80,11 @@ export function RcPanel({ form, errors, set, rc, mountEnabled, passSet, disabled
           <Icon name="activity" size={16} /> {rc.testing ? 'Testing...' : 'Test Connection'}
         </button>
         {rc.testResult && (
-          <span role="status" className={rc.testResult.ok ? 'rclone-test__ok' : 'field__error'}>
+          <span
+            role="status"
+            data-testid="rc-test-result"
+            className={rc.testResult.ok ? 'rclone-test__ok' : 'field__error'}
+          >
             {rc.testResult.ok ? 'Connection successful! RClone RC is accessible.' : rc.testResult.message}
           </span>
         )}
