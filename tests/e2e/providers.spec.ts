@@ -170,8 +170,10 @@ test('reorder with the keyboard buttons and by drag and drop; the order persists
   await expect(rows.nth(0)).toContainText(other);
   await expect(rows.nth(1)).toContainText(first);
 
+  const dragged = page.waitForResponse((r) => r.url().endsWith('/api/providers/reorder'));
   await rows.nth(1).dragTo(rows.nth(0));
   await expect(rows.nth(0)).toContainText(first);
+  expect((await dragged).status()).toBe(200);
   await page.reload();
   await expect(rows.nth(0)).toContainText(first);
   await expect(rows.nth(1)).toContainText(other);

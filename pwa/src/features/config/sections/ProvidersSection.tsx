@@ -25,13 +25,19 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   const providers = order ?? saved;
   const [editing, setEditing] = useState<Provider | 'new' | undefined>();
   const [deleting, setDeleting] = useState<Provider | undefined>();
+  // Set in the change handler itself: a controlled checkbox whose `checked` does not change in the same event is
+  // put back by React, and the mutation's pending state only arrives a tick later.
+  const [flipped, setFlipped] = useState<{ id: string; enabled: boolean } | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.config });
 
   const toggle = useMutation({
     mutationFn: ({ p, enabled }: { p: Provider; enabled: boolean }) => providersApi.update(p.id, { enabled }),
     onSuccess: (_, { p, enabled }) => toast.success(`Provider ${enabled ? 'enabled' : 'disabled'}`, providerLabel(p)),
     onError: (err) => toast.error('Update Failed', describeError(err, 'Failed to update provider')),
-    onSettled: refresh,
+    onSettled: async () => {
+      await refresh();
+      setFlipped(undefined);
+    },
   });
   const remove = useMutation({
     mutationFn: (p: Provider) => providersApi.remove(p.id),
@@ -54,8 +60,8 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   });
 
   // The switch follows the click at once; the saved list replaces it when the refetch is back.
-  const shown = toggle.isPending
-    ? providers.map((p) => (p.id === toggle.variables.p.id ? { ...p, enabled: toggle.variables.enabled } : p))
+  const shown = flipped
+    ? providers.map((p) => (p.id === flipped.id ? { ...p, enabled: flipped.enabled } : p))
     : providers;
 
   const move = (from: number, to: number) => {
@@ -90,7 +96,10 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
           readOnly={readOnly}
           onEdit={(p) => setEditing(p)}
           onDelete={(p) => setDeleting(p)}
-          onToggle={(p, enabled) => toggle.mutate({ p, enabled })}
+          onToggle={(p, enabled) => {
+            setFlipped({ id: p.id, enabled });
+            toggle.mutate({ p, enabled });
+          }}
           onMove={move}
           busyId={toggle.isPending ? toggle.variables?.p.id : undefined}
         />
