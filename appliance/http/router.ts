@@ -12,6 +12,7 @@ export interface RouteOptions {
 export type Handler = (ctx: Ctx) => unknown;
 
 export interface Route {
+  pattern: string;
   methods: Set<string> | '*';
   segments: string[];
   /** Pattern ends in `/*`: matches any deeper path; the rest lands in params['*']. */
@@ -40,7 +41,7 @@ export class Router {
     const rank = segments.reduce((sum, s) => sum + (s.startsWith(':') ? 1 : 2), 0) * 2 + (wildcard ? 0 : 1);
     const set =
       methods === '*' ? '*' : new Set((Array.isArray(methods) ? methods : [methods]).map((m) => m.toUpperCase()));
-    this.routes.push({ methods: set, segments, wildcard, options, handler, rank });
+    this.routes.push({ pattern, methods: set, segments, wildcard, options, handler, rank });
     this.routes.sort((a, b) => b.rank - a.rank);
     return this;
   }
@@ -59,6 +60,15 @@ export class Router {
   }
   delete(pattern: string, options: RouteOptions, handler: Handler): this {
     return this.add('DELETE', pattern, options, handler);
+  }
+
+  /** Every route as registered: for audits (a test checks each one enforces its access rule). */
+  list(): { methods: string[]; pattern: string; access: Access }[] {
+    return this.routes.map((r) => ({
+      methods: r.methods === '*' ? ['*'] : [...r.methods],
+      pattern: r.pattern,
+      access: r.options.access,
+    }));
   }
 
   /** The largest body any route accepts: the stream starts with this and each route narrows it. */
