@@ -128,12 +128,13 @@ export class Reply {
       this.abortHandlers.push(onAbort);
       this.res.onWritable((offset) => {
         const sent = offset - startOffset;
-        const rest = chunk.subarray(sent);
-        const [ok2, done2] = this.res.tryEnd(rest, totalSize);
+        const [ok2, done2] = this.res.tryEnd(chunk.subarray(sent), totalSize);
         if (ok2 || done2) {
           const i = this.abortHandlers.indexOf(onAbort);
           if (i >= 0) this.abortHandlers.splice(i, 1);
-          resolve(true);
+          // Continue outside uWS's writable dispatch: a next chunk written (and a new onWritable registered) from
+          // a microtask of this callback is lost when uWS clears the handler on return, stalling the stream.
+          setImmediate(() => resolve(true));
         }
         return ok2;
       });
