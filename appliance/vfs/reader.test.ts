@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, VfsReadError, findSegment, type ReaderSettings } from './reader.js';
-import { MapSource, memoryArticles, tempVfs } from './test-helpers.js';
+import { MapSource, memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
 
 const t = tempVfs();
 after(() => t.close());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { normalizeVfsPath, decodeUrlPath } from './path.js';
-import { memoryArticles, tempVfs } from './test-helpers.js';
+import { memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
 import { fileMeta } from './file-meta.js';
 
 const t = tempVfs();

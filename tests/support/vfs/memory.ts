@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
-import type { ArticleSource } from './article-fetcher.js';
-import { VfsService } from './vfs.service.js';
-import type { FileLayout } from './types.js';
+import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
+import { VfsService } from '../../../appliance/vfs/vfs.service.js';
+import type { FileLayout } from '../../../appliance/vfs/types.js';
 
 /** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
 export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; close: () => void } {
