@@ -1,0 +1,97 @@
+# syntax=docker/dockerfile:1
+# Spool as one container: the Node app supervised by s6-overlay v3 (init-spool-config oneshot, svc-spool longrun).
+# Building needs network access to the npm registry and to GitHub releases (s6-overlay tarballs).
+#   docker build -t spool .
+# See docs/deployment.md for running it (volumes, FUSE flags, PUID/PGID).
+
+ARG NODE_VERSION=20
+
+# ---- build: native addons (yencode, lmdb, the FUSE binding) need python3/make/g++ (already in the full image) and
+# the FUSE 2 headers; the server is compiled with tsc and the console with vite, then dev dependencies are dropped.
+FROM node:${NODE_VERSION}-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libfuse-dev \
+ && rm -rf /var/lib/apt/lists/*
+# The lock file is written by npm 11 and package.json's allowScripts is an npm 11 field; use the same major.
+ARG NPM_VERSION=11.19.1
+RUN npm install -g --no-audit --no-fund "npm@${NPM_VERSION}"
+# node-gyp builds against the image's own Node headers instead of downloading them.
+ENV npm_config_nodedir=/usr/local
+WORKDIR /src
+COPY package.json package-lock.json ./
+# Not `npm ci`, for the reason in .ci/run: the lock cannot list other platforms' optional binaries (the mirror it
+# was made from lacks them), so `npm ci` refuses it; `npm install` honours every locked version it does list.
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# ---- s6-overlay: fetched and checked in its own stage so the runtime image needs neither curl nor xz.
+FROM node:${NODE_VERSION}-bookworm AS s6
+ARG S6_OVERLAY_VERSION=3.2.0.2
+ARG TARGETARCH
+RUN set -eu; \
+    case "${TARGETARCH:-amd64}" in \
+      amd64) arch=x86_64 ;; \
+      arm64) arch=aarch64 ;; \
+      *) echo "unsupported architecture: ${TARGETARCH}" >&2; exit 1 ;; \
+    esac; \
+    base="https://github.com/just-containers/s6-overlay/releases/download/v${S6_OVERLAY_VERSION}"; \
+    mkdir -p /s6root /tmp/s6; cd /tmp/s6; \
+    for part in noarch "$arch"; do \
+      curl -fsSLO "$base/s6-overlay-$part.tar.xz"; \
+      curl -fsSLO "$base/s6-overlay-$part.tar.xz.sha256"; \
+      sha256sum -c "s6-overlay-$part.tar.xz.sha256"; \
+      tar -C /s6root -Jxpf "s6-overlay-$part.tar.xz"; \
+    done
+
+# ---- runtime: glibc (uWebSockets.js has no musl build, so no Alpine), FUSE 2 for the mount.
+FROM node:${NODE_VERSION}-bookworm-slim
+# fuse: fusermount (setuid root, how the unprivileged service user mounts); libfuse2: the library the binding loads.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fuse libfuse2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && sed -i 's/^#\s*user_allow_other/user_allow_other/' /etc/fuse.conf \
+ && grep -q '^user_allow_other' /etc/fuse.conf \
+ && useradd --uid 911 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin abc
+COPY --from=s6 /s6root/ /
+# Modes come from git (run, up and data/check are committed executable).
+COPY s6-overlay/ /etc/s6-overlay/
+WORKDIR /app
+COPY --from=build /src/package.json ./
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+
+# Spool's own settings: data in the /config volume, the port fixed inside the container (remap it with -p).
+ENV SPOOL_DATA=/config \
+    SPOOL_PORT=8080 \
+    SPOOL_HOST=0.0.0.0 \
+    SPOOL_APP_DIR=/app \
+    SPOOL_USER=abc \
+    SPOOL_MOUNT_DIR=/mnt/spool \
+    PUID=911 \
+    PGID=911 \
+    NODE_ENV=production
+# s6-overlay:
+# - S6_KEEP_ENV=1: services see the container's environment (PUID, SPOOL_*) without with-contenv, so the same
+#   plain sh scripts run under s6-overlay and under the tests' s6-svscan.
+# - S6_GLOBAL_PATH: node lives in /usr/local/bin, which s6-overlay's default PATH for services leaves out.
+# - S6_BEHAVIOUR_IF_STAGE2_FAILS=2: a failed init (bad PUID, run with --user) stops the container instead of
+#   leaving it running half set up.
+# - S6_CMD_WAIT_FOR_SERVICES_MAXTIME=0: no limit on startup (the 5 s default is too short for a first start on a
+#   slow NAS, e.g. the chown of a big /config); readiness still comes from /ping.
+# - S6_SERVICES_GRACETIME: Spool finishes requests in progress on SIGTERM and force-exits after 20 s.
+ENV S6_KEEP_ENV=1 \
+    S6_GLOBAL_PATH=/command:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    PATH=/command:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    S6_BEHAVIOUR_IF_STAGE2_FAILS=2 \
+    S6_CMD_WAIT_FOR_SERVICES_MAXTIME=0 \
+    S6_SERVICES_GRACETIME=22000 \
+    S6_VERBOSITY=1
+
+VOLUME /config
+EXPOSE 8080
+# /ping answers 503 while the app starts or restarts, 200 once it serves; the same probe gates s6 readiness.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["/etc/s6-overlay/s6-rc.d/svc-spool/data/check"]
+ENTRYPOINT ["/init"]
