@@ -11,6 +11,9 @@ export const SYSTEM_DEPS = {
   rclone: { check: ['/usr/bin/rclone'], packages: ['rclone'], tiers: ['integration'] },
   fuse: { check: ['/usr/bin/fusermount', '/usr/include/fuse/fuse.h'], packages: ['fuse', 'libfuse-dev'], tiers: ['integration'] },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
+  // The container's s6 scripts run under a real s6-svscan (s6-rc itself is not packaged in Debian); shellcheck lints them.
+  s6: { check: ['/usr/bin/s6-svscan', '/usr/bin/s6-notifyoncheck', '/usr/bin/execlineb'], packages: ['s6', 'execline'], tiers: ['integration'] },
+  shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
 };
 
