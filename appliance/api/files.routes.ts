@@ -13,8 +13,7 @@ function vfsPath(raw: string | null): string {
 /** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
 export function registerFilesRoutes(router: Router, streaming: StreamingDomain): void {
   router.get('/api/files/info', { access: 'user' }, (ctx) => {
-    const path = vfsPath(ctx.query.get('path'));
-    return fileMeta(streaming.vfs, path, streaming.unavailable(path));
+    return fileMeta(streaming.vfs, vfsPath(ctx.query.get('path')));
   });
   router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
     const { filename, xml } = exportNzb(streaming.vfs, vfsPath(ctx.query.get('path')));

@@ -82,7 +82,7 @@ test('patchSection merges, keeps secrets, persists, and reports restart-only cha
   await config.patchSection('webdav', { password: 'hunter22' });
   const result = await config.patchSection('webdav', { port: 9090, password: '********', password_set: true });
   assert.deepEqual(result.restart_required, ['webdav.port']);
-  assert.deepEqual(result.config.webdav, { port: 9090, user: 'spool', password_set: true });
+  assert.deepEqual(result.config.webdav, { port: 9090, user: 'spool', max_sidecar_size_mb: 16, password_set: true });
   assert.equal(config.get().webdav.password, 'hunter22');
   await config.patchSection('import', { max_processor_workers: 4 });
   await config.patchSection('rclone', { transfers: 8, mount_path: '/mnt/media' });

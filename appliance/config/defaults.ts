@@ -11,6 +11,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     user: 'spool',
     // Empty: no separate WebDAV account; clients sign in with a Spool user or API key.
     password: '',
+    // Subtitles, .nfo and artwork are far below 16 MiB; any media file is far above it.
+    max_sidecar_size_mb: 16,
   },
   auth: {
     login_required: true,

@@ -29,6 +29,8 @@ export const webdavSchema = z.strictObject({
   port,
   user: z.string(),
   password: z.string(),
+  // PUT is for sidecars (subtitles, .nfo, artwork); the body is held in memory, so the cap stays modest.
+  max_sidecar_size_mb: intRange(1, 256),
 });
 
 export const authSchema = z.strictObject({

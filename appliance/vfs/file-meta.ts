@@ -1,32 +1,31 @@
 import { AppError } from '../http/errors.js';
 import type { VfsService } from './vfs.service.js';
-import type { FileMeta } from './types.js';
+import type { FileMeta, VfsNode } from './types.js';
 
 /**
- * Spec §3 File metadata for GET /api/files/info. `unavailable` holds message ids the health domain (or a failed
- * read) found missing; without it every segment counts as available.
+ * Spec §3 File metadata for GET /api/files/info. A segment is `available` unless it is known missing: a read that
+ * failed on every provider, or a health check that found it gone (both persisted on the node). See `fileStatus`
+ * for how the four statuses of spec §3 are chosen.
  */
-export function fileMeta(vfs: VfsService, path: string, unavailable: ReadonlySet<string> = new Set()): FileMeta {
+export function fileMeta(vfs: VfsService, path: string): FileMeta {
   const node = vfs.requireNode(path);
   if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
+  const missing = new Set(node.missingSegments);
   const segments = node.layoutId
     ? vfs.layout(node).segments.map((s) => ({
         message_id: s.messageId,
         segment_size: s.end - s.start,
         start_offset: s.start,
         end_offset: s.end - 1,
-        available: !unavailable.has(s.messageId),
+        available: !missing.has(s.messageId),
       }))
     : [];
   const available = segments.filter((s) => s.available).length;
-  const health = node.health;
-  const status: FileMeta['status'] =
-    health === 'healthy' || health === 'partial' || health === 'corrupted' ? health : 'other';
   return {
     file_size: node.size,
     segment_count: segments.length,
     available_segments: available,
-    status,
+    status: fileStatus(node, segments.length, available),
     encryption: node.encryption ?? 'none',
     password_protected: node.passwordProtected ?? false,
     created_at: new Date(node.createdAt).toISOString(),
@@ -34,4 +33,27 @@ export function fileMeta(vfs: VfsService, path: string, unavailable: ReadonlySet
     source_nzb_path: node.sourceNzbPath ?? null,
     segments,
   };
+}
+
+/**
+ * The status a user should see, from what is known (documented in docs/streaming.md):
+ * - a missing article known (failed read or check): `corrupted` when none is left, else `partial`, whatever an
+ *   older check said (a read failure after a healthy check is news);
+ * - a health check's verdict (healthy, partial, corrupted) otherwise; `repair_triggered` means the check found the
+ *   file broken, so `corrupted`;
+ * - not checked yet (pending, checking): `healthy` when the import's availability probe passed (its sample of
+ *   articles was all there) or the file is a local sidecar; `other` only when nothing is known at all.
+ */
+export function fileStatus(node: VfsNode, total: number, available: number): FileMeta['status'] {
+  if (available < total) return available === 0 ? 'corrupted' : 'partial';
+  switch (node.health) {
+    case 'healthy':
+    case 'partial':
+    case 'corrupted':
+      return node.health;
+    case 'repair_triggered':
+      return 'corrupted';
+    default:
+      return node.probe || node.sidecarId ? 'healthy' : 'other';
+  }
 }

@@ -13,8 +13,9 @@ import type { ArticleSource } from './article-fetcher.js';
 import { VfsReader, type ReaderSettings } from './reader.js';
 import { VfsService } from './vfs.service.js';
 
-/** Sidecars (PUT) are subtitles, .nfo and artwork: 16 MiB is far above any of them and far below any media. */
-export const SIDECAR_MAX_BYTES = 16 * 1024 * 1024;
+const MIB = 1024 * 1024;
+/** The route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
+const SIDECAR_BODY_CEILING = 256 * MIB + 1;
 
 export interface StreamingDeps {
   store: Store;
@@ -30,8 +31,8 @@ export interface StreamingDomain {
   locks: LockManager;
   mount: MountService;
   rclone: RcloneService;
-  /** Message ids of a file that failed after every provider since start (GET /api/files/info 'available'). */
-  unavailable(path: string): Set<string>;
+  /** Settles when the mount at start (rclone.mount_enabled with a mount_path) is up or has failed (logged). */
+  mountAtStart: Promise<void>;
   registerRoutes(router: Router): void;
   close(): Promise<void>;
 }
@@ -61,34 +62,50 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
-  const failed = new Map<string, Set<string>>();
   reader.on('article-failure', (f) => {
     log.warn('article unavailable', { ...f });
-    if (!failed.has(f.path) && failed.size > 10_000) failed.clear();
-    failed.set(f.path, (failed.get(f.path) ?? new Set()).add(f.messageId));
+    // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
+    vfs.recordMissing(f.path, [f.messageId]).catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
   });
-  vfs.on('removed', (paths) => paths.forEach((p) => failed.delete(p)));
   const locks = new LockManager();
-  const mount = new MountService(vfs, reader, deps.config, deps.logger.child('fuse'));
+  const fuseLog = deps.logger.child('fuse');
+  const mount = new MountService(vfs, reader, deps.config, fuseLog);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'));
   vfs.on('changed', (dir) => rclone.refresh(dir));
+  const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
     vfs,
     reader,
     locks,
     mount,
     rclone,
-    unavailable: (path) => failed.get(path) ?? new Set(),
+    mountAtStart,
     registerRoutes(router) {
       registerFilesRoutes(router, this);
       registerRcloneRoutes(router, mount, rclone);
-      registerWebdav(router, { vfs, reader, locks, logger: deps.logger.child('webdav'), sidecarMaxBytes: () => SIDECAR_MAX_BYTES }, SIDECAR_MAX_BYTES + 1);
+      const sidecarMaxBytes = () => deps.config.get().webdav.max_sidecar_size_mb * MIB;
+      registerWebdav(router, { vfs, reader, locks, logger: deps.logger.child('webdav'), sidecarMaxBytes }, SIDECAR_BODY_CEILING);
     },
     async close() {
+      await mountAtStart; // never unmount under a mount still being set up
       await mount.stop().catch((err: Error) => log.warn('unmount failed', { error: err.message }));
       reader.removeAllListeners();
     },
   };
+}
+
+/**
+ * rclone.mount_enabled with a mount_path: mount on boot (MountService.start detaches a stale mount left by a
+ * crash first). A failure is logged and shown by GET /api/rclone/mount/status; it never stops the app starting.
+ */
+async function startMountIfEnabled(mount: MountService, config: ConfigService, log: Logger): Promise<void> {
+  const c = config.get();
+  if (!c.rclone.mount_enabled || !c.mount_path) return;
+  try {
+    await mount.start();
+  } catch (err) {
+    log.error('mount at start failed', { mount_point: c.mount_path, error: (err as Error).message });
+  }
 }
 
 function completeDirOf(config: ConfigService): string {

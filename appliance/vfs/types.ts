@@ -35,8 +35,20 @@ export interface VfsNode {
   sidecarId?: string;
   encryption?: string;
   passwordProtected?: boolean;
+  /** Message ids known to be missing on every provider (failed reads, health checks); cleared by a healthy check. */
+  missingSegments?: string[];
+  /** The import's availability probe, which passed (an import with a missing sampled article fails instead). */
+  probe?: ImportProbe;
   /** WebDAV dead properties set by PROPPATCH: '{namespace}name' -> serialised value (see webdav/xml.ts). */
   deadProps?: Record<string, string>;
+}
+
+/** What the importer learned about a file's articles before writing it: its sample of them was all present. */
+export interface ImportProbe {
+  /** When the probe ran (ms since epoch). */
+  at: number;
+  /** import.segment_sample_percentage at the time (100 = every article was STATed). */
+  samplePercentage: number;
 }
 
 export interface AddJobFile {
@@ -48,6 +60,8 @@ export interface AddJobFile {
   health?: HealthStatus;
   encryption?: string;
   passwordProtected?: boolean;
+  /** The availability probe this file passed at import (GET /api/files/info reports it healthy until checked). */
+  probe?: ImportProbe;
   /** Seconds or ms since epoch; defaults to now. */
   modifiedAt?: number;
 }

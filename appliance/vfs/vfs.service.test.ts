@@ -15,9 +15,11 @@ test('addJob creates /complete/<category>/<job>/<file> with its layout', async (
   const node = t.vfs.requireNode('/complete/tv/Show.S01E01/show.mkv');
   assert.equal(node.size, 2500);
   assert.equal(t.vfs.layout(node).segments.length, 3);
-  const meta = fileMeta(t.vfs, node.path, new Set(['a1@test']));
+  await t.vfs.recordMissing(node.path, ['a1@test']);
+  const meta = fileMeta(t.vfs, node.path);
   assert.equal(meta.segment_count, 3);
   assert.equal(meta.available_segments, 2);
+  assert.equal(meta.segments[1]!.available, false);
   assert.deepEqual(meta.segments[2], { message_id: 'a2@test', segment_size: 500, start_offset: 2000, end_offset: 2499, available: true });
   await assert.rejects(t.vfs.addJob({ category: 'tv', jobName: 'Show.S01E01', files: [] }), /already exists/);
 });
@@ -62,4 +64,40 @@ test('path normalisation refuses traversal and tricks', () => {
   for (const bad of ['/a/../b', '/a/./b', '/a\\b', '/a\u0000b', '..']) assert.throws(() => normalizeVfsPath(bad), /Invalid path/);
   assert.equal(decodeUrlPath('/complete/a%20b'), '/complete/a b');
   for (const bad of ['/a/%2e%2e/b', '/a/%2E%2E', '/a%2fb', '/a%00', '/a%5cb', '/%zz']) assert.throws(() => decodeUrlPath(bad), /Invalid path/);
+});
+
+test('file info status: known missing articles first, then the health check, then the import probe', async () => {
+  const probe = { at: Date.now(), samplePercentage: 5 };
+  const { files } = await t.vfs.addJob({
+    category: 'movies',
+    jobName: 'Status',
+    files: [
+      { name: 'probed.mkv', size: 2500, layout, probe },
+      { name: 'unknown.mkv', size: 2500, layout },
+    ],
+  });
+  const [probed, unknown] = files as [string, string];
+  const status = (p: string) => fileMeta(t.vfs, p).status;
+  assert.equal(t.vfs.requireNode(probed).health, 'pending');
+  assert.equal(status(probed), 'healthy', 'pending, but its import probe found every sampled article');
+  assert.equal(status(unknown), 'other', 'pending and nothing known');
+  await t.vfs.setHealth(unknown, 'checking');
+  assert.equal(status(unknown), 'other');
+  await t.vfs.setHealth(unknown, 'healthy');
+  assert.equal(status(unknown), 'healthy');
+  await t.vfs.recordMissing(unknown, ['a2@test']);
+  assert.equal(status(unknown), 'partial', 'a failed read after a healthy check is news');
+  await t.vfs.recordMissing(unknown, ['a0@test', 'a1@test', 'a2@test']);
+  assert.equal(fileMeta(t.vfs, unknown).available_segments, 0);
+  assert.equal(status(unknown), 'corrupted');
+  await t.vfs.setHealth(unknown, 'healthy');
+  assert.deepEqual(fileMeta(t.vfs, unknown).segments.map((s) => s.available), [true, true, true], 'a healthy check clears old failures');
+  await t.vfs.setHealth(unknown, 'partial', ['a0@test']);
+  assert.equal(status(unknown), 'partial');
+  assert.equal(fileMeta(t.vfs, unknown).available_segments, 2);
+  await t.vfs.setHealth(probed, 'repair_triggered');
+  assert.equal(status(probed), 'corrupted', 'a repair is only triggered for a broken file');
+  await t.vfs.setHealth(probed, 'corrupted');
+  assert.equal(status(probed), 'corrupted');
+  await t.vfs.recordMissing('/complete/movies/Status/gone.mkv', ['x@test']); // a file removed meanwhile: no error
 });

@@ -77,6 +77,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
           health: f.health ?? 'pending',
           encryption: f.encryption ?? 'none',
           passwordProtected: f.passwordProtected ?? false,
+          ...(f.probe ? { probe: f.probe } : {}),
         });
       }
     });
@@ -221,13 +222,30 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
-  /** The health domain reports a file's status here; 'corrupted' hides it from default listings. */
-  async setHealth(path: string, health: HealthStatus): Promise<void> {
+  /**
+   * The health domain reports a file's status here; 'corrupted' hides it from default listings. `missing` (the
+   * message ids the check found on no provider) replaces what was known; a 'healthy' check clears it.
+   */
+  async setHealth(path: string, health: HealthStatus, missing?: readonly string[]): Promise<void> {
     const p = normalizeVfsPath(path);
     await this.repo.write(() => {
       const node = this.repo.get(p);
       if (!node || node.type !== 'file') throw new AppError('NOT_FOUND', `No such file: ${p}`);
-      this.repo.put({ ...node, health });
+      const known = health === 'healthy' ? undefined : missing ? capIds(missing) : node.missingSegments;
+      this.repo.put({ ...node, health, missingSegments: known?.length ? known : undefined });
+    });
+  }
+
+  /** Remembers articles that a read could not get from any provider (GET /api/files/info 'available'). */
+  async recordMissing(path: string, messageIds: readonly string[]): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node || node.type !== 'file') return; // removed meanwhile: nothing to remember
+      const known = new Set(node.missingSegments);
+      const before = known.size;
+      for (const id of messageIds) known.add(id);
+      if (known.size !== before) this.repo.put({ ...node, missingSegments: capIds([...known]) });
     });
   }
 
@@ -272,6 +290,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
     }
     node.etag = makeEtag(node.layoutId ?? node.sidecarId ?? node.path, node.size, now);
   }
+}
+
+/** A file has at most as many missing ids as articles; the cap only bounds a node record against nonsense input. */
+const MAX_MISSING_IDS = 100_000;
+function capIds(ids: readonly string[]): string[] {
+  return ids.slice(0, MAX_MISSING_IDS);
 }
 
 function dirNode(path: string, now: number): VfsNode {

@@ -127,6 +127,21 @@ test('an article missing everywhere: 502 before any byte, or a cut connection af
   assert.ok(body.length < other.length, 'the body is cut, never completed with wrong bytes');
   assert.ok(body.equals(other.subarray(0, body.length)), 'every byte sent is correct');
   assert.ok(srv.logs.some((l) => l.includes('article unavailable')), 'reported for health');
+  // ...and remembered: the file info shows that one segment unavailable and the file partial.
+  const missingId = p3.segments[2]!.messageId;
+  const reg = await fetch(`${srv.baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'owner', password: 'correct horse' }) });
+  const apiKey = ((await reg.json()) as { data: { user: { api_key: string } } }).data.user.api_key;
+  let info: { status: string; available_segments: number; segments: { message_id: string; available: boolean }[] } | undefined;
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(brokenMid)}`, { headers: { 'x-api-key': apiKey } });
+    assert.equal(res.status, 200);
+    info = ((await res.json()) as { data: typeof info }).data;
+    if (info!.available_segments < 4) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(info!.status, 'partial');
+  assert.equal(info!.available_segments, 3);
+  assert.deepEqual(info!.segments.filter((s) => !s.available).map((s) => s.message_id), [missingId]);
 });
 
 test('path traversal and encoded tricks are refused', async () => {
@@ -157,4 +172,32 @@ test('PUT takes small sidecars and refuses media', async () => {
   assert.equal(await (await get(`${dir}/movie.en.srt`)).text(), '1\n00:00:01,000 --> 00:00:02,000\nHi\n');
   assert.equal((await put('other.mkv', Buffer.from('x'))).status, 403);
   assert.equal((await put('big.nfo', Buffer.alloc(17 * 1024 * 1024))).status, 413);
+});
+
+test('the sidecar cap is webdav.max_sidecar_size_mb, applied at once, for declared and chunked bodies', async () => {
+  const dir = path.slice(0, path.lastIndexOf('/'));
+  const url = davUrl(srv, `${dir}/poster.jpg`);
+  const put = (body: Buffer | ReadableStream) =>
+    fetch(url, { method: 'PUT', body, headers: { Authorization: AUTH }, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+  const chunked = (bytes: number) =>
+    new ReadableStream({
+      start(c) {
+        for (let sent = 0; sent < bytes; sent += 256 * 1024) c.enqueue(new Uint8Array(Math.min(256 * 1024, bytes - sent)));
+        c.close();
+      },
+    });
+  assert.equal(srv.app().config.get().webdav.max_sidecar_size_mb, 16, 'default');
+  assert.equal((await put(Buffer.alloc(3 * 1024 * 1024, 1))).status, 201);
+  await srv.app().config.patchSection('webdav', { max_sidecar_size_mb: 2 });
+  try {
+    const declared = await put(Buffer.alloc(3 * 1024 * 1024, 2));
+    assert.equal(declared.status, 413);
+    assert.match(await declared.text(), /limited to 2097152 bytes/);
+    assert.equal((await put(chunked(3 * 1024 * 1024))).status, 413, 'no Content-Length: cut at the cap');
+    assert.equal((await put(Buffer.alloc(2 * 1024 * 1024, 3))).status, 204, 'at the cap: replaced');
+    const back = Buffer.from(await (await get(`${dir}/poster.jpg`)).arrayBuffer());
+    assert.ok(back.equals(Buffer.alloc(2 * 1024 * 1024, 3)), 'the refused uploads left the stored file alone');
+  } finally {
+    await srv.app().config.patchSection('webdav', { max_sidecar_size_mb: 16 });
+  }
 });
