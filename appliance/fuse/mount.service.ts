@@ -39,6 +39,15 @@ export class MountService {
 
   async start(): Promise<{ status: MountStatus; message: string }> {
     if (this.fuse) return { status: this.status(), message: 'Mount already running' };
+    try {
+      return await this.mount();
+    } catch (err) {
+      this.lastError = (err as Error).message; // GET /api/rclone/mount/status shows why
+      throw err;
+    }
+  }
+
+  private async mount(): Promise<{ status: MountStatus; message: string }> {
     const c = this.config.get();
     const point = c.mount_path;
     if (!point) throw new Error('mount_path is not set');
@@ -61,12 +70,7 @@ export class MountService {
       subtype: 'spool',
       maxRead: 1024 * 1024,
     });
-    try {
-      await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
-    } catch (err) {
-      this.lastError = (err as Error).message;
-      throw err;
-    }
+    await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
     this.fuse = fuse;
     this.mountPoint = point;
     this.lastError = '';
