@@ -55,7 +55,7 @@ RUN apt-get update \
  && grep -q '^user_allow_other' /etc/fuse.conf \
  && useradd --uid 911 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin abc
 COPY --from=s6 /s6root/ /
-# Modes come from git (run, up and data/check are committed executable).
+# Modes come from git: the run scripts and data/check are committed executable.
 COPY s6-overlay/ /etc/s6-overlay/
 WORKDIR /app
 COPY --from=build /src/package.json ./
