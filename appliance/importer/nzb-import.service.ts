@@ -62,6 +62,8 @@ export class NzbImporter {
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const jobFiles: AddJobFile[] = [];
     for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
+    // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
+    for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);

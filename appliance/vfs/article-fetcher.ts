@@ -1,22 +1,34 @@
-import type { ArticleCache } from './article-cache.js';
+import type { ArticleCache, CacheEntry } from './article-cache.js';
 
 /**
  * Where decoded article bytes come from. The app adapts the NNTP pool to this: fetch on the stream lane, trying
- * every provider, and reject when none has the article (or the decode/CRC failed).
+ * every provider, and reject when none has the article (or the decode/CRC failed). `into` is a buffer to decode
+ * into when it is large enough (the result is then a view of it); a source may ignore it.
  */
 export interface ArticleSource {
-  fetch(messageId: string, opts: { signal: AbortSignal; groups?: string[] }): Promise<Uint8Array>;
+  fetch(messageId: string, opts: { signal: AbortSignal; groups?: string[]; into?: Buffer }): Promise<Uint8Array>;
+}
+
+/** A reader's hold on an article's bytes: valid until `release()`, after which the buffer may be reused. */
+export interface Lease {
+  readonly data: Uint8Array;
+  release(): void;
+}
+
+interface Waiter {
+  resolve(entry: CacheEntry): void;
+  reject(err: unknown): void;
 }
 
 interface InFlight {
-  promise: Promise<Uint8Array>;
   controller: AbortController;
-  waiters: number;
+  waiters: Set<Waiter>;
 }
 
 /**
  * One fetch per article no matter how many readers want it: later readers join the fetch in flight, and the
- * network request is cancelled only when every reader that wanted it has gone away.
+ * network request is cancelled only when every reader that wanted it has gone away. Every reader gets a pinned
+ * lease, taken synchronously when the fetch completes, so the article's buffer is never reused under it.
  */
 export class ArticleFetcher {
   private readonly inFlight = new Map<string, InFlight>();
@@ -28,60 +40,80 @@ export class ArticleFetcher {
     readonly cache: ArticleCache,
   ) {}
 
-  get(messageId: string, signal: AbortSignal, groups?: string[]): Promise<Uint8Array> {
+  /** The article's bytes; `size` (expected decoded size, 0 if unknown) sizes the buffer it is decoded into. */
+  get(messageId: string, signal: AbortSignal, size = 0, groups?: string[]): Promise<Lease> {
     if (signal.aborted) return Promise.reject(abortError());
     const cached = this.cache.get(messageId);
     if (cached) {
       this.cacheHits++;
-      return Promise.resolve(cached);
+      this.cache.pin(cached);
+      return Promise.resolve(this.lease(cached));
     }
-    let entry = this.inFlight.get(messageId);
-    if (!entry) entry = this.start(messageId, groups);
-    const flight = entry;
-    flight.waiters++;
-    return new Promise<Uint8Array>((resolve, reject) => {
+    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups);
+    return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
-        release();
-        reject(abortError());
-      };
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        signal.removeEventListener('abort', onAbort);
-        if (--flight.waiters === 0 && this.inFlight.get(messageId) === flight) {
+        flight.waiters.delete(waiter);
+        if (flight.waiters.size === 0 && this.inFlight.get(messageId) === flight) {
           this.inFlight.delete(messageId);
           flight.controller.abort();
         }
+        reject(abortError());
       };
-      signal.addEventListener('abort', onAbort, { once: true });
-      flight.promise.then(
-        (data) => {
-          release();
-          resolve(data);
+      const waiter: Waiter = {
+        resolve: (entry) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(this.lease(entry));
         },
-        (err: unknown) => {
-          release();
+        reject: (err) => {
+          signal.removeEventListener('abort', onAbort);
           reject(err);
         },
-      );
+      };
+      flight.waiters.add(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private start(messageId: string, groups?: string[]): InFlight {
+  private lease(entry: CacheEntry): Lease {
+    let held = true;
+    return {
+      data: entry.data,
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.cache.unpin(entry);
+      },
+    };
+  }
+
+  private start(messageId: string, size: number, groups?: string[]): InFlight {
     const controller = new AbortController();
+    const flight: InFlight = { controller, waiters: new Set() };
+    this.inFlight.set(messageId, flight);
     this.fetches++;
-    const promise = this.source.fetch(messageId, { signal: controller.signal, groups }).then((data) => {
-      if (this.inFlight.get(messageId) === entry) this.inFlight.delete(messageId);
-      this.cache.set(messageId, data);
-      return data;
-    });
-    promise.catch(() => {
-      if (this.inFlight.get(messageId) === entry) this.inFlight.delete(messageId);
-    });
-    const entry: InFlight = { promise, controller, waiters: 0 };
-    this.inFlight.set(messageId, entry);
-    return entry;
+    const into = size > 0 ? this.cache.take(size) : undefined;
+    const done = () => {
+      if (this.inFlight.get(messageId) === flight) this.inFlight.delete(messageId);
+      const waiters = [...flight.waiters];
+      flight.waiters.clear();
+      return waiters;
+    };
+    this.source.fetch(messageId, { signal: controller.signal, groups, into }).then(
+      (data) => {
+        if (into) this.cache.settle(into, data.buffer !== into.buffer);
+        const entry = this.cache.add(messageId, data);
+        for (const w of done()) {
+          this.cache.pin(entry); // before any other code runs: nothing can evict and reuse it in between
+          w.resolve(entry);
+        }
+      },
+      // An aborted or failed fetch keeps its buffer away from reuse: a connection may still be writing into it.
+      (err: unknown) => {
+        if (into) this.cache.settle(into, false);
+        for (const w of done()) w.reject(err);
+      },
+    );
+    return flight;
   }
 }
 

@@ -6,9 +6,16 @@ import type { FileLayout, VfsNode } from './types.js';
  * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
  * follow each other, the next `workersPerStream` articles past the read are fetched into the cache; a read
  * anywhere else (a seek) cancels that read-ahead, so random access downloads only what is asked for.
+ *
+ * "Follow each other" is judged by article, not by exact offset: the kernel sends a FUSE file's reads several at
+ * a time (async read, its own read-ahead), so they arrive slightly out of order. A read that starts in the
+ * article just before, inside, or just past the window already read or fetched ahead is sequential; treating
+ * those as seeks cancelled the read-ahead on almost every read and halved FUSE throughput.
  */
 export class ReadStream {
   private nextOffset = 0;
+  /** Article index of the end of the last read (-1 before the first). */
+  private lastIndex = -1;
   private ahead = new AbortController();
   private aheadThrough = -1;
   readonly node: VfsNode;
@@ -26,7 +33,7 @@ export class ReadStream {
 
   /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
-    const sequential = offset === this.nextOffset;
+    const sequential = offset === this.nextOffset || this.nearby(offset);
     if (!sequential) {
       this.ahead.abort();
       this.ahead = new AbortController();
@@ -38,8 +45,15 @@ export class ReadStream {
       n += chunk.byteLength;
     }
     this.nextOffset = offset + n;
+    if (this.layout && n > 0) this.lastIndex = findSegment(this.layout.segments, offset + n - 1);
     if (sequential && this.layout && n > 0) this.readAheadFrom(offset + n);
     return n;
+  }
+
+  private nearby(offset: number): boolean {
+    if (!this.layout || this.lastIndex < 0) return false;
+    const i = findSegment(this.layout.segments, offset);
+    return i >= this.lastIndex - 1 && i <= Math.max(this.lastIndex, this.aheadThrough) + 1;
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { AppError } from '../http/errors.js';
 import { ArticleCache } from './article-cache.js';
-import { ArticleFetcher, abortError, type ArticleSource } from './article-fetcher.js';
+import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
@@ -84,7 +84,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const local = new AbortController();
     const onAbort = () => local.abort();
     signal.addEventListener('abort', onAbort, { once: true });
-    const pending: Promise<Uint8Array>[] = [];
+    const pending: Promise<Lease>[] = [];
     let next = first;
     const workers = Math.max(1, this.settings().workersPerStream);
     const fill = () => {
@@ -97,16 +97,22 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     try {
       for (let i = first; i <= last; i++) {
         fill();
-        const data = await (pending.shift() as Promise<Uint8Array>);
-        if (signal.aborted) throw abortError();
-        const seg = segs[i] as VfsSegment;
-        const from = Math.max(offset, seg.start) - seg.start;
-        const to = Math.min(end, seg.end) - seg.start;
-        yield data.subarray(from, to);
+        const lease = await (pending.shift() as Promise<Lease>);
+        try {
+          if (signal.aborted) throw abortError();
+          const seg = segs[i] as VfsSegment;
+          const from = Math.max(offset, seg.start) - seg.start;
+          const to = Math.min(end, seg.end) - seg.start;
+          // The consumer is done with this chunk when it asks for the next one; only then may the buffer be reused.
+          yield lease.data.subarray(from, to);
+        } finally {
+          lease.release();
+        }
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
       local.abort();
+      for (const p of pending) p.then((l) => l.release(), () => undefined);
     }
   }
 
@@ -115,19 +121,20 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, layout.groups).catch(() => undefined);
+      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then((l) => l.release(), () => undefined);
     }
   }
 
   /** One article's bytes, checked for size; after every provider failed: zero-fill if allowed, else an error. */
-  private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Uint8Array> {
+  private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
     const want = seg.end - seg.start;
     let reason: string;
     try {
-      const data = await this.fetcher.get(seg.messageId, signal, layout.groups);
-      if (data.byteLength === want) return data;
-      reason = `decoded ${data.byteLength} bytes, expected ${want}`;
+      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups);
+      if (lease.data.byteLength === want) return lease;
+      lease.release();
+      reason = `decoded ${lease.data.byteLength} bytes, expected ${want}`;
     } catch (err) {
       if (signal.aborted || (err as Error).name === 'AbortError') throw err;
       reason = (err as Error).message || 'fetch failed';
@@ -141,7 +148,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       at: Date.now(),
       zeroFilled: zero,
     });
-    if (zero) return new Uint8Array(want);
+    if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason);
   }
 

@@ -20,6 +20,8 @@ export interface ChildServerOptions {
   config?: Record<string, unknown>;
   /** Reuse a data dir (a restart after a crash); by default a fresh temp dir. */
   dataDir?: string;
+  /** A built main.js to run with plain node (production-like, no tsx in memory); default appliance/main.ts via tsx. */
+  builtMain?: string;
   /** How long to wait for the "ready" log line. */
   readyTimeoutMs?: number;
 }
@@ -46,7 +48,8 @@ export interface ChildServer {
 export async function startChildServer(opts: ChildServerOptions = {}): Promise<ChildServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
   if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(opts.config));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'appliance/main.ts'], {
+  const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, SPOOL_HOST: '127.0.0.1', SPOOL_PORT: '0', SPOOL_DATA: dataDir, SPOOL_CONFIG: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
