@@ -1,96 +1,138 @@
 /**
- * Streaming benchmark (issue 5): the real server in this process over the local INN fixture (bench/lib/fixture).
- * Sequential WebDAV GET, cold first byte at random offsets, 1 MB random range latency, 4 concurrent streams,
- * peak RSS, and a sequential read through the FUSE mount (by `dd` in a child process: the mount is served by this
- * process, so reading it synchronously from here would deadlock).
+ * Streaming benchmark (issue 5), one run against the local INN fixture (bench/lib/fixture, SPOOL_BENCH_MB):
+ * - beside each other: a raw pipelined BODY fetch of the same articles and Debian nzbget on the same NZB
+ *   (bench/lib, shared with the NNTP bench), then Spool's sequential WebDAV GET of the file;
+ * - the server is the real process (the compiled main.js as a child under plain node, temp SPOOL_DATA, default streaming settings), the file comes
+ *   in through the real import API, and CPU time and peak RSS (VmHWM) are the server's alone; curl is the client;
+ * - three fresh server processes on the same data dir, so no phase inherits another's article cache:
+ *   A) sequential GET, 4 concurrent streams (quarters of the file), peak RSS;
+ *   B) cold reads: time to first byte at random offsets and 1 MB ranges at random offsets, each in articles no
+ *      earlier read touched, and each checked to have moved the pool's byte counter (no cache hit);
+ *   C) sequential read through the FUSE mount (dd in a child process) against A's WebDAV figure.
  */
 import { execFile } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { benchFixture } from './lib/fixture.js';
-import { startServer } from '../tests/support/server.js';
+import { benchFixture, BENCH_MB, type Fixture } from './lib/fixture.js';
+import { timedGet, quantile } from './lib/http-client.js';
+import { cpuPerGib, mbps, runWorker } from './lib/measure.js';
+import { runNzbget } from './lib/nzbget.js';
+import { bootSpool, buildServer, davUrl, importFixture, poolBytes, startMount } from './lib/spool-server.js';
+import { coldPicker } from './lib/cold-offsets.js';
+import { isMounted } from '../appliance/fuse/mount.service.js';
 
 const run = promisify(execFile);
-const AUTH = 'Basic ' + Buffer.from('bench:bench').toString('base64');
+let main = '';
+const GIB = 2 ** 30;
+const MB = 1_000_000;
 
 export async function run_(log: (m: string) => void): Promise<string> {
   const f = await benchFixture(log);
+  const size = f.file.size;
+  log('compiling the server (plain node, as in production)');
+  main = buildServer();
+  log('raw pipelined BODY fetch of the same articles');
+  const raw = runWorker('raw', f);
+  log('Debian nzbget on the same NZB');
+  const nz = await runNzbget(f);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-data-'));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-mnt-'));
-  const srv = await startServer({
-    config: {
-      auth: { login_required: true },
-      webdav: { user: 'bench', password: 'bench' },
-      mount_path: mnt,
-      providers: [{ id: 'inn', host: f.inn.host, port: f.inn.port, username: f.inn.username, password: f.inn.password, max_connections: 8, tls: false, insecure_tls: false, enabled: true, is_backup_provider: false }],
-    },
-  });
-  let peakRss = 0;
-  const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   try {
-    const size = f.file.size;
-    const segments = f.file.segments.map((s) => ({ messageId: s.messageId, start: s.offset, end: s.offset + s.size }));
-    const { files } = await srv.app().streaming.vfs.addJob({ category: 'bench', jobName: `Bench-${Date.now()}`, files: [{ name: 'bench.bin', size, layout: { segments } }] });
-    const url = `${srv.baseUrl}/webdav${files[0]}`;
-    const get = async (range?: string) => {
-      const t0 = performance.now();
-      const res = await fetch(url, { headers: { Authorization: AUTH, ...(range ? { Range: range } : {}) } });
-      const reader = res.body!.getReader();
-      let first = 0;
-      let bytes = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!first) first = performance.now() - t0;
-        bytes += value.byteLength;
-      }
-      return { ms: performance.now() - t0, first, bytes };
-    };
-    const cpu0 = process.cpuUsage();
-    const seq = await get();
-    const cpu = process.cpuUsage(cpu0);
-    const seqMBs = seq.bytes / (seq.ms / 1000) / 1e6;
-    const cpuPerGib = (cpu.user + cpu.system) / 1e6 / (seq.bytes / 2 ** 30);
-    log(`sequential GET ${seqMBs.toFixed(0)} MB/s`);
-    const firsts: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const off = randomInt(0, size - 1);
-      firsts.push((await get(`bytes=${off}-`.concat(String(Math.min(size - 1, off + 65_535))))).first);
-    }
-    const lat: number[] = [];
-    for (let i = 0; i < 100; i++) {
-      const off = randomInt(0, size - 1_000_000);
-      lat.push((await get(`bytes=${off}-${off + 999_999}`)).ms);
-    }
-    lat.sort((a, b) => a - b);
-    firsts.sort((a, b) => a - b);
-    const t4 = performance.now();
-    const four = await Promise.all([0, 1, 2, 3].map((i) => get(`bytes=${Math.floor((i * size) / 4)}-${Math.floor(((i + 1) * size) / 4) - 1}`)));
-    const fourMBs = four.reduce((n, r) => n + r.bytes, 0) / ((performance.now() - t4) / 1000) / 1e6;
-    await srv.app().streaming.mount.start();
-    const tf = performance.now();
-    await run('dd', [`if=${path.join(mnt, files[0] as string)}`, 'of=/dev/null', 'bs=1M'], { timeout: 600_000 });
-    const fuseMBs = size / ((performance.now() - tf) / 1000) / 1e6;
-    await srv.app().streaming.mount.stop();
-    const pct = (a: number[], p: number) => a[Math.min(a.length - 1, Math.floor(a.length * p))]!.toFixed(1);
+    const a = await phaseSequential(f, dataDir, mnt, log);
+    const b = await phaseCold(f, dataDir, mnt, a.file, log);
+    const c = await phaseFuse(f, dataDir, mnt, a.file, log);
+    const seqMBs = a.seq.bytes / (a.seq.totalMs / 1000) / MB;
+    const fuseMBs = size / (c.ms / 1000) / MB;
+    const peak = Math.max(a.rss, b.rss, c.rss);
     return [
-      `File: ${(size / 2 ** 20).toFixed(0)} MiB in ${segments.length} articles on the local INN; server in-process, defaults (cache ${srv.app().config.get().streaming.max_cache_size_mb} MB, ${srv.app().config.get().streaming.max_download_workers} workers/stream).`,
+      `File: ${BENCH_MB} MiB in ${f.file.segments.length} articles of 768,000 bytes on the local INN (plain TCP, 8 connections for every client). Spool: the compiled \`main.js\` under plain node in its own process, default streaming settings (cache 128 MB, 10 fetches per stream), file imported through \`POST /api/queue/upload\`; client: curl.`,
       '',
-      '| measure | value |',
-      '|---|---|',
-      `| sequential WebDAV GET | ${seqMBs.toFixed(0)} MB/s, ${cpuPerGib.toFixed(2)} CPU-s/GiB (server + client) |`,
-      `| cold first byte at a random offset (p50 / max of 10) | ${pct(firsts, 0.5)} ms / ${firsts.at(-1)!.toFixed(1)} ms |`,
-      `| 1 MB random range read p50 / p99 (100) | ${pct(lat, 0.5)} ms / ${pct(lat, 0.99)} ms |`,
-      `| 4 concurrent streams (quarters of the file) | ${fourMBs.toFixed(0)} MB/s total |`,
-      `| FUSE sequential read (dd bs=1M) | ${fuseMBs.toFixed(0)} MB/s (${((fuseMBs / seqMBs) * 100).toFixed(0)}% of WebDAV) |`,
-      `| peak RSS (server + bench client) | ${(peakRss / 2 ** 20).toFixed(0)} MiB |`,
+      '| measure | value | target |',
+      '|---|---|---|',
+      `| raw BODY fetch, no decode | ${mbps(raw).toFixed(0)} MB/s, ${cpuPerGib(raw).toFixed(2)} CPU-s/GiB | |`,
+      `| nzbget 21 (Debian), same NZB | ${mbps(nz).toFixed(0)} MB/s, ${cpuPerGib(nz).toFixed(2)} CPU-s/GiB, ${nz.peakRssMb.toFixed(0)} MiB | |`,
+      `| **sequential WebDAV GET** | **${seqMBs.toFixed(0)} MB/s** (${(seqMBs / mbps(nz)).toFixed(2)}x nzbget, ${((seqMBs / mbps(raw)) * 100).toFixed(0)}% of raw), server ${(a.seqCpu / (a.seq.bytes / GIB)).toFixed(2)} CPU-s/GiB | >= nzbget, >= 60% of raw |`,
+      `| cold first byte at a random offset (p50 / max of ${b.ttfb.length}) | ${quantile(b.ttfb, 0.5).toFixed(1)} ms / ${Math.max(...b.ttfb).toFixed(1)} ms | < 50 ms |`,
+      `| cold 1 MB range at a random offset, p50 / p99 (${b.range.length}) | ${quantile(b.range, 0.5).toFixed(1)} ms / ${quantile(b.range, 0.99).toFixed(1)} ms | p50 < 50 ms |`,
+      `| cold reads served from the cache (must be 0) | ${b.cacheHits} | 0 |`,
+      `| 4 concurrent streams (quarters) | ${a.fourMBs.toFixed(0)} MB/s total, server ${a.fourCpuPerGib.toFixed(2)} CPU-s/GiB | |`,
+      `| server peak RSS (VmHWM) after sequential + 4 streams | ${a.rss.toFixed(0)} MiB (all phases: ${peak.toFixed(0)} MiB) | < 300 MB |`,
+      `| FUSE sequential read (dd bs=1M) | ${fuseMBs.toFixed(0)} MB/s (${((fuseMBs / seqMBs) * 100).toFixed(0)}% of WebDAV) | >= 80% |`,
     ].join('\n');
   } finally {
-    clearInterval(rssTimer);
-    await srv.stop();
+    if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
     rmSync(mnt, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 export { run_ as run };
+
+async function phaseSequential(f: Fixture, dataDir: string, mnt: string, log: (m: string) => void) {
+  const srv = await bootSpool(f, dataDir, mnt, main);
+  try {
+    log('A: import through the queue API, sequential GET, 4 streams');
+    const file = await importFixture(srv, f);
+    const url = davUrl(srv, file);
+    const cpu0 = srv.cpuSeconds();
+    const seq = await timedGet(url);
+    const seqCpu = srv.cpuSeconds() - cpu0;
+    if (seq.bytes !== f.file.size) throw new Error(`sequential GET returned ${seq.bytes} of ${f.file.size} bytes`);
+    const q = Math.floor(f.file.size / 4);
+    const cpu4 = srv.cpuSeconds();
+    const t4 = performance.now();
+    const four = await Promise.all([0, 1, 2, 3].map((i) => timedGet(url, `${i * q}-${i === 3 ? f.file.size - 1 : (i + 1) * q - 1}`)));
+    const fourBytes = four.reduce((n, r) => n + r.bytes, 0);
+    const fourMBs = fourBytes / ((performance.now() - t4) / 1000) / MB;
+    const fourCpuPerGib = (srv.cpuSeconds() - cpu4) / (fourBytes / GIB);
+    return { file, seq, seqCpu, fourMBs, fourCpuPerGib, rss: srv.peakRssMb() };
+  } finally {
+    await srv.stop();
+  }
+}
+
+async function phaseCold(f: Fixture, dataDir: string, mnt: string, file: string, log: (m: string) => void) {
+  const srv = await bootSpool(f, dataDir, mnt, main);
+  try {
+    log('B: cold reads in a fresh process');
+    const url = davUrl(srv, file);
+    const pick = coldPicker(f.file.segments.map((s) => ({ start: s.offset, end: s.offset + s.size })));
+    let cacheHits = 0;
+    const cold = async (length: number) => {
+      const off = pick(length);
+      if (off === null) return null;
+      const before = await poolBytes(srv);
+      const t = await timedGet(url, `${off}-${off + length - 1}`);
+      if ((await poolBytes(srv)) === before) cacheHits++;
+      return t;
+    };
+    const ttfb: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = await cold(65_536);
+      if (t) ttfb.push(t.ttfbMs);
+    }
+    const range: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t = await cold(MB);
+      if (!t) break; // a small fixture runs out of untouched articles
+      range.push(t.totalMs);
+    }
+    return { ttfb, range, cacheHits, rss: srv.peakRssMb() };
+  } finally {
+    await srv.stop();
+  }
+}
+
+async function phaseFuse(f: Fixture, dataDir: string, mnt: string, file: string, log: (m: string) => void) {
+  const srv = await bootSpool(f, dataDir, mnt, main);
+  try {
+    log('C: sequential read through the FUSE mount in a fresh process');
+    await startMount(srv);
+    const t0 = performance.now();
+    await run('dd', [`if=${path.join(mnt, file)}`, 'of=/dev/null', 'bs=1M'], { timeout: 900_000 });
+    return { ms: performance.now() - t0, rss: srv.peakRssMb() };
+  } finally {
+    await srv.stop();
+  }
+}

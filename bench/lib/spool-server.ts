@@ -1,0 +1,87 @@
+/**
+ * The real Spool process for benchmarks: main.ts as a child (tests/support/child-server) with a temp SPOOL_DATA,
+ * the local INN as its one provider (8 connections, like the NNTP bench and nzbget), default streaming settings,
+ * and the fixture brought in through the real import API (POST /api/queue/upload of the fixture's NZB).
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { startChildServer, type ChildServer } from '../../tests/support/child-server.js';
+import type { Fixture } from './fixture.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). */
+const BUILT = path.join(ROOT, 'node_modules/.cache/spool-bench-dist');
+
+/** Compiles the server (tsconfig.build.json) into a private folder, so a bench never touches the shared dist/. */
+export function buildServer(): string {
+  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILT], { cwd: ROOT, stdio: 'inherit' });
+  return path.join(BUILT, 'appliance/main.js');
+}
+
+export async function bootSpool(f: Fixture, dataDir: string, mountPath: string, builtMain?: string): Promise<ChildServer> {
+  return startChildServer({
+    builtMain,
+    dataDir,
+    config: {
+      auth: { login_required: false },
+      mount_path: mountPath,
+      import: { queue_processing_interval_seconds: 1 },
+      providers: [
+        {
+          id: 'inn',
+          host: f.inn.host,
+          port: f.inn.port,
+          username: f.inn.username,
+          password: f.inn.password,
+          max_connections: 8,
+          tls: false,
+          insecure_tls: false,
+          enabled: true,
+          is_backup_provider: false,
+        },
+      ],
+    },
+  });
+}
+
+interface Envelope<T> {
+  success: boolean;
+  data?: T;
+  error?: { message: string };
+}
+
+async function call<T>(srv: ChildServer, path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(`${srv.baseUrl}${path}`, init);
+  const body = (await res.json()) as Envelope<T>;
+  if (!body.success) throw new Error(`${path}: ${res.status} ${body.error?.message ?? ''}`);
+  return body.data as T;
+}
+
+/** Uploads the fixture's NZB, waits (bounded) for the import, returns the virtual path of the file. */
+export async function importFixture(srv: ChildServer, f: Fixture, timeoutMs = 300_000): Promise<string> {
+  const form = new FormData();
+  form.append('category', 'bench');
+  form.append('file', new Blob([f.file.nzbXml]), `Bench.${Date.now()}.nzb`);
+  const item = await call<{ id: number }>(srv, '/api/queue/upload', { method: 'POST', body: form });
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const q = await call<{ status: string; target_path: string | null; error_message: string | null }>(srv, `/api/queue/${item.id}`);
+    if (q.status === 'completed') return `${q.target_path}/${f.file.name}`;
+    if (q.status === 'failed') throw new Error(`import failed: ${q.error_message}`);
+    if (Date.now() > until) throw new Error(`import still ${q.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Bytes the server's NNTP pool has downloaded so far: a read that moves it was not served from the cache. */
+export async function poolBytes(srv: ChildServer): Promise<number> {
+  return (await call<{ total_bytes_downloaded: number }>(srv, '/api/system/pool/metrics')).total_bytes_downloaded;
+}
+
+export async function startMount(srv: ChildServer): Promise<void> {
+  await call(srv, '/api/rclone/mount/start', { method: 'POST' });
+}
+
+export function davUrl(srv: ChildServer, virtualPath: string): string {
+  return `${srv.baseUrl}/webdav${virtualPath.split('/').map(encodeURIComponent).join('/')}`;
+}
