@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError, validationFailed, type FieldError } from '../http/errors.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { readConfigFile, renderConfig, writeFileAtomic } from './config.file.js';
-import { defaultsFor } from './defaults.js';
+import { defaultsFor } from './data-dir-defaults.js';
 import { changedPaths, isPlainObject, mergeSections, withDefaults } from './normalize.js';
 import { patchInput } from './patch.js';
 import * as providerOps from './providers.js';

@@ -1,9 +1,10 @@
-import path from 'node:path';
 import type { SpoolConfig } from './schema.js';
 
 /**
  * The one set of defaults (spec §9; AltMount's values where the spec is silent, research §1.10).
- * Paths under the data dir are filled by `defaultsFor(dataDir)`; the values here assume `./data`.
+ * Paths under the data dir are filled by `defaultsFor(dataDir)` (data-dir-defaults.ts); the values here assume
+ * `./data`. No Node imports here: the console imports this file too (pwa/src/features/config/serverConfig.ts), so its
+ * forms start from exactly these values.
  */
 export const DEFAULTS: SpoolConfig = deepFreeze({
   webdav: {
@@ -164,15 +165,6 @@ export const CATEGORY_DEFAULTS = deepFreeze({ order: 1, priority: 0, dir: '' });
 
 /** Defaults for one arr instance (spec §5: new instances are enabled). */
 export const ARR_INSTANCE_DEFAULTS = deepFreeze({ name: '', url: '', api_key: '', enabled: true, root_folder: '' });
-
-/** The defaults with paths placed under the given data dir (absolute). */
-export function defaultsFor(dataDir: string): SpoolConfig {
-  const dir = path.resolve(dataDir);
-  const copy = structuredClone(DEFAULTS) as SpoolConfig;
-  copy.metadata.root_path = path.join(dir, 'metadata');
-  copy.rclone.cache_dir = path.join(dir, 'rclone-cache');
-  return deepFreeze(copy);
-}
 
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

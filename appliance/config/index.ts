@@ -18,7 +18,8 @@
  * Numeric input fallbacks for the console (spec §5): NUMERIC_FALLBACKS / numericFallback in fallbacks.ts.
  */
 export * from './schema.js';
-export { DEFAULTS, PROVIDER_DEFAULTS, CATEGORY_DEFAULTS, ARR_INSTANCE_DEFAULTS, defaultsFor } from './defaults.js';
+export { DEFAULTS, PROVIDER_DEFAULTS, CATEGORY_DEFAULTS, ARR_INSTANCE_DEFAULTS } from './defaults.js';
+export { defaultsFor } from './data-dir-defaults.js';
 export { validateConfig, describeErrors, type ValidationResult } from './validate.js';
 export { withDefaults, changedPaths } from './normalize.js';
 export {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultsFor } from './defaults.js';
+import { defaultsFor } from './data-dir-defaults.js';
 import { withDefaults } from './normalize.js';
 import type { SpoolConfig } from './schema.js';
 import { keepSecrets, MASKED_SECRET, redact } from './secrets.js';

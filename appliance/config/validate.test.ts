@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, defaultsFor } from './defaults.js';
-import { numericFallback } from './fallbacks.js';
+import { defaultsFor } from './data-dir-defaults.js';
+import { DEFAULTS } from './defaults.js';
+import { NUMERIC_FALLBACKS, numericFallback } from './fallbacks.js';
 import { withDefaults } from './normalize.js';
 import { validateConfig } from './validate.js';
 
@@ -237,6 +238,23 @@ test('numeric fallbacks of spec §5 apply to unparseable input only', () => {
   assert.equal(numericFallback('webdav.port', 'x'), 0);
   assert.equal(numericFallback('sabnzbd.categories.order', 'x'), 0);
   assert.equal(numericFallback('sabnzbd.categories.order', '-3'), -3);
+});
+
+test("the number ranges the console checks are the schema's: each bound passes, one past it is refused", () => {
+  for (const [field, { min, max }] of Object.entries(NUMERIC_FALLBACKS)) {
+    const [section, key, ...rest] = field.split('.');
+    if (rest.length) continue; // list items (category order) have no single place to set
+    const at = (value: number) => ({ [section!]: { [key!]: value } });
+    assert.ok(check(at(min)).ok, `${field} = ${min}`);
+    assert.ok(check(at(max)).ok, `${field} = ${max}`);
+    for (const outside of [min - 1, max + 1]) {
+      assert.deepEqual(
+        errorsOf(at(outside)).map((e) => e.field),
+        [field],
+        `${field} = ${outside}`,
+      );
+    }
+  }
 });
 
 test('a "__proto__" key from JSON is reported as unknown, never swaps a prototype', () => {

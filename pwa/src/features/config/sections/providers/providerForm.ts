@@ -1,3 +1,4 @@
+import { PROVIDER_DEFAULTS as SERVER_PROVIDER_DEFAULTS } from '../../serverConfig';
 import type { Provider, ProviderTestInput } from './providersApi';
 
 /** The provider form's values (spec §3 Provider; the password is write-only). */
@@ -13,18 +14,8 @@ export interface ProviderForm {
   is_backup_provider: boolean;
 }
 
-/** Spec §9 provider defaults. */
-export const PROVIDER_DEFAULTS: ProviderForm = {
-  host: '',
-  port: 119,
-  username: '',
-  password: '',
-  max_connections: 10,
-  tls: false,
-  insecure_tls: false,
-  enabled: true,
-  is_backup_provider: false,
-};
+/** Spec §9 provider defaults, the server's own. */
+export const PROVIDER_DEFAULTS: ProviderForm = SERVER_PROVIDER_DEFAULTS;
 
 export const PORT_RANGE = { min: 1, max: 65535 } as const;
 export const CONNECTIONS_RANGE = { min: 1, max: 50 } as const;

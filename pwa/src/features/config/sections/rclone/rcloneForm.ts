@@ -2,7 +2,8 @@
  * The Mount & RClone form (spec §3 Rclone/mount config, §9 defaults, §5 fallbacks) and its conversion to the
  * PATCH payload. Option maps are edited as `key=value` lines.
  */
-import type { NumberRule } from '../../numbers';
+import { NUMBER_RULES, type NumberRule } from '../../numbers';
+import { DEFAULTS } from '../../serverConfig';
 
 export type OptionValue = string | number | boolean;
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -48,53 +49,22 @@ export interface RcloneConfig {
   use_mmap: boolean;
 }
 
-/** §9 defaults, used for any key a server answer lacks. */
-export const RCLONE_DEFAULTS: Omit<RcloneConfig, 'rc_pass_set'> = {
-  rc_enabled: false,
-  rc_url: '',
-  rc_port: 5572,
-  rc_user: '',
-  rc_options: {},
-  mount_enabled: false,
-  mount_options: {},
-  allow_other: true,
-  allow_non_empty: true,
-  read_only: false,
-  timeout: '10m',
-  syslog: true,
-  log_level: 'INFO',
-  uid: 1000,
-  gid: 1000,
-  umask: '002',
-  buffer_size: '32M',
-  attr_timeout: '1s',
-  transfers: 4,
-  cache_dir: '',
-  vfs_cache_mode: 'full',
-  vfs_cache_max_size: '50G',
-  vfs_cache_max_age: '504h',
-  read_chunk_size: '32M',
-  read_chunk_size_limit: '2G',
-  vfs_read_ahead: '128M',
-  dir_cache_time: '10m',
-  vfs_cache_min_free_space: '1G',
-  vfs_disk_space_total: '1G',
-  vfs_read_chunk_streams: 4,
-  no_mod_time: false,
-  no_checksum: false,
-  async_read: true,
-  vfs_fast_fingerprint: false,
-  use_mmap: false,
-};
+const { rc_pass: _writeOnly, ...serverDefaults } = DEFAULTS.rclone;
 
-export const DEFAULT_MOUNT_PATH = '/mnt/spool';
+/**
+ * §9 defaults, used for any key a server answer lacks. The cache dir's default lies under the server's data dir,
+ * which the console cannot know, so it has none.
+ */
+export const RCLONE_DEFAULTS: Omit<RcloneConfig, 'rc_pass_set'> = { ...serverDefaults, cache_dir: '' };
+
+export const DEFAULT_MOUNT_PATH = DEFAULTS.mount_path;
 
 export const RCLONE_NUMBER_RULES = {
-  rc_port: { min: 1, max: 65535, fallback: 5572 },
-  transfers: { min: 1, max: 32, fallback: 4 },
-  uid: { min: 0, max: 4294967295, fallback: 1000 },
-  gid: { min: 0, max: 4294967295, fallback: 1000 },
-  vfs_read_chunk_streams: { min: 0, max: 64, fallback: 4 },
+  rc_port: NUMBER_RULES['rclone.rc_port'],
+  transfers: NUMBER_RULES['rclone.transfers'],
+  uid: NUMBER_RULES['rclone.uid'],
+  gid: NUMBER_RULES['rclone.gid'],
+  vfs_read_chunk_streams: NUMBER_RULES['rclone.vfs_read_chunk_streams'],
 } as const satisfies Record<string, NumberRule>;
 
 /**
