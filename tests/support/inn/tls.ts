@@ -4,10 +4,11 @@
  * (nothing committed); the CA's PEM is returned so tests can trust it. Reused while it runs (<root>/tls-state.json).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
+import { writeCaSignedCert } from '../tls-certs.js';
 import { INN_BIN } from './install.js';
 import { newsId } from './config.js';
 import type { InnServer } from './server.js';
@@ -38,7 +39,7 @@ export async function ensureInnTls(inn: InnServer): Promise<InnTls> {
   ) {
     return { host: '127.0.0.1', ...known, caCert: readFileSync(caFile, 'utf8') };
   }
-  makeCerts(dir);
+  writeCaSignedCert(dir, { caName: 'Spool Test INN CA', days: 30 });
   const conf = path.join(inn.root, 'etc', 'inn-tls.conf');
   const base = readFileSync(path.join(inn.root, 'etc', 'inn.conf'), 'utf8')
     .split('\n')
@@ -69,46 +70,6 @@ export async function ensureInnTls(inn: InnServer): Promise<InnTls> {
   }
   writeFileSync(stateFile, JSON.stringify({ pid: child.pid!, port }));
   return { host: '127.0.0.1', port, pid: child.pid!, caCert };
-}
-
-function makeCerts(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const f = (n: string) => path.join(dir, n);
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  ssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    f('ca.key'),
-    '-out',
-    f('ca.pem'),
-    '-days',
-    '30',
-    '-subj',
-    '/CN=Spool Test INN CA',
-  );
-  ssl('req', ...ec, '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=127.0.0.1');
-  writeFileSync(f('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  ssl(
-    'x509',
-    '-req',
-    '-in',
-    f('server.csr'),
-    '-CA',
-    f('ca.pem'),
-    '-CAkey',
-    f('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    f('server.pem'),
-    '-days',
-    '30',
-    '-extfile',
-    f('server.ext'),
-  );
-  execFileSync('chmod', ['600', f('server.key'), f('ca.key')]);
 }
 
 function alive(pid: number): boolean {
