@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { freePort } from '../support/free-port.js';
 import { createAdmin, expect, test, useSpool } from './support/fixtures.js';
 import { apiCall } from './support/spool.js';
 
@@ -16,17 +16,6 @@ let rcd: ChildProcess | undefined;
 let rcPort = 0;
 const RC_USER = 'rc-user';
 const RC_PASS = 'rc-secret-pass';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `rclone rcd` with auth on a free loopback port and waits (bounded) until it answers core/version. */
 async function startRcd(): Promise<void> {

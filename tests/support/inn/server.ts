@@ -3,12 +3,13 @@
  * instance on a free loopback port with AUTHINFO required, started by PID and reused while it runs (also by
  * other test files and later runs: its PID and port are kept in <root>/state.json).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../free-port.js';
 import { ensureInnInstalled, INN_BIN } from './install.js';
-import { newsId, writeInnInstance } from './config.js';
+import { writeInnInstance } from './config.js';
+import { alive, readState, spawnAsNews, stopDaemon, waitUntilReady, type DaemonState } from './daemon.js';
 import { postArticles, postFile, type PostOptions, type PostedFile, type PostTarget } from './poster.js';
 
 export interface InnServer extends PostTarget {
@@ -26,11 +27,6 @@ const USER = 'spool';
 const PASSWORD = 'spool-test-password';
 const GROUP = 'alt.binaries.spool.test';
 
-interface State {
-  pid: number;
-  port: number;
-}
-
 /** Returns a running INN, starting (and installing) it only when needed. Safe to call from every test file. */
 export async function ensureInn(root = DEFAULT_INN_ROOT): Promise<InnServer> {
   const stateFile = path.join(root, 'state.json');
@@ -40,36 +36,23 @@ export async function ensureInn(root = DEFAULT_INN_ROOT): Promise<InnServer> {
   const port = await freePort();
   const conf = path.join(root, 'etc', 'inn.conf');
   writeInnInstance({ root, conf, port, username: USER, password: PASSWORD, group: GROUP });
-  const child = spawn(`${INN_BIN}/innd`, ['-f'], {
-    env: { ...process.env, INNCONF: conf },
-    uid: newsId('-u'),
-    gid: newsId('-g'),
-    detached: true,
-    stdio: 'ignore',
-  });
-  child.unref();
-  const state = { pid: child.pid!, port };
-  const deadline = Date.now() + 20_000;
-  while (!(await greets(port))) {
-    if (!alive(state.pid) || Date.now() > deadline) {
-      throw new Error(`innd did not start on 127.0.0.1:${port}; see ${path.join(root, 'log')}:\n${tailLogs(root)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const state = { pid: spawnAsNews(`${INN_BIN}/innd`, ['-f'], conf), port };
+  await waitUntilReady(
+    state.pid,
+    () => greets(port),
+    20_000,
+    () => `innd did not start on 127.0.0.1:${port}; see ${path.join(root, 'log')}:\n${tailLogs(root)}`,
+  );
   writeFileSync(stateFile, JSON.stringify(state));
   return handle(root, state);
 }
 
 /** Stop the INN recorded under root, if any (by its PID). */
-export async function stopInn(root = DEFAULT_INN_ROOT): Promise<void> {
-  const state = readState(path.join(root, 'state.json'));
-  if (!state || !alive(state.pid)) return;
-  process.kill(state.pid, 'SIGTERM');
-  for (let i = 0; i < 100 && alive(state.pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (alive(state.pid)) process.kill(state.pid, 'SIGKILL');
+export function stopInn(root = DEFAULT_INN_ROOT): Promise<void> {
+  return stopDaemon(path.join(root, 'state.json'));
 }
 
-function handle(root: string, state: State): InnServer {
+function handle(root: string, state: DaemonState): InnServer {
   const target: PostTarget = { host: '127.0.0.1', port: state.port, username: USER, password: PASSWORD, group: GROUP };
   return {
     ...target,
@@ -79,24 +62,6 @@ function handle(root: string, state: State): InnServer {
     postArticles: (articles, connections) => postArticles(target, articles, connections),
     stop: () => stopInn(root),
   };
-}
-
-function readState(file: string): State | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as State;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** True when something on the port answers with an NNTP 200 greeting. */
@@ -112,17 +77,6 @@ function greets(port: number): Promise<boolean> {
     s.once('data', (d) => {
       s.write('QUIT\r\n');
       done(d.toString('latin1').startsWith('200'));
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
     });
   });
 }

@@ -3,14 +3,14 @@
  * port, reading the same spool as innd. Its certificate is issued at start-up by a throwaway CA made with openssl
  * (nothing committed); the CA's PEM is returned so tests can trust it. Reused while it runs (<root>/tls-state.json).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
+import { freePort } from '../free-port.js';
 import { writeCaSignedCert } from '../tls-certs.js';
+import { alive, readState, spawnAsNews, stopDaemon, waitUntilReady } from './daemon.js';
 import { INN_BIN } from './install.js';
-import { newsId } from './config.js';
 import type { InnServer } from './server.js';
 
 export interface InnTls {
@@ -21,16 +21,11 @@ export interface InnTls {
   caCert: string;
 }
 
-interface State {
-  pid: number;
-  port: number;
-}
-
 export async function ensureInnTls(inn: InnServer): Promise<InnTls> {
   const dir = path.join(inn.root, 'etc', 'tls');
   const stateFile = path.join(inn.root, 'tls-state.json');
   const caFile = path.join(dir, 'ca.pem');
-  const known = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as State) : undefined;
+  const known = readState(stateFile);
   if (
     known &&
     alive(known.pid) &&
@@ -53,32 +48,16 @@ export async function ensureInnTls(inn: InnServer): Promise<InnTls> {
   writeFileSync(conf, [...base, ...tlsConf].join('\n') + '\n');
   execFileSync('chown', ['-R', 'news:news', dir, conf]);
   const port = await freePort();
-  const child = spawn(`${INN_BIN}/nnrpd`, ['-D', '-f', '-S', '-4', '127.0.0.1', '-p', String(port)], {
-    env: { ...process.env, INNCONF: conf },
-    uid: newsId('-u'),
-    gid: newsId('-g'),
-    detached: true,
-    stdio: 'ignore',
-  });
-  child.unref();
+  const pid = spawnAsNews(`${INN_BIN}/nnrpd`, ['-D', '-f', '-S', '-4', '127.0.0.1', '-p', String(port)], conf);
   const caCert = readFileSync(caFile, 'utf8');
-  const deadline = Date.now() + 15_000;
-  while (!(await greetsOverTls(port, caCert))) {
-    if (!alive(child.pid!) || Date.now() > deadline)
-      throw new Error(`nnrpd -S did not start on 127.0.0.1:${port}; see ${path.join(inn.root, 'log')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  writeFileSync(stateFile, JSON.stringify({ pid: child.pid!, port }));
-  return { host: '127.0.0.1', port, pid: child.pid!, caCert };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  await waitUntilReady(
+    pid,
+    () => greetsOverTls(port, caCert),
+    15_000,
+    () => `nnrpd -S did not start on 127.0.0.1:${port}; see ${path.join(inn.root, 'log')}`,
+  );
+  writeFileSync(stateFile, JSON.stringify({ pid, port }));
+  return { host: '127.0.0.1', port, pid, caCert };
 }
 
 function greetsOverTls(port: number, ca: string): Promise<boolean> {
@@ -94,24 +73,7 @@ function greetsOverTls(port: number, ca: string): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Stop the TLS nnrpd recorded under root, if any (by its PID). */
-export async function stopInnTls(root: string): Promise<void> {
-  const stateFile = path.join(root, 'tls-state.json');
-  if (!existsSync(stateFile)) return;
-  const { pid } = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
-  if (!alive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+export function stopInnTls(root: string): Promise<void> {
+  return stopDaemon(path.join(root, 'tls-state.json'));
 }
