@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { Badge, type Tone } from '../../components/Badge';
 import { Icon } from '../../components/Icon';
+import { ProgressBar } from '../../components/ProgressBar';
 import { toast } from '../../components/toast';
 import { POLL } from '../../lib/queryClient';
 import { queueApi, queueKeys } from './queueApi';
@@ -110,16 +111,7 @@ export function ScanCard() {
       )}
       {s && (active || s.files_found > 0) && (
         <div className="scan-progress">
-          <div
-            className="progress"
-            role="progressbar"
-            aria-label="Scan progress"
-            aria-valuenow={Math.round(pct)}
-            aria-valuemin={0}
-            aria-valuemax={100}
-          >
-            <div className="progress__bar" style={{ width: `${pct}%` }} />
-          </div>
+          <ProgressBar percent={pct} label="Scan progress" />
           <p className="small muted">
             {s.files_added} of {s.files_found} files added{s.path ? ` from ${s.path}` : ''}
           </p>

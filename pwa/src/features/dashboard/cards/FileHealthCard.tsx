@@ -1,5 +1,6 @@
 import type { HealthStats } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
+import { ProgressBar } from '../../../components/ProgressBar';
 
 export function FileHealthCard({ stats, failed = false }: { stats: HealthStats | undefined; failed?: boolean }) {
   const pct = stats && stats.total > 0 ? (stats.healthy / stats.total) * 100 : 0;
@@ -13,16 +14,7 @@ export function FileHealthCard({ stats, failed = false }: { stats: HealthStats |
       <p className="stat-figure">
         {stats ? stats.healthy : '–'} <small>/ {stats ? stats.total : '–'}</small>
       </p>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-valuenow={Math.round(pct)}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-label="Healthy files"
-      >
-        <div className="progress__bar" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar percent={pct} label="Healthy files" />
       <p className="stat-line">
         {failed ? (
           <span className="text-error">Failed to load health statistics</span>

@@ -1,5 +1,6 @@
 import type { QueueStats } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
+import { ProgressBar } from '../../../components/ProgressBar';
 import { queueFigures } from '../derive';
 
 export function QueueStatusCard({ stats }: { stats: QueueStats | undefined }) {
@@ -15,16 +16,7 @@ export function QueueStatusCard({ stats }: { stats: QueueStats | undefined }) {
       <p className="stat-figure">
         {f ? f.done : '–'} <small>/ {f ? f.total : '–'}</small>
       </p>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-valuenow={Math.round(pct)}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-label="Queue progress"
-      >
-        <div className="progress__bar" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar percent={pct} label="Queue progress" />
       <p className="stat-line">
         {f && stats
           ? `${f.pending} pending, ${stats.total_processing} processing, ${stats.total_failed} failed`

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { describeError } from '../../../api/client';
 import { Icon, type IconName } from '../../../components/Icon';
+import { ProgressBar } from '../../../components/ProgressBar';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { toast } from '../../../components/toast';
 import { formatBytes, formatDate, formatRelativeTime } from '../../../lib/format';
@@ -37,16 +38,7 @@ export function OverviewTab({ entry, meta }: { entry: FileEntry; meta: FileMetad
       </div>
       <div>
         <p>{avail.text}</p>
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="Segments available"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(avail.percent)}
-        >
-          <div className="progress__bar" style={{ width: `${avail.percent}%` }} />
-        </div>
+        <ProgressBar percent={avail.percent} label="Segments available" />
       </div>
       {meta.password_protected && (
         <div className="alert alert--warning">
