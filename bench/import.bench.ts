@@ -20,7 +20,8 @@ import { generateLargeNzb } from '../tests/support/nzb/generate.js';
 import { startServer } from '../tests/support/server.js';
 import { innProvider, upload, waitForItem } from '../tests/integration/import/support.js';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function layoutWrite(log: (m: string) => void): Promise<string[]> {
@@ -32,16 +33,25 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-bench-import-'));
   const store = openStore({ rootPath: dir });
   try {
-    const vfs = new VfsService({ db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }, sidecarDir: join(dir, 'sc') });
+    const vfs = new VfsService({
+      db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+      sidecarDir: join(dir, 'sc'),
+    });
     const rows: string[] = [];
     for (let run = 0; run < 3; run++) {
       const t0 = performance.now();
       const layout = toVfsLayout(outcome.layout);
       const t1 = performance.now();
-      await vfs.addJob({ category: 'bench', jobName: `job-${run}`, files: [{ name: 'big.mkv', size: outcome.layout.size, layout }] });
+      await vfs.addJob({
+        category: 'bench',
+        jobName: `job-${run}`,
+        files: [{ name: 'big.mkv', size: outcome.layout.size, layout }],
+      });
       const t2 = performance.now();
       log(`70k layout: convert ${ms(t1 - t0)}, LMDB write ${ms(t2 - t1)}`);
-      rows.push(`| 70,000-article layout (${(outcome.layout.size / 1e9).toFixed(0)} GB), run ${run + 1} | ${ms(t1 - t0)} | ${ms(t2 - t1)} | < 1000 ms |`);
+      rows.push(
+        `| 70,000-article layout (${(outcome.layout.size / 1e9).toFixed(0)} GB), run ${run + 1} | ${ms(t1 - t0)} | ${ms(t2 - t1)} | < 1000 ms |`,
+      );
     }
     return ['| What | Convert to VFS form | LMDB write (addJob) | Target |', '|---|---|---|---|', ...rows];
   } finally {
@@ -130,7 +140,9 @@ async function importEndToEnd(log: (m: string) => void): Promise<string[]> {
     const total = performance.now() - t0;
     if (item.status !== 'completed') throw new Error(item.error_message ?? item.status);
     log(`import of ${mb} MB (${posted.segments.length} articles): ${ms(total)}`);
-    rows.push(`| Import end to end (upload → completed, 100% STAT probe), ${mb} MiB, ${posted.segments.length} articles | ${ms(total)} |`);
+    rows.push(
+      `| Import end to end (upload → completed, 100% STAT probe), ${mb} MiB, ${posted.segments.length} articles | ${ms(total)} |`,
+    );
   } finally {
     await srv.stop();
   }

@@ -24,7 +24,8 @@ const idsBody = z.object({ ids: z.array(z.coerce.number().int().positive()).min(
 
 function queueId(raw: string | undefined): number {
   const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw validationFailed([{ field: 'id', message: 'id must be a positive whole number' }]);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw validationFailed([{ field: 'id', message: 'id must be a positive whole number' }]);
   return id;
 }
 

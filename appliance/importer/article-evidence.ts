@@ -1,4 +1,10 @@
-import { AbortedError, ArticleMissingError, NntpError, type DecodedArticle, type RequestPriority } from '../nntp/index.js';
+import {
+  AbortedError,
+  ArticleMissingError,
+  NntpError,
+  type DecodedArticle,
+  type RequestPriority,
+} from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
 import { transientError } from './import-errors.js';
@@ -77,12 +83,22 @@ export async function fetchFirstArticles(
     if (!article) return { missing: true, messageId };
     const isPar2 = article.data.subarray(0, 8).equals(PAR2_MAGIC);
     const head = Buffer.from(article.data.subarray(0, FIRST_16K));
-    return { missing: false, messageId, facts: factsOf(article), head, data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0) };
+    return {
+      missing: false,
+      messageId,
+      facts: factsOf(article),
+      head,
+      data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0),
+    };
   });
 }
 
 /** Runs `fn` over `items` with at most `limit` at once, keeping order; the first rejection rejects all. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -48,7 +48,9 @@ export async function probeAvailability(
   const results = await mapLimit(jobs, concurrency, (job) =>
     statArticle(client, targets[job.target]!.messageIds[job.index]!, signal),
   );
-  const findings = targets.map((t) => ({ name: t.name, checked: t.known?.size ?? 0, missing: 0, total: t.messageIds.length }) as ProbeFinding);
+  const findings = targets.map(
+    (t) => ({ name: t.name, checked: t.known?.size ?? 0, missing: 0, total: t.messageIds.length }) as ProbeFinding,
+  );
   jobs.forEach((job, k) => {
     const f = findings[job.target]!;
     f.checked++;

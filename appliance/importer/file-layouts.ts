@@ -27,7 +27,9 @@ export async function layoutPostedFile(
       const segment = file.segments[index]!;
       const article = await fetchArticle(client, segment.messageId, signal);
       if (!article) {
-        throw permanentError(`${displayName}: article ${index + 1} of ${file.segments.length} (<${segment.messageId}>) is missing on every provider`);
+        throw permanentError(
+          `${displayName}: article ${index + 1} of ${file.segments.length} (<${segment.messageId}>) is missing on every provider`,
+        );
       }
       known.set(index, factsOf(article));
     }

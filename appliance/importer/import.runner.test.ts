@@ -15,7 +15,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function setup(job: ImportJob, opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number } = {}) {
+function setup(
+  job: ImportJob,
+  opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
   const store: Store = openStore({ rootPath: dir });
   const queue = new QueueService(store, () => ({ maxRetries: opts.maxRetries ?? 2 }));
@@ -101,7 +104,9 @@ test('permanent failures fail at once; transient ones give up after max_retries 
 test('stop aborts imports in progress and puts them back as pending, not failed', async () => {
   const { queue, runner } = setup(
     (_item, signal) =>
-      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+      new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      ),
   );
   runner.start();
   const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'slow.nzb' });
@@ -112,7 +117,10 @@ test('stop aborts imports in progress and puts them back as pending, not failed'
 });
 
 test('back-off doubles per attempt up to the cap', () => {
-  assert.deepEqual([0, 1, 2, 3].map((n) => retryDelayMs(n)), [60_000, 120_000, 240_000, 480_000]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((n) => retryDelayMs(n)),
+    [60_000, 120_000, 240_000, 480_000],
+  );
   assert.equal(retryDelayMs(20), 3_600_000);
 });
 

@@ -43,7 +43,8 @@ export class ImportRunner {
     if (!this.stopped) return;
     this.stopped = false;
     const recovered = this.o.queue.recover();
-    if (recovered > 0) this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
+    if (recovered > 0)
+      this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
     this.o.queue.on('runnable', this.wake);
     this.pump();
   }
@@ -103,7 +104,9 @@ export class ImportRunner {
         },
         (err: unknown) => this.failed(item, err, controller.signal.aborted),
       )
-      .catch((err: unknown) => this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) }))
+      .catch((err: unknown) =>
+        this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) }),
+      )
       .finally(() => {
         this.active.delete(item.id);
         if (this.active.size === 0) this.settleIdle?.();

@@ -8,13 +8,26 @@
  *   readNzbUpload(ctx.req, ['file']) -> { filename, bytes, fields }  (multipart, .nzb only, <= 100 MB)
  * A finished import is a job at /complete/<category dir>/<job name>/ in the VFS; the queue item's target_path.
  */
-export { createImporter, categoryDir, importSettings, type ImporterDeps, type ImporterDomain } from './importer.domain.js';
+export {
+  createImporter,
+  categoryDir,
+  importSettings,
+  type ImporterDeps,
+  type ImporterDomain,
+} from './importer.domain.js';
 export { QueueService, jobNameFromPath, type EnqueueInput } from './queue.service.js';
 export { QueueRepository, searchWords } from './queue.repository.js';
 export { ImportRunner, type ImportJob, type ImportResult, type RunnerOptions } from './import.runner.js';
 export { NzbImporter, toVfsLayout } from './nzb-import.service.js';
 export { ImportError, permanentError, transientError, retryDelayMs } from './import-errors.js';
 export { ScanService, type ScanStatus } from './scan.service.js';
-export { readNzbUpload, MAX_NZB_BYTES, UPLOAD_BODY_LIMIT, NOT_NZB_MESSAGE, TOO_LARGE_MESSAGE, type NzbUpload } from './nzb-upload.js';
+export {
+  readNzbUpload,
+  MAX_NZB_BYTES,
+  UPLOAD_BODY_LIMIT,
+  NOT_NZB_MESSAGE,
+  TOO_LARGE_MESSAGE,
+  type NzbUpload,
+} from './nzb-upload.js';
 export type { ArticleClient } from './article-evidence.js';
 export * from './queue.types.js';

@@ -48,7 +48,9 @@ export class NzbImporter {
   async run(item: QueueRecord, signal: AbortSignal): Promise<ImportResult> {
     const doc = await this.parse(await this.d.queue.nzb(item.id));
     const firsts = await fetchFirstArticles(this.d.client, doc, signal);
-    const evidence = firsts.map((f): FileEvidence | undefined => (f.missing ? undefined : { yenc: f.facts, head: f.head }));
+    const evidence = firsts.map((f): FileEvidence | undefined =>
+      f.missing ? undefined : { yenc: f.facts, head: f.head },
+    );
     const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
     const grouped = groupNzb(doc, evidence, par2);
     // PAR2 files posted under obfuscated names look like 'other' files by name; their bytes say what they are.
@@ -67,7 +69,12 @@ export class NzbImporter {
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);
-    this.d.logger.info('job written', { id: item.id, target: targetPath, files: jobFiles.length, warnings: grouped.warnings });
+    this.d.logger.info('job written', {
+      id: item.id,
+      target: targetPath,
+      files: jobFiles.length,
+      warnings: grouped.warnings,
+    });
     return { targetPath, fileSize };
   }
 
@@ -112,7 +119,8 @@ export class NzbImporter {
     const layouts: FileLayout[] = [];
     for (const part of file.parts) {
       const first = firsts[part]!;
-      if (first.missing) throw permanentError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
+      if (first.missing)
+        throw permanentError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
       const name = file.parts.length > 1 ? `${file.name} (piece ${layouts.length + 1})` : file.name;
       layouts.push((await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal)).layout);
     }
@@ -154,7 +162,8 @@ export class NzbImporter {
 export function toVfsLayout(layout: FileLayout): VfsLayout {
   const n = layout.messageIds.length;
   const segments = new Array<VfsLayout['segments'][number]>(n);
-  for (let i = 0; i < n; i++) segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
+  for (let i = 0; i < n; i++)
+    segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
   const part = layout.parts[0];
   return {
     segments,
@@ -172,6 +181,12 @@ export function toVfsLayout(layout: FileLayout): VfsLayout {
 /** A name usable as one path segment of the virtual tree. */
 export function safeSegment(raw: string, fallback: string): string {
   const name = cleanFileName(raw).replace(/\//g, '_');
-  const trimmed = Buffer.byteLength(name) > 200 ? Buffer.from(name).subarray(0, 200).toString('utf8').replace(/\uFFFD+$/, '') : name;
+  const trimmed =
+    Buffer.byteLength(name) > 200
+      ? Buffer.from(name)
+          .subarray(0, 200)
+          .toString('utf8')
+          .replace(/\uFFFD+$/, '')
+      : name;
   return trimmed === '' || trimmed === '.' || trimmed === '..' ? fallback : trimmed;
 }

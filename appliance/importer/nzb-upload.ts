@@ -17,7 +17,8 @@ export interface NzbUpload {
   fields: Record<string, string>;
 }
 
-const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE, [{ field: 'file', message: TOO_LARGE_MESSAGE }]);
+const tooLarge = () =>
+  new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE, [{ field: 'file', message: TOO_LARGE_MESSAGE }]);
 const notNzb = () => validationFailed([{ field: 'file', message: NOT_NZB_MESSAGE }], NOT_NZB_MESSAGE);
 
 /**
@@ -42,7 +43,10 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
         body.unpipe();
         return reject(err);
       }
-      if (!file) return reject(validationFailed([{ field: 'file', message: 'No NZB file in the upload' }], 'No NZB file in the upload'));
+      if (!file)
+        return reject(
+          validationFailed([{ field: 'file', message: 'No NZB file in the upload' }], 'No NZB file in the upload'),
+        );
       resolve({ ...file, fields });
     };
     let parser: busboy.Busboy;
@@ -70,11 +74,14 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => finish(tooLarge()));
       stream.on('end', () => {
-        if (!(stream as unknown as { truncated?: boolean }).truncated) file = { filename: info.filename ?? 'upload.nzb', bytes: Buffer.concat(chunks) };
+        if (!(stream as unknown as { truncated?: boolean }).truncated)
+          file = { filename: info.filename ?? 'upload.nzb', bytes: Buffer.concat(chunks) };
       });
     });
     parser.on('close', () => finish());
-    parser.on('error', (err: Error) => finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${err.message}`)));
+    parser.on('error', (err: Error) =>
+      finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${err.message}`)),
+    );
     body.on('error', (err) => finish(err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' ? tooLarge() : err));
     body.pipe(parser);
   });

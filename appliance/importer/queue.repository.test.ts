@@ -27,7 +27,10 @@ function fresh(): QueueService {
   return new QueueService(s, () => ({ maxRetries: 2 }), now);
 }
 
-const nzb = (tag: string) => Buffer.from(`<nzb><file subject="${tag}"><segments><segment bytes="10" number="1">${tag}@x</segment></segments></file></nzb>`);
+const nzb = (tag: string) =>
+  Buffer.from(
+    `<nzb><file subject="${tag}"><segments><segment bytes="10" number="1">${tag}@x</segment></segments></file></nzb>`,
+  );
 
 test('enqueue stores the item pending, the NZB compressed and readable, and an estimate of its size', async () => {
   const q = fresh();
@@ -37,7 +40,14 @@ test('enqueue stores the item pending, the NZB compressed and readable, and an e
   assert.equal(item.fileSize, 10);
   assert.deepEqual(await q.nzb(item.id), nzb('a'));
   assert.equal(q.blobs.seenAs(item.contentHash), item.id);
-  assert.deepEqual(q.stats(), { total_queued: 1, total_processing: 0, total_completed: 0, total_failed: 0, total_pending: 1, total_retrying: 0 });
+  assert.deepEqual(q.stats(), {
+    total_queued: 1,
+    total_processing: 0,
+    total_completed: 0,
+    total_failed: 0,
+    total_pending: 1,
+    total_retrying: 0,
+  });
 });
 
 test('claim takes the highest priority first, then oldest; an item is never claimed twice', async () => {
@@ -66,7 +76,11 @@ test('list: newest activity first, status filter, since, paging with meta total,
   const page = q.list({ limit: 10, offset: 0 });
   assert.equal(page.total, 30);
   assert.equal(page.items.length, 10);
-  assert.deepEqual(page.items.slice(0, 5).map((r) => r.id), ids.slice(0, 5).reverse(), 'the failed ones changed last');
+  assert.deepEqual(
+    page.items.slice(0, 5).map((r) => r.id),
+    ids.slice(0, 5).reverse(),
+    'the failed ones changed last',
+  );
   const failed = q.list({ limit: 20, offset: 0, status: 'failed' });
   assert.equal(failed.total, 5);
   assert.ok(failed.items.every((r) => r.status === 'failed'));
@@ -84,7 +98,10 @@ test('search matches word prefixes of the name and category, combined with statu
   await q.enqueue({ nzb: nzb('2'), nzbPath: '/n/The.Show.S01E02.1080p.nzb', category: 'tv' });
   await q.enqueue({ nzb: nzb('3'), nzbPath: '/n/A.Movie.2024.2160p.nzb', category: 'movies' });
   const names = (search: string, status?: 'pending' | 'failed') =>
-    q.list({ limit: 20, offset: 0, search, status }).items.map((r) => r.name).sort();
+    q
+      .list({ limit: 20, offset: 0, search, status })
+      .items.map((r) => r.name)
+      .sort();
   assert.deepEqual(names('show'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
   assert.deepEqual(names('s01e02'), ['The.Show.S01E02.1080p']);
   assert.deepEqual(names('show 1080'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
@@ -143,5 +160,12 @@ test('clear removes only the given status, honouring older_than', async () => {
   assert.ok(q.get(recent.id));
   assert.deepEqual(q.clear('completed'), { deleted: 1 });
   assert.equal(q.get(failed.id)?.status, 'failed');
-  assert.deepEqual(q.stats(), { total_queued: 1, total_processing: 0, total_completed: 0, total_failed: 1, total_pending: 0, total_retrying: 0 });
+  assert.deepEqual(q.stats(), {
+    total_queued: 1,
+    total_processing: 0,
+    total_completed: 0,
+    total_failed: 1,
+    total_pending: 0,
+    total_retrying: 0,
+  });
 });

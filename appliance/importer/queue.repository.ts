@@ -175,7 +175,14 @@ const MAX_WORDS = 40;
 
 /** Lower-case words of a text: runs of letters and digits. */
 export function searchWords(text: string): string[] {
-  return [...new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0))];
+  return [
+    ...new Set(
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0),
+    ),
+  ];
 }
 
 /** What search matches against: the NZB's name, its path's last part, and the category. */

@@ -93,7 +93,8 @@ export class QueueService extends EventEmitter<QueueEvents> {
   /** Deletes an item and its NZB. An import in progress cannot be deleted (it would write a job nobody owns). */
   remove(id: number): QueueRecord {
     const item = this.require(id);
-    if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+    if (item.status === 'processing')
+      throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
     const removed = this.store.transaction(() => {
       const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
       if (r) this.blobs.remove(id);
@@ -141,7 +142,9 @@ export class QueueService extends EventEmitter<QueueEvents> {
     const item = this.require(id);
     if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is already being imported`);
     const updated = this.repo.update(id, (cur) =>
-      cur.status === 'processing' ? null : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
+      cur.status === 'processing'
+        ? null
+        : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
     );
     this.emit('runnable');
     return updated ?? item;
@@ -173,7 +176,9 @@ export class QueueService extends EventEmitter<QueueEvents> {
   recover(): number {
     const ids = this.repo.idsWithStatus('processing');
     for (const id of ids) {
-      this.repo.update(id, (cur) => (cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null));
+      this.repo.update(id, (cur) =>
+        cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null,
+      );
     }
     return ids.length;
   }

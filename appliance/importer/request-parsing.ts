@@ -15,13 +15,16 @@ export function parsePriority(raw: string | null | undefined): QueuePriority {
   if (n === -100) return 0;
   if (n === -2) return -1;
   if (n === -1 || n === 0 || n === 1 || n === 2) return n;
-  throw validationFailed([{ field: 'priority', message: 'priority must be -1 (low), 0 (normal), 1 (high) or 2 (force)' }]);
+  throw validationFailed([
+    { field: 'priority', message: 'priority must be -1 (low), 0 (normal), 1 (high) or 2 (force)' },
+  ]);
 }
 
 export function parseCategory(raw: string | null | undefined): string | null {
   const text = raw?.trim() ?? '';
   if (text === '' || text === '*') return null;
-  if (text.length > 255) throw validationFailed([{ field: 'category', message: 'category is longer than 255 characters' }]);
+  if (text.length > 255)
+    throw validationFailed([{ field: 'category', message: 'category is longer than 255 characters' }]);
   return text;
 }
 

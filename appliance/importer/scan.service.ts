@@ -25,7 +25,14 @@ const MAX_DEPTH = 32;
  * files. Symbolic links to directories are not followed (they are how loops happen).
  */
 export class ScanService {
-  private state: ScanStatus = { status: 'idle', path: '', files_found: 0, files_added: 0, current_file: '', last_error: null };
+  private state: ScanStatus = {
+    status: 'idle',
+    path: '',
+    files_found: 0,
+    files_added: 0,
+    current_file: '',
+    last_error: null,
+  };
   private running: Promise<void> | undefined;
 
   constructor(
@@ -41,9 +48,13 @@ export class ScanService {
     const path = typeof rawPath === 'string' ? rawPath.trim() : '';
     if (!path) throw validationFailed([{ field: 'path', message: 'Path is required' }], 'Path is required');
     if (!isAbsolute(path)) {
-      throw validationFailed([{ field: 'path', message: 'Path must be absolute (start with /)' }], 'Path must be absolute (start with /)');
+      throw validationFailed(
+        [{ field: 'path', message: 'Path must be absolute (start with /)' }],
+        'Path must be absolute (start with /)',
+      );
     }
-    if (this.state.status !== 'idle') throw new AppError('CONFLICT', 'A scan is already running; cancel it or wait for it to finish');
+    if (this.state.status !== 'idle')
+      throw new AppError('CONFLICT', 'A scan is already running; cancel it or wait for it to finish');
     const dir = resolve(path);
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {

@@ -29,7 +29,8 @@ async function respond(ctx: Ctx, deps: { importer: ImporterDomain; config: Confi
   }
   const mode = ctx.query.get('mode') ?? '';
   if (mode !== 'addfile') return { status: false, error: `mode=${mode || '(none)'} is not supported yet` };
-  if (ctx.req.method !== 'POST') return { status: false, error: 'addfile needs a POST with the NZB as multipart/form-data' };
+  if (ctx.req.method !== 'POST')
+    return { status: false, error: 'addfile needs a POST with the NZB as multipart/form-data' };
   // SABnzbd takes the file from field `name` or `nzbfile`, and cat/priority from the query or the form.
   const upload = await readNzbUpload(ctx.req, ['name', 'nzbfile']);
   const field = (key: string) => ctx.query.get(key) ?? upload.fields[key];

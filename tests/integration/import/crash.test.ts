@@ -99,7 +99,10 @@ after(async () => {
 });
 
 test('kill -9 while processing, restart: the item completes once, nothing lost or doubled', async () => {
-  const files = Array.from({ length: 6 }, (_, i) => ({ name: `Crash.Test.Part${i + 1}.mkv`, data: randomBytes(700_000 + i) }));
+  const files = Array.from({ length: 6 }, (_, i) => ({
+    name: `Crash.Test.Part${i + 1}.mkv`,
+    data: randomBytes(700_000 + i),
+  }));
   const posted: PostedFile[] = [];
   for (const f of files) posted.push(await inn.postFile(f.name, f.data, { articleSize: 100_000 }));
   const nzb = buildNzb(posted, inn.group, 'Spool Test <poster@spool.test>');
@@ -118,7 +121,11 @@ test('kill -9 while processing, restart: the item completes once, nothing lost o
   assert.equal(done.status, 'completed', done.error_message ?? '');
   assert.equal(done.target_path, '/complete/tv/Crash.Test');
   const all = (await api<QueueItem[]>(second.baseUrl, '/api/queue?limit=0')).body.data!;
-  assert.deepEqual(all.map((i) => i.id), [id], 'one queue item, not two');
+  assert.deepEqual(
+    all.map((i) => i.id),
+    [id],
+    'one queue item, not two',
+  );
   assert.deepEqual(await davList(second.baseUrl, '/complete/tv'), ['Crash.Test'], 'one job directory');
   assert.deepEqual((await davList(second.baseUrl, '/complete/tv/Crash.Test')).sort(), files.map((f) => f.name).sort());
   for (const f of files) {

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { api, davGet, davList, sha256, startImportServer, upload, waitForItem, type QueueItem, type TestServer } from './support.js';
+import {
+  api,
+  davGet,
+  davList,
+  sha256,
+  startImportServer,
+  upload,
+  waitForItem,
+  type QueueItem,
+  type TestServer,
+} from './support.js';
 
 // NZBs posted to a real INN, uploaded through the real HTTP API, imported by the real runner, read back
 // through the real WebDAV GET (VFS reader over the NNTP pool) and compared byte for byte.
@@ -57,17 +67,25 @@ test('obfuscated names (media and PAR2 alike) are resolved through real PAR2; re
     const subs = randomBytes(40_000);
     writeFileSync(join(dir, 'Movie.Name.2024.mkv'), movie);
     writeFileSync(join(dir, 'Movie.Name.2024.srt'), subs);
-    execFileSync('par2', ['create', '-q', '-r5', '-n2', 'Movie.Name.2024.par2', 'Movie.Name.2024.mkv', 'Movie.Name.2024.srt'], { cwd: dir });
+    execFileSync(
+      'par2',
+      ['create', '-q', '-r5', '-n2', 'Movie.Name.2024.par2', 'Movie.Name.2024.mkv', 'Movie.Name.2024.srt'],
+      { cwd: dir },
+    );
     const par2Files = readdirSync(dir).filter((f) => f.endsWith('.par2'));
     assert.ok(par2Files.length >= 2, `par2 made ${par2Files.join(', ')}`);
     const posted: PostedFile[] = [];
     // Every file is posted under a random hex name: subject and yEnc header say nothing.
     posted.push(await inn.postFile(obfuscated(), movie, { articleSize: 500_000 }));
     posted.push(await inn.postFile(obfuscated(), subs));
-    for (const f of par2Files) posted.push(await inn.postFile(obfuscated(), readFileSync(join(dir, f)), { articleSize: 500_000 }));
+    for (const f of par2Files)
+      posted.push(await inn.postFile(obfuscated(), readFileSync(join(dir, f)), { articleSize: 500_000 }));
     const item = await importNzb('Movie.Name.2024.nzb', nzbOf(posted), { category: 'movies' });
     assert.equal(item.status, 'completed', item.error_message ?? '');
-    assert.deepEqual((await davList(srv.baseUrl, item.target_path!)).sort(), ['Movie.Name.2024.mkv', 'Movie.Name.2024.srt']);
+    assert.deepEqual((await davList(srv.baseUrl, item.target_path!)).sort(), [
+      'Movie.Name.2024.mkv',
+      'Movie.Name.2024.srt',
+    ]);
     assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Movie.Name.2024.mkv`)).body), sha256(movie));
     assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Movie.Name.2024.srt`)).body), sha256(subs));
   } finally {
@@ -93,13 +111,24 @@ test('split .001/.002/.003 files are joined into one virtual file', async () => 
 test('articles missing on the provider fail the item with which file and how many', async () => {
   const data = randomBytes(2_000_000);
   const posted = await inn.postFile('Broken.Release.mkv', data, { articleSize: 250_000 });
-  const damaged = { ...posted, segments: posted.segments.map((s, i) => (i === 3 || i === 5 ? { ...s, messageId: `gone-${i}-${s.messageId}` } : s)) };
+  const damaged = {
+    ...posted,
+    segments: posted.segments.map((s, i) => (i === 3 || i === 5 ? { ...s, messageId: `gone-${i}-${s.messageId}` } : s)),
+  };
   const item = await importNzb('Broken.Release.nzb', nzbOf([damaged]));
   assert.equal(item.status, 'failed');
   assert.match(item.error_message ?? '', /Broken\.Release\.mkv: 2 of 8 articles missing/);
   assert.match(item.error_message ?? '', /gone-3-/);
   assert.equal(item.retry_count, 0, 'missing articles do not come back by retrying');
-  assert.equal((await fetch(`${srv.baseUrl}/webdav/complete/default/Broken.Release`, { method: 'PROPFIND', headers: { Depth: '0' } })).status, 404);
+  assert.equal(
+    (
+      await fetch(`${srv.baseUrl}/webdav/complete/default/Broken.Release`, {
+        method: 'PROPFIND',
+        headers: { Depth: '0' },
+      })
+    ).status,
+    404,
+  );
 });
 
 test('a malformed NZB and an XML entity bomb fail with a clear message; the server keeps working', async () => {
@@ -122,7 +151,10 @@ test('SABnzbd addfile: multipart `name` part, cat and priority in the query, ans
   const posted = await inn.postFile('Sab.Show.S02E03.mkv', data, { articleSize: 300_000 });
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml], { type: 'application/x-nzb' }), 'Sab.Show.S02E03.nzb');
-  const res = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&priority=-100&apikey=anything&output=json`, { method: 'POST', body: form });
+  const res = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&priority=-100&apikey=anything&output=json`, {
+    method: 'POST',
+    body: form,
+  });
   assert.equal(res.status, 200);
   const body = (await res.json()) as { status: boolean; nzo_ids: string[] };
   assert.equal(body.status, true);
@@ -131,7 +163,10 @@ test('SABnzbd addfile: multipart `name` part, cat and priority in the query, ans
   assert.equal(item.status, 'completed', item.error_message ?? '');
   assert.equal(item.category, 'tv');
   assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Sab.Show.S02E03.mkv`)).body), sha256(data));
-  const wrong = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=addfile&output=json`, { method: 'POST', body: new FormData() });
+  const wrong = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=addfile&output=json`, {
+    method: 'POST',
+    body: new FormData(),
+  });
   assert.equal(((await wrong.json()) as { status: boolean }).status, false);
 });
 
@@ -144,7 +179,10 @@ test('queue API: list filters, search, stats, retry, delete, bulk and clear', as
   const failed = await api<QueueItem[]>(srv.baseUrl, '/api/queue?status=failed&limit=20');
   assert.ok(failed.body.data!.length >= 3 && failed.body.data!.every((i) => i.status === 'failed'));
   const search = await api<QueueItem[]>(srv.baseUrl, '/api/queue?search=malformed');
-  assert.deepEqual(search.body.data?.map((i) => i.nzb_path), ['Malformed.nzb']);
+  assert.deepEqual(
+    search.body.data?.map((i) => i.nzb_path),
+    ['Malformed.nzb'],
+  );
   const stats = (await api<Record<string, number>>(srv.baseUrl, '/api/queue/stats')).body.data!;
   assert.equal(stats.total_queued, meta.total);
   assert.equal(stats.total_failed, failed.body.data!.length);
@@ -164,18 +202,28 @@ test('queue API: list filters, search, stats, retry, delete, bulk and clear', as
   assert.equal((await api(srv.baseUrl, `/api/queue/${malformedId}`)).status, 404);
 
   const completed = (await api<QueueItem[]>(srv.baseUrl, '/api/queue?status=completed&limit=0')).body.data!;
-  const restart = await api<{ restarted_count: number }>(srv.baseUrl, '/api/queue/bulk/restart', { method: 'POST', json: { ids: [completed[0]!.id] } });
+  const restart = await api<{ restarted_count: number }>(srv.baseUrl, '/api/queue/bulk/restart', {
+    method: 'POST',
+    json: { ids: [completed[0]!.id] },
+  });
   assert.equal(restart.body.data?.restarted_count, 1);
   const again = await waitForItem(srv.baseUrl, completed[0]!.id);
   assert.equal(again.status, 'completed', 're-import of the same NZB replaces its own job');
   assert.equal(again.target_path, completed[0]!.target_path);
 
-  const bulk = await api<{ deleted_count: number }>(srv.baseUrl, '/api/queue/bulk', { method: 'DELETE', json: { ids: [completed[1]!.id] } });
+  const bulk = await api<{ deleted_count: number }>(srv.baseUrl, '/api/queue/bulk', {
+    method: 'DELETE',
+    json: { ids: [completed[1]!.id] },
+  });
   assert.equal(bulk.body.data?.deleted_count, 1);
   assert.equal((await api(srv.baseUrl, '/api/queue/bulk', { method: 'DELETE', json: { ids: [] } })).status, 400);
 
   const future = new Date(Date.now() + 60_000).toISOString();
-  const cleared = await api<{ deleted_count: number }>(srv.baseUrl, `/api/queue/failed?older_than=${encodeURIComponent(future)}`, { method: 'DELETE' });
+  const cleared = await api<{ deleted_count: number }>(
+    srv.baseUrl,
+    `/api/queue/failed?older_than=${encodeURIComponent(future)}`,
+    { method: 'DELETE' },
+  );
   assert.ok(cleared.body.data!.deleted_count >= 2);
   assert.equal((await api<Record<string, number>>(srv.baseUrl, '/api/queue/stats')).body.data!.total_failed, 0);
   const clearedDone = await api<{ deleted_count: number }>(srv.baseUrl, '/api/queue/completed', { method: 'DELETE' });

@@ -98,7 +98,8 @@ test('a recursive scan queues each new NZB once (a byte-identical copy is skippe
 test('a scan can be cancelled: it stops between files', async () => {
   const many = mkdtempSync(join(tmpdir(), 'spool-scan-many-'));
   try {
-    for (let i = 0; i < 300; i++) writeFileSync(join(many, `n${String(i).padStart(3, '0')}.nzb`), `<nzb><!-- ${i} --></nzb>`);
+    for (let i = 0; i < 300; i++)
+      writeFileSync(join(many, `n${String(i).padStart(3, '0')}.nzb`), `<nzb><!-- ${i} --></nzb>`);
     await api(srv.baseUrl, '/api/import/scan', { method: 'POST', json: { path: many } });
     const cancel = await api<ScanStatus>(srv.baseUrl, '/api/import/scan', { method: 'DELETE' });
     assert.equal(cancel.status, 200);

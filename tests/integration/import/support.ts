@@ -21,7 +21,11 @@ export function innProvider(inn: InnServer, maxConnections = 8) {
 }
 
 /** The real server with login off, INN as its provider, and the given import settings. */
-export function startImportServer(inn: InnServer, extra: Record<string, unknown> = {}, opts: StartServerOptions = {}): Promise<TestServer> {
+export function startImportServer(
+  inn: InnServer,
+  extra: Record<string, unknown> = {},
+  opts: StartServerOptions = {},
+): Promise<TestServer> {
   return startServer({
     ...opts,
     config: {
@@ -45,7 +49,12 @@ export interface QueueItem {
 }
 
 /** POST /api/queue/upload with one file part (and optional fields); returns the raw envelope. */
-export async function upload(baseUrl: string, filename: string, content: string | Buffer, fields: Record<string, string> = {}) {
+export async function upload(
+  baseUrl: string,
+  filename: string,
+  content: string | Buffer,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append('file', new Blob([content]), filename);
@@ -53,12 +62,18 @@ export async function upload(baseUrl: string, filename: string, content: string 
 }
 
 /** Polls GET /api/queue/:id until the item reaches a final status (bounded). */
-export async function waitForItem(baseUrl: string, id: number, timeoutMs = 60_000, done = ['completed', 'failed']): Promise<QueueItem> {
+export async function waitForItem(
+  baseUrl: string,
+  id: number,
+  timeoutMs = 60_000,
+  done = ['completed', 'failed'],
+): Promise<QueueItem> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await api<QueueItem>(baseUrl, `/api/queue/${id}`);
     if (body.data && done.includes(body.data.status)) return body.data;
-    if (Date.now() > deadline) throw new Error(`queue item ${id} still ${body.data?.status} after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`queue item ${id} still ${body.data?.status} after ${timeoutMs} ms: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -12,12 +12,15 @@ before(async () => {
 });
 after(() => srv?.stop());
 
-const queued = async () => (await api<{ total_queued: number }>(srv.baseUrl, '/api/queue/stats')).body.data!.total_queued;
+const queued = async () =>
+  (await api<{ total_queued: number }>(srv.baseUrl, '/api/queue/stats')).body.data!.total_queued;
 
 /** Streams a multipart body of `fileBytes` bytes with node:http, and reads the answer even if the server cuts the upload short. */
 function bigUpload(port: number, fileBytes: number, chunked: boolean): Promise<{ status: number; body: string }> {
   const boundary = 'spoolboundary42';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.nzb"\r\nContent-Type: application/x-nzb\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.nzb"\r\nContent-Type: application/x-nzb\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const headers: Record<string, string> = { 'Content-Type': `multipart/form-data; boundary=${boundary}` };
   if (!chunked) headers['Content-Length'] = String(head.length + fileBytes + tail.length);
@@ -35,7 +38,8 @@ function bigUpload(port: number, fileBytes: number, chunked: boolean): Promise<{
       while (sent < fileBytes) {
         const piece = chunk.subarray(0, Math.min(chunk.length, fileBytes - sent));
         sent += piece.length;
-        if (!req.write(sent === piece.length ? Buffer.concat([head, piece]) : piece)) return void req.once('drain', pump);
+        if (!req.write(sent === piece.length ? Buffer.concat([head, piece]) : piece))
+          return void req.once('drain', pump);
       }
       req.end(tail);
     };
