@@ -78,22 +78,11 @@ export async function waitForItem(
   }
 }
 
-/**
- * Reads a whole file through the real server's WebDAV GET (login is off in these tests), in 4 MiB ranges: one
- * plain GET of a file past ~13 MB stalls in the WebDAV response path today (reported to the streaming owner), and
- * ranged reads exercise the same VFS reader over the NNTP pool.
- */
+/** Reads a whole file with one plain WebDAV GET through the real server (login is off in these tests). */
 export async function davGet(baseUrl: string, path: string): Promise<{ status: number; body: Buffer }> {
   const url = `${baseUrl}/webdav${path.split('/').map(encodeURIComponent).join('/')}`;
-  const parts: Buffer[] = [];
-  const step = 4 * 1024 * 1024;
-  for (let offset = 0; ; offset += step) {
-    const res = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + step - 1}` } });
-    if (res.status !== 206) return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
-    parts.push(Buffer.from(await res.arrayBuffer()));
-    const total = Number((res.headers.get('content-range') ?? '').split('/')[1]);
-    if (!(offset + step < total)) return { status: 200, body: Buffer.concat(parts) };
-  }
+  const res = await fetch(url);
+  return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
 }
 
 /** Names in a WebDAV directory (PROPFIND depth 1), without the directory itself. */
