@@ -33,6 +33,14 @@ function SelectField<T extends string>({
   );
 }
 
+/** The RC port lives in the RC panel; these are the mount's own numbers. Without a hint the range is shown. */
+const NUMBER_FIELDS: [Exclude<keyof typeof RCLONE_NUMBER_RULES, 'rc_port'>, string, string?][] = [
+  ['uid', 'UID', 'Owner of the mounted files'],
+  ['gid', 'GID', 'Group of the mounted files'],
+  ['transfers', 'Transfers'],
+  ['vfs_read_chunk_streams', 'VFS read chunk streams'],
+];
+
 const TEXT_FIELDS: [keyof RcloneForm & string, string, string][] = [
   ['timeout', 'Timeout', 'Duration, e.g. 10m'],
   ['umask', 'Umask', 'Octal, e.g. 002'],
@@ -93,40 +101,18 @@ export function MountOptionsPanel({
           onChange={(v) => set('vfs_cache_mode', v)}
           disabled={disabled}
         />
-        <NumberInput
-          label="UID"
-          value={form.uid}
-          rule={RCLONE_NUMBER_RULES.uid}
-          onChange={(v) => set('uid', v)}
-          error={errors.uid}
-          hint="Owner of the mounted files"
-          disabled={disabled}
-        />
-        <NumberInput
-          label="GID"
-          value={form.gid}
-          rule={RCLONE_NUMBER_RULES.gid}
-          onChange={(v) => set('gid', v)}
-          error={errors.gid}
-          hint="Group of the mounted files"
-          disabled={disabled}
-        />
-        <NumberInput
-          label="Transfers"
-          value={form.transfers}
-          rule={RCLONE_NUMBER_RULES.transfers}
-          onChange={(v) => set('transfers', v)}
-          error={errors.transfers}
-          disabled={disabled}
-        />
-        <NumberInput
-          label="VFS read chunk streams"
-          value={form.vfs_read_chunk_streams}
-          rule={RCLONE_NUMBER_RULES.vfs_read_chunk_streams}
-          onChange={(v) => set('vfs_read_chunk_streams', v)}
-          error={errors.vfs_read_chunk_streams}
-          disabled={disabled}
-        />
+        {NUMBER_FIELDS.map(([key, label, hint]) => (
+          <NumberInput
+            key={key}
+            label={label}
+            value={form[key]}
+            rule={RCLONE_NUMBER_RULES[key]}
+            onChange={(v) => set(key, v)}
+            error={errors[key]}
+            hint={hint}
+            disabled={disabled}
+          />
+        ))}
         {TEXT_FIELDS.map(([key, label, hint]) => (
           <TextField
             key={key}
