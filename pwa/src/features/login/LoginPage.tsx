@@ -8,21 +8,18 @@ import type { FromState } from '../../auth/guards';
 import { keys } from '../../lib/queries';
 import { Icon } from '../../components/Icon';
 import { LoadingBlock } from '../../components/Spinner';
+import { ErrorAlert } from './ErrorAlert';
 import { SignInForm } from './SignInForm';
 import { RegisterForm } from './RegisterForm';
 
 function ConnectionFailed() {
   return (
-    <div className="alert alert--error" role="alert">
-      <Icon name="alert" />
-      <div>
-        <p className="alert__title">Connection to server failed.</p>
-        <p>Spool did not answer. Check that the server is running, then try again.</p>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={() => window.location.reload()}>
-          <Icon name="refresh" size={14} /> Retry connection
-        </button>
-      </div>
-    </div>
+    <ErrorAlert title="Connection to server failed.">
+      <p>Spool did not answer. Check that the server is running, then try again.</p>
+      <button type="button" className="btn btn--secondary btn--sm" onClick={() => window.location.reload()}>
+        <Icon name="refresh" size={14} /> Retry connection
+      </button>
+    </ErrorAlert>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { register } from '../../auth/authStore';
 import { Icon } from '../../components/Icon';
+import { ErrorAlert } from './ErrorAlert';
 import { validateRegistration, type RegistrationErrors, type RegistrationInput } from './validation';
 
 interface Props {
@@ -65,13 +66,9 @@ export function RegisterForm({ firstUser, onRegistered }: Props) {
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       {serverError && (
-        <div className="alert alert--error" role="alert">
-          <Icon name="alert" />
-          <div>
-            <p className="alert__title">Registration Failed</p>
-            <p>{serverError}</p>
-          </div>
-        </div>
+        <ErrorAlert title="Registration Failed">
+          <p>{serverError}</p>
+        </ErrorAlert>
       )}
       {field('username', 'Username', 'text', 'username')}
       {field('email', 'Email (optional)', 'email', 'email')}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { login } from '../../auth/authStore';
-import { Icon } from '../../components/Icon';
+import { ErrorAlert } from './ErrorAlert';
 
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [username, setUsername] = useState('');
@@ -24,13 +24,9 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       {error && (
-        <div className="alert alert--error" role="alert">
-          <Icon name="alert" />
-          <div>
-            <p className="alert__title">Login Failed</p>
-            <p>{error}</p>
-          </div>
-        </div>
+        <ErrorAlert title="Login Failed">
+          <p>{error}</p>
+        </ErrorAlert>
       )}
       <div className="field">
         <label htmlFor="login-username">Username or email</label>
