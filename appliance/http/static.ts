@@ -53,14 +53,15 @@ function cacheControlFor(urlPath: string): string {
 function loadDir(root: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
+    for (const name of readDirIfPresent(dir)) {
       const full = join(dir, name);
-      if (statSync(full).isDirectory()) {
+      const body = readFileIfPresent(full);
+      if (body === 'dir') {
         walk(full);
         continue;
       }
+      if (!body) continue; // removed while we read (a console rebuild in progress): serve what is there
       const urlPath = '/' + relative(root, full).split(sep).join('/');
-      const body = readFileSync(full);
       const type = TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
       const compressible = /^(text\/|application\/(json|manifest\+json|javascript)|image\/svg)/.test(type);
       const gzip = compressible && body.length > 256 ? gzipSync(body, { level: 9 }) : null;
@@ -78,13 +79,33 @@ function loadDir(root: string): Map<string, StaticFile> {
   return files;
 }
 
+const vanished = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
+function readDirIfPresent(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    if (vanished(err)) return [];
+    throw err;
+  }
+}
+
+function readFileIfPresent(path: string): Buffer | 'dir' | null {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : readFileSync(path);
+  } catch (err) {
+    if (vanished(err)) return null;
+    throw err;
+  }
+}
+
 /**
  * The built console (dist/pwa), read into memory once: a few hundred KiB, served with ETag/304 and
  * pre-gzipped text. Unknown paths that look like pages (no file extension) get index.html so deep links work.
  */
 export function createStaticConsole(root: string): { fallback: Fallback; built: boolean; fileCount: number } {
-  const built = existsSync(join(root, 'index.html'));
-  const files = built ? loadDir(root) : new Map<string, StaticFile>();
+  const files = existsSync(join(root, 'index.html')) ? loadDir(root) : new Map<string, StaticFile>();
+  const built = files.has('/index.html');
   const fallback: Fallback = (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (isServerPath(req.rawPath)) return false;

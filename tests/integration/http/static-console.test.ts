@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../../support/server.js';
@@ -18,6 +18,8 @@ describe('the console: cache headers, ETag, gzip, SPA fallback', () => {
     writeFileSync(join(dist, 'assets', 'index-abc123.js'), APP_JS);
     writeFileSync(join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Spool"}');
+    // A file that is listed but gone when read, as during a console rebuild: start anyway and serve the rest.
+    symlinkSync(join(dist, 'assets', 'removed-by-a-rebuild.js'), join(dist, 'assets', 'index-old.js'));
     srv = await startServer({ staticDir: dist });
   });
   after(async () => {
