@@ -61,6 +61,22 @@ export function TextField({
   );
 }
 
+/** A write-only secret: the server only says whether one is stored, and a blank field keeps the stored one. */
+export function SecretField({
+  isSet,
+  ...props
+}: Omit<BaseProps, 'hint' | 'error'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
+  return (
+    <TextField
+      {...props}
+      type="password"
+      autoComplete="new-password"
+      placeholder={isSet ? '••••••••' : 'Not set'}
+      hint={isSet ? 'A password is set. Leave blank to keep it.' : 'No password is set.'}
+    />
+  );
+}
+
 /** A whole-number input; invalid text becomes the rule's fallback (spec §5). */
 export function NumberInput({
   label,

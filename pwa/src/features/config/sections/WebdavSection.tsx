@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { SpoolConfig } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
-import { NumberInput, TextField } from '../fields';
+import { NumberInput, SecretField, TextField } from '../fields';
 import { NUMBER_RULES, rangeError } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm, type SaveStep } from '../useSectionForm';
@@ -55,14 +55,11 @@ export function WebdavSection({ config, readOnly }: SectionProps & { config: Spo
           hint="Changing the port takes effect after a server restart."
         />
         <TextField label="Username" value={form.user} onChange={(v) => set('user', v)} autoComplete="off" />
-        <TextField
+        <SecretField
           label="Password"
-          type="password"
           value={form.password}
           onChange={(v) => set('password', v)}
-          autoComplete="new-password"
-          placeholder={config.webdav.password_set ? '••••••••' : 'Not set'}
-          hint={config.webdav.password_set ? 'A password is set. Leave blank to keep it.' : 'No password is set.'}
+          isSet={config.webdav.password_set}
         />
         <TextField
           label="Mount path"

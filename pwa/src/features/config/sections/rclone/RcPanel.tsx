@@ -1,5 +1,5 @@
 import { Icon } from '../../../../components/Icon';
-import { NumberInput, TextField, ToggleField } from '../../fields';
+import { NumberInput, SecretField, TextField, ToggleField } from '../../fields';
 import { OptionsField } from './OptionsField';
 import type { FormErrors, RcloneForm } from './rcloneForm';
 import { RCLONE_NUMBER_RULES } from './rcloneForm';
@@ -52,14 +52,11 @@ export function RcPanel({ form, errors, set, rc, mountEnabled, passSet, disabled
           disabled={disabled}
         />
         <TextField label="RC username" value={form.rc_user} onChange={(v) => set('rc_user', v)} disabled={disabled} />
-        <TextField
+        <SecretField
           label="RC password"
-          type="password"
           value={form.rc_pass}
           onChange={(v) => set('rc_pass', v)}
-          autoComplete="new-password"
-          placeholder={passSet ? '••••••••' : 'Not set'}
-          hint={passSet ? 'A password is set. Leave blank to keep it.' : 'No password is set.'}
+          isSet={passSet}
           disabled={disabled}
         />
       </div>
