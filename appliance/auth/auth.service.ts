@@ -21,17 +21,8 @@ export class AuthService {
 
   /** `client` is the caller's address, the unit of the failed-login limit. */
   async login(input: LoginInput, client: string): Promise<SignedIn> {
-    this.limiter.begin(client);
-    let user;
-    try {
-      user = await this.users.verifyCredentials(input.username, input.password);
-    } finally {
-      this.limiter.release(client);
-    }
-    if (!user) {
-      this.limiter.fail(client);
-      throw unauthorized('Invalid username or password');
-    }
+    const user = await this.limiter.attempt(client, () => this.users.verifyCredentials(input.username, input.password));
+    if (!user) throw unauthorized('Invalid username or password');
     this.limiter.succeed(client);
     return { user: this.users.recordLogin(user.id), sessionId: this.sessions.create(user.id) };
   }

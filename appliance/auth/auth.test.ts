@@ -194,6 +194,16 @@ test('10 failed logins from one address within 5 minutes lock it out; others and
   limiter.check('1.2.3.4');
 });
 
+test('wrong Basic credentials count against the same per-client limit as the login form', () =>
+  withAuth(async ({ auth }) => {
+    await auth.users.register(input('alice', 'alice-password'));
+    const basic = (password: string) => 'Basic ' + Buffer.from(`alice:${password}`).toString('base64');
+    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic(`wrong-${i}`), 'evil', false), null);
+    await rejects(auth.basic.verify(basic('alice-password'), 'evil', false), 'RATE_LIMITED');
+    await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
+    assert.equal((await auth.basic.verify(basic('alice-password'), 'friend', false))?.name, 'alice');
+  }));
+
 test('login through the service counts failures per client and answers 429 when the limit is reached', () =>
   withAuth(async ({ auth }) => {
     await auth.users.register(input('alice', 'alice-password'));

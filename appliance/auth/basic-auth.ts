@@ -59,17 +59,8 @@ export class BasicAuthenticator {
       if (user) return userPrincipal(user, 'basic');
     }
     this.verified.delete(cacheKey);
-    this.limiter.begin(client);
-    let user;
-    try {
-      user = await this.users.verifyCredentials(creds.name, creds.password);
-    } finally {
-      this.limiter.release(client);
-    }
-    if (!user) {
-      this.limiter.fail(client);
-      return null;
-    }
+    const user = await this.limiter.attempt(client, () => this.users.verifyCredentials(creds.name, creds.password));
+    if (!user) return null;
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
     this.verified.set(cacheKey, { userId: user.id, until: this.now() + CACHE_TTL_MS });
     return userPrincipal(user, 'basic');

@@ -39,13 +39,30 @@ export class LoginRateLimiter {
     });
   }
 
+  /**
+   * One credential check under the limit: throws RATE_LIMITED first if the client is out of tries, counts the check
+   * as pending while it runs, and records a failure when it finds no user. Clearing the client on success is left
+   * to the caller (`succeed`), since only the login form does that.
+   */
+  async attempt<T>(client: string, verify: () => Promise<T | null>): Promise<T | null> {
+    this.begin(client);
+    let found: T | null;
+    try {
+      found = await verify();
+    } finally {
+      this.release(client);
+    }
+    if (found === null) this.fail(client);
+    return found;
+  }
+
   /** Checks the limit and holds a place for one attempt until `release` (call it in a finally). */
-  begin(client: string): void {
+  private begin(client: string): void {
     this.check(client);
     this.pending.set(client, (this.pending.get(client) ?? 0) + 1);
   }
 
-  release(client: string): void {
+  private release(client: string): void {
     const n = (this.pending.get(client) ?? 1) - 1;
     if (n <= 0) this.pending.delete(client);
     else this.pending.set(client, n);
