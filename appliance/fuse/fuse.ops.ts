@@ -63,6 +63,8 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
     read(_path, fd, buffer, length, position, cb) {
       const h = handles.get(fd);
       if (!h) return cb(Fuse.EBADF);
+      const n = h.stream.readCached(buffer, position, length);
+      if (n !== null) return cb(n);
       h.stream.readInto(buffer, position, length, h.ac.signal).then(
         (n) => cb(n),
         () => cb(Fuse.EIO),

@@ -1,6 +1,6 @@
 import type { VfsReader } from './reader.js';
 import { findSegment } from './reader.js';
-import type { FileLayout, VfsNode } from './types.js';
+import type { FileLayout, VfsNode, VfsSegment } from './types.js';
 
 /**
  * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
@@ -33,21 +33,59 @@ export class ReadStream {
 
   /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+    const sequential = this.follows(offset);
+    let n = 0;
+    for await (const chunk of this.reader.readFile(this.node, this.layout, offset, length, signal)) {
+      target.set(chunk, n);
+      n += chunk.byteLength;
+    }
+    this.advance(offset, n, sequential);
+    return n;
+  }
+
+  /**
+   * The same read served synchronously when every article it touches is already in memory (the read-ahead's
+   * job), or null, and then nothing happened: call `readInto`. No promise, lease or abort signal per read: the
+   * copy finishes before any other code runs, so no buffer can be recycled under it. FUSE answers most reads of a
+   * sequential reader this way; the kernel keeps only a couple of 128 KiB reads in flight, so every await per
+   * read was throughput lost.
+   */
+  readCached(target: Buffer, offset: number, length: number): number | null {
+    const layout = this.layout;
+    const end = Math.min(this.node.size, offset + length);
+    if (!layout || offset < 0) return null;
+    if (offset >= end) return 0;
+    const segs = layout.segments;
+    const cache = this.reader.fetcher.cache;
+    let n = 0;
+    for (let i = findSegment(segs, offset); n < end - offset; i++) {
+      const seg = segs[i] as VfsSegment;
+      const data = cache.get(seg.messageId)?.data;
+      if (!data || data.byteLength !== seg.end - seg.start) return null; // not here yet, or bad: the async path reports it
+      const from = offset + n - seg.start;
+      const to = Math.min(end, seg.end) - seg.start;
+      target.set(data.subarray(from, to), n);
+      n += to - from;
+    }
+    this.advance(offset, n, this.follows(offset));
+    return n;
+  }
+
+  /** Whether a read at `offset` continues this stream; a seek drops the read-ahead. */
+  private follows(offset: number): boolean {
     const sequential = offset === this.nextOffset || this.nearby(offset);
     if (!sequential) {
       this.ahead.abort();
       this.ahead = new AbortController();
       this.aheadThrough = -1;
     }
-    let n = 0;
-    for await (const chunk of this.reader.readFile(this.node, this.layout, offset, length, signal)) {
-      target.set(chunk, n);
-      n += chunk.byteLength;
-    }
+    return sequential;
+  }
+
+  private advance(offset: number, n: number, sequential: boolean): void {
     this.nextOffset = offset + n;
     if (this.layout && n > 0) this.lastIndex = findSegment(this.layout.segments, offset + n - 1);
     if (sequential && this.layout && n > 0) this.readAheadFrom(offset + n);
-    return n;
   }
 
   private nearby(offset: number): boolean {
