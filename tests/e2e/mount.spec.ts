@@ -133,7 +133,8 @@ test('RC toggle saves at once; a failed save reverts it with an error toast', as
   const rcToggle = page.getByRole('switch', { name: 'Enable RC' });
   // The server refuses an RC URL it cannot use: the toggle goes back off.
   await page.getByLabel('RC URL').fill('not a url');
-  await rcToggle.check();
+  // click, not check(): the refusal may switch it back before check() could look at it.
+  await rcToggle.click();
   await expect(toast(page, 'Failed to enable RC')).toBeVisible();
   await expect(rcToggle).not.toBeChecked();
   expect((await savedRclone()).rclone.rc_enabled).toBe(false);

@@ -32,7 +32,6 @@ export function useRcControls(savedRcEnabled: boolean, form: RcloneForm, mountEn
 
   const save = useMutation({
     mutationFn: (on: boolean) => configApi.patch('rclone', { rc_enabled: on, ...connection(form) }),
-    onMutate: (on) => setRcEnabled(on),
     onSuccess: (answer, on) => {
       if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
       toast.success(on ? 'RC enabled' : 'RC disabled');
@@ -73,7 +72,11 @@ export function useRcControls(savedRcEnabled: boolean, form: RcloneForm, mountEn
 
   return {
     rcEnabled,
-    toggle: (on: boolean) => save.mutate(on),
+    // Flip in the change event itself: React puts a controlled checkbox back if its state did not change there.
+    toggle: (on: boolean) => {
+      setRcEnabled(on);
+      save.mutate(on);
+    },
     saving: save.isPending,
     test: () => test.mutate(),
     testing: test.isPending,
