@@ -9,10 +9,18 @@ export const SYSTEM_DEPS = {
   inn2: { check: ['/usr/lib/news/bin/innd'], packages: ['inn2'], tiers: ['integration', 'bench'] },
   litmus: { check: ['/usr/bin/litmus'], packages: ['litmus'], tiers: ['integration'] },
   rclone: { check: ['/usr/bin/rclone'], packages: ['rclone'], tiers: ['integration'] },
-  fuse: { check: ['/usr/bin/fusermount', '/usr/include/fuse/fuse.h'], packages: ['fuse', 'libfuse-dev'], tiers: ['integration'] },
+  fuse: {
+    check: ['/usr/bin/fusermount', '/usr/include/fuse/fuse.h'],
+    packages: ['fuse', 'libfuse-dev'],
+    tiers: ['integration'],
+  },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
   // The container's s6 scripts run under a real s6-svscan (s6-rc itself is not packaged in Debian); shellcheck lints them.
-  s6: { check: ['/usr/bin/s6-svscan', '/usr/bin/s6-notifyoncheck', '/usr/bin/execlineb'], packages: ['s6', 'execline'], tiers: ['integration'] },
+  s6: {
+    check: ['/usr/bin/s6-svscan', '/usr/bin/s6-notifyoncheck', '/usr/bin/execlineb'],
+    packages: ['s6', 'execline'],
+    tiers: ['integration'],
+  },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
 };
@@ -34,7 +42,10 @@ function ensureInnDomain() {
   const text = readFileSync(conf, 'utf8');
   if (/^domain:\s*\S+/m.test(text)) return;
   writeFileSync(conf, text.replace(/^#?\s*domain:.*$/m, '') + '\ndomain: localdomain\n');
-  spawnSync('dpkg', ['--configure', '-a'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  spawnSync('dpkg', ['--configure', '-a'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }
 
 export function ensureSystemDeps(tiers) {
@@ -50,7 +61,10 @@ export function ensureSystemDeps(tiers) {
   console.log(`Installing missing system packages: ${packages.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const res = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  const res = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], {
+    stdio: 'inherit',
+    env,
+  });
   if (packages.includes('inn2')) ensureInnDomain();
   if (res.status !== 0 && !packages.includes('inn2')) process.exit(res.status ?? 1);
   const still = missingFor(tiers);

@@ -69,5 +69,6 @@ for (const tier of tiers) {
 }
 
 console.log('\nTest summary:');
-for (const [tier, count, status] of results) console.log(`  ${tier.padEnd(12)} ${String(count).padStart(3)} files  ${status === 0 ? 'passed' : 'FAILED'}`);
+for (const [tier, count, status] of results)
+  console.log(`  ${tier.padEnd(12)} ${String(count).padStart(3)} files  ${status === 0 ? 'passed' : 'FAILED'}`);
 process.exit(results.some(([, , s]) => s !== 0) ? 1 : 0);

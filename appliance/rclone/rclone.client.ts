@@ -11,7 +11,8 @@ export class RcloneClient {
 
   async call<T = unknown>(command: string, params: Record<string, unknown> = {}): Promise<T> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (this.settings.user) headers.Authorization = 'Basic ' + Buffer.from(`${this.settings.user}:${this.settings.pass}`).toString('base64');
+    if (this.settings.user)
+      headers.Authorization = 'Basic ' + Buffer.from(`${this.settings.user}:${this.settings.pass}`).toString('base64');
     const res = await fetch(`${this.settings.url.replace(/\/+$/, '')}/${command}`, {
       method: 'POST',
       headers,

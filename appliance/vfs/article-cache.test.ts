@@ -14,7 +14,11 @@ const bytes = randomBytes(40 * ARTICLE);
 const { layout, articles } = memoryArticles(bytes, ARTICLE, 'c');
 const PATH = '/complete/c/J/f.bin';
 // A cache of three articles, so a stream of forty evicts constantly.
-const settings: ReaderSettings = { cacheBytes: 3 * ARTICLE, workersPerStream: 2, zeroFill: { enabled: false, maxHoleBytes: 0, maxHolesPerFile: 0, maxFileShare: 0 } };
+const settings: ReaderSettings = {
+  cacheBytes: 3 * ARTICLE,
+  workersPerStream: 2,
+  zeroFill: { enabled: false, maxHoleBytes: 0, maxHolesPerFile: 0, maxFileShare: 0 },
+};
 
 /** Decodes like the NNTP pool does: into the offered buffer when it is large enough. Records the buffers used. */
 class IntoSource implements ArticleSource {
@@ -66,7 +70,7 @@ test('sources that ignore the offered buffer, and foreign buffers, are never rec
   cache.add('x', foreign);
   cache.add('y', bytes.subarray(ARTICLE, 2 * ARTICLE));
   cache.add('z', bytes.subarray(2 * ARTICLE, 3 * ARTICLE)); // evicts x
-  assert.equal(cache.spare, 0, 'a view of someone else\'s buffer is left alone');
+  assert.equal(cache.spare, 0, "a view of someone else's buffer is left alone");
   const reader = new VfsReader(t.vfs, new MapSource(articles), () => settings);
   const parts: Buffer[] = [];
   for await (const c of reader.read(PATH, 0, 10 * ARTICLE, new AbortController().signal)) parts.push(Buffer.from(c));
@@ -84,7 +88,10 @@ test('FUSE-style reads a little out of order keep the read-ahead; a real seek dr
   const chunk = 32_768;
   // Two reads in flight at once, answered in either order, as the kernel sends them.
   for (let off = 0; off < 6 * ARTICLE; off += 2 * chunk) {
-    await Promise.all([stream.readInto(Buffer.alloc(chunk), off + chunk, chunk, sig), stream.readInto(Buffer.alloc(chunk), off, chunk, sig)]);
+    await Promise.all([
+      stream.readInto(Buffer.alloc(chunk), off + chunk, chunk, sig),
+      stream.readInto(Buffer.alloc(chunk), off, chunk, sig),
+    ]);
   }
   await new Promise((r) => setTimeout(r, 10));
   const fetched = new Set(source.fetched);

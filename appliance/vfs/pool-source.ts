@@ -2,7 +2,10 @@ import type { ArticleSource } from './article-fetcher.js';
 
 /** The part of the NNTP pool the reader uses (appliance/nntp NntpPool satisfies it). */
 export interface BodyFetcher {
-  body(messageId: string, opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer }): Promise<{ data: Uint8Array }>;
+  body(
+    messageId: string,
+    opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer },
+  ): Promise<{ data: Uint8Array }>;
 }
 
 /** Fetches on the pool's stream lane, so playback never waits behind imports or health checks. */

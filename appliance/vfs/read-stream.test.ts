@@ -11,7 +11,11 @@ after(() => t.close());
 const bytes = randomBytes(50_000);
 const { layout, articles } = memoryArticles(bytes, 7_000);
 const PATH = '/complete/x/J/f.bin';
-const settings: ReaderSettings = { cacheBytes: 1 << 20, workersPerStream: 4, zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 } };
+const settings: ReaderSettings = {
+  cacheBytes: 1 << 20,
+  workersPerStream: 4,
+  zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 },
+};
 const sig = new AbortController().signal;
 const settle = () => new Promise((r) => setTimeout(r, 10));
 

@@ -10,7 +10,11 @@ after(() => t.close());
 const bytes = randomBytes(100_000);
 const { layout, articles } = memoryArticles(bytes, 7_000);
 const PATH = '/complete/x/J/f.bin';
-const settings: ReaderSettings = { cacheBytes: 1 << 20, workersPerStream: 4, zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 } };
+const settings: ReaderSettings = {
+  cacheBytes: 1 << 20,
+  workersPerStream: 4,
+  zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 },
+};
 
 async function collect(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -33,7 +37,12 @@ test('reads any range byte-exact and fetches only the articles it covers', async
   const source = new MapSource(articles, 1);
   const reader = new VfsReader(t.vfs, source, () => settings);
   assert.deepEqual(await collect(reader.read(PATH, 0, bytes.length, new AbortController().signal)), bytes);
-  for (const [off, len] of [[6_999, 2], [13_500, 20_000], [99_000, 5_000], [0, 1]] as const) {
+  for (const [off, len] of [
+    [6_999, 2],
+    [13_500, 20_000],
+    [99_000, 5_000],
+    [0, 1],
+  ] as const) {
     const fresh = new MapSource(articles);
     const r = new VfsReader(t.vfs, fresh, () => settings);
     const got = await collect(r.read(PATH, off, len, new AbortController().signal));
@@ -67,7 +76,11 @@ test('zero-fill covers a tiny hole only when enabled and within bounds', async (
   assert.deepEqual(got.subarray(0, 5_000), bytes.subarray(30_000, 35_000));
   assert.ok(got.subarray(5_000).every((b) => b === 0));
   source.missing.add('a6@test');
-  await assert.rejects(collect(reader.read(PATH, 42_000, 100, new AbortController().signal)), VfsReadError, 'second hole is over the bound');
+  await assert.rejects(
+    collect(reader.read(PATH, 42_000, 100, new AbortController().signal)),
+    VfsReadError,
+    'second hole is over the bound',
+  );
 });
 
 test('cancelling a read cancels its fetches in flight', async () => {

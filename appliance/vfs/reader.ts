@@ -112,7 +112,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     } finally {
       signal.removeEventListener('abort', onAbort);
       local.abort();
-      for (const p of pending) p.then((l) => l.release(), () => undefined);
+      for (const p of pending)
+        p.then(
+          (l) => l.release(),
+          () => undefined,
+        );
     }
   }
 
@@ -121,7 +125,10 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then((l) => l.release(), () => undefined);
+      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
+        (l) => l.release(),
+        () => undefined,
+      );
     }
   }
 

@@ -65,7 +65,9 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
   reader.on('article-failure', (f) => {
     log.warn('article unavailable', { ...f });
     // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
-    vfs.recordMissing(f.path, [f.messageId]).catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
+    vfs
+      .recordMissing(f.path, [f.messageId])
+      .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
   });
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
@@ -84,7 +86,11 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
       registerFilesRoutes(router, this);
       registerRcloneRoutes(router, mount, rclone);
       const sidecarMaxBytes = () => deps.config.get().webdav.max_sidecar_size_mb * MIB;
-      registerWebdav(router, { vfs, reader, locks, logger: deps.logger.child('webdav'), sidecarMaxBytes }, SIDECAR_BODY_CEILING);
+      registerWebdav(
+        router,
+        { vfs, reader, locks, logger: deps.logger.child('webdav'), sidecarMaxBytes },
+        SIDECAR_BODY_CEILING,
+      );
     },
     async close() {
       await mountAtStart; // never unmount under a mount still being set up

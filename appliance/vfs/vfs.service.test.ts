@@ -9,9 +9,16 @@ after(() => t.close());
 const { layout } = memoryArticles(Buffer.alloc(2500, 7), 1000);
 
 test('addJob creates /complete/<category>/<job>/<file> with its layout', async () => {
-  const res = await t.vfs.addJob({ category: 'tv', jobName: 'Show.S01E01', files: [{ name: 'show.mkv', size: 2500, layout, sourceNzbPath: '/nzb/x.nzb' }] });
+  const res = await t.vfs.addJob({
+    category: 'tv',
+    jobName: 'Show.S01E01',
+    files: [{ name: 'show.mkv', size: 2500, layout, sourceNzbPath: '/nzb/x.nzb' }],
+  });
   assert.deepEqual(res.files, ['/complete/tv/Show.S01E01/show.mkv']);
-  assert.deepEqual(t.vfs.list('/complete/tv').map((n) => n.name), ['Show.S01E01']);
+  assert.deepEqual(
+    t.vfs.list('/complete/tv').map((n) => n.name),
+    ['Show.S01E01'],
+  );
   const node = t.vfs.requireNode('/complete/tv/Show.S01E01/show.mkv');
   assert.equal(node.size, 2500);
   assert.equal(t.vfs.layout(node).segments.length, 3);
@@ -20,22 +27,47 @@ test('addJob creates /complete/<category>/<job>/<file> with its layout', async (
   assert.equal(meta.segment_count, 3);
   assert.equal(meta.available_segments, 2);
   assert.equal(meta.segments[1]!.available, false);
-  assert.deepEqual(meta.segments[2], { message_id: 'a2@test', segment_size: 500, start_offset: 2000, end_offset: 2499, available: true });
+  assert.deepEqual(meta.segments[2], {
+    message_id: 'a2@test',
+    segment_size: 500,
+    start_offset: 2000,
+    end_offset: 2499,
+    available: true,
+  });
   await assert.rejects(t.vfs.addJob({ category: 'tv', jobName: 'Show.S01E01', files: [] }), /already exists/);
 });
 
 test('addJob refuses layouts that do not tile the file and names that escape the job', async () => {
-  await assert.rejects(t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: 'x', size: 2600, layout }] }), /covers 2500 bytes/);
-  await assert.rejects(t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: '../../x', size: 2500, layout }] }), /traversal/);
+  await assert.rejects(
+    t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: 'x', size: 2600, layout }] }),
+    /covers 2500 bytes/,
+  );
+  await assert.rejects(
+    t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: '../../x', size: 2500, layout }] }),
+    /traversal/,
+  );
   await assert.rejects(t.vfs.addJob({ category: '..', jobName: 'Bad', files: [] }), /traversal/);
   assert.equal(t.vfs.stat('/complete/tv/Bad'), undefined, 'nothing half-written');
 });
 
 test('corrupted files are hidden unless asked', async () => {
-  await t.vfs.addJob({ category: 'movies', jobName: 'M', files: [{ name: 'a.mkv', size: 2500, layout }, { name: 'b.mkv', size: 2500, layout }] });
+  await t.vfs.addJob({
+    category: 'movies',
+    jobName: 'M',
+    files: [
+      { name: 'a.mkv', size: 2500, layout },
+      { name: 'b.mkv', size: 2500, layout },
+    ],
+  });
   await t.vfs.setHealth('/complete/movies/M/b.mkv', 'corrupted');
-  assert.deepEqual(t.vfs.list('/complete/movies/M').map((n) => n.name), ['a.mkv']);
-  assert.deepEqual(t.vfs.list('/complete/movies/M', { showCorrupted: true }).map((n) => n.name), ['a.mkv', 'b.mkv']);
+  assert.deepEqual(
+    t.vfs.list('/complete/movies/M').map((n) => n.name),
+    ['a.mkv'],
+  );
+  assert.deepEqual(
+    t.vfs.list('/complete/movies/M', { showCorrupted: true }).map((n) => n.name),
+    ['a.mkv', 'b.mkv'],
+  );
 });
 
 test('move and copy are metadata only; remove reports every removed path', async () => {
@@ -48,8 +80,15 @@ test('move and copy are metadata only; remove reports every removed path', async
   t.vfs.on('removed', (p) => removed.push(p));
   await t.vfs.remove('/complete/c/K');
   assert.deepEqual(removed[0], ['/complete/c/K/sub/f.bin', '/complete/c/K/sub', '/complete/c/K']);
-  assert.equal(t.vfs.layout(t.vfs.requireNode('/complete/c/L/sub/f.bin')).segments.length, 3, 'copy had its own layout');
-  await assert.rejects(t.vfs.transfer('/complete/c/L', '/complete/c/L/sub/x', { mode: 'move', overwrite: true }), /into itself/);
+  assert.equal(
+    t.vfs.layout(t.vfs.requireNode('/complete/c/L/sub/f.bin')).segments.length,
+    3,
+    'copy had its own layout',
+  );
+  await assert.rejects(
+    t.vfs.transfer('/complete/c/L', '/complete/c/L/sub/x', { mode: 'move', overwrite: true }),
+    /into itself/,
+  );
 });
 
 test('sidecars are stored on disk and read back', async () => {
@@ -61,9 +100,11 @@ test('sidecars are stored on disk and read back', async () => {
 
 test('path normalisation refuses traversal and tricks', () => {
   assert.equal(normalizeVfsPath('//complete///tv/'), '/complete/tv');
-  for (const bad of ['/a/../b', '/a/./b', '/a\\b', '/a\u0000b', '..']) assert.throws(() => normalizeVfsPath(bad), /Invalid path/);
+  for (const bad of ['/a/../b', '/a/./b', '/a\\b', '/a\u0000b', '..'])
+    assert.throws(() => normalizeVfsPath(bad), /Invalid path/);
   assert.equal(decodeUrlPath('/complete/a%20b'), '/complete/a b');
-  for (const bad of ['/a/%2e%2e/b', '/a/%2E%2E', '/a%2fb', '/a%00', '/a%5cb', '/%zz']) assert.throws(() => decodeUrlPath(bad), /Invalid path/);
+  for (const bad of ['/a/%2e%2e/b', '/a/%2E%2E', '/a%2fb', '/a%00', '/a%5cb', '/%zz'])
+    assert.throws(() => decodeUrlPath(bad), /Invalid path/);
 });
 
 test('file info status: known missing articles first, then the health check, then the import probe', async () => {
@@ -91,7 +132,11 @@ test('file info status: known missing articles first, then the health check, the
   assert.equal(fileMeta(t.vfs, unknown).available_segments, 0);
   assert.equal(status(unknown), 'corrupted');
   await t.vfs.setHealth(unknown, 'healthy');
-  assert.deepEqual(fileMeta(t.vfs, unknown).segments.map((s) => s.available), [true, true, true], 'a healthy check clears old failures');
+  assert.deepEqual(
+    fileMeta(t.vfs, unknown).segments.map((s) => s.available),
+    [true, true, true],
+    'a healthy check clears old failures',
+  );
   await t.vfs.setHealth(unknown, 'partial', ['a0@test']);
   assert.equal(status(unknown), 'partial');
   assert.equal(fileMeta(t.vfs, unknown).available_segments, 2);

@@ -46,7 +46,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
     const now = Date.now();
     const planned = input.files.map((f) => {
       const path = normalizeVfsPath(`${dir}/${f.name}`);
-      if (!isWithin(path, dir) || path === dir) throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
+      if (!isWithin(path, dir) || path === dir)
+        throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
       checkLayout(f.layout, f.size, f.name);
       return { f, path };
     });
@@ -116,7 +117,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
     return this.repo.write(() => {
       if (this.repo.get(p)) throw new AppError('METHOD_NOT_ALLOWED', `Already exists: ${p}`);
       const parent = this.repo.get(parentOf(p));
-      if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+      if (!parent || parent.type !== 'directory')
+        throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
       const node = dirNode(p, Date.now());
       this.repo.put(node);
       this.emit('changed', parentOf(p));
@@ -155,7 +157,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
       const node = this.repo.get(src);
       if (!node) throw new AppError('NOT_FOUND', `Not found: ${src}`);
       const parent = this.repo.get(parentOf(dst));
-      if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Destination parent missing: ${parentOf(dst)}`);
+      if (!parent || parent.type !== 'directory')
+        throw new AppError('CONFLICT', `Destination parent missing: ${parentOf(dst)}`);
       const existed = this.repo.get(dst) !== undefined;
       if (existed && !opts.overwrite) throw new AppError('PRECONDITION_FAILED', `Destination exists: ${dst}`);
       if (existed) removed.push(...this.deleteSubtree(dst));
@@ -299,7 +302,15 @@ function capIds(ids: readonly string[]): string[] {
 }
 
 function dirNode(path: string, now: number): VfsNode {
-  return { path, name: baseName(path), type: 'directory', size: 0, createdAt: now, modifiedAt: now, etag: makeEtag(path, 0, now) };
+  return {
+    path,
+    name: baseName(path),
+    type: 'directory',
+    size: 0,
+    createdAt: now,
+    modifiedAt: now,
+    etag: makeEtag(path, 0, now),
+  };
 }
 
 function makeEtag(id: string, size: number, mtime: number): string {

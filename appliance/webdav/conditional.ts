@@ -14,7 +14,8 @@ export function checkPreconditions(req: HttpRequest, etag: string | null, modifi
   } else {
     const ius = req.header('if-unmodified-since');
     const t = ius ? Date.parse(ius) : NaN;
-    if (!Number.isNaN(t) && modifiedAt !== null && Math.floor(modifiedAt / 1000) > Math.floor(t / 1000)) return 'failed';
+    if (!Number.isNaN(t) && modifiedAt !== null && Math.floor(modifiedAt / 1000) > Math.floor(t / 1000))
+      return 'failed';
   }
   const inm = req.header('if-none-match');
   if (inm !== undefined) {
@@ -22,7 +23,8 @@ export function checkPreconditions(req: HttpRequest, etag: string | null, modifi
   } else if (safe) {
     const ims = req.header('if-modified-since');
     const t = ims ? Date.parse(ims) : NaN;
-    if (!Number.isNaN(t) && modifiedAt !== null && Math.floor(modifiedAt / 1000) <= Math.floor(t / 1000)) return 'not-modified';
+    if (!Number.isNaN(t) && modifiedAt !== null && Math.floor(modifiedAt / 1000) <= Math.floor(t / 1000))
+      return 'not-modified';
   }
   return 'ok';
 }

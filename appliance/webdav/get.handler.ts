@@ -22,7 +22,9 @@ export async function handleGet(r: DavRequest): Promise<void> {
   if (pre === 'failed') return davStatus(ctx, 412, 'Precondition failed', common);
   for (const [k, v] of Object.entries(common)) ctx.reply.header(k, v);
   const type = mimeOf(node.name);
-  let ranges = ifRangeHolds(ctx.req, node.etag, node.modifiedAt) ? parseRange(ctx.req.header('range'), node.size) : null;
+  let ranges = ifRangeHolds(ctx.req, node.etag, node.modifiedAt)
+    ? parseRange(ctx.req.header('range'), node.size)
+    : null;
   if (ranges && ranges.length === 0) {
     ctx.reply.header('Content-Range', `bytes */${node.size}`);
     return davStatus(ctx, 416, 'Requested range not satisfiable');
@@ -40,10 +42,15 @@ export async function handleGet(r: DavRequest): Promise<void> {
   const boundary = `spool_${Math.random().toString(36).slice(2)}`;
   const parts = ranges.map((range) => ({
     range,
-    preamble: Buffer.from(`\r\n--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${range.start}-${range.end}/${node.size}\r\n\r\n`),
+    preamble: Buffer.from(
+      `\r\n--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${range.start}-${range.end}/${node.size}\r\n\r\n`,
+    ),
   }));
   const trailer = `\r\n--${boundary}--\r\n`;
-  const total = parts.reduce((n, p) => n + p.preamble.length + p.range.end - p.range.start + 1, Buffer.byteLength(trailer));
+  const total = parts.reduce(
+    (n, p) => n + p.preamble.length + p.range.end - p.range.start + 1,
+    Buffer.byteLength(trailer),
+  );
   ctx.reply.status(206).header('Content-Type', `multipart/byteranges; boundary=${boundary}`);
   if (headOnly) return ctx.reply.head(total);
   return streamParts(r, node, parts, total, trailer);
@@ -93,7 +100,10 @@ async function streamParts(
 function listingPage(r: DavRequest, dir: VfsNode): void {
   const kids = r.deps.vfs.list(dir.path, { showCorrupted: r.ctx.req.header('x-show-corrupted') === 'true' });
   const rows = kids
-    .map((k) => `<li><a href="${escapeXml(hrefOf(r.prefix, k.path, k.type === 'directory'))}">${escapeXml(k.name)}</a></li>`)
+    .map(
+      (k) =>
+        `<li><a href="${escapeXml(hrefOf(r.prefix, k.path, k.type === 'directory'))}">${escapeXml(k.name)}</a></li>`,
+    )
     .join('');
   const html = `<!doctype html><title>${escapeXml(dir.path)}</title><h1>${escapeXml(dir.path)}</h1><ul>${rows}</ul>`;
   r.ctx.reply.status(200).send(html, 'text/html; charset=utf-8', r.ctx.req.method === 'HEAD');

@@ -93,7 +93,10 @@ export function evaluateIf(lists: IfList[], path: string, stateOf: (path: string
     const state = stateOf(resource);
     const ok = rl.some((l) =>
       l.conditions.every((c) => {
-        const hit = c.kind === 'etag' ? state.etag !== null && state.etag.replace(/^W\//, '') === c.value : state.tokens.has(c.value);
+        const hit =
+          c.kind === 'etag'
+            ? state.etag !== null && state.etag.replace(/^W\//, '') === c.value
+            : state.tokens.has(c.value);
         return c.not ? !hit : hit;
       }),
     );

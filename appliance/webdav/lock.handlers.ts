@@ -73,6 +73,8 @@ function sendLock(r: DavRequest, status: number, activelock: string, token: stri
 
 /** The owner element re-serialised as DAV:owner with its content kept (clients compare it on discovery). */
 function ownerXml(el: ReturnType<typeof parseXml>): string {
-  const inner = el.children.map((c) => (typeof c === 'string' ? c.replace(/[<&]/g, (m) => (m === '<' ? '&lt;' : '&amp;')) : serialize(c))).join('');
+  const inner = el.children
+    .map((c) => (typeof c === 'string' ? c.replace(/[<&]/g, (m) => (m === '<' ? '&lt;' : '&amp;')) : serialize(c)))
+    .join('');
   return `<D:owner>${inner}</D:owner>`;
 }

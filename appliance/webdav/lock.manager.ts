@@ -27,7 +27,9 @@ export class LockManager {
   /** Locks whose scope covers `path` (on it, or depth-infinity on an ancestor). */
   covering(path: string): DavLock[] {
     this.prune();
-    return [...this.locks.values()].filter((l) => l.path === path || (l.depth === 'infinity' && isWithin(path, l.path)));
+    return [...this.locks.values()].filter(
+      (l) => l.path === path || (l.depth === 'infinity' && isWithin(path, l.path)),
+    );
   }
 
   /** Locks on `path` or anywhere beneath it. */
@@ -42,7 +44,12 @@ export class LockManager {
     if (conflicts.some((l) => l.scope === 'exclusive' || opts.scope === 'exclusive')) return null;
     if (this.locks.size >= MAX_LOCKS) return null;
     const timeoutSeconds = Math.min(MAX_TIMEOUT, Math.max(1, opts.timeoutSeconds));
-    const lock: DavLock = { ...opts, token: `opaquelocktoken:${randomUUID()}`, timeoutSeconds, expiresAt: Date.now() + timeoutSeconds * 1000 };
+    const lock: DavLock = {
+      ...opts,
+      token: `opaquelocktoken:${randomUUID()}`,
+      timeoutSeconds,
+      expiresAt: Date.now() + timeoutSeconds * 1000,
+    };
     this.locks.set(lock.token, lock);
     return lock;
   }

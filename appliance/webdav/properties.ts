@@ -42,7 +42,9 @@ export function liveProp(key: string, node: VfsNode, locks: DavLock[]): string |
       return (
         '<D:supportedlock>' +
         ['exclusive', 'shared']
-          .map((s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`)
+          .map(
+            (s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`,
+          )
           .join('') +
         '</D:supportedlock>'
       );
@@ -68,5 +70,7 @@ export function multistatus(responses: string[]): string {
 }
 
 export function propstat(props: string[], status: string): string {
-  return props.length ? `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>` : '';
+  return props.length
+    ? `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>HTTP/1.1 ${status}</D:status></D:propstat>`
+    : '';
 }

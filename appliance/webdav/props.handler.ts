@@ -12,10 +12,12 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   const { ctx, deps } = r;
   const depth = (ctx.req.header('depth') ?? 'infinity').trim().toLowerCase();
   if (depth !== '0' && depth !== '1') {
-    ctx.reply.status(403).send(
-      '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>',
-      'application/xml; charset=utf-8',
-    );
+    ctx.reply
+      .status(403)
+      .send(
+        '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>',
+        'application/xml; charset=utf-8',
+      );
     return;
   }
   const want = parseWant((await ctx.body()).toString('utf8'));
@@ -45,7 +47,8 @@ function responseFor(r: DavRequest, node: VfsNode, want: Want): string {
   const found: string[] = [];
   const missing: string[] = [];
   if (want.kind === 'propname') {
-    for (const k of [...LIVE_PROPS, ...Object.keys(dead)]) if (!isLive(k) || liveProp(k, node, locks) !== null) found.push(emptyElement(k));
+    for (const k of [...LIVE_PROPS, ...Object.keys(dead)])
+      if (!isLive(k) || liveProp(k, node, locks) !== null) found.push(emptyElement(k));
   } else {
     const keys = want.kind === 'allprop' ? [...LIVE_PROPS, ...Object.keys(dead)] : want.keys;
     for (const k of keys) {
@@ -64,12 +67,14 @@ export async function handleProppatch(r: DavRequest): Promise<void> {
   const node = deps.vfs.requireNode(r.path);
   requireWritable(r, r.path);
   const root = parseXml((await ctx.body()).toString('utf8'));
-  if (root.ns !== DAV || root.local !== 'propertyupdate') throw new AppError('BAD_REQUEST', 'Expected a DAV:propertyupdate body');
+  if (root.ns !== DAV || root.local !== 'propertyupdate')
+    throw new AppError('BAD_REQUEST', 'Expected a DAV:propertyupdate body');
   const changes: [string, string | null][] = [];
   for (const op of elements(root)) {
     if (op.ns !== DAV || (op.local !== 'set' && op.local !== 'remove')) continue;
     const prop = child(op, DAV, 'prop');
-    for (const p of prop ? elements(prop) : []) changes.push([propKey(p.ns, p.local), op.local === 'set' ? serialize(p) : null]);
+    for (const p of prop ? elements(prop) : [])
+      changes.push([propKey(p.ns, p.local), op.local === 'set' ? serialize(p) : null]);
   }
   if (!changes.length) return davStatus(ctx, 400, 'PROPPATCH names no property');
   const protectedKeys = changes.filter(([k]) => isLive(k)).map(([k]) => k);
@@ -84,5 +89,7 @@ export async function handleProppatch(r: DavRequest): Promise<void> {
     await deps.vfs.patchDeadProps(node.path, changes);
     stats = propstat([...new Set(changes.map(([k]) => k))].map(emptyElement), '200 OK');
   }
-  ctx.reply.status(207).send(multistatus([`<D:response><D:href>${href}</D:href>${stats}</D:response>`]), 'application/xml; charset=utf-8');
+  ctx.reply
+    .status(207)
+    .send(multistatus([`<D:response><D:href>${href}</D:href>${stats}</D:response>`]), 'application/xml; charset=utf-8');
 }

@@ -28,9 +28,16 @@ async function serve(ctx: Ctx, deps: WebdavDeps): Promise<void> {
   ctx.reply.header('DAV', '1, 2').header('MS-Author-Via', 'DAV');
   try {
     if (!ctx.principal) {
-      return davStatus(ctx, 401, 'Authentication required', { 'WWW-Authenticate': 'Basic realm="Spool WebDAV", charset="UTF-8"' });
+      return davStatus(ctx, 401, 'Authentication required', {
+        'WWW-Authenticate': 'Basic realm="Spool WebDAV", charset="UTF-8"',
+      });
     }
-    const r: DavRequest = { ctx, deps, path: decodeUrlPath(ctx.req.rawPath.slice(WEBDAV_PREFIX.length)), prefix: WEBDAV_PREFIX };
+    const r: DavRequest = {
+      ctx,
+      deps,
+      path: decodeUrlPath(ctx.req.rawPath.slice(WEBDAV_PREFIX.length)),
+      prefix: WEBDAV_PREFIX,
+    };
     if (ctx.req.method === 'OPTIONS') return davStatus(ctx, 200, '', { Allow: ALLOW });
     checkIfHeader(r);
     await dispatch(r);
@@ -73,12 +80,17 @@ function answerError(ctx: Ctx, deps: WebdavDeps, err: unknown): void {
     ctx.reply.close();
     return;
   }
-  if (err instanceof DavError) return davStatus(ctx, err.status, err.message, err.status === 405 ? { Allow: ALLOW } : {});
+  if (err instanceof DavError)
+    return davStatus(ctx, err.status, err.message, err.status === 405 ? { Allow: ALLOW } : {});
   if (err instanceof VfsReadError) return davStatus(ctx, 502, err.message);
   if (err instanceof AppError) {
     if (err.status === 413) ctx.reply.header('Connection', 'close');
     return davStatus(ctx, err.status, err.message);
   }
-  deps.logger.error('webdav request failed', { method: ctx.req.method, path: ctx.req.rawPath, error: (err as Error)?.stack ?? String(err) });
+  deps.logger.error('webdav request failed', {
+    method: ctx.req.method,
+    path: ctx.req.rawPath,
+    error: (err as Error)?.stack ?? String(err),
+  });
   davStatus(ctx, 500, `Internal server error (request id ${ctx.req.requestId})`);
 }

@@ -14,7 +14,8 @@ export async function handlePut(r: DavRequest): Promise<void> {
   if (MEDIA_EXT.test(r.path)) throw new DavError(403, 'Media files cannot be uploaded; import an NZB instead');
   const max = deps.sidecarMaxBytes();
   const declared = ctx.req.body?.declaredLength ?? 0;
-  if (declared > max) throw new AppError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${max} bytes (sidecar files only)`);
+  if (declared > max)
+    throw new AppError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${max} bytes (sidecar files only)`);
   const existing = deps.vfs.stat(r.path);
   const pre = checkPreconditions(ctx.req, existing?.etag ?? null, existing?.modifiedAt ?? null);
   if (pre !== 'ok') throw new DavError(412, 'Precondition failed');
@@ -60,7 +61,8 @@ export async function handleCopyMove(r: DavRequest, mode: 'copy' | 'move'): Prom
   const overwrite = (ctx.req.header('overwrite') ?? 'T').trim().toUpperCase() !== 'F';
   const depth = (ctx.req.header('depth') ?? 'infinity').trim().toLowerCase();
   if (mode === 'move' && depth !== 'infinity') throw new DavError(400, 'MOVE of a collection requires Depth: infinity');
-  if (mode === 'copy' && depth !== '0' && depth !== 'infinity') throw new DavError(400, 'COPY Depth must be 0 or infinity');
+  if (mode === 'copy' && depth !== '0' && depth !== 'infinity')
+    throw new DavError(400, 'COPY Depth must be 0 or infinity');
   if (mode === 'move') requireWritable(r, r.path, true);
   requireWritable(r, dest, true);
   if (!deps.vfs.stat(parentOf(dest))) throw new DavError(409, 'Destination parent does not exist');

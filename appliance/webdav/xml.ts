@@ -58,7 +58,10 @@ export function parseXml(body: string): XmlElement {
     error ??= e as Error;
   }
   if (error || !root) {
-    throw new AppError('BAD_REQUEST', `Request body is not well-formed XML: ${(error as Error | null)?.message ?? 'empty'}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `Request body is not well-formed XML: ${(error as Error | null)?.message ?? 'empty'}`,
+    );
   }
   return root;
 }
@@ -76,7 +79,10 @@ export function textOf(el: XmlElement): string {
 }
 
 export function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return s.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string,
+  );
 }
 
 /**

@@ -27,7 +27,10 @@ before(async () => {
   movie = randomBytes(9 * 1024 * 1024 + 54_321);
   const posted = await inn.postFile('End.To.End.2024.1080p.mkv', movie, { articleSize: 384_000 });
   mnt = mkdtempSync(join(tmpdir(), 'spool-e2e-mnt-'));
-  srv = await startImportServer(inn, { mount_path: mnt, import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 10 } });
+  srv = await startImportServer(inn, {
+    mount_path: mnt,
+    import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 10 },
+  });
   const queued = await upload(srv.baseUrl, 'End.To.End.2024.1080p.nzb', posted.nzbXml, { category: 'movies' });
   assert.equal(queued.status, 200, JSON.stringify(queued.body));
   item = await waitForItem(srv.baseUrl, queued.body.data!.id);
@@ -42,7 +45,11 @@ after(async () => {
 test('the importer completed the job and the file info reports what the probe learned', async () => {
   assert.equal(item.status, 'completed', item.error_message ?? '');
   const res = await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(filePath)}`);
-  const info = ((await res.json()) as { data: { file_size: number; segment_count: number; available_segments: number; status: string } }).data;
+  const info = (
+    (await res.json()) as {
+      data: { file_size: number; segment_count: number; available_segments: number; status: string };
+    }
+  ).data;
   assert.equal(info.file_size, movie.length);
   assert.equal(info.segment_count, Math.ceil(movie.length / 384_000));
   assert.equal(info.available_segments, info.segment_count);
@@ -63,7 +70,9 @@ test('WebDAV: full GET and random ranges are byte-exact', async () => {
 });
 
 test('FUSE: the same file through the mount, whole and with seeks', async () => {
-  const started = (await (await fetch(`${srv.baseUrl}/api/rclone/mount/start`, { method: 'POST' })).json()) as { success: boolean };
+  const started = (await (await fetch(`${srv.baseUrl}/api/rclone/mount/start`, { method: 'POST' })).json()) as {
+    success: boolean;
+  };
   assert.equal(started.success, true);
   // Async fs only: this process serves the mount's callbacks.
   const onDisk = join(mnt, filePath);

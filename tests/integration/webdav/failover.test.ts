@@ -13,7 +13,16 @@ let inn: InnServer;
 let fake: FakeNntpServer;
 let srv: TestServer;
 const provider = (id: string, host: string, port: number, user: string, pass: string, backup: boolean) => ({
-  id, host, port, username: user, password: pass, max_connections: 4, tls: false, insecure_tls: false, enabled: true, is_backup_provider: backup,
+  id,
+  host,
+  port,
+  username: user,
+  password: pass,
+  max_connections: 4,
+  tls: false,
+  insecure_tls: false,
+  enabled: true,
+  is_backup_provider: backup,
 });
 
 before(async () => {
@@ -24,7 +33,10 @@ before(async () => {
       auth: { login_required: true },
       webdav: { user: DAV_USER, password: DAV_PASS },
       streaming: { max_download_workers: 2 },
-      providers: [provider('primary', fake.host, fake.port, '', '', false), provider('backup', inn.host, inn.port, inn.username, inn.password, true)],
+      providers: [
+        provider('primary', fake.host, fake.port, '', '', false),
+        provider('backup', inn.host, inn.port, inn.username, inn.password, true),
+      ],
     },
   });
 });
@@ -37,7 +49,17 @@ test('a provider killed mid-stream: the backup serves the rest, bytes are exact'
   const file = randomBytes(4 * 1024 * 1024);
   const posted = await inn.postFile('failover.mkv', file, { articleSize: 200_000 });
   posted.segments.forEach((s, i) =>
-    fake.addArticle(s.messageId, encodeArticleBody({ name: 'failover.mkv', fileSize: file.length, part: i + 1, totalParts: posted.segments.length, offset: s.offset, data: file.subarray(s.offset, s.offset + s.size) })),
+    fake.addArticle(
+      s.messageId,
+      encodeArticleBody({
+        name: 'failover.mkv',
+        fileSize: file.length,
+        part: i + 1,
+        totalParts: posted.segments.length,
+        offset: s.offset,
+        data: file.subarray(s.offset, s.offset + s.size),
+      }),
+    ),
   );
   const [path] = (await addPosted(srv, 'movies', 'Failover', [posted])) as [string];
   const res = await fetch(davUrl(srv, path), { headers: { Authorization: AUTH } });

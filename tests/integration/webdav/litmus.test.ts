@@ -17,7 +17,10 @@ after(() => srv.stop());
 function litmus(url: string, user: string, pass: string): Promise<{ code: number | null; out: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'litmus-'));
   return new Promise((resolve) => {
-    const p = spawn('litmus', [url, user, pass], { cwd, env: { ...process.env, TESTS: 'basic copymove props locks http' } });
+    const p = spawn('litmus', [url, user, pass], {
+      cwd,
+      env: { ...process.env, TESTS: 'basic copymove props locks http' },
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -33,7 +36,11 @@ function litmus(url: string, user: string, pass: string): Promise<{ code: number
 test('litmus: basic, copymove, props, locks and http all pass', async () => {
   const { code, out } = await litmus(`${srv.baseUrl}/webdav/`, 'dav', 's3cret');
   const summaries = [...out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
-  assert.deepEqual(summaries.map((m) => m[1]), ['basic', 'copymove', 'props', 'locks', 'http'], out);
+  assert.deepEqual(
+    summaries.map((m) => m[1]),
+    ['basic', 'copymove', 'props', 'locks', 'http'],
+    out,
+  );
   for (const m of summaries) assert.equal(m[4], '0', `${m[1]} had failures:\n${out}`);
   assert.doesNotMatch(out, /WARNING|FAIL/, out);
   assert.equal(code, 0, out);

@@ -22,14 +22,28 @@ before(async () => {
     config: {
       auth: { login_required: true },
       webdav: { user: DAV_USER, password: DAV_PASS },
-      providers: [{ id: 'inn', host: inn.host, port: inn.port, username: inn.username, password: inn.password, max_connections: 8, tls: false, insecure_tls: false, enabled: true, is_backup_provider: false }],
+      providers: [
+        {
+          id: 'inn',
+          host: inn.host,
+          port: inn.port,
+          username: inn.username,
+          password: inn.password,
+          max_connections: 8,
+          tls: false,
+          insecure_tls: false,
+          enabled: true,
+          is_backup_provider: false,
+        },
+      ],
     },
   });
   [path] = (await addPosted(srv, 'movies', 'Movie.2024', [posted])) as [string];
 });
 after(() => srv?.stop());
 
-const get = (p: string, headers: Record<string, string> = {}) => fetch(davUrl(srv, p), { headers: { Authorization: AUTH, ...headers } });
+const get = (p: string, headers: Record<string, string> = {}) =>
+  fetch(davUrl(srv, p), { headers: { Authorization: AUTH, ...headers } });
 
 test('full GET is byte-exact (sha256) with ETag and Last-Modified', async () => {
   const res = await get(path);
@@ -70,7 +84,10 @@ test('multiple ranges come back as multipart/byteranges; suffix ranges; 416 past
   const bad = await get(path, { Range: `bytes=${file.length}-` });
   assert.equal(bad.status, 416);
   assert.equal(bad.headers.get('content-range'), `bytes */${file.length}`);
-  const head = await fetch(davUrl(srv, path), { method: 'HEAD', headers: { Authorization: AUTH, Range: 'bytes=100-199' } });
+  const head = await fetch(davUrl(srv, path), {
+    method: 'HEAD',
+    headers: { Authorization: AUTH, Range: 'bytes=100-199' },
+  });
   assert.equal(head.status, 206);
   assert.equal(head.headers.get('content-length'), '100');
 });
@@ -126,14 +143,24 @@ test('an article missing everywhere: 502 before any byte, or a cut connection af
   const body = Buffer.concat(got);
   assert.ok(body.length < other.length, 'the body is cut, never completed with wrong bytes');
   assert.ok(body.equals(other.subarray(0, body.length)), 'every byte sent is correct');
-  assert.ok(srv.logs.some((l) => l.includes('article unavailable')), 'reported for health');
+  assert.ok(
+    srv.logs.some((l) => l.includes('article unavailable')),
+    'reported for health',
+  );
   // ...and remembered: the file info shows that one segment unavailable and the file partial.
   const missingId = p3.segments[2]!.messageId;
-  const reg = await fetch(`${srv.baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'owner', password: 'correct horse' }) });
+  const reg = await fetch(`${srv.baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'owner', password: 'correct horse' }),
+  });
   const apiKey = ((await reg.json()) as { data: { user: { api_key: string } } }).data.user.api_key;
-  let info: { status: string; available_segments: number; segments: { message_id: string; available: boolean }[] } | undefined;
+  let info:
+    { status: string; available_segments: number; segments: { message_id: string; available: boolean }[] } | undefined;
   for (let i = 0; i < 50; i++) {
-    const res = await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(brokenMid)}`, { headers: { 'x-api-key': apiKey } });
+    const res = await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(brokenMid)}`, {
+      headers: { 'x-api-key': apiKey },
+    });
     assert.equal(res.status, 200);
     info = ((await res.json()) as { data: typeof info }).data;
     if (info!.available_segments < 4) break;
@@ -141,11 +168,20 @@ test('an article missing everywhere: 502 before any byte, or a cut connection af
   }
   assert.equal(info!.status, 'partial');
   assert.equal(info!.available_segments, 3);
-  assert.deepEqual(info!.segments.filter((s) => !s.available).map((s) => s.message_id), [missingId]);
+  assert.deepEqual(
+    info!.segments.filter((s) => !s.available).map((s) => s.message_id),
+    [missingId],
+  );
 });
 
 test('path traversal and encoded tricks are refused', async () => {
-  for (const p of ['/webdav/complete/%2e%2e/%2e%2e/etc/passwd', '/webdav/complete/..%2f..%2fetc', '/webdav/a%00b', '/webdav/a%5c..%5cb', '/webdav/%ZZ']) {
+  for (const p of [
+    '/webdav/complete/%2e%2e/%2e%2e/etc/passwd',
+    '/webdav/complete/..%2f..%2fetc',
+    '/webdav/a%00b',
+    '/webdav/a%5c..%5cb',
+    '/webdav/%ZZ',
+  ]) {
     const res = await rawRequest(srv.port, 'GET', p);
     assert.equal(res.status, 400, p);
   }
@@ -158,16 +194,23 @@ test('no credentials, wrong credentials: 401 with a Basic challenge; Depth infin
   const none = await fetch(davUrl(srv, '/'), { method: 'PROPFIND', headers: { Depth: '0' } });
   assert.equal(none.status, 401);
   assert.match(none.headers.get('www-authenticate') ?? '', /Basic/);
-  const wrong = await fetch(davUrl(srv, '/'), { method: 'PROPFIND', headers: { Depth: '0', Authorization: 'Basic ' + Buffer.from('dav:nope').toString('base64') } });
+  const wrong = await fetch(davUrl(srv, '/'), {
+    method: 'PROPFIND',
+    headers: { Depth: '0', Authorization: 'Basic ' + Buffer.from('dav:nope').toString('base64') },
+  });
   assert.equal(wrong.status, 401);
-  const inf = await fetch(davUrl(srv, '/'), { method: 'PROPFIND', headers: { Depth: 'infinity', Authorization: AUTH } });
+  const inf = await fetch(davUrl(srv, '/'), {
+    method: 'PROPFIND',
+    headers: { Depth: 'infinity', Authorization: AUTH },
+  });
   assert.equal(inf.status, 403);
   assert.match(await inf.text(), /propfind-finite-depth/);
 });
 
 test('PUT takes small sidecars and refuses media', async () => {
   const dir = path.slice(0, path.lastIndexOf('/'));
-  const put = (name: string, body: Buffer) => fetch(davUrl(srv, `${dir}/${name}`), { method: 'PUT', body, headers: { Authorization: AUTH } });
+  const put = (name: string, body: Buffer) =>
+    fetch(davUrl(srv, `${dir}/${name}`), { method: 'PUT', body, headers: { Authorization: AUTH } });
   assert.equal((await put('movie.en.srt', Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nHi\n'))).status, 201);
   assert.equal(await (await get(`${dir}/movie.en.srt`)).text(), '1\n00:00:01,000 --> 00:00:02,000\nHi\n');
   assert.equal((await put('other.mkv', Buffer.from('x'))).status, 403);
@@ -178,11 +221,17 @@ test('the sidecar cap is webdav.max_sidecar_size_mb, applied at once, for declar
   const dir = path.slice(0, path.lastIndexOf('/'));
   const url = davUrl(srv, `${dir}/poster.jpg`);
   const put = (body: Buffer | ReadableStream) =>
-    fetch(url, { method: 'PUT', body, headers: { Authorization: AUTH }, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+    fetch(url, {
+      method: 'PUT',
+      body,
+      headers: { Authorization: AUTH },
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit);
   const chunked = (bytes: number) =>
     new ReadableStream({
       start(c) {
-        for (let sent = 0; sent < bytes; sent += 256 * 1024) c.enqueue(new Uint8Array(Math.min(256 * 1024, bytes - sent)));
+        for (let sent = 0; sent < bytes; sent += 256 * 1024)
+          c.enqueue(new Uint8Array(Math.min(256 * 1024, bytes - sent)));
         c.close();
       },
     });

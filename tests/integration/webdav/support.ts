@@ -10,10 +10,17 @@ export const AUTH = 'Basic ' + Buffer.from(`${DAV_USER}:${DAV_PASS}`).toString('
 
 /** The article map of a posted file, straight from what the harness posted (the importer builds the same). */
 export function layoutOf(posted: PostedFile): FileLayout {
-  return { segments: posted.segments.map((s) => ({ messageId: s.messageId, start: s.offset, end: s.offset + s.size })) };
+  return {
+    segments: posted.segments.map((s) => ({ messageId: s.messageId, start: s.offset, end: s.offset + s.size })),
+  };
 }
 
-export async function addPosted(srv: TestServer, category: string, job: string, files: PostedFile[]): Promise<string[]> {
+export async function addPosted(
+  srv: TestServer,
+  category: string,
+  job: string,
+  files: PostedFile[],
+): Promise<string[]> {
   const res = await srv.app().streaming.vfs.addJob({
     category,
     jobName: job,
@@ -29,14 +36,22 @@ export function davUrl(srv: TestServer, path: string): string {
 }
 
 /** A raw request that keeps the path exactly as written (fetch and URL would normalise '..'). */
-export function rawRequest(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { Authorization: AUTH, ...headers } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), headers: res.headers }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { Authorization: AUTH, ...headers } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), headers: res.headers }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -26,7 +26,11 @@ export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; c
 }
 
 /** Splits `bytes` into articles of `size` bytes: an in-process article source and the matching layout. */
-export function memoryArticles(bytes: Buffer, size: number, prefix = 'a'): { layout: FileLayout; articles: Map<string, Buffer> } {
+export function memoryArticles(
+  bytes: Buffer,
+  size: number,
+  prefix = 'a',
+): { layout: FileLayout; articles: Map<string, Buffer> } {
   const articles = new Map<string, Buffer>();
   const segments = [];
   for (let start = 0, i = 0; start < bytes.length; start += size, i++) {

@@ -40,7 +40,9 @@ export function encodeArticleBody(spec: PartSpec): Buffer {
     ? `=ybegin part=${spec.part} total=${spec.totalParts ?? spec.part} line=${line} size=${spec.fileSize} name=${spec.name}\r\n` +
       `=ypart begin=${spec.offset + 1} end=${spec.offset + spec.data.length}\r\n`
     : `=ybegin line=${line} size=${spec.fileSize} name=${spec.name}\r\n`;
-  const tail = multi ? `\r\n=yend size=${size} part=${spec.part} pcrc32=${crc}\r\n` : `\r\n=yend size=${size} crc32=${crc}\r\n`;
+  const tail = multi
+    ? `\r\n=yend size=${size} part=${spec.part} pcrc32=${crc}\r\n`
+    : `\r\n=yend size=${size} crc32=${crc}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), dotStuff(y.encode(spec.data, line)), Buffer.from(tail, 'latin1')]);
 }
 
