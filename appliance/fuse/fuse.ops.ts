@@ -48,7 +48,11 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
     readdir(path, cb) {
       guard(() => {
         const kids = vfs.list(path);
-        cb(0, kids.map((k) => k.name), kids.map(stat));
+        cb(
+          0,
+          kids.map((k) => k.name),
+          kids.map(stat),
+        );
       }, cb);
     },
     open(path, flags, cb) {
@@ -79,11 +83,17 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
     },
     unlink(path, cb) {
       if (o.readOnly) return cb(Fuse.EROFS);
-      vfs.remove(path).then(() => cb(0), (e: unknown) => cb(errno(e)));
+      vfs.remove(path).then(
+        () => cb(0),
+        (e: unknown) => cb(errno(e)),
+      );
     },
     rename(src, dest, cb) {
       if (o.readOnly) return cb(Fuse.EROFS);
-      vfs.transfer(src, dest, { mode: 'move', overwrite: true }).then(() => cb(0), (e: unknown) => cb(errno(e)));
+      vfs.transfer(src, dest, { mode: 'move', overwrite: true }).then(
+        () => cb(0),
+        (e: unknown) => cb(errno(e)),
+      );
     },
   };
 }

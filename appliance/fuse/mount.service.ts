@@ -102,7 +102,9 @@ export function isMounted(point: string): boolean {
 export async function cleanStale(point: string, logger: Logger): Promise<void> {
   if (!isMounted(point)) return;
   logger.warn('detaching a stale mount', { mount_point: point });
-  await run('fusermount', ['-uz', point]).catch((err: Error) => logger.warn('fusermount failed', { error: err.message }));
+  await run('fusermount', ['-uz', point]).catch((err: Error) =>
+    logger.warn('fusermount failed', { error: err.message }),
+  );
 }
 
 /** rclone-style durations ('1s', '10m', '1h30m') in seconds; plain numbers are seconds. */

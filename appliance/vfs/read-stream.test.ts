@@ -68,3 +68,19 @@ test('a cached article of the wrong size is never served from memory', async () 
   await assert.rejects(stream.readInto(Buffer.alloc(100), 7_000, 100, sig), /decoded 6000 bytes, expected 7000/);
   stream.close();
 });
+
+test('reads that arrive out of order (the kernel sends several at once) keep the read-ahead; a real seek drops it', async () => {
+  const source = new MapSource(articles, 30);
+  const stream = new ReadStream(new VfsReader(t.vfs, source, () => settings), PATH, () => 3);
+  const buf = Buffer.alloc(100);
+  await stream.readInto(buf, 0, 100, sig); // article 0; read-ahead 1-2
+  await stream.readInto(buf, 7_000, 100, sig); // article 1; read-ahead through 3
+  assert.equal(await stream.readInto(buf, 14_000, 100, sig), 100); // article 2; read-ahead through 4, 3-4 in flight
+  assert.equal(stream.readCached(buf, 100, 100) ?? (await stream.readInto(buf, 100, 100, sig)), 100); // two articles behind
+  assert.deepEqual(buf, bytes.subarray(100, 200));
+  assert.equal(source.cancelled, 0, 'a late read is not a seek');
+  await stream.readInto(buf, 45_000, 100, sig); // article 6: past the window, a seek
+  assert.ok(source.cancelled > 0, 'the seek cancelled the read-ahead still in flight');
+  assert.equal(new Set(source.fetched).size, source.fetched.length, 'nothing fetched twice');
+  stream.close();
+});
