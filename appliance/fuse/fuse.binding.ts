@@ -12,5 +12,11 @@ const require = createRequire(import.meta.url);
 export const Fuse = require('@cocalc/fuse-native') as FuseCtor;
 export type Fuse = InstanceType<FuseCtor>;
 export type FuseOperations = NonNullable<ConstructorParameters<FuseCtor>[1]>;
-export type FuseOptions = NonNullable<ConstructorParameters<FuseCtor>[2]>;
+/**
+ * The typings say `timeout?: number`; index.js also takes false (no timer) or a per-operation object
+ * (`{ read: false }`: `default` or 15 s for the others).
+ */
+export type FuseOptions = Omit<NonNullable<ConstructorParameters<FuseCtor>[2]>, 'timeout'> & {
+  timeout?: number | false | Record<string, number | false>;
+};
 export type FuseStats = NonNullable<Parameters<Parameters<NonNullable<FuseOperations['getattr']>>[1]>[1]>;

@@ -13,11 +13,18 @@ export interface FuseOpsOptions {
   readOnly: boolean;
   /** Articles fetched ahead of a sequential reader. */
   readAhead: () => number;
+  /** A read still waiting for the network after this long answers ETIMEDOUT (fuse-native's own per-op timer is off for reads). */
+  readTimeoutMs?: number;
+}
+
+interface Handle {
+  stream: ReadStream;
+  ac: AbortController;
 }
 
 /** The FUSE callbacks over the same VFS and reader that WebDAV uses. Errors map to errnos, never throw. */
 export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOptions): FuseOperations {
-  const handles = new Map<number, { stream: ReadStream; ac: AbortController }>();
+  const handles = new Map<number, Handle>();
   let nextFd = 10;
   const stat = (n: VfsNode): FuseStats => {
     const dir = n.type === 'directory';
@@ -67,12 +74,10 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
     read(_path, fd, buffer, length, position, cb) {
       const h = handles.get(fd);
       if (!h) return cb(Fuse.EBADF);
+      // Most reads of a sequential reader: answered now, from what the read-ahead already holds.
       const n = h.stream.readCached(buffer, position, length);
       if (n !== null) return cb(n);
-      h.stream.readInto(buffer, position, length, h.ac.signal).then(
-        (n) => cb(n),
-        () => cb(Fuse.EIO),
-      );
+      readWaiting(h, buffer, length, position, o.readTimeoutMs ?? 15_000, cb);
     },
     release(_path, fd, cb) {
       const h = handles.get(fd);
@@ -96,6 +101,38 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
       );
     },
   };
+}
+
+/**
+ * A read that waits for articles. It carries its own deadline because the mount turns fuse-native's per-op
+ * timer off for reads: that timer (a setTimeout and clearTimeout per 128 KiB read) cost more than the read
+ * itself on the cached path. After the deadline the kernel gets ETIMEDOUT and the read is cancelled, so it never
+ * writes into the kernel's buffer once answered.
+ */
+function readWaiting(
+  h: Handle,
+  buffer: Buffer,
+  length: number,
+  position: number,
+  timeoutMs: number,
+  cb: (res: number) => void,
+): void {
+  const ac = new AbortController();
+  const onClose = () => ac.abort();
+  h.ac.signal.addEventListener('abort', onClose, { once: true });
+  let answered = false;
+  const answer = (res: number) => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    h.ac.signal.removeEventListener('abort', onClose);
+    cb(res);
+  };
+  const timer = setTimeout(() => {
+    ac.abort();
+    answer(Fuse.ETIMEDOUT);
+  }, timeoutMs);
+  h.stream.readInto(buffer, position, length, ac.signal).then(answer, () => answer(Fuse.EIO));
 }
 
 function guard(fn: () => void, cb: (err: number) => void): void {

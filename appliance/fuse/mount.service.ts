@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { Fuse } from './fuse.binding.js';
+import { Fuse, type FuseOptions } from './fuse.binding.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
@@ -61,7 +61,7 @@ export class MountService {
       readOnly: r.read_only,
       readAhead: () => c.streaming.max_download_workers,
     });
-    const fuse = new Fuse(point, ops, {
+    const options: FuseOptions = {
       allowOther: r.allow_other,
       nonEmpty: r.allow_non_empty,
       attrTimeout: seconds(r.attr_timeout, 1),
@@ -69,7 +69,10 @@ export class MountService {
       fsname: 'spool',
       subtype: 'spool',
       maxRead: 1024 * 1024,
-    });
+      // Reads bring their own deadline (fuse.ops readWaiting); a timer per cached 128 KiB read was pure cost.
+      timeout: { read: false },
+    };
+    const fuse = new Fuse(point, ops, options as ConstructorParameters<typeof Fuse>[2]);
     await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
     this.fuse = fuse;
     this.mountPoint = point;
