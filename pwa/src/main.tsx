@@ -1,3 +1,5 @@
+// The shared styles load first so a screen's own stylesheet (imported by its component) can refine them.
+import './styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
@@ -7,7 +9,6 @@ import { createQueryClient } from './lib/queryClient';
 import { initAuth } from './auth/authStore';
 import { ToastViewport } from './components/ToastViewport';
 import { UpdatePrompt } from './layout/UpdatePrompt';
-import './styles/index.css';
 
 const queryClient = createQueryClient();
 void initAuth();

@@ -31,6 +31,8 @@ test('add: defaults, Insecure TLS only with TLS, test required, wrong password r
   await page.getByRole('button', { name: 'Add Provider' }).click();
   const m = modal(page);
   await expect(m.getByRole('heading', { name: 'Add Provider' })).toBeVisible();
+  // The screen's stylesheet refines the shared dialog (loaded first): the form gets its wider two-column box.
+  expect((await m.boundingBox())!.width).toBeGreaterThan(500);
   await expect(m.getByLabel('Port')).toHaveValue('119');
   await expect(m.getByLabel('Max connections')).toHaveValue('10');
   await expect(m.getByLabel(/Insecure TLS/)).toHaveCount(0);
