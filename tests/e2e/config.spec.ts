@@ -39,6 +39,10 @@ test('routes: /config and unknown sections land on webdav; the menu keeps the sp
       .map((a) => a.textContent),
   );
   expect(overflowing).toEqual([]);
+  // Inputs side by side line up even when only one of them has a hint under it.
+  const heights = await Promise.all(['Port', 'Username'].map(async (l) => (await page.getByLabel(l).boundingBox())!));
+  expect(heights[1].height).toBe(heights[0].height);
+  expect(heights[1].y).toBe(heights[0].y);
   await expect(page.getByRole('link', { name: 'Configure RClone Mount' })).toHaveAttribute('href', '/config/rclone');
   await page.goto('/config/no-such-section');
   await expect(page).toHaveURL(/\/config\/webdav$/);
