@@ -149,6 +149,12 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
   await page.getByRole('checkbox', { name: 'Select Lost.One.nzb' }).check();
   await page.getByRole('checkbox', { name: 'Select Lost.Two.nzb' }).check();
   await expect(page.getByRole('checkbox', { name: 'Select all on this page' })).not.toBeChecked();
+  // On a phone the bulk bar wraps inside the card instead of widening the page.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('group', { name: 'Bulk actions' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(desktop);
   await page.getByRole('button', { name: 'Restart Selected' }).click();
   await expect(dialog(page)).toContainText('Restart 2 selected item(s)?');
   const restarted = page.waitForResponse((r) => r.url().endsWith('/api/queue/bulk/restart'));
