@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { axisLabels } from './barAxis';
 
 export interface Bar {
   label: string;
@@ -42,7 +43,11 @@ function chartOptions(el: HTMLElement, bars: Bar[], title: string, width: number
         grid: { show: false },
         ticks: { show: false },
         splits: () => labels.map((_, i) => i),
-        values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
+        // Blank on narrow charts (the caption under the chart names each bar anyway).
+        values: (u, splits) => {
+          const shown = axisLabels(labels, u.width);
+          return splits.map((i) => shown[i] ?? '');
+        },
       },
       {
         stroke: muted,
