@@ -20,7 +20,7 @@ export function SearchBar({ value, onChange, total, matches, disabled }: Props) 
         Search this folder
       </label>
       <div className="files-search__box">
-        <Icon name="eye" size={16} />
+        <Icon name="search" size={16} />
         <input
           id={id}
           type="search"
