@@ -182,6 +182,16 @@ test('search filters the folder case-insensitively with counts; opening a folder
   await expect(page.getByText('1 of 2 items match')).toBeVisible();
   await search.fill('zzz');
   await expect(page.getByText('No Search Results')).toBeVisible();
+  // Focused, the ring goes round the whole search box, not round the bare input inside it.
+  const shadows = await search.evaluate((input) => ({
+    input: getComputedStyle(input).boxShadow,
+    box: getComputedStyle(input.parentElement!).boxShadow,
+  }));
+  expect(shadows.input).toBe('none');
+  expect(shadows.box).not.toBe('none');
+  await page.getByRole('button', { name: 'Clear search' }).click();
+  await expect(search).toHaveValue('');
+  await expect(page.getByTestId('file-card')).toHaveCount(2);
   await page.goto(`/files?path=${encodeURIComponent('/complete/movies')}`);
   await search.fill('big');
   await openFolder(page, 'Big.Folder');
