@@ -7,7 +7,6 @@ import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { createFuseOps } from './fuse.ops.js';
-import { raiseReadAhead } from './read-ahead.js';
 
 const run = promisify(execFile);
 
@@ -77,9 +76,6 @@ export class MountService {
     await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
     this.fuse = fuse;
     this.mountPoint = point;
-    const ra = raiseReadAhead(point);
-    if (ra.ok) this.logger.info('mount read-ahead raised', { read_ahead_kb: ra.kb, device: ra.device });
-    else this.logger.info('mount read-ahead left at the kernel default (128 KiB)', { reason: ra.reason });
     this.lastError = '';
     this.logger.info('mounted', { mount_point: point });
     return { status: this.status(), message: 'Mount started' };
