@@ -12,6 +12,8 @@ import { RcloneService } from '../rclone/rclone.service.js';
 import type { ArticleSource } from './article-fetcher.js';
 import { VfsReader, type ReaderSettings } from './reader.js';
 import { VfsService } from './vfs.service.js';
+import { migrate } from '../store/index.js';
+import { VFS_MIGRATIONS } from './tree.migrations.js';
 
 const MIB = 1024 * 1024;
 /** The route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -55,6 +57,7 @@ export function readerSettings(config: ConfigService): ReaderSettings {
 
 /** Builds the virtual tree, the reader and the WebDAV lock table; app.ts registers the routes. */
 export function createStreaming(deps: StreamingDeps): StreamingDomain {
+  migrate(deps.store, 'vfs', VFS_MIGRATIONS);
   const vfs = new VfsService({
     db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
     sidecarDir: join(deps.config.dataDir, 'sidecars'),

@@ -9,9 +9,13 @@ export interface VfsDatabases {
 }
 
 /**
- * Storage of the virtual tree. A node's key is `parent + NUL + name`, so the children of a directory are one
- * contiguous key range (listing is a range scan, not a scan of the tree). Layouts (the article maps, which can
- * be tens of thousands of entries) sit in their own database so listings never load them.
+ * Storage of the virtual tree. A node's key is the array `[parent, name]`, so the children of a directory are one
+ * contiguous key range starting at `[parent]` (listing is a range scan, not a scan of the tree). Layouts (the
+ * article maps, which can be tens of thousands of entries) sit in their own database so listings never load them.
+ *
+ * Not `parent + NUL + name` strings: lmdb's key encoding (ordered-binary) does not keep such strings in plain byte
+ * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
+ * so real release folders listed empty. Array keys are ordered element by element by design.
  */
 export class TreeRepository {
   constructor(private readonly db: VfsDatabases) {}
@@ -22,9 +26,12 @@ export class TreeRepository {
   }
 
   children(dir: string): VfsNode[] {
-    const prefix = dir + '\u0000';
     const out: VfsNode[] = [];
-    for (const { value } of this.db.nodes.getRange({ start: prefix, end: dir + '\u0001' })) out.push(value as VfsNode);
+    // `[dir]` sorts just before every `[dir, name]`; stop at the first key of another parent.
+    for (const { key, value } of this.db.nodes.getRange({ start: [dir] })) {
+      if (!Array.isArray(key) || key[0] !== dir) break;
+      out.push(value as VfsNode);
+    }
     return out;
   }
 
@@ -77,6 +84,6 @@ const ROOT: VfsNode = Object.freeze({
   etag: '"root"',
 }) as VfsNode;
 
-function keyOf(path: string): string {
-  return parentOf(path) + '\u0000' + baseName(path);
+export function keyOf(path: string): [string, string] {
+  return [parentOf(path), baseName(path)];
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { migrate, openStore } from '../store/index.js';
+import { memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
+import { VFS_MIGRATIONS } from './tree.migrations.js';
+import { TreeRepository } from './tree.repository.js';
+import type { VfsNode } from './types.js';
+
+const t = tempVfs();
+after(() => t.close());
+const { layout } = memoryArticles(Buffer.alloc(100, 1), 100);
+
+test('folders of every name length list exactly their own children (real release names are long)', async () => {
+  const names: string[] = [];
+  for (let len = 1; len <= 130; len += 3) names.push('R'.repeat(len));
+  // Names that share a prefix with another folder, or differ only past it, must not leak into each other.
+  names.push(
+    'Big.Buck.Bunny.2008.1080p.mkv',
+    'Big.Buck.Bunny.2008.1080p.mkv.extras',
+    'Big.Buck.Bunny 2008',
+    'Ünïcødé 😀 release',
+  );
+  for (const jobName of names) {
+    await t.vfs.addJob({ category: 'default', jobName, files: [{ name: `${jobName}.mkv`, size: 100, layout }] });
+  }
+  assert.deepEqual(
+    t.vfs
+      .list('/complete/default')
+      .map((n) => n.name)
+      .sort(),
+    [...names].sort(),
+  );
+  for (const jobName of names) {
+    assert.deepEqual(
+      t.vfs.list(`/complete/default/${jobName}`).map((n) => n.name),
+      [`${jobName}.mkv`],
+      `listing of a ${jobName.length}-character folder`,
+    );
+  }
+});
+
+test('migration 1 moves trees written with "parent NUL name" string keys to array keys', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-mig-'));
+  const store = openStore({ rootPath: dir });
+  try {
+    const nodes = store.openDb('vfs-nodes');
+    const node = (path: string, type: 'directory' | 'file'): VfsNode =>
+      ({
+        path,
+        name: path.slice(path.lastIndexOf('/') + 1),
+        type,
+        size: 0,
+        createdAt: 1,
+        modifiedAt: 1,
+        etag: '"x"',
+      }) as VfsNode;
+    const release = '/complete/default/Some.Release.Name.2024.2160p.WEB-DL';
+    for (const n of [
+      node('/complete', 'directory'),
+      node('/complete/default', 'directory'),
+      node(release, 'directory'),
+      node(`${release}/movie.mkv`, 'file'),
+    ]) {
+      const parent = n.path.slice(0, n.path.lastIndexOf('/')) || '/';
+      await nodes.put(parent + '\u0000' + n.name, n);
+    }
+    assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, 1);
+    const tree = new TreeRepository({ nodes, layouts: store.openDb('vfs-layouts') });
+    assert.deepEqual(
+      tree.children(release).map((n) => n.name),
+      ['movie.mkv'],
+    );
+    assert.deepEqual(
+      tree.children('/complete').map((n) => n.name),
+      ['default'],
+    );
+    assert.equal([...nodes.getKeys({})].filter((k) => typeof k === 'string').length, 0);
+    assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, 0, 'applied once only');
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
