@@ -45,6 +45,10 @@ test('a read the read-ahead already holds is answered before read() returns; the
   ops.read!(PATH, fd, buf, 5_000, 5_000, (n) => (answer = n ?? 0));
   assert.equal(answer, 5_000, 'answered synchronously');
   assert.deepEqual(buf, bytes.subarray(5_000, 10_000));
+  // A handler failure (here a buffer shorter than the length asked for) is an errno, never a thrown exception.
+  let failed: number | null = null;
+  ops.read!(PATH, fd, Buffer.alloc(10), 5_000, 5_000, (n) => (failed = n ?? 0));
+  assert.equal(failed, Fuse.EIO);
   await new Promise<void>((r) => ops.release!(PATH, fd, () => r()));
 });
 

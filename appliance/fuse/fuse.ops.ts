@@ -74,10 +74,12 @@ export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOpti
     read(_path, fd, buffer, length, position, cb) {
       const h = handles.get(fd);
       if (!h) return cb(Fuse.EBADF);
-      // Most reads of a sequential reader: answered now, from what the read-ahead already holds.
-      const n = h.stream.readCached(buffer, position, length);
-      if (n !== null) return cb(n);
-      readWaiting(h, buffer, length, position, o.readTimeoutMs ?? 15_000, cb);
+      guard(() => {
+        // Most reads of a sequential reader: answered now, from what the read-ahead already holds.
+        const n = h.stream.readCached(buffer, position, length);
+        if (n !== null) return cb(n);
+        readWaiting(h, buffer, length, position, o.readTimeoutMs ?? 15_000, cb);
+      }, cb);
     },
     release(_path, fd, cb) {
       const h = handles.get(fd);

@@ -25,6 +25,7 @@
  *   for await (const chunk of reader.read(path, offset, length, signal)) ...   throws VfsReadError (502) when an
  *   article is missing everywhere; reader.on('article-failure', f => ...) reports it (health subscribes).
  *   new ReadStream(reader, path, () => n).readInto(buf, offset, len, signal) adds sequential read-ahead.
+ *   stream.readCached(buf, offset, len) -> bytes | null: the same read, synchronously, when memory holds it (FUSE).
  */
 export { VfsService, type VfsOptions } from './vfs.service.js';
 export { TreeRepository, type VfsDatabases } from './tree.repository.js';
