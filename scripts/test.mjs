@@ -1,8 +1,8 @@
 // `npm test`: unit, integration and browser tests, in that order. `npm test -- unit|integration|e2e` runs one tier.
 // System packages the tiers need are checked first (scripts/system-deps.mjs): installed when root on Debian,
 // otherwise the run stops with the exact command. Nothing is skipped silently.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureSystemDeps } from './system-deps.mjs';
 
@@ -32,10 +32,59 @@ function findFiles(dir, suffixes, out = []) {
   return out.sort();
 }
 
+// A tier that runs longer than this is stuck. The usual cause is a process blocked on a FUSE mount whose server
+// died (uninterruptible: not even SIGKILL frees it), so the watchdog aborts FUSE connections before killing.
+const TIER_LIMIT_MS = 25 * 60 * 1000;
+
+function abortFuseConnections() {
+  if (!existsSync('/sys/fs/fuse/connections')) return;
+  if (readdirSync('/sys/fs/fuse/connections').length === 0) {
+    spawnSync('mount', ['-t', 'fusectl', 'none', '/sys/fs/fuse/connections'], { stdio: 'ignore' });
+  }
+  for (const c of readdirSync('/sys/fs/fuse/connections')) {
+    try {
+      writeFileSync(join('/sys/fs/fuse/connections', c, 'abort'), '1');
+    } catch {
+      // not ours to abort, or already gone
+    }
+  }
+}
+
+let current = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // The tier runs in its own process group (so the watchdog can stop all of it): pass the signal on.
+    if (current) {
+      try {
+        process.kill(-current.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
+
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.length > 6 ? args.slice(0, 6).join(' ') + ' …' : args.join(' ')}`);
-  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return res.status ?? 1;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
+    current = child;
+    const watchdog = setTimeout(() => {
+      console.error(`\n!! ${cmd} ran past ${TIER_LIMIT_MS / 60000} minutes: aborting FUSE connections and stopping it`);
+      abortFuseConnections();
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, TIER_LIMIT_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(watchdog);
+      current = null;
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
 }
 
 ensureSystemDeps(tiers);
@@ -50,19 +99,19 @@ for (const tier of tiers) {
       ...findFiles('pwa/src', ['.test.ts', '.test.tsx']),
       ...findFiles('scripts', ['.test.mjs']),
     ];
-    status = files.length ? run('node', ['--import', 'tsx', '--test', '--test-timeout=60000', ...files]) : 0;
+    status = files.length ? await run('node', ['--import', 'tsx', '--test', '--test-timeout=60000', ...files]) : 0;
     results.push([tier, files.length, status]);
   } else if (tier === 'integration') {
     const files = findFiles('tests/integration', ['.test.ts']);
     status = files.length
-      ? run('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', ...files])
+      ? await run('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=300000', ...files])
       : 0;
     results.push([tier, files.length, status]);
   } else if (tier === 'e2e') {
     const files = findFiles('tests/e2e', ['.spec.ts']);
     if (files.length) {
-      status = run('npm', ['run', 'build']);
-      if (status === 0) status = run('npx', ['playwright', 'test']);
+      status = await run('npm', ['run', 'build']);
+      if (status === 0) status = await run('npx', ['playwright', 'test']);
     }
     results.push([tier, files.length, status]);
   }
