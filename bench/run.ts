@@ -15,7 +15,9 @@ const benches = readdirSync(here)
 
 for (const file of benches) {
   console.error(`== ${file}`);
-  const mod = (await import(pathToFileURL(path.join(here, file)).href)) as { run?: (log: (m: string) => void) => Promise<string> };
+  const mod = (await import(pathToFileURL(path.join(here, file)).href)) as {
+    run?: (log: (m: string) => void) => Promise<string>;
+  };
   if (typeof mod.run !== 'function') throw new Error(`${file} does not export run()`);
   console.log(`\n## ${file}\n\n${await mod.run((m) => console.error(`   ${m}`))}\n`);
 }

@@ -82,7 +82,9 @@ async function phaseSequential(f: Fixture, dataDir: string, mnt: string, log: (m
     const q = Math.floor(f.file.size / 4);
     const cpu4 = srv.cpuSeconds();
     const t4 = performance.now();
-    const four = await Promise.all([0, 1, 2, 3].map((i) => timedGet(url, `${i * q}-${i === 3 ? f.file.size - 1 : (i + 1) * q - 1}`)));
+    const four = await Promise.all(
+      [0, 1, 2, 3].map((i) => timedGet(url, `${i * q}-${i === 3 ? f.file.size - 1 : (i + 1) * q - 1}`)),
+    );
     const fourBytes = four.reduce((n, r) => n + r.bytes, 0);
     const fourMBs = fourBytes / ((performance.now() - t4) / 1000) / MB;
     const fourCpuPerGib = (srv.cpuSeconds() - cpu4) / (fourBytes / GIB);

@@ -88,7 +88,8 @@ export class ReadStream {
 
   private advance(offset: number, n: number, sequential: boolean): void {
     this.nextOffset = offset + n;
-    if (this.layout && n > 0) this.lastIndex = Math.max(this.lastIndex, findSegment(this.layout.segments, offset + n - 1));
+    if (this.layout && n > 0)
+      this.lastIndex = Math.max(this.lastIndex, findSegment(this.layout.segments, offset + n - 1));
     if (sequential && this.layout && n > 0) this.readAheadFrom(offset + n);
   }
 

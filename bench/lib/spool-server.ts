@@ -14,11 +14,19 @@ const BUILT = path.join(ROOT, 'node_modules/.cache/spool-bench-dist');
 
 /** Compiles the server (tsconfig.build.json) into a private folder, so a bench never touches the shared dist/. */
 export function buildServer(): string {
-  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILT], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILT], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   return path.join(BUILT, 'appliance/main.js');
 }
 
-export async function bootSpool(f: Fixture, dataDir: string, mountPath: string, builtMain?: string): Promise<ChildServer> {
+export async function bootSpool(
+  f: Fixture,
+  dataDir: string,
+  mountPath: string,
+  builtMain?: string,
+): Promise<ChildServer> {
   return startChildServer({
     builtMain,
     dataDir,
@@ -65,7 +73,10 @@ export async function importFixture(srv: ChildServer, f: Fixture, timeoutMs = 30
   const item = await call<{ id: number }>(srv, '/api/queue/upload', { method: 'POST', body: form });
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const q = await call<{ status: string; target_path: string | null; error_message: string | null }>(srv, `/api/queue/${item.id}`);
+    const q = await call<{ status: string; target_path: string | null; error_message: string | null }>(
+      srv,
+      `/api/queue/${item.id}`,
+    );
     if (q.status === 'completed') return `${q.target_path}/${f.file.name}`;
     if (q.status === 'failed') throw new Error(`import failed: ${q.error_message}`);
     if (Date.now() > until) throw new Error(`import still ${q.status} after ${timeoutMs} ms`);

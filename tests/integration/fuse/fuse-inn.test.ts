@@ -29,7 +29,20 @@ before(async () => {
     config: {
       auth: { login_required: false },
       mount_path: mnt,
-      providers: [{ id: 'inn', host: inn.host, port: inn.port, username: inn.username, password: inn.password, max_connections: 4, tls: false, insecure_tls: false, enabled: true, is_backup_provider: false }],
+      providers: [
+        {
+          id: 'inn',
+          host: inn.host,
+          port: inn.port,
+          username: inn.username,
+          password: inn.password,
+          max_connections: 4,
+          tls: false,
+          insecure_tls: false,
+          enabled: true,
+          is_backup_provider: false,
+        },
+      ],
     },
   });
   [filePath] = (await addPosted(srv, 'tv', 'Show.S01E01', [posted])) as [string];
@@ -41,12 +54,18 @@ after(async () => {
 });
 
 const post = (p: string, body?: unknown) =>
-  fetch(`${srv.baseUrl}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) => r.json() as Promise<{ success: boolean; data: Record<string, unknown> }>);
+  fetch(`${srv.baseUrl}${p}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json() as Promise<{ success: boolean; data: Record<string, unknown> }>);
 
 test('mount start: the tree appears, reads are byte-exact, seeks read the right bytes', async () => {
   const started = await post('/api/rclone/mount/start');
   assert.equal(started.success, true, JSON.stringify(started));
-  const status = (await (await fetch(`${srv.baseUrl}/api/rclone/mount/status`)).json()) as { data: { mounted: boolean; mount_point: string } };
+  const status = (await (await fetch(`${srv.baseUrl}/api/rclone/mount/status`)).json()) as {
+    data: { mounted: boolean; mount_point: string };
+  };
   assert.deepEqual(status.data, { mounted: true, mount_point: mnt, error: '' });
   // Async fs only: the mount is served by this very process, so a sync call would block its own FUSE callbacks.
   assert.deepEqual(await readdir(join(mnt, 'complete', 'tv')), ['Show.S01E01']);
@@ -75,12 +94,20 @@ test('rename and unlink through the mount change the virtual tree', async () => 
 });
 
 test('files API: info (spec §3 File metadata) and export-nzb', async () => {
-  const info = (await (await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(filePath)}`)).json()) as { data: Record<string, unknown> & { segments: unknown[] } };
+  const info = (await (await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(filePath)}`)).json()) as {
+    data: Record<string, unknown> & { segments: unknown[] };
+  };
   assert.equal(info.data.file_size, file.length);
   assert.equal(info.data.segment_count, 11);
   assert.equal(info.data.available_segments, 11);
   assert.equal(info.data.source_nzb_path, '/nzb/Show.S01E01.nzb');
-  assert.deepEqual(info.data.segments[1], { message_id: (info.data.segments[1] as { message_id: string }).message_id, segment_size: 300_000, start_offset: 300_000, end_offset: 599_999, available: true });
+  assert.deepEqual(info.data.segments[1], {
+    message_id: (info.data.segments[1] as { message_id: string }).message_id,
+    segment_size: 300_000,
+    start_offset: 300_000,
+    end_offset: 599_999,
+    available: true,
+  });
   const nzb = await fetch(`${srv.baseUrl}/api/files/export-nzb?path=${encodeURIComponent('/webdav' + filePath)}`);
   assert.equal(nzb.status, 200);
   assert.match(nzb.headers.get('content-disposition') ?? '', /show\.s01e01\.mkv\.nzb/);
@@ -95,7 +122,9 @@ test('files API: info (spec §3 File metadata) and export-nzb', async () => {
 test('rclone copy from /webdav brings the file home byte-exact', async () => {
   const out = mkdtempSync(join(tmpdir(), 'spool-rclone-'));
   try {
-    await run('rclone', ['copy', '--config', '/dev/null', `:webdav,url='${srv.baseUrl}/webdav':complete/tv`, out], { timeout: 120_000 });
+    await run('rclone', ['copy', '--config', '/dev/null', `:webdav,url='${srv.baseUrl}/webdav':complete/tv`, out], {
+      timeout: 120_000,
+    });
     assert.equal(sha256(await readFile(join(out, 'Show.S01E01', 'show.s01e01.mkv'))), sha256(file));
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -104,7 +133,14 @@ test('rclone copy from /webdav brings the file home byte-exact', async () => {
 
 test('rclone RC test against a real rclone rcd; wrong password fails clearly', async () => {
   const port = 20000 + randomInt(0, 20000);
-  const child = execFile('rclone', ['rcd', `--rc-addr=127.0.0.1:${port}`, '--rc-user=rc', '--rc-pass=rcpw', '--config', '/dev/null']);
+  const child = execFile('rclone', [
+    'rcd',
+    `--rc-addr=127.0.0.1:${port}`,
+    '--rc-user=rc',
+    '--rc-pass=rcpw',
+    '--config',
+    '/dev/null',
+  ]);
   try {
     let ok = { success: false, data: {} as Record<string, unknown> };
     for (let i = 0; i < 50 && ok.data.success !== true; i++) {
