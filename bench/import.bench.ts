@@ -128,7 +128,7 @@ async function importEndToEnd(log: (m: string) => void): Promise<string[]> {
   const srv = await startServer({
     config: {
       auth: { login_required: false },
-      providers: [innProvider(inn, 8)],
+      providers: [innProvider(inn)],
       import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100 },
     },
   });
@@ -146,7 +146,7 @@ async function importEndToEnd(log: (m: string) => void): Promise<string[]> {
   } finally {
     await srv.stop();
   }
-  const pool = new NntpPool([innProvider(inn, 8)]);
+  const pool = new NntpPool([innProvider(inn)]);
   try {
     const t1 = performance.now();
     await pool.body(posted.segments[0]!.messageId, { priority: 'import' });

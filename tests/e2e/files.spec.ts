@@ -6,6 +6,7 @@ import { ensureInn, type InnServer } from '../support/inn/server.js';
 import { expect, test } from './support/fixtures.js';
 import { ADMIN } from './support/fixtures.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
+import { innProvider } from '../support/inn/provider.js';
 
 // The Files screen against the real server: files posted to a real INN, imported through the real queue API,
 // listed, inspected, previewed, downloaded, exported and deleted through the real WebDAV in real Chromium.
@@ -94,20 +95,7 @@ test.beforeAll(async ({ browser }) => {
   inn = await ensureInn();
   spool = await startSpool({
     config: {
-      providers: [
-        {
-          id: 'inn',
-          host: inn.host,
-          port: inn.port,
-          username: inn.username,
-          password: inn.password,
-          max_connections: 8,
-          tls: false,
-          insecure_tls: false,
-          enabled: true,
-          is_backup_provider: false,
-        },
-      ],
+      providers: [innProvider(inn)],
       import: {
         queue_processing_interval_seconds: 1,
         segment_sample_percentage: 100,

@@ -11,6 +11,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
 import { addPosted, sha256 } from '../webdav/support.js';
+import { innProvider } from '../../support/inn/provider.js';
 
 // The FUSE mount (real /dev/fuse) of files posted to a real INN; plus the files API and `rclone copy` over WebDAV.
 const run = promisify(execFile);
@@ -29,20 +30,7 @@ before(async () => {
     config: {
       auth: { login_required: false },
       mount_path: mnt,
-      providers: [
-        {
-          id: 'inn',
-          host: inn.host,
-          port: inn.port,
-          username: inn.username,
-          password: inn.password,
-          max_connections: 4,
-          tls: false,
-          insecure_tls: false,
-          enabled: true,
-          is_backup_provider: false,
-        },
-      ],
+      providers: [innProvider(inn, { max_connections: 4 })],
     },
   });
   [filePath] = (await addPosted(srv, 'tv', 'Show.S01E01', [posted])) as [string];

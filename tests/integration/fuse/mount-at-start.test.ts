@@ -43,7 +43,7 @@ async function boot(): Promise<ChildServer> {
       auth: { login_required: false },
       mount_path: mnt,
       rclone: { mount_enabled: true },
-      providers: [innProvider(inn, 4)],
+      providers: [innProvider(inn, { max_connections: 4 })],
       import: { queue_processing_interval_seconds: 1 },
     },
   });

@@ -81,7 +81,7 @@ before(async () => {
   inn = await ensureInn();
   proxy = await slowRelay(inn.port);
   dataDir = mkdtempSync(join(tmpdir(), 'spool-crash-'));
-  const provider = { ...innProvider(inn, 2), port: (proxy.address() as net.AddressInfo).port };
+  const provider = { ...innProvider(inn, { max_connections: 2 }), port: (proxy.address() as net.AddressInfo).port };
   writeFileSync(
     join(dataDir, 'config.yaml'),
     stringify({

@@ -1,24 +1,11 @@
 import { createHash } from 'node:crypto';
+import { innProvider } from '../../support/inn/provider.js';
 import type { InnServer } from '../../support/inn/server.js';
 import { api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
 
-export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+export { innProvider };
 
-/** A provider entry for config.yaml pointing at the test INN. */
-export function innProvider(inn: InnServer, maxConnections = 8) {
-  return {
-    id: 'inn',
-    host: inn.host,
-    port: inn.port,
-    username: inn.username,
-    password: inn.password,
-    max_connections: maxConnections,
-    tls: false,
-    insecure_tls: false,
-    enabled: true,
-    is_backup_provider: false,
-  };
-}
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** The real server with login off, INN as its provider, and the given import settings. */
 export function startImportServer(

@@ -9,21 +9,11 @@ import { NntpConnection } from '../../../appliance/nntp/connection.js';
 import { AuthError } from '../../../appliance/nntp/errors.js';
 import { testProvider } from '../../../appliance/nntp/test-provider.js';
 import type { ProviderConfig } from '../../../appliance/nntp/types.js';
+import { innProvider } from '../../support/inn/provider.js';
 
 let inn: InnServer;
 let pool: NntpPool;
-const provider = (): ProviderConfig => ({
-  id: 'inn',
-  host: inn.host,
-  port: inn.port,
-  username: inn.username,
-  password: inn.password,
-  max_connections: 4,
-  tls: false,
-  insecure_tls: false,
-  enabled: true,
-  is_backup_provider: false,
-});
+const provider = (): ProviderConfig => innProvider(inn, { max_connections: 4 });
 
 before(async () => {
   inn = await ensureInn();

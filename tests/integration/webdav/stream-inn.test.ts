@@ -6,6 +6,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import type { PostedFile } from '../../support/inn/poster.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { AUTH, DAV_PASS, DAV_USER, addPosted, davUrl, rawRequest, sha256 } from './support.js';
+import { innProvider } from '../../support/inn/provider.js';
 
 // Files posted to a real INN, put in the virtual tree, read back through the real server's /webdav.
 let inn: InnServer;
@@ -22,20 +23,7 @@ before(async () => {
     config: {
       auth: { login_required: true },
       webdav: { user: DAV_USER, password: DAV_PASS },
-      providers: [
-        {
-          id: 'inn',
-          host: inn.host,
-          port: inn.port,
-          username: inn.username,
-          password: inn.password,
-          max_connections: 8,
-          tls: false,
-          insecure_tls: false,
-          enabled: true,
-          is_backup_provider: false,
-        },
-      ],
+      providers: [innProvider(inn)],
     },
   });
   [path] = (await addPosted(srv, 'movies', 'Movie.2024', [posted])) as [string];
