@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, type ReaderSettings } from './reader.js';
-import { MapSource, memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
+import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
 // ReadStream.readCached: the synchronous path FUSE reads take when the read-ahead already holds the articles.
 const t = tempVfs();
@@ -11,11 +11,7 @@ after(() => t.close());
 const bytes = randomBytes(50_000);
 const { layout, articles } = memoryArticles(bytes, 7_000);
 const PATH = '/complete/x/J/f.bin';
-const settings: ReaderSettings = {
-  cacheBytes: 1 << 20,
-  workersPerStream: 4,
-  zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 },
-};
+const settings: ReaderSettings = testReaderSettings();
 const sig = new AbortController().signal;
 const settle = () => new Promise((r) => setTimeout(r, 10));
 

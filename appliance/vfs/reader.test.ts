@@ -3,18 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, VfsReadError, findSegment, type ReaderSettings } from './reader.js';
-import { MapSource, memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
+import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
 const t = tempVfs();
 after(() => t.close());
 const bytes = randomBytes(100_000);
 const { layout, articles } = memoryArticles(bytes, 7_000);
 const PATH = '/complete/x/J/f.bin';
-const settings: ReaderSettings = {
-  cacheBytes: 1 << 20,
-  workersPerStream: 4,
-  zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 },
-};
+const settings: ReaderSettings = testReaderSettings();
 
 async function collect(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -5,6 +5,7 @@ import { open, type RootDatabase } from 'lmdb';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
+import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
 
 /** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
 export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; close: () => void } {
@@ -70,4 +71,13 @@ export class MapSource implements ArticleSource {
       opts.signal.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+/** Reader settings for unit tests: a 1 MiB cache, 4 fetches per stream, zero-fill off. */
+export function testReaderSettings(): ReaderSettings {
+  return {
+    cacheBytes: 1 << 20,
+    workersPerStream: 4,
+    zeroFill: { enabled: false, maxHoleBytes: 8000, maxHolesPerFile: 1, maxFileShare: 0.1 },
+  };
 }

@@ -5,3 +5,4 @@
  */
 export { DEFAULTS, PROVIDER_DEFAULTS } from '../../../../appliance/config/defaults';
 export { NUMERIC_FALLBACKS, type NumericField } from '../../../../appliance/config/fallbacks';
+export type { ProviderConfig } from '../../../../appliance/nntp/types';

@@ -1,18 +1,8 @@
-import { PROVIDER_DEFAULTS as SERVER_PROVIDER_DEFAULTS } from '../../serverConfig';
+import { PROVIDER_DEFAULTS as SERVER_PROVIDER_DEFAULTS, type ProviderConfig } from '../../serverConfig';
 import type { Provider, ProviderTestInput } from './providersApi';
 
-/** The provider form's values (spec §3 Provider; the password is write-only). */
-export interface ProviderForm {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  max_connections: number;
-  tls: boolean;
-  insecure_tls: boolean;
-  enabled: boolean;
-  is_backup_provider: boolean;
-}
+/** The provider form's values: the server's provider entry (spec §3) without its id; the password is write-only. */
+export type ProviderForm = Omit<ProviderConfig, 'id'>;
 
 /** Spec §9 provider defaults, the server's own. */
 export const PROVIDER_DEFAULTS: ProviderForm = SERVER_PROVIDER_DEFAULTS;
