@@ -151,3 +151,22 @@ test('an oversized header line is a protocol error thrown at once (the stream ca
   const wire = article(Buffer.concat([Buffer.alloc(5000, 0x41), Buffer.from('\r\nmore\r\n')]));
   for (const be of backends) assert.throws(() => decode(be, wire, [100]), ProtocolError);
 });
+
+test('an article whose tail shares a chunk with the next pipelined article decodes exactly, escapes at every cut', () => {
+  const escapy = [214, 224, 227, 19, 0, 255];
+  for (let round = 0; round < 12; round++) {
+    const data = randomBytes(60_000 + Math.floor(Math.random() * 120_000));
+    // Dense escapes, so the cut at `room` input bytes lands inside an escape pair in some rounds.
+    for (let i = 0; i < data.length; i += 1 + (i % 3)) data[i] = escapy[i % escapy.length]!;
+    const body = { name: 'a.bin', fileSize: 10_000_000, part: 1, totalParts: 9, offset: 0, data };
+    const first = article(encodeArticleBody(body));
+    const next = article(encodeArticleBody({ ...body, part: 2, offset: data.length }));
+    const wire = Buffer.concat([first, Buffer.from('222 0 <next@x>\r\n'), next]);
+    const piece = 20_000 + Math.floor(Math.random() * 200_000);
+    for (const be of backends) {
+      const { end, d } = decode(be, wire, [piece]);
+      assert.equal(end, first.length, `${be.name} stops right after the first terminator (piece ${piece})`);
+      assert.ok(d.result().data.equals(data), `${be.name} bytes (piece ${piece})`);
+    }
+  }
+});

@@ -163,6 +163,16 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
     if (room >= input.length) {
       r = this.backend.decodeChunk(input, out.subarray(this.written), this.state);
       this.written += r.written;
+    } else if (room >= 4096) {
+      // A pipelined chunk holds this article's tail and the next article. Decoding never expands (every output
+      // byte takes at least one input byte), so the first `room` input bytes decode straight into the output;
+      // only the last few escaped bytes go through scratch, not the whole rest of the chunk.
+      r = this.backend.decodeChunk(input.subarray(0, room), out.subarray(this.written), this.state);
+      this.written += r.written;
+      if (!r.ended) {
+        this.state = r.state;
+        return pos + r.read;
+      }
     } else {
       // The native decoder does not bound its writes: decode into scratch and copy what fits.
       if (this.scratch.buf.length < input.length) this.scratch.buf = Buffer.allocUnsafeSlow(input.length * 2);
