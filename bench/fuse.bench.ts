@@ -60,7 +60,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
       ...rows,
     ].join('\n');
   } finally {
-    if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
+    if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
     rmSync(mnt, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }

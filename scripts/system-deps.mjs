@@ -9,10 +9,12 @@ export const SYSTEM_DEPS = {
   inn2: { check: ['/usr/lib/news/bin/innd'], packages: ['inn2'], tiers: ['integration', 'bench'] },
   litmus: { check: ['/usr/bin/litmus'], packages: ['litmus'], tiers: ['integration'] },
   rclone: { check: ['/usr/bin/rclone'], packages: ['rclone'], tiers: ['integration'] },
+  // Our FUSE 3 addon (appliance/fuse/native) builds against libfuse3-dev; fuse3 brings fusermount3 (and replaces
+  // Debian's FUSE 2 `fuse`, whose /usr/bin/fusermount becomes a link to fusermount3).
   fuse: {
-    check: ['/usr/bin/fusermount', '/usr/include/fuse/fuse.h'],
-    packages: ['fuse', 'libfuse-dev'],
-    tiers: ['integration'],
+    check: ['/usr/bin/fusermount3', '/usr/include/fuse3/fuse.h'],
+    packages: ['fuse3', 'libfuse3-dev'],
+    tiers: ['unit', 'integration', 'e2e'],
   },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
   // The container's s6 scripts run under a real s6-svscan (s6-rc itself is not packaged in Debian); shellcheck lints them.

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureSystemDeps } from './system-deps.mjs';
+import { addonIsStale, buildNative } from './build-native.mjs';
 
 const TIERS = ['unit', 'integration', 'e2e'];
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -88,6 +89,8 @@ function run(cmd, args, env = {}) {
 }
 
 ensureSystemDeps(tiers);
+// The FUSE addon: `npm install` skipped it if the headers were missing (just installed above), or its C changed.
+if (addonIsStale() && buildNative({ required: true }) !== 0) process.exit(1);
 
 const results = [];
 for (const tier of tiers) {

@@ -1,22 +1,87 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/** Opaque handles owned by the addon. */
+export type WindowTable = { readonly __table: unique symbol };
+export type NativeMount = { readonly __mount: unique symbol };
+
+/** The operations the FUSE threads hand to JS (appliance/fuse/native/src/mount.h). */
+export const Op = { getattr: 1, readdir: 2, open: 3, read: 4, release: 5, unlink: 6, rename: 7 } as const;
 
 /**
- * @cocalc/fuse-native is CommonJS (`module.exports = Fuse`) but its typings say `export default`, which under
- * NodeNext types the default import as the module object. Loading it through require gives the real class,
- * typed with the typings' class.
+ * Our FUSE 3 addon (appliance/fuse/native, built by `npm install` through scripts/build-native.mjs). Reads the
+ * window holds are answered on the FUSE thread; every other request reaches `dispatch` and waits for `reply`.
  */
-// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- the only way to reach the CJS class type
-type FuseModule = typeof import('@cocalc/fuse-native');
-type FuseCtor = FuseModule['default'];
+export interface SpoolFuseAddon {
+  createTable(): WindowTable;
+  openWindow(t: WindowTable, fh: number, size: number): number;
+  closeWindow(t: WindowTable, fh: number): number;
+  /** 0 published, -1 no such window, -2 overlaps a published span, -3 past the end of the file. */
+  publish(t: WindowTable, fh: number, offset: number, bytes: Uint8Array): number;
+  /** 0 retired (no FUSE thread is copying from it any more), -1 nothing published there. */
+  retire(t: WindowTable, fh: number, offset: number): number;
+  /** End of the furthest read served natively (0: none yet), -1 when the window is gone; re-arms the wake-up. */
+  takeProgress(t: WindowTable, fh: number): number;
+  /** The FUSE thread's own lookup: bytes copied into target, or -1 when some byte is not published. */
+  readWindow(t: WindowTable, fh: number, offset: number, length: number, target: Uint8Array): number;
+  /** [reads answered natively, bytes answered natively, reads sent to JS]. */
+  stats(t: WindowTable): [number, number, number];
+  mount(
+    t: WindowTable,
+    mountPoint: string,
+    options: string,
+    dispatch: (op: number, id: number, path: string, a?: number | string, b?: number, c?: number) => void,
+    progress: (fh: number) => void,
+  ): NativeMount;
+  reply(m: NativeMount, id: number, result: number, a?: unknown, b?: unknown): boolean;
+  unmount(m: NativeMount, done: () => void): void;
+}
+
 const require = createRequire(import.meta.url);
-export const Fuse = require('@cocalc/fuse-native') as FuseCtor;
-export type Fuse = InstanceType<FuseCtor>;
-export type FuseOperations = NonNullable<ConstructorParameters<FuseCtor>[1]>;
-/**
- * The typings say `timeout?: number`; index.js also takes false (no timer) or a per-operation object
- * (`{ read: false }`: `default` or 15 s for the others).
- */
-export type FuseOptions = Omit<NonNullable<ConstructorParameters<FuseCtor>[2]>, 'timeout'> & {
-  timeout?: number | false | Record<string, number | false>;
-};
-export type FuseStats = NonNullable<Parameters<Parameters<NonNullable<FuseOperations['getattr']>>[1]>[1]>;
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** From the sources (tsx) and from dist/appliance/fuse (the compiled server) alike. */
+const candidates = [
+  `${here}native/build/Release/spool_fuse.node`,
+  `${here}../../../appliance/fuse/native/build/Release/spool_fuse.node`,
+];
+
+function load(): { addon: SpoolFuseAddon | null; error: string } {
+  const path = candidates.find((p) => existsSync(p));
+  if (!path)
+    return {
+      addon: null,
+      error:
+        'The FUSE addon is not built. Install the FUSE 3 headers and tools (apt-get install libfuse3-dev fuse3), ' +
+        'then run: npm run build:native',
+    };
+  try {
+    return { addon: require(path) as SpoolFuseAddon, error: '' };
+  } catch (e) {
+    return { addon: null, error: `The FUSE addon failed to load (${(e as Error).message}); run: npm run build:native` };
+  }
+}
+
+const loaded = load();
+/** Null when the addon is missing; `addonError` then says how to build it (shown by the mount status). */
+export const addon = loaded.addon;
+export const addonError = loaded.error;
+
+export function requireAddon(): SpoolFuseAddon {
+  if (!addon) throw new Error(addonError);
+  return addon;
+}
+
+/** Negative errnos, as FUSE answers them. */
+const E = constants.errno;
+export const Errno = {
+  ENOENT: -E.ENOENT,
+  EIO: -E.EIO,
+  EBADF: -E.EBADF,
+  EACCES: -E.EACCES,
+  EEXIST: -E.EEXIST,
+  EINVAL: -E.EINVAL,
+  EROFS: -E.EROFS,
+  ETIMEDOUT: -E.ETIMEDOUT,
+} as const;

@@ -1,74 +1,123 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
-import { Fuse } from './fuse.binding.js';
+import { Errno, Op, requireAddon } from './fuse.binding.js';
 import { createFuseOps } from './fuse.ops.js';
-import { VfsReader, type ReaderSettings } from '../vfs/reader.js';
-import { MapSource, memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
+import { VfsReader } from '../vfs/reader.js';
+import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
-// The FUSE read callback without a kernel: cached reads answer before read() returns; waiting reads are bounded.
+// The JS side of the FUSE requests without a kernel: what reaches JS, what the native window then holds.
+const native = requireAddon();
 const t = tempVfs();
 after(() => t.close());
-const bytes = randomBytes(40_000);
+const bytes = randomBytes(80_000);
 const { layout, articles } = memoryArticles(bytes, 8_000);
 const PATH = '/complete/x/J/f.bin';
-const settings: ReaderSettings = {
-  cacheBytes: 1 << 20,
-  workersPerStream: 2,
-  zeroFill: { enabled: false, maxHoleBytes: 0, maxHolesPerFile: 0, maxFileShare: 0 },
-};
-const base = { uid: 0, gid: 0, umask: 0o022, readOnly: true, readAhead: () => 2 };
+const base = { uid: 1, gid: 2, umask: 0o022, readOnly: true, readAhead: () => 3 };
+const settle = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+interface Answered {
+  result: number;
+  a?: unknown;
+  b?: unknown;
+}
 
 function opsWith(source: MapSource, readTimeoutMs = 15_000) {
-  const ops = createFuseOps(t.vfs, new VfsReader(t.vfs, source, () => settings), { ...base, readTimeoutMs });
-  const read = (fd: number, buf: Buffer, pos: number) =>
-    new Promise<number>((resolve) => ops.read!(PATH, fd, buf, buf.length, pos, (n) => resolve(n ?? 0)));
-  const open = () =>
-    new Promise<number>((resolve, reject) =>
-      ops.open!(PATH, 0, (err, fd) => (err ? reject(new Error(`open ${err}`)) : resolve(fd as number))),
-    );
-  return { ops, open, read };
+  const table = native.createTable();
+  const answers = new Map<number, Answered>();
+  const reader = new VfsReader(t.vfs, source, () => testReaderSettings());
+  const ops = createFuseOps(t.vfs, reader, { ...base, readTimeoutMs }, native, table, (id, result, a, b) => {
+    assert.ok(!answers.has(id), `request ${id} answered twice`);
+    answers.set(id, { result, a, b });
+  });
+  let nextId = 1;
+  /** Dispatches one request and waits (bounded) for its answer. */
+  const ask = async (op: number, path: string, a?: number | string, b?: number, c?: number) => {
+    const id = nextId++;
+    ops.dispatch(op, id, path, a, b, c);
+    for (let i = 0; i < 300 && !answers.has(id); i++) await settle(5);
+    return answers.get(id) as Answered;
+  };
+  return {
+    ops,
+    ask,
+    table,
+    answers,
+    dispatch: (op: number, id: number, ...args: number[]) => ops.dispatch(op, id, PATH, ...args),
+  };
 }
 
 test('setup', async () => {
   await t.vfs.addJob({ category: 'x', jobName: 'J', files: [{ name: 'f.bin', size: bytes.length, layout }] });
 });
 
-test('a read the read-ahead already holds is answered before read() returns; the first one waits', async () => {
-  const { ops, open, read } = opsWith(new MapSource(articles, 5));
-  const fd = await open();
-  const buf = Buffer.alloc(5_000);
-  const first = await read(fd, buf, 0);
-  assert.equal(first, 5_000);
-  await new Promise((r) => setTimeout(r, 30)); // read-ahead: articles 1-2 arrive
-  let answer: number | null = null;
-  ops.read!(PATH, fd, buf, 5_000, 5_000, (n) => (answer = n ?? 0));
-  assert.equal(answer, 5_000, 'answered synchronously');
-  assert.deepEqual(buf, bytes.subarray(5_000, 10_000));
-  // A handler failure (here a buffer shorter than the length asked for) is an errno, never a thrown exception.
-  let failed: number | null = null;
-  ops.read!(PATH, fd, Buffer.alloc(10), 5_000, 5_000, (n) => (failed = n ?? 0));
-  assert.equal(failed, Fuse.EIO);
-  await new Promise<void>((r) => ops.release!(PATH, fd, () => r()));
+test('getattr and readdir answer stat fields and names; a missing path is ENOENT', async () => {
+  const { ask } = opsWith(new MapSource(articles));
+  const file = await ask(Op.getattr, PATH);
+  assert.equal(file.result, 0);
+  const st = file.a as Float64Array;
+  assert.deepEqual([...st.subarray(0, 5)], [0o100444, 1, 2, bytes.length, 1]);
+  const dir = await ask(Op.readdir, '/complete/x/J');
+  assert.deepEqual([dir.result, dir.a, [...(dir.b as Uint8Array)]], [0, ['f.bin'], [0]]);
+  assert.equal((await ask(Op.getattr, '/nope')).result, Errno.ENOENT);
+  assert.equal((await ask(Op.open, PATH, 1)).result, Errno.EROFS, 'O_WRONLY on an article-backed file');
+  assert.equal((await ask(Op.unlink, PATH)).result, Errno.EROFS, 'read_only');
 });
 
-test('a read still waiting after readTimeoutMs answers ETIMEDOUT and never touches the buffer afterwards', async () => {
-  const { ops, open, read } = opsWith(new MapSource(articles, 300), 50);
-  const fd = await open();
-  const buf = Buffer.alloc(1_000, 0xee);
-  const res = await read(fd, buf, 20_000);
-  assert.equal(res, Fuse.ETIMEDOUT);
-  await new Promise((r) => setTimeout(r, 400)); // the article would have arrived by now
-  assert.deepEqual(buf, Buffer.alloc(1_000, 0xee));
-  await new Promise<void>((r) => ops.release!(PATH, fd, () => r()));
+test('the first read waits in JS; the read-ahead then lands in the native window, byte-exact', async () => {
+  const source = new MapSource(articles, 5);
+  const { ask, table, ops } = opsWith(source);
+  const fh = (await ask(Op.open, PATH, 0)).a as number;
+  const first = await ask(Op.read, PATH, fh, 0, 4_096);
+  assert.equal(first.result, 4_096);
+  assert.deepEqual((first.a as Buffer).subarray(0, 4_096), bytes.subarray(0, 4_096));
+  await settle(); // articles 0-2 arrive and are published
+  const out = Buffer.alloc(16_000);
+  assert.equal(native.readWindow(table, fh, 4_096, 16_000, out), 16_000, 'served without JS');
+  assert.deepEqual(out, bytes.subarray(4_096, 20_096));
+  // The FUSE thread would now wake JS: the stream moves its read-ahead on and retires what is behind.
+  ops.progress(fh);
+  await settle();
+  assert.equal(native.readWindow(table, fh, 20_096, 16_000, out), 16_000, 'read-ahead moved on (articles 2-4)');
+  assert.deepEqual(out, bytes.subarray(20_096, 36_096));
+  ops.progress(fh);
+  await settle();
+  assert.equal(native.readWindow(table, fh, 0, 100, out), -1, 'article 0 retired: more than 2 behind the reader');
+  // Release retires everything the handle published.
+  assert.equal((await ask(Op.release, PATH, fh)).result, 0);
+  assert.equal(native.readWindow(table, fh, 36_096, 100, out), -1);
+  assert.equal(ops.openHandles, 0);
 });
 
-test('release while a read waits answers it EIO; an unknown handle is EBADF', async () => {
-  const { ops, open, read } = opsWith(new MapSource(articles, 300));
-  const fd = await open();
-  const pending = read(fd, Buffer.alloc(10), 30_000);
-  await new Promise<void>((r) => ops.release!(PATH, fd, () => r()));
-  assert.equal(await pending, Fuse.EIO);
-  const bad = await read(999, Buffer.alloc(10), 0);
-  assert.equal(bad, Fuse.EBADF);
+test('the window stays bounded by the read-ahead, however far a reader gets', async () => {
+  const { ask, table, ops } = opsWith(new MapSource(articles, 1));
+  const fh = (await ask(Op.open, PATH, 0)).a as number;
+  await ask(Op.read, PATH, fh, 0, 1_000);
+  const out = Buffer.alloc(4_000);
+  let published = 0;
+  for (let off = 1_000; off < bytes.length; off += 4_000) {
+    await settle(10);
+    if (native.readWindow(table, fh, off, 4_000, out) < 0) await ask(Op.read, PATH, fh, off, 4_000);
+    ops.progress(fh);
+    let count = 0;
+    for (let s = 0; s < bytes.length; s += 8_000) if (native.readWindow(table, fh, s, 1, out) === 1) count++;
+    published = Math.max(published, count);
+  }
+  assert.ok(published <= 3 + 2 + 1, `at most read-ahead + slack articles published (saw ${published})`);
+  assert.ok(native.stats(table)[0] > 20, 'most reads were native');
+  await ask(Op.release, PATH, fh);
+});
+
+test('a read still waiting after readTimeoutMs answers ETIMEDOUT; release while one waits answers it EIO', async () => {
+  const { ask, dispatch, answers } = opsWith(new MapSource(articles, 300), 50);
+  const fh = (await ask(Op.open, PATH, 0)).a as number;
+  assert.equal((await ask(Op.read, PATH, fh, 20_000, 1_000)).result, Errno.ETIMEDOUT);
+  const fh2 = (await ask(Op.open, PATH, 0)).a as number;
+  dispatch(Op.read, 9_001, fh2, 40_000, 10);
+  assert.equal((await ask(Op.release, PATH, fh2)).result, 0);
+  await settle();
+  assert.equal(answers.get(9_001)?.result, Errno.EIO);
+  assert.equal((await ask(Op.read, PATH, 999, 0, 10)).result, Errno.EBADF);
+  await settle(400); // the timed-out read's article arrives: nothing answers twice (the answer hook asserts it)
+  await ask(Op.release, PATH, fh);
 });

@@ -1,6 +1,6 @@
-import { Fuse, type FuseOperations, type FuseStats } from './fuse.binding.js';
+import { Errno, Op, type SpoolFuseAddon, type WindowTable } from './fuse.binding.js';
 import { AppError } from '../http/errors.js';
-import { ReadStream } from '../vfs/read-stream.js';
+import { ReadStream, type StreamWindow } from '../vfs/read-stream.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import type { VfsNode } from '../vfs/types.js';
@@ -11,114 +11,143 @@ export interface FuseOpsOptions {
   /** Permission bits removed from 0777 (dirs) / 0666 (files), like a mount's umask. */
   umask: number;
   readOnly: boolean;
-  /** Articles fetched ahead of a sequential reader. */
+  /** Articles fetched ahead of a sequential reader (and published to the native window). */
   readAhead: () => number;
-  /** A read still waiting for the network after this long answers ETIMEDOUT (fuse-native's own per-op timer is off for reads). */
+  /** A read still waiting for the network after this long answers ETIMEDOUT. */
   readTimeoutMs?: number;
 }
+
+/** How an answer reaches the waiting FUSE thread (the addon's reply, bound to one mount). */
+export type Answer = (id: number, result: number, a?: unknown, b?: unknown) => void;
 
 interface Handle {
   stream: ReadStream;
   ac: AbortController;
 }
 
-/** The FUSE callbacks over the same VFS and reader that WebDAV uses. Errors map to errnos, never throw. */
-export function createFuseOps(vfs: VfsService, reader: VfsReader, o: FuseOpsOptions): FuseOperations {
+export interface FuseOps {
+  /** One request from a FUSE thread: op, request id, path, then the op's own arguments. */
+  dispatch(op: number, id: number, path: string, a?: number | string, b?: number, c?: number): void;
+  /** The native window served reads of `fh`: let its stream move on. */
+  progress(fh: number): void;
+  /** After unmount: close every handle the kernel did not release. */
+  closeAll(): void;
+  readonly openHandles: number;
+}
+
+/**
+ * The FUSE requests that reach JS, over the same VFS and reader as WebDAV. Errors become negative errnos, never
+ * exceptions. Each open handle gets a native window its ReadStream publishes read-ahead articles to, so most reads
+ * never get here.
+ */
+export function createFuseOps(
+  vfs: VfsService,
+  reader: VfsReader,
+  o: FuseOpsOptions,
+  native: SpoolFuseAddon,
+  table: WindowTable,
+  answer: Answer,
+): FuseOps {
   const handles = new Map<number, Handle>();
-  let nextFd = 10;
-  const stat = (n: VfsNode): FuseStats => {
+  let nextFh = 1;
+  const stat = (n: VfsNode): Float64Array => {
     const dir = n.type === 'directory';
-    return {
-      mode: (dir ? 0o040000 | (0o777 & ~o.umask) : 0o100000 | (0o666 & ~o.umask)) & (o.readOnly ? ~0o222 : ~0),
-      uid: o.uid,
-      gid: o.gid,
-      size: n.size,
-      dev: 0,
-      nlink: dir ? 2 : 1,
-      ino: 0,
-      rdev: 0,
-      blksize: 4096,
-      blocks: Math.ceil(n.size / 512),
-      atime: new Date(n.modifiedAt),
-      mtime: new Date(n.modifiedAt),
-      ctime: new Date(n.createdAt),
-    };
+    const mode = (dir ? 0o040000 | (0o777 & ~o.umask) : 0o100000 | (0o666 & ~o.umask)) & (o.readOnly ? ~0o222 : ~0);
+    return Float64Array.of(mode, o.uid, o.gid, n.size, dir ? 2 : 1, n.modifiedAt, n.modifiedAt, n.createdAt);
   };
-  return {
-    getattr(path, cb) {
-      guard(() => {
-        const n = vfs.stat(path);
-        if (!n || n.health === 'corrupted') return cb(Fuse.ENOENT);
-        cb(0, stat(n));
-      }, cb);
+  const windowOf = (fh: number): StreamWindow => ({
+    publish: (offset, bytes) => native.publish(table, fh, offset, bytes) === 0,
+    retire: (offset) => void native.retire(table, fh, offset),
+  });
+  const close = (fh: number) => {
+    const h = handles.get(fh);
+    handles.delete(fh);
+    h?.ac.abort();
+    h?.stream.close(); // retires every article it published, then unpins them
+    native.closeWindow(table, fh);
+  };
+
+  const ops: Record<number, (id: number, path: string, a?: number | string, b?: number, c?: number) => void> = {
+    [Op.getattr](id, path) {
+      const n = vfs.stat(path);
+      if (!n || n.health === 'corrupted') return answer(id, Errno.ENOENT);
+      answer(id, 0, stat(n));
     },
-    readdir(path, cb) {
-      guard(() => {
-        const kids = vfs.list(path);
-        cb(
-          0,
-          kids.map((k) => k.name),
-          kids.map(stat),
-        );
-      }, cb);
+    [Op.readdir](id, path) {
+      const kids = vfs.list(path);
+      answer(
+        id,
+        0,
+        kids.map((k) => k.name),
+        Uint8Array.from(kids, (k) => (k.type === 'directory' ? 1 : 0)),
+      );
     },
-    open(path, flags, cb) {
-      guard(() => {
-        if ((flags & 3) !== 0) return cb(Fuse.EROFS); // O_WRONLY / O_RDWR: article-backed files are immutable
-        const stream = new ReadStream(reader, path, o.readAhead);
-        const fd = nextFd++;
-        handles.set(fd, { stream, ac: new AbortController() });
-        cb(0, fd);
-      }, cb);
+    [Op.open](id, path, flags) {
+      if ((Number(flags) & 3) !== 0) return answer(id, Errno.EROFS); // O_WRONLY / O_RDWR: articles are immutable
+      const fh = nextFh++;
+      const stream = new ReadStream(reader, path, o.readAhead, windowOf(fh));
+      native.openWindow(table, fh, stream.node.size);
+      handles.set(fh, { stream, ac: new AbortController() });
+      answer(id, 0, fh);
     },
-    read(_path, fd, buffer, length, position, cb) {
-      const h = handles.get(fd);
-      if (!h) return cb(Fuse.EBADF);
-      guard(() => {
-        // Most reads of a sequential reader: answered now, from what the read-ahead already holds.
-        const n = h.stream.readCached(buffer, position, length);
-        if (n !== null) return cb(n);
-        readWaiting(h, buffer, length, position, o.readTimeoutMs ?? 15_000, cb);
-      }, cb);
+    [Op.read](id, _path, fh, offset, length) {
+      const h = handles.get(Number(fh));
+      if (!h) return answer(id, Errno.EBADF);
+      const buf = Buffer.allocUnsafe(Number(length));
+      // A miss of the native window that the cache can still answer (an article behind the window, or not yet
+      // published): now, without waiting.
+      const n = h.stream.readCached(buf, Number(offset), Number(length));
+      if (n !== null) return answer(id, n, buf);
+      readWaiting(h, buf, Number(offset), o.readTimeoutMs ?? 15_000, (res) => answer(id, res, buf));
     },
-    release(_path, fd, cb) {
-      const h = handles.get(fd);
-      handles.delete(fd);
-      h?.ac.abort();
-      h?.stream.close();
-      cb(0);
+    [Op.release](id, _path, fh) {
+      close(Number(fh));
+      answer(id, 0);
     },
-    unlink(path, cb) {
-      if (o.readOnly) return cb(Fuse.EROFS);
+    [Op.unlink](id, path) {
+      if (o.readOnly) return answer(id, Errno.EROFS);
       vfs.remove(path).then(
-        () => cb(0),
-        (e: unknown) => cb(errno(e)),
+        () => answer(id, 0),
+        (e: unknown) => answer(id, errno(e)),
       );
     },
-    rename(src, dest, cb) {
-      if (o.readOnly) return cb(Fuse.EROFS);
-      vfs.transfer(src, dest, { mode: 'move', overwrite: true }).then(
-        () => cb(0),
-        (e: unknown) => cb(errno(e)),
+    [Op.rename](id, path, dest) {
+      if (o.readOnly) return answer(id, Errno.EROFS);
+      vfs.transfer(path, String(dest), { mode: 'move', overwrite: true }).then(
+        () => answer(id, 0),
+        (e: unknown) => answer(id, errno(e)),
       );
+    },
+  };
+
+  return {
+    dispatch(op, id, path, a, b, c) {
+      const handler = ops[op];
+      if (!handler) return answer(id, Errno.EIO);
+      try {
+        handler(id, path, a, b, c);
+      } catch (e) {
+        answer(id, errno(e)); // a request already answered ignores a second answer
+      }
+    },
+    progress(fh) {
+      const end = native.takeProgress(table, fh); // re-arms the wake-up, even for a handle already closed
+      if (end > 0) handles.get(fh)?.stream.servedUpTo(end);
+    },
+    closeAll() {
+      for (const fh of [...handles.keys()]) close(fh);
+    },
+    get openHandles() {
+      return handles.size;
     },
   };
 }
 
 /**
- * A read that waits for articles. It carries its own deadline because the mount turns fuse-native's per-op
- * timer off for reads: that timer (a setTimeout and clearTimeout per 128 KiB read) cost more than the read
- * itself on the cached path. After the deadline the kernel gets ETIMEDOUT and the read is cancelled, so it never
- * writes into the kernel's buffer once answered.
+ * A read that waits for articles, with a deadline: after it the kernel gets ETIMEDOUT and the read is cancelled.
+ * The bytes reach the kernel only through the answer (the addon copies them), so a late finish writes nothing.
  */
-function readWaiting(
-  h: Handle,
-  buffer: Buffer,
-  length: number,
-  position: number,
-  timeoutMs: number,
-  cb: (res: number) => void,
-): void {
+function readWaiting(h: Handle, buf: Buffer, position: number, timeoutMs: number, cb: (res: number) => void): void {
   const ac = new AbortController();
   const onClose = () => ac.abort();
   h.ac.signal.addEventListener('abort', onClose, { once: true });
@@ -132,25 +161,17 @@ function readWaiting(
   };
   const timer = setTimeout(() => {
     ac.abort();
-    answer(Fuse.ETIMEDOUT);
+    answer(Errno.ETIMEDOUT);
   }, timeoutMs);
-  h.stream.readInto(buffer, position, length, ac.signal).then(answer, () => answer(Fuse.EIO));
-}
-
-function guard(fn: () => void, cb: (err: number) => void): void {
-  try {
-    fn();
-  } catch (e) {
-    cb(errno(e));
-  }
+  h.stream.readInto(buf, position, buf.length, ac.signal).then(answer, () => answer(Errno.EIO));
 }
 
 function errno(e: unknown): number {
   if (e instanceof AppError) {
-    if (e.status === 404) return Fuse.ENOENT;
-    if (e.status === 400) return Fuse.EINVAL;
-    if (e.status === 403) return Fuse.EACCES;
-    if (e.status === 409 || e.status === 412) return Fuse.EEXIST;
+    if (e.status === 404) return Errno.ENOENT;
+    if (e.status === 400) return Errno.EINVAL;
+    if (e.status === 403) return Errno.EACCES;
+    if (e.status === 409 || e.status === 412) return Errno.EEXIST;
   }
-  return Fuse.EIO;
+  return Errno.EIO;
 }

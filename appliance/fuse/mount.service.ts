@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { Fuse, type FuseOptions } from './fuse.binding.js';
+import { FuseMount, type ReadCounters } from './fuse-mount.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
-import { createFuseOps } from './fuse.ops.js';
 
 const run = promisify(execFile);
 
@@ -18,10 +17,11 @@ export interface MountStatus {
 
 /**
  * The FUSE mount of the virtual tree at `mount_path` (spec §7 /api/rclone/mount/*). A mount left behind by a
- * crash is detached (fusermount -uz) before mounting again, so a kill -9 never blocks the next start.
+ * crash is detached (fusermount3 -uz, else umount -l) before mounting again, so a kill -9 never blocks the next
+ * start. The mount is our FUSE 3 addon (appliance/fuse/native, docs/fuse.md).
  */
 export class MountService {
-  private fuse: Fuse | null = null;
+  private fuse: FuseMount | null = null;
   private mountPoint = '';
   private lastError = '';
 
@@ -54,26 +54,16 @@ export class MountService {
     await cleanStale(point, this.logger);
     mkdirSync(point, { recursive: true });
     const r = c.rclone;
-    const ops = createFuseOps(this.vfs, this.reader, {
+    // FUSE 3 mounts over a non-empty directory without asking (no `nonempty`); rclone's rule is kept here.
+    if (!r.allow_non_empty && readdirSync(point).length > 0)
+      throw new Error(`Mount point ${point} is not empty (enable allow_non_empty to mount over its contents)`);
+    const fuse = FuseMount.start(point, mountOptions(c), this.vfs, this.reader, {
       uid: r.uid,
       gid: r.gid,
       umask: parseInt(String(r.umask), 8) || 0o002,
       readOnly: r.read_only,
-      readAhead: () => c.streaming.max_download_workers,
+      readAhead: () => this.config.get().streaming.max_download_workers,
     });
-    const options: FuseOptions = {
-      allowOther: r.allow_other,
-      nonEmpty: r.allow_non_empty,
-      attrTimeout: seconds(r.attr_timeout, 1),
-      entryTimeout: seconds(r.dir_cache_time, 1),
-      fsname: 'spool',
-      subtype: 'spool',
-      maxRead: 1024 * 1024,
-      // Reads bring their own deadline (fuse.ops readWaiting); a timer per cached 128 KiB read was pure cost.
-      timeout: { read: false },
-    };
-    const fuse = new Fuse(point, ops, options as ConstructorParameters<typeof Fuse>[2]);
-    await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
     this.fuse = fuse;
     this.mountPoint = point;
     this.lastError = '';
@@ -84,11 +74,31 @@ export class MountService {
   async stop(): Promise<{ message: string }> {
     const fuse = this.fuse;
     if (!fuse) return { message: 'Mount was not running' };
-    await new Promise<void>((resolve) => fuse.unmount(() => resolve()));
+    await fuse.stop();
     if (isMounted(this.mountPoint)) await cleanStale(this.mountPoint, this.logger);
     this.fuse = null;
     return { message: 'Mount stopped' };
   }
+
+  /** How the mount's reads were answered (native window vs JS); null when not mounted. */
+  readCounters(): ReadCounters | null {
+    return this.fuse?.counters() ?? null;
+  }
+}
+
+/** libfuse -o options from the rclone section (the subset a FUSE mount has). */
+export function mountOptions(c: ReturnType<ConfigService['get']>): string[] {
+  const r = c.rclone;
+  const opts = [
+    'fsname=spool',
+    'subtype=spool',
+    `max_read=${1024 * 1024}`,
+    `attr_timeout=${seconds(r.attr_timeout, 1)}`,
+    `entry_timeout=${seconds(r.dir_cache_time, 1)}`,
+  ];
+  if (r.allow_other) opts.push('allow_other');
+  if (r.read_only) opts.push('ro');
+  return opts;
 }
 
 export function isMounted(point: string): boolean {
@@ -105,9 +115,10 @@ export function isMounted(point: string): boolean {
 export async function cleanStale(point: string, logger: Logger): Promise<void> {
   if (!isMounted(point)) return;
   logger.warn('detaching a stale mount', { mount_point: point });
-  await run('fusermount', ['-uz', point]).catch((err: Error) =>
-    logger.warn('fusermount failed', { error: err.message }),
-  );
+  await run('fusermount3', ['-uz', point]).catch(async (err: Error) => {
+    logger.warn('fusermount3 failed, trying umount -l', { error: err.message });
+    await run('umount', ['-l', point]).catch((e: Error) => logger.warn('umount -l failed', { error: e.message }));
+  });
 }
 
 /** rclone-style durations ('1s', '10m', '1h30m') in seconds; plain numbers are seconds. */

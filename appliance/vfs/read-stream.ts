@@ -1,6 +1,24 @@
 import type { VfsReader } from './reader.js';
 import { findSegment } from './reader.js';
+import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
+
+/**
+ * Where a stream shows the articles it holds to readers that do not call JS (the FUSE native window). Published
+ * bytes stay pinned in the article cache until retired; `retire` returns only once nobody copies from them.
+ */
+export interface StreamWindow {
+  /** False when the window refused the bytes (then they are not pinned for it). */
+  publish(fileOffset: number, bytes: Uint8Array): boolean;
+  retire(fileOffset: number): void;
+}
+
+/**
+ * Articles kept published behind the furthest one read: the kernel sends a file's reads a few at a time and out
+ * of order, so a read can land just behind the reader. Anything older is retired (a late read there is a miss,
+ * served by JS from the cache).
+ */
+const RETIRE_SLACK = 2;
 
 /**
  * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
@@ -22,11 +40,15 @@ export class ReadStream {
   private aheadThrough = -1;
   readonly node: VfsNode;
   private readonly layout: FileLayout | null;
+  /** Published articles by index, each with the lease that pins it (only with a window). */
+  private readonly held = new Map<number, Lease>();
+  private closed = false;
 
   constructor(
     private readonly reader: VfsReader,
     path: string,
     private readonly readAhead: () => number,
+    private readonly window?: StreamWindow,
   ) {
     const f = reader.openFile(path);
     this.node = f.node;
@@ -73,6 +95,23 @@ export class ReadStream {
     return n;
   }
 
+  /**
+   * Reads the window answered without JS reached `end` (they lie inside the published articles, so they follow
+   * the stream): move the read-ahead on and retire what the reader has left behind.
+   */
+  servedUpTo(end: number): void {
+    if (!this.layout || this.closed || end <= 0) return;
+    this.nextOffset = Math.max(this.nextOffset, Math.min(end, this.node.size));
+    this.lastIndex = Math.max(this.lastIndex, findSegment(this.layout.segments, end - 1));
+    this.readAheadFrom(end);
+    this.retireBehind();
+  }
+
+  /** Articles published now (each pinned in the cache), for tests and bounds. */
+  get publishedCount(): number {
+    return this.held.size;
+  }
+
   /** Whether a read at `offset` continues this stream; a seek drops the read-ahead. */
   private follows(offset: number): boolean {
     const sequential = offset === this.nextOffset || this.nearby(offset);
@@ -80,6 +119,7 @@ export class ReadStream {
       this.ahead.abort();
       this.ahead = new AbortController();
       this.aheadThrough = -1;
+      this.retireAll();
       // Judge the reads sent together with this one against where it lands, not against the old position.
       this.lastIndex = this.layout ? findSegment(this.layout.segments, offset) : -1;
     }
@@ -91,6 +131,7 @@ export class ReadStream {
     if (this.layout && n > 0)
       this.lastIndex = Math.max(this.lastIndex, findSegment(this.layout.segments, offset + n - 1));
     if (sequential && this.layout && n > 0) this.readAheadFrom(offset + n);
+    this.retireBehind();
   }
 
   private nearby(offset: number): boolean {
@@ -100,7 +141,9 @@ export class ReadStream {
   }
 
   close(): void {
+    this.closed = true;
     this.ahead.abort();
+    this.retireAll();
   }
 
   private readAheadFrom(pos: number): void {
@@ -109,7 +152,47 @@ export class ReadStream {
     const start = findSegment(layout.segments, pos);
     const until = start + Math.max(1, this.readAhead()) - 1;
     if (until <= this.aheadThrough) return;
-    this.reader.prefetch(this.node, layout, Math.max(start, this.aheadThrough + 1), until, this.ahead.signal);
+    const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;
+    if (!this.window) return this.reader.prefetch(this.node, layout, from, until, this.ahead.signal);
+    const signal = this.ahead.signal;
+    for (let i = from; i <= Math.min(until, layout.segments.length - 1); i++) {
+      const seg = layout.segments[i] as VfsSegment;
+      this.reader.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
+        (lease) => this.publish(i, lease, signal),
+        () => undefined, // the read that needs it reports the failure
+      );
+    }
+  }
+
+  /** Publishes a fetched read-ahead article, keeping its lease; or lets it go when it is no longer wanted. */
+  private publish(index: number, lease: Lease, signal: AbortSignal): void {
+    const seg = (this.layout as FileLayout).segments[index] as VfsSegment;
+    const wanted =
+      !signal.aborted &&
+      !this.closed &&
+      !this.held.has(index) &&
+      index >= this.lastIndex - RETIRE_SLACK &&
+      lease.data.byteLength === seg.end - seg.start; // a bad article is never published: JS reports it
+    if (wanted && (this.window as StreamWindow).publish(seg.start, lease.data)) this.held.set(index, lease);
+    else lease.release();
+  }
+
+  private retireBehind(): void {
+    for (const [i, lease] of this.held) {
+      if (i >= this.lastIndex - RETIRE_SLACK) continue;
+      this.retire(i, lease);
+    }
+  }
+
+  private retireAll(): void {
+    for (const [i, lease] of this.held) this.retire(i, lease);
+  }
+
+  /** Retire first (no FUSE thread copies from it after this), then unpin (the cache may reuse the buffer). */
+  private retire(index: number, lease: Lease): void {
+    this.held.delete(index);
+    (this.window as StreamWindow).retire(((this.layout as FileLayout).segments[index] as VfsSegment).start);
+    lease.release();
   }
 }

@@ -37,7 +37,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
+  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
   rmSync(mnt, { recursive: true, force: true });
 });
 

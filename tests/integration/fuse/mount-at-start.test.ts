@@ -31,7 +31,7 @@ before(async () => {
 });
 after(async () => {
   for (const c of children) await c.kill();
-  if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
+  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
   rmSync(mnt, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });

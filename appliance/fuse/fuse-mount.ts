@@ -1,0 +1,97 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { requireAddon, type NativeMount, type WindowTable } from './fuse.binding.js';
+import { createFuseOps, type FuseOps, type FuseOpsOptions } from './fuse.ops.js';
+import type { VfsReader } from '../vfs/reader.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+
+export interface ReadCounters {
+  /** Reads the native window answered on the FUSE thread, without JS. */
+  native_reads: number;
+  native_bytes: number;
+  /** Reads that went to JS (window misses). */
+  js_reads: number;
+}
+
+/** How long unmount waits for the FUSE threads before it aborts the connection (a reader kept a file open). */
+const UNMOUNT_GRACE_MS = 3_000;
+
+/**
+ * One live FUSE 3 mount: the addon's native loop, the JS ops it falls back to, and the table of read windows.
+ * `options` are libfuse -o options (allow_other, ro, attr_timeout=…, fsname=…).
+ */
+export class FuseMount {
+  private constructor(
+    private readonly native: NativeMount,
+    private readonly table: WindowTable,
+    private readonly ops: FuseOps,
+    /** The FUSE connection number (/sys/fs/fuse/connections/<n>), or -1 when not found. */
+    readonly connection: number,
+  ) {}
+
+  static start(point: string, options: string[], vfs: VfsService, reader: VfsReader, o: FuseOpsOptions): FuseMount {
+    const addon = requireAddon();
+    const table = addon.createTable();
+    let native: NativeMount | null = null;
+    const ops = createFuseOps(vfs, reader, o, addon, table, (id, res, a, b) => {
+      if (native) addon.reply(native, id, res, a, b);
+    });
+    native = addon.mount(
+      table,
+      point,
+      options.join(','),
+      (op, id, path, a, b, c) => ops.dispatch(op, id, path, a, b, c),
+      (fh) => ops.progress(fh),
+    );
+    return new FuseMount(native, table, ops, connectionOf(point));
+  }
+
+  counters(): ReadCounters {
+    const [native_reads, native_bytes, js_reads] = requireAddon().stats(this.table);
+    return { native_reads, native_bytes, js_reads };
+  }
+
+  get openHandles(): number {
+    return this.ops.openHandles;
+  }
+
+  /**
+   * Unmounts and waits for libfuse's threads. A file still open on the mount keeps the connection (and the
+   * threads) alive after the lazy unmount; after a grace period the connection is aborted so stop never hangs.
+   */
+  async stop(): Promise<void> {
+    const addon = requireAddon();
+    const done = new Promise<void>((resolve) => addon.unmount(this.native, resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), UNMOUNT_GRACE_MS)));
+    if ((await Promise.race([done, late])) === 'late') {
+      abortConnection(this.connection);
+      await done;
+    }
+    clearTimeout(timer);
+    this.ops.closeAll();
+  }
+}
+
+/** The minor device number of a FUSE mount is its connection number under /sys/fs/fuse/connections. */
+function connectionOf(point: string): number {
+  try {
+    const escaped = point.replace(/\\/g, '\\134').replace(/ /g, '\\040');
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const f = line.split(' ');
+      if (f[4] === escaped && line.includes(' - fuse')) return Number((f[2] ?? '').split(':')[1] ?? -1);
+    }
+  } catch {
+    // no /proc: nothing to abort later
+  }
+  return -1;
+}
+
+export function abortConnection(connection: number): boolean {
+  if (connection < 0) return false;
+  try {
+    writeFileSync(`/sys/fs/fuse/connections/${connection}/abort`, '1');
+    return true;
+  } catch {
+    return false; // not root, or the connection is already gone
+  }
+}

@@ -1,0 +1,163 @@
+/*
+ * The FUSE operations. Reads the window holds are answered here, on the FUSE thread; everything else is queued
+ * to JS through one threadsafe function, and the FUSE thread sleeps on the request's semaphore until JS calls
+ * reply(). No per-thread state: libfuse may start and retire worker threads as it likes.
+ */
+#include "mount.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static mount_t *current(void) { return fuse_get_context()->private_data; }
+
+req_t *mount_take(mount_t *m, uint64_t id) {
+  pthread_mutex_lock(&m->mu);
+  req_t **p = &m->pending;
+  while (*p && (*p)->id != id) p = &(*p)->next;
+  req_t *r = *p;
+  if (r) *p = r->next;
+  pthread_mutex_unlock(&m->mu);
+  return r;
+}
+
+/* Queues the request to JS and waits for the answer (a negative errno or a result >= 0). */
+static int ask_js(mount_t *m, req_t *r) {
+  sem_init(&r->done, 0, 0);
+  r->result = -EIO;
+  pthread_mutex_lock(&m->mu);
+  r->id = ++m->next_id;
+  r->next = m->pending;
+  m->pending = r;
+  pthread_mutex_unlock(&m->mu);
+  if (napi_call_threadsafe_function(m->dispatch, r, napi_tsfn_blocking) != napi_ok && mount_take(m, r->id)) {
+    sem_destroy(&r->done);
+    return -EIO; /* JS is going away */
+  }
+  while (sem_wait(&r->done) != 0 && errno == EINTR) {
+  }
+  sem_destroy(&r->done);
+  return r->result;
+}
+
+static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
+  /* The kernel offers its largest read-ahead; keep it (asking for more is clamped). max_write stays at libfuse's
+   * buffer size (1 MiB), which is what libfuse derives max_pages from: reads of up to 1 MiB per request. */
+  conn->max_read = current()->max_read;
+  conn->want &= ~FUSE_CAP_SPLICE_READ;
+  cfg->hard_remove = 1; /* unlink of an open file: no .fuse_hidden rename through our rename() */
+  cfg->direct_io = 0;   /* keep the page cache, read-ahead and mmap */
+  cfg->kernel_cache = 0;
+  return current();
+}
+
+static int op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
+  (void)fi;
+  memset(st, 0, sizeof(*st));
+  req_t r = {.op = OP_GETATTR, .path = path, .st = st};
+  return ask_js(current(), &r);
+}
+
+static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
+                      enum fuse_readdir_flags flags) {
+  (void)off, (void)fi, (void)flags;
+  req_t r = {.op = OP_READDIR, .path = path};
+  int res = ask_js(current(), &r);
+  if (res == 0) {
+    fill(buf, ".", NULL, 0, 0);
+    fill(buf, "..", NULL, 0, 0);
+  }
+  for (size_t i = 0; i < r.n_names; i++) {
+    struct stat st = {.st_mode = r.dirs[i] ? S_IFDIR : S_IFREG};
+    if (res == 0) fill(buf, r.names[i], &st, 0, 0);
+    free(r.names[i]);
+  }
+  free(r.names);
+  free(r.dirs);
+  return res;
+}
+
+static int op_open(const char *path, struct fuse_file_info *fi) {
+  req_t r = {.op = OP_OPEN, .path = path, .flags = fi->flags};
+  int res = ask_js(current(), &r);
+  if (res == 0) fi->fh = r.out_fh;
+  return res;
+}
+
+static int op_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
+  mount_t *m = current();
+  int notify = 0;
+  int64_t n = window_read(m->table, fi->fh, (uint64_t)off, size, buf, &notify);
+  if (n >= 0) {
+    /* Coalesced: at most one progress call per window is queued until JS takes it. */
+    if (notify) napi_call_threadsafe_function(m->progress, (void *)(uintptr_t)fi->fh, napi_tsfn_nonblocking);
+    return (int)n;
+  }
+  __atomic_add_fetch(&m->table->js_reads, 1, __ATOMIC_RELAXED);
+  req_t r = {.op = OP_READ, .path = path, .fh = fi->fh, .off = (uint64_t)off, .size = size, .buf = buf};
+  return ask_js(m, &r);
+}
+
+static int op_release(const char *path, struct fuse_file_info *fi) {
+  req_t r = {.op = OP_RELEASE, .path = path, .fh = fi->fh};
+  return ask_js(current(), &r);
+}
+
+static int op_unlink(const char *path) {
+  req_t r = {.op = OP_UNLINK, .path = path};
+  return ask_js(current(), &r);
+}
+
+static int op_rename(const char *from, const char *to, unsigned int flags) {
+  if (flags) return -EINVAL; /* RENAME_EXCHANGE / RENAME_NOREPLACE: not offered by the virtual tree */
+  req_t r = {.op = OP_RENAME, .path = from, .path2 = to};
+  return ask_js(current(), &r);
+}
+
+static int op_statfs(const char *path, struct statvfs *sv) {
+  (void)path;
+  memset(sv, 0, sizeof(*sv));
+  sv->f_bsize = sv->f_frsize = 4096;
+  sv->f_namemax = 255;
+  return 0;
+}
+
+const struct fuse_operations spool_ops = {
+    .init = op_init,
+    .getattr = op_getattr,
+    .readdir = op_readdir,
+    .open = op_open,
+    .read = op_read,
+    .release = op_release,
+    .unlink = op_unlink,
+    .rename = op_rename,
+    .statfs = op_statfs,
+};
+
+void *mount_loop_main(void *arg) {
+  mount_t *m = arg;
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are Node's business; workers inherit this mask */
+  fuse_loop_mt(m->fuse, 0);
+  return NULL;
+}
+
+/*
+ * Off the JS thread, because JS must keep answering the requests in flight while the loop winds down:
+ * fuse_exit stops the workers after their current request, fuse_unmount detaches the mount (lazily), which ends
+ * the connection and wakes workers blocked reading /dev/fuse; then the loop thread is joined.
+ */
+void *mount_unmount_main(void *arg) {
+  mount_t *m = arg;
+  fuse_exit(m->fuse);
+  fuse_unmount(m->fuse);
+  pthread_join(m->loop, NULL);
+  fuse_destroy(m->fuse);
+  m->fuse = NULL;
+  napi_call_threadsafe_function(m->finished, m, napi_tsfn_blocking);
+  napi_release_threadsafe_function(m->finished, napi_tsfn_release);
+  return NULL;
+}
