@@ -52,7 +52,11 @@ export class ArticleCache {
       entry.cached = true;
       this.entries.set(key, entry);
       this.bytes += this.held(data);
+      // The caller pins the entry for its readers right after this returns: if eviction drops it now (a cache
+      // smaller than the buffers in flight), it must not recycle the buffer to the next fetch in between.
+      entry.pins++;
       this.evict();
+      entry.pins--;
     }
     return entry;
   }
