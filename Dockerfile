@@ -6,11 +6,11 @@
 
 ARG NODE_VERSION=20
 
-# ---- build: native addons (yencode, lmdb, the FUSE binding) need python3/make/g++ (already in the full image) and
-# the FUSE 2 headers; the server is compiled with tsc and the console with vite, then dev dependencies are dropped.
+# ---- build: native addons (yencode, lmdb, our FUSE 3 addon) need python3/make/g++ (already in the full image) and
+# the FUSE 3 headers; the server is compiled with tsc and the console with vite, then dev dependencies are dropped.
 FROM node:${NODE_VERSION}-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libfuse-dev \
+ && apt-get install -y --no-install-recommends libfuse3-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 # The lock file is written by npm 11 and package.json's allowScripts is an npm 11 field; use the same major.
 ARG NPM_VERSION=11.19.1
@@ -19,11 +19,14 @@ RUN npm install -g --no-audit --no-fund "npm@${NPM_VERSION}"
 ENV npm_config_nodedir=/usr/local
 WORKDIR /src
 COPY package.json package-lock.json ./
+# package.json's install script; it skips the FUSE addon here (its sources come with the rest, built below).
+COPY scripts/build-native.mjs scripts/
 # Not `npm ci`, for the reason in .ci/run: the lock cannot list other platforms' optional binaries (the mirror it
 # was made from lacks them), so `npm ci` refuses it; `npm install` honours every locked version it does list.
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npm run build \
+RUN npm run build:native \
+ && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---- s6-overlay: fetched and checked in its own stage so the runtime image needs neither curl nor xz.
@@ -45,11 +48,11 @@ RUN set -eu; \
       tar -C /s6root -Jxpf "s6-overlay-$part.tar.xz"; \
     done
 
-# ---- runtime: glibc (uWebSockets.js has no musl build, so no Alpine), FUSE 2 for the mount.
+# ---- runtime: glibc (uWebSockets.js has no musl build, so no Alpine), FUSE 3 for the mount.
 FROM node:${NODE_VERSION}-bookworm-slim
-# fuse: fusermount (setuid root, how the unprivileged service user mounts); libfuse2: the library the binding loads.
+# fuse3: fusermount3 (setuid root, how the unprivileged service user mounts) and libfuse3, which our addon loads.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fuse libfuse2 \
+ && apt-get install -y --no-install-recommends fuse3 \
  && rm -rf /var/lib/apt/lists/* \
  && sed -i 's/^#\s*user_allow_other/user_allow_other/' /etc/fuse.conf \
  && grep -q '^user_allow_other' /etc/fuse.conf \
@@ -61,6 +64,8 @@ WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# The FUSE addon, where appliance/fuse/fuse.binding.ts looks for it (upwards from dist/appliance/fuse).
+COPY --from=build /src/appliance/fuse/native/build/Release/spool_fuse.node ./appliance/fuse/native/build/Release/
 
 # Spool's own settings: data in the /config volume, the port fixed inside the container (remap it with -p).
 ENV SPOOL_DATA=/config \

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Opaque handles owned by the addon. */
@@ -40,15 +41,23 @@ export interface SpoolFuseAddon {
 }
 
 const require = createRequire(import.meta.url);
-const here = fileURLToPath(new URL('.', import.meta.url));
-/** From the sources (tsx) and from dist/appliance/fuse (the compiled server) alike. */
-const candidates = [
-  `${here}native/build/Release/spool_fuse.node`,
-  `${here}../../../appliance/fuse/native/build/Release/spool_fuse.node`,
-];
+/**
+ * The built addon sits in appliance/fuse/native/build/Release of the checkout; the server may run from the
+ * sources (tsx), from dist/appliance/fuse or from a private build folder deeper down (benchmarks), so look upwards.
+ */
+function addonPath(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    for (const p of [join(dir, 'native', ADDON), join(dir, 'appliance', 'fuse', 'native', ADDON)])
+      if (existsSync(p)) return p;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+const ADDON = join('build', 'Release', 'spool_fuse.node');
 
 function load(): { addon: SpoolFuseAddon | null; error: string } {
-  const path = candidates.find((p) => existsSync(p));
+  const path = addonPath();
   if (!path)
     return {
       addon: null,

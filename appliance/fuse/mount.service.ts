@@ -75,9 +75,17 @@ export class MountService {
     const fuse = this.fuse;
     if (!fuse) return { message: 'Mount was not running' };
     await fuse.stop();
+    const counters = fuse.counters();
+    // How reads were answered: the share the native window served is what makes FUSE keep up with WebDAV.
+    this.logger.info('unmounted', { mount_point: this.mountPoint, ...counters });
     if (isMounted(this.mountPoint)) await cleanStale(this.mountPoint, this.logger);
     this.fuse = null;
     return { message: 'Mount stopped' };
+  }
+
+  /** Files open on the mount now (each with its read window). */
+  openHandles(): number {
+    return this.fuse?.openHandles ?? 0;
   }
 
   /** How the mount's reads were answered (native window vs JS); null when not mounted. */

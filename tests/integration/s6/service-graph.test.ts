@@ -102,7 +102,7 @@ describe('Dockerfile', () => {
     assert.match(runtime, /^ENTRYPOINT \["\/init"\]$/m);
   });
 
-  it('runs on glibc with FUSE 2, and sets the environment the scripts read', () => {
+  it('runs on glibc with FUSE 3, and sets the environment the scripts read', () => {
     assert.match(runtime, /^FROM node:\$\{NODE_VERSION\}-bookworm-slim$/m);
     assert.doesNotMatch(
       dockerfile
@@ -111,7 +111,7 @@ describe('Dockerfile', () => {
         .join('\n'),
       /alpine/i,
     );
-    assert.match(runtime, /apt-get install -y --no-install-recommends fuse libfuse2/);
+    assert.match(runtime, /apt-get install -y --no-install-recommends fuse3/);
     for (const env of [
       'SPOOL_DATA=/config',
       'S6_KEEP_ENV=1',

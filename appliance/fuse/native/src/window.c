@@ -3,6 +3,7 @@
  * every byte of the read is published, and copies it into the reply. Retiring a span takes the same mutex, so
  * once window_retire returns no FUSE thread is still copying from that buffer and JS may let it be reused.
  */
+#define _GNU_SOURCE
 #include "window.h"
 
 #include <stdlib.h>
@@ -10,7 +11,14 @@
 
 table_t *table_new(void) {
   table_t *t = calloc(1, sizeof(table_t));
-  if (t) pthread_rwlock_init(&t->lock, NULL);
+  if (!t) return NULL;
+  /* Writers first: with FUSE threads reading all the time, glibc's default (readers first) could keep a
+   * closeWindow or openWindow on the JS thread waiting indefinitely. */
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  pthread_rwlock_init(&t->lock, &attr);
+  pthread_rwlockattr_destroy(&attr);
   return t;
 }
 
@@ -50,15 +58,25 @@ int64_t window_read(table_t *t, uint64_t fh, uint64_t off, size_t len, char *dst
       j++;
     }
     if (pos >= end) {
+      uint64_t span_lo = off, span_hi = end;
       for (pos = off; pos < end; i++) {
         const span_t *s = &w->spans[i];
-        uint64_t to = s->off + s->len < end ? s->off + s->len : end;
+        span_lo = s->off;
+        span_hi = s->off + s->len;
+        uint64_t span_end = span_hi;
+        uint64_t to = span_end < end ? span_end : end;
         memcpy(dst + (pos - off), s->data + (pos - s->off), to - pos);
         pos = to;
       }
       res = (int64_t)(end - off);
       if (end > w->furthest) w->furthest = end;
-      if (!w->notify_pending) w->notify_pending = *notify = 1;
+      /* JS only needs to hear when the reader enters another article (to retire behind it and fetch further):
+       * one wake-up per span reached, not per read, and never a second one queued before JS took the first. */
+      if ((end > w->notify_hi || off < w->notify_lo) && !w->notify_pending) {
+        w->notify_pending = *notify = 1;
+        w->notify_lo = span_lo;
+        w->notify_hi = span_hi;
+      }
     }
     pthread_mutex_unlock(&w->mu);
   }
@@ -175,6 +193,7 @@ int64_t window_take_progress(table_t *t, uint64_t fh) {
     pthread_mutex_lock(&w->mu);
     w->notify_pending = 0;
     res = (int64_t)w->furthest;
+    w->furthest = 0;
     pthread_mutex_unlock(&w->mu);
   }
   pthread_rwlock_unlock(&t->lock);

@@ -20,7 +20,8 @@ typedef struct window {
   pthread_mutex_t mu;
   span_t *spans; /* sorted by off, never overlapping */
   size_t count, cap;
-  uint64_t furthest;  /* end of the furthest read served natively */
+  uint64_t furthest; /* end of the furthest read served natively since JS last took it (0: none) */
+  uint64_t notify_lo, notify_hi; /* the span the last wake-up was in: reads leaving it wake JS again */
   int notify_pending; /* a progress call is queued and JS has not taken it yet */
   struct window *next;
 } window_t;
@@ -47,7 +48,8 @@ int window_publish(napi_env env, table_t *t, uint64_t fh, uint64_t off, const ui
                    napi_value buffer);
 int window_retire(napi_env env, table_t *t, uint64_t fh, uint64_t off);
 int window_close(napi_env env, table_t *t, uint64_t fh);
-/* Furthest byte served natively (0 if none) and clears the pending flag; -1 if there is no such window. */
+/* End of the furthest read served natively since the last take (0 if none), and re-arms the wake-up; -1 if
+ * there is no such window. Reset on each take, so after a seek JS hears where the reader is now. */
 int64_t window_take_progress(table_t *t, uint64_t fh);
 void table_free(napi_env env, table_t *t);
 
