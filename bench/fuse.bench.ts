@@ -82,6 +82,9 @@ export async function run_(log: (m: string) => void): Promise<string> {
   try {
     let srv = await bootSpool(f, dataDir, mnt, main);
     const file = await importFixture(srv, f).finally(() => srv.stop());
+    // One untimed read first, so INN's spool is in the page cache for every timed read (round 1 read it cold).
+    srv = await bootSpool(f, dataDir, mnt, main);
+    await timedGet(davUrl(srv, file)).finally(() => srv.stop());
     for (let i = 1; i <= ROUNDS; i++) {
       srv = await bootSpool(f, dataDir, mnt, main);
       const dav = await timedGet(davUrl(srv, file)).finally(() => srv.stop());
