@@ -102,3 +102,30 @@ test('FUSE-style reads a little out of order keep the read-ahead; a real seek dr
   assert.deepEqual(source.fetched.slice(fetched.size), ['c30@test'], 'no read-ahead after a seek');
   stream.close();
 });
+
+test('a cache smaller than the fetches in flight never hands a reader another article', async () => {
+  // Fetches finish in random order, each decoding into a buffer the cache lends; with room for one article and
+  // six in flight per reader, every add evicts, often the entry being added (the bug: its buffer went to the next
+  // fetch before the waiting readers pinned it, and they read the neighbouring article).
+  class ShuffledSource extends IntoSource {
+    override async fetch(messageId: string, opts: { into?: Buffer }): Promise<Uint8Array> {
+      await new Promise((r) => setTimeout(r, Math.random() * 3));
+      return super.fetch(messageId, opts);
+    }
+  }
+  const tiny = { ...settings, cacheBytes: ARTICLE, workersPerStream: 6 };
+  const reader = new VfsReader(t.vfs, new ShuffledSource(), () => tiny);
+  const readOne = async (offset: number, length: number) => {
+    const parts: Buffer[] = [];
+    for await (const c of reader.read(PATH, offset, length, new AbortController().signal)) parts.push(Buffer.from(c));
+    assert.ok(Buffer.concat(parts).equals(bytes.subarray(offset, offset + length)), `bytes ${offset}+${length}`);
+  };
+  for (let round = 0; round < 5; round++) {
+    await Promise.all(
+      Array.from({ length: 4 }, () => {
+        const offset = Math.floor(Math.random() * 30 * ARTICLE);
+        return readOne(offset, Math.min(bytes.length - offset, 8 * ARTICLE + 17));
+      }),
+    );
+  }
+});
