@@ -154,15 +154,9 @@ export class ReadStream {
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;
-    if (!this.window) return this.reader.prefetch(this.node, layout, from, until, this.ahead.signal);
     const signal = this.ahead.signal;
-    for (let i = from; i <= Math.min(until, layout.segments.length - 1); i++) {
-      const seg = layout.segments[i] as VfsSegment;
-      this.reader.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
-        (lease) => this.publish(i, lease, signal),
-        () => undefined, // the read that needs it reports the failure
-      );
-    }
+    const keep = this.window ? (i: number, lease: Lease) => this.publish(i, lease, signal) : undefined;
+    this.reader.prefetch(this.node, layout, from, until, signal, keep);
   }
 
   /** Publishes a fetched read-ahead article, keeping its lease; or lets it go when it is no longer wanted. */

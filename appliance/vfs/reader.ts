@@ -120,13 +120,23 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     }
   }
 
-  /** Warms the cache with articles [from, to] (read-ahead); failures are left for the real read to report. */
-  prefetch(node: VfsNode, layout: FileLayout, from: number, to: number, signal: AbortSignal): void {
+  /**
+   * Warms the cache with articles [from, to] (read-ahead); failures are left for the real read to report.
+   * `keep` takes each article's lease instead of releasing it (the FUSE window publishes what it keeps).
+   */
+  prefetch(
+    node: VfsNode,
+    layout: FileLayout,
+    from: number,
+    to: number,
+    signal: AbortSignal,
+    keep?: (index: number, lease: Lease) => void,
+  ): void {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
       this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
-        (l) => l.release(),
+        (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
     }
