@@ -22,10 +22,19 @@ test('allow_other, ro, attr_timeout and dir_cache_time map to -o options', () =>
     'entry_timeout=300',
     'allow_other',
     'ro',
+    'direct_io',
   ]);
   const plain = mountOptions(withRclone({ allow_other: false, read_only: false }));
   assert.ok(!plain.includes('allow_other') && !plain.includes('ro'));
   assert.ok(!plain.some((o) => o.startsWith('nonempty')));
+});
+
+test('direct I/O is on unless mount_options turns it off, under any of its spellings', () => {
+  assert.ok(mountOptions(withRclone({})).includes('direct_io'));
+  for (const off of [{ direct_io: false }, { 'direct-io': 'false' }, { DirectIO: 'no' }, { direct_io: 0 }])
+    assert.ok(!mountOptions(withRclone({ mount_options: off })).includes('direct_io'), JSON.stringify(off));
+  for (const on of [{ direct_io: true }, { DirectIO: 'true' }, { 'direct-io': 1 }, { other: false }])
+    assert.ok(mountOptions(withRclone({ mount_options: on })).includes('direct_io'), JSON.stringify(on));
 });
 
 test('rclone durations in seconds', () => {

@@ -102,3 +102,36 @@ test('after every reader closed its file, no window is left open', async () => {
   await new Promise((r) => setTimeout(r, 200)); // the kernel sends release after close returns
   assert.equal(srv.app().streaming.mount.openHandles(), 0);
 });
+
+/** Mean size of the reads the window answered while `read` ran. */
+async function meanNativeRead(read: () => Promise<void>): Promise<number> {
+  const before = counters();
+  await read();
+  const after = counters();
+  const reads = after.native_reads - before.native_reads;
+  assert.ok(reads > 0, 'reads were answered natively');
+  return (after.native_bytes - before.native_bytes) / reads;
+}
+
+test('direct I/O (the default): reads reach the window at the reader size, not in 128 KiB read-ahead pages', async () => {
+  const mean = await meanNativeRead(async () => assert.equal(await sumOf(false, '1M'), sha256(file)));
+  assert.ok(mean > 512 * 1024, `mean native read ${mean} bytes`);
+});
+
+test('mount_options direct_io=false: the page-cache mount reads byte-exact through kernel read-ahead', async () => {
+  const post = (path: string, body?: unknown) =>
+    fetch(`${srv.baseUrl}${path}`, {
+      method: body === undefined ? 'POST' : 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  assert.equal((await post('/api/rclone/mount/stop')).status, 200);
+  const patched = await post('/api/config/rclone', {
+    section: 'rclone',
+    config: { mount_options: { direct_io: false } },
+  });
+  assert.equal(patched.status, 200, await patched.text());
+  assert.equal((await post('/api/rclone/mount/start')).status, 200);
+  const mean = await meanNativeRead(async () => assert.equal(await sumOf(false, '1M'), sha256(file)));
+  assert.ok(mean <= 128 * 1024, `mean native read ${mean} bytes: the kernel's read-ahead size`);
+});

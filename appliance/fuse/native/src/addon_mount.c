@@ -97,6 +97,23 @@ static napi_value make_tsfn(napi_env env, napi_value fn, const char *name, mount
   return res;
 }
 
+/* Removes the option `name` from a comma-separated list in place; 1 if it was there. */
+static int take_flag(char *opts, const char *name) {
+  size_t n = strlen(name);
+  for (char *p = opts; *p;) {
+    char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0) {
+      if (end) memmove(p, end + 1, strlen(end + 1) + 1);
+      else if (p > opts) p[-1] = '\0';
+      else *p = '\0';
+      return 1;
+    }
+    p = end ? end + 1 : p + len;
+  }
+  return 0;
+}
+
 /* mount(table, mountpoint, options, dispatch, progress). The mount_t is never freed: late threadsafe calls may
  * still name it, and a process mounts a handful of times at most. */
 napi_value mount_js(napi_env env, napi_callback_info info) {
@@ -116,6 +133,7 @@ napi_value mount_js(napi_env env, napi_callback_info info) {
   pthread_mutex_init(&m->mu, NULL);
   const char *mr = strstr(opts, "max_read=");
   m->max_read = mr ? (unsigned)strtoul(mr + 9, NULL, 10) : 0;
+  m->direct_io = take_flag(opts, "direct_io"); /* ours, not libfuse 3's: set per open in op_open */
   char *argv[] = {"spool", "-o", opts, NULL};
   struct fuse_args fa = FUSE_ARGS_INIT(opts[0] ? 3 : 1, argv);
   m->fuse = fuse_new(&fa, &spool_ops, sizeof(spool_ops), m);

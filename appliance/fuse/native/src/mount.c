@@ -48,7 +48,6 @@ static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
   conn->max_read = current()->max_read;
   conn->want &= ~FUSE_CAP_SPLICE_READ;
   cfg->hard_remove = 1; /* unlink of an open file: no .fuse_hidden rename through our rename() */
-  cfg->direct_io = 0;   /* keep the page cache, read-ahead and mmap */
   cfg->kernel_cache = 0;
   return current();
 }
@@ -83,6 +82,9 @@ static int op_open(const char *path, struct fuse_file_info *fi) {
   req_t r = {.op = OP_OPEN, .path = path, .flags = fi->flags};
   int res = ask_js(current(), &r);
   if (res == 0) fi->fh = r.out_fh;
+  /* -o direct_io (the default, see mountOptions): reads skip the page cache and reach us at the reader's size, up
+   * to max_read. Without it the page cache, kernel read-ahead and shared mmap work. */
+  fi->direct_io = current()->direct_io;
   return res;
 }
 

@@ -44,6 +44,7 @@ typedef struct mount {
   uint64_t next_id;
   int state;         /* MOUNTED, UNMOUNTING, CLOSED */
   unsigned max_read; /* the -o max_read value: libfuse wants init() to say the same */
+  int direct_io;     /* -o direct_io (taken out before libfuse sees it): every open skips the page cache */
 } mount_t;
 
 enum { MOUNTED = 0, UNMOUNTING, CLOSED };
