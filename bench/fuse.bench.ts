@@ -4,6 +4,9 @@
  * SPOOL_FUSE_ROUNDS rounds (default 3), so all see the same moment of a shared, noisy host. The FUSE client is
  * `dd bs=1M` in a child process; the WebDAV client is curl.
  *
+ * Each round also reads through a page-cache mount (`mount_options: { direct_io: false }`, the mode before
+ * session 3), order alternating with the default direct-I/O mount, so the report shows what direct I/O buys.
+ *
  * SPOOL_FUSE_BASELINE=<checkout of an older commit, with its node_modules> adds that build's FUSE read to every
  * round (order alternating), e.g. the @cocalc/fuse-native (FUSE 2) mount before our own FUSE 3 addon.
  */
@@ -40,8 +43,17 @@ function buildBaseline(root: string): string {
   return path.join(out, 'appliance/main.js');
 }
 
-async function fuseRead(f: Fixture, dataDir: string, mnt: string, main: string, file: string): Promise<FuseRead> {
-  const srv = await bootSpool(f, dataDir, mnt, main);
+const PAGE_CACHE = { mount_options: { direct_io: false } };
+
+async function fuseRead(
+  f: Fixture,
+  dataDir: string,
+  mnt: string,
+  main: string,
+  file: string,
+  rclone?: Record<string, unknown>,
+): Promise<FuseRead> {
+  const srv = await bootSpool(f, dataDir, mnt, main, rclone);
   try {
     await startMount(srv);
     const cpu0 = srv.cpuSeconds();
@@ -91,18 +103,27 @@ export async function run_(log: (m: string) => void): Promise<string> {
       if (dav.bytes !== size) throw new Error(`WebDAV returned ${dav.bytes} of ${size} bytes`);
       const davMBs = size / (dav.totalMs / 1000) / MB;
       let base: FuseRead | null = null;
-      if (baseline && i % 2 === 0) base = await fuseRead(f, dataDir, mnt, baseline, file);
+      let paged: FuseRead | null = null;
+      if (i % 2 === 0) {
+        paged = await fuseRead(f, dataDir, mnt, main, file, PAGE_CACHE);
+        if (baseline) base = await fuseRead(f, dataDir, mnt, baseline, file);
+      }
       const ours = await fuseRead(f, dataDir, mnt, main, file);
-      if (baseline && i % 2 === 1) base = await fuseRead(f, dataDir, mnt, baseline, file);
-      const row = `| ${i} | ${davMBs.toFixed(0)} MB/s | ${fmt(ours, davMBs)} |${base ? ` ${fmt(base, davMBs)} |` : ''}`;
+      if (i % 2 === 1) {
+        paged = await fuseRead(f, dataDir, mnt, main, file, PAGE_CACHE);
+        if (baseline) base = await fuseRead(f, dataDir, mnt, baseline, file);
+      }
+      const row =
+        `| ${i} | ${davMBs.toFixed(0)} MB/s | ${fmt(ours, davMBs)} | ${paged ? fmt(paged, davMBs) : ''} |` +
+        (base ? ` ${fmt(base, davMBs)} |` : '');
       log(row);
       rows.push(row);
     }
     return [
       `File: ${BENCH_MB} MiB on the local INN, fresh server process per read (cold article cache), default settings.`,
       '',
-      `| round | WebDAV GET (curl) | FUSE dd bs=1M |${baseline ? ` baseline FUSE (${BASELINE}) |` : ''}`,
-      `|---|---|---|${baseline ? '---|' : ''}`,
+      `| round | WebDAV GET (curl) | FUSE dd bs=1M (direct I/O, default) | FUSE, page-cache mount |${baseline ? ` baseline FUSE (${BASELINE}) |` : ''}`,
+      `|---|---|---|---|${baseline ? '---|' : ''}`,
       ...rows,
     ].join('\n');
   } finally {

@@ -26,6 +26,8 @@ export async function bootSpool(
   dataDir: string,
   mountPath: string,
   builtMain?: string,
+  /** Fields of the rclone config section to set (e.g. `{ mount_options: { direct_io: false } }`). */
+  rclone?: Record<string, unknown>,
 ): Promise<ChildServer> {
   return startChildServer({
     builtMain,
@@ -33,6 +35,7 @@ export async function bootSpool(
     config: {
       auth: { login_required: false },
       mount_path: mountPath,
+      ...(rclone ? { rclone } : {}),
       import: { queue_processing_interval_seconds: 1 },
       providers: [
         {
