@@ -31,9 +31,10 @@ test('allow_other, ro, attr_timeout and dir_cache_time map to -o options', () =>
 
 test('direct I/O is on unless mount_options turns it off, under any of its spellings', () => {
   assert.ok(mountOptions(withRclone({})).includes('direct_io'));
-  for (const off of [{ direct_io: false }, { 'direct-io': 'false' }, { DirectIO: 'no' }, { direct_io: 0 }])
+  type Options = Record<string, string | number | boolean>;
+  for (const off of <Options[]>[{ direct_io: false }, { 'direct-io': 'false' }, { DirectIO: 'no' }, { direct_io: 0 }])
     assert.ok(!mountOptions(withRclone({ mount_options: off })).includes('direct_io'), JSON.stringify(off));
-  for (const on of [{ direct_io: true }, { DirectIO: 'true' }, { 'direct-io': 1 }, { other: false }])
+  for (const on of <Options[]>[{ direct_io: true }, { DirectIO: 'true' }, { 'direct-io': 1 }, { other: false }])
     assert.ok(mountOptions(withRclone({ mount_options: on })).includes('direct_io'), JSON.stringify(on));
 });
 
