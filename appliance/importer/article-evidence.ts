@@ -7,7 +7,7 @@ import {
 } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
-import { transientError } from './import-errors.js';
+import { retryableError } from './import-errors.js';
 
 /** What the importer needs from the NNTP pool (NntpPool satisfies it; unit tests pass an in-process fake). */
 export interface ArticleClient {
@@ -38,7 +38,7 @@ export function factsOf(article: DecodedArticle): YencFacts {
 
 /**
  * Fetches one article on the import lane. A missing article is an answer (undefined); anything else the pool
- * could not do (every provider down, timeouts) is a transient import failure, retried later with back-off.
+ * could not do (every provider down, timeouts) is a retryable import failure, retried later with back-off.
  */
 export async function fetchArticle(
   client: ArticleClient,
@@ -63,7 +63,7 @@ export async function statArticle(client: ArticleClient, messageId: string, sign
 
 function asImportError(err: unknown): unknown {
   if (err instanceof AbortedError) return err;
-  if (err instanceof NntpError) return transientError(`Usenet providers could not be reached: ${err.message}`);
+  if (err instanceof NntpError) return retryableError(`Usenet providers could not be reached: ${err.message}`);
   return err;
 }
 
