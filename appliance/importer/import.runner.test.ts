@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { sampleIndexes } from './availability-probe.js';
+import { sampleIndexes } from '../articles/index.js';
 import { permanentError, retryDelayMs, transientError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
 import { QueueService } from './queue.service.js';
