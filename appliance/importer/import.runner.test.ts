@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { sampleIndexes } from './availability-probe.js';
+import { sampleIndexes } from '../articles/index.js';
 import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
 import { QueueService } from './queue.service.js';
@@ -84,9 +84,7 @@ test('a transient failure retries after the back-off and then completes', async 
 test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
   const { queue, runner } = setup(
     async (item) => {
-      throw item.name === 'broken'
-        ? nonRetryableError('The NZB could not be read: bad XML')
-        : retryableError('timeout');
+      throw item.name === 'broken' ? nonRetryableError('The NZB could not be read: bad XML') : retryableError('timeout');
     },
     { maxRetries: 2 },
   );

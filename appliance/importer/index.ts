@@ -29,5 +29,5 @@ export {
   TOO_LARGE_MESSAGE,
   type NzbUpload,
 } from './nzb-upload.js';
-export type { ArticleClient } from './article-evidence.js';
+export type { ArticleClient } from '../articles/index.js';
 export * from './queue.types.js';

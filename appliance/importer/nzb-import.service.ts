@@ -13,8 +13,8 @@ import {
 import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
-import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
-import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
+import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
 import type { ImportResult } from './import.runner.js';
@@ -105,7 +105,11 @@ export class NzbImporter {
       }
       return { name: file.name, messageIds, known };
     });
-    const findings = await probeAvailability(this.d.client, targets, percentage, signal);
+    const findings = await probeAvailability(this.d.client, targets, { percentage, lane: 'import', signal }).catch(
+      (err: unknown) => {
+        throw asImportError(err);
+      },
+    );
     if (findings.length > 0) throw nonRetryableError(describeMissing(findings, percentage < 100));
   }
 
