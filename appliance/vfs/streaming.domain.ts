@@ -72,6 +72,13 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
       .recordMissing(f.path, [f.messageId])
       .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
   });
+  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
+  reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
+  reader.on('article-recovered', (r) => {
+    vfs
+      .clearMissing(r.path, r.messageIds)
+      .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
+  });
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
   const mount = new MountService(vfs, reader, deps.config, fuseLog);
