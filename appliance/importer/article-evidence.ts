@@ -1,13 +1,14 @@
 import {
   AbortedError,
   ArticleMissingError,
+  articleEvidence,
   NntpError,
   type DecodedArticle,
   type RequestPriority,
 } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
-import { transientError } from './import-errors.js';
+import { permanentError, transientError } from './import-errors.js';
 
 /** What the importer needs from the NNTP pool (NntpPool satisfies it; unit tests pass an in-process fake). */
 export interface ArticleClient {
@@ -37,8 +38,9 @@ export function factsOf(article: DecodedArticle): YencFacts {
 }
 
 /**
- * Fetches one article on the import lane. A missing article is an answer (undefined); anything else the pool
- * could not do (every provider down, timeouts) is a transient import failure, retried later with back-off.
+ * Fetches one article on the import lane. A missing article is an answer (undefined); a body damaged on every
+ * provider (CRC or size wrong) is damage and fails the import at once; anything else the pool could not do (every
+ * provider down, timeouts) is a transient import failure, retried later with back-off.
  */
 export async function fetchArticle(
   client: ArticleClient,
@@ -49,7 +51,7 @@ export async function fetchArticle(
     return await client.body(messageId, { priority: 'import', signal });
   } catch (err) {
     if (err instanceof ArticleMissingError) return undefined;
-    throw asImportError(err);
+    throw asImportError(err, messageId);
   }
 }
 
@@ -57,12 +59,18 @@ export async function statArticle(client: ArticleClient, messageId: string, sign
   try {
     return await client.stat(messageId, { priority: 'import', signal });
   } catch (err) {
-    throw asImportError(err);
+    throw asImportError(err, messageId);
   }
 }
 
-function asImportError(err: unknown): unknown {
+function asImportError(err: unknown, messageId: string): unknown {
   if (err instanceof AbortedError) return err;
+  if (articleEvidence(err) === 'damaged') {
+    const id = messageId.startsWith('<') ? messageId : `<${messageId}>`;
+    return permanentError(
+      `Article ${id} is damaged on every provider (${(err as Error).message}). The release is broken; search for another one.`,
+    );
+  }
   if (err instanceof NntpError) return transientError(`Usenet providers could not be reached: ${err.message}`);
   return err;
 }

@@ -40,3 +40,17 @@ test('default probe: a 28-article file missing 2 or 4 articles fails its import'
     assert.match(item.error_message ?? '', new RegExp(`Probe\\.Default\\.mkv: ${holes.length} of 28 articles missing`));
   }
 });
+
+test('a first article damaged on every provider fails at once as damage, not as an unreachable provider', async () => {
+  const posted = await inn.postFile('Damaged.First.mkv', randomBytes(5 * 20_000), {
+    articleSize: 20_000,
+    damagedParts: [1],
+  });
+  const up = await upload(srv.baseUrl, 'Damaged.First.nzb', posted.nzbXml);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 60_000, ['completed', 'failed', 'retrying']);
+  assert.equal(item.status, 'failed', `${item.status}: ${item.error_message}`);
+  assert.equal(item.retry_count, 0);
+  assert.match(item.error_message ?? '', /damaged on every provider/);
+  assert.match(item.error_message ?? '', new RegExp(posted.segments[0]!.messageId.replace(/[.]/g, '\\.')));
+  assert.doesNotMatch(item.error_message ?? '', /could not be reached/);
+});
