@@ -200,6 +200,13 @@ function wireReadFailures(reader: VfsReader, vfs: VfsService, log: Logger): void
       .recordMissing(f.path, [f.messageId])
       .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
   });
+  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
+  reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
+  reader.on('article-recovered', (r) => {
+    vfs
+      .clearMissing(r.path, r.messageIds)
+      .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
+  });
 }
 
 async function closeAll(closers: Closer[], logger: Logger): Promise<void> {

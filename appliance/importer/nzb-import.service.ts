@@ -142,21 +142,21 @@ export class NzbImporter {
   }
 
   /**
-   * Writes the job. The directory is reserved on the queue item first: a re-run after a crash finds its own
-   * reservation and replaces the half-known job; another item's job of the same name is never overwritten.
+   * Writes the job. The directory is chosen and reserved on the queue item in one transaction first (see
+   * QueueService.reserveJobDir): two imports of the same name never share a directory, and a re-run after a
+   * crash finds its own reservation and replaces its half-known job.
    */
   private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
-    let targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${jobName}`;
-    let chosen = jobName;
-    if (item.targetPath !== targetPath) {
-      for (let n = 2; vfs.stat(targetPath) && n < 1000; n++) {
-        chosen = `${jobName} (${n})`;
-        targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${chosen}`;
-      }
-    }
-    this.d.queue.reserveTarget(item.id, targetPath);
+    const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
+    const nameFor = (n: number) => (n === 1 ? jobName : `${jobName} (${n})`);
+    const targetPath = this.d.queue.reserveJobDir(
+      item.id,
+      (n) => base + nameFor(n),
+      (path) => vfs.stat(path) !== undefined,
+    );
+    const chosen = targetPath.slice(base.length);
     const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
     return dir;
   }

@@ -253,6 +253,19 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
+  /** Forgets missing marks that a later good read disproved (the article came back whole). */
+  async clearMissing(path: string, messageIds: readonly string[]): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node || node.type !== 'file' || !node.missingSegments) return;
+      const gone = new Set(messageIds);
+      const known = node.missingSegments.filter((id) => !gone.has(id));
+      if (known.length !== node.missingSegments.length)
+        this.repo.put({ ...node, missingSegments: known.length ? known : undefined });
+    });
+  }
+
   /** Every article-backed file below `path` (health checks, stats). */
   *walkFiles(path = '/'): Generator<VfsNode> {
     for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
