@@ -267,3 +267,11 @@ test('a "__proto__" key from JSON is reported as unknown, never swaps a prototyp
   );
   assert.equal(({} as Record<string, unknown>).x, undefined);
 });
+
+test('webdav.password is empty (no separate account) or at least 8 characters, like a user password', () => {
+  assert.deepEqual(errorsOf({ webdav: { password: 'short' } }), [
+    { field: 'webdav.password', message: 'Password must be at least 8 characters long' },
+  ]);
+  assert.ok(check({ webdav: { password: '' } }).ok);
+  assert.ok(check({ webdav: { password: '12345678' } }).ok);
+});

@@ -65,7 +65,7 @@ export function TextField({
 export function SecretField({
   isSet,
   ...props
-}: Omit<BaseProps, 'hint' | 'error'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
+}: Omit<BaseProps, 'hint'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
   return (
     <TextField
       {...props}
