@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 // webdav.user/webdav.password pair. Every suite must report zero failures and zero warnings.
 let srv: TestServer;
 before(async () => {
-  srv = await startServer({ config: { auth: { login_required: true }, webdav: { user: 'dav', password: 's3cret' } } });
+  srv = await startServer({ config: { auth: { login_required: true }, webdav: { user: 'dav', password: 's3cret-dav' } } });
 });
 after(() => srv.stop());
 
@@ -34,7 +34,7 @@ function litmus(url: string, user: string, pass: string): Promise<{ code: number
 }
 
 test('litmus: basic, copymove, props, locks and http all pass', async () => {
-  const { code, out } = await litmus(`${srv.baseUrl}/webdav/`, 'dav', 's3cret');
+  const { code, out } = await litmus(`${srv.baseUrl}/webdav/`, 'dav', 's3cret-dav');
   const summaries = [...out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
   assert.deepEqual(
     summaries.map((m) => m[1]),
