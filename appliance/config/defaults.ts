@@ -19,6 +19,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     login_required: true,
     // Registration is always open while no user exists; this keeps it open afterwards.
     registration_enabled: false,
+    // The console's own address is always trusted; list others (a second hostname) here.
+    trusted_origins: [],
   },
   metadata: {
     root_path: './data/metadata',

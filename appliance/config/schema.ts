@@ -45,6 +45,8 @@ export const webdavSchema = z.strictObject({
 export const authSchema = z.strictObject({
   login_required: z.boolean(),
   registration_enabled: z.boolean(),
+  // Origins (scheme://host[:port]) besides the console's own whose pages may send state changes with a cookie.
+  trusted_origins: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({

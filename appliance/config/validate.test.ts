@@ -275,3 +275,13 @@ test('webdav.password is empty (no separate account) or at least 8 characters, l
   assert.ok(check({ webdav: { password: '' } }).ok);
   assert.ok(check({ webdav: { password: '12345678' } }).ok);
 });
+
+test('auth.trusted_origins holds origins only: scheme, host and optional port', () => {
+  assert.ok(check({ auth: { trusted_origins: ['https://spool.example.com', 'http://10.0.0.5:8080/'] } }).ok);
+  assert.deepEqual(
+    errorsOf({ auth: { trusted_origins: ['https://ok.example', 'spool.example.com', 'https://x.example/path'] } }).map(
+      (e) => e.field,
+    ),
+    ['auth.trusted_origins.1', 'auth.trusted_origins.2'],
+  );
+});
