@@ -28,7 +28,7 @@ export function parseBasic(header: string | undefined): { name: string; password
 
 /**
  * HTTP Basic for WebDAV clients and scripts: a user's name (or email) and password, or on /webdav also the
- * `webdav.user`/`webdav.password` pair from config. WebDAV clients send Basic on every request and scrypt is
+ * `webdav.user`/`webdav.password` pair from config (media players: read-only). WebDAV clients send Basic on every request and scrypt is
  * slow on purpose, so a verified header is remembered for five minutes (keyed by its hash, never in clear);
  * the user record is re-read each time so a revoked admin flag applies at once.
  */
@@ -62,7 +62,7 @@ export class BasicAuthenticator {
     this.verified.delete(cacheKey);
     const found = await this.limiter.attempt(client, async (): Promise<Principal | null> => {
       if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
-        return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic' };
+        return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic', readOnly: true };
       }
       const user = await this.users.verifyCredentials(creds.name, creds.password);
       return user ? userPrincipal(user, 'basic') : null;
