@@ -69,6 +69,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
+    scan_roots: ['./data/nzb'],
   },
   health: {
     enabled: false,

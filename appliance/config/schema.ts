@@ -73,6 +73,8 @@ export const importSchema = z.strictObject({
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
+  // The only directories a manual scan may read (relative ones are under the data dir, like metadata.root_path).
+  scan_roots: z.array(nonBlank('A scan root cannot be blank')),
 });
 
 export const healthSchema = z.strictObject({

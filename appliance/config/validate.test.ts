@@ -27,6 +27,7 @@ test('the defaults are a valid config and carry the numbers of spec §9', () => 
   assert.equal(c.webdav.port, 8080);
   assert.equal(c.mount_path, '/mnt/spool');
   assert.equal(c.metadata.root_path, '/srv/spool/metadata');
+  assert.deepEqual(c.import.scan_roots, ['/srv/spool/nzb']);
   assert.equal(c.sabnzbd.complete_dir, '/complete');
   assert.equal(c.import.max_processor_workers, 2);
   assert.equal(c.import.queue_processing_interval_seconds, 5);

@@ -141,3 +141,34 @@ export function ToggleField({
     </div>
   );
 }
+
+/** A list of strings edited one per line (see lines.ts for the conversion). */
+export function LinesField({
+  label,
+  hint,
+  error,
+  disabled,
+  value,
+  onChange,
+  placeholder,
+}: BaseProps & { value: string; onChange: (value: string) => void; placeholder?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="field__lines"
+        rows={3}
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hint || error ? `${id}-msg` : undefined}
+      />
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
