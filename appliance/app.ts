@@ -16,6 +16,7 @@ import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
+import { createArrs, type ArrsDomain } from './arrs/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -44,6 +45,8 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -120,6 +123,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -130,6 +134,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       pool,
       importer,
+      arrs,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
@@ -157,6 +162,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      arrs,
       logger,
       version,
       handler,
