@@ -1,8 +1,8 @@
 import type { Piscina } from 'piscina';
 import type { Logger } from '../logging/logger.js';
+import { concatLayouts } from '../layout/index.js';
 import {
   cleanFileName,
-  concatLayouts,
   groupNzb,
   NzbParseError,
   type FileEvidence,
@@ -10,7 +10,7 @@ import {
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
-import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
+import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
 import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
@@ -131,7 +131,7 @@ export class NzbImporter {
     return {
       name: file.name,
       size: layout.size,
-      layout: toVfsLayout(layout),
+      layout,
       sourceNzbPath: item.nzbPath,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
@@ -156,26 +156,6 @@ export class NzbImporter {
     const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
     return dir;
   }
-}
-
-/** The nzb domain's layout (typed arrays) as the VFS stores it, with what NZB export needs. */
-export function toVfsLayout(layout: FileLayout): VfsLayout {
-  const n = layout.messageIds.length;
-  const segments = new Array<VfsLayout['segments'][number]>(n);
-  for (let i = 0; i < n; i++)
-    segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
-  const part = layout.parts[0];
-  return {
-    segments,
-    groups: part?.groups,
-    nzb: part && {
-      poster: part.poster,
-      date: part.date,
-      subject: part.subject,
-      numbers: Array.from(layout.numbers),
-      encodedBytes: Array.from(layout.encodedBytes),
-    },
-  };
 }
 
 /** A name usable as one path segment of the virtual tree. */

@@ -3,6 +3,7 @@ import { AppError } from '../http/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
+import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -78,8 +79,8 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     }
     this.cacheResize();
     const segs = layout.segments;
-    const first = findSegment(segs, offset);
-    const last = findSegment(segs, end - 1);
+    const first = findIn(segs, offset);
+    const last = findIn(segs, end - 1);
     // Our own controller so that a consumer that stops early (break, error) cancels the fetches it started.
     const local = new AbortController();
     const onAbort = () => local.abort();
@@ -101,8 +102,9 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
         try {
           if (signal.aborted) throw abortError();
           const seg = segs[i] as VfsSegment;
-          const from = Math.max(offset, seg.start) - seg.start;
-          const to = Math.min(end, seg.end) - seg.start;
+          const at = articleOffsetOf(seg) - seg.start; // file byte -> byte of the decoded article
+          const from = Math.max(offset, seg.start) + at;
+          const to = Math.min(end, seg.end) + at;
           // The consumer is done with this chunk when it asks for the next one; only then may the buffer be reused.
           yield lease.data.subarray(from, to);
         } finally {
@@ -135,17 +137,21 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
+      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups).then(
         (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
     }
   }
 
-  /** One article's bytes, checked for size; after every provider failed: zero-fill if allowed, else an error. */
+  /**
+   * One whole article's bytes, checked against the article's decoded size in the layout (not the segment's share
+   * of it: a file inside an archive volume uses part of an article); after every provider failed: zero-fill if
+   * allowed, else an error.
+   */
   private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
-    const want = seg.end - seg.start;
+    const want = articleSizeOf(seg);
     let reason: string;
     try {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups);
@@ -184,13 +190,4 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
 }
 
 /** Index of the segment holding byte `pos` (segments tile the file in order). */
-export function findSegment(segs: readonly VfsSegment[], pos: number): number {
-  let lo = 0;
-  let hi = segs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((segs[mid] as VfsSegment).start <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export const findSegment = findIn;

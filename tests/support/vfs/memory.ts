@@ -40,7 +40,7 @@ export function memoryArticles(
     articles.set(messageId, bytes.subarray(start, end));
     segments.push({ messageId, start, end });
   }
-  return { layout: { segments }, articles };
+  return { layout: { size: bytes.length, segments }, articles };
 }
 
 /** Serves articles from a map, with optional latency and missing ids; counts fetches and cancellations. */
