@@ -67,6 +67,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    show_archive_volumes: false,
   },
   health: {
     enabled: false,

@@ -62,6 +62,8 @@ export const importSchema = z.strictObject({
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
+  // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)
+  show_archive_volumes: z.boolean(),
 });
 
 export const healthSchema = z.strictObject({

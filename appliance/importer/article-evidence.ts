@@ -7,6 +7,7 @@ import {
 } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
+import { formatOf } from '../archive/index.js';
 import { transientError } from './import-errors.js';
 
 /** What the importer needs from the NNTP pool (NntpPool satisfies it; unit tests pass an in-process fake). */
@@ -69,7 +70,7 @@ function asImportError(err: unknown): unknown {
 
 /**
  * The first article of every NZB file: its yEnc facts (name, size, part size) and first 16 KiB (PAR2 matching).
- * Whole decoded data is kept only for files that turn out to be PAR2 (their first article usually is the index).
+ * Whole decoded data is kept only for PAR2 files (their first article usually is the index) and archive volumes.
  */
 export async function fetchFirstArticles(
   client: ArticleClient,
@@ -88,7 +89,8 @@ export async function fetchFirstArticles(
       messageId,
       facts: factsOf(article),
       head,
-      data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0),
+      // PAR2 indexes are read whole; an archive volume's first article holds its headers (archive-expand.ts)
+      data: isPar2 || formatOf(head) ? Buffer.from(article.data) : Buffer.alloc(0),
     };
   });
 }

@@ -8,6 +8,8 @@ export class ImportError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    /** A machine-readable reason when callers act on it (`ARCHIVE_COMPRESSED`: forward to a fallback host). */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -15,7 +15,9 @@ import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
 import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
 import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { expandArchives } from './archive-expand.js';
 import { layoutPostedFile } from './file-layouts.js';
+import { ImportArticles } from './layout-bytes.js';
 import { permanentError } from './import-errors.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
@@ -25,6 +27,8 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportSettings {
   /** import.segment_sample_percentage (100 = STAT every article). */
   samplePercentage: number;
+  /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
+  showArchiveVolumes: boolean;
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
 }
@@ -62,8 +66,9 @@ export class NzbImporter {
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
-    const jobFiles: AddJobFile[] = [];
-    for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const laidOut: AddJobFile[] = [];
+    for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const jobFiles = await this.expand(doc, mains, laidOut, firsts, settings, signal);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -76,6 +81,27 @@ export class NzbImporter {
       warnings: grouped.warnings,
     });
     return { targetPath, fileSize };
+  }
+
+  /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
+  private async expand(
+    doc: NzbDocument,
+    mains: readonly VirtualFile[],
+    files: AddJobFile[],
+    firsts: readonly FirstArticle[],
+    settings: ImportSettings,
+    signal: AbortSignal,
+  ): Promise<AddJobFile[]> {
+    const articles = new ImportArticles(this.d.client, signal);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.data);
+    const candidates = mains.map((file, i) => {
+      const first = firsts[file.parts[0]!]!;
+      return { file: files[i]!, head: first.missing ? undefined : first.head };
+    });
+    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    if (articles.fetched > 0)
+      this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
+    return expanded;
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {
