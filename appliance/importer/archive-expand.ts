@@ -3,6 +3,7 @@ import {
   assembleMembers,
   formatOf,
   parseVolumeName,
+  scanRar4Volume,
   scanRar5Volume,
   type ArchiveFormat,
   type ArchiveMember,
@@ -70,10 +71,13 @@ async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
 
 async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: ExpandContext): Promise<ArchiveMember[]> {
   try {
-    if (format !== 'rar5') throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${format} archives are not supported yet`);
-    const scans = await mapLimit(volumes, 8, (v) =>
-      scanRar5Volume(layoutSource(v.layout, ctx.articles, v.name), v.name),
-    );
+    if (format === '7z') throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${format} archives are not supported yet`);
+    // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
+    const named = volumes.every((v) => parseVolumeName(v.name) !== null);
+    const scans = await mapLimit(volumes, 8, (v) => {
+      const source = layoutSource(v.layout, ctx.articles, v.name);
+      return format === 'rar5' ? scanRar5Volume(source, v.name) : scanRar4Volume(source, v.name, !named);
+    });
     const order = volumeOrder(volumes, scans);
     return assembleMembers(
       order.map((i) => scans[i]!),

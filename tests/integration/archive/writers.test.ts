@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { writeRar4 } from '../../support/archive/rar4-writer.js';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { materialize, type MemberInput, type WrittenVolume } from '../../support/archive/volumes.js';
 
@@ -52,4 +53,22 @@ test('RAR5 multi-volume (.partN.rar), a small member between two split ones', ()
   const vols = writeRar5(members, { base: 'multi', volumeSize: 25_000 });
   assert.ok(vols.length > 5);
   checkWithUnar(vols, members, 'rar5-multi');
+});
+
+test('RAR 4 multi-volume in both naming schemes (.partN.rar and .rar/.r00/...), Unicode name', () => {
+  const members = [
+    { name: 'a.mkv', data: randomBytes(60_000) },
+    { name: 'Fïlm 日本.srt', data: randomBytes(100) },
+    { name: 'b.mkv', data: randomBytes(30_000) },
+  ];
+  for (const scheme of ['part', 'old'] as const) {
+    const vols = writeRar4(members, { base: `r4${scheme}`, volumeSize: 12_000, scheme });
+    assert.ok(vols.length > 5);
+    if (scheme === 'old')
+      assert.deepEqual(
+        vols.slice(0, 3).map((v) => v.name),
+        ['r4old.rar', 'r4old.r00', 'r4old.r01'],
+      );
+    checkWithUnar(vols, members, `rar4-${scheme}`);
+  }
 });
