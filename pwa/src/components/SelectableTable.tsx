@@ -25,7 +25,7 @@ interface Props<T extends RowData> {
 }
 
 /**
- * A list table with row selection (Queue and Health screens, spec §2). The server pages, filters and sorts; this
+ * A list table with row selection (Queue and Health screens). The server pages, filters and sorts; this
  * only renders one page and keeps the selection, keyed by `rowId`.
  */
 export function SelectableTable<T extends RowData>({

@@ -1,9 +1,9 @@
-/** Pagination rules of the Queue and Health lists (spec §9), kept pure so they are unit-tested. */
+/** Pagination rules of the Queue and Health lists (docs/console.md), kept pure so they are unit-tested. */
 
 export type PagerEntry = number | 'ellipsis-start' | 'ellipsis-end';
 
 /**
- * Spec §9 pager: every page when there are at most 7, otherwise the first and last page around a window of the
+ * Pager: every page when there are at most 7, otherwise the first and last page around a window of the
  * current page and its neighbours, with ellipses for the gaps.
  */
 export function pagerWindow(current: number, total: number): PagerEntry[] {
@@ -13,7 +13,7 @@ export function pagerWindow(current: number, total: number): PagerEntry[] {
   return [1, 'ellipsis-start', current - 1, current, current + 1, 'ellipsis-end', total];
 }
 
-/** 'Showing a-b of n results' (spec §2). */
+/** 'Showing a-b of n results'. */
 export function showingRange(page: number, pageSize: number, total: number): string {
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);

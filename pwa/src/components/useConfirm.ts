@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** One action waiting for the operator's yes (spec §5: deletes, bulk actions, clears, cancel, repair). */
+/** One action waiting for the operator's yes (deletes, bulk actions, clears, cancel, repair). */
 export interface PendingConfirm {
   title: string;
   message: string;

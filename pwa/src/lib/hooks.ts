@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 
-/** Below the desktop breakpoint of spec §9 (1024 px) paths are cut shorter (40 instead of 50 characters). */
+/** Below the desktop breakpoint (1024 px) paths are cut shorter (40 instead of 50 characters). */
 export const NARROW = '(max-width: 1023px)';
 
 /** Whether a media query matches now, re-rendering when that changes. */

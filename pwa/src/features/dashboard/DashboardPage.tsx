@@ -14,7 +14,7 @@ interface Failure {
   error: unknown;
 }
 
-/** Spec §8: when a statistics call fails the Dashboard is an error with a retry that reloads the page. */
+/** When a statistics call fails the Dashboard is an error with a retry that reloads the page. */
 function DashboardError({ failures }: { failures: Failure[] }) {
   return (
     <ErrorPanel title="Dashboard unavailable" onRetry={() => window.location.reload()}>
@@ -31,7 +31,7 @@ export function DashboardPage() {
   const queue = useQueueStats();
   const health = useHealthStats();
 
-  // A statistics call that never answered takes the page (spec §8). One that answered before and fails on a later
+  // A statistics call that never answered takes the page (docs/console.md, Dashboard). One that answered before and fails on a later
   // poll keeps its last figures, and the chart areas say 'Failed to load ... statistics' until it recovers.
   const failures: Failure[] = [];
   if (queue.isError && !queue.data) failures.push({ text: 'Failed to load queue statistics', error: queue.error });

@@ -7,8 +7,8 @@ import { healthApi, healthKeys, type ManualCheck } from './healthApi';
 import { manualCheckComplete } from './rules';
 
 /**
- * Spec §2 'Add Manual Health Check': file path, source NZB path and a priority box, sent to POST /health/check.
- * The screen shows no button for it (as the spec says); /health?add opens it.
+ * 'Add Manual Health Check' (docs/console.md, Health Monitoring): file path, source NZB path and a priority box, sent to POST /health/check.
+ * The screen shows no button for it (as the console contract says); /health?add opens it.
  */
 export function AddHealthCheckDialog({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();

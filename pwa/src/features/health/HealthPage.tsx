@@ -30,7 +30,7 @@ import { useHealthActions } from './useHealthActions';
 import { WorkerStatusCard } from './WorkerStatusCard';
 import './health.css';
 
-/** Health Monitoring (spec §2). */
+/** Health Monitoring (docs/console.md, Health Monitoring). */
 export function HealthPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -38,7 +38,7 @@ export function HealthPage() {
   const [status, setStatus] = useState<HealthStatus | ''>('');
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), 300);
-  // Spec §7: newest first unless the operator sorts otherwise.
+  // The contract's default: newest first unless the operator sorts otherwise.
   const [sort, setSort] = useState<{ sortBy: HealthSortBy; sortOrder: SortOrder }>({
     sortBy: 'created_at',
     sortOrder: 'desc',
@@ -52,7 +52,7 @@ export function HealthPage() {
     queryKey: healthKeys.list(listParams),
     queryFn: ({ signal }) => healthApi.list(listParams, signal),
     placeholderData: keepPreviousData,
-    // Spec §4: while a check runs the list follows it every 5 s, auto-refresh or not.
+    // While a check runs the list follows it every 5 s, auto-refresh or not.
     refetchInterval: (q) => (q.state.data?.data.some((r) => r.status === 'checking') ? POLL.stats : false),
   });
   const stats = useHealthStats();

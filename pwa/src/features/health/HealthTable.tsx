@@ -10,7 +10,7 @@ interface Props extends HealthColumnOptions {
   onSelectionChange: (next: RowSelectionState) => void;
 }
 
-/** The health table; rows are keyed by file path because the bulk calls take file paths (spec §7). */
+/** The health table; rows are keyed by file path because the bulk calls take file paths (POST /health/bulk/*). */
 export function HealthTable({ records, selection, onSelectionChange, ...opts }: Props) {
   const { actions, sortBy, sortOrder, onSort, textMax } = opts;
   const columns = useMemo(

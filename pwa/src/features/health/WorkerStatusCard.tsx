@@ -5,7 +5,7 @@ import { formatDate, formatRelativeTime } from '../../lib/format';
 import { POLL } from '../../lib/queryClient';
 import { healthApi, healthKeys } from './healthApi';
 
-/** Spec §2 Health Worker Status card, polled every 5 s (§9). */
+/** The Health Worker Status card, polled every 5 s. */
 export function WorkerStatusCard() {
   const worker = useQuery({
     queryKey: healthKeys.worker,

@@ -1,10 +1,10 @@
 import { api, type Paged } from '../../api/client';
 
-/** Spec §4 health statuses, in the order of the Status filter. */
+/** Health statuses, in the order of the Status filter. */
 export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
-/** Spec §3 Health record. */
+/** A health record as GET /health lists it. */
 export interface HealthRecord {
   id: number;
   file_path: string;
@@ -21,7 +21,7 @@ export interface HealthRecord {
   created_at: string;
 }
 
-/** Spec §3 Health worker status. */
+/** GET /health/worker/status. */
 export interface HealthWorkerStatus {
   status: string;
   pending_manual_checks: number;
@@ -31,17 +31,17 @@ export interface HealthWorkerStatus {
   last_run_time: string | null;
 }
 
-/** Spec §3 Manual health check payload. */
+/** POST /health/check. */
 export interface ManualCheck {
   file_path: string;
   source_nzb_path: string;
   priority: boolean;
 }
 
-/** Spec §9: the health list pages by 20. */
+/** The health list pages by 20. */
 export const HEALTH_PAGE_SIZE = 20;
 
-/** Spec §7 sort keys the screen offers (File Path and Created At); the server default is created_at desc. */
+/** Sort keys the screen offers (File Path and Created At); the server default is created_at desc. */
 export type HealthSortBy = 'file_path' | 'created_at';
 export type SortOrder = 'asc' | 'desc';
 
@@ -81,7 +81,7 @@ export const healthApi = {
   workerStatus: () => api.get<HealthWorkerStatus>('/health/worker/status'),
   remove: (id: number) => api.delete<unknown>(`/health/${id}`),
   retry: (filePath: string) => api.post<HealthRecord>(`/health/${pathSegment(filePath)}/retry`, { reset_status: true }),
-  /** The screen never resets the repair retry count (spec §7). */
+  /** The screen never resets the repair retry count. */
   repair: (id: number) => api.post<HealthRecord>(`/health/${id}/repair`, { reset_repair_retry_count: false }),
   cancel: (id: number) => api.post<HealthRecord>(`/health/${id}/cancel`),
   bulkDelete: (filePaths: string[]) => api.post<CountAnswer>('/health/bulk/delete', { file_paths: filePaths }),

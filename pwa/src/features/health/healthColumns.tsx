@@ -16,7 +16,7 @@ export interface HealthColumnOptions {
   sortBy: HealthSortBy;
   sortOrder: SortOrder;
   onSort: (by: HealthSortBy) => void;
-  /** Spec §9: paths cut at 40 on narrow screens, 50 otherwise; error tooltips likewise. */
+  /** Paths cut at 40 on narrow screens, 50 otherwise; error tooltips likewise. */
   textMax: number;
 }
 
@@ -34,7 +34,7 @@ function SortHeader({ label, by, opts }: { label: string; by: HealthSortBy; opts
 function StatusCell({ record, max }: { record: HealthRecord; max: number }) {
   const error = record.last_error ?? '';
   const details = detailsText(record.error_details);
-  // The tooltip is cut (spec §9); the whole error and its technical details open below the badge.
+  // The tooltip is cut (50/40 characters); the whole error and its technical details open below the badge.
   const full = [error.length > max ? error : '', details ?? ''].filter(Boolean).join('\n\n');
   return (
     <div className="health-status">
@@ -81,7 +81,7 @@ function ActionsCell({ record, actions }: { record: HealthRecord; actions: Healt
 
 const when = (iso: string | null) => <span title={iso ? formatDate(iso) : undefined}>{formatRelativeTime(iso)}</span>;
 
-/** The columns of spec §2 (Health), in order; File Path and Created At sort on the server. */
+/** The Health columns (docs/console.md), in order; File Path and Created At sort on the server. */
 export function healthColumns(opts: HealthColumnOptions) {
   return column.columns([
     column.display({

@@ -52,7 +52,7 @@ test('technical details: text as is, objects as JSON, nothing when empty', () =>
   assert.equal(detailsText({ missing: 3 }), '{\n  "missing": 3\n}');
 });
 
-test('manual check needs both paths (spec §5)', () => {
+test('manual check needs both paths ', () => {
   assert.equal(manualCheckComplete({ file_path: '/a.mkv', source_nzb_path: ' ', priority: false }), false);
   assert.equal(manualCheckComplete({ file_path: '', source_nzb_path: 'a.nzb', priority: false }), false);
   assert.equal(manualCheckComplete({ file_path: '/a.mkv', source_nzb_path: 'a.nzb', priority: true }), true);

@@ -1,14 +1,14 @@
-/** Client-side rules of spec §5/§9 for the Health screen, kept pure so they are unit-tested. */
+/** Client-side rules of docs/console.md for the Health screen, kept pure so they are unit-tested. */
 import type { CountAnswer, HealthRecord, HealthSortBy, ManualCheck, SortOrder } from './healthApi';
 
-/** Spec §9: cleanup removes records older than 7 days. */
+/** Cleanup removes records older than 7 days. */
 export const CLEANUP_AGE_DAYS = 7;
 
 export function cleanupCutoff(now: number = Date.now()): string {
   return new Date(now - CLEANUP_AGE_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 
-/** Spec §2 Retries column: 'H: retry/max', plus 'R: repair retry/max' once a repair is or was under way. */
+/** Retries column: 'H: retry/max', plus 'R: repair retry/max' once a repair is or was under way. */
 export function retryLines(r: HealthRecord): string[] {
   const lines = [`H: ${r.retry_count}/${r.max_retries}`];
   if (r.status === 'repair_triggered' || r.repair_retry_count > 0)
@@ -16,7 +16,7 @@ export function retryLines(r: HealthRecord): string[] {
   return lines;
 }
 
-/** Spec §9: health error tooltips are cut at 50 characters (40 on narrow screens). */
+/** Health error tooltips are cut at 50 characters (40 on narrow screens). */
 export function errorTip(message: string, max: number): string {
   return message.length > max ? `${message.slice(0, max)}...` : message;
 }
@@ -32,7 +32,7 @@ export function detailsText(details: unknown): string | undefined {
   }
 }
 
-/** Spec §5: a manual check needs both paths. */
+/** A manual check needs both paths. */
 export function manualCheckComplete(check: ManualCheck): boolean {
   return check.file_path.trim() !== '' && check.source_nzb_path.trim() !== '';
 }

@@ -6,7 +6,7 @@ import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
 import { healthApi, healthKeys, type HealthRecord } from './healthApi';
 import { cleanupCutoff, countOf, fileName } from './rules';
 
-/** Spec §8: a repair the arrs cannot take (the file is in no Radarr/Sonarr library) is a warning, not a failure. */
+/** A repair the arrs cannot take (the file is in no Radarr/Sonarr library) is a warning, not a failure. */
 export function reportRepairError(err: unknown): void {
   if (err instanceof ApiError && err.code === 'NOT_FOUND') {
     toast.warning(
@@ -20,7 +20,7 @@ export function reportRepairError(err: unknown): void {
   toast.error('Failed to trigger repair', describeError(err, 'The repair could not be started'));
 }
 
-/** The spec §8 text of a failed bulk action, with the server's reason after it when there is one. */
+/** The contract's text of a failed bulk action, with the server's reason after it when there is one. */
 const withReason = (text: string, err: unknown) => {
   const reason = describeError(err, '');
   return reason ? `${text}: ${reason}` : text;
@@ -34,7 +34,7 @@ export interface HealthRowActions {
   busyId: number | undefined;
 }
 
-/** Row, bulk and cleanup actions of the Health screen, confirmed where spec §5 says so, with the toasts of §8. */
+/** Row, bulk and cleanup actions of the Health screen, confirmed and reported as docs/console.md says. */
 export function useHealthActions(clearSelection: () => void) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: healthKeys.all });

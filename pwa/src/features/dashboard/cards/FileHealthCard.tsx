@@ -2,7 +2,7 @@ import type { HealthStats } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
 import { ProgressBar } from '../../../components/ProgressBar';
 
-/** Spec §2 File Health card: 'healthy / total' and '<n> corrupted files' when any are corrupted. */
+/** File Health card: 'healthy / total' and '<n> corrupted files' when any are corrupted. */
 export function FileHealthCard({ stats }: { stats: HealthStats | undefined }) {
   const pct = stats && stats.total > 0 ? (stats.healthy / stats.total) * 100 : 0;
   return (
