@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
+import { startFakeArr, type FakeArr } from '../support/fake-arr/server.js';
 import { buildNzb, type PostedFile } from '../support/inn/poster.js';
 import { cancelArticles } from '../support/inn/cancel.js';
 import { innProvider } from '../support/inn/provider.js';
@@ -9,8 +10,10 @@ import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 
 // The Health screen against the real server: files posted to a real INN and imported, checked by the real health
-// worker; one file loses its articles on INN (ctlinnd cancel) so it turns corrupted for real.
+// worker; one file loses its articles on INN (ctlinnd cancel) so it turns corrupted for real, and repair goes to a
+// fake Radarr (tests/support/fake-arr) over real HTTP.
 let inn: InnServer;
+let radarr: FakeArr;
 let spool: Spool | undefined;
 let cookie = '';
 let broken: PostedFile;
@@ -83,9 +86,12 @@ async function settled(): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   inn = await ensureInn();
+  radarr = await startFakeArr({ type: 'radarr' });
+  const instance = { name: 'radarr', type: 'radarr', url: radarr.url, api_key: radarr.apiKey, enabled: true };
   spool = await startSpool({
     config: {
       providers: [innProvider(inn)],
+      arrs: { enabled: true, radarr_instances: [{ ...instance, root_folder: '' }], sonarr_instances: [] },
       import: { queue_processing_interval_seconds: 1, allowed_file_extensions: ['.mkv'] },
       health: { enabled: true, auto_repair_enabled: false, max_retries: 0, check_all_segments: true },
     },
@@ -108,6 +114,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await spool?.stop();
+  await radarr?.close();
 });
 
 async function signedIn(page: Page): Promise<void> {
@@ -301,7 +308,7 @@ test('Retry Check; Delete Record asks first; bulk Restart Checks and Delete Sele
   await expect(page.getByRole('group', { name: 'Bulk actions' })).toHaveCount(0);
 });
 
-test('a file whose articles are gone turns corrupted: error, alert, badges, Dashboard; repair without arrs warns', async ({
+test('a file whose articles are gone turns corrupted: error, alert, badges, Dashboard; repair warns, then reaches Radarr', async ({
   page,
 }) => {
   cancelArticles(
@@ -335,7 +342,7 @@ test('a file whose articles are gone turns corrupted: error, alert, badges, Dash
   await expect(badge).toHaveText(String(stats.corrupted + stats.partial));
   await expect(page.getByRole('contentinfo')).toContainText(`Issues: ${stats.corrupted}`);
 
-  // No Radarr or Sonarr is configured, so no instance manages the file: the server says NOT_FOUND.
+  // Radarr's library does not hold the file yet, so no instance manages it: the server says NOT_FOUND.
   await page.getByRole('button', { name: 'Trigger Repair Broken.Movie.mkv' }).click();
   await expect(dialog(page)).toContainText('Trigger Repair');
   const repair = page.waitForRequest((r) => r.url().endsWith(`/api/health/${record.id}/repair`));
@@ -355,6 +362,23 @@ test('a file whose articles are gone turns corrupted: error, alert, badges, Dash
   await expect(page.getByRole('status').filter({ hasText: 'Attention Required' })).toContainText(
     '1 corrupted files detected.',
   );
+
+  // Once Radarr has the file in its library, the repair reaches it.
+  await page.getByRole('link', { name: /Health/ }).click();
+  await page.getByLabel('Search health records').fill('Broken');
+  const mount = (await get<{ mount_path: string }>('/api/config')).mount_path;
+  const movie = radarr.addMovie({ title: 'Broken Movie', path: `${mount}${BROKEN}` });
+  const file = radarr.addMovieFile(movie.id, { path: `${mount}${BROKEN_FILE}`, sceneName: 'Broken.Movie' });
+  await page.getByRole('button', { name: 'Trigger Repair Broken.Movie.mkv' }).click();
+  await dialog(page).getByRole('button', { name: 'Trigger Repair' }).click();
+  await expect(toast(page, 'Repair Triggered')).toBeVisible();
+  expect(radarr.callLines()).toContain(`DELETE moviefile/${file.id}`);
+  await expect(row(page, 'Broken.Movie.mkv')).toHaveAttribute('data-status', 'repair_triggered');
+  const repaired = (await recordOf(BROKEN_FILE))!;
+  await expect(row(page, 'Broken.Movie.mkv')).toContainText(
+    `R: ${repaired.repair_retry_count}/${repaired.max_repair_retries}`,
+  );
+  await expect(row(page, 'Broken.Movie.mkv').getByRole('status', { name: 'repair_triggered' })).toBeVisible();
 });
 
 test('Trigger Repair: any other failure is an error with the server message', async ({ page }) => {
