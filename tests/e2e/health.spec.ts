@@ -308,7 +308,7 @@ test('Retry Check; Delete Record asks first; bulk Restart Checks and Delete Sele
   await expect(page.getByRole('group', { name: 'Bulk actions' })).toHaveCount(0);
 });
 
-test('a file whose articles are gone turns corrupted: error, alert, badges, Dashboard; repair warns, then reaches Radarr', async ({
+test('a file whose articles are gone turns corrupted: its error, the red alert, badges, footer and Dashboard', async ({
   page,
 }) => {
   cancelArticles(
@@ -342,16 +342,6 @@ test('a file whose articles are gone turns corrupted: error, alert, badges, Dash
   await expect(badge).toHaveText(String(stats.corrupted + stats.partial));
   await expect(page.getByRole('contentinfo')).toContainText(`Issues: ${stats.corrupted}`);
 
-  // Radarr's library does not hold the file yet, so no instance manages it: the server says NOT_FOUND.
-  await page.getByRole('button', { name: 'Trigger Repair Broken.Movie.mkv' }).click();
-  await expect(dialog(page)).toContainText('Trigger Repair');
-  const repair = page.waitForRequest((r) => r.url().endsWith(`/api/health/${record.id}/repair`));
-  await dialog(page).getByRole('button', { name: 'Trigger Repair' }).click();
-  expect((await repair).postDataJSON()).toEqual({ reset_repair_retry_count: false });
-  const warning = toast(page, 'File Not Found in ARR');
-  await expect(warning).toHaveClass(/toast--warning/);
-  await expect(warning).toContainText('not managed by any configured Radarr or Sonarr instance');
-
   await page.getByRole('link', { name: 'Dashboard' }).click();
   const health = page.getByRole('article', { name: 'File Health', exact: true });
   await expect(health).toContainText(`${stats.healthy} / ${stats.total}`);
@@ -362,10 +352,69 @@ test('a file whose articles are gone turns corrupted: error, alert, badges, Dash
   await expect(page.getByRole('status').filter({ hasText: 'Attention Required' })).toContainText(
     '1 corrupted files detected.',
   );
+});
+
+test('Files: the corrupted file’s info shows its missing segments; Check Now queues it', async ({ page }) => {
+  await signedIn(page);
+  await page.goto(`/files?path=${encodeURIComponent(BROKEN)}`);
+  const shown = page.waitForRequest((r) => r.method() === 'PROPFIND' && r.headers()['x-show-corrupted'] === 'true');
+  await page.getByLabel('Show corrupted files').check();
+  await shown;
+  await page.getByRole('button', { name: 'Actions for Broken.Movie.mkv' }).click();
+  await page.getByRole('menuitem', { name: 'File Info', exact: true }).click();
+  const info = page.getByRole('dialog', { name: 'Broken.Movie.mkv' });
+  const meta = (
+    await apiCall<{ status: string; segment_count: number; available_segments: number }>(
+      spool!.baseURL,
+      'GET',
+      `/api/files/info?path=${encodeURIComponent(BROKEN_FILE)}`,
+      undefined,
+      cookie,
+    )
+  ).body.data;
+  const n = broken.segments.length;
+  expect(meta).toMatchObject({ status: 'corrupted', segment_count: n, available_segments: 0 });
+  await expect(info.getByText('corrupted', { exact: true })).toBeVisible();
+  await expect(info.getByText(`0 of ${n} segments available (0.0%)`)).toBeVisible();
+  await expect(info.getByRole('progressbar', { name: 'Segments available' })).toHaveAttribute('aria-valuenow', '0');
+
+  const check = page.waitForRequest((r) => r.url().endsWith('/api/health/check') && r.method() === 'POST');
+  await info.getByRole('button', { name: 'Check Now' }).click();
+  expect((await check).postDataJSON()).toEqual({
+    file_path: BROKEN_FILE,
+    source_nzb_path: 'Broken.Movie.nzb',
+    priority: true,
+  });
+  await expect(toast(page, 'File Added to Health Check Queue')).toBeVisible();
+
+  await info.getByRole('tab', { name: 'Segments' }).click();
+  await expect(info.locator('.file-facts')).toContainText(`Missing${n}`);
+  await expect(info.locator('tbody tr')).toHaveCount(n);
+  await expect(info.locator('tbody tr').first()).toContainText('missing');
+  await expect(info.locator('tbody tr').first()).toContainText(broken.segments[0]!.messageId);
+  await page.keyboard.press('Escape');
+  await expect(info).toBeHidden();
+  await settled();
+});
+
+test('Trigger Repair: a file no arr manages is a warning; once Radarr holds it the repair reaches it', async ({
+  page,
+}) => {
+  await signedIn(page);
+  await page.goto('/health');
+  await page.getByLabel('Search health records').fill('Broken');
+  const record = (await recordOf(BROKEN_FILE))!;
+  // Radarr's library does not hold the file yet, so no instance manages it: the server says NOT_FOUND.
+  await page.getByRole('button', { name: 'Trigger Repair Broken.Movie.mkv' }).click();
+  await expect(dialog(page)).toContainText('Ask Radarr or Sonarr to replace "Broken.Movie.mkv"?');
+  const repair = page.waitForRequest((r) => r.url().endsWith(`/api/health/${record.id}/repair`));
+  await dialog(page).getByRole('button', { name: 'Trigger Repair' }).click();
+  expect((await repair).postDataJSON()).toEqual({ reset_repair_retry_count: false });
+  const warning = toast(page, 'File Not Found in ARR');
+  await expect(warning).toHaveClass(/toast--warning/);
+  await expect(warning).toContainText('not managed by any configured Radarr or Sonarr instance');
 
   // Once Radarr has the file in its library, the repair reaches it.
-  await page.getByRole('link', { name: /Health/ }).click();
-  await page.getByLabel('Search health records').fill('Broken');
   const mount = (await get<{ mount_path: string }>('/api/config')).mount_path;
   const movie = radarr.addMovie({ title: 'Broken Movie', path: `${mount}${BROKEN}` });
   const file = radarr.addMovieFile(movie.id, { path: `${mount}${BROKEN_FILE}`, sceneName: 'Broken.Movie' });
