@@ -1,0 +1,64 @@
+import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import type { Clock } from '../clock/clock.js';
+import type { ConfigService } from '../config/index.js';
+import type { ArticleClient } from '../importer/article-evidence.js';
+import { ImportRunner } from '../importer/import.runner.js';
+import { importSettings } from '../importer/import-settings.js';
+import type { ImporterDomain } from '../importer/importer.types.js';
+import { NzbImporter } from '../importer/nzb-import.service.js';
+import { QueueService } from '../importer/queue.service.js';
+import { ScanService } from '../importer/scan.service.js';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+
+export interface ImporterDeps {
+  store: Store;
+  config: ConfigService;
+  vfs: VfsService;
+  /** The NNTP pool (imports use its 'import' lane, below streams and health checks). */
+  client: ArticleClient;
+  logger: Logger;
+  clock: Clock;
+  /** Tests shorten the back-off between retries. */
+  retryDelay?: (attempt: number) => number;
+}
+
+/** Builds the queue, the import runner (started here) and the directory scan. */
+export function buildImporter(deps: ImporterDeps): ImporterDomain {
+  const log = deps.logger.child('importer');
+  const queue = new QueueService(deps.store, () => ({ maxRetries: deps.config.get().import.max_retries }));
+  const parsePool = createParseNzbPool();
+  const importer = new NzbImporter({
+    queue,
+    vfs: deps.vfs,
+    client: deps.client,
+    parsePool,
+    settings: () => importSettings(deps.config),
+    logger: log,
+  });
+  const startup = deps.config.get().import;
+  const runner = new ImportRunner({
+    queue,
+    job: (item, signal) => importer.run(item, signal),
+    logger: log,
+    workers: startup.max_processor_workers,
+    intervalMs: startup.queue_processing_interval_seconds * 1000,
+    retryDelay: deps.retryDelay,
+    now: deps.clock.now,
+  });
+  runner.start();
+  const scan = new ScanService(queue, log.child('scan'));
+  return {
+    queue,
+    runner,
+    scan,
+    importer,
+    async close() {
+      scan.cancel();
+      await runner.stop();
+      await scan.finished();
+      await parsePool.destroy();
+    },
+  };
+}
