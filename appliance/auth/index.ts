@@ -14,7 +14,8 @@ export { AuthGatekeeper, isWebdavPath } from './gatekeeper.js';
 export { BasicAuthenticator, parseBasic, WEBDAV_PRINCIPAL_ID } from './basic-auth.js';
 export { UsersService, type AuthSettings } from './users.service.js';
 export { SessionService, SESSION_COOKIE, SESSION_TTL_MS } from './session.service.js';
-export { toUserJson, type UserJson, type UserRecord } from './user.js';
+export { toUserJson, type UserRecord } from './user.js';
+export type { UserJson } from './auth.wire.js';
 
 const AUTH_MIGRATIONS: Migration[] = [
   {

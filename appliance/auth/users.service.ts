@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, alreadyExists, notFound } from '../errors/app-error.js';
 import type { RegisterInput } from './auth.schemas.js';
+import type { RegistrationStatus } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { UserRecord } from './user.js';
 import type { UserRepository } from './user.repository.js';
@@ -30,7 +31,7 @@ export class UsersService {
   }
 
   /** Registration is open while nobody exists, afterwards only if an admin enabled it. */
-  registrationStatus(): { registration_enabled: boolean; user_count: number } {
+  registrationStatus(): RegistrationStatus {
     const count = this.repo.count();
     return { registration_enabled: count === 0 || this.settings().registrationEnabled, user_count: count };
   }

@@ -11,4 +11,5 @@
 export type { ImporterDomain } from './importer.types.js';
 export { toVfsLayout } from './nzb-import.service.js';
 export { readNzbUpload, UPLOAD_BODY_LIMIT, type NzbUpload } from './nzb-upload.js';
-export { QUEUE_STATUSES, toQueueJson } from './queue.types.js';
+export { toQueueJson } from './queue.types.js';
+export { QUEUE_STATUSES } from './queue.wire.js';

@@ -1,5 +1,6 @@
 import type { Database, Key, Store } from '../store/index.js';
-import { QUEUE_STATUSES, type QueueListQuery, type QueueRecord, type QueueStatus } from './queue.types.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
 
 /**
  * The queue in LMDB. Items live in `queue-items` (key: id); `queue-index` holds ordered composite keys so every

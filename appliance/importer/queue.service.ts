@@ -3,7 +3,8 @@ import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { QueueRepository } from './queue.repository.js';
-import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import type { QueuePriority, QueueStats } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;

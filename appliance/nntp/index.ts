@@ -1,6 +1,6 @@
 /** Public surface of the NNTP engine. */
 export { NntpPool, type PoolOptions, type RequestOptions } from './pool.js';
-export type { PoolMetrics, ProviderMetrics } from './pool-metrics.js';
+export type { PoolMetrics, ProviderMetrics } from './pool.wire.js';
 export { testProvider, type ProviderTestInput, type ProviderTestResult } from './test-provider.js';
 export { NntpConnection, type ConnectionOptions } from './connection.js';
 export * from './errors.js';

@@ -13,7 +13,8 @@ import {
   NoProviderError,
   ProtocolError,
 } from './errors.js';
-import { PoolStats, type PoolMetrics } from './pool-metrics.js';
+import { PoolStats } from './pool-metrics.js';
+import type { PoolMetrics } from './pool.wire.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
 import { Keepalive } from './keepalive.js';
 import { PriorityQueue } from './request-queue.js';
