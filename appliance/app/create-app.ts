@@ -33,6 +33,8 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
+  /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
+  fuseReadAheadKb?: number;
 }
 
 export interface RestartRequest {
@@ -125,7 +127,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
     closers.push(() => pool.close());
     config.on('change', () => pool.updateProviders(config.get().providers));
-    const streaming = buildStreaming({ store, config, logger, source: poolArticleSource(pool) });
+    const streaming = buildStreaming({
+      store,
+      config,
+      logger,
+      source: poolArticleSource(pool),
+      fuseReadAheadKb: opts.fuseReadAheadKb,
+    });
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());

@@ -18,6 +18,8 @@ export interface StreamingDeps {
   logger: Logger;
   /** Decoded article bytes (poolArticleSource(pool) in the app). */
   source: ArticleSource;
+  /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
+  fuseReadAheadKb?: number;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
@@ -45,7 +47,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   wireArticleFailures({ reader, vfs, logger: log });
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
-  const mount = new MountService(vfs, reader, deps.config, fuseLog);
+  const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'));
   vfs.on('changed', (dir) => rclone.refresh(dir));
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);

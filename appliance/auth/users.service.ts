@@ -4,7 +4,7 @@ import type { RegisterInput } from './auth.schemas.js';
 import type { RegistrationStatus } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { UserRecord } from './user.js';
-import type { UserRepository } from './user.repository.js';
+import type { UserStore } from './user.store.js';
 
 /** The live auth settings (read from config on every call, so a change applies at once). */
 export interface AuthSettings {
@@ -22,7 +22,7 @@ const newUserId = () => `${Date.now().toString(36).padStart(9, '0')}${randomByte
 /** Users and their rules: first user is admin, registration gate, unique names, the last admin stays. */
 export class UsersService {
   constructor(
-    private readonly repo: UserRepository,
+    private readonly repo: UserStore,
     private readonly settings: () => AuthSettings,
   ) {}
 

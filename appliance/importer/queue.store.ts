@@ -17,7 +17,7 @@ import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
 /** Upper bound for numeric key parts (ordered-binary's encoding of Infinity is not one to lean on). */
 const MAX = Number.MAX_SAFE_INTEGER;
 
-export class QueueRepository {
+export class QueueStore {
   private readonly items: Database<QueueRecord, number>;
   private readonly index: Database<number | null, Key>;
 
