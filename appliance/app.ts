@@ -16,6 +16,7 @@ import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
+import { createSabnzbd, type SabnzbdDomain } from './sabnzbd/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -44,6 +45,8 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** The SABnzbd API (nzo_ids of queue items). */
+  readonly sabnzbd: SabnzbdDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -120,6 +123,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const sabnzbd = createSabnzbd({ importer, config, vfs: streaming.vfs, store, auth, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -134,6 +138,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       requestRestart: (force) => resolveRestart({ force }),
     });
     streaming.registerRoutes(router);
+    sabnzbd.registerRoutes(router);
 
     const staticDir = opts.staticDir ?? join(root, 'dist', 'pwa');
     const consoleFiles = createStaticConsole(staticDir);
@@ -157,6 +162,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      sabnzbd,
       logger,
       version,
       handler,

@@ -11,7 +11,6 @@ import { registerImportRoutes } from './import.routes.js';
 import { registerPoolRoutes } from './pool.routes.js';
 import { registerProviderRoutes } from './providers.routes.js';
 import { registerQueueRoutes } from './queue.routes.js';
-import { registerSabnzbdRoutes } from '../sabnzbd/sabnzbd.routes.js';
 import { registerSystemRoutes } from './system.routes.js';
 import { registerUsersRoutes } from './users.routes.js';
 
@@ -37,5 +36,4 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerPoolRoutes(router, deps);
   registerQueueRoutes(router, deps);
   registerImportRoutes(router, deps);
-  registerSabnzbdRoutes(router, deps);
 }

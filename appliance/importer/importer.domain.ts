@@ -4,7 +4,10 @@ import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
 import type { ArticleClient } from './article-evidence.js';
+import { migrate } from '../store/index.js';
 import { ImportRunner } from './import.runner.js';
+import { JobOutputService, type OutputSettings } from './job-output.service.js';
+import { QueueRepository } from './queue.repository.js';
 import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.service.js';
 import { QueueService } from './queue.service.js';
 import { ScanService } from './scan.service.js';
@@ -25,12 +28,27 @@ export interface ImporterDomain {
   runner: ImportRunner;
   scan: ScanService;
   importer: NzbImporter;
+  /** The import strategy: where completed jobs are published for download clients. */
+  output: JobOutputService;
   close(): Promise<void>;
 }
+
+const QUEUE_MIGRATIONS = [
+  {
+    version: 1,
+    description: 'history index (completed and failed items by finish time, per category)',
+    up: (store: Store) => void new QueueRepository(store).reindexHistory(),
+  },
+];
 
 /** Builds the queue, the import runner (started here) and the directory scan. */
 export function createImporter(deps: ImporterDeps): ImporterDomain {
   const log = deps.logger.child('importer');
+  migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
+  const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
+  const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
+  ensureFolders();
+  const stopWatching = deps.config.on('change', ensureFolders);
   const queue = new QueueService(deps.store, () => ({ maxRetries: deps.config.get().import.max_retries }));
   const parsePool = createParseNzbPool();
   const importer = new NzbImporter({
@@ -44,7 +62,10 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
   const startup = deps.config.get().import;
   const runner = new ImportRunner({
     queue,
-    job: (item, signal) => importer.run(item, signal),
+    job: async (item, signal) => {
+      const result = await importer.run(item, signal);
+      return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
+    },
     logger: log,
     workers: startup.max_processor_workers,
     intervalMs: startup.queue_processing_interval_seconds * 1000,
@@ -57,7 +78,9 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     runner,
     scan,
     importer,
+    output,
     async close() {
+      stopWatching();
       scan.cancel();
       await runner.stop();
       await scan.finished();
@@ -73,6 +96,28 @@ export function importSettings(config: ConfigService): ImportSettings {
     samplePercentage: c.import.segment_sample_percentage,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
   };
+}
+
+/** The import strategy's settings, read live (a PATCH applies to the next job). */
+export function outputSettings(config: ConfigService, vfsCompleteDir: string): OutputSettings {
+  const c = config.get();
+  return {
+    strategy: c.import.import_strategy,
+    importDir: c.import.import_dir,
+    mountPath: c.mount_path,
+    vfsCompleteDir,
+    strm: {
+      baseUrl: c.import.strm_base_url || `http://localhost:${c.webdav.port}`,
+      user: c.webdav.user,
+      password: c.webdav.password,
+    },
+  };
+}
+
+/** Every configured category's directory plus the default one: folders the arrs expect to exist. */
+export function categoryDirs(config: ConfigService): string[] {
+  const cats = config.get().sabnzbd.categories;
+  return [categoryDir(cats, null), ...cats.filter((c) => c.name !== '*').map((c) => categoryDir(cats, c.name))];
 }
 
 /**

@@ -68,14 +68,14 @@ export class NzbImporter {
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
-    const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);
+    const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
     this.d.logger.info('job written', {
       id: item.id,
-      target: targetPath,
+      target: written.dir,
       files: jobFiles.length,
       warnings: grouped.warnings,
     });
-    return { targetPath, fileSize };
+    return { targetPath: written.dir, fileSize, files: written.files };
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {
@@ -133,6 +133,7 @@ export class NzbImporter {
       size: layout.size,
       layout: toVfsLayout(layout),
       sourceNzbPath: item.nzbPath,
+      queueItemId: item.id,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
   }
@@ -141,7 +142,11 @@ export class NzbImporter {
    * Writes the job. The directory is reserved on the queue item first: a re-run after a crash finds its own
    * reservation and replaces the half-known job; another item's job of the same name is never overwritten.
    */
-  private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
+  private async write(
+    item: QueueRecord,
+    categoryDir: string,
+    files: AddJobFile[],
+  ): Promise<{ dir: string; files: string[] }> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
     let targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${jobName}`;
@@ -153,8 +158,7 @@ export class NzbImporter {
       }
     }
     this.d.queue.reserveTarget(item.id, targetPath);
-    const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
-    return dir;
+    return vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
   }
 }
 
