@@ -13,6 +13,7 @@ import { QUEUE_STATUSES, type QueueListQuery, type QueueRecord, type QueueStatus
  *   ['hc', category, finishedAt, id]  the same per category ('*' = none), so `limit=60&category=tv` is one range
  *   ['c', status] -> count         so totals are O(1)
  *   ['k', category] -> count       history items per category
+ *   ['j', targetPath] -> id        the job directory an item reserved (no two items ever hold the same one)
  *   ['n'] -> next id
  * Every change is one write transaction over both databases, so an index never disagrees with its item.
  */
@@ -67,9 +68,25 @@ export class QueueRepository {
       const current = this.items.get(id);
       if (!current || !allow(current)) return undefined;
       this.dropIndexes(current);
+      if (current.targetPath !== null && this.jobDirOwner(current.targetPath) === id)
+        void this.index.remove(['j', current.targetPath]);
       void this.items.remove(id);
       return current;
     });
+  }
+
+  /** The item holding a job directory, if a live item does. Call inside a transaction to act on the answer. */
+  jobDirOwner(targetPath: string): number | undefined {
+    const id = this.index.get(['j', targetPath]) as number | undefined;
+    return id !== undefined && this.items.get(id) ? id : undefined;
+  }
+
+  /** Records `id` as the holder of a job directory, releasing the one it held before. Inside a transaction. */
+  holdJobDir(id: number, targetPath: string): void {
+    const current = this.items.get(id);
+    if (current?.targetPath && current.targetPath !== targetPath && this.jobDirOwner(current.targetPath) === id)
+      void this.index.remove(['j', current.targetPath]);
+    void this.index.put(['j', targetPath], id);
   }
 
   counts(): Record<QueueStatus, number> {

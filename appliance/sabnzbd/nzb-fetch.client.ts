@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { MAX_NZB_BYTES } from '../importer/index.js';
 import { isHttpUrl } from '../config/rules.js';
 

@@ -1,7 +1,7 @@
 import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
+import { AppError } from '../errors/app-error.js';
 import type { Ctx } from '../http/context.js';
-import { AppError } from '../http/errors.js';
 import type { Router } from '../http/router.js';
 import { UPLOAD_BODY_LIMIT } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';

@@ -1,5 +1,5 @@
 import type { ConfigService } from '../config/index.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { categoryDir, type ImporterDomain, type QueueRecord } from '../importer/index.js';
 import { parseCategory, parsePriority } from '../importer/request-parsing.js';
 import type { VfsService } from '../vfs/vfs.service.js';
