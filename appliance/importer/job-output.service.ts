@@ -91,13 +91,13 @@ export class JobOutputService {
   }
 
   /**
-   * Whether the job reads where the arr will look: the folder exists and its first file (through a symlink, the
-   * file on the mount) can be stat'ed. Remembered once true, so a history poll re-checks only new jobs.
+   * Whether the job reads where the arr will look: the folder exists and each of its files (through a symlink,
+   * the file on the mount) can be stat'ed. Remembered once true, so a history poll re-checks only new jobs.
    */
   async readable(storage: string | null | undefined): Promise<boolean> {
     if (!storage) return false;
     if (this.verified.has(storage)) return true;
-    const ok = await withTimeout(firstFileReadable(storage), READABLE_TIMEOUT_MS).catch(() => false);
+    const ok = await withTimeout(allFilesReadable(storage), READABLE_TIMEOUT_MS).catch(() => false);
     if (ok) {
       if (this.verified.size > 100_000) this.verified.clear();
       this.verified.add(storage);
@@ -121,16 +121,18 @@ function isStrictlyWithin(child: string, parent: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-async function firstFileReadable(dir: string): Promise<boolean> {
+/** Every entry resolves (a symlink to a file on the mount) and at least one file is there. */
+async function allFilesReadable(dir: string): Promise<boolean> {
   const info = await stat(dir);
   if (!info.isDirectory()) return info.isFile();
+  let files = 0;
   for (const entry of await readdir(dir)) {
     const full = path.join(dir, entry);
-    const s = await stat(full); // follows a symlink to the file on the mount
-    if (s.isFile()) return true;
-    if (s.isDirectory() && (await firstFileReadable(full))) return true;
+    const s = await stat(full); // follows a symlink to the file on the mount; a dangling one throws
+    if (s.isFile()) files++;
+    else if (s.isDirectory() && (await allFilesReadable(full))) files++;
   }
-  return false;
+  return files > 0;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
