@@ -18,6 +18,7 @@ import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { buildImporter } from './importer.js';
+import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 
@@ -54,6 +55,8 @@ export interface SpoolApp {
   readonly importer: ImporterDomain;
   /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
   readonly arrs: ArrsDomain;
+  /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
+  readonly sabnzbd: SabnzbdDomain;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -144,6 +147,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
     const arrs = createArrs({ config, logger });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
 
     const router = new Router();
     const version = readVersion(root);
@@ -155,6 +159,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      sabnzbd,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -181,6 +186,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      sabnzbd,
       logger,
       clock,
       version,
