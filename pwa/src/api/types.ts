@@ -1,5 +1,7 @@
 /** Shapes of spec §3 as the API returns them. */
 
+import type { ArrsConfigView } from '../../../appliance/arrs/arr.types';
+
 export interface User {
   id: string;
   name: string;
@@ -87,7 +89,7 @@ export interface SpoolConfig {
   health: HealthConfig;
   rclone?: Record<string, unknown>;
   sabnzbd?: Record<string, unknown>;
-  arrs?: Record<string, unknown>;
+  arrs?: ArrsConfigView;
   providers?: unknown[];
   log?: Record<string, unknown>;
 }
