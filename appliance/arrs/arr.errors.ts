@@ -1,3 +1,5 @@
+import type { Retryable } from '../errors/retryable.js';
+
 /**
  * Typed failures of a call to a Radarr/Sonarr instance. `retryable` says whether the same call may succeed later
  * without anyone changing the config: an outage, a timeout, a 5xx or the arr's 409 "root folder missing" failsafe
@@ -6,7 +8,7 @@
 export type ArrErrorKind =
   'unauthorized' | 'not_found' | 'conflict' | 'server' | 'unreachable' | 'timeout' | 'rejected' | 'bad_response';
 
-export class ArrError extends Error {
+export class ArrError extends Error implements Retryable {
   constructor(
     readonly kind: ArrErrorKind,
     message: string,
