@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { ArrClient } from './arr.client.js';
 import type { EpisodeFile, HistoryRecord, MovieFile } from './arr.wire.js';
-import { recordIsFile, type FileTarget, type ReadLink } from './file-target.js';
+import { recordIsFile, type FileTarget, type FileView } from './file-target.js';
 
 /** The arr record of the broken file in one instance. */
 export interface FileOwner {
@@ -21,7 +21,7 @@ export interface OwnerQuery {
   downloadId?: string;
   /** Size of the broken file in bytes, when the caller knows it (tightens the match by release name). */
   size?: number;
-  readLink: ReadLink;
+  files: FileView;
 }
 
 type AnyFile = MovieFile | EpisodeFile;
@@ -57,7 +57,7 @@ async function owner(client: ArrClient, file: AnyFile, how: FileOwner['how'], gr
 }
 
 async function matching(files: AnyFile[], q: OwnerQuery): Promise<AnyFile | undefined> {
-  for (const f of files) if (typeof f.path === 'string' && (await recordIsFile(f.path, q.target, q.readLink))) return f;
+  for (const f of files) if (typeof f.path === 'string' && (await recordIsFile(f.path, q.target, q.files))) return f;
   return undefined;
 }
 
