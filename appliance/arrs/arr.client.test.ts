@@ -172,6 +172,13 @@ test('each failure is its own typed error, retryable or not', async () => {
   assert.deepEqual([slow.kind, slow.retryable], ['timeout', true]);
   assert.ok(Date.now() - started < 5_000);
 
+  const notUrl = await failure(new ArrClient({ type: 'radarr', url: 'radarr:7878', apiKey: 'k' }).systemStatus());
+  assert.deepEqual([notUrl.kind, notUrl.retryable], ['invalid_url', false]);
+  const withCreds = await failure(
+    new ArrClient({ type: 'radarr', url: radarr.url.replace('://', '://u:p@'), apiKey: 'k' }).systemStatus(),
+  );
+  assert.deepEqual([withCreds.kind, withCreds.retryable], ['invalid_url', false]);
+
   const closed = await startFakeArr({ type: 'radarr' });
   const url = closed.url;
   await closed.close();

@@ -7,6 +7,7 @@ import {
   ArrServerError,
   ArrTimeoutError,
   ArrUnreachableError,
+  ArrUrlError,
 } from './arr.errors.js';
 import type { ArrType } from './arr.types.js';
 import {
@@ -156,7 +157,13 @@ export class ArrClient {
 
   private async call<T>(method: string, path: string, query: Query = {}, body?: unknown, list = false): Promise<T> {
     const what = this.what(method, path);
-    const url = new URL(`${this.base}/api/v3/${path}`);
+    let url: URL;
+    try {
+      url = new URL(`${this.base}/api/v3/${path}`);
+    } catch {
+      throw new ArrUrlError(what, 'not a URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ArrUrlError(what, 'not http or https');
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     const ms = list ? (this.opts.listTimeoutMs ?? 60_000) : (this.opts.timeoutMs ?? 10_000);
     const headers: Record<string, string> = { 'X-Api-Key': this.opts.apiKey, Accept: 'application/json' };
@@ -176,6 +183,8 @@ export class ArrClient {
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new ArrTimeoutError(what, ms);
+      // fetch refuses to build some requests (e.g. credentials in the URL) with a TypeError that has no cause.
+      if (e.name === 'TypeError' && !e.cause) throw new ArrUrlError(what, e.message);
       throw new ArrUnreachableError(what, e.cause?.code ?? e.cause?.message ?? e.message);
     }
     if (status >= 200 && status < 300) return parseBody<T>(what, text);

@@ -79,3 +79,10 @@ export class ArrBadResponseError extends ArrError {
     super('bad_response', `${what}: unexpected answer (${detail})`, false);
   }
 }
+
+/** The configured URL cannot be requested at all (not a URL, credentials in it): a config fix is needed. */
+export class ArrUrlError extends ArrError {
+  constructor(what: string, detail: string) {
+    super('invalid_url', `${what}: the URL cannot be used (${detail})`, false);
+  }
+}
