@@ -16,9 +16,9 @@ import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
-import { createArrs, type ArrsDomain } from './arrs/index.js';
 import type { Clock } from './clock/clock.js';
 import type { VfsReader, VfsService } from './vfs/index.js';
+import { createArrs, type ArrsDomain } from './arrs/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */

@@ -6,7 +6,15 @@ import type { Retryable } from '../errors/retryable.js';
  * (storage not mounted yet) are retryable; a wrong key, an unknown record or an answer we cannot read are not.
  */
 export type ArrErrorKind =
-  'unauthorized' | 'not_found' | 'conflict' | 'server' | 'unreachable' | 'timeout' | 'rejected' | 'bad_response';
+  | 'unauthorized'
+  | 'not_found'
+  | 'conflict'
+  | 'server'
+  | 'unreachable'
+  | 'timeout'
+  | 'rejected'
+  | 'bad_response'
+  | 'invalid_url';
 
 export class ArrError extends Error implements Retryable {
   constructor(
