@@ -9,7 +9,7 @@ import {
   ArrUnreachableError,
   ArrUrlError,
 } from './arr.errors.js';
-import type { ArrType } from './arr.types.js';
+import type { ArrType } from './arrs.wire.js';
 import {
   HISTORY_EVENT_GRABBED,
   type CommandBody,
@@ -25,7 +25,7 @@ import {
   type RootFolder,
   type Series,
   type SystemStatus,
-} from './arr.wire.js';
+} from './arr-v3.types.js';
 
 export interface ArrClientOptions {
   type: ArrType;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { ArrClient } from './arr.client.js';
-import type { EpisodeFile, HistoryRecord, MovieFile } from './arr.wire.js';
+import type { EpisodeFile, HistoryRecord, MovieFile } from './arr-v3.types.js';
 import { recordIsFile, type FileTarget, type FileView } from './file-target.js';
 
 /** The arr record of the broken file in one instance. */

@@ -2,7 +2,7 @@ import type { ArrInstance, SpoolConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { ArrClient } from './arr.client.js';
 import { ArrError } from './arr.errors.js';
-import type { ArrType } from './arr.types.js';
+import type { ArrType } from './arrs.wire.js';
 import { findOwner, type FileOwner } from './file-owner.js';
 import { fileTarget, localFiles, type FileView } from './file-target.js';
 

@@ -1,6 +1,14 @@
 /** Shapes of spec §3 as the API returns them. */
 
-import type { ArrsConfigView } from '../../../appliance/arrs/arr.types';
+import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
+
+export type {
+  ArrInstanceView,
+  ArrsConfigView,
+  ArrTestInput,
+  ArrTestResult,
+  ArrType,
+} from '../../../appliance/arrs/arrs.wire';
 
 export interface User {
   id: string;

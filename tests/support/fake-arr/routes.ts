@@ -2,7 +2,7 @@
  * The v3 routes the fake arr answers, as Radarr and Sonarr answer them (docs/arrs.md). Anything else is a 404 and
  * recorded as unexpected by the server.
  */
-import type { ArrType } from '../../../appliance/arrs/arr.types.js';
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
 import type { FakeLibrary, ReceivedCommand } from './library.js';
 
 export interface RouteRequest {

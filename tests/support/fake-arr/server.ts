@@ -19,7 +19,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ArrType } from '../../../appliance/arrs/arr.types.js';
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
 import type {
   Episode,
   EpisodeFile,
@@ -27,7 +27,7 @@ import type {
   Movie,
   MovieFile,
   Series,
-} from '../../../appliance/arrs/arr.wire.js';
+} from '../../../appliance/arrs/arr-v3.types.js';
 import { FakeLibrary, type ParseAnswer } from './library.js';
 import { answer, type RouteContext } from './routes.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { ArrType } from '../../../../../../appliance/arrs/arr.types';
+import type { ArrType } from '../../../../api/types';
 import { modalComplete, newInstance, TYPE_LABEL, type ArrInstanceForm } from './arrsForm';
 
 interface Props {

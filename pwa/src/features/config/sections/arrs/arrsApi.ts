@@ -1,5 +1,5 @@
 import { api } from '../../../../api/client';
-import type { ArrTestInput, ArrTestResult } from '../../../../../../appliance/arrs/arr.types';
+import type { ArrTestInput, ArrTestResult } from '../../../../api/types';
 
 export const arrsApi = {
   test: (input: ArrTestInput) => api.post<ArrTestResult>('/arrs/instances/test', input),

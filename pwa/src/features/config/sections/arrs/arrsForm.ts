@@ -1,9 +1,4 @@
-import type {
-  ArrInstanceView,
-  ArrsConfigView,
-  ArrTestInput,
-  ArrType,
-} from '../../../../../../appliance/arrs/arr.types';
+import type { ArrInstanceView, ArrsConfigView, ArrTestInput, ArrType } from '../../../../api/types';
 
 /** One instance being edited: the saved view plus a key typed now ('' keeps the stored one). */
 export interface ArrInstanceForm extends Omit<ArrInstanceView, 'api_key_set'> {
