@@ -26,6 +26,8 @@ export interface OwnerQuery {
 
 type AnyFile = MovieFile | EpisodeFile;
 
+const SERIES_AT_ONCE = 4;
+
 /**
  * Finds the file record in one instance (docs/arrs.md): (a) through the grab of the download id, (b) through the
  * release name the arr parses, then (c) by walking the library. Throws ArrError when the arr cannot be asked.
@@ -104,9 +106,12 @@ async function byLibrary(client: ArrClient, q: OwnerQuery): Promise<FileOwner | 
     const f = await matching(files, q);
     return f && owner(client, f, 'path');
   }
-  for (const s of await client.series()) {
-    const found = await inItem(client, q, s.id);
-    if (found) return found;
+  // One request per series: a few at a time, so a big library is walked in reasonable time without a burst.
+  const series = await client.series();
+  for (let i = 0; i < series.length; i += SERIES_AT_ONCE) {
+    const found = await Promise.all(series.slice(i, i + SERIES_AT_ONCE).map((s) => inItem(client, q, s.id)));
+    const hit = found.find((o) => o !== undefined);
+    if (hit) return hit;
   }
   return undefined;
 }

@@ -117,7 +117,8 @@ export class ArrRepairService {
       }
     }
     let searched = blocklisted && (await this.redownloadsByItself(client));
-    if (!searched) {
+    const nothingToSearch = client.type === 'sonarr' && owner.episodeIds.length === 0;
+    if (!searched && !nothingToSearch) {
       try {
         if (client.type === 'radarr') await client.searchMovies([owner.itemId]);
         else await client.searchEpisodes(owner.episodeIds);
