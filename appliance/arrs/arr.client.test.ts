@@ -187,6 +187,25 @@ test('each failure is its own typed error, retryable or not', async () => {
   assert.match(down.message, /ECONNREFUSED/);
 });
 
+test('an arr under a URL base is reached below it', async () => {
+  const proxied = await startFakeArr({ type: 'sonarr', urlBase: '/sonarr' });
+  try {
+    const status = await new ArrClient({
+      type: 'sonarr',
+      url: `${proxied.url}/sonarr/`,
+      apiKey: proxied.apiKey,
+    }).systemStatus();
+    assert.equal(status.urlBase, '/sonarr');
+    assert.deepEqual(proxied.callLines(), ['GET system/status']);
+    const bare = await failure(
+      new ArrClient({ type: 'sonarr', url: proxied.url, apiKey: proxied.apiKey }).systemStatus(),
+    );
+    assert.equal(bare.kind, 'not_found');
+  } finally {
+    await proxied.close();
+  }
+});
+
 test('the fake is strict: unknown routes are 404 and recorded', async () => {
   const res = await fetch(`${radarr.url}/api/v3/calendar`, { headers: { 'X-Api-Key': radarr.apiKey } });
   assert.equal(res.status, 404);
