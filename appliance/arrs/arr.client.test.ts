@@ -1,5 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrClient } from './arr.client.js';
 import { ArrError } from './arr.errors.js';
@@ -161,6 +163,18 @@ test('each failure is its own typed error, retryable or not', async () => {
   radarr.fail({ path: 'moviefile', status: 400, times: 1 });
   const rejected = await failure(c.movieFiles(1));
   assert.deepEqual([rejected.kind, rejected.retryable], ['rejected', false]);
+
+  const redirecting = http.createServer((_req, res) =>
+    res.writeHead(301, { location: 'https://radarr.example/' }).end(),
+  );
+  await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+  const port = (redirecting.address() as AddressInfo).port;
+  const moved = await failure(
+    new ArrClient({ type: 'radarr', url: `http://127.0.0.1:${port}`, apiKey: 'k' }).systemStatus(),
+  );
+  redirecting.close();
+  assert.deepEqual([moved.kind, moved.retryable, moved.status], ['rejected', false, 301]);
+  assert.match(moved.message, /redirected to https:\/\/radarr\.example\//);
 
   radarr.fail({ path: 'history', status: 200, times: 1, body: { oops: true } });
   const bad = await failure(c.grabs('x'));

@@ -170,6 +170,7 @@ export class ArrClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let status: number;
     let text: string;
+    let location: string | null = null;
     try {
       const res = await fetch(url, {
         method,
@@ -179,6 +180,7 @@ export class ArrClient {
         redirect: 'manual',
       });
       status = res.status;
+      location = res.headers.get('location');
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
@@ -188,7 +190,8 @@ export class ArrClient {
       throw new ArrUnreachableError(what, e.cause?.code ?? e.cause?.message ?? e.message);
     }
     if (status >= 200 && status < 300) return parseBody<T>(what, text);
-    const detail = errorDetail(text);
+    // Redirects are not followed (the key must not travel elsewhere); one usually means a wrong scheme or URL base.
+    const detail = status >= 300 && status < 400 ? `redirected to ${location ?? '?'}` : errorDetail(text);
     if (status === 401 || status === 403) throw new ArrAuthError(what, status);
     if (status === 404) throw new ArrNotFoundError(what);
     if (status === 409) throw new ArrConflictError(what, detail);
