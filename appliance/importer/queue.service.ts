@@ -3,8 +3,9 @@ import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
-import { QueueRepository } from './queue.repository.js';
-import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
+import { QueueStore } from './queue.store.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import type { QueuePriority, QueueStats } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;
@@ -19,9 +20,9 @@ export interface QueueEvents {
   runnable: [];
 }
 
-/** The queue's rules (who may move where); storage is the repository's, scheduling the runner's. */
+/** The queue's rules (who may move where); storage is the store's, scheduling the runner's. */
 export class QueueService extends EventEmitter<QueueEvents> {
-  readonly repo: QueueRepository;
+  readonly repo: QueueStore;
   readonly blobs: NzbBlobStore;
 
   constructor(
@@ -30,7 +31,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.repo = new QueueRepository(store);
+    this.repo = new QueueStore(store);
     this.blobs = new NzbBlobStore(store);
   }
 

@@ -1,7 +1,15 @@
-/** Shapes of spec §3 as the API returns them. */
-
-import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
-
+/**
+ * Shapes the API returns. Those the server defines live in its wire files (appliance/<domain>/*.wire.ts) and are
+ * re-exported here; the rest (health, the console's view of the config) are the console's own until their domain
+ * has a wire file.
+ */
+export type {
+  UserJson as User,
+  AuthConfigJson as AuthConfig,
+  RegistrationStatus,
+} from '../../../appliance/auth/auth.wire';
+export type { QueueStats } from '../../../appliance/importer/queue.wire';
+export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
 export type {
   ArrInstanceView,
   ArrsConfigView,
@@ -9,32 +17,7 @@ export type {
   ArrTestResult,
   ArrType,
 } from '../../../appliance/arrs/arrs.wire';
-
-export interface User {
-  id: string;
-  name: string;
-  email?: string | null;
-  provider?: string | null;
-  is_admin: boolean;
-  last_login?: string | null;
-  api_key?: string | null;
-}
-
-export interface AuthConfig {
-  login_required: boolean;
-}
-
-export interface RegistrationStatus {
-  registration_enabled: boolean;
-  user_count: number;
-}
-
-export interface QueueStats {
-  total_queued: number;
-  total_processing: number;
-  total_completed: number;
-  total_failed: number;
-}
+import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
 
 export interface HealthStats {
   total: number;
@@ -42,14 +25,6 @@ export interface HealthStats {
   healthy: number;
   partial: number;
   corrupted: number;
-}
-
-export interface PoolMetrics {
-  active_connections: number;
-  total_bytes_downloaded: number;
-  command_success_rate_percent: number;
-  error_rate_percent: number;
-  acquire_wait_time_ms: number;
 }
 
 export interface WebdavConfig {

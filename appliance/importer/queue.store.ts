@@ -1,5 +1,6 @@
 import type { Database, Key, Store } from '../store/index.js';
-import { QUEUE_STATUSES, type QueueListQuery, type QueueRecord, type QueueStatus } from './queue.types.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
 
 /**
  * The queue in LMDB. Items live in `queue-items` (key: id); `queue-index` holds ordered composite keys so every
@@ -17,7 +18,7 @@ import { QUEUE_STATUSES, type QueueListQuery, type QueueRecord, type QueueStatus
 /** Upper bound for numeric key parts (ordered-binary's encoding of Infinity is not one to lean on). */
 const MAX = Number.MAX_SAFE_INTEGER;
 
-export class QueueRepository {
+export class QueueStore {
   private readonly items: Database<QueueRecord, number>;
   private readonly index: Database<number | null, Key>;
 
