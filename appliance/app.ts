@@ -16,8 +16,9 @@ import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
-import type { Clock } from './clock/clock.js';
-import type { VfsReader, VfsService } from './vfs/index.js';
+import { systemClock, type Clock } from './clock/clock.js';
+import type { VfsReader } from './vfs/index.js';
+import { createHealth, registerHealthRoutes, type FileRepairer, type HealthDomain } from './health/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -33,6 +34,8 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Time for schedulers (health checks, repair back-off); tests pass a ManualClock. */
   clock?: Clock;
+  /** Replaces the arrs' repair (tests of the repair loop); by default the arrs domain's service. */
+  repairer?: FileRepairer;
 }
 
 export interface RestartRequest {
@@ -48,6 +51,8 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** File health: records, checks, repair. */
+  readonly health: HealthDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -122,9 +127,19 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     config.on('change', () => pool.updateProviders(config.get().providers));
     const streaming = createStreaming({ store, config, logger, source: poolArticleSource(pool) });
     closers.push(() => streaming.close());
-    wireReadFailures(streaming.reader, streaming.vfs, logger.child('vfs'));
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const health = createHealth({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      clock: opts.clock ?? systemClock,
+      logger,
+      repairer: () => opts.repairer,
+    });
+    closers.push(() => health.close());
+    wireReadFailures(streaming.reader, health, logger.child('vfs'));
 
     const router = new Router();
     const version = readVersion(root);
@@ -138,7 +153,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
-    streaming.registerRoutes(router);
+    streaming.registerRoutes(router, { unavailable: (path) => health.service.unavailable(path) });
+    registerHealthRoutes(router, health);
 
     const staticDir = opts.staticDir ?? join(root, 'dist', 'pwa');
     const consoleFiles = createStaticConsole(staticDir);
@@ -162,6 +178,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      health,
       logger,
       version,
       handler,
@@ -191,14 +208,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   }
 }
 
-/** What a read that could not get an article tells the rest of the app (health takes it as evidence). */
-function wireReadFailures(reader: VfsReader, vfs: VfsService, log: Logger): void {
+/**
+ * A read that could not get an article tells health: 430 everywhere or a bad CRC is evidence (kept on the file's
+ * record, so GET /api/files/info shows the segment unavailable, and a check is queued); an outage is only logged.
+ */
+function wireReadFailures(reader: VfsReader, health: HealthDomain, log: Logger): void {
   reader.on('article-failure', (f) => {
     log.warn('article unavailable', { ...f });
-    // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
-    vfs
-      .recordMissing(f.path, [f.messageId])
-      .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
+    try {
+      health.service.readFailed(f);
+    } catch (err) {
+      log.warn('could not record read evidence', { error: (err as Error).message });
+    }
   });
 }
 

@@ -11,9 +11,13 @@ function vfsPath(raw: string | null): string {
 }
 
 /** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
-export function registerFilesRoutes(router: Router, streaming: StreamingDomain): void {
+export function registerFilesRoutes(
+  router: Router,
+  streaming: StreamingDomain,
+  unavailable?: (path: string) => ReadonlySet<string>,
+): void {
   router.get('/api/files/info', { access: 'user' }, (ctx) => {
-    return fileMeta(streaming.vfs, vfsPath(ctx.query.get('path')));
+    return fileMeta(streaming.vfs, vfsPath(ctx.query.get('path')), unavailable);
   });
   router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
     const { filename, xml } = exportNzb(streaming.vfs, vfsPath(ctx.query.get('path')));

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { AppError } from '../http/errors.js';
+import { outcomeOfError } from '../articles/index.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
@@ -147,14 +148,18 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const seg = layout.segments[index] as VfsSegment;
     const want = seg.end - seg.start;
     let reason: string;
+    let evidence: ArticleFailure['evidence'];
     try {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups);
       if (lease.data.byteLength === want) return lease;
       lease.release();
       reason = `decoded ${lease.data.byteLength} bytes, expected ${want}`;
+      evidence = 'damaged';
     } catch (err) {
       if (signal.aborted || (err as Error).name === 'AbortError') throw err;
       reason = (err as Error).message || 'fetch failed';
+      // 430 everywhere or a bad CRC is evidence about the article; an outage is not (health reads this).
+      evidence = outcomeOfError(err).kind as ArticleFailure['evidence'];
     }
     const zero = this.mayZeroFill(node, want);
     this.emit('article-failure', {
@@ -162,6 +167,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       messageId: seg.messageId,
       segmentIndex: index,
       reason,
+      evidence,
       at: Date.now(),
       zeroFilled: zero,
     });

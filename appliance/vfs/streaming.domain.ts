@@ -35,7 +35,8 @@ export interface StreamingDomain {
   rclone: RcloneService;
   /** Settles when the mount at start (rclone.mount_enabled with a mount_path) is up or has failed (logged). */
   mountAtStart: Promise<void>;
-  registerRoutes(router: Router): void;
+  /** `unavailable`: message ids of a file known missing (the health domain's records), for GET /api/files/info. */
+  registerRoutes(router: Router, opts?: { unavailable?: (path: string) => ReadonlySet<string> }): void;
   close(): Promise<void>;
 }
 
@@ -79,8 +80,8 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
     mount,
     rclone,
     mountAtStart,
-    registerRoutes(router) {
-      registerFilesRoutes(router, this);
+    registerRoutes(router, opts = {}) {
+      registerFilesRoutes(router, this, opts.unavailable);
       registerRcloneRoutes(router, mount, rclone);
       const sidecarMaxBytes = () => deps.config.get().webdav.max_sidecar_size_mb * MIB;
       registerWebdav(

@@ -105,6 +105,8 @@ export interface ArticleFailure {
   messageId: string;
   segmentIndex: number;
   reason: string;
+  /** What the failure says about the article: only 'missing' (430 everywhere) and 'damaged' are evidence. */
+  evidence: 'missing' | 'damaged' | 'unreachable';
   at: number;
   zeroFilled: boolean;
 }
