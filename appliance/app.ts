@@ -17,7 +17,8 @@ import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
 import { systemClock, type Clock } from './clock/clock.js';
-import type { VfsReader } from './vfs/index.js';
+import type { VfsReader, VfsService } from './vfs/index.js';
+import { createArrs, type ArrsDomain } from './arrs/index.js';
 import { createHealth, registerHealthRoutes, type FileRepairer, type HealthDomain } from './health/index.js';
 
 export interface AppOptions {
@@ -51,7 +52,9 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
-  /** File health: records, checks, repair. */
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
+  /** File health: records, checks, repair through arrs.repair. */
   readonly health: HealthDomain;
   readonly logger: Logger;
   readonly version: string;
@@ -113,6 +116,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         registrationEnabled: c.auth.registration_enabled,
         webdavUser: c.webdav.user,
         webdavPassword: c.webdav.password,
+        trustedOrigins: c.auth.trusted_origins,
       };
     };
     const auth = createAuth({ store, settings, logger: logger.child('auth') });
@@ -129,6 +133,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
+    const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store,
       config,
@@ -136,10 +142,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       client: pool,
       clock: opts.clock ?? systemClock,
       logger,
-      repairer: () => opts.repairer,
+      repairer: () => repairer,
     });
     closers.push(() => health.close());
-    wireReadFailures(streaming.reader, health, logger.child('vfs'));
+    wireReadFailures(streaming.reader, streaming.vfs, health, logger.child('vfs'));
 
     const router = new Router();
     const version = readVersion(root);
@@ -150,6 +156,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       pool,
       importer,
+      arrs,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
@@ -178,6 +185,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      arrs,
       health,
       logger,
       version,
@@ -212,7 +220,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
  * A read that could not get an article tells health: 430 everywhere or a bad CRC is evidence (kept on the file's
  * record, so GET /api/files/info shows the segment unavailable, and a check is queued); an outage is only logged.
  */
-function wireReadFailures(reader: VfsReader, health: HealthDomain, log: Logger): void {
+function wireReadFailures(reader: VfsReader, vfs: VfsService, health: HealthDomain, log: Logger): void {
   reader.on('article-failure', (f) => {
     log.warn('article unavailable', { ...f });
     try {
@@ -220,6 +228,14 @@ function wireReadFailures(reader: VfsReader, health: HealthDomain, log: Logger):
     } catch (err) {
       log.warn('could not record read evidence', { error: (err as Error).message });
     }
+  });
+  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
+  reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
+  reader.on('article-recovered', (r) => {
+    health.service.readRecovered(r.path, r.messageIds);
+    vfs
+      .clearMissing(r.path, r.messageIds)
+      .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
   });
 }
 

@@ -26,7 +26,7 @@ export function planCheck(
   opts: { checkAll: boolean; samplePercent: number; evidence?: readonly number[] },
   random: () => number = Math.random,
 ): CheckPlan {
-  const stat = new Set(sampleIndexes(count, opts.checkAll ? 100 : opts.samplePercent, random));
+  const stat = new Set(sampleIndexes(count, opts.checkAll ? 100 : opts.samplePercent, random, 0));
   const evidence = (opts.evidence ?? []).filter((i) => i >= 0 && i < count);
   // Spot-checks are drawn from the whole file, not only the STAT sample; they are STATed too (cheap, and a 430
   // there spares the download).

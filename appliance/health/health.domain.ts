@@ -57,6 +57,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   }));
   const repair = new RepairLoop({
     store,
+    sizeOf: (path) => deps.vfs.stat(path)?.size,
     repairer: deps.repairer ?? (() => undefined),
     clock: deps.clock,
     settings: () => ({

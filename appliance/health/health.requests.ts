@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { validationFailed } from '../http/errors.js';
-import { zodToFieldErrors } from '../http/validation.js';
+import { validationFailed, zodToFieldErrors } from '../errors/field-errors.js';
 import { parseTime } from '../importer/request-parsing.js';
 import type { HealthListQuery } from './health.store.js';
 import { HEALTH_STATUSES } from './health.wire.js';

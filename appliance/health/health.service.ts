@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { ArticleFailure } from '../vfs/index.js';
 import type { HealthFiles, HealthRunner } from './health.runner.js';
@@ -113,7 +113,7 @@ export class HealthService {
     const r = this.byId(id);
     if (!this.d.runner.cancel(id)) {
       if (r.manual) return this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))!;
-      throw new AppError('CONFLICT', `No check is running or queued for ${r.path}`);
+      throw new AppError('NOT_FOUND', `No check is running or queued for ${r.path}`);
     }
     return this.d.store.get(id) ?? r;
   }
@@ -201,8 +201,7 @@ export class HealthService {
    * A read could not get an article. 430 everywhere or a bad CRC is evidence: remembered and a check queued; an
    * outage (timeout, refused, no provider) is not evidence of anything and only logged by the caller.
    */
-  readFailed(f: ArticleFailure & { evidence?: 'missing' | 'damaged' | 'unreachable' }): void {
-    if (f.evidence === 'unreachable') return;
+  readFailed(f: ArticleFailure): void {
     const node = this.d.files.stat(f.path);
     if (!node || !node.layoutId) return;
     const record = this.track(node.path, node.createdAt, node.sourceNzbPath ?? null);
@@ -215,6 +214,18 @@ export class HealthService {
       manual: queue ? { priority: true, at: this.d.clock.now() } : r.manual,
     }));
     if (queue) this.d.runner.wake();
+  }
+
+  /** A read got an article that was marked missing: the mark (verdict or read evidence) is out of date. */
+  readRecovered(path: string, messageIds: readonly string[]): void {
+    const r = this.d.store.byPath(path);
+    if (!r) return;
+    const back = new Set(messageIds);
+    this.d.store.update(r.id, (x) => ({
+      ...x,
+      missing: x.missing.filter((m) => !back.has(m.messageId)),
+      readEvidence: x.readEvidence.filter((id) => !back.has(id)),
+    }));
   }
 
   /** Start-up: every article-backed file of the tree without a record gets one (older imports, a crash). */

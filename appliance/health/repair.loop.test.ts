@@ -18,7 +18,7 @@ test('auto repair: a corrupted file is handed to the arrs once; the record says 
   const r = await corrupt('Broken');
   assert.equal(r.status, 'repair_triggered');
   assert.equal(r.repairRetryCount, 1);
-  assert.deepEqual(h.repairer.calls, [{ path: '/complete/movies/Broken/Broken.mkv' }]);
+  assert.deepEqual(h.repairer.calls, [{ path: '/complete/movies/Broken/Broken.mkv', size: 10_000 }]);
   assert.equal(r.nextCheckAt, null, 'no more checks of a file being replaced');
   // A new file at the path (the replacement imported) starts over as pending.
   await h.vfs.addJob({

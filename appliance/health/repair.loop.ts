@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
@@ -15,7 +15,7 @@ export type RepairOutcome =
 
 /** The arrs domain's repair: find the item owning the file, mark the release failed (blocklist), delete, search. */
 export interface FileRepairer {
-  repairFile(input: { path: string; downloadId?: string }): Promise<RepairOutcome>;
+  repairFile(input: { path: string; downloadId?: string; size?: number }): Promise<RepairOutcome>;
 }
 
 export interface RepairSettings {
@@ -28,6 +28,8 @@ export const NOT_MANAGED = 'File not found in any arr: not managed by any config
 
 export interface RepairLoopDeps {
   store: HealthStore;
+  /** The file's size (the arrs confirm a match by release name with it); undefined when it left the tree. */
+  sizeOf: (path: string) => number | undefined;
   repairer: () => FileRepairer | undefined;
   clock: Clock;
   settings: () => RepairSettings;
@@ -81,7 +83,11 @@ export class RepairLoop {
     const repairer = this.d.repairer();
     const outcome: RepairOutcome = repairer
       ? await repairer
-          .repairFile({ path: record.path, ...(record.downloadId ? { downloadId: record.downloadId } : {}) })
+          .repairFile({
+            path: record.path,
+            ...(record.downloadId ? { downloadId: record.downloadId } : {}),
+            ...sizeField(this.d.sizeOf(record.path)),
+          })
           .catch((err: unknown) => ({ kind: 'retryable' as const, reason: (err as Error).message ?? String(err) }))
       : { kind: 'not_found' };
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
@@ -127,3 +133,5 @@ export class RepairLoop {
     return updated;
   }
 }
+
+const sizeField = (size: number | undefined) => (size === undefined ? {} : { size });
