@@ -226,7 +226,9 @@ export class QueueService extends EventEmitter<QueueEvents> {
         if ((owner === undefined || owner === id) && !inUse(path)) chosen = path;
       }
       if (chosen === undefined)
-        throw nonRetryableError(`No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`);
+        throw nonRetryableError(
+          `No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`,
+        );
       this.repo.holdJobDir(id, chosen);
       this.repo.update(id, (cur) => ({ ...cur, targetPath: chosen }));
       return chosen;
@@ -245,9 +247,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
-  fail(id: number, message: string, retryAt: number | null): QueueRecord | undefined {
+  fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
     return this.repo.update(id, (cur) => ({
       ...cur,
+      errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
       retryCount: retryAt === null ? cur.retryCount : cur.retryCount + 1,
       nextAttemptAt: retryAt,
@@ -263,7 +266,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   private requeued(cur: QueueRecord): QueueRecord {
-    return { ...cur, status: 'pending', errorMessage: null, nextAttemptAt: null, updatedAt: this.now() };
+    return {
+      ...cur,
+      status: 'pending',
+      errorMessage: null,
+      errorCode: null,
+      nextAttemptAt: null,
+      updatedAt: this.now(),
+    };
   }
 }
 
