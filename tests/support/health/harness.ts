@@ -137,7 +137,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
       const { files } = await vfs.addJob({
         category: 'movies',
         jobName: name,
-        files: [{ name: `${name}.mkv`, size: count * ARTICLE, layout: { segments }, sourceNzbPath: `${name}.nzb` }],
+        files: [{ name: `${name}.mkv`, size: count * ARTICLE, layout: { size: count * ARTICLE, segments }, sourceNzbPath: `${name}.nzb` }],
       });
       return files[0]!;
     },
