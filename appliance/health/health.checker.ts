@@ -1,4 +1,5 @@
 import { bodyOutcome, mapLimit, statMany, type ArticleClient, type ArticleOutcome } from '../articles/index.js';
+import { articleSizeOf } from '../layout/index.js';
 import type { VfsSegment } from '../vfs/index.js';
 import { planCheck, verdictOf } from './check-plan.js';
 import type { MissingArticle } from './health.types.js';
@@ -52,7 +53,7 @@ export async function checkFile(client: ArticleClient, input: CheckInput): Promi
   // BODY only where STAT said present: a missing article needs no download to be judged.
   const bodies = plan.body.filter((i) => outcomes.get(i)?.kind === 'present');
   const bodyResults = await mapLimit(bodies, BODY_CONCURRENCY, (i) =>
-    bodyOutcome(client, segs[i]!.messageId, 'health', input.signal, segs[i]!.end - segs[i]!.start),
+    bodyOutcome(client, segs[i]!.messageId, 'health', input.signal, articleSizeOf(segs[i]!)),
   );
   bodies.forEach((i, k) => outcomes.set(i, bodyResults[k]!));
   if (!plan.full && !unreachableIn(outcomes) && badIn(outcomes).length > 0) {
