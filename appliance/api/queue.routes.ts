@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Page } from '../http/envelope.js';
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
-import { zodToFieldErrors } from '../http/validation.js';
+import { zodToFieldErrors } from '../errors/field-errors.js';
 import {
   QUEUE_STATUSES,
   readNzbUpload,
@@ -72,7 +72,7 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
     });
   }
 
-  router.post('/api/queue/upload', { access: 'user', bodyLimit: UPLOAD_BODY_LIMIT }, async (ctx) => {
+  router.post('/api/queue/upload', { access: 'user', bodyLimit: UPLOAD_BODY_LIMIT, body: 'multipart' }, async (ctx) => {
     const upload = await readNzbUpload(ctx.req, ['file']);
     const item = await queue.enqueue({
       nzb: upload.bytes,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { registerSchema } from './auth.schemas.js';
@@ -28,6 +28,7 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     registrationEnabled: false,
     webdavUser: 'dav',
     webdavPassword: '',
+    trustedOrigins: [],
   };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {
@@ -87,10 +88,10 @@ test('the first user becomes admin; registration then closes unless enabled; lat
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
     assert.equal(bob.is_admin, false);
-    await rejects(auth.users.register(input('ALICE')), 'CONFLICT', /already taken/);
+    await rejects(auth.users.register(input('ALICE')), 'ALREADY_EXISTS', /already taken/);
     await rejects(
       auth.users.register(input('carol', 'pass word', 'BOB@example.com')),
-      'CONFLICT',
+      'ALREADY_EXISTS',
       /already registered/,
     );
     assert.equal(auth.users.count(), 2);
@@ -143,10 +144,10 @@ test('the last administrator cannot lose admin rights; with two admins one may g
     const alice = await auth.users.register(input('alice'));
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob'));
-    await rejects(() => auth.users.setAdmin(alice.id, false), 'CONFLICT', /last administrator/);
+    await rejects(() => auth.users.setAdmin(alice.id, false), 'LAST_ADMIN', /last administrator/);
     assert.equal(auth.users.setAdmin(bob.id, true).is_admin, true);
     assert.equal(auth.users.setAdmin(alice.id, false).is_admin, false);
-    await rejects(() => auth.users.setAdmin(bob.id, false), 'CONFLICT');
+    await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
     await rejects(() => auth.users.setAdmin('missing', true), 'NOT_FOUND');
   }));
 
@@ -218,4 +219,22 @@ test('login through the service counts failures per client and answers 429 when 
     assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);
     await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
     assert.ok(await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'friend'));
+  }));
+
+test('the webdav.user pair is checked under the limiter: a locked-out address gets 429 even for the right pair', () =>
+  withAuth(async ({ auth, settings }) => {
+    settings.webdavPassword = 'player-password';
+    const basic = (name: string, password: string) => 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
+    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic('dav', `guess-${i}`), 'evil', true), null);
+    await rejects(auth.basic.verify(basic('dav', 'player-password'), 'evil', true), 'RATE_LIMITED');
+    assert.equal((await auth.basic.verify(basic('dav', 'player-password'), 'friend', true))?.name, 'dav');
+  }));
+
+test('a remembered Basic header does not pass while its address is locked out', () =>
+  withAuth(async ({ auth }) => {
+    await auth.users.register(input('alice', 'alice-password'));
+    const basic = (password: string) => 'Basic ' + Buffer.from(`alice:${password}`).toString('base64');
+    assert.equal((await auth.basic.verify(basic('alice-password'), 'shared', false))?.name, 'alice');
+    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic(`wrong-${i}`), 'shared', false), null);
+    await rejects(auth.basic.verify(basic('alice-password'), 'shared', false), 'RATE_LIMITED');
   }));

@@ -11,8 +11,8 @@ import {
 } from '../archive/index.js';
 import { layoutFromExtents } from '../layout/index.js';
 import type { AddJobFile } from '../vfs/types.js';
-import { mapLimit } from './article-evidence.js';
-import { ImportError, permanentError } from './import-errors.js';
+import { mapLimit } from '../articles/index.js';
+import { ImportError, nonRetryableError } from './import-errors.js';
 import { layoutSource, type ImportArticles } from './layout-bytes.js';
 
 /** A stored archive inside a stored archive is resolved; deeper than this is a loop or a trap, not a release. */
@@ -49,7 +49,7 @@ export async function expandArchives(candidates: Candidate[], ctx: ExpandContext
     sets.set(key, set);
   });
   if (sets.size === 0) return out;
-  if (depth >= MAX_DEPTH) throw permanentError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
+  if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
   for (const set of sets.values()) {
     const members = await membersOf(set.format, set.volumes, ctx);
     const inner = members.map((m) => memberFile(m, set.volumes));
@@ -84,7 +84,7 @@ async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: Expa
       order.map((i) => volumes[i]!.name),
     ).map((m) => ({ ...m, extents: m.extents.map((e) => ({ ...e, volume: order[e.volume]! })) }));
   } catch (err) {
-    if (err instanceof ArchiveError) throw new ImportError(err.message, true, err.code);
+    if (err instanceof ArchiveError) throw new ImportError(err.message, false, err.code);
     throw err;
   }
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { sampleIndexes } from './availability-probe.js';
-import { permanentError, retryDelayMs, transientError } from './import-errors.js';
+import { sampleIndexes } from '../articles/index.js';
+import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
 import { QueueService } from './queue.service.js';
 
@@ -69,7 +69,7 @@ test('a transient failure retries after the back-off and then completes', async 
   let attempts = 0;
   const { queue, runner } = setup(async () => {
     attempts++;
-    if (attempts === 1) throw transientError('provider down');
+    if (attempts === 1) throw retryableError('provider down');
     return { targetPath: '/complete/default/x', fileSize: 5 };
   });
   runner.start();
@@ -84,7 +84,9 @@ test('a transient failure retries after the back-off and then completes', async 
 test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
   const { queue, runner } = setup(
     async (item) => {
-      throw item.name === 'broken' ? permanentError('The NZB could not be read: bad XML') : transientError('timeout');
+      throw item.name === 'broken'
+        ? nonRetryableError('The NZB could not be read: bad XML')
+        : retryableError('timeout');
     },
     { maxRetries: 2 },
   );
@@ -126,10 +128,10 @@ test('back-off doubles per attempt up to the cap', () => {
 
 test('probe samples: first, last and the percentage spread over the file; 100% is every article', () => {
   assert.deepEqual(sampleIndexes(10, 100), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  const s = sampleIndexes(1000, 5, () => 0.5);
+  const s = sampleIndexes(100_000, 5, () => 0.5);
   assert.equal(s[0], 0);
-  assert.equal(s[s.length - 1], 999);
-  assert.ok(s.length >= 50 && s.length <= 52, `${s.length} indexes`);
+  assert.equal(s[s.length - 1], 99_999);
+  assert.ok(s.length >= 5000 && s.length <= 5002, `${s.length} indexes`);
   assert.deepEqual(sampleIndexes(1, 1), [0]);
   assert.deepEqual(sampleIndexes(0, 50), []);
 });

@@ -1,9 +1,11 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
-import type { ArticleClient } from './article-evidence.js';
+import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from './import.runner.js';
 import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.service.js';
 import { QueueService } from './queue.service.js';
@@ -51,7 +53,11 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     retryDelay: deps.retryDelay,
   });
   runner.start();
-  const scan = new ScanService(queue, log.child('scan'));
+  const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
+  // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
+  const defaultRoot = join(deps.config.dataDir, 'nzb');
+  if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
+  const scan = new ScanService(queue, log.child('scan'), scanRoots);
   return {
     queue,
     runner,

@@ -1,7 +1,8 @@
 import { articleOffsetOf, articleSizeOf, segmentsForRange, type FileLayout } from '../layout/index.js';
 import type { ByteSource } from '../archive/index.js';
-import { fetchArticle, type ArticleClient } from './article-evidence.js';
-import { permanentError } from './import-errors.js';
+import type { ArticleClient } from '../articles/index.js';
+import { fetchImportArticle } from './first-articles.js';
+import { nonRetryableError } from './import-errors.js';
 
 /** A read of archive headers never needs more than this at once; larger asks are hostile sizes. */
 const MAX_READ = 4 * 1024 * 1024;
@@ -27,8 +28,8 @@ export class ImportArticles {
     let p = this.articles.get(messageId);
     if (!p) {
       this.fetched++;
-      p = fetchArticle(this.client, messageId, this.signal).then((a) => {
-        if (!a) throw permanentError(`${what}: article <${messageId}> is missing on every provider`);
+      p = fetchImportArticle(this.client, messageId, this.signal).then((a) => {
+        if (!a) throw nonRetryableError(`${what}: article <${messageId}> is missing on every provider`);
         return Buffer.from(a.data);
       });
       p.catch(() => this.articles.delete(messageId));
@@ -45,7 +46,7 @@ export function layoutSource(layout: FileLayout, articles: ImportArticles, name:
     async read(offset, length) {
       if (length === 0) return Buffer.alloc(0);
       if (length > MAX_READ || offset < 0 || offset + length > layout.size) {
-        throw permanentError(
+        throw nonRetryableError(
           `${name}: a header asks for bytes ${offset}-${offset + length} of a ${layout.size}-byte file`,
         );
       }
@@ -56,7 +57,7 @@ export function layoutSource(layout: FileLayout, articles: ImportArticles, name:
       segs.forEach((s, i) => {
         const data = datas[i]!;
         if (data.length !== articleSizeOf(s)) {
-          throw permanentError(
+          throw nonRetryableError(
             `${name}: article <${s.messageId}> decodes to ${data.length} bytes, not ${articleSizeOf(s)}`,
           );
         }

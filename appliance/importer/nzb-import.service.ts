@@ -13,12 +13,12 @@ import {
 import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
-import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
-import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
+import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { expandArchives } from './archive-expand.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { ImportArticles } from './layout-bytes.js';
-import { permanentError } from './import-errors.js';
+import { nonRetryableError } from './import-errors.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -62,7 +62,7 @@ export class NzbImporter {
     const files = grouped.files.filter((f) => !isPar2(f));
     // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
     const mains = files.length > 0 ? files : grouped.extras;
-    if (mains.length === 0) throw permanentError('The NZB holds only PAR2 repair files; there is nothing to import');
+    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
@@ -107,10 +107,10 @@ export class NzbImporter {
   private async parse(bytes: Buffer): Promise<NzbDocument> {
     try {
       const doc = await parseNzbAuto(this.d.parsePool, bytes);
-      if (doc.files.length === 0) throw permanentError('The NZB lists no files with articles');
+      if (doc.files.length === 0) throw nonRetryableError('The NZB lists no files with articles');
       return doc;
     } catch (err) {
-      if (err instanceof NzbParseError) throw permanentError(`The NZB could not be read: ${err.message}`);
+      if (err instanceof NzbParseError) throw nonRetryableError(`The NZB could not be read: ${err.message}`);
       throw err;
     }
   }
@@ -131,8 +131,12 @@ export class NzbImporter {
       }
       return { name: file.name, messageIds, known };
     });
-    const findings = await probeAvailability(this.d.client, targets, percentage, signal);
-    if (findings.length > 0) throw permanentError(describeMissing(findings, percentage < 100));
+    const findings = await probeAvailability(this.d.client, targets, { percentage, lane: 'import', signal }).catch(
+      (err: unknown) => {
+        throw asImportError(err);
+      },
+    );
+    if (findings.length > 0) throw nonRetryableError(describeMissing(findings, percentage < 100));
   }
 
   private async layoutOf(
@@ -146,13 +150,13 @@ export class NzbImporter {
     for (const part of file.parts) {
       const first = firsts[part]!;
       if (first.missing)
-        throw permanentError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
+        throw nonRetryableError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
       const name = file.parts.length > 1 ? `${file.name} (piece ${layouts.length + 1})` : file.name;
       layouts.push((await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal)).layout);
     }
     const layout = concatLayouts(layouts);
     if (file.par2 && file.par2.length !== layout.size) {
-      throw permanentError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
+      throw nonRetryableError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
     }
     return {
       name: file.name,
@@ -164,21 +168,21 @@ export class NzbImporter {
   }
 
   /**
-   * Writes the job. The directory is reserved on the queue item first: a re-run after a crash finds its own
-   * reservation and replaces the half-known job; another item's job of the same name is never overwritten.
+   * Writes the job. The directory is chosen and reserved on the queue item in one transaction first (see
+   * QueueService.reserveJobDir): two imports of the same name never share a directory, and a re-run after a
+   * crash finds its own reservation and replaces its half-known job.
    */
   private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
-    let targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${jobName}`;
-    let chosen = jobName;
-    if (item.targetPath !== targetPath) {
-      for (let n = 2; vfs.stat(targetPath) && n < 1000; n++) {
-        chosen = `${jobName} (${n})`;
-        targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${chosen}`;
-      }
-    }
-    this.d.queue.reserveTarget(item.id, targetPath);
+    const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
+    const nameFor = (n: number) => (n === 1 ? jobName : `${jobName} (${n})`);
+    const targetPath = this.d.queue.reserveJobDir(
+      item.id,
+      (n) => base + nameFor(n),
+      (path) => vfs.stat(path) !== undefined,
+    );
+    const chosen = targetPath.slice(base.length);
     const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
     return dir;
   }

@@ -1,3 +1,5 @@
+import type { Retryable } from '../errors/retryable.js';
+
 /**
  * Typed NNTP failures. `retryable` says whether the same request may succeed on the same provider later;
  * an article missing or corrupt on one provider is not retryable there but may exist on the next one.
@@ -15,7 +17,7 @@ export type NntpErrorKind =
   | 'aborted'
   | 'invalid_request';
 
-export class NntpError extends Error {
+export class NntpError extends Error implements Retryable {
   readonly kind: NntpErrorKind;
   readonly retryable: boolean;
   /** The NNTP status code that caused it, when there was one. */
@@ -119,4 +121,19 @@ export class InvalidRequestError extends NntpError {
     super('invalid_request', message, false);
     this.name = 'InvalidRequestError';
   }
+}
+
+/**
+ * What a failed request proves about the article itself. Only two answers are evidence: `missing` (430/423 from
+ * every provider that should have it; the pool raises ArticleMissingError only then) and `damaged` (a complete body
+ * whose CRC or size is wrong on every provider). A refused connection, a timeout, an auth failure or a provider
+ * cooling down say nothing about the article: `undefined`, and nothing may be recorded, zero-filled or reported
+ * to an arr as broken on their account.
+ */
+export type ArticleEvidence = 'missing' | 'damaged';
+
+export function articleEvidence(err: unknown): ArticleEvidence | undefined {
+  if (err instanceof ArticleMissingError) return 'missing';
+  if (err instanceof CorruptArticleError) return 'damaged';
+  return undefined;
 }

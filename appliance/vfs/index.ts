@@ -5,11 +5,11 @@
  *   const vfs = new VfsService({ db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
  *                                sidecarDir: `${dataDir}/sidecars` });
  *   await vfs.addJob({ category: 'tv', jobName: 'Show.S01E01', replace?: false, files: [
- *     { name: 'show.mkv', size, layout: { segments: [{ messageId, start, end }, ...], groups? },
+ *     { name: 'show.mkv', size, layout: { size, segments: [{ messageId, start, end, articleOffset?, articleSize? }, ...] },
  *       sourceNzbPath?, health?: 'pending', encryption?: 'none', passwordProtected?: false, modifiedAt? } ] })
  *     -> { dir: '/complete/tv/Show.S01E01', files: ['/complete/tv/Show.S01E01/show.mkv'] }
  *   `segments` must tile [0, size) in order (start of each = end of the previous), else BAD_REQUEST.
- *   message ids without angle brackets. An existing job dir -> CONFLICT unless `replace: true`.
+ *   message ids without angle brackets. An existing job dir -> ALREADY_EXISTS unless `replace: true`.
  *
  * ## Tree operations (paths are normalised; traversal, NUL, backslash -> BAD_REQUEST)
  *   vfs.stat(path) -> VfsNode | undefined          vfs.requireNode(path) -> VfsNode (NOT_FOUND)

@@ -1,6 +1,6 @@
 import { layoutToNzbFiles, toNzbXml } from '../nzb/index.js';
 import type { VfsService } from './vfs.service.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * A valid NZB for one virtual file, from its stored article map: one `<file>` per posted file its articles come

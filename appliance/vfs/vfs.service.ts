@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { layoutProblem } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
@@ -56,7 +56,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
     await this.repo.write(() => {
       const existing = this.repo.get(dir);
       if (existing) {
-        if (!input.replace) throw new AppError('CONFLICT', `Job already exists: ${dir}`);
+        if (!input.replace) throw new AppError('ALREADY_EXISTS', `Job already exists: ${dir}`);
         removed.push(...this.deleteSubtree(dir));
       }
       this.ensureDirs(dir, now);
@@ -119,7 +119,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (this.repo.get(p)) throw new AppError('METHOD_NOT_ALLOWED', `Already exists: ${p}`);
       const parent = this.repo.get(parentOf(p));
       if (!parent || parent.type !== 'directory')
-        throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+        throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
       const node = dirNode(p, Date.now());
       this.repo.put(node);
       this.emit('changed', parentOf(p));
@@ -159,7 +159,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (!node) throw new AppError('NOT_FOUND', `Not found: ${src}`);
       const parent = this.repo.get(parentOf(dst));
       if (!parent || parent.type !== 'directory')
-        throw new AppError('CONFLICT', `Destination parent missing: ${parentOf(dst)}`);
+        throw new AppError('PARENT_MISSING', `Destination parent missing: ${parentOf(dst)}`);
       const existed = this.repo.get(dst) !== undefined;
       if (existed && !opts.overwrite) throw new AppError('PRECONDITION_FAILED', `Destination exists: ${dst}`);
       if (existed) removed.push(...this.deleteSubtree(dst));
@@ -188,7 +188,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
     if (existing?.type === 'directory') throw new AppError('METHOD_NOT_ALLOWED', `A directory exists at ${p}`);
     if (existing?.layoutId) throw new AppError('FORBIDDEN', `Cannot overwrite an imported file: ${p}`);
     const parent = this.repo.get(parentOf(p));
-    if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+    if (!parent || parent.type !== 'directory')
+      throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
     const id = randomUUID();
     await this.sidecars.write(id, bytes);
     const now = Date.now();
@@ -253,6 +254,19 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
+  /** Forgets missing marks that a later good read disproved (the article came back whole). */
+  async clearMissing(path: string, messageIds: readonly string[]): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node || node.type !== 'file' || !node.missingSegments) return;
+      const gone = new Set(messageIds);
+      const known = node.missingSegments.filter((id) => !gone.has(id));
+      if (known.length !== node.missingSegments.length)
+        this.repo.put({ ...node, missingSegments: known.length ? known : undefined });
+    });
+  }
+
   /** Every article-backed file below `path` (health checks, stats). */
   *walkFiles(path = '/'): Generator<VfsNode> {
     for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
@@ -265,7 +279,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       cur = joinPath(cur, part);
       const node = this.repo.get(cur);
       if (!node) this.repo.put(dirNode(cur, now));
-      else if (node.type !== 'directory') throw new AppError('CONFLICT', `A file is in the way: ${cur}`);
+      else if (node.type !== 'directory') throw new AppError('NOT_A_DIRECTORY', `A file is in the way: ${cur}`);
     }
   }
 

@@ -5,7 +5,7 @@ import type { TestServer } from '../../support/server.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
 
 export const DAV_USER = 'dav';
-export const DAV_PASS = 's3cret';
+export const DAV_PASS = 's3cret-dav';
 export const AUTH = 'Basic ' + Buffer.from(`${DAV_USER}:${DAV_PASS}`).toString('base64');
 
 /** The article map of a posted file, straight from what the harness posted (the importer builds the same). */
