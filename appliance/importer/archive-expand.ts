@@ -5,6 +5,7 @@ import {
   parseVolumeName,
   scanRar4Volume,
   scanRar5Volume,
+  scanSevenZip,
   type ArchiveFormat,
   type ArchiveMember,
   type VolumeScan,
@@ -71,7 +72,11 @@ async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
 
 async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: ExpandContext): Promise<ArchiveMember[]> {
   try {
-    if (format === '7z') throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${format} archives are not supported yet`);
+    if (format === '7z') {
+      // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
+      const v = volumes[0]!;
+      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name);
+    }
     // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
     const scans = await mapLimit(volumes, 8, (v) => {
