@@ -81,3 +81,26 @@ test('a wrong or missing password fails the import with exactly that reason', as
   assert.equal(missing.error_code, 'ARCHIVE_PASSWORD_MISSING');
   assert.match(missing.error_message!, /Locked\.mkv is encrypted and no password was given/);
 });
+
+test('RAR5 with encrypted headers: read with the NZB password, refused clearly without one', async () => {
+  const movie = randomBytes(300_000);
+  const vols = writeRar5([{ name: 'Hidden.Headers.mkv', data: movie }], {
+    base: 'hh',
+    volumeSize: 120_000,
+    password: 'hp-pass',
+    kdfLog2: 10,
+    encryptHeaders: true,
+  });
+  const xml = buildNzb(await postVolumes(inn, vols, { obfuscate: true }), inn.group, POSTER);
+  const item = await importXml('Hidden.Headers.nzb', withPassword(xml, 'hp-pass'));
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Hidden.Headers.mkv']);
+  assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Hidden.Headers.mkv`)).body), sha256(movie));
+  const refused = await importXml('Hidden.Headers.2.nzb', xml);
+  assert.equal(refused.status, 'failed');
+  assert.equal(refused.error_code, 'ARCHIVE_PASSWORD_MISSING');
+  assert.match(
+    refused.error_message!,
+    /the headers of .* are encrypted and no password was given|is encrypted and no password was given/,
+  );
+});

@@ -93,3 +93,19 @@ test('RAR5 AES-256 (single and multi-volume): unar decrypts with the password an
     for (const m of members) assert.deepEqual(readFileSync(join(d, 'out', m.name)), m.data);
   }
 });
+
+test('RAR5 with encrypted headers (-hp): lsar needs the password to list it, and reads it with it', () => {
+  const members = [{ name: 'secret-name.mkv', data: randomBytes(40_000) }];
+  const vols = writeRar5(members, {
+    base: 'hp',
+    volumeSize: 15_000,
+    password: 'pw',
+    kdfLog2: 10,
+    encryptHeaders: true,
+  });
+  const d = save(vols, 'rar5-hp');
+  const first = join(d, vols[0]!.name);
+  const listed = spawnSync('lsar', [first], { encoding: 'utf8' });
+  assert.match(listed.stdout + listed.stderr, /requires a password/);
+  assert.match(execFileSync('lsar', ['-t', '-p', 'pw', first], { encoding: 'utf8' }), /1 passed, 0 failed/);
+});

@@ -49,6 +49,26 @@ export interface Rar5Options {
   password?: string;
   /** log2 of the PBKDF2 iterations (RAR's default is 15). */
   kdfLog2?: number;
+  /** Encrypt the headers too (`rar -hp`): an archive encryption header, then each header as IV + AES-CBC. */
+  encryptHeaders?: boolean;
+}
+
+/** `seal(block)` for header encryption, and the plain archive encryption header that announces it. */
+function headerSealer(opts: Rar5Options): { cryptHeader: Buffer; seal: (b: Buffer) => Buffer } | null {
+  if (!opts.encryptHeaders || opts.password === undefined) return null;
+  const kdfLog2 = opts.kdfLog2 ?? 15;
+  const salt = randomBytes(16);
+  const { key, check } = rar5Keys(opts.password, salt, kdfLog2);
+  const cryptHeader = rar5Block(
+    Buffer.concat([vint(4), vint(0), vint(0), vint(1), Buffer.from([kdfLog2]), salt, check]),
+  );
+  const seal = (block: Buffer) => {
+    const iv = randomBytes(16);
+    const padded = Buffer.concat([block, Buffer.alloc((16 - (block.length % 16)) % 16)]);
+    const c = createCipheriv('aes-256-cbc', key, iv).setAutoPadding(false);
+    return Buffer.concat([iv, c.update(padded), c.final()]);
+  };
+  return { cryptHeader, seal };
 }
 
 /** RAR5 key and password check value from the technote: PBKDF2-HMAC-SHA256, check after 32 more rounds, folded. */
@@ -132,15 +152,18 @@ export function writeRar5(members: MemberInput[], opts: Rar5Options = {}): Writt
   const limit = opts.volumeSize ?? Number.MAX_SAFE_INTEGER;
   const multi = opts.volumeSize !== undefined;
   const vols: VolumeBuilder[] = [];
+  const sealer = headerSealer(opts);
+  const seal = (b: Buffer) => (sealer ? sealer.seal(b) : b);
   let cur = start(0);
   function start(index: number): VolumeBuilder {
     const v = new VolumeBuilder();
     v.put(RAR5_SIG);
-    v.put(mainHeader(index, multi));
+    if (sealer) v.put(sealer.cryptHeader);
+    v.put(seal(mainHeader(index, multi)));
     vols.push(v);
     return v;
   }
-  const END = endHeader(true).length;
+  const END = seal(endHeader(true)).length;
   for (const m of members) {
     const { data, size, stored, extra } = prepare(m, opts);
     // the CRC is of the plain bytes for a whole member, of the stored bytes for each piece of a split one
@@ -148,7 +171,7 @@ export function writeRar5(members: MemberInput[], opts: Rar5Options = {}): Writt
     let done = 0;
     let first = true;
     while (first || done < stored) {
-      const probe = fileHeader({ name: m.name, unpackedSize: size, dataSize: stored - done, crc: 0, extra });
+      const probe = seal(fileHeader({ name: m.name, unpackedSize: size, dataSize: stored - done, crc: 0, extra }));
       let room = limit - cur.size - END - probe.length;
       if (room <= 0 && cur.size > RAR5_SIG.length + 16) {
         cur = start(vols.length);
@@ -160,29 +183,31 @@ export function writeRar5(members: MemberInput[], opts: Rar5Options = {}): Writt
       const last = done + piece === stored;
       const crc = data && plain ? crc32(last ? plain : data.subarray(done, done + piece)) : undefined;
       cur.put(
-        fileHeader({
-          name: m.name,
-          unpackedSize: size,
-          dataSize: piece,
-          crc,
-          mtime: m.mtime,
-          splitBefore: !first,
-          splitAfter: !last,
-          method: opts.method,
-          extra,
-        }),
+        seal(
+          fileHeader({
+            name: m.name,
+            unpackedSize: size,
+            dataSize: piece,
+            crc,
+            mtime: m.mtime,
+            splitBefore: !first,
+            splitAfter: !last,
+            method: opts.method,
+            extra,
+          }),
+        ),
       );
       if (data) cur.put(data.subarray(done, done + piece));
       else cur.skip(piece);
       done += piece;
       first = false;
       if (!last) {
-        cur.put(endHeader(true));
+        cur.put(seal(endHeader(true)));
         cur = start(vols.length);
       }
     }
   }
-  cur.put(endHeader(false));
+  cur.put(seal(endHeader(false)));
   const names = rarVolumeNames(opts.base ?? 'test', vols.length, opts.scheme ?? 'part');
   if (vols.length === 1 && !multi) names[0] = `${opts.base ?? 'test'}.rar`;
   return vols.map((v, i) => ({ name: names[i]!, size: v.size, chunks: v.chunks }));
