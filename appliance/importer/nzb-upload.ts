@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import { AppError, validationFailed } from '../http/errors.js';
 import type { HttpRequest } from '../http/request.js';
+import { NAME_CONTROL_CHARS, nameFromHeader } from '../nntp/header-text.js';
 
 /** Spec §5/§9: an uploaded NZB is at most 100 MB. */
 export const MAX_NZB_BYTES = 100 * 1024 * 1024;
@@ -54,6 +55,9 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
       parser = busboy({
         headers: { 'content-type': type },
         limits: { fileSize: MAX_NZB_BYTES, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
+        // Plain `filename="..."` bytes are handed over as Latin-1 (byte-preserving) and decoded below as UTF-8
+        // first: browsers and arrs send UTF-8, and `Amélie.nzb` must not become the job `AmÃ©lie`.
+        defParamCharset: 'latin1',
       });
     } catch (err) {
       return finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${(err as Error).message}`));
@@ -62,11 +66,12 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
       if (!(name in fields)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      const filename = uploadedName(info.filename);
       if (!fileFields.includes(name) || file) {
         stream.resume();
         return;
       }
-      if (!/\.nzb$/i.test(info.filename ?? '')) {
+      if (!/\.nzb$/i.test(filename)) {
         stream.resume();
         return finish(notNzb());
       }
@@ -75,7 +80,7 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
       stream.on('limit', () => finish(tooLarge()));
       stream.on('end', () => {
         if (!(stream as unknown as { truncated?: boolean }).truncated)
-          file = { filename: info.filename ?? 'upload.nzb', bytes: Buffer.concat(chunks) };
+          file = { filename: filename || 'upload.nzb', bytes: Buffer.concat(chunks) };
       });
     });
     parser.on('close', () => finish());
@@ -85,4 +90,15 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
     body.on('error', (err) => finish(err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' ? tooLarge() : err));
     body.pipe(parser);
   });
+}
+
+/**
+ * The part's file name as text. busboy gives `filename="..."` as Latin-1 (each byte one char) and an RFC 5987
+ * `filename*=UTF-8''...` already decoded; only the former is re-read as UTF-8 (Latin-1 for invalid bytes).
+ */
+function uploadedName(raw: string | undefined): string {
+  if (!raw) return '';
+  // eslint-disable-next-line no-control-regex
+  const byteString = /^[\u0000-\u00ff]*$/.test(raw);
+  return byteString ? nameFromHeader(raw) : raw.replace(NAME_CONTROL_CHARS, '');
 }
