@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
-import { permanentError } from './import-errors.js';
+import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { QueueRepository } from './queue.repository.js';
 import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
@@ -95,13 +95,13 @@ export class QueueService extends EventEmitter<QueueEvents> {
   remove(id: number): QueueRecord {
     const item = this.require(id);
     if (item.status === 'processing')
-      throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+      throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     const removed = this.store.transaction(() => {
       const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
       if (r) this.blobs.remove(id);
       return r;
     });
-    if (!removed) throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+    if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     return removed;
   }
 
@@ -141,7 +141,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
   /** Runs the item again now: failed, completed or waiting for a retry; a pending one moves to the front. */
   retry(id: number): QueueRecord {
     const item = this.require(id);
-    if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is already being imported`);
+    if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
     const updated = this.repo.update(id, (cur) =>
       cur.status === 'processing'
         ? null
@@ -226,7 +226,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
         if ((owner === undefined || owner === id) && !inUse(path)) chosen = path;
       }
       if (chosen === undefined)
-        throw permanentError(`No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`);
+        throw nonRetryableError(`No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`);
       this.repo.holdJobDir(id, chosen);
       this.repo.update(id, (cur) => ({ ...cur, targetPath: chosen }));
       return chosen;

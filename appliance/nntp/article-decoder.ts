@@ -7,7 +7,7 @@
 import { CorruptArticleError, NntpError, ProtocolError } from './errors.js';
 import { LineReader, TerminatorScanner } from './line-reader.js';
 import type { YencBackend } from './yenc-backend.js';
-import { nameFromHeader } from './header-text.js';
+import { nameFromHeader } from '../text/names.js';
 import { crcField, intField, parseYencLine } from './yenc-header.js';
 import type { YencHeader } from './types.js';
 

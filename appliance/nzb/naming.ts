@@ -1,6 +1,6 @@
 import { classifyName, extensionOf } from './classify.js';
 import { parseSplitName } from './split.js';
-import { NAME_CONTROL_CHARS } from '../nntp/header-text.js';
+import { NAME_CONTROL_CHARS } from '../text/names.js';
 
 /** Where a name came from, strongest first: PAR2 describes the real file; posters often obfuscate the rest. */
 export type NameSource = 'par2' | 'subject' | 'yenc' | 'fallback';

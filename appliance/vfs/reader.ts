@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';

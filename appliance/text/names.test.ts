@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { textFromBytes } from './header-text.js';
+import { textFromBytes } from './names.js';
 
 test('textFromBytes: UTF-8 where the bytes are UTF-8, Latin-1 only for the bytes that are not', () => {
   assert.equal(textFromBytes(Buffer.from('Amélie.2001.nzb', 'utf8')), 'Amélie.2001.nzb');

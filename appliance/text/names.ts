@@ -1,4 +1,9 @@
 /**
+ * Names as text, shared by the domains that read names from bytes: nntp (the yEnc `name=`), http (a multipart
+ * upload's file name) and nzb (cleaning every name that becomes a path).
+ */
+
+/**
  * Text of header bytes that carry names (the yEnc `name=`, a multipart upload's file name). Posters and
  * browsers send UTF-8 today; older posts used Latin-1. So every well-formed UTF-8 sequence is read as UTF-8 and
  * only a byte that starts no valid sequence is read as Latin-1 (overlong forms and UTF-16 surrogates are not
