@@ -4,9 +4,11 @@ import {
   cleanFileName,
   concatLayouts,
   groupNzb,
+  nameObfuscatedAfterJob,
   NzbParseError,
   type FileEvidence,
   type FileLayout,
+  type GroupedNzb,
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
@@ -53,12 +55,7 @@ export class NzbImporter {
     );
     const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
     const grouped = groupNzb(doc, evidence, par2);
-    // PAR2 files posted under obfuscated names look like 'other' files by name; their bytes say what they are.
-    const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
-    const files = grouped.files.filter((f) => !isPar2(f));
-    // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
-    const mains = files.length > 0 ? files : grouped.extras;
-    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
+    const mains = this.chooseFiles(doc, grouped, firsts, item);
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
@@ -76,6 +73,33 @@ export class NzbImporter {
       warnings: grouped.warnings,
     });
     return { targetPath, fileSize };
+  }
+
+  /**
+   * The files that become the job: PAR2 files left out (posted under obfuscated names they look like 'other'
+   * files by name; their bytes say what they are), files no name source could name called after the job.
+   */
+  private chooseFiles(
+    doc: NzbDocument,
+    grouped: GroupedNzb,
+    firsts: readonly FirstArticle[],
+    item: QueueRecord,
+  ): VirtualFile[] {
+    const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
+    const files = grouped.files.filter((f) => !isPar2(f));
+    const first = (f: VirtualFile) => firsts[f.parts[0]!]!;
+    nameObfuscatedAfterJob(files, {
+      jobName: safeSegment(item.name, ''),
+      headOf: (f) => {
+        const a = first(f);
+        return a.missing ? undefined : a.head;
+      },
+      sizeOf: (f) => f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.reduce((n, s) => n + s.bytes, 0), 0),
+    });
+    // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
+    const mains = files.length > 0 ? files : grouped.extras;
+    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
+    return mains;
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {

@@ -80,3 +80,17 @@ test('names are UTF-8: upload and addfile file names, and the yEnc name of an ob
   const sab = await waitForItem(srv.baseUrl, Number(body.nzo_ids[0]));
   assert.equal(sab.target_path, '/complete/tv/Crème.Brûlée.2020');
 });
+
+test('a fully obfuscated release without PAR2 is named after the job, extension from the content', async () => {
+  // A Matroska header (EBML, DocType "matroska") followed by random bytes, posted under a random hex name.
+  const header = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88]);
+  const data = Buffer.concat([header, Buffer.from('matroska'), randomBytes(400_000)]);
+  const hex = randomBytes(16).toString('hex');
+  const posted = await inn.postFile(hex, data, { articleSize: 150_000 });
+  const up = await upload(srv.baseUrl, 'Hidden.Movie.2023.1080p.WEB.nzb', posted.nzbXml);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Hidden.Movie.2023.1080p.WEB.mkv']);
+  const got = await davGet(srv.baseUrl, `${item.target_path}/Hidden.Movie.2023.1080p.WEB.mkv`);
+  assert.equal(sha256(got.body), sha256(data));
+});
