@@ -72,6 +72,10 @@ export function importSettings(config: ConfigService): ImportSettings {
   return {
     samplePercentage: c.import.segment_sample_percentage,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
+    fileFilters: {
+      allowedExtensions: c.import.allowed_file_extensions,
+      filterSamples: c.import.filter_sample_files,
+    },
   };
 }
 

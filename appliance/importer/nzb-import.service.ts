@@ -17,6 +17,7 @@ import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
 import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
 import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
+import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
 import type { ImportResult } from './import.runner.js';
@@ -29,6 +30,8 @@ export interface ImportSettings {
   samplePercentage: number;
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
+  /** import.allowed_file_extensions and import.filter_sample_files. */
+  fileFilters: FileFilterSettings;
 }
 
 export interface NzbImporterDeps {
@@ -55,9 +58,9 @@ export class NzbImporter {
     );
     const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
     const grouped = groupNzb(doc, evidence, par2);
-    const mains = this.chooseFiles(doc, grouped, firsts, item);
-
     const settings = this.d.settings();
+    const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
+
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const jobFiles: AddJobFile[] = [];
     for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
@@ -77,29 +80,41 @@ export class NzbImporter {
 
   /**
    * The files that become the job: PAR2 files left out (posted under obfuscated names they look like 'other'
-   * files by name; their bytes say what they are), files no name source could name called after the job.
+   * files by name; their bytes say what they are), files no name source could name called after the job, then
+   * import.allowed_file_extensions and import.filter_sample_files applied.
    */
   private chooseFiles(
     doc: NzbDocument,
     grouped: GroupedNzb,
     firsts: readonly FirstArticle[],
     item: QueueRecord,
+    settings: ImportSettings,
   ): VirtualFile[] {
     const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
     const files = grouped.files.filter((f) => !isPar2(f));
-    const first = (f: VirtualFile) => firsts[f.parts[0]!]!;
+    const sizeOf = (f: VirtualFile) =>
+      f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.reduce((n, s) => n + s.bytes, 0), 0);
     nameObfuscatedAfterJob(files, {
       jobName: safeSegment(item.name, ''),
       headOf: (f) => {
-        const a = first(f);
+        const a = firsts[f.parts[0]!]!;
         return a.missing ? undefined : a.head;
       },
-      sizeOf: (f) => f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.reduce((n, s) => n + s.bytes, 0), 0),
+      sizeOf,
     });
     // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
-    const mains = files.length > 0 ? files : grouped.extras;
-    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
-    return mains;
+    const candidates = files.length > 0 ? files : grouped.extras;
+    if (candidates.length === 0)
+      throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
+    const { kept, dropped } = filterJobFiles(candidates, settings.fileFilters, sizeOf);
+    if (dropped.length > 0) this.d.logger.info('files left out of the job', { id: item.id, dropped });
+    if (kept.length === 0) {
+      const names = dropped.map((d) => d.name).join(', ');
+      throw nonRetryableError(
+        `No file of the release may be exposed (import.allowed_file_extensions, import.filter_sample_files): ${names}`,
+      );
+    }
+    return kept;
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {

@@ -226,7 +226,9 @@ export class QueueService extends EventEmitter<QueueEvents> {
         if ((owner === undefined || owner === id) && !inUse(path)) chosen = path;
       }
       if (chosen === undefined)
-        throw nonRetryableError(`No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`);
+        throw nonRetryableError(
+          `No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`,
+        );
       this.repo.holdJobDir(id, chosen);
       this.repo.update(id, (cur) => ({ ...cur, targetPath: chosen }));
       return chosen;

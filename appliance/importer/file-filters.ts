@@ -1,0 +1,46 @@
+import { extensionOf, type VirtualFile } from '../nzb/index.js';
+
+/** import.allowed_file_extensions and import.filter_sample_files, read live for each import. */
+export interface FileFilterSettings {
+  /** Extensions a job file may have ('.mkv' or 'mkv', any case); empty = every extension. */
+  allowedExtensions: readonly string[];
+  /** Leave out sample clips: a file named as a sample that is not the release's largest file. */
+  filterSamples: boolean;
+}
+
+export interface FilteredFiles {
+  kept: VirtualFile[];
+  dropped: { name: string; why: 'extension' | 'sample' }[];
+}
+
+/** `sample` as a word of its own: `x.sample.mkv`, `Sample-x.mkv`, `x-sample.mkv`, `x (Sample).mkv`. */
+const SAMPLE_WORD = /(^|[\s._\-[(])sample([\s._\-\])]|$)/i;
+
+/**
+ * Which files a job exposes. Archives pass the extension rule: what they hold is the content, and the rule is
+ * for that. A sample is never the largest file, so a release called `Sample.Movie` still keeps its movie.
+ */
+export function filterJobFiles(
+  files: readonly VirtualFile[],
+  settings: FileFilterSettings,
+  sizeOf: (file: VirtualFile) => number,
+): FilteredFiles {
+  const allowed = new Set(settings.allowedExtensions.map((e) => e.trim().replace(/^\./, '').toLowerCase()));
+  const dropped: FilteredFiles['dropped'] = [];
+  const byExtension = files.filter((f) => {
+    const ok = allowed.size === 0 || f.kind === 'archive' || allowed.has(extensionOf(f.name));
+    if (!ok) dropped.push({ name: f.name, why: 'extension' });
+    return ok;
+  });
+  if (!settings.filterSamples) return { kept: byExtension, dropped };
+  const largest = byExtension.reduce<VirtualFile | undefined>(
+    (a, f) => (!a || sizeOf(f) > sizeOf(a) ? f : a),
+    undefined,
+  );
+  const kept = byExtension.filter((f) => {
+    const sample = f !== largest && SAMPLE_WORD.test(f.name.replace(/\.[^.]*$/, ''));
+    if (sample) dropped.push({ name: f.name, why: 'sample' });
+    return !sample;
+  });
+  return { kept, dropped };
+}
