@@ -18,6 +18,7 @@ import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
 import type { Clock } from './clock/clock.js';
 import type { VfsReader, VfsService } from './vfs/index.js';
+import { createArrs, type ArrsDomain } from './arrs/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -48,6 +49,8 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -108,6 +111,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         registrationEnabled: c.auth.registration_enabled,
         webdavUser: c.webdav.user,
         webdavPassword: c.webdav.password,
+        trustedOrigins: c.auth.trusted_origins,
       };
     };
     const auth = createAuth({ store, settings, logger: logger.child('auth') });
@@ -125,6 +129,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     wireReadFailures(streaming.reader, streaming.vfs, logger.child('vfs'));
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -135,6 +140,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       pool,
       importer,
+      arrs,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
@@ -162,6 +168,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      arrs,
       logger,
       version,
       handler,

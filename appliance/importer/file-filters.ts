@@ -1,4 +1,4 @@
-import { extensionOf, type VirtualFile } from '../nzb/index.js';
+import { classifyName, extensionOf } from '../nzb/index.js';
 
 /** import.allowed_file_extensions and import.filter_sample_files, read live for each import. */
 export interface FileFilterSettings {
@@ -8,8 +8,8 @@ export interface FileFilterSettings {
   filterSamples: boolean;
 }
 
-export interface FilteredFiles {
-  kept: VirtualFile[];
+export interface FilteredFiles<T> {
+  kept: T[];
   dropped: { name: string; why: 'extension' | 'sample' }[];
 }
 
@@ -17,26 +17,26 @@ export interface FilteredFiles {
 const SAMPLE_WORD = /(^|[\s._\-[(])sample([\s._\-\])]|$)/i;
 
 /**
- * Which files a job exposes. Archives pass the extension rule: what they hold is the content, and the rule is
- * for that. A sample is never the largest file, so a release called `Sample.Movie` still keeps its movie.
+ * Which files a job exposes (posted files before the probe, then the files archives hold). Archive volumes pass
+ * the extension rule: what they hold is the content, and the rule is applied to that. A sample is never the
+ * largest file, so a release called `Sample.Movie` still keeps its movie.
  */
-export function filterJobFiles(
-  files: readonly VirtualFile[],
+export function filterJobFiles<T extends { name: string }>(
+  files: readonly T[],
   settings: FileFilterSettings,
-  sizeOf: (file: VirtualFile) => number,
-): FilteredFiles {
+  sizeOf: (file: T) => number,
+  /** Archive volumes by content (obfuscated volumes have no telling name); by name when not given. */
+  isVolume: (file: T) => boolean = (f) => classifyName(f.name) === 'archive',
+): FilteredFiles<T> {
   const allowed = new Set(settings.allowedExtensions.map((e) => e.trim().replace(/^\./, '').toLowerCase()));
-  const dropped: FilteredFiles['dropped'] = [];
+  const dropped: FilteredFiles<T>['dropped'] = [];
   const byExtension = files.filter((f) => {
-    const ok = allowed.size === 0 || f.kind === 'archive' || allowed.has(extensionOf(f.name));
+    const ok = allowed.size === 0 || isVolume(f) || allowed.has(extensionOf(f.name));
     if (!ok) dropped.push({ name: f.name, why: 'extension' });
     return ok;
   });
   if (!settings.filterSamples) return { kept: byExtension, dropped };
-  const largest = byExtension.reduce<VirtualFile | undefined>(
-    (a, f) => (!a || sizeOf(f) > sizeOf(a) ? f : a),
-    undefined,
-  );
+  const largest = byExtension.reduce<T | undefined>((a, f) => (!a || sizeOf(f) > sizeOf(a) ? f : a), undefined);
   const kept = byExtension.filter((f) => {
     const sample = f !== largest && SAMPLE_WORD.test(f.name.replace(/\.[^.]*$/, ''));
     if (sample) dropped.push({ name: f.name, why: 'sample' });

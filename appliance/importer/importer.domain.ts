@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
@@ -51,7 +53,11 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     retryDelay: deps.retryDelay,
   });
   runner.start();
-  const scan = new ScanService(queue, log.child('scan'));
+  const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
+  // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
+  const defaultRoot = join(deps.config.dataDir, 'nzb');
+  if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
+  const scan = new ScanService(queue, log.child('scan'), scanRoots);
   return {
     queue,
     runner,
@@ -71,6 +77,7 @@ export function importSettings(config: ConfigService): ImportSettings {
   const c = config.get();
   return {
     samplePercentage: c.import.segment_sample_percentage,
+    showArchiveVolumes: c.import.show_archive_volumes,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
     fileFilters: {
       allowedExtensions: c.import.allowed_file_extensions,

@@ -1,8 +1,8 @@
 import type { Piscina } from 'piscina';
 import type { Logger } from '../logging/logger.js';
+import { concatLayouts } from '../layout/index.js';
 import {
   cleanFileName,
-  concatLayouts,
   groupNzb,
   nameObfuscatedAfterJob,
   NzbParseError,
@@ -12,7 +12,7 @@ import {
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
-import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
+import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
 import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
@@ -20,6 +20,9 @@ import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } f
 import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
+import { formatOf } from '../archive/index.js';
+import { expandArchives } from './archive-expand.js';
+import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -28,6 +31,8 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportSettings {
   /** import.segment_sample_percentage (100 = STAT every article). */
   samplePercentage: number;
+  /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
+  showArchiveVolumes: boolean;
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
   /** import.allowed_file_extensions and import.filter_sample_files. */
@@ -62,8 +67,9 @@ export class NzbImporter {
     const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
 
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
-    const jobFiles: AddJobFile[] = [];
-    for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const laidOut: AddJobFile[] = [];
+    for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const jobFiles = this.exposed(item, await this.expand(doc, mains, laidOut, firsts, settings, signal), settings);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -106,7 +112,22 @@ export class NzbImporter {
     const candidates = files.length > 0 ? files : grouped.extras;
     if (candidates.length === 0)
       throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
-    const { kept, dropped } = filterJobFiles(candidates, settings.fileFilters, sizeOf);
+    const isVolume = (f: VirtualFile) => {
+      const a = firsts[f.parts[0]!]!;
+      return f.kind === 'archive' || (!a.missing && formatOf(a.head) !== null);
+    };
+    return this.exposed(item, candidates, settings, sizeOf, isVolume);
+  }
+
+  /** import.allowed_file_extensions and import.filter_sample_files; nothing left is a permanent failure. */
+  private exposed<T extends { name: string; size?: number }>(
+    item: QueueRecord,
+    files: readonly T[],
+    settings: ImportSettings,
+    sizeOf: (file: T) => number = (f) => f.size ?? 0,
+    isVolume?: (file: T) => boolean,
+  ): T[] {
+    const { kept, dropped } = filterJobFiles(files, settings.fileFilters, sizeOf, isVolume);
     if (dropped.length > 0) this.d.logger.info('files left out of the job', { id: item.id, dropped });
     if (kept.length === 0) {
       const names = dropped.map((d) => d.name).join(', ');
@@ -115,6 +136,27 @@ export class NzbImporter {
       );
     }
     return kept;
+  }
+
+  /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
+  private async expand(
+    doc: NzbDocument,
+    mains: readonly VirtualFile[],
+    files: AddJobFile[],
+    firsts: readonly FirstArticle[],
+    settings: ImportSettings,
+    signal: AbortSignal,
+  ): Promise<AddJobFile[]> {
+    const articles = new ImportArticles(this.d.client, signal);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.data);
+    const candidates = mains.map((file, i) => {
+      const first = firsts[file.parts[0]!]!;
+      return { file: files[i]!, head: first.missing ? undefined : first.head };
+    });
+    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    if (articles.fetched > 0)
+      this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
+    return expanded;
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {
@@ -174,7 +216,7 @@ export class NzbImporter {
     return {
       name: file.name,
       size: layout.size,
-      layout: toVfsLayout(layout),
+      layout,
       sourceNzbPath: item.nzbPath,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
@@ -199,26 +241,6 @@ export class NzbImporter {
     const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
     return dir;
   }
-}
-
-/** The nzb domain's layout (typed arrays) as the VFS stores it, with what NZB export needs. */
-export function toVfsLayout(layout: FileLayout): VfsLayout {
-  const n = layout.messageIds.length;
-  const segments = new Array<VfsLayout['segments'][number]>(n);
-  for (let i = 0; i < n; i++)
-    segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
-  const part = layout.parts[0];
-  return {
-    segments,
-    groups: part?.groups,
-    nzb: part && {
-      poster: part.poster,
-      date: part.date,
-      subject: part.subject,
-      numbers: Array.from(layout.numbers),
-      encodedBytes: Array.from(layout.encodedBytes),
-    },
-  };
 }
 
 /** A name usable as one path segment of the virtual tree. */

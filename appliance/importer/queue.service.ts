@@ -247,9 +247,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
-  fail(id: number, message: string, retryAt: number | null): QueueRecord | undefined {
+  fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
     return this.repo.update(id, (cur) => ({
       ...cur,
+      errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
       retryCount: retryAt === null ? cur.retryCount : cur.retryCount + 1,
       nextAttemptAt: retryAt,
@@ -265,7 +266,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   private requeued(cur: QueueRecord): QueueRecord {
-    return { ...cur, status: 'pending', errorMessage: null, nextAttemptAt: null, updatedAt: this.now() };
+    return {
+      ...cur,
+      status: 'pending',
+      errorMessage: null,
+      errorCode: null,
+      nextAttemptAt: null,
+      updatedAt: this.now(),
+    };
   }
 }
 

@@ -61,3 +61,13 @@ test('a random job name leaves random file names alone; a known own extension is
   nameObfuscatedAfterJob(withExt, { jobName: 'Show.S01E01', headOf: () => ebml('matroska'), sizeOf: () => 1 });
   assert.equal(withExt[0]!.name, 'Show.S01E01.mp4');
 });
+
+test('obfuscated archive volumes keep their names (the archive reader orders them by their headers)', () => {
+  const files = [file(HEX, [0]), file('b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4', [1])];
+  const rar = Buffer.from('Rar!\x1a\x07\x00\x00', 'latin1');
+  nameObfuscatedAfterJob(files, { jobName: 'Hidden', headOf: () => rar, sizeOf: () => 1 });
+  assert.deepEqual(
+    files.map((f) => f.name),
+    [HEX, 'b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4'],
+  );
+});

@@ -3,6 +3,8 @@ import { dedupeNames, type VirtualFile } from './grouping.js';
 import { extensionFromMagic } from './magic.js';
 import { isObfuscatedName } from './naming.js';
 
+const ARCHIVE_MAGIC = new Set(['rar', '7z']);
+
 export interface JobNamingInput {
   /** The job's name (the NZB's name without `.nzb`). */
   jobName: string;
@@ -20,7 +22,13 @@ export interface JobNamingInput {
  */
 export function nameObfuscatedAfterJob(files: VirtualFile[], input: JobNamingInput): void {
   if (isObfuscatedName(input.jobName) || input.jobName.trim() === '') return;
-  const random = files.filter((f) => f.obfuscated).sort((a, b) => input.sizeOf(b) - input.sizeOf(a));
+  // Archive volumes keep their names: the archive reader orders and groups them by their headers, and what it
+  // exposes are the members, with the names stored inside.
+  const isVolume = (f: VirtualFile) => {
+    const head = input.headOf(f);
+    return head !== undefined && ARCHIVE_MAGIC.has(extensionFromMagic(head));
+  };
+  const random = files.filter((f) => f.obfuscated && !isVolume(f)).sort((a, b) => input.sizeOf(b) - input.sizeOf(a));
   if (random.length === 0) return;
   for (const file of random) {
     const own = classifyName(file.name) !== 'other' ? extensionOf(file.name) : '';

@@ -1,5 +1,5 @@
 import { classifyName, extensionOf } from './classify.js';
-import { parseSplitName } from './split.js';
+import { parseSplitName } from '../archive/split.js';
 import { NAME_CONTROL_CHARS } from '../text/names.js';
 
 /**
