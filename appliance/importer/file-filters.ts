@@ -1,4 +1,4 @@
-import { classifyName, extensionOf } from '../nzb/index.js';
+import { classifyName, extensionOf, parseSplitName } from '../nzb/index.js';
 
 /** import.allowed_file_extensions and import.filter_sample_files, read live for each import. */
 export interface FileFilterSettings {
@@ -31,7 +31,9 @@ export function filterJobFiles<T extends { name: string }>(
   const allowed = new Set(settings.allowedExtensions.map((e) => e.trim().replace(/^\./, '').toLowerCase()));
   const dropped: FilteredFiles<T>['dropped'] = [];
   const byExtension = files.filter((f) => {
-    const ok = allowed.size === 0 || isVolume(f) || allowed.has(extensionOf(f.name));
+    // A piece of a split set left unjoined (`x.mkv.003` of a set missing a piece) counts as what it is part of.
+    const ext = extensionOf(parseSplitName(f.name)?.base ?? f.name);
+    const ok = allowed.size === 0 || isVolume(f) || allowed.has(ext);
     if (!ok) dropped.push({ name: f.name, why: 'extension' });
     return ok;
   });

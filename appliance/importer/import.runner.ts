@@ -7,6 +7,8 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportResult {
   targetPath: string;
   fileSize: number;
+  /** Shown on the completed queue item (warning_message). */
+  warnings?: readonly string[];
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */

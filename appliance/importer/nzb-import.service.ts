@@ -81,7 +81,7 @@ export class NzbImporter {
       files: jobFiles.length,
       warnings: grouped.warnings,
     });
-    return { targetPath, fileSize };
+    return { targetPath, fileSize, warnings: grouped.warnings };
   }
 
   /**

@@ -235,12 +235,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number }): void {
+  complete(id: number, result: { targetPath: string; fileSize: number; warnings?: readonly string[] }): void {
     this.repo.update(id, (cur) => ({
       ...cur,
-      ...result,
+      targetPath: result.targetPath,
+      fileSize: result.fileSize,
       status: 'completed',
       errorMessage: null,
+      warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,
       completedAt: this.now(),
       updatedAt: this.now(),
     }));
@@ -271,6 +273,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       status: 'pending',
       errorMessage: null,
       errorCode: null,
+      warningMessage: null,
       nextAttemptAt: null,
       updatedAt: this.now(),
     };

@@ -30,6 +30,11 @@ export interface QueueRecord {
    * docs/archives.md.
    */
   errorCode?: string | null;
+  /**
+   * What a completed import wants the user to know (absent on older records): e.g. a split set missing a piece,
+   * imported as separate pieces. Shown on the queue item, not only in the log.
+   */
+  warningMessage?: string | null;
   /** When a 'retrying' item is due again. */
   nextAttemptAt: number | null;
   /** sha256 of the NZB bytes (scan skips NZBs already seen). */
@@ -54,6 +59,8 @@ export interface QueueItemJson {
   error_message: string | null;
   /** Machine-readable failure reason (QueueRecord.errorCode); null when none. */
   error_code: string | null;
+  /** A completed import's warnings (QueueRecord.warningMessage); null when none. */
+  warning_message: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -76,6 +83,7 @@ export function toQueueJson(r: QueueRecord): QueueItemJson {
     max_retries: r.maxRetries,
     error_message: r.errorMessage,
     error_code: r.errorCode ?? null,
+    warning_message: r.warningMessage ?? null,
     created_at: new Date(r.createdAt).toISOString(),
     updated_at: new Date(r.updatedAt).toISOString(),
     started_at: iso(r.startedAt),

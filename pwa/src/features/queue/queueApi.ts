@@ -14,6 +14,8 @@ export interface QueueItem {
   retry_count: number;
   max_retries?: number;
   error_message: string | null;
+  /** A completed import's warnings (e.g. a split set missing a piece). */
+  warning_message?: string | null;
   created_at?: string;
   updated_at: string;
 }
