@@ -16,6 +16,8 @@ import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
 import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
+import type { Clock } from './clock/clock.js';
+import type { VfsReader, VfsService } from './vfs/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -29,6 +31,8 @@ export interface AppOptions {
   config?: ConfigService;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
+  /** Time for schedulers (health checks, repair back-off); tests pass a ManualClock. */
+  clock?: Clock;
 }
 
 export interface RestartRequest {
@@ -119,6 +123,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     config.on('change', () => pool.updateProviders(config.get().providers));
     const streaming = createStreaming({ store, config, logger, source: poolArticleSource(pool) });
     closers.push(() => streaming.close());
+    wireReadFailures(streaming.reader, streaming.vfs, logger.child('vfs'));
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
 
@@ -185,6 +190,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     await closeAll(closers, logger);
     throw err;
   }
+}
+
+/** What a read that could not get an article tells the rest of the app (health takes it as evidence). */
+function wireReadFailures(reader: VfsReader, vfs: VfsService, log: Logger): void {
+  reader.on('article-failure', (f) => {
+    log.warn('article unavailable', { ...f });
+    // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
+    vfs
+      .recordMissing(f.path, [f.messageId])
+      .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
+  });
 }
 
 async function closeAll(closers: Closer[], logger: Logger): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ConfigService } from '../config/index.js';
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
 
 /**

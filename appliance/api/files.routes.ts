@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import { fileMeta } from '../vfs/file-meta.js';
 import { exportNzb } from '../vfs/nzb-export.js';

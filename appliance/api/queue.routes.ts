@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Page } from '../http/envelope.js';
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
-import { zodToFieldErrors } from '../http/validation.js';
+import { zodToFieldErrors } from '../errors/field-errors.js';
 import {
   QUEUE_STATUSES,
   readNzbUpload,

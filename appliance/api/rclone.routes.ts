@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Router } from '../http/router.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { MountService } from '../fuse/mount.service.js';
 import type { RcloneService } from '../rclone/rclone.service.js';
 

@@ -5,9 +5,10 @@ import { setAdminSchema } from '../auth/auth.schemas.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { Ctx } from '../http/context.js';
 import { Page } from '../http/envelope.js';
-import { notFound, validationFailed } from '../http/errors.js';
+import { notFound } from '../errors/app-error.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
-import { zodToFieldErrors } from '../http/validation.js';
+import { zodToFieldErrors } from '../errors/field-errors.js';
 
 // Not strict: other query parameters (apikey, cache busters) ride along on every route.
 const pageQuery = z.object({

@@ -1,4 +1,4 @@
-import { unauthorized } from '../http/errors.js';
+import { unauthorized } from '../errors/app-error.js';
 import type { Principal } from '../http/context.js';
 import type { LoginInput, RegisterInput } from './auth.schemas.js';
 import type { LoginRateLimiter } from './rate-limit.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { registerSchema } from './auth.schemas.js';
@@ -88,10 +88,10 @@ test('the first user becomes admin; registration then closes unless enabled; lat
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
     assert.equal(bob.is_admin, false);
-    await rejects(auth.users.register(input('ALICE')), 'CONFLICT', /already taken/);
+    await rejects(auth.users.register(input('ALICE')), 'ALREADY_EXISTS', /already taken/);
     await rejects(
       auth.users.register(input('carol', 'pass word', 'BOB@example.com')),
-      'CONFLICT',
+      'ALREADY_EXISTS',
       /already registered/,
     );
     assert.equal(auth.users.count(), 2);
@@ -144,10 +144,10 @@ test('the last administrator cannot lose admin rights; with two admins one may g
     const alice = await auth.users.register(input('alice'));
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob'));
-    await rejects(() => auth.users.setAdmin(alice.id, false), 'CONFLICT', /last administrator/);
+    await rejects(() => auth.users.setAdmin(alice.id, false), 'LAST_ADMIN', /last administrator/);
     assert.equal(auth.users.setAdmin(bob.id, true).is_admin, true);
     assert.equal(auth.users.setAdmin(alice.id, false).is_admin, false);
-    await rejects(() => auth.users.setAdmin(bob.id, false), 'CONFLICT');
+    await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
     await rejects(() => auth.users.setAdmin('missing', true), 'NOT_FOUND');
   }));
 

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 export interface RateLimitOptions {
   maxFailures?: number;

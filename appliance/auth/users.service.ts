@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, conflict, notFound } from '../http/errors.js';
+import { AppError, alreadyExists, notFound } from '../errors/app-error.js';
 import type { RegisterInput } from './auth.schemas.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { UserRecord } from './user.js';
@@ -49,10 +49,10 @@ export class UsersService {
         throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
       }
       if (this.repo.byName(input.username) || this.repo.byEmail(input.username)) {
-        throw conflict(`Username '${input.username}' is already taken`);
+        throw alreadyExists(`Username '${input.username}' is already taken`);
       }
       if (input.email && (this.repo.byEmail(input.email) || this.repo.byName(input.email))) {
-        throw conflict(`Email '${input.email}' is already registered`);
+        throw alreadyExists(`Email '${input.email}' is already registered`);
       }
       const user: UserRecord = {
         id: newUserId(),
@@ -106,7 +106,10 @@ export class UsersService {
       const user = this.repo.get(id);
       if (!user) throw notFound(`User '${id}' not found`);
       if (user.is_admin && !isAdmin && this.repo.all().filter((u) => u.is_admin).length === 1) {
-        throw conflict('Cannot remove admin rights from the last administrator. Make another user admin first.');
+        throw new AppError(
+          'LAST_ADMIN',
+          'Cannot remove admin rights from the last administrator. Make another user admin first.',
+        );
       }
       const next = { ...user, is_admin: isAdmin };
       this.repo.save(next);

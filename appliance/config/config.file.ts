@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, parseDocument } from 'yaml';
-import type { FieldError } from '../http/errors.js';
+import type { FieldError } from '../errors/field-errors.js';
 import type { SpoolConfig } from './schema.js';
 
 /** The file holds secrets (provider passwords, API keys): only its owner may read it. */

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { memoryLogger } from '../logging/logger.js';
 import { parseConfigText, writeFileAtomic } from './config.file.js';
 import { ConfigLoadError, ConfigService, resolveLocation } from './config.service.js';

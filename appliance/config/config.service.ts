@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { AppError, validationFailed, type FieldError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
+import { validationFailed, type FieldError } from '../errors/field-errors.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { readConfigFile, renderConfig, writeFileAtomic } from './config.file.js';
 import { defaultsFor } from './data-dir-defaults.js';

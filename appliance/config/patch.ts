@@ -1,4 +1,4 @@
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 import { isPlainObject } from './normalize.js';
 import { PATCHABLE_SECTIONS, type PatchableSection } from './schema.js';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, validationFailed, type FieldError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
+import { validationFailed, type FieldError } from '../errors/field-errors.js';
 import { PROVIDER_DEFAULTS } from './defaults.js';
 import { isPlainObject } from './normalize.js';
 import type { ProviderConfig } from './schema.js';
@@ -21,7 +22,7 @@ export function addProvider(list: readonly ProviderConfig[], input: unknown): { 
   const entry = requireObject(input);
   keepSecret(entry, 'password', undefined);
   const id = typeof entry.id === 'string' && entry.id.trim() !== '' ? entry.id : randomUUID();
-  if (list.some((p) => p.id === id)) throw new AppError('CONFLICT', `A provider with id "${id}" already exists`);
+  if (list.some((p) => p.id === id)) throw new AppError('ALREADY_EXISTS', `A provider with id "${id}" already exists`);
   return { next: [...list, { ...PROVIDER_DEFAULTS, ...entry, id }], id };
 }
 

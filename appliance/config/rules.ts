@@ -1,4 +1,4 @@
-import type { FieldError } from '../http/errors.js';
+import type { FieldError } from '../errors/field-errors.js';
 
 /**
  * Rules that look at more than one field (spec §5). They run on the candidate even when zod found type errors

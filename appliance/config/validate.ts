@@ -1,6 +1,6 @@
 import type { ZodError } from 'zod';
-import type { FieldError } from '../http/errors.js';
-import { zodToFieldErrors } from '../http/validation.js';
+import type { FieldError } from '../errors/field-errors.js';
+import { zodToFieldErrors } from '../errors/field-errors.js';
 import { deepFreeze } from './defaults.js';
 import { crossFieldErrors } from './rules.js';
 import { configSchema, type SpoolConfig } from './schema.js';

@@ -1,5 +1,5 @@
 import { Errno, Op, type SpoolFuseAddon, type WindowTable } from './fuse.binding.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { ReadStream, type StreamWindow } from '../vfs/read-stream.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { HttpResponse as UwsResponse } from 'uws-pack';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * The request body as a Node stream, fed by uWS `onData`. uWS hands out chunks that are only valid inside the

@@ -1,10 +1,10 @@
 import type { ZodType } from 'zod';
 import { readAll } from './body.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Reply } from './reply.js';
 import type { HttpRequest } from './request.js';
-import { zodToFieldErrors } from './validation.js';
-import { validationFailed } from './errors.js';
+import { zodToFieldErrors } from '../errors/field-errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 
 /** Who is calling. `null` on a public route with nobody signed in. */
 export interface Principal {

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import { BodyStream } from './body.js';
 import { Ctx, DEFAULT_JSON_LIMIT, type Principal } from './context.js';
 import { errorBody, successBody } from './envelope.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';

@@ -1,4 +1,4 @@
-import type { AppError } from './errors.js';
+import type { AppError } from '../errors/app-error.js';
 
 /** The `/api` response envelope of spec §7-8: `{success, data, error}`; error is `{message, details}`. */
 export interface SuccessEnvelope<T> {

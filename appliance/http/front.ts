@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
 import { errorBody } from './envelope.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import { Reply } from './reply.js';
 import { listen, type RunningServer } from './server.js';
 

@@ -1,5 +1,5 @@
 import type { Principal } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { HttpRequest } from './request.js';
 import type { RouteOptions } from './router.js';
 

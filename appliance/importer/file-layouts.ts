@@ -1,6 +1,7 @@
 import { layoutFile, type FileLayout, type NzbFile, type YencFacts } from '../nzb/index.js';
-import { factsOf, fetchArticle, type ArticleClient } from './article-evidence.js';
-import { permanentError } from './import-errors.js';
+import type { ArticleClient } from '../articles/index.js';
+import { factsOf, fetchImportArticle } from './first-articles.js';
+import { nonRetryableError } from './import-errors.js';
 
 /** Rounds of header fetches before giving up; layoutFile converges in one or two on real posts (bisection). */
 const MAX_ROUNDS = 12;
@@ -20,19 +21,19 @@ export async function layoutPostedFile(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const outcome = layoutFile(file, known);
     if (outcome.kind === 'ok') return { layout: outcome.layout, warnings: outcome.warnings };
-    if (outcome.kind === 'invalid') throw permanentError(`${displayName}: ${outcome.reason}`);
+    if (outcome.kind === 'invalid') throw nonRetryableError(`${displayName}: ${outcome.reason}`);
     const wanted = outcome.mustCheck.filter((i) => !known.has(i));
-    if (wanted.length === 0) throw permanentError(`${displayName}: ${outcome.reason}`);
+    if (wanted.length === 0) throw nonRetryableError(`${displayName}: ${outcome.reason}`);
     for (const index of wanted) {
       const segment = file.segments[index]!;
-      const article = await fetchArticle(client, segment.messageId, signal);
+      const article = await fetchImportArticle(client, segment.messageId, signal);
       if (!article) {
-        throw permanentError(
+        throw nonRetryableError(
           `${displayName}: article ${index + 1} of ${file.segments.length} (<${segment.messageId}>) is missing on every provider`,
         );
       }
       known.set(index, factsOf(article));
     }
   }
-  throw permanentError(`${displayName}: the article sizes could not be worked out from the yEnc headers`);
+  throw nonRetryableError(`${displayName}: the article sizes could not be worked out from the yEnc headers`);
 }

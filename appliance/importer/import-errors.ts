@@ -1,20 +1,22 @@
+import type { Retryable } from '../errors/retryable.js';
+
 /**
- * Why an import failed, worded for the person reading the queue. `permanent` failures (a broken NZB, articles
- * missing from every provider) fail the item at once: trying again later gives the same answer. Anything else
- * (a provider down, a timeout) is retried with back-off.
+ * Why an import failed, worded for the person reading the queue. A failure that is not `retryable` (a broken NZB,
+ * articles missing from every provider) fails the item at once: trying again later gives the same answer. A
+ * retryable one (a provider down, a timeout) is retried with back-off.
  */
-export class ImportError extends Error {
+export class ImportError extends Error implements Retryable {
   override readonly name = 'ImportError';
   constructor(
     message: string,
-    readonly permanent: boolean,
+    readonly retryable: boolean,
   ) {
     super(message);
   }
 }
 
-export const permanentError = (message: string) => new ImportError(message, true);
-export const transientError = (message: string) => new ImportError(message, false);
+export const nonRetryableError = (message: string) => new ImportError(message, false);
+export const retryableError = (message: string) => new ImportError(message, true);
 
 /** Retry i (0-based) waits base * 2^i, capped: 1, 2, 4, 8 ... minutes up to an hour with the defaults. */
 export function retryDelayMs(attempt: number, baseMs = 60_000, capMs = 3_600_000): number {

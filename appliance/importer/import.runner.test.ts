@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { sampleIndexes } from './availability-probe.js';
-import { permanentError, retryDelayMs, transientError } from './import-errors.js';
+import { sampleIndexes } from '../articles/index.js';
+import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
 import { QueueService } from './queue.service.js';
 
@@ -69,7 +69,7 @@ test('a transient failure retries after the back-off and then completes', async 
   let attempts = 0;
   const { queue, runner } = setup(async () => {
     attempts++;
-    if (attempts === 1) throw transientError('provider down');
+    if (attempts === 1) throw retryableError('provider down');
     return { targetPath: '/complete/default/x', fileSize: 5 };
   });
   runner.start();
@@ -84,7 +84,7 @@ test('a transient failure retries after the back-off and then completes', async 
 test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
   const { queue, runner } = setup(
     async (item) => {
-      throw item.name === 'broken' ? permanentError('The NZB could not be read: bad XML') : transientError('timeout');
+      throw item.name === 'broken' ? nonRetryableError('The NZB could not be read: bad XML') : retryableError('timeout');
     },
     { maxRetries: 2 },
   );

@@ -9,7 +9,7 @@ export interface ImportResult {
   fileSize: number;
 }
 
-/** Does one import; throws ImportError (or anything else, treated as transient). */
+/** Does one import; throws ImportError (or anything else, treated as retryable). */
 export type ImportJob = (item: QueueRecord, signal: AbortSignal) => Promise<ImportResult>;
 
 export interface RunnerOptions {
@@ -121,12 +121,13 @@ export class ImportRunner {
       return;
     }
     const message = err instanceof Error ? err.message : String(err);
-    const permanent = err instanceof ImportError && err.permanent;
-    const canRetry = !permanent && item.retryCount < item.maxRetries;
+    // Only an ImportError may say "do not retry": anything else escaping an import is treated as retryable.
+    const retryable = !(err instanceof ImportError) || err.retryable;
+    const canRetry = retryable && item.retryCount < item.maxRetries;
     const now = (this.o.now ?? Date.now)();
     const retryAt = canRetry ? now + (this.o.retryDelay ?? retryDelayMs)(item.retryCount) : null;
-    const text = canRetry || permanent ? message : `${message} (gave up after ${item.retryCount + 1} attempts)`;
+    const text = canRetry || !retryable ? message : `${message} (gave up after ${item.retryCount + 1} attempts)`;
     this.o.queue.fail(item.id, text, retryAt);
-    this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, permanent });
+    this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, retryable });
   }
 }

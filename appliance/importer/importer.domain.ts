@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
-import type { ArticleClient } from './article-evidence.js';
+import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from './import.runner.js';
 import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.service.js';
 import { QueueService } from './queue.service.js';

@@ -19,7 +19,7 @@ export { QueueService, jobNameFromPath, type EnqueueInput } from './queue.servic
 export { QueueRepository, searchWords } from './queue.repository.js';
 export { ImportRunner, type ImportJob, type ImportResult, type RunnerOptions } from './import.runner.js';
 export { NzbImporter, toVfsLayout } from './nzb-import.service.js';
-export { ImportError, permanentError, transientError, retryDelayMs } from './import-errors.js';
+export { ImportError, nonRetryableError, retryableError, retryDelayMs } from './import-errors.js';
 export { ScanService, type ScanStatus } from './scan.service.js';
 export {
   readNzbUpload,
@@ -29,5 +29,5 @@ export {
   TOO_LARGE_MESSAGE,
   type NzbUpload,
 } from './nzb-upload.js';
-export type { ArticleClient } from './article-evidence.js';
+export type { ArticleClient } from '../articles/index.js';
 export * from './queue.types.js';

@@ -13,10 +13,10 @@ import {
 import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
-import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
-import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
+import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { layoutPostedFile } from './file-layouts.js';
-import { permanentError } from './import-errors.js';
+import { nonRetryableError } from './import-errors.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -58,7 +58,7 @@ export class NzbImporter {
     const files = grouped.files.filter((f) => !isPar2(f));
     // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
     const mains = files.length > 0 ? files : grouped.extras;
-    if (mains.length === 0) throw permanentError('The NZB holds only PAR2 repair files; there is nothing to import');
+    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
@@ -81,10 +81,10 @@ export class NzbImporter {
   private async parse(bytes: Buffer): Promise<NzbDocument> {
     try {
       const doc = await parseNzbAuto(this.d.parsePool, bytes);
-      if (doc.files.length === 0) throw permanentError('The NZB lists no files with articles');
+      if (doc.files.length === 0) throw nonRetryableError('The NZB lists no files with articles');
       return doc;
     } catch (err) {
-      if (err instanceof NzbParseError) throw permanentError(`The NZB could not be read: ${err.message}`);
+      if (err instanceof NzbParseError) throw nonRetryableError(`The NZB could not be read: ${err.message}`);
       throw err;
     }
   }
@@ -105,8 +105,12 @@ export class NzbImporter {
       }
       return { name: file.name, messageIds, known };
     });
-    const findings = await probeAvailability(this.d.client, targets, percentage, signal);
-    if (findings.length > 0) throw permanentError(describeMissing(findings, percentage < 100));
+    const findings = await probeAvailability(this.d.client, targets, { percentage, lane: 'import', signal }).catch(
+      (err: unknown) => {
+        throw asImportError(err);
+      },
+    );
+    if (findings.length > 0) throw nonRetryableError(describeMissing(findings, percentage < 100));
   }
 
   private async layoutOf(
@@ -120,13 +124,13 @@ export class NzbImporter {
     for (const part of file.parts) {
       const first = firsts[part]!;
       if (first.missing)
-        throw permanentError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
+        throw nonRetryableError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
       const name = file.parts.length > 1 ? `${file.name} (piece ${layouts.length + 1})` : file.name;
       layouts.push((await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal)).layout);
     }
     const layout = concatLayouts(layouts);
     if (file.par2 && file.par2.length !== layout.size) {
-      throw permanentError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
+      throw nonRetryableError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
     }
     return {
       name: file.name,

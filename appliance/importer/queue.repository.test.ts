@@ -116,7 +116,7 @@ test('processing items cannot be deleted or restarted; others can, and restart r
   const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
   const b = await q.enqueue({ nzb: nzb('b'), nzbPath: 'b.nzb' });
   q.claim(); // a
-  assert.throws(() => q.remove(a.id), { code: 'CONFLICT' });
+  assert.throws(() => q.remove(a.id), { code: 'IN_PROGRESS' });
   assert.deepEqual(q.bulkRestart([a.id, b.id]), { restarted: 1, skipped: [a.id] });
   q.fail(a.id, 'provider down', clock + 60_000);
   assert.equal(q.get(a.id)?.status, 'retrying');

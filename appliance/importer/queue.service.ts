@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { QueueRepository } from './queue.repository.js';
@@ -94,13 +94,13 @@ export class QueueService extends EventEmitter<QueueEvents> {
   remove(id: number): QueueRecord {
     const item = this.require(id);
     if (item.status === 'processing')
-      throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+      throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     const removed = this.store.transaction(() => {
       const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
       if (r) this.blobs.remove(id);
       return r;
     });
-    if (!removed) throw new AppError('CONFLICT', `Queue item ${id} is being imported; delete it when it is done`);
+    if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     return removed;
   }
 
@@ -140,7 +140,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
   /** Runs the item again now: failed, completed or waiting for a retry; a pending one moves to the front. */
   retry(id: number): QueueRecord {
     const item = this.require(id);
-    if (item.status === 'processing') throw new AppError('CONFLICT', `Queue item ${id} is already being imported`);
+    if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
     const updated = this.repo.update(id, (cur) =>
       cur.status === 'processing'
         ? null

@@ -1,4 +1,4 @@
-import { validationFailed } from '../http/errors.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { QueuePriority } from './queue.types.js';
 
 const NAMED: Record<string, QueuePriority> = { low: -1, normal: 0, high: 1, force: 2 };

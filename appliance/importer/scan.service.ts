@@ -1,6 +1,7 @@
 import { opendir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { AppError, validationFailed } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
+import { validationFailed } from '../errors/field-errors.js';
 import type { Logger } from '../logging/logger.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { MAX_NZB_BYTES } from './nzb-upload.js';
@@ -60,7 +61,7 @@ export class ScanService {
       );
     }
     if (this.state.status !== 'idle')
-      throw new AppError('CONFLICT', 'A scan is already running; cancel it or wait for it to finish');
+      throw new AppError('IN_PROGRESS', 'A scan is already running; cancel it or wait for it to finish');
     const dir = resolve(path);
     const roots = await this.realRoots();
     const real = await realpath(dir).catch(() => undefined);

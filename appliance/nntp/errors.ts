@@ -1,3 +1,5 @@
+import type { Retryable } from '../errors/retryable.js';
+
 /**
  * Typed NNTP failures. `retryable` says whether the same request may succeed on the same provider later;
  * an article missing or corrupt on one provider is not retryable there but may exist on the next one.
@@ -15,7 +17,7 @@ export type NntpErrorKind =
   | 'aborted'
   | 'invalid_request';
 
-export class NntpError extends Error {
+export class NntpError extends Error implements Retryable {
   readonly kind: NntpErrorKind;
   readonly retryable: boolean;
   /** The NNTP status code that caused it, when there was one. */

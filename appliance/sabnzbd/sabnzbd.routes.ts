@@ -1,5 +1,5 @@
 import type { ConfigService } from '../config/index.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Ctx } from '../http/context.js';
 import type { Router } from '../http/router.js';
 import { readNzbUpload, UPLOAD_BODY_LIMIT, type ImporterDomain } from '../importer/index.js';

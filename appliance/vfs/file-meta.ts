@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { VfsService } from './vfs.service.js';
 import type { FileMeta, VfsNode } from './types.js';
 

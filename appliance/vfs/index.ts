@@ -9,7 +9,7 @@
  *       sourceNzbPath?, health?: 'pending', encryption?: 'none', passwordProtected?: false, modifiedAt? } ] })
  *     -> { dir: '/complete/tv/Show.S01E01', files: ['/complete/tv/Show.S01E01/show.mkv'] }
  *   `segments` must tile [0, size) in order (start of each = end of the previous), else BAD_REQUEST.
- *   message ids without angle brackets. An existing job dir -> CONFLICT unless `replace: true`.
+ *   message ids without angle brackets. An existing job dir -> ALREADY_EXISTS unless `replace: true`.
  *
  * ## Tree operations (paths are normalised; traversal, NUL, backslash -> BAD_REQUEST)
  *   vfs.stat(path) -> VfsNode | undefined          vfs.requireNode(path) -> VfsNode (NOT_FOUND)

@@ -1,7 +1,7 @@
 import { toNzbXml } from '../nzb/index.js';
 import type { NzbFile } from '../nzb/index.js';
 import type { VfsService } from './vfs.service.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * A valid NZB for one virtual file, from its stored article map. Poster, subject, numbers and encoded sizes are

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /**
  * Turns a client-supplied virtual path into the one canonical form the tree stores: '/', or '/a/b' with no

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';

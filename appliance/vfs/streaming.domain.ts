@@ -65,13 +65,7 @@ export function createStreaming(deps: StreamingDeps): StreamingDomain {
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
-  reader.on('article-failure', (f) => {
-    log.warn('article unavailable', { ...f });
-    // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
-    vfs
-      .recordMissing(f.path, [f.messageId])
-      .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
-  });
+  // The reader's 'article-failure' events are wired in the composition root (app.ts): health takes them as evidence.
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
   const mount = new MountService(vfs, reader, deps.config, fuseLog);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import { TreeRepository, type VfsDatabases } from './tree.repository.js';
@@ -55,7 +55,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
     await this.repo.write(() => {
       const existing = this.repo.get(dir);
       if (existing) {
-        if (!input.replace) throw new AppError('CONFLICT', `Job already exists: ${dir}`);
+        if (!input.replace) throw new AppError('ALREADY_EXISTS', `Job already exists: ${dir}`);
         removed.push(...this.deleteSubtree(dir));
       }
       this.ensureDirs(dir, now);
@@ -118,7 +118,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (this.repo.get(p)) throw new AppError('METHOD_NOT_ALLOWED', `Already exists: ${p}`);
       const parent = this.repo.get(parentOf(p));
       if (!parent || parent.type !== 'directory')
-        throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+        throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
       const node = dirNode(p, Date.now());
       this.repo.put(node);
       this.emit('changed', parentOf(p));
@@ -158,7 +158,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (!node) throw new AppError('NOT_FOUND', `Not found: ${src}`);
       const parent = this.repo.get(parentOf(dst));
       if (!parent || parent.type !== 'directory')
-        throw new AppError('CONFLICT', `Destination parent missing: ${parentOf(dst)}`);
+        throw new AppError('PARENT_MISSING', `Destination parent missing: ${parentOf(dst)}`);
       const existed = this.repo.get(dst) !== undefined;
       if (existed && !opts.overwrite) throw new AppError('PRECONDITION_FAILED', `Destination exists: ${dst}`);
       if (existed) removed.push(...this.deleteSubtree(dst));
@@ -187,7 +187,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
     if (existing?.type === 'directory') throw new AppError('METHOD_NOT_ALLOWED', `A directory exists at ${p}`);
     if (existing?.layoutId) throw new AppError('FORBIDDEN', `Cannot overwrite an imported file: ${p}`);
     const parent = this.repo.get(parentOf(p));
-    if (!parent || parent.type !== 'directory') throw new AppError('CONFLICT', `Parent does not exist: ${parentOf(p)}`);
+    if (!parent || parent.type !== 'directory')
+      throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
     const id = randomUUID();
     await this.sidecars.write(id, bytes);
     const now = Date.now();
@@ -264,7 +265,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       cur = joinPath(cur, part);
       const node = this.repo.get(cur);
       if (!node) this.repo.put(dirNode(cur, now));
-      else if (node.type !== 'directory') throw new AppError('CONFLICT', `A file is in the way: ${cur}`);
+      else if (node.type !== 'directory') throw new AppError('NOT_A_DIRECTORY', `A file is in the way: ${cur}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
 import { mimeOf } from './mime.js';

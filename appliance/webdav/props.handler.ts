@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
 import { LIVE_PROPS, isLive, liveProp, multistatus, propstat } from './properties.js';
 import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';

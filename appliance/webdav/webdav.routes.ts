@@ -1,5 +1,5 @@
 import type { Ctx } from '../http/context.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import { decodeUrlPath } from '../vfs/path.js';
 import { VfsReadError } from '../vfs/reader.js';

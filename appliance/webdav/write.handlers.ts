@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 import { parentOf } from '../vfs/path.js';
 import { checkPreconditions } from './conditional.js';
 import { DavError, requireWritable, resolveHref } from './write.guard.js';

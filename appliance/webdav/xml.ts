@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/app-error.js';
 
 /** A parsed XML element with its namespace resolved (saxes in xmlns mode). */
 export interface XmlElement {

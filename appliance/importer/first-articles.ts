@@ -1,19 +1,8 @@
-import {
-  AbortedError,
-  ArticleMissingError,
-  NntpError,
-  type DecodedArticle,
-  type RequestPriority,
-} from '../nntp/index.js';
+import { AbortedError, NntpError, type DecodedArticle } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
-import { transientError } from './import-errors.js';
-
-/** What the importer needs from the NNTP pool (NntpPool satisfies it; unit tests pass an in-process fake). */
-export interface ArticleClient {
-  body(messageId: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<DecodedArticle>;
-  stat(messageId: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<boolean>;
-}
+import { fetchArticle, mapLimit, ProbeOutageError, type ArticleClient } from '../articles/index.js';
+import { retryableError } from './import-errors.js';
 
 /** The first article of one NZB file, or the fact that no provider has it. */
 export type FirstArticle =
@@ -40,30 +29,23 @@ export function factsOf(article: DecodedArticle): YencFacts {
  * Fetches one article on the import lane. A missing article is an answer (undefined); anything else the pool
  * could not do (every provider down, timeouts) is a transient import failure, retried later with back-off.
  */
-export async function fetchArticle(
+export async function fetchImportArticle(
   client: ArticleClient,
   messageId: string,
   signal: AbortSignal,
 ): Promise<DecodedArticle | undefined> {
   try {
-    return await client.body(messageId, { priority: 'import', signal });
-  } catch (err) {
-    if (err instanceof ArticleMissingError) return undefined;
-    throw asImportError(err);
-  }
-}
-
-export async function statArticle(client: ArticleClient, messageId: string, signal: AbortSignal): Promise<boolean> {
-  try {
-    return await client.stat(messageId, { priority: 'import', signal });
+    return await fetchArticle(client, messageId, 'import', signal);
   } catch (err) {
     throw asImportError(err);
   }
 }
 
-function asImportError(err: unknown): unknown {
+/** A provider failure during an import is transient (retried with back-off); aborts and our own errors pass. */
+export function asImportError(err: unknown): unknown {
   if (err instanceof AbortedError) return err;
-  if (err instanceof NntpError) return transientError(`Usenet providers could not be reached: ${err.message}`);
+  if (err instanceof NntpError || err instanceof ProbeOutageError)
+    return retryableError(`Usenet providers could not be reached: ${err.message}`);
   return err;
 }
 
@@ -79,7 +61,7 @@ export async function fetchFirstArticles(
 ): Promise<FirstArticle[]> {
   return mapLimit(doc.files, concurrency, async (file): Promise<FirstArticle> => {
     const messageId = file.segments[0]!.messageId;
-    const article = await fetchArticle(client, messageId, signal);
+    const article = await fetchImportArticle(client, messageId, signal);
     if (!article) return { missing: true, messageId };
     const isPar2 = article.data.subarray(0, 8).equals(PAR2_MAGIC);
     const head = Buffer.from(article.data.subarray(0, FIRST_16K));
@@ -91,22 +73,4 @@ export async function fetchFirstArticles(
       data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0),
     };
   });
-}
-
-/** Runs `fn` over `items` with at most `limit` at once, keeping order; the first rejection rejects all. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

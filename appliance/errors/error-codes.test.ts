@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AppError, ERROR_CODES, type ErrorCode } from './errors.js';
+import { AppError, ERROR_CODES, type ErrorCode } from './app-error.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/errors.md', import.meta.url)), 'utf8');
 

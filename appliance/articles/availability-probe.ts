@@ -1,4 +1,4 @@
-import { mapLimit, statArticle, type ArticleClient } from './article-evidence.js';
+import { mapLimit, statOutcome, type ArticleClient, type ArticleOutcome, type Lane } from './article-evidence.js';
 
 export interface ProbeTarget {
   /** The virtual file's name, for the message. */
@@ -16,9 +16,19 @@ export interface ProbeFinding {
   firstMissing?: string;
 }
 
+export interface ProbeOptions {
+  /** Share of each file's articles to STAT (100 = every article). */
+  percentage: number;
+  /** The pool lane: 'import' for the importer's probe, 'health' for checks. */
+  lane: Lane;
+  signal: AbortSignal;
+  /** STATs in flight at once; the pool pipelines them over its connections. */
+  concurrency?: number;
+}
+
 /**
- * Which articles of a file to STAT: the last one (posts that broke off), and `percentage`% of the rest spread
- * evenly with a random start so repeated probes do not always ask the same articles. 100% = every article.
+ * Which articles of a file to STAT: the first and the last one (posts that broke off), and `percentage`% of the
+ * rest spread evenly with a random start so repeated probes do not always ask the same articles. 100% = all.
  */
 export function sampleIndexes(count: number, percentage: number, random: () => number = Math.random): number[] {
   if (count === 0) return [];
@@ -31,35 +41,53 @@ export function sampleIndexes(count: number, percentage: number, random: () => n
   return [...picked].sort((a, b) => a - b);
 }
 
-/** STATs a sample of every file's articles on the import lane; returns only the files with missing articles. */
+/** STATs the given articles on `lane`, `concurrency` at once; one outcome per id, in order. Never throws for outages. */
+export function statMany(
+  client: ArticleClient,
+  messageIds: readonly string[],
+  lane: Lane,
+  signal: AbortSignal,
+  concurrency = 16,
+): Promise<ArticleOutcome[]> {
+  return mapLimit(messageIds, concurrency, (id) => statOutcome(client, id, lane, signal));
+}
+
+/**
+ * STATs a sample of every file's articles; returns only the files with missing articles. An outage is not an
+ * answer: the first `unreachable` outcome is thrown as an Error naming the reason (the caller retries later).
+ */
 export async function probeAvailability(
   client: ArticleClient,
   targets: readonly ProbeTarget[],
-  percentage: number,
-  signal: AbortSignal,
-  concurrency = 16,
+  opts: ProbeOptions,
 ): Promise<ProbeFinding[]> {
   const jobs: { target: number; index: number }[] = [];
   targets.forEach((t, target) => {
-    for (const index of sampleIndexes(t.messageIds.length, percentage)) {
+    for (const index of sampleIndexes(t.messageIds.length, opts.percentage)) {
       if (!t.known?.has(index)) jobs.push({ target, index });
     }
   });
-  const results = await mapLimit(jobs, concurrency, (job) =>
-    statArticle(client, targets[job.target]!.messageIds[job.index]!, signal),
-  );
+  const ids = jobs.map((job) => targets[job.target]!.messageIds[job.index]!);
+  const results = await statMany(client, ids, opts.lane, opts.signal, opts.concurrency);
+  const outage = results.find((r) => r.kind === 'unreachable');
+  if (outage?.kind === 'unreachable') throw new ProbeOutageError(outage.reason);
   const findings = targets.map(
     (t) => ({ name: t.name, checked: t.known?.size ?? 0, missing: 0, total: t.messageIds.length }) as ProbeFinding,
   );
   jobs.forEach((job, k) => {
     const f = findings[job.target]!;
     f.checked++;
-    if (!results[k]) {
+    if (results[k]!.kind !== 'present') {
       f.missing++;
-      f.firstMissing ??= targets[job.target]!.messageIds[job.index];
+      f.firstMissing ??= ids[k];
     }
   });
   return findings.filter((f) => f.missing > 0);
+}
+
+/** Providers could not answer a probe: no verdict either way. */
+export class ProbeOutageError extends Error {
+  override readonly name = 'ProbeOutageError';
 }
 
 /** "Missing articles: a.mkv: 3 of 40 checked (of 1302) articles missing, e.g. <id>; b.mkv: ..." */
