@@ -14,6 +14,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export function crossFieldErrors(candidate: unknown): FieldError[] {
   if (!isObj(candidate)) return [];
   return [
+    ...lineBreakErrors(candidate, ''),
     ...absolutePathErrors(candidate),
     ...authErrors(candidate.auth),
     ...importErrors(candidate.import),
@@ -31,6 +32,23 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * No string anywhere in the config may hold CR, LF or NUL. Provider host, username and password end up in NNTP
+ * command lines (`AUTHINFO USER ...`), API keys and rclone credentials in HTTP headers; a line break there would
+ * let a value inject a command or a header of its own. No setting has a use for them, so the rule is global and
+ * covers keys added later without anyone remembering it.
+ */
+function lineBreakErrors(value: unknown, path: string): FieldError[] {
+  if (typeof value === 'string')
+    // eslint-disable-next-line no-control-regex
+    return /[\r\n\u0000]/.test(value)
+      ? [{ field: path, message: 'Must not contain line breaks or NUL characters' }]
+      : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => lineBreakErrors(v, `${path}.${i}`));
+  if (isObj(value)) return Object.entries(value).flatMap(([k, v]) => lineBreakErrors(v, path ? `${path}.${k}` : k));
+  return [];
 }
 
 function absolutePathErrors(c: Obj): FieldError[] {

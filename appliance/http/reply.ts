@@ -37,7 +37,11 @@ export class Reply {
     return this;
   }
 
+  /** Refuses CR, LF and NUL: a value built from input must never end the header and start another. */
   header(name: string, value: string): this {
+    // eslint-disable-next-line no-control-regex
+    if (/[\r\n\u0000]/.test(name) || /[\r\n\u0000]/.test(value))
+      throw new Error(`Header ${JSON.stringify(name)} has a line break or NUL in its name or value`);
     this.headers.push([name, value]);
     return this;
   }
