@@ -76,7 +76,10 @@ test('host, username and password with CR, LF or NUL are refused by the test and
     assert.equal(saved.status, 400, field);
     assert.match(JSON.stringify(saved.body.error?.details), /Must not contain line breaks or NUL characters/);
   }
-  assert.equal(((await call('GET', '/api/config')).body.data as { providers: unknown[] }).providers.length, 0);
+  assert.equal(
+    ((await call('GET', '/api/config')).body.data as unknown as { providers: unknown[] }).providers.length,
+    0,
+  );
 });
 
 test('providers are created, edited, reordered and deleted; passwords never come back; the pool follows live', async () => {
