@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registerApiRoutes } from './api/index.js';
 import { createAuth, type AuthDomain, type AuthSettings } from './auth/index.js';
+import { networkPolicy } from './auth/network-policy.js';
 import { ConfigService } from './config/index.js';
 import { createDispatcher } from './http/dispatch.js';
 import { Front, type UwsHandler } from './http/front.js';
@@ -108,7 +109,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         registrationEnabled: c.auth.registration_enabled,
         webdavUser: c.webdav.user,
         webdavPassword: c.webdav.password,
-        trustedOrigins: c.auth.trusted_origins,
       };
     };
     const auth = createAuth({ store, settings, logger: logger.child('auth') });
@@ -149,6 +149,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
+      network: networkPolicy(() => config.get().auth),
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,

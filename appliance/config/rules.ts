@@ -1,3 +1,4 @@
+import { parseProxyEntry } from '../http/client-address.js';
 import type { FieldError } from '../errors/field-errors.js';
 
 /**
@@ -74,6 +75,13 @@ export function isOrigin(value: string): boolean {
 function authErrors(section: unknown): FieldError[] {
   if (!isObj(section)) return [];
   const errors: FieldError[] = [];
+  list(section.trusted_proxies).forEach((p, i) => {
+    if (typeof p === 'string' && !parseProxyEntry(p))
+      errors.push({
+        field: `auth.trusted_proxies.${i}`,
+        message: 'Must be an IP address or a CIDR range like 172.16.0.0/12',
+      });
+  });
   list(section.trusted_origins).forEach((o, i) => {
     if (typeof o === 'string' && !isOrigin(o))
       errors.push({

@@ -307,3 +307,11 @@ test('no value may carry CR, LF or NUL: they would split an NNTP command or an H
     ],
   );
 });
+
+test('auth.trusted_proxies holds IP addresses or CIDR ranges', () => {
+  assert.ok(check({ auth: { trusted_proxies: ['127.0.0.1', '172.16.0.0/12', 'fd00::/8'] } }).ok);
+  assert.deepEqual(errorsOf({ auth: { trusted_proxies: ['10.0.0.1', 'proxy.lan', '10.0.0.0/40'] } }), [
+    { field: 'auth.trusted_proxies.1', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+    { field: 'auth.trusted_proxies.2', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+  ]);
+});

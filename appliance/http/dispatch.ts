@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
+import { clientAddress, TrustedProxies } from './client-address.js';
 import { checkOrigin, requireJsonBody } from './request-guard.js';
 import type { Access, Router } from './router.js';
 
@@ -16,9 +17,18 @@ export interface Gatekeeper {
   identify(req: HttpRequest): Promise<Principal | null>;
   /** auth.login_required; when false every route is open and callers are treated as admins. */
   loginRequired(): boolean;
+}
+
+/** Who sits between the browser and us: reverse proxies to believe, other addresses the console is opened at. */
+export interface NetworkPolicy {
+  /** auth.trusted_proxies: peers whose X-Forwarded-For/-Proto/-Host count. */
+  trustedProxies(): TrustedProxies;
   /** auth.trusted_origins: other origins whose pages may drive a signed-in browser's state changes. */
   trustedOrigins(): readonly string[];
 }
+
+const NO_PROXIES = new TrustedProxies([]);
+const LOCAL_ONLY: NetworkPolicy = { trustedProxies: () => NO_PROXIES, trustedOrigins: () => [] };
 
 /** Answers requests no route matched (static console files, SPA fallback). Return false to fall through to 404. */
 export type Fallback = (req: HttpRequest, reply: Reply) => boolean | Promise<boolean>;
@@ -26,6 +36,8 @@ export type Fallback = (req: HttpRequest, reply: Reply) => boolean | Promise<boo
 export interface DispatchOptions {
   router: Router;
   gatekeeper: Gatekeeper;
+  /** Trusted proxies and origins (default: none). */
+  network?: NetworkPolicy;
   logger: Logger;
   fallback?: Fallback;
   /** While false, everything (including /ping) answers 503: the process is still starting. */
@@ -57,7 +69,11 @@ export function createDispatcher(opts: DispatchOptions): (res: UwsResponse, req:
 
 async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Promise<void> {
   opts.inflight?.enter();
+  const network = opts.network ?? LOCAL_ONLY;
   try {
+    const proxies = network.trustedProxies();
+    req.viaTrustedProxy = proxies.has(req.peer);
+    req.ip = clientAddress(req.peer, req.header('x-forwarded-for'), proxies);
     if (opts.isReady && !opts.isReady()) {
       throw new AppError('UNAVAILABLE', 'Spool is starting');
     }
@@ -73,7 +89,7 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
     req.params = decodeParams(match.params);
     const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
     requireJsonBody(req, req.rawPath, match.route.options);
-    checkOrigin(req, principal, req.header('host'), opts.gatekeeper.trustedOrigins());
+    checkOrigin(req, principal, publicHost(req), network.trustedOrigins());
     const ctx = new Ctx(req, reply, principal, match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     req.body?.setLimit(match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     const result = await match.route.handler(ctx);
@@ -94,6 +110,12 @@ async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Acces
   if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
   if (access === 'admin' && !principal.isAdmin) throw new AppError('FORBIDDEN', 'Administrator privileges required');
   return principal;
+}
+
+/** The host the browser addressed: behind a trusted proxy its X-Forwarded-Host, else Host. */
+function publicHost(req: HttpRequest): string | undefined {
+  const forwarded = req.viaTrustedProxy ? req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.header('host');
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

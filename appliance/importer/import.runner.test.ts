@@ -84,7 +84,9 @@ test('a transient failure retries after the back-off and then completes', async 
 test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
   const { queue, runner } = setup(
     async (item) => {
-      throw item.name === 'broken' ? nonRetryableError('The NZB could not be read: bad XML') : retryableError('timeout');
+      throw item.name === 'broken'
+        ? nonRetryableError('The NZB could not be read: bad XML')
+        : retryableError('timeout');
     },
     { maxRetries: 2 },
   );
