@@ -11,7 +11,8 @@ import { InflightCounter } from './http/inflight.js';
 import { Router } from './http/router.js';
 import type { RunningServer } from './http/server.js';
 import { createStaticConsole } from './http/static.js';
-import { createLogger, type Logger } from './logging/logger.js';
+import { LogFile } from './logging/log-file.js';
+import { createLogger, type Logger, type LogLevel } from './logging/logger.js';
 import { openStore, type Store } from './store/index.js';
 import { NntpPool } from './nntp/index.js';
 import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
@@ -30,6 +31,8 @@ export interface AppOptions {
   staticDir?: string;
   /** An already opened config (main.ts opens it first to learn the port); otherwise read from the file. */
   config?: ConfigService;
+  /** Overrides `log.level` (SPOOL_LOG_LEVEL, for debugging a config that says otherwise). */
+  logLevel?: LogLevel;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
   /** Time for schedulers (health checks, repair back-off); tests pass a ManualClock. */
@@ -96,6 +99,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const config =
     opts.config ??
     (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
+  // log.*: the level and the rotating file, applied now and again whenever the config changes.
+  const logFile = new LogFile(logger, config.dataDir);
+  const applyLog = () => logFile.apply(config.get().log, opts.logLevel);
+  applyLog();
+  config.on('change', applyLog);
+  closers.push(() => logFile.close());
   const store = openStore({
     rootPath: resolve(config.dataDir, config.get().metadata.root_path),
     logger: logger.child('store'),

@@ -7,7 +7,10 @@ import { ConfigLoadError } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
 
-const logger = createLogger('spool', process.env.SPOOL_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** SPOOL_LOG_LEVEL, when set, wins over log.level (to debug without editing the config). */
+const levelFromEnv = LEVELS.find((l) => l === process.env.SPOOL_LOG_LEVEL);
+const logger = createLogger('spool', levelFromEnv ?? 'info');
 
 function fail(message: string): never {
   process.stderr.write(`spool: ${message}\n`);
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
       dataDir: process.env.SPOOL_DATA || undefined,
       configPath: process.env.SPOOL_CONFIG || undefined,
       logger,
+      logLevel: levelFromEnv,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
     });
   } catch (err) {
