@@ -24,6 +24,8 @@ export interface ScanStatus {
   path: string;
   files_found: number;
   files_added: number;
+  /** NZBs skipped because the same bytes were queued before. */
+  files_skipped?: number;
   current_file: string;
   last_error: string | null;
 }
