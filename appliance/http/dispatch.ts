@@ -9,6 +9,7 @@ import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
 import { clientAddress, TrustedProxies } from './client-address.js';
 import { checkOrigin, requireJsonBody } from './request-guard.js';
+import { addSecurityHeaders } from './security-headers.js';
 import type { Access, Router } from './router.js';
 
 /** How the HTTP layer learns who is calling; the auth domain implements it. */
@@ -70,6 +71,7 @@ export function createDispatcher(opts: DispatchOptions): (res: UwsResponse, req:
 async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Promise<void> {
   opts.inflight?.enter();
   const network = opts.network ?? LOCAL_ONLY;
+  addSecurityHeaders(reply, 'data');
   try {
     const proxies = network.trustedProxies();
     req.viaTrustedProxy = proxies.has(req.peer);
@@ -82,8 +84,12 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
       reply.header('Allow', match.allowed.join(', '));
       throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.rawPath}`);
     }
+    if (match.kind === 'none' && !req.rawPath.startsWith('/api/') && opts.fallback) {
+      addSecurityHeaders(reply, 'console');
+      if (await opts.fallback(req, reply)) return;
+      addSecurityHeaders(reply, 'data');
+    }
     if (match.kind === 'none') {
-      if (!req.rawPath.startsWith('/api/') && opts.fallback && (await opts.fallback(req, reply))) return;
       throw new AppError('NOT_FOUND', `No route for ${req.method} ${req.rawPath}`);
     }
     req.params = decodeParams(match.params);

@@ -46,6 +46,14 @@ export class Reply {
     return this;
   }
 
+  /** Like `header`, but replaces any value already set under that name (case-insensitive). */
+  setHeader(name: string, value: string): this {
+    const lower = name.toLowerCase();
+    for (let i = this.headers.length - 1; i >= 0; i--)
+      if ((this.headers[i] as [string, string])[0].toLowerCase() === lower) this.headers.splice(i, 1);
+    return this.header(name, value);
+  }
+
   cookie(name: string, value: string, opts: CookieOptions = {}): this {
     const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`];
     if (opts.maxAgeSeconds !== undefined) parts.push(`Max-Age=${opts.maxAgeSeconds}`);
