@@ -20,6 +20,7 @@ import { poolArticleSource } from './vfs/pool-source.js';
 import { createImporter, type ImporterDomain } from './importer/index.js';
 import type { Clock } from './clock/clock.js';
 import type { VfsReader, VfsService } from './vfs/index.js';
+import { createArrs, type ArrsDomain } from './arrs/index.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -52,6 +53,8 @@ export interface SpoolApp {
   readonly streaming: StreamingDomain;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
   readonly logger: Logger;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
@@ -135,6 +138,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     wireReadFailures(streaming.reader, streaming.vfs, logger.child('vfs'));
     const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
     closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -145,6 +149,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       pool,
       importer,
+      arrs,
       version,
       requestRestart: (force) => resolveRestart({ force }),
     });
@@ -173,6 +178,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      arrs,
       logger,
       version,
       handler,
@@ -210,6 +216,13 @@ function wireReadFailures(reader: VfsReader, vfs: VfsService, log: Logger): void
     vfs
       .recordMissing(f.path, [f.messageId])
       .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
+  });
+  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
+  reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
+  reader.on('article-recovered', (r) => {
+    vfs
+      .clearMissing(r.path, r.messageIds)
+      .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
   });
 }
 

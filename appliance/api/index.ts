@@ -1,3 +1,4 @@
+import type { ArrsDomain } from '../arrs/index.js';
 import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
@@ -5,6 +6,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { Store } from '../store/index.js';
+import { registerArrsRoutes } from './arrs.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerConfigRoutes } from './config.routes.js';
 import { registerImportRoutes } from './import.routes.js';
@@ -23,6 +25,7 @@ export interface ApiDeps {
   logger: Logger;
   pool: NntpPool;
   importer: ImporterDomain;
+  arrs: ArrsDomain;
   version: string;
   requestRestart(force: boolean): void;
 }
@@ -38,4 +41,5 @@ export function registerApiRoutes(router: Router, deps: ApiDeps): void {
   registerQueueRoutes(router, deps);
   registerImportRoutes(router, deps);
   registerSabnzbdRoutes(router, deps);
+  registerArrsRoutes(router, deps);
 }

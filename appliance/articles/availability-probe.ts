@@ -27,17 +27,26 @@ export interface ProbeOptions {
 }
 
 /**
- * Which articles of a file to STAT: the first and the last one (posts that broke off), and `percentage`% of the
- * rest spread evenly with a random start so repeated probes do not always ask the same articles. 100% = all.
+ * The least a probe checks of a file (all of a smaller file). Drawn one per equal stretch of the file, n articles
+ * miss every hole of a file missing a share p of its articles with probability at most (1-p)^n <= e^(-pn): with
+ * 500, a release missing 1% escapes at most e^-5 = 0.7% of the time, whether the holes are scattered or one run.
+ * Pipelined STATs cost about 0.27 ms each (383 ms per GiB of 750 KB articles), so 500 are ~0.14 s per file.
+ */
+export const MIN_PROBE_ARTICLES = 500;
+
+/**
+ * Which articles of a file to STAT: the first and last (posts that broke off), and max(`percentage`%,
+ * MIN_PROBE_ARTICLES) of the rest, one at a random place in each equal stretch of the file, so a run of missing
+ * articles and scattered holes are both found and repeated probes do not always ask the same articles.
+ * 100% (or a file of at most MIN_PROBE_ARTICLES articles) = every article.
  */
 export function sampleIndexes(count: number, percentage: number, random: () => number = Math.random): number[] {
   if (count === 0) return [];
-  if (percentage >= 100) return Array.from({ length: count }, (_, i) => i);
+  const want = Math.max(MIN_PROBE_ARTICLES, Math.ceil((count * percentage) / 100));
+  if (percentage >= 100 || want >= count) return Array.from({ length: count }, (_, i) => i);
   const picked = new Set<number>([0, count - 1]);
-  const want = Math.max(1, Math.ceil((count * percentage) / 100));
   const step = count / want;
-  const offset = random() * step;
-  for (let k = 0; k < want; k++) picked.add(Math.min(count - 1, Math.floor(offset + k * step)));
+  for (let k = 0; k < want; k++) picked.add(Math.min(count - 1, Math.floor((k + random()) * step)));
   return [...picked].sort((a, b) => a - b);
 }
 

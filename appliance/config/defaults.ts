@@ -73,6 +73,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     failed_item_retention_hours: 24,
     // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
     scan_roots: ['./data/nzb'],
+    show_archive_volumes: false,
   },
   health: {
     enabled: false,

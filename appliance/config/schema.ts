@@ -77,6 +77,8 @@ export const importSchema = z.strictObject({
   failed_item_retention_hours: intRange(0, 8760),
   // The only directories a manual scan may read (relative ones are under the data dir, like metadata.root_path).
   scan_roots: z.array(nonBlank('A scan root cannot be blank')),
+  // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)
+  show_archive_volumes: z.boolean(),
 });
 
 export const healthSchema = z.strictObject({

@@ -1,8 +1,9 @@
-import { AbortedError, NntpError, type DecodedArticle } from '../nntp/index.js';
+import { AbortedError, articleEvidence, NntpError, type DecodedArticle } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
 import { fetchArticle, mapLimit, ProbeOutageError, type ArticleClient } from '../articles/index.js';
-import { retryableError } from './import-errors.js';
+import { nonRetryableError, retryableError } from './import-errors.js';
+import { formatOf } from '../archive/index.js';
 
 /** The first article of one NZB file, or the fact that no provider has it. */
 export type FirstArticle =
@@ -26,8 +27,9 @@ export function factsOf(article: DecodedArticle): YencFacts {
 }
 
 /**
- * Fetches one article on the import lane. A missing article is an answer (undefined); anything else the pool
- * could not do (every provider down, timeouts) is a transient import failure, retried later with back-off.
+ * Fetches one article on the import lane. A missing article is an answer (undefined); a body damaged on every
+ * provider (CRC or size wrong) is damage and fails the import at once; anything else the pool could not do (every
+ * provider down, timeouts) is a transient import failure, retried later with back-off.
  */
 export async function fetchImportArticle(
   client: ArticleClient,
@@ -37,13 +39,23 @@ export async function fetchImportArticle(
   try {
     return await fetchArticle(client, messageId, 'import', signal);
   } catch (err) {
-    throw asImportError(err);
+    throw asImportError(err, messageId);
   }
 }
 
-/** A provider failure during an import is transient (retried with back-off); aborts and our own errors pass. */
-export function asImportError(err: unknown): unknown {
+/**
+ * A provider failure during an import is retryable (back-off); a body damaged on every provider is not (the
+ * release is broken). Aborts and our own errors pass.
+ */
+export function asImportError(err: unknown, messageId?: string): unknown {
   if (err instanceof AbortedError) return err;
+  if (articleEvidence(err) === 'damaged') {
+    const id =
+      messageId === undefined ? 'An article' : `Article ${messageId.startsWith('<') ? messageId : `<${messageId}>`}`;
+    return nonRetryableError(
+      `${id} is damaged on every provider (${(err as Error).message}). The release is broken; search for another one.`,
+    );
+  }
   if (err instanceof NntpError || err instanceof ProbeOutageError)
     return retryableError(`Usenet providers could not be reached: ${err.message}`);
   return err;
@@ -51,7 +63,7 @@ export function asImportError(err: unknown): unknown {
 
 /**
  * The first article of every NZB file: its yEnc facts (name, size, part size) and first 16 KiB (PAR2 matching).
- * Whole decoded data is kept only for files that turn out to be PAR2 (their first article usually is the index).
+ * Whole decoded data is kept only for PAR2 files (their first article usually is the index) and archive volumes.
  */
 export async function fetchFirstArticles(
   client: ArticleClient,
@@ -70,7 +82,8 @@ export async function fetchFirstArticles(
       messageId,
       facts: factsOf(article),
       head,
-      data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0),
+      // PAR2 indexes are read whole; an archive volume's first article holds its headers (archive-expand.ts)
+      data: isPar2 || formatOf(head) ? Buffer.from(article.data) : Buffer.alloc(0),
     };
   });
 }

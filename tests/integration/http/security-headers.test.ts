@@ -26,7 +26,7 @@ before(async () => {
     json: { username: 'owner', password: 'owner-password' },
   });
   AUTH = 'Basic ' + Buffer.from('owner:owner-password').toString('base64');
-  const layout = { segments: [{ messageId: 'a@b', start: 0, end: 10 }] };
+  const layout = { size: 10, segments: [{ messageId: 'a@b', start: 0, end: 10 }] };
   await srv.app().streaming.vfs.addJob({
     category: 'movies',
     jobName: 'Film',

@@ -20,7 +20,7 @@ before(async () => {
     json: { username: 'owner', password: 'owner-password' },
   });
   USER = 'Basic ' + Buffer.from('owner:owner-password').toString('base64');
-  const layout = { segments: [{ messageId: 'a@b', start: 0, end: 10 }] };
+  const layout = { size: 10, segments: [{ messageId: 'a@b', start: 0, end: 10 }] };
   for (const job of ['One', 'Two'])
     await srv.app().streaming.vfs.addJob({
       category: 'movies',

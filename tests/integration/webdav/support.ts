@@ -11,6 +11,7 @@ export const AUTH = 'Basic ' + Buffer.from(`${DAV_USER}:${DAV_PASS}`).toString('
 /** The article map of a posted file, straight from what the harness posted (the importer builds the same). */
 export function layoutOf(posted: PostedFile): FileLayout {
   return {
+    size: posted.size,
     segments: posted.segments.map((s) => ({ messageId: s.messageId, start: s.offset, end: s.offset + s.size })),
   };
 }
