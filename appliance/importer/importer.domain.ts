@@ -9,6 +9,7 @@ import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from './import.runner.js';
 import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.service.js';
 import { QueueService } from './queue.service.js';
+import { startFailedRetention } from './failed-retention.js';
 import { ScanService } from './scan.service.js';
 
 export interface ImporterDeps {
@@ -58,12 +59,18 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
   const defaultRoot = join(deps.config.dataDir, 'nzb');
   if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
   const scan = new ScanService(queue, log.child('scan'), scanRoots);
+  const stopRetention = startFailedRetention(
+    queue,
+    () => deps.config.get().import.failed_item_retention_hours,
+    log.child('retention'),
+  );
   return {
     queue,
     runner,
     scan,
     importer,
     async close() {
+      stopRetention();
       scan.cancel();
       await runner.stop();
       await scan.finished();
