@@ -11,6 +11,7 @@ import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.serv
 import { QueueService } from './queue.service.js';
 import { startFailedRetention } from './failed-retention.js';
 import { ScanService } from './scan.service.js';
+import { startWatchDir } from './watch-dir.js';
 
 export interface ImporterDeps {
   store: Store;
@@ -64,6 +65,7 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     () => deps.config.get().import.failed_item_retention_hours,
     log.child('retention'),
   );
+  const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
   return {
     queue,
     runner,
@@ -71,7 +73,9 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     importer,
     async close() {
       stopRetention();
+      watch.stop();
       scan.cancel();
+      await watch.idle();
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();
