@@ -182,6 +182,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
 });
 
 test('manual directory scan: path rules, progress, items appear; a second scan adds nothing', async ({ page }) => {
+  test.setTimeout(120_000); // two scans, an import each, and the scan-root refusal
   mkdirSync(join(scanDir, 'nested/deeper'), { recursive: true });
   writeFileSync(join(scanDir, 'Scan.A.nzb'), missingArticleNzb('scan-a.mkv'));
   writeFileSync(join(scanDir, 'nested/deeper/Scan.B.nzb'), missingArticleNzb('scan-b.mkv'));
