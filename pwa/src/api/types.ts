@@ -37,6 +37,7 @@ export interface AuthSectionConfig {
   login_required: boolean;
   registration_enabled: boolean;
   trusted_origins?: string[];
+  trusted_proxies?: string[];
 }
 
 export interface MetadataConfig {
