@@ -178,7 +178,7 @@ test('file info: overview with real segment counts, segments table, source; Chec
     priority: true,
   });
   await expect(
-    page.locator('.toast__title').getByText('File Added to Health Check Queue', { exact: true }),
+    page.locator('.toast__title', { hasText: /^File Added to Health Check Queue$/ }),
   ).toBeVisible();
 
   await dialog.getByRole('tab', { name: 'Segments' }).click();
