@@ -3,28 +3,28 @@ import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
 import type { ProviderConfig } from './types.js';
 
-export type ProviderTestInput = Pick<
+export type ProviderCheckInput = Pick<
   ProviderConfig,
   'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls'
 >;
 
-export interface ProviderTestResult {
+export interface ProviderCheckResult {
   success: boolean;
   /** Present only on failure: a message fit to show in the console. */
   error_message?: string;
 }
 
-export interface ProviderTestOptions {
+export interface ProviderCheckOptions {
   timeoutMs?: number;
   /** Extra certificate authorities (PEM) trusted besides the system store. */
   tlsCa?: string | Buffer | Array<string | Buffer>;
 }
 
 /** `options` may be a bare timeout in ms (the original signature). */
-export async function testProvider(
-  cfg: ProviderTestInput,
-  options: number | ProviderTestOptions = {},
-): Promise<ProviderTestResult> {
+export async function checkProvider(
+  cfg: ProviderCheckInput,
+  options: number | ProviderCheckOptions = {},
+): Promise<ProviderCheckResult> {
   const { timeoutMs = 10_000, tlsCa } = typeof options === 'number' ? { timeoutMs: options } : options;
   try {
     const conn = await NntpConnection.open({
@@ -45,7 +45,7 @@ export async function testProvider(
   }
 }
 
-function describe(err: unknown, cfg: ProviderTestInput): string {
+function describe(err: unknown, cfg: ProviderCheckInput): string {
   const where = `${cfg.host}:${cfg.port}`;
   const msg = err instanceof Error ? err.message : String(err);
   if (err instanceof NntpError) {

@@ -1,24 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registerApiRoutes } from './api/index.js';
-import { createAuth, type AuthDomain, type AuthSettings } from './auth/index.js';
-import { ConfigService } from './config/index.js';
-import { createDispatcher } from './http/dispatch.js';
-import { Front, type UwsHandler } from './http/front.js';
-import { InflightCounter } from './http/inflight.js';
-import { Router } from './http/router.js';
-import type { RunningServer } from './http/server.js';
-import { createStaticConsole } from './http/static.js';
-import { createLogger, type Logger } from './logging/logger.js';
-import { openStore, type Store } from './store/index.js';
-import { NntpPool } from './nntp/index.js';
-import { createStreaming, type StreamingDomain } from './vfs/streaming.domain.js';
-import { poolArticleSource } from './vfs/pool-source.js';
-import { createImporter, type ImporterDomain } from './importer/index.js';
-import type { Clock } from './clock/clock.js';
-import type { VfsReader, VfsService } from './vfs/index.js';
-import { createArrs, type ArrsDomain } from './arrs/index.js';
+import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
+import { systemClock, type Clock } from '../clock/clock.js';
+import { ConfigService } from '../config/index.js';
+import { createDispatcher } from '../http/dispatch.js';
+import { Front, type UwsHandler } from '../http/front.js';
+import { InflightCounter } from '../http/inflight.js';
+import { Router } from '../http/router.js';
+import type { RunningServer } from '../http/server.js';
+import { createStaticConsole } from '../http/static.js';
+import type { ImporterDomain } from '../importer/index.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { NntpPool } from '../nntp/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { poolArticleSource } from '../vfs/pool-source.js';
+import { createArrs, type ArrsDomain } from '../arrs/index.js';
+import { wireArticleFailures } from './article-failures.js';
+import { buildImporter } from './importer.js';
+import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
+import { registerRoutes } from './routes.js';
+import { buildStreaming, type Streaming } from './streaming.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -32,8 +34,10 @@ export interface AppOptions {
   config?: ConfigService;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
-  /** Time for schedulers (health checks, repair back-off); tests pass a ManualClock. */
+  /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
+  /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
+  fuseReadAheadKb?: number;
 }
 
 export interface RestartRequest {
@@ -45,13 +49,16 @@ export interface SpoolApp {
   readonly config: ConfigService;
   readonly store: Store;
   readonly auth: AuthDomain;
-  /** The virtual tree, the reader and WebDAV locks (the importer writes jobs through streaming.vfs). */
-  readonly streaming: StreamingDomain;
+  /** The virtual tree, the reader, WebDAV locks, the mount, rclone (the importer writes jobs through streaming.vfs). */
+  readonly streaming: Streaming;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
   /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
   readonly arrs: ArrsDomain;
+  /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
+  readonly sabnzbd: SabnzbdDomain;
   readonly logger: Logger;
+  readonly clock: Clock;
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
   readonly handler: UwsHandler;
@@ -69,9 +76,9 @@ type Closer = () => void | Promise<void>;
 
 const moduleDir = dirname(fileURLToPath(import.meta.url));
 
-/** The folder holding package.json: one level up from appliance/ in dev (tsx), two from dist/appliance/. */
+/** The folder holding package.json: two levels up from appliance/app/ in dev (tsx), three from dist/appliance/app/. */
 export function projectRoot(): string {
-  for (const candidate of [resolve(moduleDir, '..'), resolve(moduleDir, '..', '..')]) {
+  for (const candidate of [resolve(moduleDir, '..', '..'), resolve(moduleDir, '..', '..', '..')]) {
     if (existsSync(join(candidate, 'package.json'))) return candidate;
   }
   return process.cwd();
@@ -87,9 +94,13 @@ function readVersion(root: string): string {
   }
 }
 
-/** Builds a whole Spool from its config file: config, store, auth, every route, the console. Does not listen. */
+/**
+ * The composition root: builds a whole Spool from its config file (config, store, auth, pool, streaming, importer,
+ * every route, the console). Every domain is wired here and only here. Does not listen.
+ */
 export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
+  const clock = opts.clock ?? systemClock;
   const root = projectRoot();
   const closers: Closer[] = [];
   let resolveRestart!: (r: RestartRequest) => void;
@@ -118,33 +129,39 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
-    // `closers`, and hand it to registerApiRoutes through ApiDeps.
+    // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
 
-    // NNTP pool (the nntp domain may take this over) and the streaming domain: VFS tree, reader, WebDAV.
+    // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
     closers.push(() => pool.close());
     config.on('change', () => pool.updateProviders(config.get().providers));
-    const streaming = createStreaming({ store, config, logger, source: poolArticleSource(pool) });
+    const streaming = buildStreaming({
+      store,
+      config,
+      logger,
+      source: poolArticleSource(pool),
+      fuseReadAheadKb: opts.fuseReadAheadKb,
+    });
     closers.push(() => streaming.close());
-    wireReadFailures(streaming.reader, streaming.vfs, logger.child('vfs'));
-    const importer = createImporter({ store, config, vfs: streaming.vfs, client: pool, logger });
+    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, logger: logger.child('vfs') });
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
     const arrs = createArrs({ config, logger });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
 
     const router = new Router();
     const version = readVersion(root);
-    registerApiRoutes(router, {
+    registerRoutes(router, {
       config,
-      store,
       auth,
       logger,
       pool,
+      streaming,
       importer,
       arrs,
-      version,
+      sabnzbd,
       requestRestart: (force) => resolveRestart({ force }),
     });
-    streaming.registerRoutes(router);
 
     const staticDir = opts.staticDir ?? join(root, 'dist', 'pwa');
     const consoleFiles = createStaticConsole(staticDir);
@@ -169,7 +186,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      sabnzbd,
       logger,
+      clock,
       version,
       handler,
       inflight,
@@ -196,24 +215,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     await closeAll(closers, logger);
     throw err;
   }
-}
-
-/** What a read that could not get an article tells the rest of the app (health takes it as evidence). */
-function wireReadFailures(reader: VfsReader, vfs: VfsService, log: Logger): void {
-  reader.on('article-failure', (f) => {
-    log.warn('article unavailable', { ...f });
-    // Persisted on the node, so GET /api/files/info shows the segment unavailable after a restart too.
-    vfs
-      .recordMissing(f.path, [f.messageId])
-      .catch((err: Error) => log.warn('could not record a missing article', { error: err.message }));
-  });
-  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
-  reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
-  reader.on('article-recovered', (r) => {
-    vfs
-      .clearMissing(r.path, r.messageIds)
-      .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
-  });
 }
 
 async function closeAll(closers: Closer[], logger: Logger): Promise<void> {

@@ -12,7 +12,7 @@ export interface SessionRecord {
  * Sessions in LMDB keyed by the SHA-256 of the session id: a copy of the database does not hand out live
  * cookies. Ids are 256 random bits, so a plain hash (no salt, no KDF) is enough.
  */
-export class SessionRepository {
+export class SessionStore {
   private readonly db: Database<SessionRecord, string>;
 
   constructor(store: Store) {
@@ -28,15 +28,15 @@ export class SessionRepository {
   }
 
   get(id: string): SessionRecord | undefined {
-    return this.db.get(SessionRepository.key(id));
+    return this.db.get(SessionStore.key(id));
   }
 
   put(id: string, record: SessionRecord): void {
-    this.db.putSync(SessionRepository.key(id), record);
+    this.db.putSync(SessionStore.key(id), record);
   }
 
   remove(id: string): void {
-    this.db.removeSync(SessionRepository.key(id));
+    this.db.removeSync(SessionStore.key(id));
   }
 
   /** Removes every session of one user except `keepId` (e.g. after a password change). */

@@ -5,7 +5,7 @@ import type { UserRecord } from './user.js';
  * Users in LMDB: `users` maps id -> record; `user_index` maps `name:<lower>`, `email:<lower>` and `apikey:<key>`
  * to the id. Writes are synchronous transactions so checks (unique name, first user) and inserts cannot interleave.
  */
-export class UserRepository {
+export class UserStore {
   private readonly users: Database<UserRecord, string>;
   private readonly index: Database<string, string>;
 

@@ -17,7 +17,7 @@ export interface VfsDatabases {
  * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
  * so real release folders listed empty. Array keys are ordered element by element by design.
  */
-export class TreeRepository {
+export class TreeStore {
   constructor(private readonly db: VfsDatabases) {}
 
   get(path: string): VfsNode | undefined {
