@@ -17,6 +17,7 @@ import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarge
 import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
+import { KeyRing } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
@@ -68,7 +69,7 @@ export class NzbImporter {
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const laidOut: AddJobFile[] = [];
     for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
-    const jobFiles = await this.expand(doc, mains, laidOut, firsts, settings, signal);
+    const jobFiles = await this.expand(item, doc, mains, laidOut, firsts, settings, signal);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -85,6 +86,7 @@ export class NzbImporter {
 
   /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
   private async expand(
+    item: QueueRecord,
     doc: NzbDocument,
     mains: readonly VirtualFile[],
     files: AddJobFile[],
@@ -98,7 +100,13 @@ export class NzbImporter {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };
     });
-    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    // passwords in the order most likely right: given with the item, then the NZB's own
+    const passwords = [...new Set([item.password, ...(doc.meta.password ?? [])].filter((p): p is string => !!p))];
+    const expanded = await expandArchives(candidates, {
+      articles,
+      keys: new KeyRing(passwords),
+      showVolumes: settings.showArchiveVolumes,
+    });
     if (articles.fetched > 0)
       this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
     return expanded;

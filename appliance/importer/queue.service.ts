@@ -13,6 +13,11 @@ export interface EnqueueInput {
   nzbPath: string;
   category?: string | null;
   priority?: QueuePriority;
+  /**
+   * Password for encrypted archives in this NZB (SABnzbd's `password` parameter or `nzbname{{password}}`); tried
+   * before the NZB's own `<meta type="password">`. Stored with the item, never shown in queue answers.
+   */
+  password?: string;
 }
 
 export interface QueueEvents {
@@ -54,6 +59,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
         errorMessage: null,
         nextAttemptAt: null,
         contentHash: hash,
+        ...(input.password ? { password: input.password } : {}),
         createdAt: at,
         updatedAt: at,
         startedAt: null,

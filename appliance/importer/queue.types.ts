@@ -29,6 +29,8 @@ export interface QueueRecord {
   errorCode?: string | null;
   /** When a 'retrying' item is due again. */
   nextAttemptAt: number | null;
+  /** Archive password given with the NZB (EnqueueInput.password); write-only: not in QueueItemJson. */
+  password?: string;
   /** sha256 of the NZB bytes (scan skips NZBs already seen). */
   contentHash: string;
   createdAt: number;
