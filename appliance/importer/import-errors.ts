@@ -15,6 +15,16 @@ export class ImportError extends Error implements Retryable {
   }
 }
 
+/**
+ * An NZB Spool imports fine but cannot stream (for example a compressed archive): with `sabnzbd.fallback_host`
+ * set it is forwarded to that real SABnzbd instead of failing (docs/sabnzbd.md); otherwise it fails like any other.
+ */
+export class UnstreamableError extends ImportError {
+  constructor(message: string) {
+    super(message, false);
+  }
+}
+
 export const nonRetryableError = (message: string) => new ImportError(message, false);
 export const retryableError = (message: string) => new ImportError(message, true);
 

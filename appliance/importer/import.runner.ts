@@ -11,6 +11,8 @@ export interface ImportResult {
   files?: string[];
   /** Where the import strategy published the job for download clients (queue item's storagePath). */
   storagePath?: string | null;
+  /** The NZB went to the fallback SABnzbd instead (nothing was written to the virtual tree). */
+  forwarded?: { host: string; nzoId: string; reason: string };
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */

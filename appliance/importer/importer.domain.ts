@@ -5,11 +5,13 @@ import type { VfsService } from '../vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
 import type { ArticleClient } from '../articles/index.js';
 import { migrate } from '../store/index.js';
+import { UnstreamableError } from './import-errors.js';
 import { ImportRunner } from './import.runner.js';
 import { JobOutputService, type OutputSettings } from './job-output.service.js';
 import { QueueRepository } from './queue.repository.js';
 import { NzbImporter, safeSegment, type ImportSettings } from './nzb-import.service.js';
 import { QueueService } from './queue.service.js';
+import type { QueueRecord } from './queue.types.js';
 import { ScanService } from './scan.service.js';
 
 export interface ImporterDeps {
@@ -23,6 +25,11 @@ export interface ImporterDeps {
   retryDelay?: (attempt: number) => number;
 }
 
+export type UnstreamableHandler = (
+  item: QueueRecord,
+  err: UnstreamableError,
+) => Promise<{ host: string; nzoId: string; reason: string } | undefined>;
+
 export interface ImporterDomain {
   queue: QueueService;
   runner: ImportRunner;
@@ -30,6 +37,8 @@ export interface ImporterDomain {
   importer: NzbImporter;
   /** The import strategy: where completed jobs are published for download clients. */
   output: JobOutputService;
+  /** Who takes an NZB Spool cannot stream (the SABnzbd fallback host); it answers where it went, or undefined. */
+  onUnstreamable(handler: UnstreamableHandler): void;
   close(): Promise<void>;
 }
 
@@ -45,6 +54,7 @@ const QUEUE_MIGRATIONS = [
 export function createImporter(deps: ImporterDeps): ImporterDomain {
   const log = deps.logger.child('importer');
   migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
+  const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
@@ -63,7 +73,15 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
   const runner = new ImportRunner({
     queue,
     job: async (item, signal) => {
-      const result = await importer.run(item, signal);
+      let result;
+      try {
+        result = await importer.run(item, signal);
+      } catch (err) {
+        // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
+        const forwarded = err instanceof UnstreamableError ? await fallback.handler?.(item, err) : undefined;
+        if (!forwarded) throw err;
+        return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
+      }
       return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
     },
     logger: log,
@@ -79,6 +97,7 @@ export function createImporter(deps: ImporterDeps): ImporterDomain {
     scan,
     importer,
     output,
+    onUnstreamable: (handler) => void (fallback.handler = handler),
     async close() {
       stopWatching();
       scan.cancel();

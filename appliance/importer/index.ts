@@ -14,12 +14,13 @@ export {
   importSettings,
   type ImporterDeps,
   type ImporterDomain,
+  type UnstreamableHandler,
 } from './importer.domain.js';
 export { QueueService, jobNameFromPath, type EnqueueInput } from './queue.service.js';
 export { QueueRepository, searchWords } from './queue.repository.js';
 export { ImportRunner, type ImportJob, type ImportResult, type RunnerOptions } from './import.runner.js';
 export { NzbImporter, toVfsLayout } from './nzb-import.service.js';
-export { ImportError, nonRetryableError, retryableError, retryDelayMs } from './import-errors.js';
+export { ImportError, UnstreamableError, nonRetryableError, retryableError, retryDelayMs } from './import-errors.js';
 export { ScanService, type ScanStatus } from './scan.service.js';
 export {
   readNzbUpload,

@@ -259,12 +259,21 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number; storagePath?: string | null }): void {
+  complete(
+    id: number,
+    result: {
+      targetPath: string;
+      fileSize: number;
+      storagePath?: string | null;
+      forwarded?: QueueRecord['forwarded'];
+    },
+  ): void {
     this.repo.update(id, (cur) => ({
       ...cur,
-      targetPath: result.targetPath,
+      targetPath: result.targetPath || null,
       fileSize: result.fileSize,
       storagePath: result.storagePath ?? null,
+      ...(result.forwarded ? { forwarded: result.forwarded } : {}),
       status: 'completed',
       errorMessage: null,
       completedAt: this.now(),

@@ -12,6 +12,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import { FallbackClient, forwardTo } from './fallback.client.js';
 import { NzoIds } from './nzo-ids.js';
 import { registerSabnzbdRoutes } from './sabnzbd.routes.js';
 import { SabnzbdService } from './sabnzbd.service.js';
@@ -38,8 +39,13 @@ export interface SabnzbdDomain {
 
 export function createSabnzbd(deps: SabnzbdDomainDeps): SabnzbdDomain {
   const nzo = new NzoIds(deps.store);
-  const service = new SabnzbdService({ importer: deps.importer, config: deps.config, vfs: deps.vfs, nzo });
   const logger = deps.logger.child('sabnzbd');
+  const fallback = new FallbackClient(() => {
+    const c = deps.config.get().sabnzbd;
+    return { host: c.fallback_host, apiKey: c.fallback_api_key };
+  });
+  deps.importer.onUnstreamable(forwardTo(fallback, deps.importer, logger));
+  const service = new SabnzbdService({ importer: deps.importer, config: deps.config, vfs: deps.vfs, nzo, fallback });
   return {
     service,
     nzo,
