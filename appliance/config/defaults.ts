@@ -19,6 +19,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     login_required: true,
     // Registration is always open while no user exists; this keeps it open afterwards.
     registration_enabled: false,
+    // The console's own address is always trusted; list others (a second hostname) here.
+    trusted_origins: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -71,6 +73,9 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
+    scan_roots: ['./data/nzb'],
+    show_archive_volumes: false,
   },
   health: {
     enabled: false,
@@ -81,6 +86,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     check_interval_seconds: 5,
     check_all_segments: false,
     segment_sample_percentage: 5,
+    repair_breaker_percent: 30,
+    repair_breaker_window_minutes: 30,
   },
   providers: [],
   rclone: {

@@ -3,6 +3,7 @@ import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
 import { fetchArticle, mapLimit, ProbeOutageError, type ArticleClient } from '../articles/index.js';
 import { nonRetryableError, retryableError } from './import-errors.js';
+import { formatOf } from '../archive/index.js';
 
 /** The first article of one NZB file, or the fact that no provider has it. */
 export type FirstArticle =
@@ -62,7 +63,7 @@ export function asImportError(err: unknown, messageId?: string): unknown {
 
 /**
  * The first article of every NZB file: its yEnc facts (name, size, part size) and first 16 KiB (PAR2 matching).
- * Whole decoded data is kept only for files that turn out to be PAR2 (their first article usually is the index).
+ * Whole decoded data is kept only for PAR2 files (their first article usually is the index) and archive volumes.
  */
 export async function fetchFirstArticles(
   client: ArticleClient,
@@ -81,7 +82,8 @@ export async function fetchFirstArticles(
       messageId,
       facts: factsOf(article),
       head,
-      data: isPar2 ? Buffer.from(article.data) : Buffer.alloc(0),
+      // PAR2 indexes are read whole; an archive volume's first article holds its headers (archive-expand.ts)
+      data: isPar2 || formatOf(head) ? Buffer.from(article.data) : Buffer.alloc(0),
     };
   });
 }

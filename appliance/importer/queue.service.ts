@@ -3,8 +3,9 @@ import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
-import { QueueRepository } from './queue.repository.js';
-import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
+import { QueueStore } from './queue.store.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import type { QueuePriority, QueueStats } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;
@@ -12,6 +13,11 @@ export interface EnqueueInput {
   nzbPath: string;
   category?: string | null;
   priority?: QueuePriority;
+  /**
+   * Password for encrypted archives in this NZB (SABnzbd's `password` parameter or `nzbname{{password}}`); tried
+   * before the NZB's own `<meta type="password">`. Stored with the item, never shown in queue answers.
+   */
+  password?: string;
 }
 
 export interface QueueEvents {
@@ -19,9 +25,9 @@ export interface QueueEvents {
   runnable: [];
 }
 
-/** The queue's rules (who may move where); storage is the repository's, scheduling the runner's. */
+/** The queue's rules (who may move where); storage is the store's, scheduling the runner's. */
 export class QueueService extends EventEmitter<QueueEvents> {
-  readonly repo: QueueRepository;
+  readonly repo: QueueStore;
   readonly blobs: NzbBlobStore;
 
   constructor(
@@ -30,7 +36,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.repo = new QueueRepository(store);
+    this.repo = new QueueStore(store);
     this.blobs = new NzbBlobStore(store);
   }
 
@@ -53,6 +59,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
         errorMessage: null,
         nextAttemptAt: null,
         contentHash: hash,
+        ...(input.password ? { password: input.password } : {}),
         createdAt: at,
         updatedAt: at,
         startedAt: null,
@@ -282,9 +289,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
-  fail(id: number, message: string, retryAt: number | null): QueueRecord | undefined {
+  fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
     return this.repo.update(id, (cur) => ({
       ...cur,
+      errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
       retryCount: retryAt === null ? cur.retryCount : cur.retryCount + 1,
       nextAttemptAt: retryAt,
@@ -300,7 +308,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   private requeued(cur: QueueRecord): QueueRecord {
-    return { ...cur, status: 'pending', errorMessage: null, nextAttemptAt: null, updatedAt: this.now() };
+    return {
+      ...cur,
+      status: 'pending',
+      errorMessage: null,
+      errorCode: null,
+      nextAttemptAt: null,
+      updatedAt: this.now(),
+    };
   }
 }
 

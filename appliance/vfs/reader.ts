@@ -4,6 +4,8 @@ import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
+import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
+import { decryptRange } from './decrypt.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -39,7 +41,7 @@ export interface ReaderEvents {
   /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
   'article-failure': [failure: ArticleFailure];
   /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
-  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled'>];
+  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled' | 'evidence'>];
   /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
   'article-recovered': [recovered: { path: string; messageIds: string[] }];
 }
@@ -91,10 +93,26 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       yield bytes.subarray(offset, end);
       return;
     }
+    if (layout.cipher) {
+      // a member of an encrypted archive: the articles hold ciphertext, decrypted on the way out
+      yield* decryptRange(layout.cipher, offset, end, (from, to) => this.readStored(node, layout, from, to, signal));
+      return;
+    }
+    yield* this.readStored(node, layout, offset, end, signal);
+  }
+
+  /** Bytes [offset, end) as the articles store them (end within the layout). */
+  private async *readStored(
+    node: VfsNode,
+    layout: FileLayout,
+    offset: number,
+    end: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<Uint8Array> {
     this.cacheResize();
     const segs = layout.segments;
-    const first = findSegment(segs, offset);
-    const last = findSegment(segs, end - 1);
+    const first = findIn(segs, offset);
+    const last = findIn(segs, end - 1);
     // Our own controller so that a consumer that stops early (break, error) cancels the fetches it started.
     const local = new AbortController();
     const onAbort = () => local.abort();
@@ -116,8 +134,9 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
         try {
           if (signal.aborted) throw abortError();
           const seg = segs[i] as VfsSegment;
-          const from = Math.max(offset, seg.start) - seg.start;
-          const to = Math.min(end, seg.end) - seg.start;
+          const at = articleOffsetOf(seg) - seg.start; // file byte -> byte of the decoded article
+          const from = Math.max(offset, seg.start) + at;
+          const to = Math.min(end, seg.end) + at;
           // The consumer is done with this chunk when it asks for the next one; only then may the buffer be reused.
           yield lease.data.subarray(from, to);
         } finally {
@@ -150,7 +169,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
+      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups).then(
         (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
@@ -158,13 +177,15 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
   }
 
   /**
-   * One article's bytes, checked for size. A failure is evidence only when every provider said 430 or served a
-   * damaged body (nntp `articleEvidence`) or the decoded size contradicts the layout; only then is it reported as
-   * an article failure and may be zero-filled. Anything else (an outage) fails the read and records nothing.
+   * One whole article's bytes, checked against the article's decoded size in the layout (not the segment's share
+   * of it: a file inside an archive volume uses part of an article). A failure is evidence only when every
+   * provider said 430 or served a damaged body (nntp `articleEvidence`) or the decoded size contradicts the layout;
+   * only then is it reported as an article failure and may be zero-filled. Anything else (an outage) fails the
+   * read and records nothing.
    */
   private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
-    const want = seg.end - seg.start;
+    const want = articleSizeOf(seg);
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
@@ -188,7 +209,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', { ...failure, zeroFilled: zero });
+    this.emit('article-failure', { ...failure, evidence, zeroFilled: zero });
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }
@@ -208,13 +229,4 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
 }
 
 /** Index of the segment holding byte `pos` (segments tile the file in order). */
-export function findSegment(segs: readonly VfsSegment[], pos: number): number {
-  let lo = 0;
-  let hi = segs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((segs[mid] as VfsSegment).start <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export const findSegment = findIn;

@@ -41,7 +41,7 @@ export function memoryArticles(
     articles.set(messageId, bytes.subarray(start, end));
     segments.push({ messageId, start, end });
   }
-  return { layout: { segments }, articles };
+  return { layout: { size: bytes.length, segments }, articles };
 }
 
 /**
