@@ -7,7 +7,7 @@ import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
 import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
-import { UnstreamableError } from '../importer/import-errors.js';
+import { isUnstreamable } from '../importer/import-errors.js';
 import { NzbImporter } from '../importer/nzb-import.service.js';
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
@@ -66,7 +66,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
         result = await importer.run(item, signal);
       } catch (err) {
         // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
-        const forwarded = err instanceof UnstreamableError ? await fallback.handler?.(item, err) : undefined;
+        const forwarded = isUnstreamable(err) ? await fallback.handler?.(item, err) : undefined;
         if (!forwarded) throw err;
         return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
       }

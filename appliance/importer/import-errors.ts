@@ -27,6 +27,11 @@ export class UnstreamableError extends ImportError {
   }
 }
 
+/** Whether a failed import is one Spool cannot stream: the fallback SABnzbd may take it instead. */
+export function isUnstreamable(err: unknown): err is ImportError {
+  return err instanceof UnstreamableError || (err instanceof ImportError && err.code === 'ARCHIVE_COMPRESSED');
+}
+
 export const nonRetryableError = (message: string) => new ImportError(message, false);
 export const retryableError = (message: string) => new ImportError(message, true);
 

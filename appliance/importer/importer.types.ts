@@ -1,4 +1,4 @@
-import type { UnstreamableError } from './import-errors.js';
+import type { ImportError } from './import-errors.js';
 import type { ImportRunner } from './import.runner.js';
 import type { JobOutputService } from './job-output.service.js';
 import type { NzbImporter } from './nzb-import.service.js';
@@ -22,5 +22,5 @@ export interface ImporterDomain {
 /** Forwards an unstreamable NZB somewhere else (docs/sabnzbd.md, fallback host); undefined = not forwarded. */
 export type UnstreamableHandler = (
   item: QueueRecord,
-  err: UnstreamableError,
+  err: ImportError,
 ) => Promise<{ host: string; nzoId: string; reason: string } | undefined>;

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { UnstreamableError } from '../../../appliance/importer/index.js';
+import { ImportError } from '../../../appliance/importer/index.js';
 import { ArrSabClient, type ArrItem } from '../../support/arr-sab-client.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 
 // sabnzbd.fallback_host: an NZB Spool cannot stream goes to a real SABnzbd, and the arr (which knows only Spool's
-// nzo_id) sees that job finish there. The "real SABnzbd" is a small HTTP stand-in; the unstreamable import is
-// injected (Spool's archive support decides that in production).
+// nzo_id) sees that job finish there. The "real SABnzbd" is a small HTTP stand-in; the import's failure is injected
+// in the form the archive reader gives it for a compressed RAR (ImportError code ARCHIVE_COMPRESSED).
 let srv: TestServer;
 let sab: Server;
 let sabUrl = '';
@@ -50,7 +50,11 @@ before(async () => {
   });
   srv.app().importer.importer.run = () =>
     Promise.reject(
-      new UnstreamableError('Packed.Show.mkv is inside a compressed RAR archive, which cannot be streamed'),
+      new ImportError(
+        'Packed.Show.mkv is inside a compressed RAR archive, which cannot be streamed',
+        false,
+        'ARCHIVE_COMPRESSED',
+      ),
     );
 });
 
