@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NntpPool } from '../appliance/nntp/index.js';
 import { layoutFromFirstAndLast, parseNzb } from '../appliance/nzb/index.js';
-import { toVfsLayout } from '../appliance/importer/index.js';
 import { openStore } from '../appliance/store/index.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import { ensureInn } from '../tests/support/inn/server.js';
@@ -40,7 +39,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
     const rows: string[] = [];
     for (let run = 0; run < 3; run++) {
       const t0 = performance.now();
-      const layout = toVfsLayout(outcome.layout);
+      const layout = outcome.layout;
       const t1 = performance.now();
       await vfs.addJob({
         category: 'bench',

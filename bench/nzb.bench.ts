@@ -1,14 +1,13 @@
 /**
  * NZB benchmark (npm run bench -- nzb): parse + layout of a generated NZB describing 50 GB in 70,000 articles
  * (target < 2 s), against two baselines measured in the same run on the same data: a bare saxes pass (no logic of
- * ours) and JSON.parse of the same content as JSON. Also: layout encode/decode for LMDB, offset lookups, and the
+ * ours) and JSON.parse of the same content as JSON. Also: offset lookups, and the
  * worker hop that decides WORKER_THRESHOLD_BYTES. Medians of several runs; ratios are what to compare across machines.
  */
 import { performance } from 'node:perf_hooks';
 import { SaxesParser } from 'saxes';
 import { layoutFromFirstAndLast } from '../appliance/nzb/layout.js';
-import { findSegment } from '../appliance/nzb/layout-index.js';
-import { decodeLayout, encodeLayout } from '../appliance/nzb/layout-codec.js';
+import { findSegment } from '../appliance/layout/index.js';
 import { packNzb, unpackNzb } from '../appliance/nzb/pack.js';
 import { parseNzb } from '../appliance/nzb/parser.js';
 import { generateLargeNzb } from '../tests/support/nzb/generate.js';
@@ -46,9 +45,6 @@ export interface NzbBenchFigures {
   layoutMs: number;
   rawSaxesMs: number;
   jsonParseMs: number;
-  encodedLayoutBytes: number;
-  encodeMs: number;
-  decodeMs: number;
   lookupNs: number;
   /** Per NZB size (articles): inline parse vs a full round trip through the worker (parse, move, unpack). */
   workerHop: { articles: number; xmlBytes: number; inlineMs: number; poolMs: number; mainThreadMs: number }[];
@@ -77,12 +73,9 @@ export async function measure(log: (m: string) => void = console.error): Promise
   });
   const json = JSON.stringify({ meta: {}, files: [{ ...file, segments: file.segments }] });
   const jsonParseMs = median(() => void JSON.parse(json));
-  log('layout codec and lookups');
+  log('layout lookups');
   const outcome = layoutFromFirstAndLast(file, first);
   if (outcome.kind !== 'ok') throw new Error('layout failed');
-  const encoded = encodeLayout(outcome.layout);
-  const encodeMs = median(() => void encodeLayout(outcome.layout));
-  const decodeMs = median(() => void decodeLayout(encoded));
   const lookups = 1_000_000;
   const lookupMs = median(() => {
     for (let i = 0; i < lookups; i++) findSegment(outcome.layout, (i * 49_999.7) % outcome.layout.size);
@@ -118,9 +111,6 @@ export async function measure(log: (m: string) => void = console.error): Promise
     layoutMs,
     rawSaxesMs,
     jsonParseMs,
-    encodedLayoutBytes: encoded.length,
-    encodeMs,
-    decodeMs,
     lookupNs: (lookupMs * 1e6) / lookups,
     workerHop,
   };
@@ -139,8 +129,6 @@ export async function run(log: (m: string) => void = console.error): Promise<str
     `| layout only | ${ms(f.layoutMs)} | |`,
     `| baseline: bare saxes pass (decode + SAX, no logic) | ${ms(f.rawSaxesMs)} | 1.00x |`,
     `| baseline: JSON.parse of the same data | ${ms(f.jsonParseMs)} | ${(f.jsonParseMs / f.rawSaxesMs).toFixed(2)}x |`,
-    `| encodeLayout (${(f.encodedLayoutBytes / 1e6).toFixed(2)} MB) | ${ms(f.encodeMs)} | |`,
-    `| decodeLayout | ${ms(f.decodeMs)} | |`,
     `| findSegment | ${f.lookupNs.toFixed(0)} ns per lookup | |`,
     '',
     '| articles | XML | inline parse | via worker (round trip) | main thread busy via worker |',

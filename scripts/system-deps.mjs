@@ -17,6 +17,12 @@ export const SYSTEM_DEPS = {
     tiers: ['unit', 'integration', 'e2e'],
   },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
+  // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.
+  archives: {
+    check: ['/usr/bin/unar', '/usr/bin/lsar', '/usr/bin/bsdtar', '/usr/bin/7zz'],
+    packages: ['unar', 'libarchive-tools', '7zip'],
+    tiers: ['integration'],
+  },
   // The container's s6 scripts run under a real s6-svscan (s6-rc itself is not packaged in Debian); shellcheck lints them.
   s6: {
     check: ['/usr/bin/s6-svscan', '/usr/bin/s6-notifyoncheck', '/usr/bin/execlineb'],

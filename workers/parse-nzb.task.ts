@@ -1,7 +1,6 @@
 import { Piscina } from 'piscina';
 import { NzbParseError } from '../appliance/nzb/errors.js';
-import { layoutFile } from '../appliance/nzb/layout.js';
-import { encodeLayout } from '../appliance/nzb/layout-codec.js';
+import { layoutFile, type FileLayout } from '../appliance/nzb/layout.js';
 import type { NzbLimits } from '../appliance/nzb/limits.js';
 import { packNzb } from '../appliance/nzb/pack.js';
 import { parseNzb } from '../appliance/nzb/parser.js';
@@ -9,8 +8,8 @@ import type { YencFacts } from '../appliance/nzb/types.js';
 
 /**
  * Piscina task: parse a big NZB (and, when the importer already has yEnc facts, lay its files out) off the main
- * thread. The NZB bytes arrive moved (transferList), the result leaves moved: one packed buffer for the document
- * and one encoded layout per requested file. Pure: no I/O, no config.
+ * thread. The NZB bytes arrive moved (transferList), the result leaves moved: one packed buffer for the document;
+ * requested layouts come back as plain data (structured clone). Pure: no I/O, no config.
  */
 export interface ParseNzbTaskInput {
   nzb: Uint8Array;
@@ -20,7 +19,7 @@ export interface ParseNzbTaskInput {
 }
 
 export type WireLayoutOutcome =
-  | { kind: 'ok'; encoded: Uint8Array; warnings: string[] }
+  | { kind: 'ok'; layout: FileLayout; warnings: string[] }
   | { kind: 'need-headers'; mustCheck: number[]; reason: string }
   | { kind: 'invalid'; reason: string };
 
@@ -42,10 +41,7 @@ export default function parseNzbTask(input: ParseNzbTaskInput): ParseNzbTaskOutp
     const file = doc.files[fileIndex];
     if (!file) return { kind: 'invalid', reason: `the NZB has no file ${fileIndex}` };
     const outcome = layoutFile(file, new Map(facts));
-    if (outcome.kind !== 'ok') return outcome;
-    const encoded = new Uint8Array(encodeLayout(outcome.layout));
-    transfer.push(encoded.buffer as ArrayBuffer);
-    return { kind: 'ok', encoded, warnings: outcome.warnings };
+    return outcome; // plain data: structured clone carries it
   });
   const packed = packNzb(doc);
   transfer.push(packed.buffer as ArrayBuffer);

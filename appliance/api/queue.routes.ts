@@ -81,7 +81,7 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
     });
   }
 
-  router.post('/api/queue/upload', { access: 'user', bodyLimit: UPLOAD_BODY_LIMIT }, async (ctx) => {
+  router.post('/api/queue/upload', { access: 'user', bodyLimit: UPLOAD_BODY_LIMIT, body: 'multipart' }, async (ctx) => {
     const upload = await readNzbUpload(ctx.req, ['file']);
     const item = await queue.enqueue({
       nzb: upload.bytes,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
@@ -15,6 +16,7 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import { NntpPool } from '../nntp/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
+import { wireArticleFailures } from './article-failures.js';
 import { buildImporter } from './importer.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
@@ -31,7 +33,7 @@ export interface AppOptions {
   config?: ConfigService;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
-  /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
+  /** Time for every domain that waits or stamps times (health checks, repair back-off); tests pass a ManualClock. */
   clock?: Clock;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
@@ -50,6 +52,8 @@ export interface SpoolApp {
   readonly streaming: Streaming;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -115,6 +119,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         registrationEnabled: c.auth.registration_enabled,
         webdavUser: c.webdav.user,
         webdavPassword: c.webdav.password,
+        trustedOrigins: c.auth.trusted_origins,
       };
     };
     const auth = createAuth({ store, settings, logger: logger.child('auth') });
@@ -135,8 +140,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       fuseReadAheadKb: opts.fuseReadAheadKb,
     });
     closers.push(() => streaming.close());
+    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, logger: logger.child('vfs') });
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -147,6 +154,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       pool,
       streaming,
       importer,
+      arrs,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -172,6 +180,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       auth,
       streaming,
       importer,
+      arrs,
       logger,
       clock,
       version,

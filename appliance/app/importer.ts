@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
-import type { ArticleClient } from '../importer/article-evidence.js';
 import { ImportRunner } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
 import type { ImporterDomain } from '../importer/importer.types.js';
@@ -48,7 +50,11 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     now: deps.clock.now,
   });
   runner.start();
-  const scan = new ScanService(queue, log.child('scan'));
+  const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
+  // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
+  const defaultRoot = join(deps.config.dataDir, 'nzb');
+  if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
+  const scan = new ScanService(queue, log.child('scan'), scanRoots);
   return {
     queue,
     runner,

@@ -1,9 +1,11 @@
+import type { ArrsDomain } from '../arrs/index.js';
 import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
 import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { NntpPool } from '../nntp/index.js';
+import { registerArrsRoutes } from '../api/arrs.routes.js';
 import { registerAuthRoutes } from '../api/auth.routes.js';
 import { registerConfigRoutes } from '../api/config.routes.js';
 import { registerFilesRoutes } from '../api/files.routes.js';
@@ -30,6 +32,7 @@ export interface RouteServices {
   pool: NntpPool;
   streaming: Streaming;
   importer: ImporterDomain;
+  arrs: ArrsDomain;
   requestRestart(force: boolean): void;
 }
 
@@ -49,6 +52,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerFilesRoutes(router, s.streaming);
   registerRcloneRoutes(router, s.streaming);
   registerSabnzbdRoutes(router, s);
+  registerArrsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

@@ -10,7 +10,6 @@ import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
-import { wireArticleFailures } from './article-failures.js';
 
 export interface StreamingDeps {
   store: Store;
@@ -44,7 +43,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
-  wireArticleFailures({ reader, vfs, logger: log });
+  // The reader's article events are wired in createApp (app/article-failures.ts): health takes them as evidence.
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
   const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);

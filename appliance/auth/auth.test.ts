@@ -28,6 +28,7 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     registrationEnabled: false,
     webdavUser: 'dav',
     webdavPassword: '',
+    trustedOrigins: [],
   };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {
@@ -218,4 +219,22 @@ test('login through the service counts failures per client and answers 429 when 
     assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);
     await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
     assert.ok(await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'friend'));
+  }));
+
+test('the webdav.user pair is checked under the limiter: a locked-out address gets 429 even for the right pair', () =>
+  withAuth(async ({ auth, settings }) => {
+    settings.webdavPassword = 'player-password';
+    const basic = (name: string, password: string) => 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
+    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic('dav', `guess-${i}`), 'evil', true), null);
+    await rejects(auth.basic.verify(basic('dav', 'player-password'), 'evil', true), 'RATE_LIMITED');
+    assert.equal((await auth.basic.verify(basic('dav', 'player-password'), 'friend', true))?.name, 'dav');
+  }));
+
+test('a remembered Basic header does not pass while its address is locked out', () =>
+  withAuth(async ({ auth }) => {
+    await auth.users.register(input('alice', 'alice-password'));
+    const basic = (password: string) => 'Basic ' + Buffer.from(`alice:${password}`).toString('base64');
+    assert.equal((await auth.basic.verify(basic('alice-password'), 'shared', false))?.name, 'alice');
+    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic(`wrong-${i}`), 'shared', false), null);
+    await rejects(auth.basic.verify(basic('alice-password'), 'shared', false), 'RATE_LIMITED');
   }));

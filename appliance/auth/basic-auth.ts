@@ -28,7 +28,7 @@ export function parseBasic(header: string | undefined): { name: string; password
 
 /**
  * HTTP Basic for WebDAV clients and scripts: a user's name (or email) and password, or on /webdav also the
- * `webdav.user`/`webdav.password` pair from config. WebDAV clients send Basic on every request and scrypt is
+ * `webdav.user`/`webdav.password` pair from config (media players: read-only). WebDAV clients send Basic on every request and scrypt is
  * slow on purpose, so a verified header is remembered for five minutes (keyed by its hash, never in clear);
  * the user record is re-read each time so a revoked admin flag applies at once.
  */
@@ -44,14 +44,15 @@ export class BasicAuthenticator {
 
   /**
    * The principal for an Authorization header, or null. `allowWebdavCredentials` admits the config pair.
-   * Throws RATE_LIMITED when the client has failed too often (shared with the login form's limit).
+   * Every check runs under the login limiter (shared with the login form): an address that has failed too often
+   * gets RATE_LIMITED whatever it sends, the right `webdav.user` pair and a remembered header included, and each
+   * wrong pair counts as a failure. Otherwise the cheap pair comparison would let a guesser try passwords at full
+   * speed and learn the right one from the single 200 among the 429s.
    */
   async verify(header: string | undefined, client: string, allowWebdavCredentials: boolean): Promise<Principal | null> {
     const creds = parseBasic(header);
     if (!creds) return null;
-    if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
-      return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic' };
-    }
+    this.limiter.check(client);
     const cacheKey = sha256(header as string).toString('hex');
     const hit = this.verified.get(cacheKey);
     if (hit && hit.until > this.now()) {
@@ -59,11 +60,17 @@ export class BasicAuthenticator {
       if (user) return userPrincipal(user, 'basic');
     }
     this.verified.delete(cacheKey);
-    const user = await this.limiter.attempt(client, () => this.users.verifyCredentials(creds.name, creds.password));
-    if (!user) return null;
+    const found = await this.limiter.attempt(client, async (): Promise<Principal | null> => {
+      if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
+        return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic', readOnly: true };
+      }
+      const user = await this.users.verifyCredentials(creds.name, creds.password);
+      return user ? userPrincipal(user, 'basic') : null;
+    });
+    if (!found || found.userId === WEBDAV_PRINCIPAL_ID) return found;
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
-    this.verified.set(cacheKey, { userId: user.id, until: this.now() + CACHE_TTL_MS });
-    return userPrincipal(user, 'basic');
+    this.verified.set(cacheKey, { userId: found.userId, until: this.now() + CACHE_TTL_MS });
+    return found;
   }
 
   private matchesWebdavPair(name: string, password: string): boolean {

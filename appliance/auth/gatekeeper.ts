@@ -9,10 +9,17 @@ export function isWebdavPath(path: string): boolean {
   return path === '/webdav' || path.startsWith('/webdav/');
 }
 
+/** The SABnzbd API: download clients sign in with the API key only (docs/sabnzbd.md). */
+function isSabnzbdPath(path: string): boolean {
+  return path === '/sabnzbd' || path.startsWith('/sabnzbd/');
+}
+
 /**
  * Who is calling, in this order: API key (`X-Api-Key` header or `apikey` query), HTTP Basic, session cookie.
  * A credential that is present but wrong identifies nobody (the route then answers 401); it does not fall back
- * to a weaker one, so a client learns its key is wrong instead of silently acting as someone else.
+ * to a weaker one, so a client learns its key is wrong instead of silently acting as someone else. The console's
+ * cookie does not count on /sabnzbd: that API changes the queue even through GET (SABnzbd's own design), and a
+ * page of another origin could make a signed-in browser send such a GET with the cookie attached.
  */
 export class AuthGatekeeper implements Gatekeeper {
   constructor(
@@ -26,6 +33,10 @@ export class AuthGatekeeper implements Gatekeeper {
     return this.settings().loginRequired;
   }
 
+  trustedOrigins(): readonly string[] {
+    return this.settings().trustedOrigins;
+  }
+
   async identify(req: HttpRequest): Promise<Principal | null> {
     const key = req.header('x-api-key') ?? req.query.get('apikey');
     if (key !== undefined && key !== null) {
@@ -36,7 +47,7 @@ export class AuthGatekeeper implements Gatekeeper {
     if (authorization && /^basic /i.test(authorization)) {
       return this.basic.verify(authorization, req.ip, isWebdavPath(req.rawPath));
     }
-    const sessionId = req.cookie(SESSION_COOKIE);
+    const sessionId = isSabnzbdPath(req.rawPath) ? undefined : req.cookie(SESSION_COOKIE);
     if (sessionId) {
       const userId = this.sessions.validate(sessionId);
       const user = userId ? this.users.get(userId) : undefined;

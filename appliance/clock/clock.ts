@@ -1,21 +1,35 @@
-/** An opaque timer: whatever the clock's setTimeout returned, handed back to its clearTimeout. */
-export type TimerHandle = { readonly __timer: unique symbol };
-
 /**
- * Time as Spool's domains see it. The app passes one clock to every domain that waits or stamps times, so a test
- * can hand createApp a fake one and move time by hand instead of sleeping.
+ * Time as a dependency. Schedulers (health checks, repair back-off) take a Clock instead of calling Date.now and
+ * setTimeout, so createApp({ clock }) lets a test move time forward without waiting for it.
  */
 export interface Clock {
-  /** Milliseconds since the epoch, as Date.now(). */
+  /** Milliseconds since the epoch. */
   now(): number;
-  /** Calls `fn` once after `ms` milliseconds. The timer does not keep the process alive. */
-  setTimeout(fn: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
+  /** Runs `fn` once after `ms`; the returned function cancels it (a no-op after it ran). */
+  schedule(fn: () => void, ms: number): () => void;
 }
 
-/** The real clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms).unref() as unknown as TimerHandle,
-  clearTimeout: (handle) => clearTimeout(handle as unknown as NodeJS.Timeout),
+  schedule(fn, ms) {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
 };
+
+/** Resolves after `ms` on `clock`, or rejects with the signal's reason when it aborts first. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      cancel();
+      reject(signal!.reason as Error);
+    };
+    const cancel = clock.schedule(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -11,5 +11,6 @@ export function defaultsFor(dataDir: string): SpoolConfig {
   const copy = structuredClone(DEFAULTS) as SpoolConfig;
   copy.metadata.root_path = path.join(dir, 'metadata');
   copy.rclone.cache_dir = path.join(dir, 'rclone-cache');
+  copy.import.scan_roots = [path.join(dir, 'nzb')];
   return deepFreeze(copy);
 }

@@ -19,6 +19,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     login_required: true,
     // Registration is always open while no user exists; this keeps it open afterwards.
     registration_enabled: false,
+    // The console's own address is always trusted; list others (a second hostname) here.
+    trusted_origins: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -67,6 +69,9 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
+    scan_roots: ['./data/nzb'],
+    show_archive_volumes: false,
   },
   health: {
     enabled: false,

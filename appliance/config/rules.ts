@@ -15,6 +15,7 @@ export function crossFieldErrors(candidate: unknown): FieldError[] {
   if (!isObj(candidate)) return [];
   return [
     ...absolutePathErrors(candidate),
+    ...authErrors(candidate.auth),
     ...importErrors(candidate.import),
     ...providerErrors(candidate.providers),
     ...rcloneErrors(candidate.rclone),
@@ -38,6 +39,31 @@ function absolutePathErrors(c: Obj): FieldError[] {
     return [{ field: 'mount_path', message: 'Mount path must be an absolute path (starting with /)' }];
   }
   return [];
+}
+
+/** A trusted origin is exactly what a browser puts in Origin: http(s)://host[:port], nothing after it. */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '').toLowerCase()
+    );
+  } catch {
+    return false;
+  }
+}
+
+function authErrors(section: unknown): FieldError[] {
+  if (!isObj(section)) return [];
+  const errors: FieldError[] = [];
+  list(section.trusted_origins).forEach((o, i) => {
+    if (typeof o === 'string' && !isOrigin(o))
+      errors.push({
+        field: `auth.trusted_origins.${i}`,
+        message: 'Must be an origin like https://spool.example.com (scheme, host and optional port, no path)',
+      });
+  });
+  return errors;
 }
 
 function importErrors(section: unknown): FieldError[] {

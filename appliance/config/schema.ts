@@ -25,10 +25,19 @@ const size = z.string().regex(SIZE, 'Must be a size like 32M, 2G or off');
 const duration = z.string().regex(DURATION, 'Must be a duration like 1s, 10m, 504h or off');
 const optionMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
+/** The same floor as a user's password (spec §9): the pair opens the library to anyone who knows it. */
+export const MIN_PASSWORD_LENGTH = 8;
+
 export const webdavSchema = z.strictObject({
   port,
   user: z.string(),
-  password: z.string(),
+  // Empty means no separate WebDAV account.
+  password: z
+    .string()
+    .refine(
+      (s) => s === '' || s.length >= MIN_PASSWORD_LENGTH,
+      `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+    ),
   // PUT is for sidecars (subtitles, .nfo, artwork); the body is held in memory, so the cap stays modest.
   max_sidecar_size_mb: intRange(1, 256),
 });
@@ -36,6 +45,8 @@ export const webdavSchema = z.strictObject({
 export const authSchema = z.strictObject({
   login_required: z.boolean(),
   registration_enabled: z.boolean(),
+  // Origins (scheme://host[:port]) besides the console's own whose pages may send state changes with a cookie.
+  trusted_origins: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({
@@ -62,6 +73,10 @@ export const importSchema = z.strictObject({
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
+  // The only directories a manual scan may read (relative ones are under the data dir, like metadata.root_path).
+  scan_roots: z.array(nonBlank('A scan root cannot be blank')),
+  // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)
+  show_archive_volumes: z.boolean(),
 });
 
 export const healthSchema = z.strictObject({

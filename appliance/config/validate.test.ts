@@ -27,6 +27,7 @@ test('the defaults are a valid config and carry the numbers of spec §9', () => 
   assert.equal(c.webdav.port, 8080);
   assert.equal(c.mount_path, '/mnt/spool');
   assert.equal(c.metadata.root_path, '/srv/spool/metadata');
+  assert.deepEqual(c.import.scan_roots, ['/srv/spool/nzb']);
   assert.equal(c.sabnzbd.complete_dir, '/complete');
   assert.equal(c.import.max_processor_workers, 2);
   assert.equal(c.import.queue_processing_interval_seconds, 5);
@@ -266,4 +267,22 @@ test('a "__proto__" key from JSON is reported as unknown, never swaps a prototyp
     ['__proto__', 'webdav.__proto__'],
   );
   assert.equal(({} as Record<string, unknown>).x, undefined);
+});
+
+test('webdav.password is empty (no separate account) or at least 8 characters, like a user password', () => {
+  assert.deepEqual(errorsOf({ webdav: { password: 'short' } }), [
+    { field: 'webdav.password', message: 'Password must be at least 8 characters long' },
+  ]);
+  assert.ok(check({ webdav: { password: '' } }).ok);
+  assert.ok(check({ webdav: { password: '12345678' } }).ok);
+});
+
+test('auth.trusted_origins holds origins only: scheme, host and optional port', () => {
+  assert.ok(check({ auth: { trusted_origins: ['https://spool.example.com', 'http://10.0.0.5:8080/'] } }).ok);
+  assert.deepEqual(
+    errorsOf({ auth: { trusted_origins: ['https://ok.example', 'spool.example.com', 'https://x.example/path'] } }).map(
+      (e) => e.field,
+    ),
+    ['auth.trusted_origins.1', 'auth.trusted_origins.2'],
+  );
 });

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   INVALID_JSON: { status: 400, retryable: false },
   UNAUTHORIZED: { status: 401, retryable: false },
   FORBIDDEN: { status: 403, retryable: false },
+  CROSS_ORIGIN_REFUSED: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },
   ALREADY_EXISTS: { status: 409, retryable: false },

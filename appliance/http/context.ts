@@ -14,6 +14,8 @@ export interface Principal {
   /** How the caller proved who they are. 'open' = login not required, everyone is treated as admin. */
   via: 'session' | 'api_key' | 'basic' | 'open';
   sessionId?: string;
+  /** May read but not change anything: the `webdav.user` pair of media players. */
+  readOnly?: boolean;
 }
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;

@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
+import { checkOrigin, requireJsonBody } from './request-guard.js';
 import type { Access, Router } from './router.js';
 
 /** How the HTTP layer learns who is calling; the auth domain implements it. */
@@ -15,6 +16,8 @@ export interface Gatekeeper {
   identify(req: HttpRequest): Promise<Principal | null>;
   /** auth.login_required; when false every route is open and callers are treated as admins. */
   loginRequired(): boolean;
+  /** auth.trusted_origins: other origins whose pages may drive a signed-in browser's state changes. */
+  trustedOrigins(): readonly string[];
 }
 
 /** Answers requests no route matched (static console files, SPA fallback). Return false to fall through to 404. */
@@ -69,6 +72,8 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
     }
     req.params = decodeParams(match.params);
     const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
+    requireJsonBody(req, req.rawPath, match.route.options);
+    checkOrigin(req, principal, req.header('host'), opts.gatekeeper.trustedOrigins());
     const ctx = new Ctx(req, reply, principal, match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     req.body?.setLimit(match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     const result = await match.route.handler(ctx);

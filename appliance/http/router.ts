@@ -7,6 +7,8 @@ export interface RouteOptions {
   access: Access;
   /** Largest body this route accepts, in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** What the body is: `/api` routes read JSON unless they say `multipart` (the NZB upload). */
+  body?: 'json' | 'multipart';
 }
 
 export type Handler = (ctx: Ctx) => unknown;

@@ -1,5 +1,6 @@
 import { layoutFile, type FileLayout, type NzbFile, type YencFacts } from '../nzb/index.js';
-import { factsOf, fetchArticle, type ArticleClient } from './article-evidence.js';
+import type { ArticleClient } from '../articles/index.js';
+import { factsOf, fetchImportArticle } from './first-articles.js';
 import { nonRetryableError } from './import-errors.js';
 
 /** Rounds of header fetches before giving up; layoutFile converges in one or two on real posts (bisection). */
@@ -25,7 +26,7 @@ export async function layoutPostedFile(
     if (wanted.length === 0) throw nonRetryableError(`${displayName}: ${outcome.reason}`);
     for (const index of wanted) {
       const segment = file.segments[index]!;
-      const article = await fetchArticle(client, segment.messageId, signal);
+      const article = await fetchImportArticle(client, segment.messageId, signal);
       if (!article) {
         throw nonRetryableError(
           `${displayName}: article ${index + 1} of ${file.segments.length} (<${segment.messageId}>) is missing on every provider`,

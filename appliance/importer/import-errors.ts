@@ -10,6 +10,8 @@ export class ImportError extends Error implements Retryable {
   constructor(
     message: string,
     readonly retryable: boolean,
+    /** A machine-readable reason when callers act on it (`ARCHIVE_COMPRESSED`: forward to a fallback host). */
+    readonly code?: string,
   ) {
     super(message);
   }

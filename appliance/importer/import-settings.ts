@@ -6,6 +6,7 @@ export function importSettings(config: ConfigService): ImportSettings {
   const c = config.get();
   return {
     samplePercentage: c.import.segment_sample_percentage,
+    showArchiveVolumes: c.import.show_archive_volumes,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { sampleIndexes } from './availability-probe.js';
+import { sampleIndexes } from '../articles/index.js';
 import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
 import { QueueService } from './queue.service.js';
@@ -128,10 +128,10 @@ test('back-off doubles per attempt up to the cap', () => {
 
 test('probe samples: first, last and the percentage spread over the file; 100% is every article', () => {
   assert.deepEqual(sampleIndexes(10, 100), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  const s = sampleIndexes(1000, 5, () => 0.5);
+  const s = sampleIndexes(100_000, 5, () => 0.5);
   assert.equal(s[0], 0);
-  assert.equal(s[s.length - 1], 999);
-  assert.ok(s.length >= 50 && s.length <= 52, `${s.length} indexes`);
+  assert.equal(s[s.length - 1], 99_999);
+  assert.ok(s.length >= 5000 && s.length <= 5002, `${s.length} indexes`);
   assert.deepEqual(sampleIndexes(1, 1), [0]);
   assert.deepEqual(sampleIndexes(0, 50), []);
 });

@@ -127,7 +127,7 @@ export class ImportRunner {
     const now = (this.o.now ?? Date.now)();
     const retryAt = canRetry ? now + (this.o.retryDelay ?? retryDelayMs)(item.retryCount) : null;
     const text = canRetry || !retryable ? message : `${message} (gave up after ${item.retryCount + 1} attempts)`;
-    this.o.queue.fail(item.id, text, retryAt);
+    this.o.queue.fail(item.id, text, retryAt, err instanceof ImportError ? err.code : undefined);
     this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, retryable });
   }
 }

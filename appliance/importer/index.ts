@@ -9,7 +9,6 @@
  * A finished import is a job at /complete/<category dir>/<job name>/ in the VFS; the queue item's target_path.
  */
 export type { ImporterDomain } from './importer.types.js';
-export { toVfsLayout } from './nzb-import.service.js';
 export { readNzbUpload, UPLOAD_BODY_LIMIT, type NzbUpload } from './nzb-upload.js';
 export { toQueueJson } from './queue.types.js';
 export { QUEUE_STATUSES } from './queue.wire.js';

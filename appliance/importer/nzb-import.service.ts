@@ -1,8 +1,8 @@
 import type { Piscina } from 'piscina';
 import type { Logger } from '../logging/logger.js';
+import { concatLayouts } from '../layout/index.js';
 import {
   cleanFileName,
-  concatLayouts,
   groupNzb,
   NzbParseError,
   type FileEvidence,
@@ -10,13 +10,15 @@ import {
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
-import type { AddJobFile, FileLayout as VfsLayout } from '../vfs/types.js';
+import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
-import { fetchFirstArticles, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
-import { describeMissing, probeAvailability, type ProbeTarget } from './availability-probe.js';
+import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
+import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
+import { expandArchives } from './archive-expand.js';
+import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -25,6 +27,8 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportSettings {
   /** import.segment_sample_percentage (100 = STAT every article). */
   samplePercentage: number;
+  /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
+  showArchiveVolumes: boolean;
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
 }
@@ -62,8 +66,9 @@ export class NzbImporter {
 
     const settings = this.d.settings();
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
-    const jobFiles: AddJobFile[] = [];
-    for (const file of mains) jobFiles.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const laidOut: AddJobFile[] = [];
+    for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
+    const jobFiles = await this.expand(doc, mains, laidOut, firsts, settings, signal);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -76,6 +81,27 @@ export class NzbImporter {
       warnings: grouped.warnings,
     });
     return { targetPath, fileSize };
+  }
+
+  /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
+  private async expand(
+    doc: NzbDocument,
+    mains: readonly VirtualFile[],
+    files: AddJobFile[],
+    firsts: readonly FirstArticle[],
+    settings: ImportSettings,
+    signal: AbortSignal,
+  ): Promise<AddJobFile[]> {
+    const articles = new ImportArticles(this.d.client, signal);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.data);
+    const candidates = mains.map((file, i) => {
+      const first = firsts[file.parts[0]!]!;
+      return { file: files[i]!, head: first.missing ? undefined : first.head };
+    });
+    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    if (articles.fetched > 0)
+      this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
+    return expanded;
   }
 
   private async parse(bytes: Buffer): Promise<NzbDocument> {
@@ -105,7 +131,11 @@ export class NzbImporter {
       }
       return { name: file.name, messageIds, known };
     });
-    const findings = await probeAvailability(this.d.client, targets, percentage, signal);
+    const findings = await probeAvailability(this.d.client, targets, { percentage, lane: 'import', signal }).catch(
+      (err: unknown) => {
+        throw asImportError(err);
+      },
+    );
     if (findings.length > 0) throw nonRetryableError(describeMissing(findings, percentage < 100));
   }
 
@@ -131,51 +161,31 @@ export class NzbImporter {
     return {
       name: file.name,
       size: layout.size,
-      layout: toVfsLayout(layout),
+      layout,
       sourceNzbPath: item.nzbPath,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
   }
 
   /**
-   * Writes the job. The directory is reserved on the queue item first: a re-run after a crash finds its own
-   * reservation and replaces the half-known job; another item's job of the same name is never overwritten.
+   * Writes the job. The directory is chosen and reserved on the queue item in one transaction first (see
+   * QueueService.reserveJobDir): two imports of the same name never share a directory, and a re-run after a
+   * crash finds its own reservation and replaces its half-known job.
    */
   private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
-    let targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${jobName}`;
-    let chosen = jobName;
-    if (item.targetPath !== targetPath) {
-      for (let n = 2; vfs.stat(targetPath) && n < 1000; n++) {
-        chosen = `${jobName} (${n})`;
-        targetPath = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/${chosen}`;
-      }
-    }
-    this.d.queue.reserveTarget(item.id, targetPath);
+    const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
+    const nameFor = (n: number) => (n === 1 ? jobName : `${jobName} (${n})`);
+    const targetPath = this.d.queue.reserveJobDir(
+      item.id,
+      (n) => base + nameFor(n),
+      (path) => vfs.stat(path) !== undefined,
+    );
+    const chosen = targetPath.slice(base.length);
     const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
     return dir;
   }
-}
-
-/** The nzb domain's layout (typed arrays) as the VFS stores it, with what NZB export needs. */
-export function toVfsLayout(layout: FileLayout): VfsLayout {
-  const n = layout.messageIds.length;
-  const segments = new Array<VfsLayout['segments'][number]>(n);
-  for (let i = 0; i < n; i++)
-    segments[i] = { messageId: layout.messageIds[i]!, start: layout.starts[i]!, end: layout.starts[i + 1]! };
-  const part = layout.parts[0];
-  return {
-    segments,
-    groups: part?.groups,
-    nzb: part && {
-      poster: part.poster,
-      date: part.date,
-      subject: part.subject,
-      numbers: Array.from(layout.numbers),
-      encodedBytes: Array.from(layout.encodedBytes),
-    },
-  };
 }
 
 /** A name usable as one path segment of the virtual tree. */

@@ -1,5 +1,6 @@
 import { groupNzb, parsePar2, type FileEvidence, type NzbDocument, type Par2FileDescription } from '../nzb/index.js';
-import { fetchArticle, isPar2Article, type ArticleClient, type FirstArticle } from './article-evidence.js';
+import type { ArticleClient } from '../articles/index.js';
+import { fetchImportArticle, isPar2Article, type FirstArticle } from './first-articles.js';
 
 /** An index .par2 is a few KB; a file of more articles than this is a recovery volume, not worth fetching whole. */
 const MAX_PAR2_ARTICLES = 8;
@@ -29,7 +30,7 @@ export async function readPar2Descriptions(
     if (segments.length > MAX_PAR2_ARTICLES) continue;
     const pieces: Buffer[] = [first.data];
     for (const segment of segments.slice(1)) {
-      const article = await fetchArticle(client, segment.messageId, signal);
+      const article = await fetchImportArticle(client, segment.messageId, signal);
       if (!article) break; // parsePar2 reads what it has; a damaged tail costs only the packets in it
       pieces.push(Buffer.from(article.data));
     }

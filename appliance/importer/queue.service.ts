@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
+import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { QueueStore } from './queue.store.js';
 import type { QueueListQuery, QueueRecord } from './queue.types.js';
@@ -204,9 +205,35 @@ export class QueueService extends EventEmitter<QueueEvents> {
     return this.repo.nextRetryAt();
   }
 
-  /** Records where the job will be written before writing it, so a re-run after a crash replaces its own job. */
-  reserveTarget(id: number, targetPath: string): void {
-    this.repo.update(id, (cur) => ({ ...cur, targetPath }));
+  /**
+   * Chooses and reserves the job directory in one write transaction, so two imports of the same name (the same
+   * NZB twice, or two NZBs both called `Same.Name.nzb`) can never both take it. `dirFor(1)` is the wanted path,
+   * `dirFor(n)` the n-th alternative; a path is free when no other item holds it and `inUse` (the VFS) says no job
+   * is there. An item that already holds a directory in the same place keeps it: a re-run after a crash or a
+   * restart replaces its own job, never another item's.
+   */
+  reserveJobDir(id: number, dirFor: (n: number) => string, inUse: (path: string) => boolean): string {
+    return this.store.transaction(() => {
+      const item = this.repo.get(id);
+      if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+      const own = item.targetPath;
+      const sameParent = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+      let chosen: string | undefined;
+      if (own !== null && sameParent(own) === sameParent(dirFor(1)) && (this.repo.jobDirOwner(own) ?? id) === id)
+        chosen = own;
+      for (let n = 1; chosen === undefined && n <= MAX_JOB_DIR_TRIES; n++) {
+        const path = dirFor(n);
+        const owner = this.repo.jobDirOwner(path);
+        if ((owner === undefined || owner === id) && !inUse(path)) chosen = path;
+      }
+      if (chosen === undefined)
+        throw nonRetryableError(
+          `No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`,
+        );
+      this.repo.holdJobDir(id, chosen);
+      this.repo.update(id, (cur) => ({ ...cur, targetPath: chosen }));
+      return chosen;
+    });
   }
 
   complete(id: number, result: { targetPath: string; fileSize: number }): void {
@@ -221,9 +248,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
-  fail(id: number, message: string, retryAt: number | null): QueueRecord | undefined {
+  fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
     return this.repo.update(id, (cur) => ({
       ...cur,
+      errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
       retryCount: retryAt === null ? cur.retryCount : cur.retryCount + 1,
       nextAttemptAt: retryAt,
@@ -239,9 +267,19 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   private requeued(cur: QueueRecord): QueueRecord {
-    return { ...cur, status: 'pending', errorMessage: null, nextAttemptAt: null, updatedAt: this.now() };
+    return {
+      ...cur,
+      status: 'pending',
+      errorMessage: null,
+      errorCode: null,
+      nextAttemptAt: null,
+      updatedAt: this.now(),
+    };
   }
 }
+
+/** `Name`, `Name (2)` ... `Name (999)`: past that something is wrong, not merely popular. */
+const MAX_JOB_DIR_TRIES = 999;
 
 /** 'dir/Show.S01E01.nzb' -> 'Show.S01E01'. */
 export function jobNameFromPath(nzbPath: string): string {

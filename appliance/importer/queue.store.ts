@@ -11,6 +11,7 @@ import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
  *   ['p', 2 - priority, id]        pending items in the order they run (no -0: it does not sort as 0)
  *   ['t', nextAttemptAt, id]       retrying items by when they are due
  *   ['c', status] -> count         so totals are O(1)
+ *   ['j', targetPath] -> id        the job directory an item reserved (no two items ever hold the same one)
  *   ['n'] -> next id
  * Every change is one write transaction over both databases, so an index never disagrees with its item.
  */
@@ -65,9 +66,25 @@ export class QueueStore {
       const current = this.items.get(id);
       if (!current || !allow(current)) return undefined;
       this.dropIndexes(current);
+      if (current.targetPath !== null && this.jobDirOwner(current.targetPath) === id)
+        void this.index.remove(['j', current.targetPath]);
       void this.items.remove(id);
       return current;
     });
+  }
+
+  /** The item holding a job directory, if a live item does. Call inside a transaction to act on the answer. */
+  jobDirOwner(targetPath: string): number | undefined {
+    const id = this.index.get(['j', targetPath]) as number | undefined;
+    return id !== undefined && this.items.get(id) ? id : undefined;
+  }
+
+  /** Records `id` as the holder of a job directory, releasing the one it held before. Inside a transaction. */
+  holdJobDir(id: number, targetPath: string): void {
+    const current = this.items.get(id);
+    if (current?.targetPath && current.targetPath !== targetPath && this.jobDirOwner(current.targetPath) === id)
+      void this.index.remove(['j', current.targetPath]);
+    void this.index.put(['j', targetPath], id);
   }
 
   counts(): Record<QueueStatus, number> {

@@ -21,6 +21,12 @@ export interface QueueRecord {
   retryCount: number;
   maxRetries: number;
   errorMessage: string | null;
+  /**
+   * Why it failed, for code that acts on it (absent on older records): `ARCHIVE_COMPRESSED` (a compressed RAR/7z:
+   * the SABnzbd helper may forward the NZB to a fallback host), `ARCHIVE_PASSWORD_MISSING`/`_WRONG`, ... see
+   * docs/archives.md.
+   */
+  errorCode?: string | null;
   /** When a 'retrying' item is due again. */
   nextAttemptAt: number | null;
   /** sha256 of the NZB bytes (scan skips NZBs already seen). */
@@ -45,6 +51,7 @@ export function toQueueJson(r: QueueRecord): QueueItemJson {
     retry_count: r.retryCount,
     max_retries: r.maxRetries,
     error_message: r.errorMessage,
+    error_code: r.errorCode ?? null,
     created_at: new Date(r.createdAt).toISOString(),
     updated_at: new Date(r.updatedAt).toISOString(),
     started_at: iso(r.startedAt),

@@ -22,6 +22,8 @@ export interface QueueItemJson {
   retry_count: number;
   max_retries: number;
   error_message: string | null;
+  /** Machine-readable failure reason (QueueRecord.errorCode); null when none. */
+  error_code: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;

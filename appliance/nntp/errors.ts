@@ -122,3 +122,18 @@ export class InvalidRequestError extends NntpError {
     this.name = 'InvalidRequestError';
   }
 }
+
+/**
+ * What a failed request proves about the article itself. Only two answers are evidence: `missing` (430/423 from
+ * every provider that should have it; the pool raises ArticleMissingError only then) and `damaged` (a complete body
+ * whose CRC or size is wrong on every provider). A refused connection, a timeout, an auth failure or a provider
+ * cooling down say nothing about the article: `undefined`, and nothing may be recorded, zero-filled or reported
+ * to an arr as broken on their account.
+ */
+export type ArticleEvidence = 'missing' | 'damaged';
+
+export function articleEvidence(err: unknown): ArticleEvidence | undefined {
+  if (err instanceof ArticleMissingError) return 'missing';
+  if (err instanceof CorruptArticleError) return 'damaged';
+  return undefined;
+}

@@ -11,7 +11,9 @@ import {
   CorruptArticleError,
   NoProviderError,
   ProviderRefusedError,
+  articleEvidence,
 } from './errors.js';
+import { freePort } from '../../tests/support/free-port.js';
 import { checkProvider } from './provider-check.js';
 import type { ProviderConfig } from './types.js';
 
@@ -206,4 +208,21 @@ test('updateProviders applies live: removed providers drain without cutting work
   p.updateProviders([provider(b, { enabled: false })]);
   await assert.rejects(p.body('u@t'), NoProviderError);
   await assert.rejects(p.body('bad id with spaces'), (e: Error & { kind?: string }) => e.kind === 'invalid_request');
+});
+
+test('a 430 is evidence only when every provider said it: refused connections elsewhere are an outage', async () => {
+  const lacks = await fake();
+  const refused = await Promise.all([freePort(), freePort(), freePort()]);
+  const down = refused.map((port, i) => ({ ...provider(lacks), id: `down${i}`, port }));
+  for (const list of [
+    [...down, provider(lacks)],
+    [provider(lacks), ...down],
+  ]) {
+    const p = pool(list);
+    const notMissing = (e: Error) => !(e instanceof ArticleMissingError) && articleEvidence(e) === undefined;
+    await assert.rejects(p.body('nowhere@t'), notMissing);
+    await assert.rejects(p.stat('nowhere@t'), notMissing, 'stat must not answer "missing" during an outage');
+  }
+  const all = pool([provider(lacks), provider(await fake())]);
+  assert.equal(await all.stat('nowhere@t'), false, 'a 430 from every provider is missing');
 });

@@ -12,6 +12,7 @@ import {
   NntpError,
   NoProviderError,
   ProtocolError,
+  articleEvidence,
 } from './errors.js';
 import { PoolStats } from './pool-metrics.js';
 import type { PoolMetrics } from './pool.wire.js';
@@ -65,6 +66,8 @@ interface PoolRequest {
   failedOn: Set<string>;
   attempts: number;
   lastError: NntpError | undefined;
+  /** The last failure that was not evidence about the article (refused, timeout, auth ...). */
+  lastOutage: NntpError | undefined;
   /** When it started waiting for a cooling provider (undefined when it is not). */
   coolingSince: number | undefined;
   settled: boolean;
@@ -186,6 +189,7 @@ export class NntpPool {
         failedOn: new Set(),
         attempts: 0,
         lastError: undefined,
+        lastOutage: undefined,
         coolingSince: undefined,
         settled: false,
         finish(err, value) {
@@ -259,8 +263,13 @@ export class NntpPool {
         return undefined;
       }
     }
-    // The real cause beats a generic "nobody available", except a 430 when another provider might still have it.
-    if (last && !(cooling.length > 0 && last instanceof ArticleMissingError)) return last;
+    // A 430 (or a damaged copy) is the verdict only when every provider that should have the article gave it;
+    // if one could not be asked (refused, timed out, out of tries), the outage is the answer, not "missing".
+    // (A provider left unasked without an outage of this request is cooling: the message below says so.)
+    const unasked = this.providers.some((p) => (p.usable(now) || p.cooling(now)) && !r.missingOn.has(p.id));
+    if (last && articleEvidence(last) && unasked && r.lastOutage) return r.lastOutage;
+    // The real cause beats a generic "nobody available".
+    if (last && !(cooling.length > 0 && articleEvidence(last))) return last;
     if (cooling.length === 0) return new NoProviderError();
     const secs = Math.ceil((Math.min(...cooling.map((p) => p.coolingUntil)) - now) / 1000);
     return new NoProviderError(`Every provider that could serve this article is cooling down (back in ${secs} s)`);
@@ -364,6 +373,7 @@ export class NntpPool {
       this.stats.recordError(p);
       if (err.kind === 'corrupt_article') r.missingOn.add(p.id);
       else {
+        r.lastOutage = err;
         r.failedOn.add(p.id);
         r.attempts++;
         const tripped = p.recordFailure(

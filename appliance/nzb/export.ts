@@ -1,4 +1,5 @@
-import type { NzbFile, NzbMeta } from './types.js';
+import type { FileLayout, LayoutPost } from '../layout/index.js';
+import type { NzbFile, NzbMeta, NzbSegment } from './types.js';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
@@ -39,4 +40,32 @@ export function toNzbXml(parts: readonly NzbFile[], meta: NzbMeta = {}): string 
   }
   out.push('</nzb>', '');
   return out.join('\n');
+}
+
+/**
+ * The posted files behind a layout, for `toNzbXml`, from the layout alone: one `<file>` per post its articles came
+ * from, in order, with the original numbers and encoded sizes. An article shared by neighbouring slices (a file
+ * inside archive volumes) is listed once. Segments without post facts get honest stand-ins (`fallback`).
+ */
+export function layoutToNzbFiles(layout: FileLayout, fallback: LayoutPost): NzbFile[] {
+  const files: NzbFile[] = [];
+  let current: { post: number | undefined; file: NzbFile } | undefined;
+  const seen = new Set<string>();
+  for (const s of layout.segments) {
+    if (seen.has(s.messageId)) continue;
+    seen.add(s.messageId);
+    if (!current || current.post !== s.post) {
+      const post = (s.post !== undefined && layout.posts?.[s.post]) || fallback;
+      const file: NzbFile = { ...post, segments: [], missingCount: 0, missingNumbers: [], duplicatesDropped: 0 };
+      files.push(file);
+      current = { post: s.post, file };
+    }
+    const segment: NzbSegment = {
+      number: s.number ?? current.file.segments.length + 1,
+      bytes: s.bytes ?? s.articleSize ?? s.end - s.start,
+      messageId: s.messageId,
+    };
+    current.file.segments.push(segment);
+  }
+  return files;
 }

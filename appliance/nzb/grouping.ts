@@ -4,7 +4,7 @@ import { chooseName, cleanFileName, isObfuscatedName, nameFromSubject } from './
 import type { NameCandidate, NameSource } from './naming.js';
 import { matchPar2Description } from './par2.js';
 import type { Par2FileDescription } from './par2.js';
-import { missingSplitPieces, parseSplitName } from './split.js';
+import { missingSplitPieces, parseSplitName } from '../archive/split.js';
 import type { NzbDocument, YencFacts } from './types.js';
 
 /** What the importer learned about one NZB file from the network (all optional: grouping works from the NZB alone). */

@@ -11,11 +11,9 @@ export { chooseName, cleanFileName, isObfuscatedName, nameFromSubject, scoreName
 export type { NameCandidate, NameSource } from './naming.js';
 export { FIRST_16K, matchPar2Description, md5First16k, parsePar2 } from './par2.js';
 export type { Par2FileDescription, Par2Index } from './par2.js';
-export { missingSplitPieces, parseSplitName } from './split.js';
+export { missingSplitPieces, parseSplitName } from '../archive/split.js';
 export { groupNzb, par2Plan } from './grouping.js';
 export type { FileEvidence, GroupedNzb, VirtualFile } from './grouping.js';
 export { layoutFile, layoutFromFirstAndLast } from './layout.js';
-export type { FileLayout, LayoutOutcome, LayoutPart } from './layout.js';
-export { concatLayouts, findSegment, segmentRange, segmentsForRange } from './layout-index.js';
-export { decodeLayout, encodeLayout, LayoutDecodeError, layoutToNzbFiles } from './layout-codec.js';
-export { escapeXml, toNzbXml } from './export.js';
+export type { FileLayout, LayoutOutcome } from './layout.js';
+export { escapeXml, layoutToNzbFiles, toNzbXml } from './export.js';

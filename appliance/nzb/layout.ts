@@ -1,31 +1,8 @@
 import { checkEncodedSizes } from './layout-check.js';
+import type { FileLayout, LayoutSegment } from '../layout/index.js';
 import type { NzbFile, YencFacts } from './types.js';
 
-/** The posted file a run of segments came from (a joined split file has one per piece); kept for NZB export. */
-export interface LayoutPart {
-  /** Index of the part's first segment in the flat lists. */
-  firstSegment: number;
-  poster: string;
-  date: number;
-  subject: string;
-  groups: string[];
-}
-
-/**
- * Where every decoded byte of a virtual file lives: segment i covers bytes [starts[i], starts[i+1]).
- * With this stored, any read maps to articles by a local binary search, with no network round trip.
- */
-export interface FileLayout {
-  size: number;
-  /** n + 1 entries; starts[n] === size. */
-  starts: Float64Array;
-  messageIds: string[];
-  /** Segment numbers as the NZB wrote them (they restart at 1 in each part). */
-  numbers: Uint32Array;
-  /** Encoded sizes the NZB claimed (0 when absent). */
-  encodedBytes: Uint32Array;
-  parts: LayoutPart[];
-}
+export type { FileLayout };
 
 export type LayoutOutcome =
   | { kind: 'ok'; layout: FileLayout; warnings: string[] }
@@ -154,26 +131,15 @@ function fillBetween(
   return null;
 }
 
+/** Whole articles, in order, each remembering its NZB number, encoded size and posted file (for export). */
 function buildLayout(file: NzbFile, sizes: Float64Array): FileLayout {
-  const n = sizes.length;
-  const starts = new Float64Array(n + 1);
-  const numbers = new Uint32Array(n);
-  const encodedBytes = new Uint32Array(n);
-  const messageIds = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
-    const segment = file.segments[i]!;
-    starts[i + 1] = starts[i]! + sizes[i]!;
-    numbers[i] = segment.number;
-    encodedBytes[i] = Math.min(segment.bytes, 0xffffffff);
-    messageIds[i] = segment.messageId;
+  const segments = new Array<LayoutSegment>(sizes.length);
+  let at = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const { number, bytes, messageId } = file.segments[i]!;
+    segments[i] = { messageId, start: at, end: at + sizes[i]!, number, bytes, post: 0 };
+    at += sizes[i]!;
   }
   const { poster, date, subject, groups } = file;
-  return {
-    size: starts[n]!,
-    starts,
-    messageIds,
-    numbers,
-    encodedBytes,
-    parts: [{ firstSegment: 0, poster, date, subject, groups }],
-  };
+  return { size: at, segments, groups, posts: [{ poster, date, subject, groups }] };
 }

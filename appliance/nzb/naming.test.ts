@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyName } from './classify.js';
 import { chooseName, cleanFileName, isObfuscatedName, nameFromSubject } from './naming.js';
-import { missingSplitPieces, parseSplitName } from './split.js';
+import { missingSplitPieces, parseSplitName } from '../archive/split.js';
 
 describe('nameFromSubject', () => {
   const cases: [string, string | null][] = [

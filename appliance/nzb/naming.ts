@@ -1,5 +1,5 @@
 import { classifyName, extensionOf } from './classify.js';
-import { parseSplitName } from './split.js';
+import { parseSplitName } from '../archive/split.js';
 
 /** Where a name came from, strongest first: PAR2 describes the real file; posters often obfuscate the rest. */
 export type NameSource = 'par2' | 'subject' | 'yenc' | 'fallback';

@@ -1,5 +1,5 @@
 import type { VfsReader } from './reader.js';
-import { findSegment } from './reader.js';
+import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
 
@@ -85,9 +85,10 @@ export class ReadStream {
     for (let i = findSegment(segs, offset); n < end - offset; i++) {
       const seg = segs[i] as VfsSegment;
       const data = cache.get(seg.messageId)?.data;
-      if (!data || data.byteLength !== seg.end - seg.start) return null; // not here yet, or bad: the async path reports it
-      const from = offset + n - seg.start;
-      const to = Math.min(end, seg.end) - seg.start;
+      if (!data || data.byteLength !== articleSizeOf(seg)) return null; // not here yet, or bad: the async path reports it
+      const at = articleOffsetOf(seg) - seg.start; // file byte -> byte of the decoded article
+      const from = offset + n + at;
+      const to = Math.min(end, seg.end) + at;
       target.set(data.subarray(from, to), n);
       n += to - from;
     }
@@ -167,8 +168,10 @@ export class ReadStream {
       !this.closed &&
       !this.held.has(index) &&
       index >= this.lastIndex - RETIRE_SLACK &&
-      lease.data.byteLength === seg.end - seg.start; // a bad article is never published: JS reports it
-    if (wanted && (this.window as StreamWindow).publish(seg.start, lease.data)) this.held.set(index, lease);
+      lease.data.byteLength === articleSizeOf(seg); // a bad article is never published: JS reports it
+    // The window gets only this file's share of the article (a volume's article may also hold a neighbour's bytes).
+    const share = lease.data.subarray(articleOffsetOf(seg), articleOffsetOf(seg) + seg.end - seg.start);
+    if (wanted && (this.window as StreamWindow).publish(seg.start, share)) this.held.set(index, lease);
     else lease.release();
   }
 

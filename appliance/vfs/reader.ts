@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
+import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -14,19 +16,33 @@ export interface ReaderSettings {
   zeroFill: { enabled: boolean; maxHoleBytes: number; maxHolesPerFile: number; maxFileShare: number };
 }
 
-/** A read that cannot return the right bytes. WebDAV answers 502 before headers; FUSE answers EIO. */
+/**
+ * A read that cannot return the right bytes. WebDAV answers 502 before headers; FUSE answers EIO. `evidence` says
+ * whether the article itself is known bad (missing or damaged everywhere) or the providers could not be reached.
+ */
 export class VfsReadError extends AppError {
   constructor(
     readonly path: string,
     readonly messageId: string,
     reason: string,
+    readonly evidence: ArticleEvidence | undefined,
   ) {
-    super('BAD_GATEWAY', `Article ${messageId} of ${path} is unavailable from every provider: ${reason}`);
+    super(
+      'BAD_GATEWAY',
+      evidence
+        ? `Article ${messageId} of ${path} is unavailable from every provider: ${reason}`
+        : `Article ${messageId} of ${path} could not be fetched (providers unreachable, nothing is known missing): ${reason}`,
+    );
   }
 }
 
 export interface ReaderEvents {
+  /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
   'article-failure': [failure: ArticleFailure];
+  /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
+  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled'>];
+  /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
+  'article-recovered': [recovered: { path: string; messageIds: string[] }];
 }
 
 /**
@@ -78,8 +94,8 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     }
     this.cacheResize();
     const segs = layout.segments;
-    const first = findSegment(segs, offset);
-    const last = findSegment(segs, end - 1);
+    const first = findIn(segs, offset);
+    const last = findIn(segs, end - 1);
     // Our own controller so that a consumer that stops early (break, error) cancels the fetches it started.
     const local = new AbortController();
     const onAbort = () => local.abort();
@@ -101,8 +117,9 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
         try {
           if (signal.aborted) throw abortError();
           const seg = segs[i] as VfsSegment;
-          const from = Math.max(offset, seg.start) - seg.start;
-          const to = Math.min(end, seg.end) - seg.start;
+          const at = articleOffsetOf(seg) - seg.start; // file byte -> byte of the decoded article
+          const from = Math.max(offset, seg.start) + at;
+          const to = Math.min(end, seg.end) + at;
           // The consumer is done with this chunk when it asks for the next one; only then may the buffer be reused.
           yield lease.data.subarray(from, to);
         } finally {
@@ -135,38 +152,49 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, seg.end - seg.start, layout.groups).then(
+      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups).then(
         (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
     }
   }
 
-  /** One article's bytes, checked for size; after every provider failed: zero-fill if allowed, else an error. */
+  /**
+   * One whole article's bytes, checked against the article's decoded size in the layout (not the segment's share
+   * of it: a file inside an archive volume uses part of an article). A failure is evidence only when every
+   * provider said 430 or served a damaged body (nntp `articleEvidence`) or the decoded size contradicts the layout;
+   * only then is it reported as an article failure and may be zero-filled. Anything else (an outage) fails the read
+   * and records nothing.
+   */
   private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
-    const want = seg.end - seg.start;
+    const want = articleSizeOf(seg);
     let reason: string;
+    let evidence: ArticleEvidence | undefined;
     try {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups);
-      if (lease.data.byteLength === want) return lease;
+      if (lease.data.byteLength === want) {
+        if (node.missingSegments?.includes(seg.messageId))
+          this.emit('article-recovered', { path: node.path, messageIds: [seg.messageId] });
+        return lease;
+      }
       lease.release();
       reason = `decoded ${lease.data.byteLength} bytes, expected ${want}`;
+      evidence = 'damaged';
     } catch (err) {
       if (signal.aborted || (err as Error).name === 'AbortError') throw err;
       reason = (err as Error).message || 'fetch failed';
+      evidence = articleEvidence(err);
+    }
+    const failure = { path: node.path, messageId: seg.messageId, segmentIndex: index, reason, at: Date.now() };
+    if (!evidence) {
+      this.emit('article-unreachable', failure);
+      throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', {
-      path: node.path,
-      messageId: seg.messageId,
-      segmentIndex: index,
-      reason,
-      at: Date.now(),
-      zeroFilled: zero,
-    });
+    this.emit('article-failure', { ...failure, zeroFilled: zero });
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
-    throw new VfsReadError(node.path, seg.messageId, reason);
+    throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }
 
   private mayZeroFill(node: VfsNode, holeBytes: number): boolean {
@@ -184,13 +212,4 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
 }
 
 /** Index of the segment holding byte `pos` (segments tile the file in order). */
-export function findSegment(segs: readonly VfsSegment[], pos: number): number {
-  let lo = 0;
-  let hi = segs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((segs[mid] as VfsSegment).start <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export const findSegment = findIn;

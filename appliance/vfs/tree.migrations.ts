@@ -1,5 +1,5 @@
 import type { Migration } from '../store/index.js';
-import type { VfsNode } from './types.js';
+import type { FileLayout, VfsNode } from './types.js';
 import { keyOf } from './tree.store.js';
 
 /** Schema steps of the virtual tree ('vfs' scope in the store). */
@@ -16,4 +16,43 @@ export const VFS_MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    version: 2,
+    description: 'layouts in the one model of appliance/layout: size, per-segment NZB facts and posts (was `nzb`)',
+    up: (store) => {
+      const layouts = store.openDb('vfs-layouts');
+      for (const { key, value } of [...layouts.getRange({})]) {
+        const old = value as LegacyLayout;
+        if (typeof old.size === 'number') continue;
+        void layouts.put(key, upgradeLayout(old));
+      }
+    },
+  },
 ];
+
+/** The stored shape before version 2: whole articles only, export facts in a side record. */
+interface LegacyLayout {
+  size?: number;
+  segments: { messageId: string; start: number; end: number }[];
+  groups?: string[];
+  nzb?: { poster: string; date: number; subject: string; numbers?: number[]; encodedBytes?: number[] };
+}
+
+export function upgradeLayout(old: LegacyLayout): FileLayout {
+  const nzb = old.nzb;
+  const segments = old.segments.map((s, i) => ({
+    messageId: s.messageId,
+    start: s.start,
+    end: s.end,
+    ...(nzb?.numbers?.[i] !== undefined ? { number: nzb.numbers[i] } : {}),
+    ...(nzb?.encodedBytes?.[i] !== undefined ? { bytes: nzb.encodedBytes[i] } : {}),
+    ...(nzb ? { post: 0 } : {}),
+  }));
+  const posts = nzb ? [{ poster: nzb.poster, date: nzb.date, subject: nzb.subject, groups: old.groups ?? [] }] : [];
+  return {
+    size: old.segments.at(-1)?.end ?? 0,
+    segments,
+    ...(old.groups ? { groups: old.groups } : {}),
+    ...(posts.length ? { posts } : {}),
+  };
+}

@@ -67,7 +67,7 @@ test('migration 1 moves trees written with "parent NUL name" string keys to arra
       const parent = n.path.slice(0, n.path.lastIndexOf('/')) || '/';
       await nodes.put(parent + '\u0000' + n.name, n);
     }
-    assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, 1);
+    assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, VFS_MIGRATIONS.length);
     const tree = new TreeStore({ nodes, layouts: store.openDb('vfs-layouts') });
     assert.deepEqual(
       tree.children(release).map((n) => n.name),
@@ -79,6 +79,37 @@ test('migration 1 moves trees written with "parent NUL name" string keys to arra
     );
     assert.equal([...nodes.getKeys({})].filter((k) => typeof k === 'string').length, 0);
     assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, 0, 'applied once only');
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('migration 2 turns stored layouts of the old shape into the one layout model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-mig2-'));
+  const store = openStore({ rootPath: dir });
+  try {
+    const layouts = store.openDb('vfs-layouts');
+    await layouts.put('old', {
+      segments: [
+        { messageId: 'a@x', start: 0, end: 10 },
+        { messageId: 'b@x', start: 10, end: 15 },
+      ],
+      groups: ['alt.test'],
+      nzb: { poster: 'p', date: 5, subject: 's', numbers: [1, 2], encodedBytes: [12, 7] },
+    });
+    await layouts.put('bare', { segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
+    migrate(store, 'vfs', VFS_MIGRATIONS);
+    assert.deepEqual(layouts.get('old'), {
+      size: 15,
+      segments: [
+        { messageId: 'a@x', start: 0, end: 10, number: 1, bytes: 12, post: 0 },
+        { messageId: 'b@x', start: 10, end: 15, number: 2, bytes: 7, post: 0 },
+      ],
+      groups: ['alt.test'],
+      posts: [{ poster: 'p', date: 5, subject: 's', groups: ['alt.test'] }],
+    });
+    assert.deepEqual(layouts.get('bare'), { size: 3, segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

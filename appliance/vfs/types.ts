@@ -1,20 +1,12 @@
 /** File health as the health domain reports it (spec §3). Corrupted files are hidden from listings by default. */
 export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'corrupted' | 'repair_triggered';
 
-/** One article of a virtual file: the decoded bytes [start, end) of the file that this message carries. */
-export interface VfsSegment {
-  messageId: string;
-  start: number;
-  end: number;
-}
-
-/** A file's article map as stored: everything a read needs, no network. Groups are passed to the pool if it wants them. */
-export interface FileLayout {
-  segments: VfsSegment[];
-  groups?: string[];
-  /** What NZB export needs to rebuild the <file> element faithfully (the importer fills it when it knows). */
-  nzb?: { poster: string; date: number; subject: string; numbers?: number[]; encodedBytes?: number[] };
-}
+/**
+ * A file's article map as stored (`vfs-layouts`): the one layout model of appliance/layout. A segment may start
+ * mid-article (files inside archive volumes), so the reader slices each article at `articleOffset`.
+ */
+export type { FileLayout, LayoutSegment as VfsSegment } from '../layout/index.js';
+import type { FileLayout } from '../layout/index.js';
 
 /** A node of the virtual tree as stored in LMDB (key: parent path + NUL + name). */
 export interface VfsNode {

@@ -40,7 +40,7 @@ test('addJob creates /complete/<category>/<job>/<file> with its layout', async (
 test('addJob refuses layouts that do not tile the file and names that escape the job', async () => {
   await assert.rejects(
     t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: 'x', size: 2600, layout }] }),
-    /covers 2500 bytes/,
+    /layout is of 2500 bytes, the file of 2600/,
   );
   await assert.rejects(
     t.vfs.addJob({ category: 'tv', jobName: 'Bad', files: [{ name: '../../x', size: 2500, layout }] }),

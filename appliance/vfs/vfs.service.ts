@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { layoutProblem } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import { TreeStore, type VfsDatabases } from './tree.store.js';
@@ -253,6 +254,19 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
+  /** Forgets missing marks that a later good read disproved (the article came back whole). */
+  async clearMissing(path: string, messageIds: readonly string[]): Promise<void> {
+    const p = normalizeVfsPath(path);
+    await this.repo.write(() => {
+      const node = this.repo.get(p);
+      if (!node || node.type !== 'file' || !node.missingSegments) return;
+      const gone = new Set(messageIds);
+      const known = node.missingSegments.filter((id) => !gone.has(id));
+      if (known.length !== node.missingSegments.length)
+        this.repo.put({ ...node, missingSegments: known.length ? known : undefined });
+    });
+  }
+
   /** Every article-backed file below `path` (health checks, stats). */
   *walkFiles(path = '/'): Generator<VfsNode> {
     for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
@@ -322,14 +336,8 @@ function toMs(t: number): number {
   return t < 1e12 ? t * 1000 : t;
 }
 
-/** A layout must tile [0, size) exactly; anything else would let a read return wrong bytes. */
+/** A layout must tile [0, size) exactly, each segment inside its article; anything else could return wrong bytes. */
 function checkLayout(layout: FileLayout, size: number, name: string): void {
-  let pos = 0;
-  for (const s of layout.segments) {
-    if (s.start !== pos || s.end <= s.start || !s.messageId) {
-      throw new AppError('BAD_REQUEST', `Layout of ${name} has a gap or overlap at byte ${pos}`);
-    }
-    pos = s.end;
-  }
-  if (pos !== size) throw new AppError('BAD_REQUEST', `Layout of ${name} covers ${pos} bytes, file size is ${size}`);
+  const problem = layoutProblem(layout, size);
+  if (problem) throw new AppError('BAD_REQUEST', `Layout of ${name}: ${problem}`);
 }

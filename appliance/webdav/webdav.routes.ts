@@ -12,6 +12,8 @@ import { handleCopyMove, handleDelete, handleMkcol, handlePut } from './write.ha
 
 export const WEBDAV_PREFIX = '/webdav';
 const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE, LOCK, UNLOCK';
+/** What the read-only `webdav.user` pair may do: media players list and read; changes need a console user. */
+const READ_METHODS = new Set(['OPTIONS', 'GET', 'HEAD', 'PROPFIND']);
 
 /**
  * WebDAV at /webdav, served by our own handlers (see docs/streaming.md for why webdav-server is not used).
@@ -39,6 +41,11 @@ async function serve(ctx: Ctx, deps: WebdavDeps): Promise<void> {
       prefix: WEBDAV_PREFIX,
     };
     if (ctx.req.method === 'OPTIONS') return davStatus(ctx, 200, '', { Allow: ALLOW });
+    if (ctx.principal.readOnly && !READ_METHODS.has(ctx.req.method))
+      throw new DavError(
+        403,
+        'The WebDAV account (webdav.user) can only read; sign in as a Spool user to change files',
+      );
     checkIfHeader(r);
     await dispatch(r);
   } catch (err) {

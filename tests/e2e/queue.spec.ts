@@ -84,7 +84,7 @@ test('empty queue, upload several NZBs (a non-.nzb refused in the browser), see 
   await expect(page.getByRole('button', { name: 'Clear Failed' })).toBeVisible();
 
   // The failed row explains itself in a tooltip.
-  await brokenRow.locator('.queue-status').hover();
+  await brokenRow.locator('.status-tip').hover();
   await expect(brokenRow.getByRole('tooltip')).toBeVisible();
   await expect(brokenRow.getByRole('tooltip')).toContainText('The NZB could not be read');
 });
@@ -144,7 +144,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
     await expect(row(page, name)).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   }
   // The error tooltip describes the status badge (read by screen readers without hovering).
-  await expect(row(page, 'Lost.One.nzb').locator('.queue-status')).toHaveAccessibleDescription(/missing/);
+  await expect(row(page, 'Lost.One.nzb').locator('.status-tip')).toHaveAccessibleDescription(/missing/);
 
   await page.getByRole('checkbox', { name: 'Select Lost.One.nzb' }).check();
   await page.getByRole('checkbox', { name: 'Select Lost.Two.nzb' }).check();

@@ -28,6 +28,7 @@ export interface WebdavConfig {
 export interface AuthSectionConfig {
   login_required: boolean;
   registration_enabled: boolean;
+  trusted_origins?: string[];
 }
 
 export interface MetadataConfig {
@@ -42,6 +43,7 @@ export interface StreamingConfig {
 export interface ImportConfig {
   max_processor_workers: number;
   queue_processing_interval_seconds: number;
+  scan_roots?: string[];
 }
 
 export interface HealthConfig {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davGet, sha256, startImportServer, waitForItem, type QueueItem, type TestServer } from './support.js';
@@ -11,6 +11,9 @@ import { api, davGet, sha256, startImportServer, waitForItem, type QueueItem, ty
 let inn: InnServer;
 let srv: TestServer;
 let root: string;
+/** A second scan root, for the cancel test; anything outside both roots is off limits. */
+let manyRoot: string;
+let outside: string;
 const contents = new Map<string, Buffer>();
 
 interface ScanStatus {
@@ -24,8 +27,12 @@ interface ScanStatus {
 
 before(async () => {
   inn = await ensureInn();
-  srv = await startImportServer(inn);
   root = mkdtempSync(join(tmpdir(), 'spool-scan-'));
+  manyRoot = mkdtempSync(join(tmpdir(), 'spool-scan-many-'));
+  outside = mkdtempSync(join(tmpdir(), 'spool-scan-outside-'));
+  srv = await startImportServer(inn, {
+    import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, scan_roots: [root, manyRoot] },
+  });
   mkdirSync(join(root, 'sub', 'deeper'), { recursive: true });
   for (const [rel, name] of [
     ['Alpha.Movie.nzb', 'Alpha.Movie.mkv'],
@@ -42,7 +49,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  rmSync(root, { recursive: true, force: true });
+  for (const dir of [root, manyRoot, outside]) rmSync(dir, { recursive: true, force: true });
 });
 
 async function scanToEnd(): Promise<ScanStatus> {
@@ -63,6 +70,26 @@ test('scan path validation uses the spec texts', async () => {
   const absent = await api(srv.baseUrl, '/api/import/scan', { method: 'POST', json: { path: join(root, 'nope') } });
   assert.equal(absent.status, 400);
   assert.match(absent.body.error?.message ?? '', /Not a directory/);
+});
+
+test('a scan reads only under import.scan_roots: other paths, .. and symlinks out of a root are refused', async () => {
+  writeFileSync(join(outside, 'Secret.nzb'), '<nzb/>');
+  symlinkSync(outside, join(manyRoot, 'escape'));
+  try {
+    for (const path of ['/etc', outside, join(root, '..', basename(outside)), join(manyRoot, 'escape')]) {
+      const res = await api(srv.baseUrl, '/api/import/scan', { method: 'POST', json: { path } });
+      assert.equal(res.status, 400, path);
+      assert.equal(res.body.error?.code, 'VALIDATION_FAILED', path);
+      assert.match(res.body.error?.message ?? '', /must be inside a scan root \(import\.scan_roots\)/, path);
+    }
+    // A symlink inside a root is not followed by the walk either.
+    await api(srv.baseUrl, '/api/import/scan', { method: 'POST', json: { path: manyRoot } });
+    const done = await scanToEnd();
+    assert.equal(done.files_found, 0);
+    assert.equal((await api<QueueItem[]>(srv.baseUrl, '/api/queue?limit=0')).body.data!.length, 0);
+  } finally {
+    rmSync(join(manyRoot, 'escape'));
+  }
 });
 
 test('a recursive scan queues each new NZB once (a byte-identical copy is skipped) and they import', async () => {
@@ -96,7 +123,7 @@ test('a recursive scan queues each new NZB once (a byte-identical copy is skippe
 });
 
 test('a scan can be cancelled: it stops between files', async () => {
-  const many = mkdtempSync(join(tmpdir(), 'spool-scan-many-'));
+  const many = manyRoot;
   try {
     for (let i = 0; i < 300; i++)
       writeFileSync(join(many, `n${String(i).padStart(3, '0')}.nzb`), `<nzb><!-- ${i} --></nzb>`);

@@ -4,13 +4,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServer, type TestServer } from '../../support/server.js';
+import { api, startServer, type TestServer } from '../../support/server.js';
 
-// Debian `litmus` (the WebDAV conformance suite) against the real server, with login required and the
-// webdav.user/webdav.password pair. Every suite must report zero failures and zero warnings.
+// Debian `litmus` (the WebDAV conformance suite) against the real server, with login required, signed in as a
+// Spool user (litmus writes, and the webdav.user pair only reads). Every suite must report zero failures and
+// zero warnings.
 let srv: TestServer;
 before(async () => {
-  srv = await startServer({ config: { auth: { login_required: true }, webdav: { user: 'dav', password: 's3cret' } } });
+  srv = await startServer({
+    config: { auth: { login_required: true }, webdav: { user: 'dav', password: 's3cret-dav' } },
+  });
+  await api(srv.baseUrl, '/api/auth/register', {
+    method: 'POST',
+    json: { username: 'litmus', password: 'litmus-pass' },
+  });
 });
 after(() => srv.stop());
 
@@ -34,7 +41,7 @@ function litmus(url: string, user: string, pass: string): Promise<{ code: number
 }
 
 test('litmus: basic, copymove, props, locks and http all pass', async () => {
-  const { code, out } = await litmus(`${srv.baseUrl}/webdav/`, 'dav', 's3cret');
+  const { code, out } = await litmus(`${srv.baseUrl}/webdav/`, 'litmus', 'litmus-pass');
   const summaries = [...out.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
   assert.deepEqual(
     summaries.map((m) => m[1]),

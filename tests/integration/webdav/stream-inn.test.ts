@@ -14,6 +14,9 @@ let srv: TestServer;
 let file: Buffer;
 let posted: PostedFile;
 let path: string;
+let apiKey: string;
+/** Changes to the tree need a console user; the webdav.user pair (AUTH) only reads. */
+const OWNER = 'Basic ' + Buffer.from('owner:correct horse').toString('base64');
 
 before(async () => {
   inn = await ensureInn();
@@ -27,6 +30,12 @@ before(async () => {
     },
   });
   [path] = (await addPosted(srv, 'movies', 'Movie.2024', [posted])) as [string];
+  const reg = await fetch(`${srv.baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'owner', password: 'correct horse' }),
+  });
+  apiKey = ((await reg.json()) as { data: { user: { api_key: string } } }).data.user.api_key;
 });
 after(() => srv?.stop());
 
@@ -137,12 +146,6 @@ test('an article missing everywhere: 502 before any byte, or a cut connection af
   );
   // ...and remembered: the file info shows that one segment unavailable and the file partial.
   const missingId = p3.segments[2]!.messageId;
-  const reg = await fetch(`${srv.baseUrl}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'owner', password: 'correct horse' }),
-  });
-  const apiKey = ((await reg.json()) as { data: { user: { api_key: string } } }).data.user.api_key;
   let info:
     { status: string; available_segments: number; segments: { message_id: string; available: boolean }[] } | undefined;
   for (let i = 0; i < 50; i++) {
@@ -198,7 +201,7 @@ test('no credentials, wrong credentials: 401 with a Basic challenge; Depth infin
 test('PUT takes small sidecars and refuses media', async () => {
   const dir = path.slice(0, path.lastIndexOf('/'));
   const put = (name: string, body: Buffer) =>
-    fetch(davUrl(srv, `${dir}/${name}`), { method: 'PUT', body, headers: { Authorization: AUTH } });
+    fetch(davUrl(srv, `${dir}/${name}`), { method: 'PUT', body, headers: { Authorization: OWNER } });
   assert.equal((await put('movie.en.srt', Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nHi\n'))).status, 201);
   assert.equal(await (await get(`${dir}/movie.en.srt`)).text(), '1\n00:00:01,000 --> 00:00:02,000\nHi\n');
   assert.equal((await put('other.mkv', Buffer.from('x'))).status, 403);
@@ -212,7 +215,7 @@ test('the sidecar cap is webdav.max_sidecar_size_mb, applied at once, for declar
     fetch(url, {
       method: 'PUT',
       body,
-      headers: { Authorization: AUTH },
+      headers: { Authorization: OWNER },
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit);
   const chunked = (bytes: number) =>

@@ -5,12 +5,13 @@ import type { TestServer } from '../../support/server.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
 
 export const DAV_USER = 'dav';
-export const DAV_PASS = 's3cret';
+export const DAV_PASS = 's3cret-dav';
 export const AUTH = 'Basic ' + Buffer.from(`${DAV_USER}:${DAV_PASS}`).toString('base64');
 
 /** The article map of a posted file, straight from what the harness posted (the importer builds the same). */
 export function layoutOf(posted: PostedFile): FileLayout {
   return {
+    size: posted.size,
     segments: posted.segments.map((s) => ({ messageId: s.messageId, start: s.offset, end: s.offset + s.size })),
   };
 }

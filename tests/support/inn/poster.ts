@@ -38,6 +38,8 @@ export interface PostOptions {
   articleSize?: number;
   connections?: number;
   poster?: string;
+  /** Parts (1-based) posted with a wrong yEnc CRC: a complete body that is damaged. */
+  damagedParts?: number[];
 }
 
 /** A line-oriented NNTP session for posting: one command at a time. */
@@ -153,6 +155,7 @@ export async function postFile(
         totalParts: parts.length,
         offset: part.offset,
         data: part.data,
+        ...(opts.damagedParts?.includes(part.part) ? { fakeCrc: '0badc0de' } : {}),
       });
       segments.push({ number: part.part, messageId, bytes: body.length, offset: part.offset, size: part.data.length });
       const head =

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
@@ -40,14 +41,19 @@ export function memoryArticles(
     articles.set(messageId, bytes.subarray(start, end));
     segments.push({ messageId, start, end });
   }
-  return { layout: { segments }, articles };
+  return { layout: { size: bytes.length, segments }, articles };
 }
 
-/** Serves articles from a map, with optional latency and missing ids; counts fetches and cancellations. */
+/**
+ * Serves articles from a map, with optional latency and missing ids (rejected as the pool does after a 430 from
+ * every provider), or `failWith` (an outage: the error the pool gives when providers cannot be reached); counts
+ * fetches and cancellations.
+ */
 export class MapSource implements ArticleSource {
   fetched: string[] = [];
   cancelled = 0;
   missing = new Set<string>();
+  failWith: Error | undefined;
   constructor(
     private readonly articles: Map<string, Buffer>,
     private readonly delayMs = 0,
@@ -59,7 +65,8 @@ export class MapSource implements ArticleSource {
       const done = () => {
         opts.signal.removeEventListener('abort', onAbort);
         const a = this.articles.get(messageId);
-        if (!a || this.missing.has(messageId)) reject(new Error(`430 no such article ${messageId}`));
+        if (this.failWith) reject(this.failWith);
+        else if (!a || this.missing.has(messageId)) reject(new ArticleMissingError(messageId));
         else resolve(a);
       };
       const timer = setTimeout(done, this.delayMs);

@@ -65,7 +65,7 @@ export function TextField({
 export function SecretField({
   isSet,
   ...props
-}: Omit<BaseProps, 'hint' | 'error'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
+}: Omit<BaseProps, 'hint'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
   return (
     <TextField
       {...props}
@@ -138,6 +138,37 @@ export function ToggleField({
         onChange={(e) => onChange(e.target.checked)}
         aria-describedby={hint ? `${id}-msg` : undefined}
       />
+    </div>
+  );
+}
+
+/** A list of strings edited one per line (see lines.ts for the conversion). */
+export function LinesField({
+  label,
+  hint,
+  error,
+  disabled,
+  value,
+  onChange,
+  placeholder,
+}: BaseProps & { value: string; onChange: (value: string) => void; placeholder?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="field__lines"
+        rows={3}
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hint || error ? `${id}-msg` : undefined}
+      />
+      <Messages id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import type { SpoolConfig } from '../../../api/types';
 import { setLoginRequired } from '../../../auth/authStore';
 import { Icon } from '../../../components/Icon';
-import { ToggleField } from '../fields';
+import { LinesField, ToggleField } from '../fields';
+import { fromLines, toLines } from '../lines';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
 
@@ -9,12 +10,13 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
   const { form, set, dirty, reset } = useSectionForm({
     login_required: config.auth.login_required,
     registration_enabled: config.auth.registration_enabled,
+    trusted_origins: toLines(config.auth.trusted_origins),
   });
   const save = useSaveConfig('Authentication settings saved');
 
   const onSave = () =>
     save.mutate(
-      { steps: [{ section: 'auth', payload: { ...form } }] },
+      { steps: [{ section: 'auth', payload: { ...form, trusted_origins: fromLines(form.trusted_origins) } }] },
       { onSuccess: () => setLoginRequired(form.login_required) },
     );
 
@@ -45,6 +47,13 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
         hint="Let new users create their own accounts. Registration is always open while no user exists."
         checked={form.registration_enabled}
         onChange={(v) => set('registration_enabled', v)}
+      />
+      <LinesField
+        label="Trusted origins"
+        value={form.trusted_origins}
+        onChange={(v) => set('trusted_origins', v)}
+        placeholder="https://spool.example.com"
+        hint="Other addresses this console is opened at (scheme, host and port), one per line. Changes sent from any other page are refused."
       />
     </SectionLayout>
   );

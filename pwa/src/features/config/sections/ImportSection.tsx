@@ -1,5 +1,6 @@
 import type { SpoolConfig } from '../../../api/types';
-import { NumberInput } from '../fields';
+import { LinesField, NumberInput } from '../fields';
+import { fromLines, toLines } from '../lines';
 import { NUMBER_RULES, rangeError } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
@@ -8,6 +9,7 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
   const { form, set, dirty, reset } = useSectionForm({
     max_processor_workers: config.import.max_processor_workers,
     queue_processing_interval_seconds: config.import.queue_processing_interval_seconds,
+    scan_roots: toLines(config.import.scan_roots),
   });
   const save = useSaveConfig('Import settings saved');
   const workersError = rangeError(form.max_processor_workers, NUMBER_RULES['import.max_processor_workers']);
@@ -22,7 +24,7 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
       description="How many NZBs are imported in parallel and how often the queue is checked for new work."
       onSave={() =>
         save.mutate({
-          steps: [{ section: 'import', payload: { ...form } }],
+          steps: [{ section: 'import', payload: { ...form, scan_roots: fromLines(form.scan_roots) } }],
           restartValues: { 'import.max_processor_workers': form.max_processor_workers },
         })
       }
@@ -50,6 +52,13 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
           hint="1 – 300. Interval changes need a service restart."
         />
       </div>
+      <LinesField
+        label="Scan roots"
+        value={form.scan_roots}
+        onChange={(v) => set('scan_roots', v)}
+        placeholder="/data/nzb"
+        hint="The folders a manual scan may read, one per line. Scans of any other path are refused."
+      />
     </SectionLayout>
   );
 }

@@ -23,6 +23,9 @@ export function WebdavSection({ config, readOnly }: SectionProps & { config: Spo
   });
   const save = useSaveConfig('WebDAV settings saved');
   const portError = rangeError(form.port, NUMBER_RULES['webdav.port']);
+  // The server's rule (appliance/config/schema.ts): empty keeps the current password, otherwise 8 or more.
+  const passwordError =
+    form.password && form.password.length < 8 ? 'Password must be at least 8 characters long' : undefined;
 
   const onSave = () => {
     const webdav: Record<string, unknown> = { port: form.port, user: form.user };
@@ -41,7 +44,7 @@ export function WebdavSection({ config, readOnly }: SectionProps & { config: Spo
       onSave={onSave}
       onDiscard={reset}
       dirty={dirty}
-      valid={!portError}
+      valid={!portError && !passwordError}
       saving={save.isPending}
       readOnly={readOnly}
     >
@@ -60,6 +63,7 @@ export function WebdavSection({ config, readOnly }: SectionProps & { config: Spo
           value={form.password}
           onChange={(v) => set('password', v)}
           isSet={config.webdav.password_set}
+          error={passwordError}
         />
         <TextField
           label="Mount path"

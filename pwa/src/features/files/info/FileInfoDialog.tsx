@@ -6,7 +6,7 @@ import type { FileEntry } from '../../../lib/webdav';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { LoadingBlock } from '../../../components/Spinner';
 import { filesApi } from '../filesApi';
-import { Modal } from '../Modal';
+import { Modal } from '../../../components/Modal';
 import { typeLabel } from '../preview';
 import { OverviewTab } from './OverviewTab';
 import { SegmentsTab } from './SegmentsTab';

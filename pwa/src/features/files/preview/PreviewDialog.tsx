@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Icon } from '../../../components/Icon';
 import type { FileEntry } from '../../../lib/webdav';
-import { Modal } from '../Modal';
+import { Modal } from '../../../components/Modal';
 import { classifyPreview } from '../preview';
 import { FetchedPreview } from './FetchedPreview';
 import { MediaPreview } from './MediaPreview';

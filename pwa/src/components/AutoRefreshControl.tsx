@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { AUTO_REFRESH_OPTIONS, type AutoRefresh } from './useAutoRefresh';
+import { AUTO_REFRESH_OPTIONS, type AutoRefresh } from '../lib/useAutoRefresh';
 
 /** Auto toggle, interval select and the 'Auto-refresh in Ns' countdown (spec §2 Health/Queue). */
 export function AutoRefreshControl({ state }: { state: AutoRefresh }) {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { Icon } from '../../components/Icon';
+import { Icon } from './Icon';
 
 /**
  * A large modal on the native <dialog> (focus trap by the browser). Closes on Escape, a click on the backdrop,

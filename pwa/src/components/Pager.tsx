@@ -1,4 +1,4 @@
-import { pagerWindow, showingRange } from './rules';
+import { pagerWindow, showingRange } from './pager';
 
 interface Props {
   page: number;

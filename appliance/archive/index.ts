@@ -1,0 +1,11 @@
+/** Container formats (docs/archives.md): pure parsers over bytes handed in through a ByteSource; no network. */
+export * from './archive.types.js';
+export { bufferSource } from './bytes.js';
+export { RAR5_SIGNATURE, scanRar5Volume } from './rar5.js';
+export { RAR4_SIGNATURE, scanRar4Volume } from './rar4.js';
+export { decodeRar4Name } from './rar4-name.js';
+export { assembleMembers } from './members.js';
+export { safeMemberPath } from './member-path.js';
+export { parseVolumeName, type VolumeName } from './volume-names.js';
+export { missingSplitPieces, parseSplitName, type SplitName } from './split.js';
+export { formatOf } from './signature.js';

@@ -1,0 +1,135 @@
+import { crc32 } from 'node:zlib';
+import { Cursor, readUpTo } from './bytes.js';
+import {
+  ArchiveError,
+  invalid,
+  type ArchiveEntry,
+  type ByteSource,
+  type MemberEncryption,
+  type VolumeScan,
+} from './archive.types.js';
+import { decodeRar4Name } from './rar4-name.js';
+
+/**
+ * RAR 2.9/3.x ("RAR 4") volume headers, from the RAR 3.x technical notes. A block is HEAD_CRC (low 16 bits of the
+ * CRC32 of the header from HEAD_TYPE on) | HEAD_TYPE | HEAD_FLAGS | HEAD_SIZE | [ADD_SIZE when flags & 0x8000];
+ * a file header's PACK_SIZE is its ADD_SIZE. Only headers are read; member data is skipped by its size.
+ */
+export const RAR4_SIGNATURE = Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00]);
+
+const MAIN = 0x73;
+const FILE = 0x74;
+const END = 0x7b;
+const LONG_BLOCK = 0x8000;
+const MHD_VOLUME = 0x1;
+const MHD_PASSWORD = 0x80;
+const MHD_FIRSTVOLUME = 0x100;
+const LHD_SPLIT_BEFORE = 0x1;
+const LHD_SPLIT_AFTER = 0x2;
+const LHD_PASSWORD = 0x4;
+const LHD_LARGE = 0x100;
+const LHD_UNICODE = 0x200;
+const LHD_SALT = 0x400;
+const EARC_NEXT_VOLUME = 0x1;
+const EARC_DATACRC = 0x2;
+const EARC_VOLNUMBER = 0x8;
+
+/**
+ * Walks one RAR 4 volume's headers. With `readEnd`, also reads the end block after a member that continues in the
+ * next volume (its volume number orders volumes whose names say nothing; it costs the volume's last article).
+ */
+export async function scanRar4Volume(source: ByteSource, volume: string, readEnd = false): Promise<VolumeScan> {
+  const sig = await readUpTo(source, 0, 7);
+  if (!sig.equals(RAR4_SIGNATURE)) throw invalid(`${volume} is not a RAR 4 volume`);
+  const scan: VolumeScan = { format: 'rar4', volumeNumber: null, multiVolume: false, moreVolumes: null, entries: [] };
+  let pos = 7;
+  let sawMain = false;
+  let splitSeen = false;
+  while (pos < source.size) {
+    const where = `the RAR header at byte ${pos} of ${volume}`;
+    const head = await readUpTo(source, pos, 11);
+    if (head.length < 7) throw invalid(`${where} is truncated`);
+    const type = head[2]!;
+    const flags = head.readUInt16LE(3);
+    const headSize = head.readUInt16LE(5);
+    if (headSize < 7) throw invalid(`${where} claims a ${headSize}-byte header`);
+    if (pos + headSize > source.size) throw invalid(`${where} is truncated (the volume ends at byte ${source.size})`);
+    const buf = await source.read(pos, headSize);
+    if ((crc32(buf.subarray(2)) & 0xffff) !== buf.readUInt16LE(0)) throw invalid(`${where} fails its CRC check`);
+    const c = new Cursor(buf, 7, headSize, where);
+    let dataSize = 0;
+    if (type === MAIN) {
+      if (flags & MHD_PASSWORD) {
+        throw new ArchiveError(
+          'ARCHIVE_UNSUPPORTED',
+          `${volume} has encrypted headers (RAR 3 -hp), which cannot be read yet`,
+        );
+      }
+      scan.multiVolume = (flags & MHD_VOLUME) !== 0;
+      if (flags & MHD_FIRSTVOLUME) scan.volumeNumber = 0;
+      sawMain = true;
+    } else if (type === FILE) {
+      if (!sawMain) throw invalid(`${volume}: a file header comes before the archive header`);
+      const entry = fileEntry(c, flags, pos + headSize, `${volume} at byte ${pos}`);
+      dataSize = entry.dataSize;
+      if (entry.dataOffset + dataSize > source.size) {
+        throw invalid(`${where} claims ${dataSize} bytes of data, but the volume ends at byte ${source.size}`);
+      }
+      scan.entries.push(entry);
+      if (entry.splitAfter) {
+        scan.moreVolumes = true;
+        if (!readEnd) return scan;
+        splitSeen = true;
+      }
+    } else if (type === END) {
+      if (flags & EARC_DATACRC) c.u32();
+      if (flags & EARC_VOLNUMBER) scan.volumeNumber = c.u16();
+      scan.moreVolumes = (flags & EARC_NEXT_VOLUME) !== 0;
+      return scan;
+    } else if (flags & LONG_BLOCK) {
+      dataSize = c.u32(); // service blocks (comments, recovery record, ...) skipped with their data
+      if (type === 0x7a && flags & LHD_LARGE) {
+        c.at = 7 + 25;
+        dataSize += c.u32() * 2 ** 32;
+      }
+    }
+    pos += headSize + dataSize;
+    if (pos > source.size) throw invalid(`${where} claims data past the end of the volume`);
+  }
+  if (splitSeen) return scan;
+  throw invalid(`${volume} ends without an end-of-archive header (truncated?)`);
+}
+
+function fileEntry(c: Cursor, flags: number, dataOffset: number, where: string): ArchiveEntry {
+  const packLow = c.u32();
+  const unpLow = c.u32();
+  c.u8(); // host OS
+  c.u32(); // file CRC
+  c.u32(); // DOS time
+  c.u8(); // version needed
+  const method = c.u8();
+  const nameSize = c.u16();
+  c.u32(); // attributes
+  const packHigh = flags & LHD_LARGE ? c.u32() : 0;
+  const unpHigh = flags & LHD_LARGE ? c.u32() : 0;
+  const name = decodeRar4Name(c.bytes(nameSize), (flags & LHD_UNICODE) !== 0);
+  const salt = flags & LHD_SALT ? c.bytes(8) : undefined;
+  const dataSize = packHigh * 2 ** 32 + packLow;
+  const unpackedSize = unpHigh * 2 ** 32 + unpLow;
+  if (!Number.isSafeInteger(dataSize) || !Number.isSafeInteger(unpackedSize))
+    throw invalid(`${where}: a size field is out of range`);
+  const encryption: MemberEncryption | undefined =
+    flags & LHD_PASSWORD ? { scheme: 'rar3-aes128', salt: salt?.toString('hex') ?? '', iv: '' } : undefined;
+  return {
+    name: name.replace(/\\/g, '/'),
+    unpackedSize,
+    dataOffset,
+    dataSize,
+    splitBefore: (flags & LHD_SPLIT_BEFORE) !== 0,
+    splitAfter: (flags & LHD_SPLIT_AFTER) !== 0,
+    directory: (flags & 0xe0) === 0xe0,
+    stored: method === 0x30,
+    method: method === 0x30 ? 'store' : `RAR method ${method - 0x30}`,
+    ...(encryption ? { encryption } : {}),
+  };
+}

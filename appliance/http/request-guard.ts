@@ -1,0 +1,70 @@
+import type { Principal } from './context.js';
+import { AppError } from '../errors/app-error.js';
+import type { HttpRequest } from './request.js';
+import type { RouteOptions } from './router.js';
+
+/** Methods that change nothing; everything else is a state change (POST, PUT, PATCH, DELETE, MOVE, ...). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND']);
+
+/** `application/json` or a `+json` type, parameters (charset) ignored. */
+export function isJsonType(contentType: string): boolean {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
+}
+
+/**
+ * `/api` routes read JSON (spec §7), so a state change there may carry only `application/json`. A browser page of
+ * another origin can send text/plain, form-urlencoded or multipart without asking first (no CORS preflight), but
+ * never application/json: refusing the others closes that door. Routes that read another body (the NZB upload)
+ * say so with `body: 'multipart'`; /sabnzbd and /webdav are not JSON routes and check their own bodies.
+ */
+export function requireJsonBody(req: HttpRequest, path: string, options: RouteOptions): void {
+  if (SAFE_METHODS.has(req.method) || !path.startsWith('/api/') || options.body === 'multipart') return;
+  const type = req.header('content-type');
+  if (type === undefined ? req.body === null : isJsonType(type)) return;
+  throw new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `This route reads JSON: send the body as application/json${type ? ` (got ${type.split(';')[0]})` : ''}`,
+  );
+}
+
+/**
+ * A state change carried by credentials the browser adds by itself (the session cookie, remembered Basic
+ * credentials, or nothing at all when login is not required) must come from the console's own origin or a
+ * trusted one. A page on another port of this host or on a sibling subdomain is "same site", so the SameSite
+ * cookie alone does not stop it; but the browser names that page in `Origin` (or at least `Referer`). A request
+ * with neither header comes from a non-browser client (curl, scripts), which no page can drive. API-key callers are
+ * exempt: a page cannot make the browser add a key it does not know.
+ */
+export function checkOrigin(
+  req: HttpRequest,
+  principal: Principal | null,
+  host: string | undefined,
+  trustedOrigins: readonly string[],
+): void {
+  if (SAFE_METHODS.has(req.method) || principal?.via === 'api_key') return;
+  const origin = req.header('origin');
+  const referer = origin === undefined ? req.header('referer') : undefined;
+  if (origin === undefined && referer === undefined) return;
+  const from = originOf(origin ?? (referer as string));
+  if (from && (sameHost(from, host) || trustedOrigins.some((t) => originOf(t)?.origin === from.origin))) return;
+  throw new AppError(
+    'CROSS_ORIGIN_REFUSED',
+    `Refused a request from ${from?.origin ?? 'an opaque origin'}: only the console's own address may change things with a signed-in browser. Add the address to auth.trusted_origins if it is yours.`,
+  );
+}
+
+function originOf(value: string): URL | null {
+  if (value === 'null') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page's host:port against the Host the request was sent to (the scheme may differ behind a TLS proxy). */
+function sameHost(from: URL, host: string | undefined): boolean {
+  return host !== undefined && from.host === host.trim().toLowerCase();
+}

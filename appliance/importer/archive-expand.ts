@@ -1,0 +1,127 @@
+import {
+  ArchiveError,
+  assembleMembers,
+  formatOf,
+  parseVolumeName,
+  scanRar4Volume,
+  scanRar5Volume,
+  type ArchiveFormat,
+  type ArchiveMember,
+  type VolumeScan,
+} from '../archive/index.js';
+import { layoutFromExtents } from '../layout/index.js';
+import type { AddJobFile } from '../vfs/types.js';
+import { mapLimit } from '../articles/index.js';
+import { ImportError, nonRetryableError } from './import-errors.js';
+import { layoutSource, type ImportArticles } from './layout-bytes.js';
+
+/** A stored archive inside a stored archive is resolved; deeper than this is a loop or a trap, not a release. */
+const MAX_DEPTH = 4;
+
+export interface ExpandContext {
+  articles: ImportArticles;
+  /** import.show_archive_volumes: keep the volumes in the job beside what they hold. */
+  showVolumes: boolean;
+}
+
+/** A job file and, when known, its first bytes (the first article's head from the first pass). */
+export interface Candidate {
+  file: AddJobFile;
+  head?: Uint8Array;
+}
+
+/**
+ * Replaces archive volumes by the files they store (recursively: a stored RAR inside a stored RAR resolves to the
+ * innermost files). Volumes are recognised by their first bytes, grouped into sets by name (or, under obfuscated
+ * names, by format), and ordered by the volume numbers in their headers (by name where the headers carry none).
+ * Only headers are read. Anything that cannot be streamed fails the import with the archive's reason.
+ */
+export async function expandArchives(candidates: Candidate[], ctx: ExpandContext, depth = 0): Promise<AddJobFile[]> {
+  const formats = await mapLimit(candidates, 8, async (c) => formatOf(c.head ?? (await headOf(c.file, ctx))));
+  const sets = new Map<string, { format: ArchiveFormat; volumes: AddJobFile[] }>();
+  const out: AddJobFile[] = [];
+  candidates.forEach((c, i) => {
+    const format = formats[i];
+    if (!format) return void out.push(c.file);
+    const key = `${format}:${parseVolumeName(c.file.name)?.setKey ?? (format === '7z' ? c.file.name : '?obfuscated')}`;
+    const set = sets.get(key) ?? { format, volumes: [] };
+    set.volumes.push(c.file);
+    sets.set(key, set);
+  });
+  if (sets.size === 0) return out;
+  if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
+  for (const set of sets.values()) {
+    const members = await membersOf(set.format, set.volumes, ctx);
+    const inner = members.map((m) => memberFile(m, set.volumes));
+    if (ctx.showVolumes && depth === 0) out.push(...set.volumes);
+    out.push(
+      ...(await expandArchives(
+        inner.map((file) => ({ file })),
+        ctx,
+        depth + 1,
+      )),
+    );
+  }
+  return dedupe(out);
+}
+
+async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
+  return file.size < 8 ? Buffer.alloc(0) : layoutSource(file.layout, ctx.articles, file.name).read(0, 8);
+}
+
+async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: ExpandContext): Promise<ArchiveMember[]> {
+  try {
+    if (format === '7z') throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${format} archives are not supported yet`);
+    // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
+    const named = volumes.every((v) => parseVolumeName(v.name) !== null);
+    const scans = await mapLimit(volumes, 8, (v) => {
+      const source = layoutSource(v.layout, ctx.articles, v.name);
+      return format === 'rar5' ? scanRar5Volume(source, v.name) : scanRar4Volume(source, v.name, !named);
+    });
+    const order = volumeOrder(volumes, scans);
+    return assembleMembers(
+      order.map((i) => scans[i]!),
+      order.map((i) => volumes[i]!.name),
+    ).map((m) => ({ ...m, extents: m.extents.map((e) => ({ ...e, volume: order[e.volume]! })) }));
+  } catch (err) {
+    if (err instanceof ArchiveError) throw new ImportError(err.message, false, err.code);
+    throw err;
+  }
+}
+
+/** Indexes of `volumes` in set order: header volume numbers when every volume has one, else names. */
+function volumeOrder(volumes: AddJobFile[], scans: VolumeScan[]): number[] {
+  const indexes = volumes.map((_, i) => i);
+  const byHeader = scans.every((s) => s.volumeNumber !== null);
+  const key = (i: number) =>
+    byHeader ? scans[i]!.volumeNumber! : (parseVolumeName(volumes[i]!.name)?.index ?? Number.MAX_SAFE_INTEGER);
+  return indexes.sort((a, b) => key(a) - key(b));
+}
+
+function memberFile(m: ArchiveMember, volumes: AddJobFile[]): AddJobFile {
+  const first = volumes[0]!;
+  return {
+    name: m.name,
+    size: m.size,
+    layout: layoutFromExtents(
+      m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),
+    ),
+    sourceNzbPath: first.sourceNzbPath,
+    passwordProtected: first.passwordProtected,
+  };
+}
+
+/** Two files of one name (a member named like a volume, two sets holding the same name) get ` (2)`. */
+function dedupe(files: AddJobFile[]): AddJobFile[] {
+  const seen = new Set<string>();
+  for (const f of files) {
+    let name = f.name;
+    for (let n = 2; seen.has(name.toLowerCase()); n++) {
+      const dot = f.name.lastIndexOf('.');
+      name = dot > 0 ? `${f.name.slice(0, dot)} (${n})${f.name.slice(dot)}` : `${f.name} (${n})`;
+    }
+    seen.add(name.toLowerCase());
+    f.name = name;
+  }
+  return files;
+}

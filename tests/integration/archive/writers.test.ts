@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { writeRar4 } from '../../support/archive/rar4-writer.js';
+import { writeRar5 } from '../../support/archive/rar5-writer.js';
+import { materialize, type MemberInput, type WrittenVolume } from '../../support/archive/volumes.js';
+
+// Our test writers are checked against independent readers (unar/lsar, bsdtar), so the parser tests rest on
+// archives real tools accept, not on our reading of the format twice.
+const dir = mkdtempSync(join(tmpdir(), 'spool-archive-writers-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function save(vols: WrittenVolume[], sub: string): string {
+  const d = join(dir, sub);
+  execFileSync('mkdir', ['-p', d]);
+  for (const v of vols) writeFileSync(join(d, v.name), materialize(v));
+  return d;
+}
+
+/** `lsar -t` checks every CRC; `unar` extracts; both must agree with what we wrote. */
+function checkWithUnar(vols: WrittenVolume[], members: MemberInput[], sub: string): void {
+  const d = save(vols, sub);
+  const test = execFileSync('lsar', ['-t', join(d, vols[0]!.name)], { encoding: 'utf8' });
+  assert.match(test, new RegExp(`${members.length} passed, 0 failed`), test);
+  const out = join(d, 'out');
+  execFileSync('unar', ['-q', '-f', '-D', '-o', out, join(d, vols[0]!.name)]);
+  for (const m of members) assert.deepEqual(readFileSync(join(out, m.name)), m.data, m.name);
+}
+
+test('RAR5 single volume: unar, lsar and bsdtar read what we wrote (Unicode names, empty file)', () => {
+  const members = [
+    { name: 'Fïlm 日本.mkv', data: randomBytes(70_000) },
+    { name: 'empty.txt', data: Buffer.alloc(0) },
+  ];
+  const vols = writeRar5(members, { base: 'one' });
+  checkWithUnar(vols, members, 'rar5-single');
+  const listed = execFileSync('bsdtar', ['-tf', join(dir, 'rar5-single', 'one.rar')], { encoding: 'utf8' });
+  assert.deepEqual(listed.trim().split('\n'), ['Fïlm 日本.mkv', 'empty.txt']);
+  const extracted = execFileSync('bsdtar', ['-xOf', join(dir, 'rar5-single', 'one.rar'), 'Fïlm 日本.mkv']);
+  assert.deepEqual(extracted, members[0]!.data);
+});
+
+test('RAR5 multi-volume (.partN.rar), a small member between two split ones', () => {
+  const members = [
+    { name: 'a.mkv', data: randomBytes(90_000) },
+    { name: 'small.nfo', data: randomBytes(100) },
+    { name: 'b.mkv', data: randomBytes(60_000) },
+  ];
+  const vols = writeRar5(members, { base: 'multi', volumeSize: 25_000 });
+  assert.ok(vols.length > 5);
+  checkWithUnar(vols, members, 'rar5-multi');
+});
+
+test('RAR 4 multi-volume in both naming schemes (.partN.rar and .rar/.r00/...), Unicode name', () => {
+  const members = [
+    { name: 'a.mkv', data: randomBytes(60_000) },
+    { name: 'Fïlm 日本.srt', data: randomBytes(100) },
+    { name: 'b.mkv', data: randomBytes(30_000) },
+  ];
+  for (const scheme of ['part', 'old'] as const) {
+    const vols = writeRar4(members, { base: `r4${scheme}`, volumeSize: 12_000, scheme });
+    assert.ok(vols.length > 5);
+    if (scheme === 'old')
+      assert.deepEqual(
+        vols.slice(0, 3).map((v) => v.name),
+        ['r4old.rar', 'r4old.r00', 'r4old.r01'],
+      );
+    checkWithUnar(vols, members, `rar4-${scheme}`);
+  }
+});

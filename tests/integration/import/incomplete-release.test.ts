@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { buildNzb } from '../../support/inn/poster.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { startServer } from '../../support/server.js';
+import { innProvider, upload, waitForItem, type TestServer } from './support.js';
+
+// The availability probe at its default settings (no import section in config.yaml): an incomplete release must
+// fail its import before the arr is told Completed, not during playback.
+let inn: InnServer;
+let srv: TestServer;
+
+before(async () => {
+  inn = await ensureInn();
+  srv = await startServer({ config: { auth: { login_required: false }, providers: [innProvider(inn)] } });
+});
+after(() => srv?.stop());
+
+test('default probe: a 28-article file missing 2 or 4 articles fails its import', async () => {
+  const posted = await inn.postFile('Probe.Default.mkv', randomBytes(28 * 20_000), { articleSize: 20_000 });
+  assert.equal(posted.segments.length, 28);
+  for (const holes of [
+    [9, 17],
+    [3, 11, 19, 25],
+  ]) {
+    const damaged = {
+      ...posted,
+      segments: posted.segments.map((s, i) =>
+        holes.includes(i) ? { ...s, messageId: `gone-${i}-${s.messageId}` } : s,
+      ),
+    };
+    const up = await upload(
+      srv.baseUrl,
+      `Probe.Default.${holes.length}.nzb`,
+      buildNzb([damaged], inn.group, 'p <p@t>'),
+    );
+    const item = await waitForItem(srv.baseUrl, up.body.data!.id, 90_000);
+    assert.equal(item.status, 'failed', `${holes.length} of 28 missing imported as ${item.status}`);
+    assert.match(item.error_message ?? '', new RegExp(`Probe\\.Default\\.mkv: ${holes.length} of 28 articles missing`));
+  }
+});
+
+test('a first article damaged on every provider fails at once as damage, not as an unreachable provider', async () => {
+  const posted = await inn.postFile('Damaged.First.mkv', randomBytes(5 * 20_000), {
+    articleSize: 20_000,
+    damagedParts: [1],
+  });
+  const up = await upload(srv.baseUrl, 'Damaged.First.nzb', posted.nzbXml);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 60_000, ['completed', 'failed', 'retrying']);
+  assert.equal(item.status, 'failed', `${item.status}: ${item.error_message}`);
+  assert.equal(item.retry_count, 0);
+  assert.match(item.error_message ?? '', /damaged on every provider/);
+  assert.match(item.error_message ?? '', new RegExp(posted.segments[0]!.messageId.replace(/[.]/g, '\\.')));
+  assert.doesNotMatch(item.error_message ?? '', /could not be reached/);
+});

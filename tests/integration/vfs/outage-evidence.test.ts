@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { after, before, test } from 'node:test';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { startServer } from '../../support/server.js';
+import { api, davGet, innProvider, sha256, upload, waitForItem, type TestServer } from '../import/support.js';
+
+/**
+ * The news server goes away while a file is read: the read fails, but nothing is recorded missing, zero-fill
+ * (enabled here) never stands in for the real bytes, and once the server is back the file reads byte-exact.
+ * A TCP relay in front of the real INN plays the outage (stop = close the listener and every relayed socket).
+ */
+class Relay {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async start(): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+let inn: InnServer;
+let relay: Relay;
+let srv: TestServer;
+
+before(async () => {
+  inn = await ensureInn();
+  relay = new Relay(inn);
+  await relay.start();
+  srv = await startServer({
+    config: {
+      auth: { login_required: false },
+      providers: [innProvider(inn, { port: relay.port })],
+      import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100 },
+      streaming: { zero_fill_enabled: true, zero_fill_max_articles: 100, zero_fill_max_percent: 100 },
+    },
+  });
+});
+after(async () => {
+  await srv?.stop();
+  await relay?.stop();
+});
+
+interface FileInfo {
+  status: string;
+  segment_count: number;
+  available_segments: number;
+}
+
+const info = async (path: string) =>
+  (await api<FileInfo>(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(path)}`)).body.data!;
+
+test('a provider outage during a read records nothing missing and is never zero-filled', async () => {
+  const data = randomBytes(28 * 50_000 + 123);
+  const posted = await inn.postFile('Outage.Test.mkv', data, { articleSize: 50_000 });
+  const up = await upload(srv.baseUrl, 'Outage.Test.nzb', posted.nzbXml);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  const path = `${item.target_path}/Outage.Test.mkv`;
+  assert.equal((await info(path)).available_segments, posted.segments.length);
+
+  await relay.stop();
+  const during = await davGet(srv.baseUrl, path).catch((err: Error) => ({ status: 0, body: Buffer.alloc(0), err }));
+  // 502 before the first byte (the first article is already unreachable); never 200/206 with stand-in bytes.
+  assert.equal(during.status, 502, `status ${during.status}`);
+  const after = await info(path);
+  assert.equal(after.available_segments, posted.segments.length, 'an outage is not a missing article');
+  assert.notEqual(after.status, 'partial');
+  assert.notEqual(after.status, 'corrupted');
+
+  await relay.start();
+  // The pool may have put the provider aside for its cooldown; reads come back once it returns.
+  const deadline = Date.now() + 45_000;
+  let got = await davGet(srv.baseUrl, path);
+  while (got.status !== 200 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000));
+    got = await davGet(srv.baseUrl, path);
+  }
+  assert.equal(got.status, 200);
+  assert.equal(sha256(got.body), sha256(data));
+  assert.equal((await info(path)).available_segments, posted.segments.length);
+});
