@@ -10,7 +10,7 @@ function vfsPath(raw: string | null): string {
   return raw.replace(/^\/webdav(?=\/|$)/, '') || '/';
 }
 
-/** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
+/** docs/console-contract.md §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
 export function registerFilesRoutes(router: Router, { vfs }: { vfs: VfsService }): void {
   router.get('/api/files/info', { access: 'user' }, (ctx) => {
     return fileMeta(vfs, vfsPath(ctx.query.get('path')));

@@ -8,7 +8,7 @@ import { parseCategory, parsePriority } from '../importer/request-parsing.js';
 /**
  * The SABnzbd-compatible API at /sabnzbd/api, for now only `mode=addfile` (the full API is a later issue).
  * SABnzbd speaks its own envelope: `{status: true, nzo_ids: [...]}` or HTTP 200 with `{status: false, error}`
- * (the form Sonarr/Radarr turn into a readable message; see research/sabnzbd-contract.md §1.1).
+ * (the form Sonarr/Radarr turn into a readable message).
  */
 export function registerSabnzbdRoutes(router: Router, deps: { importer: ImporterDomain; config: ConfigService }): void {
   const handler = async (ctx: Ctx) => {
