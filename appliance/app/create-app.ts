@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
@@ -16,8 +15,10 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import { NntpPool } from '../nntp/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
+import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { buildImporter } from './importer.js';
+import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 
@@ -33,7 +34,7 @@ export interface AppOptions {
   config?: ConfigService;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
-  /** Time for every domain that waits or stamps times (health checks, repair back-off); tests pass a ManualClock. */
+  /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
@@ -54,6 +55,8 @@ export interface SpoolApp {
   readonly importer: ImporterDomain;
   /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
   readonly arrs: ArrsDomain;
+  /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
+  readonly sabnzbd: SabnzbdDomain;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -144,6 +147,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
     const arrs = createArrs({ config, logger });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
 
     const router = new Router();
     const version = readVersion(root);
@@ -155,6 +159,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      sabnzbd,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -181,6 +186,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      sabnzbd,
       logger,
       clock,
       version,

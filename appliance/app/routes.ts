@@ -1,11 +1,9 @@
-import type { ArrsDomain } from '../arrs/index.js';
 import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
 import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { NntpPool } from '../nntp/index.js';
-import { registerArrsRoutes } from '../api/arrs.routes.js';
 import { registerAuthRoutes } from '../api/auth.routes.js';
 import { registerConfigRoutes } from '../api/config.routes.js';
 import { registerFilesRoutes } from '../api/files.routes.js';
@@ -16,7 +14,10 @@ import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
 import { registerUsersRoutes } from '../api/users.routes.js';
-import { registerSabnzbdRoutes } from '../sabnzbd/sabnzbd.routes.js';
+import { registerSabnzbdRoutes } from '../sabnzbd/index.js';
+import { registerArrsRoutes } from '../api/arrs.routes.js';
+import type { ArrsDomain } from '../arrs/index.js';
+import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 
@@ -33,6 +34,7 @@ export interface RouteServices {
   streaming: Streaming;
   importer: ImporterDomain;
   arrs: ArrsDomain;
+  sabnzbd: SabnzbdDomain;
   requestRestart(force: boolean): void;
 }
 
@@ -51,7 +53,12 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerImportRoutes(router, s);
   registerFilesRoutes(router, s.streaming);
   registerRcloneRoutes(router, s.streaming);
-  registerSabnzbdRoutes(router, s);
+  registerSabnzbdRoutes(router, {
+    sab: s.sabnzbd.service,
+    config: s.config,
+    auth: s.auth,
+    logger: s.logger.child('sabnzbd'),
+  });
   registerArrsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }

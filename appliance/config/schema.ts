@@ -68,6 +68,7 @@ export const importSchema = z.strictObject({
   max_retries: intRange(0, 10),
   import_strategy: z.enum(['none', 'symlink', 'strm']),
   import_dir: z.string(),
+  strm_base_url: z.string(),
   watch_dir: z.string(),
   watch_interval_seconds: intRange(1, 3600),
   allowed_file_extensions: z.array(z.string()),

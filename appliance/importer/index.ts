@@ -12,3 +12,7 @@ export type { ImporterDomain } from './importer.types.js';
 export { readNzbUpload, UPLOAD_BODY_LIMIT, type NzbUpload } from './nzb-upload.js';
 export { toQueueJson } from './queue.types.js';
 export { QUEUE_STATUSES } from './queue.wire.js';
+export { MAX_NZB_BYTES } from './nzb-upload.js';
+export { categoryDir } from './import-settings.js';
+export type { QueueRecord } from './queue.types.js';
+export type { QueuePriority } from './queue.wire.js';

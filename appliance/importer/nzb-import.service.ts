@@ -73,14 +73,14 @@ export class NzbImporter {
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
-    const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);
+    const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
     this.d.logger.info('job written', {
       id: item.id,
-      target: targetPath,
+      target: written.dir,
       files: jobFiles.length,
       warnings: grouped.warnings,
     });
-    return { targetPath, fileSize };
+    return { targetPath: written.dir, fileSize, files: written.files };
   }
 
   /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
@@ -163,6 +163,7 @@ export class NzbImporter {
       size: layout.size,
       layout,
       sourceNzbPath: item.nzbPath,
+      queueItemId: item.id,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
   }
@@ -172,7 +173,11 @@ export class NzbImporter {
    * QueueService.reserveJobDir): two imports of the same name never share a directory, and a re-run after a
    * crash finds its own reservation and replaces its half-known job.
    */
-  private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
+  private async write(
+    item: QueueRecord,
+    categoryDir: string,
+    files: AddJobFile[],
+  ): Promise<{ dir: string; files: string[] }> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
     const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
@@ -183,8 +188,7 @@ export class NzbImporter {
       (path) => vfs.stat(path) !== undefined,
     );
     const chosen = targetPath.slice(base.length);
-    const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
-    return dir;
+    return vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
   }
 }
 

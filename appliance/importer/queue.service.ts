@@ -80,6 +80,30 @@ export class QueueService extends EventEmitter<QueueEvents> {
     return this.repo.list(q);
   }
 
+  /** Completed and failed items newest first (SABnzbd history); category '*' = items without one. */
+  history(q: { category?: string; offset: number; limit: number }): { items: QueueRecord[]; total: number } {
+    return this.repo.history(q);
+  }
+
+  /** Items still to import or being imported (SABnzbd queue), in the order they run: few, read from indexes. */
+  active(): QueueRecord[] {
+    const ids = [
+      ...this.repo.idsWithStatus('processing'),
+      ...this.repo.idsWithStatus('retrying'),
+      ...this.repo.idsWithStatus('pending'),
+    ];
+    return ids.map((id) => this.repo.get(id)).filter((r): r is QueueRecord => r !== undefined);
+  }
+
+  /** SABnzbd's pause/resume of one item: a paused pending item is not claimed by the runner. */
+  setPaused(id: number, paused: boolean): QueueRecord | undefined {
+    const changed = this.repo.update(id, (cur) =>
+      cur.status === 'completed' || cur.status === 'failed' ? null : { ...cur, paused, updatedAt: this.now() },
+    );
+    if (!paused) this.emit('runnable');
+    return changed;
+  }
+
   stats(): QueueStats {
     const c = this.repo.counts();
     return {
@@ -236,10 +260,12 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number }): void {
+  complete(id: number, result: { targetPath: string; fileSize: number; storagePath?: string | null }): void {
     this.repo.update(id, (cur) => ({
       ...cur,
-      ...result,
+      targetPath: result.targetPath,
+      fileSize: result.fileSize,
+      storagePath: result.storagePath ?? null,
       status: 'completed',
       errorMessage: null,
       completedAt: this.now(),

@@ -8,9 +8,12 @@ import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
  *   ['u', updatedAt, id]           all items, newest activity last (read in reverse)
  *   ['s', status, updatedAt, id]   per status
  *   ['w', word, id]                words of the name and category (search is word-prefix)
- *   ['p', 2 - priority, id]        pending items in the order they run (no -0: it does not sort as 0)
+ *   ['p', 2 - priority, id]        pending items in the order they run (no -0: it does not sort as 0), not paused
  *   ['t', nextAttemptAt, id]       retrying items by when they are due
+ *   ['h', finishedAt, id]          history (completed and failed), read newest first by the SABnzbd API
+ *   ['hc', category, finishedAt, id]  the same per category ('*' = none), so `limit=60&category=tv` is one range
  *   ['c', status] -> count         so totals are O(1)
+ *   ['k', category] -> count       history items per category
  *   ['j', targetPath] -> id        the job directory an item reserved (no two items ever hold the same one)
  *   ['n'] -> next id
  * Every change is one write transaction over both databases, so an index never disagrees with its item.
@@ -142,6 +145,49 @@ export class QueueStore {
     return { items, total };
   }
 
+  /**
+   * History (completed and failed items) newest first, optionally of one category ('*' = items without one):
+   * one reverse range read of `limit` keys (0 = all) after `offset`, whatever the size of the history.
+   */
+  history(q: { category?: string; offset: number; limit: number }): { items: QueueRecord[]; total: number } {
+    const prefix: Key[] = q.category === undefined ? ['h'] : ['hc', q.category];
+    const total =
+      q.category === undefined
+        ? (() => {
+            const c = this.counts();
+            return c.completed + c.failed;
+          })()
+        : ((this.index.get(['k', q.category]) ?? 0) as number);
+    const paging = q.limit === 0 ? { offset: q.offset } : { offset: q.offset, limit: q.limit };
+    const ids: number[] = [];
+    for (const key of this.index.getKeys({ start: [...prefix, MAX], end: [...prefix, -1], reverse: true, ...paging })) {
+      const parts = key as unknown[];
+      ids.push(parts[parts.length - 1] as number);
+    }
+    return { items: ids.map((id) => this.items.get(id)).filter((r): r is QueueRecord => r !== undefined), total };
+  }
+
+  /** Every history item newest first (the SABnzbd API's search walks this lazily and stops at its page). */
+  *historyNewestFirst(category?: string): Generator<QueueRecord> {
+    const prefix: Key[] = category === undefined ? ['h'] : ['hc', category];
+    for (const key of this.index.getKeys({ start: [...prefix, MAX], end: [...prefix, -1], reverse: true })) {
+      const parts = key as unknown[];
+      const item = this.items.get(parts[parts.length - 1] as number);
+      if (item) yield item;
+    }
+  }
+
+  /** Adds the history keys of items stored before the history index existed (migration 'queue' v1). */
+  reindexHistory(): number {
+    let n = 0;
+    for (const { value } of this.items.getRange()) {
+      if (!isHistory(value)) continue;
+      this.putHistoryKeys(value);
+      n++;
+    }
+    return n;
+  }
+
   private search(q: QueueListQuery): { items: QueueRecord[]; total: number } {
     const words = searchWords(q.search ?? '');
     // The longest word narrows most; the others are checked on the items it finds.
@@ -169,9 +215,18 @@ export class QueueStore {
     void this.index.put(['u', r.updatedAt, r.id], null);
     void this.index.put(['s', r.status, r.updatedAt, r.id], null);
     for (const word of wordsOf(r)) void this.index.put(['w', word, r.id], null);
-    if (r.status === 'pending') void this.index.put(['p', 2 - r.priority, r.id], null);
-    if (r.status === 'retrying') void this.index.put(['t', r.nextAttemptAt ?? 0, r.id], null);
+    // A paused item (SABnzbd API) stays out of the runner's two lists until it is resumed.
+    if (r.status === 'pending' && !r.paused) void this.index.put(['p', 2 - r.priority, r.id], null);
+    if (r.status === 'retrying' && !r.paused) void this.index.put(['t', r.nextAttemptAt ?? 0, r.id], null);
+    if (isHistory(r)) this.putHistoryKeys(r);
     this.bump(r.status, 1);
+  }
+
+  private putHistoryKeys(r: QueueRecord): void {
+    const at = finishedAt(r);
+    void this.index.put(['h', at, r.id], null);
+    void this.index.put(['hc', r.category ?? '*', at, r.id], null);
+    this.add(['k', r.category ?? '*'], 1);
   }
 
   private dropIndexes(r: QueueRecord): void {
@@ -180,16 +235,35 @@ export class QueueStore {
     for (const word of wordsOf(r)) void this.index.remove(['w', word, r.id]);
     if (r.status === 'pending') void this.index.remove(['p', 2 - r.priority, r.id]);
     if (r.status === 'retrying') void this.index.remove(['t', r.nextAttemptAt ?? 0, r.id]);
+    if (isHistory(r)) {
+      const at = finishedAt(r);
+      void this.index.remove(['h', at, r.id]);
+      void this.index.remove(['hc', r.category ?? '*', at, r.id]);
+      this.add(['k', r.category ?? '*'], -1);
+    }
     this.bump(r.status, -1);
   }
 
   private bump(status: QueueStatus, delta: number): void {
-    const key = ['c', status];
+    this.add(['c', status], delta);
+  }
+
+  private add(key: Key, delta: number): void {
     void this.index.put(key, ((this.index.get(key) ?? 0) as number) + delta);
   }
 }
 
 const MAX_WORDS = 40;
+
+/** Completed and failed items are the SABnzbd history; the rest is its queue. */
+export function isHistory(r: QueueRecord): boolean {
+  return r.status === 'completed' || r.status === 'failed';
+}
+
+/** When an item left the queue for the history: its completion, or its last change for a failure. */
+export function finishedAt(r: QueueRecord): number {
+  return r.status === 'completed' ? (r.completedAt ?? r.updatedAt) : r.updatedAt;
+}
 
 /** Lower-case words of a text: runs of letters and digits. */
 export function searchWords(text: string): string[] {

@@ -35,6 +35,13 @@ export interface QueueRecord {
   updatedAt: number;
   startedAt: number | null;
   completedAt: number | null;
+  /**
+   * Where a download client (Radarr/Sonarr through the SABnzbd API) finds the completed job: the folder the
+   * import strategy wrote (symlinks or .strm files) or the job folder on the mount. Absent on older items.
+   */
+  storagePath?: string | null;
+  /** Held back by the SABnzbd API's pause of this item: the runner skips it until resumed. */
+  paused?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -22,7 +22,7 @@ export interface QueueItemJson {
   retry_count: number;
   max_retries: number;
   error_message: string | null;
-  /** Machine-readable failure reason (QueueRecord.errorCode); null when none. */
+  /** Machine-readable failure reason (e.g. ARCHIVE_COMPRESSED); null when none. */
   error_code: string | null;
   created_at: string;
   updated_at: string;

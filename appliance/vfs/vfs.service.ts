@@ -76,6 +76,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
           layoutId,
           segmentCount: f.layout.segments.length,
           sourceNzbPath: f.sourceNzbPath,
+          ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
           health: f.health ?? 'pending',
           encryption: f.encryption ?? 'none',
           passwordProtected: f.passwordProtected ?? false,

@@ -10,6 +10,14 @@ export type {
 } from '../../../appliance/auth/auth.wire';
 export type { QueueStats } from '../../../appliance/importer/queue.wire';
 export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
+export type {
+  ArrInstanceView,
+  ArrsConfigView,
+  ArrTestInput,
+  ArrTestResult,
+  ArrType,
+} from '../../../appliance/arrs/arrs.wire';
+import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
 
 export interface HealthStats {
   total: number;
@@ -66,7 +74,7 @@ export interface SpoolConfig {
   health: HealthConfig;
   rclone?: Record<string, unknown>;
   sabnzbd?: Record<string, unknown>;
-  arrs?: Record<string, unknown>;
+  arrs?: ArrsConfigView;
   providers?: unknown[];
   log?: Record<string, unknown>;
 }
