@@ -25,7 +25,7 @@ export interface RunnerOptions {
   queue: QueueService;
   job: ImportJob;
   logger: Logger;
-  /** import.max_processor_workers, read once at start (spec: changing it needs a restart). */
+  /** import.max_processor_workers, read once at start (docs/console-contract.md §4: changing it needs a restart). */
   workers: number;
   /** import.queue_processing_interval_seconds: how often an idle runner looks again. */
   intervalMs: number;
