@@ -266,7 +266,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number; storagePath?: string | null }): void {
+  complete(
+    id: number,
+    result: { targetPath: string; fileSize: number; storagePath?: string | null; warnings?: readonly string[] },
+  ): void {
     this.repo.update(id, (cur) => ({
       ...cur,
       targetPath: result.targetPath,
@@ -274,6 +277,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       storagePath: result.storagePath ?? null,
       status: 'completed',
       errorMessage: null,
+      warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,
       completedAt: this.now(),
       updatedAt: this.now(),
     }));
@@ -304,6 +308,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       status: 'pending',
       errorMessage: null,
       errorCode: null,
+      warningMessage: null,
       nextAttemptAt: null,
       updatedAt: this.now(),
     };
