@@ -223,16 +223,16 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
 function wireReadFailures(reader: VfsReader, vfs: VfsService, health: HealthDomain, log: Logger): void {
   reader.on('article-failure', (f) => {
     log.warn('article unavailable', { ...f });
-    try {
-      health.service.readFailed(f);
-    } catch (err) {
-      log.warn('could not record read evidence', { error: (err as Error).message });
-    }
+    health.service
+      .readFailed(f)
+      .catch((err: Error) => log.warn('could not record read evidence', { error: err.message }));
   });
   // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
   reader.on('article-unreachable', (f) => log.warn('article could not be fetched: providers unreachable', { ...f }));
   reader.on('article-recovered', (r) => {
-    health.service.readRecovered(r.path, r.messageIds);
+    health.service
+      .readRecovered(r.path, r.messageIds)
+      .catch((err: Error) => log.warn('could not clear a health mark', { error: err.message }));
     vfs
       .clearMissing(r.path, r.messageIds)
       .catch((err: Error) => log.warn('could not clear a missing mark', { error: err.message }));
