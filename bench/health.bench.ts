@@ -21,7 +21,7 @@ import { checkFile } from '../appliance/health/health.checker.js';
 import { memoryLogger } from '../appliance/logging/logger.js';
 import { NntpConnection, NntpPool } from '../appliance/nntp/index.js';
 import { openStore } from '../appliance/store/index.js';
-import { VfsService } from '../appliance/vfs/index.js';
+import { VfsService } from '../appliance/vfs/vfs.service.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
 import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
 import { innProvider } from '../tests/support/inn/provider.js';

@@ -21,6 +21,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     registration_enabled: false,
     // The console's own address is always trusted; list others (a second hostname) here.
     trusted_origins: [],
+    // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
+    trusted_proxies: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -39,8 +41,12 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     queue_processing_interval_seconds: 5,
     segment_sample_percentage: 1,
     max_retries: 3,
-    import_strategy: 'none',
-    import_dir: '',
+    // Radarr/Sonarr move symlinks into their library, never content (docs/sabnzbd.md). The data-dir defaults put
+    // import_dir under the data dir; this value stands for a bare DEFAULTS (the console's starting form).
+    import_strategy: 'symlink',
+    import_dir: '/downloads',
+    // Empty: http://localhost:<webdav.port>. Only the strm strategy reads it.
+    strm_base_url: '',
     watch_dir: '',
     watch_interval_seconds: 10,
     allowed_file_extensions: [

@@ -47,6 +47,8 @@ export const authSchema = z.strictObject({
   registration_enabled: z.boolean(),
   // Origins (scheme://host[:port]) besides the console's own whose pages may send state changes with a cookie.
   trusted_origins: z.array(z.string()),
+  // Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed.
+  trusted_proxies: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({
@@ -68,6 +70,7 @@ export const importSchema = z.strictObject({
   max_retries: intRange(0, 10),
   import_strategy: z.enum(['none', 'symlink', 'strm']),
   import_dir: z.string(),
+  strm_base_url: z.string(),
   watch_dir: z.string(),
   watch_interval_seconds: intRange(1, 3600),
   allowed_file_extensions: z.array(z.string()),

@@ -205,9 +205,16 @@ test('paths that must be absolute say so', () => {
   assert.deepEqual(errorsOf({ mount_path: 'mnt/spool' }), [
     { field: 'mount_path', message: 'Mount path must be an absolute path (starting with /)' },
   ]);
-  assert.deepEqual(errorsOf({ import: { import_strategy: 'symlink' } }), [
+  assert.deepEqual(errorsOf({ import: { import_strategy: 'symlink', import_dir: '' } }), [
     { field: 'import.import_dir', message: 'Import directory is required for the symlink strategy' },
   ]);
+  assert.deepEqual(errorsOf({ import: { import_dir: 'downloads', strm_base_url: 'spool:8080' } }), [
+    { field: 'import.strm_base_url', message: 'Invalid URL format' },
+    { field: 'import.import_dir', message: 'Must be an absolute path (starting with /)' },
+  ]);
+  const defaultsOnly = check({});
+  assert.ok(defaultsOnly.ok);
+  assert.equal(defaultsOnly.config.import.import_dir, '/srv/spool/downloads', 'symlinks by default');
   assert.equal(check({ mount_path: '' }).ok, true, 'an empty mount path means no mount');
 });
 
@@ -285,4 +292,33 @@ test('auth.trusted_origins holds origins only: scheme, host and optional port', 
     ),
     ['auth.trusted_origins.1', 'auth.trusted_origins.2'],
   );
+});
+
+test('no value may carry CR, LF or NUL: they would split an NNTP command or an HTTP header', () => {
+  const errors = errorsOf({
+    providers: [{ id: 'p', host: 'news.example\r\nQUIT', username: 'user\nAUTHINFO', password: 'pa\u0000ss' }],
+    rclone: { rc_user: 'u\r' },
+    sabnzbd: { fallback_api_key: 'k\n' },
+    arrs: { radarr_instances: [{ name: 'r', type: 'radarr', url: 'http://r', api_key: 'x\r\ny' }] },
+  });
+  const message = 'Must not contain line breaks or NUL characters';
+  assert.deepEqual(
+    errors.filter((e) => e.message === message).map((e) => e.field),
+    [
+      'providers.0.host',
+      'providers.0.username',
+      'providers.0.password',
+      'rclone.rc_user',
+      'sabnzbd.fallback_api_key',
+      'arrs.radarr_instances.0.api_key',
+    ],
+  );
+});
+
+test('auth.trusted_proxies holds IP addresses or CIDR ranges', () => {
+  assert.ok(check({ auth: { trusted_proxies: ['127.0.0.1', '172.16.0.0/12', 'fd00::/8'] } }).ok);
+  assert.deepEqual(errorsOf({ auth: { trusted_proxies: ['10.0.0.1', 'proxy.lan', '10.0.0.0/40'] } }), [
+    { field: 'auth.trusted_proxies.1', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+    { field: 'auth.trusted_proxies.2', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+  ]);
 });

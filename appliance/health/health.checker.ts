@@ -1,6 +1,6 @@
 import { bodyOutcome, mapLimit, statMany, type ArticleClient, type ArticleOutcome } from '../articles/index.js';
 import { articleSizeOf } from '../layout/index.js';
-import type { VfsSegment } from '../vfs/index.js';
+import type { VfsSegment } from '../vfs/types.js';
 import { planCheck, verdictOf } from './check-plan.js';
 import type { MissingArticle } from './health.types.js';
 import type { HealthStatus } from './health.wire.js';

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
-import type { VfsService } from '../vfs/index.js';
+import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
 import { HealthRunner, type RunnerSettings } from './health.runner.js';
 import { HealthService } from './health.service.js';

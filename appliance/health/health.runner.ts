@@ -1,7 +1,7 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { FileLayout, HealthStatus as VfsHealth, VfsNode } from '../vfs/index.js';
+import type { FileLayout, HealthStatus as VfsHealth, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
 import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
 import type { HealthStore } from './health.store.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { ArticleFailure } from '../vfs/index.js';
+import type { ArticleFailure } from '../vfs/types.js';
 import type { HealthFiles, HealthRunner } from './health.runner.js';
 import type { HealthListQuery, HealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';

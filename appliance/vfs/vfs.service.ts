@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import { layoutProblem } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
-import { TreeRepository, type VfsDatabases } from './tree.repository.js';
+import { TreeStore, type VfsDatabases } from './tree.store.js';
 import type { AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
 
 export interface VfsOptions {
@@ -31,13 +31,13 @@ export interface VfsEvents {
  * normalised here (callers may pass user input); every write is one LMDB transaction.
  */
 export class VfsService extends EventEmitter<VfsEvents> {
-  private readonly repo: TreeRepository;
+  private readonly repo: TreeStore;
   readonly sidecars: SidecarStore;
   readonly completeDir: string;
 
   constructor(opts: VfsOptions) {
     super();
-    this.repo = new TreeRepository(opts.db);
+    this.repo = new TreeStore(opts.db);
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }
@@ -80,6 +80,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
           layoutId,
           segmentCount: f.layout.segments.length,
           sourceNzbPath: f.sourceNzbPath,
+          ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
           health: f.health ?? 'pending',
           encryption: f.encryption ?? 'none',
           passwordProtected: f.passwordProtected ?? false,

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { SpoolApp } from '../../appliance/app.js';
+import type { SpoolApp } from '../../appliance/app/create-app.js';
 import type { Clock } from '../../appliance/clock/clock.js';
 import { memoryLogger, type Logger } from '../../appliance/logging/logger.js';
 import { serveSpool } from '../../appliance/supervisor.js';

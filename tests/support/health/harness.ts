@@ -25,7 +25,7 @@ import {
   type RequestPriority,
 } from '../../../appliance/nntp/index.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
-import { VfsService } from '../../../appliance/vfs/index.js';
+import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 
 export const ARTICLE = 1000;
 
