@@ -1,6 +1,7 @@
 /**
  * The Spool process: `SPOOL_DATA` (default ./data), `SPOOL_CONFIG` (default <data>/config.yaml), `SPOOL_HOST`
- * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests). Exits 1 with one clear line when the config
+ * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests), `SPOOL_FUSE_READ_AHEAD_KB` (kernel read-ahead
+ * of the FUSE mount, root only; default 0 = the kernel's 128 KiB; docs/fuse.md). Exits 1 with one clear line when the config
  * file is invalid or the port is taken; SIGTERM/SIGINT stop gracefully (requests in progress finish).
  */
 import { ConfigLoadError } from './config/index.js';
@@ -23,6 +24,14 @@ function portFromEnv(): number | undefined {
   return port;
 }
 
+function kibFromEnv(name: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return 0;
+  const kb = Number(raw);
+  if (!Number.isInteger(kb) || kb < 0) fail(`${name} must be a whole number of KiB (0 or more), got '${raw}'`);
+  return kb;
+}
+
 async function main(): Promise<void> {
   let supervisor;
   try {
@@ -31,6 +40,7 @@ async function main(): Promise<void> {
       port: portFromEnv(),
       dataDir: process.env.SPOOL_DATA || undefined,
       configPath: process.env.SPOOL_CONFIG || undefined,
+      fuseReadAheadKb: kibFromEnv('SPOOL_FUSE_READ_AHEAD_KB'),
       logger,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
     });

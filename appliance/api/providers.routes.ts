@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
-import { testProvider, type ProviderTestResult } from '../nntp/index.js';
+import { checkProvider, type ProviderCheckResult } from '../nntp/index.js';
 
 /**
  * /api/providers (spec §7 Configuration). Admin only. The provider list lives in the config file; the pool picks up
@@ -43,10 +43,10 @@ const TestInput = z.strictObject({
 
 const ReorderInput = z.strictObject({ provider_ids: z.array(z.string()) });
 
-function runTest(config: ConfigService, input: z.infer<typeof TestInput>): Promise<ProviderTestResult> {
+function runTest(config: ConfigService, input: z.infer<typeof TestInput>): Promise<ProviderCheckResult> {
   let password = input.password;
   if (password === '' && input.id) {
     password = config.get().providers.find((p) => p.id === input.id)?.password ?? '';
   }
-  return testProvider({ ...input, password });
+  return checkProvider({ ...input, password });
 }

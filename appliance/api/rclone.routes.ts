@@ -16,7 +16,10 @@ const rcTestSchema = z.object({
 });
 
 /** Spec §7 Mount & RClone. */
-export function registerRcloneRoutes(router: Router, mount: MountService, rclone: RcloneService): void {
+export function registerRcloneRoutes(
+  router: Router,
+  { mount, rclone }: { mount: MountService; rclone: RcloneService },
+): void {
   router.get('/api/rclone/mount/status', { access: 'user' }, () => mount.status());
   router.post('/api/rclone/mount/start', { access: 'admin' }, async () => {
     try {

@@ -1,5 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrClient } from './arr.client.js';
 import { ArrError } from './arr.errors.js';
@@ -162,6 +164,18 @@ test('each failure is its own typed error, retryable or not', async () => {
   const rejected = await failure(c.movieFiles(1));
   assert.deepEqual([rejected.kind, rejected.retryable], ['rejected', false]);
 
+  const redirecting = http.createServer((_req, res) =>
+    res.writeHead(301, { location: 'https://radarr.example/' }).end(),
+  );
+  await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+  const port = (redirecting.address() as AddressInfo).port;
+  const moved = await failure(
+    new ArrClient({ type: 'radarr', url: `http://127.0.0.1:${port}`, apiKey: 'k' }).systemStatus(),
+  );
+  redirecting.close();
+  assert.deepEqual([moved.kind, moved.retryable, moved.status], ['rejected', false, 301]);
+  assert.match(moved.message, /redirected to https:\/\/radarr\.example\//);
+
   radarr.fail({ path: 'history', status: 200, times: 1, body: { oops: true } });
   const bad = await failure(c.grabs('x'));
   assert.deepEqual([bad.kind, bad.retryable], ['bad_response', false]);
@@ -172,12 +186,38 @@ test('each failure is its own typed error, retryable or not', async () => {
   assert.deepEqual([slow.kind, slow.retryable], ['timeout', true]);
   assert.ok(Date.now() - started < 5_000);
 
+  const notUrl = await failure(new ArrClient({ type: 'radarr', url: 'radarr:7878', apiKey: 'k' }).systemStatus());
+  assert.deepEqual([notUrl.kind, notUrl.retryable], ['invalid_url', false]);
+  const withCreds = await failure(
+    new ArrClient({ type: 'radarr', url: radarr.url.replace('://', '://u:p@'), apiKey: 'k' }).systemStatus(),
+  );
+  assert.deepEqual([withCreds.kind, withCreds.retryable], ['invalid_url', false]);
+
   const closed = await startFakeArr({ type: 'radarr' });
   const url = closed.url;
   await closed.close();
   const down = await failure(new ArrClient({ type: 'radarr', url, apiKey: 'k' }).systemStatus());
   assert.deepEqual([down.kind, down.retryable], ['unreachable', true]);
   assert.match(down.message, /ECONNREFUSED/);
+});
+
+test('an arr under a URL base is reached below it', async () => {
+  const proxied = await startFakeArr({ type: 'sonarr', urlBase: '/sonarr' });
+  try {
+    const status = await new ArrClient({
+      type: 'sonarr',
+      url: `${proxied.url}/sonarr/`,
+      apiKey: proxied.apiKey,
+    }).systemStatus();
+    assert.equal(status.urlBase, '/sonarr');
+    assert.deepEqual(proxied.callLines(), ['GET system/status']);
+    const bare = await failure(
+      new ArrClient({ type: 'sonarr', url: proxied.url, apiKey: proxied.apiKey }).systemStatus(),
+    );
+    assert.equal(bare.kind, 'not_found');
+  } finally {
+    await proxied.close();
+  }
 });
 
 test('the fake is strict: unknown routes are 404 and recorded', async () => {

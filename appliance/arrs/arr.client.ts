@@ -7,8 +7,9 @@ import {
   ArrServerError,
   ArrTimeoutError,
   ArrUnreachableError,
+  ArrUrlError,
 } from './arr.errors.js';
-import type { ArrType } from './arr.types.js';
+import type { ArrType } from './arrs.wire.js';
 import {
   HISTORY_EVENT_GRABBED,
   type CommandBody,
@@ -24,7 +25,7 @@ import {
   type RootFolder,
   type Series,
   type SystemStatus,
-} from './arr.wire.js';
+} from './arr-v3.types.js';
 
 export interface ArrClientOptions {
   type: ArrType;
@@ -156,13 +157,20 @@ export class ArrClient {
 
   private async call<T>(method: string, path: string, query: Query = {}, body?: unknown, list = false): Promise<T> {
     const what = this.what(method, path);
-    const url = new URL(`${this.base}/api/v3/${path}`);
+    let url: URL;
+    try {
+      url = new URL(`${this.base}/api/v3/${path}`);
+    } catch {
+      throw new ArrUrlError(what, 'not a URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ArrUrlError(what, 'not http or https');
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     const ms = list ? (this.opts.listTimeoutMs ?? 60_000) : (this.opts.timeoutMs ?? 10_000);
     const headers: Record<string, string> = { 'X-Api-Key': this.opts.apiKey, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let status: number;
     let text: string;
+    let location: string | null = null;
     try {
       const res = await fetch(url, {
         method,
@@ -172,14 +180,18 @@ export class ArrClient {
         redirect: 'manual',
       });
       status = res.status;
+      location = res.headers.get('location');
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new ArrTimeoutError(what, ms);
+      // fetch refuses to build some requests (e.g. credentials in the URL) with a TypeError that has no cause.
+      if (e.name === 'TypeError' && !e.cause) throw new ArrUrlError(what, e.message);
       throw new ArrUnreachableError(what, e.cause?.code ?? e.cause?.message ?? e.message);
     }
     if (status >= 200 && status < 300) return parseBody<T>(what, text);
-    const detail = errorDetail(text);
+    // Redirects are not followed (the key must not travel elsewhere); one usually means a wrong scheme or URL base.
+    const detail = status >= 300 && status < 400 ? `redirected to ${location ?? '?'}` : errorDetail(text);
     if (status === 401 || status === 403) throw new ArrAuthError(what, status);
     if (status === 404) throw new ArrNotFoundError(what);
     if (status === 409) throw new ArrConflictError(what, detail);

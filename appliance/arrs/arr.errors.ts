@@ -1,12 +1,22 @@
+import type { Retryable } from '../errors/retryable.js';
+
 /**
  * Typed failures of a call to a Radarr/Sonarr instance. `retryable` says whether the same call may succeed later
  * without anyone changing the config: an outage, a timeout, a 5xx or the arr's 409 "root folder missing" failsafe
  * (storage not mounted yet) are retryable; a wrong key, an unknown record or an answer we cannot read are not.
  */
 export type ArrErrorKind =
-  'unauthorized' | 'not_found' | 'conflict' | 'server' | 'unreachable' | 'timeout' | 'rejected' | 'bad_response';
+  | 'unauthorized'
+  | 'not_found'
+  | 'conflict'
+  | 'server'
+  | 'unreachable'
+  | 'timeout'
+  | 'rejected'
+  | 'bad_response'
+  | 'invalid_url';
 
-export class ArrError extends Error {
+export class ArrError extends Error implements Retryable {
   constructor(
     readonly kind: ArrErrorKind,
     message: string,
@@ -75,5 +85,12 @@ export class ArrRejectedError extends ArrError {
 export class ArrBadResponseError extends ArrError {
   constructor(what: string, detail: string) {
     super('bad_response', `${what}: unexpected answer (${detail})`, false);
+  }
+}
+
+/** The configured URL cannot be requested at all (not a URL, credentials in it): a config fix is needed. */
+export class ArrUrlError extends ArrError {
+  constructor(what: string, detail: string) {
+    super('invalid_url', `${what}: the URL cannot be used (${detail})`, false);
   }
 }

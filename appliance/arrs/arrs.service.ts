@@ -2,7 +2,7 @@ import type { ConfigService } from '../config/index.js';
 import { isHttpUrl } from '../config/rules.js';
 import { ArrClient } from './arr.client.js';
 import { ArrError } from './arr.errors.js';
-import type { ArrTestInput, ArrTestResult } from './arr.types.js';
+import type { ArrTestInput, ArrTestResult } from './arrs.wire.js';
 
 const APP_NAMES = { radarr: 'Radarr', sonarr: 'Sonarr' } as const;
 

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { ArrClient } from './arr.client.js';
-import type { EpisodeFile, HistoryRecord, MovieFile } from './arr.wire.js';
-import { recordIsFile, type FileTarget, type ReadLink } from './file-target.js';
+import type { EpisodeFile, HistoryRecord, MovieFile } from './arr-v3.types.js';
+import { recordIsFile, type FileTarget, type FileView } from './file-target.js';
 
 /** The arr record of the broken file in one instance. */
 export interface FileOwner {
@@ -21,10 +21,12 @@ export interface OwnerQuery {
   downloadId?: string;
   /** Size of the broken file in bytes, when the caller knows it (tightens the match by release name). */
   size?: number;
-  readLink: ReadLink;
+  files: FileView;
 }
 
 type AnyFile = MovieFile | EpisodeFile;
+
+const SERIES_AT_ONCE = 4;
 
 /**
  * Finds the file record in one instance (docs/arrs.md): (a) through the grab of the download id, (b) through the
@@ -57,7 +59,7 @@ async function owner(client: ArrClient, file: AnyFile, how: FileOwner['how'], gr
 }
 
 async function matching(files: AnyFile[], q: OwnerQuery): Promise<AnyFile | undefined> {
-  for (const f of files) if (typeof f.path === 'string' && (await recordIsFile(f.path, q.target, q.readLink))) return f;
+  for (const f of files) if (typeof f.path === 'string' && (await recordIsFile(f.path, q.target, q.files))) return f;
   return undefined;
 }
 
@@ -104,9 +106,12 @@ async function byLibrary(client: ArrClient, q: OwnerQuery): Promise<FileOwner | 
     const f = await matching(files, q);
     return f && owner(client, f, 'path');
   }
-  for (const s of await client.series()) {
-    const found = await inItem(client, q, s.id);
-    if (found) return found;
+  // One request per series: a few at a time, so a big library is walked in reasonable time without a burst.
+  const series = await client.series();
+  for (let i = 0; i < series.length; i += SERIES_AT_ONCE) {
+    const found = await Promise.all(series.slice(i, i + SERIES_AT_ONCE).map((s) => inItem(client, q, s.id)));
+    const hit = found.find((o) => o !== undefined);
+    if (hit) return hit;
   }
   return undefined;
 }

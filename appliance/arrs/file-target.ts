@@ -1,4 +1,4 @@
-import { readlink } from 'node:fs/promises';
+import { open, readlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 
 /**
@@ -18,8 +18,16 @@ export interface FileTarget {
   extension: string;
 }
 
-/** Reads a symlink on Spool's filesystem; the absolute target, or undefined when `path` is no readable symlink. */
-export type ReadLink = (path: string) => Promise<string | undefined>;
+/**
+ * What Spool can see of an arr's library on its own filesystem. Both answer undefined when there is nothing
+ * readable at `path` (not there, not a link, no permission): that is "no match", never an error.
+ */
+export interface FileView {
+  /** The absolute target of a symlink. */
+  readLink(path: string): Promise<string | undefined>;
+  /** The URL a `.strm` file holds (the `strm` import strategy writes one WebDAV URL per file). */
+  readStrm(path: string): Promise<string | undefined>;
+}
 
 const clean = (p: string) => {
   const n = posix.normalize(p);
@@ -39,23 +47,57 @@ export function fileTarget(path: string, mountPath: string, rootFolder: string):
   return { virtualPath, paths, jobName, extension: posix.extname(virtualPath).toLowerCase() };
 }
 
-export const readLinkTarget: ReadLink = async (path) => {
-  try {
-    return posix.resolve(posix.dirname(path), await readlink(path));
-  } catch {
-    return undefined;
-  }
+/** A .strm file is one short line; anything longer is not one of ours. */
+const STRM_MAX_BYTES = 4096;
+
+export const localFiles: FileView = {
+  async readLink(path) {
+    try {
+      return posix.resolve(posix.dirname(path), await readlink(path));
+    } catch {
+      return undefined;
+    }
+  },
+  async readStrm(path) {
+    try {
+      const fh = await open(path, 'r');
+      try {
+        const buf = Buffer.alloc(STRM_MAX_BYTES + 1);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+        return bytesRead > STRM_MAX_BYTES ? undefined : buf.toString('utf8', 0, bytesRead).trim();
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      return undefined;
+    }
+  },
 };
 
+/** Whether a .strm URL names the file: its path is `<base>/webdav<virtual path>` (decoded). */
+function strmNamesFile(text: string, target: FileTarget): boolean {
+  try {
+    const path = decodeURIComponent(new URL(text).pathname);
+    return path.endsWith(`/webdav${target.virtualPath}`);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Whether an arr file record (its `path`) is the broken file: the same path, or a symlink (followed through at
- * most four links) that ends at it. Never a prefix or name match: another file's record must never match.
+ * Whether an arr file record (its `path`) is the broken file: the same path, a symlink (followed through at most
+ * four links) that ends at it, or a `.strm` file whose URL names it. Never a prefix or name match: another file's
+ * record must never match.
  */
-export async function recordIsFile(recordPath: string, target: FileTarget, read: ReadLink): Promise<boolean> {
+export async function recordIsFile(recordPath: string, target: FileTarget, view: FileView): Promise<boolean> {
   let p = clean(recordPath);
+  if (p.toLowerCase().endsWith('.strm')) {
+    const text = await view.readStrm(p);
+    return text !== undefined && strmNamesFile(text, target);
+  }
   for (let hop = 0; hop <= 4; hop++) {
     if (target.paths.has(p)) return true;
-    const next = await read(p);
+    const next = await view.readLink(p);
     if (next === undefined) return false;
     p = clean(next);
   }

@@ -200,6 +200,32 @@ test("root_folder: a record on the instance's view of the mount matches without 
   assert.equal(radarr.lib.movieFiles.size, 1);
 });
 
+test('strm strategy: the .strm file whose WebDAV URL names the file, not its neighbour', async () => {
+  const radarr = await fake('radarr');
+  const strm = (name: string, url: string) => {
+    const at = join(dir, 'strm-library', name);
+    mkdirSync(dirname(at), { recursive: true });
+    writeFileSync(at, `${url}\n`);
+    return at;
+  };
+  const ours = radarr.addMovie({ title: 'Streamed' });
+  const oursFile = radarr.addMovieFile(ours.id, {
+    path: strm(
+      'Streamed (2023)/Streamed.strm',
+      'http://u:p@spool:8080/webdav/complete/movies/Streamed.2023/Streamed%202023.mkv',
+    ),
+  });
+  const near = radarr.addMovie({ title: 'Near' });
+  radarr.addMovieFile(near.id, {
+    path: strm('Near/Near.strm', 'http://spool:8080/webdav/complete/movies/Streamed.2023/Streamed%202023.mkv.part'),
+  });
+  const out = await service([instance(radarr)]).repairFile({
+    path: '/complete/movies/Streamed.2023/Streamed 2023.mkv',
+  });
+  assert.equal(out.kind === 'triggered' && out.fileId, oursFile.id);
+  assert.equal(radarr.lib.movieFiles.size, 1);
+});
+
 test('by grab when the library is not visible to Spool: the only file imported under that release name', async () => {
   const sonarr = await fake('sonarr');
   const show = sonarr.addSeries({ title: 'Pack' });

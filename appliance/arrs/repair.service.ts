@@ -2,9 +2,9 @@ import type { ArrInstance, SpoolConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { ArrClient } from './arr.client.js';
 import { ArrError } from './arr.errors.js';
-import type { ArrType } from './arr.types.js';
+import type { ArrType } from './arrs.wire.js';
 import { findOwner, type FileOwner } from './file-owner.js';
-import { fileTarget, readLinkTarget, type ReadLink } from './file-target.js';
+import { fileTarget, localFiles, type FileView } from './file-target.js';
 
 export interface RepairInput {
   /** The broken file: its virtual path ('/complete/movies/Job/film.mkv') or that path under mount_path. */
@@ -40,7 +40,7 @@ export interface ArrRepairDeps {
   logger: Logger;
   /** Tests and other wiring may swap how clients are made or symlinks are read. */
   clientFor?: (instance: ArrInstance) => ArrClient;
-  readLink?: ReadLink;
+  files?: FileView;
 }
 
 /**
@@ -51,12 +51,12 @@ export interface ArrRepairDeps {
 export class ArrRepairService {
   private readonly inFlight = new Map<string, Promise<RepairOutcome>>();
   private readonly clientFor: (instance: ArrInstance) => ArrClient;
-  private readonly readLink: ReadLink;
+  private readonly files: FileView;
 
   constructor(private readonly deps: ArrRepairDeps) {
     this.clientFor =
       deps.clientFor ?? ((i) => new ArrClient({ type: i.type, url: i.url, apiKey: i.api_key, name: i.name }));
-    this.readLink = deps.readLink ?? readLinkTarget;
+    this.files = deps.files ?? localFiles;
   }
 
   /** Repairs of the same file at once share one run: the arr must not see two deletes and two searches. */
@@ -80,7 +80,7 @@ export class ArrRepairService {
       const target = fileTarget(input.path, config.mount_path, instance.root_folder);
       let owner: FileOwner | undefined;
       try {
-        owner = await findOwner(client, { ...input, target, readLink: this.readLink });
+        owner = await findOwner(client, { ...input, target, files: this.files });
       } catch (err) {
         (err instanceof ArrError && err.retryable ? retry : failed).push(reasonOf(err));
         continue;
@@ -117,7 +117,8 @@ export class ArrRepairService {
       }
     }
     let searched = blocklisted && (await this.redownloadsByItself(client));
-    if (!searched) {
+    const nothingToSearch = client.type === 'sonarr' && owner.episodeIds.length === 0;
+    if (!searched && !nothingToSearch) {
       try {
         if (client.type === 'radarr') await client.searchMovies([owner.itemId]);
         else await client.searchEpisodes(owner.episodeIds);

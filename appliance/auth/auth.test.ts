@@ -10,7 +10,7 @@ import { registerSchema } from './auth.schemas.js';
 import { createAuth, type AuthDomain, type AuthSettings } from './index.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { LoginRateLimiter } from './rate-limit.js';
-import { SessionRepository } from './session.repository.js';
+import { SessionStore } from './session.store.js';
 import { SessionService } from './session.service.js';
 
 interface Fixture {
@@ -155,7 +155,7 @@ test('sessions expire after their TTL, slide forward when used, and are purged',
   withAuth(async ({ store }) => {
     let now = 1_000_000;
     const hour = 3600 * 1000;
-    const sessions = new SessionService(new SessionRepository(store), { ttlMs: 24 * hour, now: () => now });
+    const sessions = new SessionService(new SessionStore(store), { ttlMs: 24 * hour, now: () => now });
     const id = sessions.create('u1');
     now += 23 * hour;
     assert.equal(sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');

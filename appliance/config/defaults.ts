@@ -39,8 +39,12 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     queue_processing_interval_seconds: 5,
     segment_sample_percentage: 1,
     max_retries: 3,
-    import_strategy: 'none',
-    import_dir: '',
+    // Radarr/Sonarr move symlinks into their library, never content (docs/sabnzbd.md). The data-dir defaults put
+    // import_dir under the data dir; this value stands for a bare DEFAULTS (the console's starting form).
+    import_strategy: 'symlink',
+    import_dir: '/downloads',
+    // Empty: http://localhost:<webdav.port>. Only the strm strategy reads it.
+    strm_base_url: '',
     watch_dir: '',
     watch_interval_seconds: 10,
     allowed_file_extensions: [
@@ -82,6 +86,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     check_interval_seconds: 5,
     check_all_segments: false,
     segment_sample_percentage: 5,
+    repair_breaker_percent: 30,
+    repair_breaker_window_minutes: 30,
   },
   providers: [],
   rclone: {

@@ -73,6 +73,8 @@ function importErrors(section: unknown): FieldError[] {
   if ((strategy === 'symlink' || strategy === 'strm') && blank(section.import_dir)) {
     errors.push({ field: 'import.import_dir', message: `Import directory is required for the ${strategy} strategy` });
   }
+  const strm = str(section.strm_base_url);
+  if (strm && !isHttpUrl(strm)) errors.push({ field: 'import.strm_base_url', message: 'Invalid URL format' });
   for (const key of ['import_dir', 'watch_dir']) {
     const dir = str(section[key]);
     if (dir && !dir.startsWith('/')) {

@@ -205,9 +205,16 @@ test('paths that must be absolute say so', () => {
   assert.deepEqual(errorsOf({ mount_path: 'mnt/spool' }), [
     { field: 'mount_path', message: 'Mount path must be an absolute path (starting with /)' },
   ]);
-  assert.deepEqual(errorsOf({ import: { import_strategy: 'symlink' } }), [
+  assert.deepEqual(errorsOf({ import: { import_strategy: 'symlink', import_dir: '' } }), [
     { field: 'import.import_dir', message: 'Import directory is required for the symlink strategy' },
   ]);
+  assert.deepEqual(errorsOf({ import: { import_dir: 'downloads', strm_base_url: 'spool:8080' } }), [
+    { field: 'import.strm_base_url', message: 'Invalid URL format' },
+    { field: 'import.import_dir', message: 'Must be an absolute path (starting with /)' },
+  ]);
+  const defaultsOnly = check({});
+  assert.ok(defaultsOnly.ok);
+  assert.equal(defaultsOnly.config.import.import_dir, '/srv/spool/downloads', 'symlinks by default');
   assert.equal(check({ mount_path: '' }).ok, true, 'an empty mount path means no mount');
 });
 

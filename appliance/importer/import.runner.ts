@@ -10,6 +10,10 @@ export interface ImportResult {
   fileSize: number;
   /** Shown on the completed queue item (warning_message). */
   warnings?: readonly string[];
+  /** The files written into the virtual tree (absolute VFS paths). */
+  files?: string[];
+  /** Where the import strategy published the job for download clients (queue item's storagePath). */
+  storagePath?: string | null;
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */
@@ -36,6 +40,7 @@ export class ImportRunner {
   private readonly active = new Map<number, AbortController>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private held = false;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: (() => void) | undefined;
   private readonly wake = () => this.pump();
@@ -65,6 +70,20 @@ export class ImportRunner {
     return this.active.size;
   }
 
+  /** SABnzbd's global pause: imports in progress finish, nothing new is claimed until resume. */
+  get paused(): boolean {
+    return this.held;
+  }
+
+  pause(): void {
+    this.held = true;
+  }
+
+  resume(): void {
+    this.held = false;
+    this.pump();
+  }
+
   /** Resolves when nothing is being imported (tests and stop). */
   whenIdle(): Promise<void> {
     return this.idle;
@@ -72,7 +91,7 @@ export class ImportRunner {
 
   private pump(): void {
     if (this.stopped) return;
-    while (this.active.size < this.o.workers) {
+    while (!this.held && this.active.size < this.o.workers) {
       const item = this.o.queue.claim();
       if (!item) break;
       this.run(item);

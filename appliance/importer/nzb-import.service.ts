@@ -20,7 +20,7 @@ import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } f
 import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
-import { formatOf } from '../archive/index.js';
+import { formatOf, KeyRing } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
@@ -69,19 +69,23 @@ export class NzbImporter {
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const laidOut: AddJobFile[] = [];
     for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
-    const jobFiles = this.exposed(item, await this.expand(doc, mains, laidOut, firsts, settings, signal), settings);
+    const jobFiles = this.exposed(
+      item,
+      await this.expand(item, doc, mains, laidOut, firsts, settings, signal),
+      settings,
+    );
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
-    const targetPath = await this.write(item, settings.categoryDir(item.category), jobFiles);
+    const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
     this.d.logger.info('job written', {
       id: item.id,
-      target: targetPath,
+      target: written.dir,
       files: jobFiles.length,
       warnings: grouped.warnings,
     });
-    return { targetPath, fileSize, warnings: grouped.warnings };
+    return { targetPath: written.dir, fileSize, files: written.files, warnings: grouped.warnings };
   }
 
   /**
@@ -140,6 +144,7 @@ export class NzbImporter {
 
   /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
   private async expand(
+    item: QueueRecord,
     doc: NzbDocument,
     mains: readonly VirtualFile[],
     files: AddJobFile[],
@@ -153,7 +158,13 @@ export class NzbImporter {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };
     });
-    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    // passwords in the order most likely right: given with the item, then the NZB's own
+    const passwords = [...new Set([item.password, ...(doc.meta.password ?? [])].filter((p): p is string => !!p))];
+    const expanded = await expandArchives(candidates, {
+      articles,
+      keys: new KeyRing(passwords),
+      showVolumes: settings.showArchiveVolumes,
+    });
     if (articles.fetched > 0)
       this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
     return expanded;
@@ -218,6 +229,7 @@ export class NzbImporter {
       size: layout.size,
       layout,
       sourceNzbPath: item.nzbPath,
+      queueItemId: item.id,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,
     };
   }
@@ -227,7 +239,11 @@ export class NzbImporter {
    * QueueService.reserveJobDir): two imports of the same name never share a directory, and a re-run after a
    * crash finds its own reservation and replaces its half-known job.
    */
-  private async write(item: QueueRecord, categoryDir: string, files: AddJobFile[]): Promise<string> {
+  private async write(
+    item: QueueRecord,
+    categoryDir: string,
+    files: AddJobFile[],
+  ): Promise<{ dir: string; files: string[] }> {
     const jobName = safeSegment(item.name, 'job');
     const vfs = this.d.vfs;
     const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
@@ -238,8 +254,7 @@ export class NzbImporter {
       (path) => vfs.stat(path) !== undefined,
     );
     const chosen = targetPath.slice(base.length);
-    const { dir } = await vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
-    return dir;
+    return vfs.addJob({ category: categoryDir, jobName: chosen, files, replace: true });
   }
 }
 

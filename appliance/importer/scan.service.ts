@@ -6,16 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { MAX_NZB_BYTES } from './nzb-upload.js';
 import type { QueueService } from './queue.service.js';
-
-/** Spec §3 Scan status. */
-export interface ScanStatus {
-  status: 'idle' | 'scanning' | 'canceling';
-  path: string;
-  files_found: number;
-  files_added: number;
-  current_file: string;
-  last_error: string | null;
-}
+import type { ScanStatus } from './queue.wire.js';
 
 /** Deeper than any real NZB library; stops a pathological tree (or a bind-mount loop) from running forever. */
 const MAX_DEPTH = 32;

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
         totalParts: y.total,
         begin: y.begin,
         end: y.end,
-        partSize: y.end - y.begin + 1,
+        partSize: (y.end ?? 0) - (y.begin ?? 1) + 1,
         crc: '00000000',
         wireBytes: 0,
       } as unknown as DecodedArticle);

@@ -1,30 +1,23 @@
-/** Shapes of spec §3 as the API returns them. */
-
-export interface User {
-  id: string;
-  name: string;
-  email?: string | null;
-  provider?: string | null;
-  is_admin: boolean;
-  last_login?: string | null;
-  api_key?: string | null;
-}
-
-export interface AuthConfig {
-  login_required: boolean;
-}
-
-export interface RegistrationStatus {
-  registration_enabled: boolean;
-  user_count: number;
-}
-
-export interface QueueStats {
-  total_queued: number;
-  total_processing: number;
-  total_completed: number;
-  total_failed: number;
-}
+/**
+ * Shapes the API returns. Those the server defines live in its wire files (appliance/<domain>/*.wire.ts) and are
+ * re-exported here; the rest (health, the console's view of the config) are the console's own until their domain
+ * has a wire file.
+ */
+export type {
+  UserJson as User,
+  AuthConfigJson as AuthConfig,
+  RegistrationStatus,
+} from '../../../appliance/auth/auth.wire';
+export type { QueueStats } from '../../../appliance/importer/queue.wire';
+export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
+export type {
+  ArrInstanceView,
+  ArrsConfigView,
+  ArrTestInput,
+  ArrTestResult,
+  ArrType,
+} from '../../../appliance/arrs/arrs.wire';
+import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
 
 export interface HealthStats {
   total: number;
@@ -32,14 +25,6 @@ export interface HealthStats {
   healthy: number;
   partial: number;
   corrupted: number;
-}
-
-export interface PoolMetrics {
-  active_connections: number;
-  total_bytes_downloaded: number;
-  command_success_rate_percent: number;
-  error_rate_percent: number;
-  acquire_wait_time_ms: number;
 }
 
 export interface WebdavConfig {
@@ -89,7 +74,7 @@ export interface SpoolConfig {
   health: HealthConfig;
   rclone?: Record<string, unknown>;
   sabnzbd?: Record<string, unknown>;
-  arrs?: Record<string, unknown>;
+  arrs?: ArrsConfigView;
   providers?: unknown[];
   log?: Record<string, unknown>;
 }

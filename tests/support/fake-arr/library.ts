@@ -11,7 +11,7 @@ import type {
   Movie,
   MovieFile,
   Series,
-} from '../../../appliance/arrs/arr.wire.js';
+} from '../../../appliance/arrs/arr-v3.types.js';
 
 export interface ReceivedCommand extends CommandResource {
   body: Record<string, unknown>;

@@ -2,7 +2,7 @@
  * The v3 routes the fake arr answers, as Radarr and Sonarr answer them (docs/arrs.md). Anything else is a 404 and
  * recorded as unexpected by the server.
  */
-import type { ArrType } from '../../../appliance/arrs/arr.types.js';
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
 import type { FakeLibrary, ReceivedCommand } from './library.js';
 
 export interface RouteRequest {
@@ -27,6 +27,7 @@ export interface RouteContext {
   /** The arr's failsafe: DELETE of a file answers 409 while its root folder is missing or empty. */
   rootFolderMissing: boolean;
   autoRedownloadFailed: boolean;
+  urlBase: string;
 }
 
 const ok = (body: unknown = {}): RouteAnswer => ({ status: 200, body });
@@ -43,7 +44,7 @@ export async function answer(ctx: RouteContext, req: RouteRequest): Promise<Rout
   const movies = ctx.type === 'radarr';
   switch (key) {
     case 'GET system/status':
-      return ok({ appName: ctx.appName, version: ctx.version, instanceName: ctx.appName, urlBase: '' });
+      return ok({ appName: ctx.appName, version: ctx.version, instanceName: ctx.appName, urlBase: ctx.urlBase });
     case 'GET rootfolder':
       return ok(ctx.rootFolders.map((path, i) => ({ id: i + 1, path, accessible: !ctx.rootFolderMissing })));
     case 'GET config/downloadclient':

@@ -11,6 +11,8 @@
  *   ... arr.calls, arr.unexpected, arr.lib.commands, arr.lib.blocklist, arr.lib.movieFiles ...
  *   await arr.close();
  *
+ * `urlBase: '/radarr'` serves the routes under /radarr/api/v3/ (an arr behind a reverse proxy).
+ *
  * Auth: `X-Api-Key` header or `apikey` query, as the arrs accept; a wrong or missing key answers 401. Routes are
  * matched case-insensitively. An unknown route answers 404 and lands in `unexpected` (a test should expect it
  * empty). DELETE of a file record removes that path from disk only if it is a symlink (the arr removes our
@@ -19,7 +21,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ArrType } from '../../../appliance/arrs/arr.types.js';
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
 import type {
   Episode,
   EpisodeFile,
@@ -27,7 +29,7 @@ import type {
   Movie,
   MovieFile,
   Series,
-} from '../../../appliance/arrs/arr.wire.js';
+} from '../../../appliance/arrs/arr-v3.types.js';
 import { FakeLibrary, type ParseAnswer } from './library.js';
 import { answer, type RouteContext } from './routes.js';
 
@@ -39,6 +41,8 @@ export interface FakeArrOptions {
   version?: string;
   rootFolders?: string[];
   autoRedownloadFailed?: boolean;
+  /** Serve under a URL base, as an arr behind a reverse proxy ('/radarr': routes at /radarr/api/v3/...). */
+  urlBase?: string;
 }
 
 export interface RecordedCall {
@@ -68,6 +72,7 @@ export class FakeArr {
   readonly ctx: RouteContext;
   private readonly faults: Fault[] = [];
   private readonly sockets = new Set<Socket>();
+  private readonly urlBase: string;
   url = '';
   port = 0;
 
@@ -77,6 +82,7 @@ export class FakeArr {
     opts: FakeArrOptions,
     private readonly server = http.createServer((req, res) => void this.handle(req, res)),
   ) {
+    this.urlBase = (opts.urlBase ?? '').replace(/\/+$/, '');
     this.ctx = {
       type,
       lib: this.lib,
@@ -85,6 +91,7 @@ export class FakeArr {
       rootFolders: opts.rootFolders ?? [type === 'radarr' ? '/movies' : '/tv'],
       rootFolderMissing: false,
       autoRedownloadFailed: opts.autoRedownloadFailed ?? false,
+      urlBase: this.urlBase,
     };
     server.on('connection', (s) => {
       this.sockets.add(s);
@@ -108,9 +115,9 @@ export class FakeArr {
     this.faults.push({ ...fault });
   }
 
-  /** Calls other than system/status, in order, as 'METHOD path' (short form for assertions). */
+  /** Every call so far, in order, as 'METHOD path' without /api/v3/ (short form for assertions). */
   callLines(): string[] {
-    return this.calls.map((c) => `${c.method} ${c.path.replace(/^\/api\/v3\//i, '')}`);
+    return this.calls.map((c) => `${c.method} ${c.path.slice(this.urlBase.length).replace(/^\/api\/v3\//i, '')}`);
   }
 
   addMovie(m: Omit<Movie, 'id'>): Movie {
@@ -193,7 +200,8 @@ export class FakeArr {
       res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     };
     if (call.apiKey !== this.apiKey) return send(401);
-    const m = /^\/api\/v3\/(.*)$/i.exec(url.pathname);
+    const rest = url.pathname.startsWith(`${this.urlBase}/`) ? url.pathname.slice(this.urlBase.length) : '';
+    const m = /^\/api\/v3\/(.*)$/i.exec(rest);
     if (!m) {
       this.unexpected.push(call);
       return send(404, { message: 'NotFound' });

@@ -34,7 +34,7 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'sabnzbd':
       return <SabnzbdSection />;
     case 'arrs':
-      return <ArrsSection />;
+      return <ArrsSection config={config} />;
     case 'system':
       return <SystemSection />;
   }

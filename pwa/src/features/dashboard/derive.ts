@@ -1,7 +1,9 @@
 import type { QueueStats } from '../../api/types';
 
 /** Spec §3: pending = total_queued − (processing + completed + failed); the total shown excludes pending. */
-export function queueFigures(s: QueueStats) {
+export function queueFigures(
+  s: Pick<QueueStats, 'total_queued' | 'total_processing' | 'total_completed' | 'total_failed'>,
+) {
   const shownTotal = s.total_processing + s.total_completed + s.total_failed;
   return {
     pending: Math.max(0, s.total_queued - shownTotal),
