@@ -17,6 +17,8 @@ import { JobOutputService } from '../importer/job-output.service.js';
 import { QueueStore } from '../importer/queue.store.js';
 import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import { startFailedRetention } from '../importer/failed-retention.js';
+import { startWatchDir } from '../importer/watch-dir.js';
 
 export interface ImporterDeps {
   store: Store;
@@ -84,6 +86,12 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const defaultRoot = join(deps.config.dataDir, 'nzb');
   if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
   const scan = new ScanService(queue, log.child('scan'), scanRoots);
+  const stopRetention = startFailedRetention(
+    queue,
+    () => deps.config.get().import.failed_item_retention_hours,
+    log.child('retention'),
+  );
+  const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
   return {
     queue,
     runner,
@@ -93,7 +101,10 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     onUnstreamable: (handler) => void (fallback.handler = handler),
     async close() {
       stopWatching();
+      stopRetention();
+      watch.stop();
       scan.cancel();
+      await watch.idle();
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();

@@ -25,7 +25,13 @@ test('auto repair: a corrupted file is handed to the arrs once; the record says 
     category: 'movies',
     jobName: 'Broken',
     replace: true,
-    files: [{ name: 'Broken.mkv', size: 1000, layout: { size: 1000, segments: [{ messageId: 'new-0', start: 0, end: 1000 }] } }],
+    files: [
+      {
+        name: 'Broken.mkv',
+        size: 1000,
+        layout: { size: 1000, segments: [{ messageId: 'new-0', start: 0, end: 1000 }] },
+      },
+    ],
   });
   const fresh = h.health.service.byPath('/complete/movies/Broken/Broken.mkv');
   assert.equal(fresh.status, 'pending');

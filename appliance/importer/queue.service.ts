@@ -273,6 +273,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       fileSize: number;
       storagePath?: string | null;
       forwarded?: QueueRecord['forwarded'];
+      warnings?: readonly string[];
     },
   ): void {
     this.repo.update(id, (cur) => ({
@@ -283,6 +284,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       ...(result.forwarded ? { forwarded: result.forwarded } : {}),
       status: 'completed',
       errorMessage: null,
+      warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,
       completedAt: this.now(),
       updatedAt: this.now(),
     }));
@@ -313,6 +315,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       status: 'pending',
       errorMessage: null,
       errorCode: null,
+      warningMessage: null,
       nextAttemptAt: null,
       updatedAt: this.now(),
     };

@@ -24,6 +24,8 @@ export interface QueueItemJson {
   error_message: string | null;
   /** Machine-readable failure reason (e.g. ARCHIVE_COMPRESSED); null when none. */
   error_code: string | null;
+  /** A completed import's warnings (QueueRecord.warningMessage, e.g. a split set missing a piece); null when none. */
+  warning_message: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -68,6 +70,8 @@ export interface ScanStatus {
   path: string;
   files_found: number;
   files_added: number;
+  /** NZBs not added because the same bytes were queued before (still queued, or queued and cleared since). */
+  files_skipped: number;
   current_file: string;
   last_error: string | null;
 }
