@@ -4,7 +4,7 @@ import type { Router } from '../http/router.js';
 import { checkProvider, type ProviderCheckResult } from '../nntp/index.js';
 
 /**
- * /api/providers (spec §7 Configuration). Admin only. The provider list lives in the config file; the pool picks up
+ * /api/providers (docs/console-contract.md §7 Configuration). Admin only. The provider list lives in the config file; the pool picks up
  * every change through the config's change event, so a save here applies live.
  */
 export function registerProviderRoutes(router: Router, deps: { config: ConfigService }): void {

@@ -172,7 +172,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger });
 
     const router = new Router();
     const version = readVersion(root);

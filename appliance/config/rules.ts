@@ -2,7 +2,7 @@ import { parseProxyEntry } from '../http/client-address.js';
 import type { FieldError } from '../errors/field-errors.js';
 
 /**
- * Rules that look at more than one field (spec §5). They run on the candidate even when zod found type errors
+ * Rules that look at more than one field (docs/console-contract.md §5). They run on the candidate even when zod found type errors
  * elsewhere, so they read every value defensively: a field of the wrong type is zod's to report, not ours.
  */
 type Obj = Record<string, unknown>;

@@ -31,7 +31,7 @@ export interface HttpRequest {
 let nextId = 1;
 
 export function readRequest(res: UwsResponse, req: UwsRequest, body: BodyStream | null): HttpRequest {
-  // getCaseSensitiveMethod first: getMethod() lower-cases in place (STACK.md trap).
+  // getCaseSensitiveMethod first: getMethod() lower-cases in place (docs/architecture.md, "uWS traps").
   const method = req.getCaseSensitiveMethod().toUpperCase();
   const rawPath = req.getUrl();
   const query = new URLSearchParams(req.getQuery() ?? '');

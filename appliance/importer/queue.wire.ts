@@ -10,7 +10,7 @@ export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 /** SABnzbd's priorities as Spool keeps them: -1 low, 0 normal, 1 high, 2 force (goes first). */
 export type QueuePriority = -1 | 0 | 1 | 2;
 
-/** One queue item: the spec's fields (snake_case, ISO times) plus a few extra ones the console may use. */
+/** One queue item: the fields of docs/console-contract.md §3 (snake_case, ISO times) plus a few extra ones the console may use. */
 export interface QueueItemJson {
   id: number;
   nzb_path: string;
@@ -39,7 +39,7 @@ export interface QueueStats {
   total_processing: number;
   total_completed: number;
   total_failed: number;
-  /** Not in the spec's list, given so the console need not derive them. */
+  /** Not in the contract's list, given so the console need not derive them. */
   total_pending: number;
   total_retrying: number;
 }

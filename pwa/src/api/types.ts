@@ -57,6 +57,23 @@ export interface HealthConfig {
   check_all_segments: boolean;
 }
 
+/** One SABnzbd category (spec §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
+export interface SabnzbdCategory {
+  name: string;
+  order: number;
+  priority: number;
+  dir: string;
+}
+
+/** The download-client API section; the fallback key is write-only (`fallback_api_key_set`). */
+export interface SabnzbdConfig {
+  enabled: boolean;
+  complete_dir: string;
+  fallback_host: string;
+  fallback_api_key_set?: boolean;
+  categories: SabnzbdCategory[];
+}
+
 /** The whole configuration (GET /config). Sections owned by later work are kept opaque here. */
 export interface SpoolConfig {
   mount_path: string;
@@ -67,7 +84,7 @@ export interface SpoolConfig {
   import: ImportConfig;
   health: HealthConfig;
   rclone?: Record<string, unknown>;
-  sabnzbd?: Record<string, unknown>;
+  sabnzbd?: SabnzbdConfig;
   arrs?: ArrsConfigView;
   providers?: unknown[];
   log?: Record<string, unknown>;

@@ -36,7 +36,7 @@ describe('auth and users over HTTP (login required, registration enabled after t
     admin = { cookie: cookieOf(r.res), apiKey: r.body.data!.user.api_key, id: r.body.data!.user.id };
   });
 
-  test('registration validation reports every field with the spec texts', async () => {
+  test('registration validation reports every field with the contract texts', async () => {
     const r = await api(srv.baseUrl, '/api/auth/register', {
       method: 'POST',
       json: { username: 'x', password: 'short', email: 'bad' },

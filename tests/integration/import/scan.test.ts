@@ -62,7 +62,7 @@ async function scanToEnd(): Promise<ScanStatus> {
   throw new Error('scan did not finish');
 }
 
-test('scan path validation uses the spec texts', async () => {
+test('scan path validation uses the contract texts', async () => {
   const missing = await api(srv.baseUrl, '/api/import/scan', { method: 'POST', json: {} });
   assert.equal(missing.status, 400);
   assert.equal(missing.body.error?.message, 'Path is required');

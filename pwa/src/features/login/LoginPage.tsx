@@ -23,7 +23,7 @@ function ConnectionFailed() {
   );
 }
 
-/** Sign-in, first-user 'Create Admin Account' and registration (spec §2, §5). */
+/** Sign-in, first-user 'Create Admin Account' and registration (docs/console-contract.md §2, §5). */
 export function LoginPage() {
   useSignals();
   const location = useLocation();

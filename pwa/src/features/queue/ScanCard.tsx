@@ -16,7 +16,7 @@ const LABEL_TONE: Record<string, Tone> = {
   Error: 'error',
 };
 
-/** Manual Directory Scan (spec §2/§5): path checks, Start/Cancel, status polled every 2 s, capped progress. */
+/** Manual Directory Scan (docs/console-contract.md §2/§5): path checks, Start/Cancel, status polled every 2 s, capped progress. */
 export function ScanCard() {
   const queryClient = useQueryClient();
   const inputId = useId();
