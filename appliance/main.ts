@@ -1,13 +1,17 @@
 /**
  * The Spool process: `SPOOL_DATA` (default ./data), `SPOOL_CONFIG` (default <data>/config.yaml), `SPOOL_HOST`
- * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests). Exits 1 with one clear line when the config
+ * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests), `SPOOL_FUSE_READ_AHEAD_KB` (kernel read-ahead
+ * of the FUSE mount, root only; default 0 = the kernel's 128 KiB; docs/fuse.md). Exits 1 with one clear line when the config
  * file is invalid or the port is taken; SIGTERM/SIGINT stop gracefully (requests in progress finish).
  */
 import { ConfigLoadError } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
 
-const logger = createLogger('spool', process.env.SPOOL_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** SPOOL_LOG_LEVEL, when set, wins over log.level (to debug without editing the config). */
+const levelFromEnv = LEVELS.find((l) => l === process.env.SPOOL_LOG_LEVEL);
+const logger = createLogger('spool', levelFromEnv ?? 'info');
 
 function fail(message: string): never {
   process.stderr.write(`spool: ${message}\n`);
@@ -23,6 +27,14 @@ function portFromEnv(): number | undefined {
   return port;
 }
 
+function kibFromEnv(name: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return 0;
+  const kb = Number(raw);
+  if (!Number.isInteger(kb) || kb < 0) fail(`${name} must be a whole number of KiB (0 or more), got '${raw}'`);
+  return kb;
+}
+
 async function main(): Promise<void> {
   let supervisor;
   try {
@@ -31,7 +43,9 @@ async function main(): Promise<void> {
       port: portFromEnv(),
       dataDir: process.env.SPOOL_DATA || undefined,
       configPath: process.env.SPOOL_CONFIG || undefined,
+      fuseReadAheadKb: kibFromEnv('SPOOL_FUSE_READ_AHEAD_KB'),
       logger,
+      logLevel: levelFromEnv,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
     });
   } catch (err) {

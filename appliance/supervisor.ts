@@ -1,4 +1,4 @@
-import { createApp, type AppOptions, type SpoolApp } from './app.js';
+import { createApp, type AppOptions, type SpoolApp } from './app/create-app.js';
 import { ConfigService } from './config/index.js';
 import { Front } from './http/front.js';
 import { createLogger } from './logging/logger.js';

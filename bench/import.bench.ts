@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { NntpPool } from '../appliance/nntp/index.js';
 import { layoutFromFirstAndLast, parseNzb } from '../appliance/nzb/index.js';
 import { openStore } from '../appliance/store/index.js';
-import { VfsService } from '../appliance/vfs/index.js';
+import { VfsService } from '../appliance/vfs/vfs.service.js';
 import { ensureInn } from '../tests/support/inn/server.js';
 import { generateLargeNzb } from '../tests/support/nzb/generate.js';
 import { startServer } from '../tests/support/server.js';

@@ -2,13 +2,14 @@ import type { AuthDomain } from '../auth/index.js';
 import { toUserJson } from '../auth/index.js';
 import { loginSchema, registerSchema } from '../auth/auth.schemas.js';
 import { setSessionCookie } from '../auth/session-cookie.js';
+import type { AuthConfigJson } from '../auth/auth.wire.js';
 import type { Router } from '../http/router.js';
 
-/** Spec §7 "Auth and users", the anonymous half: auth config, registration status, login, register. */
+/** docs/console-contract.md §7 "Auth and users", the anonymous half: auth config, registration status, login, register. */
 export function registerAuthRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
   const open = { access: 'public' } as const;
 
-  router.get('/api/auth/config', open, () => ({ login_required: auth.gatekeeper.loginRequired() }));
+  router.get('/api/auth/config', open, (): AuthConfigJson => ({ login_required: auth.gatekeeper.loginRequired() }));
 
   router.get('/api/auth/registration-status', open, () => auth.users.registrationStatus());
 

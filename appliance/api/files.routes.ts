@@ -2,7 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import { fileMeta } from '../vfs/file-meta.js';
 import { exportNzb } from '../vfs/nzb-export.js';
-import type { StreamingDomain } from '../vfs/streaming.domain.js';
+import type { VfsService } from '../vfs/vfs.service.js';
 
 /** The console passes WebDAV paths; accept them with or without the /webdav prefix. */
 function vfsPath(raw: string | null): string {
@@ -10,13 +10,19 @@ function vfsPath(raw: string | null): string {
   return raw.replace(/^\/webdav(?=\/|$)/, '') || '/';
 }
 
-/** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
-export function registerFilesRoutes(router: Router, streaming: StreamingDomain): void {
+/** docs/console-contract.md §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
+export interface FilesRouteDeps {
+  vfs: VfsService;
+  /** Message ids of a file known missing (the health domain's records), shown per segment by /api/files/info. */
+  unavailable?: (path: string) => ReadonlySet<string>;
+}
+
+export function registerFilesRoutes(router: Router, { vfs, unavailable }: FilesRouteDeps): void {
   router.get('/api/files/info', { access: 'user' }, (ctx) => {
-    return fileMeta(streaming.vfs, vfsPath(ctx.query.get('path')));
+    return fileMeta(vfs, vfsPath(ctx.query.get('path')), unavailable);
   });
   router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
-    const { filename, xml } = exportNzb(streaming.vfs, vfsPath(ctx.query.get('path')));
+    const { filename, xml } = exportNzb(vfs, vfsPath(ctx.query.get('path')));
     ctx.reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
     ctx.reply.status(200).send(xml, 'application/x-nzb; charset=utf-8', ctx.req.method === 'HEAD');
   });

@@ -10,11 +10,12 @@ import {
   UPLOAD_BODY_LIMIT,
   type ImporterDomain,
 } from '../importer/index.js';
+import type { QueueBulkDeleteResult, QueueBulkRestartResult, QueueClearResult } from '../importer/queue.wire.js';
 import { parseCategory, parsePriority, parseTime } from '../importer/request-parsing.js';
 
 // Not strict: apikey and cache busters ride along on every route.
 const listQuery = z.object({
-  // limit=0 means "all" (the convention of this field, ARCHITECTURE.md); the console pages by 20.
+  // limit=0 means "all" (docs/console-contract.md §7); the console pages by 20.
   limit: z.coerce.number().int('limit must be a whole number').min(0).max(1000).default(20),
   offset: z.coerce.number().int('offset must be a whole number').min(0).default(0),
   status: z.enum(QUEUE_STATUSES).optional(),
@@ -29,7 +30,7 @@ function queueId(raw: string | undefined): number {
   return id;
 }
 
-/** Spec §7 Queue. Thin: parse, call the queue service, serialise. */
+/** docs/console-contract.md §7 Queue. Thin: parse, call the queue service, serialise. */
 export function registerQueueRoutes(router: Router, { importer }: { importer: ImporterDomain }): void {
   const { queue } = importer;
 
@@ -54,13 +55,21 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
   router.delete('/api/queue/bulk', { access: 'user' }, async (ctx) => {
     const { ids } = await ctx.json(idsBody);
     const { deleted, skipped } = queue.bulkRemove(ids);
-    return { deleted_count: deleted, skipped_ids: skipped, message: `Deleted ${deleted} queue item(s)` };
+    return {
+      deleted_count: deleted,
+      skipped_ids: skipped,
+      message: `Deleted ${deleted} queue item(s)`,
+    } satisfies QueueBulkDeleteResult;
   });
 
   router.post('/api/queue/bulk/restart', { access: 'user' }, async (ctx) => {
     const { ids } = await ctx.json(idsBody);
     const { restarted, skipped } = queue.bulkRestart(ids);
-    return { restarted_count: restarted, skipped_ids: skipped, message: `Restarted ${restarted} queue item(s)` };
+    return {
+      restarted_count: restarted,
+      skipped_ids: skipped,
+      message: `Restarted ${restarted} queue item(s)`,
+    } satisfies QueueBulkRestartResult;
   });
 
   router.post('/api/queue/:id/retry', { access: 'user' }, (ctx) => toQueueJson(queue.retry(queueId(ctx.params.id))));
@@ -68,7 +77,7 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
   for (const status of ['completed', 'failed'] as const) {
     router.delete(`/api/queue/${status}`, { access: 'user' }, (ctx) => {
       const { deleted } = queue.clear(status, parseTime(ctx.query.get('older_than'), 'older_than'));
-      return { deleted_count: deleted, message: `Cleared ${deleted} ${status} item(s)` };
+      return { deleted_count: deleted, message: `Cleared ${deleted} ${status} item(s)` } satisfies QueueClearResult;
     });
   }
 

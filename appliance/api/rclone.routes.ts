@@ -15,8 +15,11 @@ const rcTestSchema = z.object({
   mount_options: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Spec §7 Mount & RClone. */
-export function registerRcloneRoutes(router: Router, mount: MountService, rclone: RcloneService): void {
+/** docs/console-contract.md §7 Mount & RClone. */
+export function registerRcloneRoutes(
+  router: Router,
+  { mount, rclone }: { mount: MountService; rclone: RcloneService },
+): void {
   router.get('/api/rclone/mount/status', { access: 'user' }, () => mount.status());
   router.post('/api/rclone/mount/start', { access: 'admin' }, async () => {
     try {

@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { mapLimit, statOutcome, type ArticleClient, type ArticleOutcome, type Lane } from './article-evidence.js';
 
 export interface ProbeTarget {
@@ -38,11 +39,17 @@ export const MIN_PROBE_ARTICLES = 500;
  * Which articles of a file to STAT: the first and last (posts that broke off), and max(`percentage`%,
  * MIN_PROBE_ARTICLES) of the rest, one at a random place in each equal stretch of the file, so a run of missing
  * articles and scattered holes are both found and repeated probes do not always ask the same articles.
- * 100% (or a file of at most MIN_PROBE_ARTICLES articles) = every article.
+ * 100% (or a file of at most MIN_PROBE_ARTICLES articles) = every article. `floor` replaces MIN_PROBE_ARTICLES
+ * (health checks pass 0: their share is the operator's `health.segment_sample_percentage`, and re-checks draw anew).
  */
-export function sampleIndexes(count: number, percentage: number, random: () => number = Math.random): number[] {
+export function sampleIndexes(
+  count: number,
+  percentage: number,
+  random: () => number = Math.random,
+  floor = MIN_PROBE_ARTICLES,
+): number[] {
   if (count === 0) return [];
-  const want = Math.max(MIN_PROBE_ARTICLES, Math.ceil((count * percentage) / 100));
+  const want = Math.max(floor, Math.ceil((count * percentage) / 100));
   if (percentage >= 100 || want >= count) return Array.from({ length: count }, (_, i) => i);
   const picked = new Set<number>([0, count - 1]);
   const step = count / want;
@@ -58,6 +65,7 @@ export function statMany(
   signal: AbortSignal,
   concurrency = 16,
 ): Promise<ArticleOutcome[]> {
+  allowListeners(signal, concurrency);
   return mapLimit(messageIds, concurrency, (id) => statOutcome(client, id, lane, signal));
 }
 
@@ -107,4 +115,9 @@ export function describeMissing(findings: readonly ProbeFinding[], sampled: bool
     return `${f.name}: ${f.missing} of ${scope} articles missing${example}`;
   });
   return `Missing articles on every provider in ${findings.length} file(s): ${parts.join('; ')}. The release is incomplete; search for another one.`;
+}
+
+/** Every request in flight listens on the one signal: let that many (and a margin) without Node's leak warning. */
+export function allowListeners(signal: AbortSignal, inFlight: number): void {
+  if (getMaxListeners(signal) < inFlight + 16) setMaxListeners(inFlight + 16, signal);
 }

@@ -10,7 +10,7 @@ import { registerSchema } from './auth.schemas.js';
 import { createAuth, type AuthDomain, type AuthSettings } from './index.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { LoginRateLimiter } from './rate-limit.js';
-import { SessionRepository } from './session.repository.js';
+import { SessionStore } from './session.store.js';
 import { SessionService } from './session.service.js';
 
 interface Fixture {
@@ -28,7 +28,6 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     registrationEnabled: false,
     webdavUser: 'dav',
     webdavPassword: '',
-    trustedOrigins: [],
   };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {
@@ -64,7 +63,7 @@ test('scrypt hashes are salted, verify only the right password, and a malformed 
   assert.equal(await verifyPassword('s3cret-pass', a.replace(/\$[^$]+$/, '$AAAA')), false);
 });
 
-test('registration texts of spec §5', () => {
+test('registration texts of docs/console-contract.md §5', () => {
   const r = registerSchema.safeParse({ username: 'ab', password: 'short', email: 'nope' });
   assert.equal(r.success, false);
   const messages = r.error!.issues.map((i) => i.message).sort();
@@ -155,7 +154,7 @@ test('sessions expire after their TTL, slide forward when used, and are purged',
   withAuth(async ({ store }) => {
     let now = 1_000_000;
     const hour = 3600 * 1000;
-    const sessions = new SessionService(new SessionRepository(store), { ttlMs: 24 * hour, now: () => now });
+    const sessions = new SessionService(new SessionStore(store), { ttlMs: 24 * hour, now: () => now });
     const id = sessions.create('u1');
     now += 23 * hour;
     assert.equal(sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');

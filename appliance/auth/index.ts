@@ -4,9 +4,9 @@ import { AuthService } from './auth.service.js';
 import { BasicAuthenticator } from './basic-auth.js';
 import { AuthGatekeeper } from './gatekeeper.js';
 import { LoginRateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { SessionRepository } from './session.repository.js';
+import { SessionStore } from './session.store.js';
 import { SessionService, type SessionOptions } from './session.service.js';
-import { UserRepository } from './user.repository.js';
+import { UserStore } from './user.store.js';
 import { UsersService, type AuthSettings } from './users.service.js';
 
 export { AuthService } from './auth.service.js';
@@ -14,7 +14,8 @@ export { AuthGatekeeper, isWebdavPath } from './gatekeeper.js';
 export { BasicAuthenticator, parseBasic, WEBDAV_PRINCIPAL_ID } from './basic-auth.js';
 export { UsersService, type AuthSettings } from './users.service.js';
 export { SessionService, SESSION_COOKIE, SESSION_TTL_MS } from './session.service.js';
-export { toUserJson, type UserJson, type UserRecord } from './user.js';
+export { toUserJson, type UserRecord } from './user.js';
+export type { UserJson } from './auth.wire.js';
 
 const AUTH_MIGRATIONS: Migration[] = [
   {
@@ -49,8 +50,8 @@ export interface CreateAuthOptions {
 
 export function createAuth(opts: CreateAuthOptions): AuthDomain {
   migrate(opts.store, 'auth', AUTH_MIGRATIONS);
-  const users = new UsersService(new UserRepository(opts.store), opts.settings);
-  const sessions = new SessionService(new SessionRepository(opts.store), opts.session);
+  const users = new UsersService(new UserStore(opts.store), opts.settings);
+  const sessions = new SessionService(new SessionStore(opts.store), opts.session);
   const limiter = new LoginRateLimiter(opts.rateLimit);
   const basic = new BasicAuthenticator(users, opts.settings, limiter);
   const auth = new AuthService(users, sessions, limiter);

@@ -1,4 +1,4 @@
-import { SessionRepository } from './session.repository.js';
+import { SessionStore } from './session.store.js';
 
 export const SESSION_COOKIE = 'spool_session';
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -16,7 +16,7 @@ export class SessionService {
   private readonly now: () => number;
 
   constructor(
-    private readonly repo: SessionRepository,
+    private readonly repo: SessionStore,
     opts: SessionOptions = {},
   ) {
     this.ttl = opts.ttlMs ?? SESSION_TTL_MS;
@@ -28,7 +28,7 @@ export class SessionService {
   }
 
   create(userId: string): string {
-    const id = SessionRepository.newId();
+    const id = SessionStore.newId();
     const now = this.now();
     this.repo.put(id, { user_id: userId, created_at: now, expires_at: now + this.ttl });
     return id;

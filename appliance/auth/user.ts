@@ -1,3 +1,5 @@
+import type { UserJson } from './auth.wire.js';
+
 /** A stored user. `password_hash` and `api_key` never leave the auth domain except through `toUserJson`. */
 export interface UserRecord {
   id: string;
@@ -9,17 +11,6 @@ export interface UserRecord {
   created_at: string;
   api_key: string;
   password_hash: string;
-}
-
-/** The user as the API shows it (spec §3). `api_key` only for the caller's own record. */
-export interface UserJson {
-  id: string;
-  name: string;
-  email: string | null;
-  provider: 'local';
-  is_admin: boolean;
-  last_login: string | null;
-  api_key?: string;
 }
 
 export function toUserJson(user: UserRecord, opts: { includeApiKey?: boolean } = {}): UserJson {

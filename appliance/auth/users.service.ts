@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, alreadyExists, notFound } from '../errors/app-error.js';
 import type { RegisterInput } from './auth.schemas.js';
+import type { RegistrationStatus } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { UserRecord } from './user.js';
-import type { UserRepository } from './user.repository.js';
+import type { UserStore } from './user.store.js';
 
 /** The live auth settings (read from config on every call, so a change applies at once). */
 export interface AuthSettings {
@@ -12,8 +13,6 @@ export interface AuthSettings {
   /** webdav.user / webdav.password: extra Basic credentials accepted on /webdav only. */
   webdavUser: string;
   webdavPassword: string;
-  /** auth.trusted_origins: origins besides the console's own that may send state changes with a cookie. */
-  trustedOrigins: readonly string[];
 }
 
 export const newApiKey = () => randomBytes(16).toString('hex');
@@ -23,7 +22,7 @@ const newUserId = () => `${Date.now().toString(36).padStart(9, '0')}${randomByte
 /** Users and their rules: first user is admin, registration gate, unique names, the last admin stays. */
 export class UsersService {
   constructor(
-    private readonly repo: UserRepository,
+    private readonly repo: UserStore,
     private readonly settings: () => AuthSettings,
   ) {}
 
@@ -32,7 +31,7 @@ export class UsersService {
   }
 
   /** Registration is open while nobody exists, afterwards only if an admin enabled it. */
-  registrationStatus(): { registration_enabled: boolean; user_count: number } {
+  registrationStatus(): RegistrationStatus {
     const count = this.repo.count();
     return { registration_enabled: count === 0 || this.settings().registrationEnabled, user_count: count };
   }

@@ -12,5 +12,6 @@ export function defaultsFor(dataDir: string): SpoolConfig {
   copy.metadata.root_path = path.join(dir, 'metadata');
   copy.rclone.cache_dir = path.join(dir, 'rclone-cache');
   copy.import.scan_roots = [path.join(dir, 'nzb')];
+  copy.import.import_dir = path.join(dir, 'downloads');
   return deepFreeze(copy);
 }

@@ -1,9 +1,10 @@
 import type { SpoolConfig } from './schema.js';
 
 /**
- * The one set of defaults (spec §9; AltMount's values where the spec is silent, research §1.10).
+ * The one set of defaults (docs/console-contract.md §9; where the contract is silent, the values of AltMount, a
+ * comparable Usenet streamer, so a user moving over keeps familiar behaviour; docs/configuration.md lists them all).
  * Paths under the data dir are filled by `defaultsFor(dataDir)` (data-dir-defaults.ts); the values here assume
- * `./data`. No Node imports here: the console imports this file too (pwa/src/features/config/serverConfig.ts), so its
+ * `./data`. No Node imports here: the console imports this file too (through config.wire.ts), so its
  * forms start from exactly these values.
  */
 export const DEFAULTS: SpoolConfig = deepFreeze({
@@ -21,6 +22,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     registration_enabled: false,
     // The console's own address is always trusted; list others (a second hostname) here.
     trusted_origins: [],
+    // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
+    trusted_proxies: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -39,8 +42,12 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     queue_processing_interval_seconds: 5,
     segment_sample_percentage: 1,
     max_retries: 3,
-    import_strategy: 'none',
-    import_dir: '',
+    // Radarr/Sonarr move symlinks into their library, never content (docs/sabnzbd.md). The data-dir defaults put
+    // import_dir under the data dir; this value stands for a bare DEFAULTS (the console's starting form).
+    import_strategy: 'symlink',
+    import_dir: '/downloads',
+    // Empty: http://localhost:<webdav.port>. Only the strm strategy reads it.
+    strm_base_url: '',
     watch_dir: '',
     watch_interval_seconds: 10,
     allowed_file_extensions: [
@@ -69,9 +76,9 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
-    show_archive_volumes: false,
     // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
     scan_roots: ['./data/nzb'],
+    show_archive_volumes: false,
   },
   health: {
     enabled: false,
@@ -82,6 +89,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     check_interval_seconds: 5,
     check_all_segments: false,
     segment_sample_percentage: 5,
+    repair_breaker_percent: 30,
+    repair_breaker_window_minutes: 30,
   },
   providers: [],
   rclone: {
@@ -152,7 +161,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
   },
 });
 
-/** Defaults for one provider entry (spec §9). */
+/** Defaults for one provider entry (docs/console-contract.md §9). */
 export const PROVIDER_DEFAULTS = deepFreeze({
   host: '',
   port: 119,
@@ -165,10 +174,10 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   is_backup_provider: false,
 });
 
-/** Defaults for one SABnzbd category (spec §5: a new category defaults to order 1, priority 0, empty dir). */
+/** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */
 export const CATEGORY_DEFAULTS = deepFreeze({ order: 1, priority: 0, dir: '' });
 
-/** Defaults for one arr instance (spec §5: new instances are enabled). */
+/** Defaults for one arr instance (docs/console-contract.md §5: new instances are enabled). */
 export const ARR_INSTANCE_DEFAULTS = deepFreeze({ name: '', url: '', api_key: '', enabled: true, root_folder: '' });
 
 export function deepFreeze<T>(value: T): T {

@@ -28,7 +28,20 @@ export class FuseMount {
     readonly connection: number,
   ) {}
 
-  static start(point: string, options: string[], vfs: VfsService, reader: VfsReader, o: FuseOpsOptions): FuseMount {
+  /**
+   * `readAheadKb`: kernel read-ahead asked for on the mount's bdi (root only); 0 keeps the kernel's 128 KiB. Off by
+   * default: at 1 MiB the kernel's requests run ahead of the articles published so far, so fewer are answered
+   * natively (58-85% instead of ~96%) and 1 GiB dd measured no faster (docs/fuse.md). main.ts reads it from
+   * SPOOL_FUSE_READ_AHEAD_KB.
+   */
+  static start(
+    point: string,
+    options: string[],
+    vfs: VfsService,
+    reader: VfsReader,
+    o: FuseOpsOptions,
+    readAheadKb = 0,
+  ): FuseMount {
     const addon = requireAddon();
     const table = addon.createTable();
     let native: NativeMount | null = null;
@@ -43,7 +56,7 @@ export class FuseMount {
       (fh) => ops.progress(fh),
     );
     const mount = new FuseMount(native, table, ops, connectionOf(point));
-    mount.readAheadKb = raiseReadAhead(mount.connection, READ_AHEAD_KB);
+    mount.readAheadKb = raiseReadAhead(mount.connection, readAheadKb);
     return mount;
   }
 
@@ -90,13 +103,6 @@ function connectionOf(point: string): number {
   }
   return -1;
 }
-
-/**
- * Kernel read-ahead asked for on the mount's bdi (root only); 0 keeps the kernel's 128 KiB. Off by default: at
- * 1 MiB the kernel's requests run ahead of the articles published so far, so fewer are answered natively
- * (58-85% instead of ~96%) and 1 GiB dd measured no faster (docs/fuse.md). SPOOL_FUSE_READ_AHEAD_KB to try.
- */
-const READ_AHEAD_KB = Number(process.env.SPOOL_FUSE_READ_AHEAD_KB ?? 0);
 
 /**
  * The page cache sends a FUSE file's reads no larger than the mount's read-ahead (128 KiB by default), whatever

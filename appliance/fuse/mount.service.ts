@@ -16,7 +16,7 @@ export interface MountStatus {
 }
 
 /**
- * The FUSE mount of the virtual tree at `mount_path` (spec §7 /api/rclone/mount/*). A mount left behind by a
+ * The FUSE mount of the virtual tree at `mount_path` (docs/console-contract.md §7 /api/rclone/mount/*). A mount left behind by a
  * crash is detached (fusermount3 -uz, else umount -l) before mounting again, so a kill -9 never blocks the next
  * start. The mount is our FUSE 3 addon (appliance/fuse/native, docs/fuse.md).
  */
@@ -30,6 +30,8 @@ export class MountService {
     private readonly reader: VfsReader,
     private readonly config: ConfigService,
     private readonly logger: Logger,
+    /** Kernel read-ahead for the mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
+    private readonly kernelReadAheadKb = 0,
   ) {}
 
   status(): MountStatus {
@@ -57,13 +59,20 @@ export class MountService {
     // FUSE 3 mounts over a non-empty directory without asking (no `nonempty`); rclone's rule is kept here.
     if (!r.allow_non_empty && readdirSync(point).length > 0)
       throw new Error(`Mount point ${point} is not empty (enable allow_non_empty to mount over its contents)`);
-    const fuse = FuseMount.start(point, mountOptions(c), this.vfs, this.reader, {
-      uid: r.uid,
-      gid: r.gid,
-      umask: parseInt(String(r.umask), 8) || 0o002,
-      readOnly: r.read_only,
-      readAhead: () => this.config.get().streaming.max_download_workers,
-    });
+    const fuse = FuseMount.start(
+      point,
+      mountOptions(c),
+      this.vfs,
+      this.reader,
+      {
+        uid: r.uid,
+        gid: r.gid,
+        umask: parseInt(String(r.umask), 8) || 0o002,
+        readOnly: r.read_only,
+        readAhead: () => this.config.get().streaming.max_download_workers,
+      },
+      this.kernelReadAheadKb,
+    );
     this.fuse = fuse;
     this.mountPoint = point;
     this.lastError = '';

@@ -1,9 +1,9 @@
 import { AbortedError, articleEvidence, NntpError, type DecodedArticle } from '../nntp/index.js';
 import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
-import { formatOf } from '../archive/index.js';
 import { fetchArticle, mapLimit, ProbeOutageError, type ArticleClient } from '../articles/index.js';
 import { nonRetryableError, retryableError } from './import-errors.js';
+import { formatOf } from '../archive/index.js';
 
 /** The first article of one NZB file, or the fact that no provider has it. */
 export type FirstArticle =

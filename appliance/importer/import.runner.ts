@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logging/logger.js';
+import { DISK_FULL_MESSAGE, isDiskFull } from '../errors/disk-full.js';
 import { ImportError, retryDelayMs } from './import-errors.js';
 import type { QueueService } from './queue.service.js';
 import type { QueueRecord } from './queue.types.js';
@@ -7,6 +8,14 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportResult {
   targetPath: string;
   fileSize: number;
+  /** The files written into the virtual tree (absolute VFS paths). */
+  files?: string[];
+  /** Where the import strategy published the job for download clients (queue item's storagePath). */
+  storagePath?: string | null;
+  /** Shown on the completed queue item (warning_message). */
+  warnings?: readonly string[];
+  /** The NZB went to the fallback SABnzbd instead (nothing was written to the virtual tree). */
+  forwarded?: { host: string; nzoId: string; reason: string };
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */
@@ -16,7 +25,7 @@ export interface RunnerOptions {
   queue: QueueService;
   job: ImportJob;
   logger: Logger;
-  /** import.max_processor_workers, read once at start (spec: changing it needs a restart). */
+  /** import.max_processor_workers, read once at start (docs/console-contract.md §4: changing it needs a restart). */
   workers: number;
   /** import.queue_processing_interval_seconds: how often an idle runner looks again. */
   intervalMs: number;
@@ -33,6 +42,7 @@ export class ImportRunner {
   private readonly active = new Map<number, AbortController>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private held = false;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: (() => void) | undefined;
   private readonly wake = () => this.pump();
@@ -62,6 +72,20 @@ export class ImportRunner {
     return this.active.size;
   }
 
+  /** SABnzbd's global pause: imports in progress finish, nothing new is claimed until resume. */
+  get paused(): boolean {
+    return this.held;
+  }
+
+  pause(): void {
+    this.held = true;
+  }
+
+  resume(): void {
+    this.held = false;
+    this.pump();
+  }
+
   /** Resolves when nothing is being imported (tests and stop). */
   whenIdle(): Promise<void> {
     return this.idle;
@@ -69,7 +93,7 @@ export class ImportRunner {
 
   private pump(): void {
     if (this.stopped) return;
-    while (this.active.size < this.o.workers) {
+    while (!this.held && this.active.size < this.o.workers) {
       const item = this.o.queue.claim();
       if (!item) break;
       this.run(item);
@@ -120,7 +144,8 @@ export class ImportRunner {
       this.o.queue.recover();
       return;
     }
-    const message = err instanceof Error ? err.message : String(err);
+    // A full disk is said as such (the raw LMDB text means nothing to a user); it is retried like an outage.
+    const message = isDiskFull(err) ? DISK_FULL_MESSAGE : err instanceof Error ? err.message : String(err);
     // Only an ImportError may say "do not retry": anything else escaping an import is treated as retryable.
     const retryable = !(err instanceof ImportError) || err.retryable;
     const canRetry = retryable && item.retryCount < item.maxRetries;

@@ -3,8 +3,9 @@ import { AppError } from '../errors/app-error.js';
 import type { Store } from '../store/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
-import { QueueRepository } from './queue.repository.js';
-import type { QueueListQuery, QueuePriority, QueueRecord, QueueStats } from './queue.types.js';
+import { QueueStore } from './queue.store.js';
+import type { QueueListQuery, QueueRecord } from './queue.types.js';
+import type { QueuePriority, QueueStats } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;
@@ -24,9 +25,9 @@ export interface QueueEvents {
   runnable: [];
 }
 
-/** The queue's rules (who may move where); storage is the repository's, scheduling the runner's. */
+/** The queue's rules (who may move where); storage is the store's, scheduling the runner's. */
 export class QueueService extends EventEmitter<QueueEvents> {
-  readonly repo: QueueRepository;
+  readonly repo: QueueStore;
   readonly blobs: NzbBlobStore;
 
   constructor(
@@ -35,7 +36,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.repo = new QueueRepository(store);
+    this.repo = new QueueStore(store);
     this.blobs = new NzbBlobStore(store);
   }
 
@@ -83,6 +84,30 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   list(q: QueueListQuery): { items: QueueRecord[]; total: number } {
     return this.repo.list(q);
+  }
+
+  /** Completed and failed items newest first (SABnzbd history); category '*' = items without one. */
+  history(q: { category?: string; offset: number; limit: number }): { items: QueueRecord[]; total: number } {
+    return this.repo.history(q);
+  }
+
+  /** Items still to import or being imported (SABnzbd queue), in the order they run: few, read from indexes. */
+  active(): QueueRecord[] {
+    const ids = [
+      ...this.repo.idsWithStatus('processing'),
+      ...this.repo.idsWithStatus('retrying'),
+      ...this.repo.idsWithStatus('pending'),
+    ];
+    return ids.map((id) => this.repo.get(id)).filter((r): r is QueueRecord => r !== undefined);
+  }
+
+  /** SABnzbd's pause/resume of one item: a paused pending item is not claimed by the runner. */
+  setPaused(id: number, paused: boolean): QueueRecord | undefined {
+    const changed = this.repo.update(id, (cur) =>
+      cur.status === 'completed' || cur.status === 'failed' ? null : { ...cur, paused, updatedAt: this.now() },
+    );
+    if (!paused) this.emit('runnable');
+    return changed;
   }
 
   stats(): QueueStats {
@@ -241,12 +266,25 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number }): void {
+  complete(
+    id: number,
+    result: {
+      targetPath: string;
+      fileSize: number;
+      storagePath?: string | null;
+      forwarded?: QueueRecord['forwarded'];
+      warnings?: readonly string[];
+    },
+  ): void {
     this.repo.update(id, (cur) => ({
       ...cur,
-      ...result,
+      targetPath: result.targetPath || null,
+      fileSize: result.fileSize,
+      storagePath: result.storagePath ?? null,
+      ...(result.forwarded ? { forwarded: result.forwarded } : {}),
       status: 'completed',
       errorMessage: null,
+      warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,
       completedAt: this.now(),
       updatedAt: this.now(),
     }));
@@ -277,6 +315,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       status: 'pending',
       errorMessage: null,
       errorCode: null,
+      warningMessage: null,
       nextAttemptAt: null,
       updatedAt: this.now(),
     };

@@ -1,12 +1,9 @@
-/** Queue shapes (spec §3 Queue item, §4 statuses). Times are stored as epoch ms and shown as ISO strings. */
+import type { QueueItemJson, QueuePriority, QueueStatus } from './queue.wire.js';
 
-export const QUEUE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'retrying'] as const;
-export type QueueStatus = (typeof QUEUE_STATUSES)[number];
-
-/** SABnzbd's priorities as Spool keeps them: -1 low, 0 normal, 1 high, 2 force (goes first). */
-export type QueuePriority = -1 | 0 | 1 | 2;
-
-/** One NZB waiting for, going through, or done with import, as stored in LMDB. */
+/**
+ * One NZB waiting for, going through, or done with import, as stored in LMDB. Times are epoch ms here and ISO
+ * strings on the wire (queue.wire.ts).
+ */
 export interface QueueRecord {
   id: number;
   /** Where the NZB came from: the scanned file's absolute path, or the uploaded file's name. */
@@ -30,6 +27,11 @@ export interface QueueRecord {
    * docs/archives.md.
    */
   errorCode?: string | null;
+  /**
+   * What a completed import wants the user to know (absent on older records): e.g. a split set missing a piece,
+   * imported as separate pieces. Shown on the queue item, not only in the log.
+   */
+  warningMessage?: string | null;
   /** When a 'retrying' item is due again. */
   nextAttemptAt: number | null;
   /** Archive password given with the NZB (EnqueueInput.password); write-only: not in QueueItemJson. */
@@ -40,27 +42,15 @@ export interface QueueRecord {
   updatedAt: number;
   startedAt: number | null;
   completedAt: number | null;
-}
-
-/** The JSON form of spec §3 (snake_case, ISO times) plus a few extra fields the console may use. */
-export interface QueueItemJson {
-  id: number;
-  nzb_path: string;
-  target_path: string | null;
-  category: string | null;
-  file_size: number;
-  status: QueueStatus;
-  priority: QueuePriority;
-  retry_count: number;
-  max_retries: number;
-  error_message: string | null;
-  /** Machine-readable failure reason (QueueRecord.errorCode); null when none. */
-  error_code: string | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  next_attempt_at: string | null;
+  /**
+   * Where a download client (Radarr/Sonarr through the SABnzbd API) finds the completed job: the folder the
+   * import strategy wrote (symlinks or .strm files) or the job folder on the mount. Absent on older items.
+   */
+  storagePath?: string | null;
+  /** Handed to the fallback SABnzbd (sabnzbd.fallback_host) because Spool cannot stream it: where, and its id there. */
+  forwarded?: { host: string; nzoId: string; reason: string };
+  /** Held back by the SABnzbd API's pause of this item: the runner skips it until resumed. */
+  paused?: boolean;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -78,23 +68,13 @@ export function toQueueJson(r: QueueRecord): QueueItemJson {
     max_retries: r.maxRetries,
     error_message: r.errorMessage,
     error_code: r.errorCode ?? null,
+    warning_message: r.warningMessage ?? null,
     created_at: new Date(r.createdAt).toISOString(),
     updated_at: new Date(r.updatedAt).toISOString(),
     started_at: iso(r.startedAt),
     completed_at: iso(r.completedAt),
     next_attempt_at: iso(r.nextAttemptAt),
   };
-}
-
-/** Spec §3 Queue stats: total_queued counts every item (the dashboard derives pending from it). */
-export interface QueueStats {
-  total_queued: number;
-  total_processing: number;
-  total_completed: number;
-  total_failed: number;
-  /** Not in the spec's list, given so the console need not derive them. */
-  total_pending: number;
-  total_retrying: number;
 }
 
 export interface QueueListQuery {

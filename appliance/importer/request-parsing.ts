@@ -1,5 +1,5 @@
 import { validationFailed } from '../errors/field-errors.js';
-import type { QueuePriority } from './queue.types.js';
+import type { QueuePriority } from './queue.wire.js';
 
 const NAMED: Record<string, QueuePriority> = { low: -1, normal: 0, high: 1, force: 2 };
 

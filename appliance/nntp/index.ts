@@ -1,7 +1,7 @@
 /** Public surface of the NNTP engine. */
 export { NntpPool, type PoolOptions, type RequestOptions } from './pool.js';
-export type { PoolMetrics, ProviderMetrics } from './pool-metrics.js';
-export { testProvider, type ProviderTestInput, type ProviderTestResult } from './test-provider.js';
+export type { PoolMetrics, ProviderMetrics } from './pool.wire.js';
+export { checkProvider, type ProviderCheckInput, type ProviderCheckResult } from './provider-check.js';
 export { NntpConnection, type ConnectionOptions } from './connection.js';
 export * from './errors.js';
 export type { DecodedArticle, ProviderConfig, RequestPriority, YencHeader } from './types.js';

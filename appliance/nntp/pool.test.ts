@@ -14,7 +14,7 @@ import {
   articleEvidence,
 } from './errors.js';
 import { freePort } from '../../tests/support/free-port.js';
-import { testProvider } from './test-provider.js';
+import { checkProvider } from './provider-check.js';
 import type { ProviderConfig } from './types.js';
 
 const servers: FakeNntpServer[] = [];
@@ -158,12 +158,12 @@ test('auth failure and greeting 502 are typed; a failing provider is put aside',
   const refusing = await fake({ greeting: '502 Too many connections' });
   const q = pool([provider(refusing)], { maxAttempts: 1 });
   await assert.rejects(q.body('a@t'), ProviderRefusedError);
-  assert.deepEqual(await testProvider(provider(s, { password: 'wrong' })), {
+  assert.deepEqual(await checkProvider(provider(s, { password: 'wrong' })), {
     success: false,
     error_message: 'Authentication failed (481): check username and password',
   });
-  assert.deepEqual(await testProvider(provider(s, { password: 'right', username: 'u' })), { success: true });
-  const r = await testProvider(provider(refusing));
+  assert.deepEqual(await checkProvider(provider(s, { password: 'right', username: 'u' })), { success: true });
+  const r = await checkProvider(provider(refusing));
   assert.equal(r.success, false);
   assert.match(r.error_message!, /refused/);
 });

@@ -14,7 +14,8 @@ import {
   ProtocolError,
   articleEvidence,
 } from './errors.js';
-import { PoolStats, type PoolMetrics } from './pool-metrics.js';
+import { PoolStats } from './pool-metrics.js';
+import type { PoolMetrics } from './pool.wire.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
 import { Keepalive } from './keepalive.js';
 import { PriorityQueue } from './request-queue.js';

@@ -10,7 +10,7 @@ import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { NntpPool } from './pool.js';
 import { NntpConnection } from './connection.js';
 import { NoProviderError, TlsError } from './errors.js';
-import { testProvider } from './test-provider.js';
+import { checkProvider } from './provider-check.js';
 import type { ProviderConfig } from './types.js';
 
 let certs: TestCerts;
@@ -109,22 +109,22 @@ test('TLS to a plain-text port fails as a TLS error that names the likely cause'
   );
 });
 
-test('testProvider over TLS: trusted CA, insecure, refused with the reason, wrong password', async () => {
-  assert.deepEqual(await testProvider(provider(caSigned), { tlsCa: certs.caCert }), { success: true });
-  assert.deepEqual(await testProvider(provider(selfSigned, { insecure_tls: true })), { success: true });
-  const refused = await testProvider(provider(selfSigned));
+test('checkProvider over TLS: trusted CA, insecure, refused with the reason, wrong password', async () => {
+  assert.deepEqual(await checkProvider(provider(caSigned), { tlsCa: certs.caCert }), { success: true });
+  assert.deepEqual(await checkProvider(provider(selfSigned, { insecure_tls: true })), { success: true });
+  const refused = await checkProvider(provider(selfSigned));
   assert.equal(refused.success, false);
   assert.match(refused.error_message!, /is not trusted: self[- ]signed certificate .*Insecure TLS/);
-  const badAuth = await testProvider(provider(caSigned, { password: 'wrong' }), { tlsCa: certs.caCert });
+  const badAuth = await checkProvider(provider(caSigned, { password: 'wrong' }), { tlsCa: certs.caCert });
   assert.equal(badAuth.error_message, 'Authentication failed (481): check username and password');
 });
 
-test('NODE_EXTRA_CA_CERTS in a fresh process makes a private CA trusted for testProvider', async () => {
+test('NODE_EXTRA_CA_CERTS in a fresh process makes a private CA trusted for checkProvider', async () => {
   const run = promisify(execFile);
   const args = [
     '--import',
     'tsx',
-    'tests/support/fake-nntp/test-provider-cli.ts',
+    'tests/support/fake-nntp/check-provider-cli.ts',
     caSigned.host,
     String(caSigned.port),
     '1',

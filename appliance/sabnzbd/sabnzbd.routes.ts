@@ -1,44 +1,96 @@
+import type { AuthDomain } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { Ctx } from '../http/context.js';
 import type { Router } from '../http/router.js';
-import { readNzbUpload, UPLOAD_BODY_LIMIT, type ImporterDomain } from '../importer/index.js';
-import { parseCategory, parsePriority } from '../importer/request-parsing.js';
+import { UPLOAD_BODY_LIMIT } from '../importer/index.js';
+import type { Logger } from '../logging/logger.js';
+import { SAB_MODES, type SabMode } from './sabnzbd.modes.js';
+import type { SabnzbdService } from './sabnzbd.service.js';
+import type { SabParams } from './sabnzbd.types.js';
+import { toSabXml } from './sabnzbd.xml.js';
 
-/**
- * The SABnzbd-compatible API at /sabnzbd/api, for now only `mode=addfile` (the full API is a later issue).
- * SABnzbd speaks its own envelope: `{status: true, nzo_ids: [...]}` or HTTP 200 with `{status: false, error}`
- * (the form Sonarr/Radarr turn into a readable message; see research/sabnzbd-contract.md §1.1).
- */
-export function registerSabnzbdRoutes(router: Router, deps: { importer: ImporterDomain; config: ConfigService }): void {
-  const handler = async (ctx: Ctx) => {
-    const answer = await respond(ctx, deps).catch((err: unknown) => {
-      if (err instanceof AppError && err.status < 500) return { status: false, error: err.message };
-      throw err;
-    });
-    ctx.reply.json(200, answer);
-  };
-  router.add(['GET', 'POST'], '/sabnzbd/api', { access: 'public', bodyLimit: UPLOAD_BODY_LIMIT }, handler);
+export interface SabnzbdRouteDeps {
+  sab: SabnzbdService;
+  config: ConfigService;
+  auth: AuthDomain;
+  logger: Logger;
 }
 
-async function respond(ctx: Ctx, deps: { importer: ImporterDomain; config: ConfigService }): Promise<object> {
-  if (!deps.config.get().sabnzbd.enabled) return { status: false, error: 'The SABnzbd API is disabled in Spool' };
-  if (!ctx.principal) {
-    const sent = ctx.query.get('apikey') ?? ctx.req.header('x-api-key');
-    return { status: false, error: sent ? 'API Key Incorrect' : 'API Key Required' };
-  }
-  const mode = ctx.query.get('mode') ?? '';
-  if (mode !== 'addfile') return { status: false, error: `mode=${mode || '(none)'} is not supported yet` };
-  if (ctx.req.method !== 'POST')
-    return { status: false, error: 'addfile needs a POST with the NZB as multipart/form-data' };
-  // SABnzbd takes the file from field `name` or `nzbfile`, and cat/priority from the query or the form.
-  const upload = await readNzbUpload(ctx.req, ['name', 'nzbfile']);
-  const field = (key: string) => ctx.query.get(key) ?? upload.fields[key];
-  const item = await deps.importer.queue.enqueue({
-    nzb: upload.bytes,
-    nzbPath: field('nzbname') ? `${field('nzbname')}.nzb` : upload.filename,
-    category: parseCategory(field('cat') ?? field('category')),
-    priority: parsePriority(field('priority')),
+/** Small urlencoded POST bodies (some clients post parameters instead of putting them in the query). */
+const FORM_LIMIT = 64 * 1024;
+
+/**
+ * The SABnzbd-compatible API at `/sabnzbd/api` (URL base `/sabnzbd` in Radarr/Sonarr) and, like SABnzbd itself,
+ * at `/api` when a `mode` is given. One gate for every mode: the API must be enabled, the caller must hold a key
+ * (unless the mode is anonymous), and every reply is SABnzbd's envelope on HTTP 200, failures as
+ * `{status: false, error}`, the form the arrs turn into a readable message (docs/sabnzbd.md).
+ */
+export function registerSabnzbdRoutes(router: Router, deps: SabnzbdRouteDeps): void {
+  const handler = (ctx: Ctx) => gate(ctx, deps);
+  const options = { access: 'public' as const, bodyLimit: UPLOAD_BODY_LIMIT };
+  router.add(['GET', 'POST'], '/sabnzbd/api', options, handler);
+  router.add(['GET', 'POST'], '/api', options, handler);
+}
+
+async function gate(ctx: Ctx, deps: SabnzbdRouteDeps): Promise<void> {
+  const params = await paramsOf(ctx);
+  const mode = SAB_MODES[params.get('mode') ?? ''];
+  const body = await answer(ctx, deps, params, mode).catch((err: unknown) => {
+    if (err instanceof AppError) return { status: false, error: err.message };
+    deps.logger.error('SABnzbd API call failed', { mode: params.get('mode'), error: String(err) });
+    return { status: false, error: `Internal error (request ${ctx.req.requestId})` };
   });
-  return { status: true, nzo_ids: [String(item.id)] };
+  ctx.reply.header('Pragma', 'no-cache').header('Access-Control-Allow-Origin', '*');
+  if (params.get('output') === 'xml' && !mode?.jsonOnly) {
+    ctx.reply.status(200).send(toSabXml(body as Record<string, unknown>), 'text/xml; charset=UTF-8');
+  } else {
+    ctx.reply.status(200).send(JSON.stringify(body), 'application/json;charset=UTF-8');
+  }
+}
+
+async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode: SabMode | undefined) {
+  if (!deps.config.get().sabnzbd.enabled) {
+    return { status: false, error: 'The SABnzbd API is disabled in Spool (Configuration, SABnzbd API)' };
+  }
+  if (!mode) return { status: false, error: 'not implemented' };
+  if (!mode.anonymous) {
+    const refused = await refusal(ctx, deps, params);
+    if (refused) return { status: false, error: refused };
+  }
+  return mode.run({
+    params,
+    ctx,
+    sab: deps.sab,
+    isApiKey: (key) => deps.auth.users.byApiKey(key.trim()) !== undefined,
+  });
+}
+
+/**
+ * The arrs' Test looks for exactly `API Key Required` / `API Key Incorrect` in the message. A caller the
+ * dispatcher already knows (API key, session, or login not required) passes; so do SABnzbd's older
+ * ma_username/ma_password, checked like HTTP Basic (same rate limit).
+ */
+async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Promise<string | null> {
+  if (ctx.principal) return null;
+  const user = params.get('ma_username');
+  const password = params.get('ma_password');
+  if (user && password !== undefined) {
+    const header = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    if (await deps.auth.basic.verify(header, ctx.req.ip, false)) return null;
+    return 'API Key Incorrect';
+  }
+  const sent = params.get('apikey') ?? ctx.req.header('x-api-key');
+  return sent ? 'API Key Incorrect' : 'API Key Required';
+}
+
+/** The query, then the fields of an urlencoded POST body (multipart bodies are addfile's to read). */
+async function paramsOf(ctx: Ctx): Promise<SabParams> {
+  const query = ctx.query;
+  const type = ctx.req.header('content-type') ?? '';
+  let form: URLSearchParams | undefined;
+  if (ctx.req.method === 'POST' && /^application\/x-www-form-urlencoded/i.test(type)) {
+    form = new URLSearchParams((await ctx.body(FORM_LIMIT)).toString('utf8'));
+  }
+  return { get: (name) => query.get(name) ?? form?.get(name) ?? undefined };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
-import { sliceLayout } from '../layout/index.js';
 import { AuthError, ConnectionResetError, NoProviderError, TimeoutError } from '../nntp/errors.js';
+import { sliceLayout } from '../layout/index.js';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, VfsReadError, findSegment, type ReaderSettings } from './reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
@@ -112,6 +112,40 @@ test('the cache serves repeated reads; read-ahead follows sequential reads and s
   stream.close();
 });
 
+test('an outage is not evidence: nothing is recorded missing and zero-fill never stands in for real data', async () => {
+  const z = { ...settings, zeroFill: { enabled: true, maxHoleBytes: 8_000, maxHolesPerFile: 5, maxFileShare: 1 } };
+  for (const outage of [
+    new ConnectionResetError('connect ECONNREFUSED 127.0.0.1:119'),
+    new TimeoutError('No answer within 30000 ms'),
+    new NoProviderError('Every provider that could serve this article is cooling down (back in 28 s)'),
+    new AuthError('Authentication failed (481): check username and password'),
+  ]) {
+    const source = new MapSource(articles);
+    source.failWith = outage;
+    const reader = new VfsReader(t.vfs, source, () => z);
+    const failures: string[] = [];
+    reader.on('article-failure', (f) => failures.push(f.messageId));
+    await assert.rejects(collect(reader.read(PATH, 30_000, 10_000, new AbortController().signal)), VfsReadError);
+    assert.deepEqual(failures, [], `${outage.name} is not a missing article`);
+  }
+});
+
+test('a good read of an article once recorded missing clears the stale mark', async () => {
+  await t.vfs.recordMissing(PATH, ['a2@test', 'a9@test']);
+  const reader = new VfsReader(t.vfs, new MapSource(articles), () => settings);
+  const recovered: string[] = [];
+  reader.on('article-recovered', (r) => recovered.push(...r.messageIds));
+  assert.deepEqual(
+    await collect(reader.read(PATH, 14_000, 1_000, new AbortController().signal)),
+    bytes.subarray(14_000, 15_000),
+  );
+  assert.deepEqual(recovered, ['a2@test']);
+  await t.vfs.clearMissing(PATH, recovered);
+  assert.deepEqual(t.vfs.stat(PATH)?.missingSegments, ['a9@test']);
+  await t.vfs.clearMissing(PATH, ['a9@test']);
+  assert.equal(t.vfs.stat(PATH)?.missingSegments, undefined);
+});
+
 test('a file that starts and ends mid-article (inside an archive volume) reads byte-exact, stream and cache alike', async () => {
   const inner = sliceLayout(layout, 10_500, 40_001); // starts in article 1 at byte 3,500, ends inside article 7
   await t.vfs.addJob({ category: 'x', jobName: 'S', files: [{ name: 's.bin', size: 40_001, layout: inner }] });
@@ -149,38 +183,4 @@ test('an article whose decoded size differs from the layout fails a mid-article 
     collect(reader.read('/complete/x/S/s.bin', 4_000, 10, new AbortController().signal)),
     /expected 7000/,
   );
-});
-
-test('an outage is not evidence: nothing is recorded missing and zero-fill never stands in for real data', async () => {
-  const z = { ...settings, zeroFill: { enabled: true, maxHoleBytes: 8_000, maxHolesPerFile: 5, maxFileShare: 1 } };
-  for (const outage of [
-    new ConnectionResetError('connect ECONNREFUSED 127.0.0.1:119'),
-    new TimeoutError('No answer within 30000 ms'),
-    new NoProviderError('Every provider that could serve this article is cooling down (back in 28 s)'),
-    new AuthError('Authentication failed (481): check username and password'),
-  ]) {
-    const source = new MapSource(articles);
-    source.failWith = outage;
-    const reader = new VfsReader(t.vfs, source, () => z);
-    const failures: string[] = [];
-    reader.on('article-failure', (f) => failures.push(f.messageId));
-    await assert.rejects(collect(reader.read(PATH, 30_000, 10_000, new AbortController().signal)), VfsReadError);
-    assert.deepEqual(failures, [], `${outage.name} is not a missing article`);
-  }
-});
-
-test('a good read of an article once recorded missing clears the stale mark', async () => {
-  await t.vfs.recordMissing(PATH, ['a2@test', 'a9@test']);
-  const reader = new VfsReader(t.vfs, new MapSource(articles), () => settings);
-  const recovered: string[] = [];
-  reader.on('article-recovered', (r) => recovered.push(...r.messageIds));
-  assert.deepEqual(
-    await collect(reader.read(PATH, 14_000, 1_000, new AbortController().signal)),
-    bytes.subarray(14_000, 15_000),
-  );
-  assert.deepEqual(recovered, ['a2@test']);
-  await t.vfs.clearMissing(PATH, recovered);
-  assert.deepEqual(t.vfs.stat(PATH)?.missingSegments, ['a9@test']);
-  await t.vfs.clearMissing(PATH, ['a9@test']);
-  assert.equal(t.vfs.stat(PATH)?.missingSegments, undefined);
 });

@@ -41,7 +41,7 @@ export interface ReaderEvents {
   /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
   'article-failure': [failure: ArticleFailure];
   /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
-  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled'>];
+  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled' | 'evidence'>];
   /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
   'article-recovered': [recovered: { path: string; messageIds: string[] }];
 }
@@ -209,7 +209,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', { ...failure, zeroFilled: zero });
+    this.emit('article-failure', { ...failure, evidence, zeroFilled: zero });
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }

@@ -1,6 +1,6 @@
 import type { Migration } from '../store/index.js';
 import type { FileLayout, VfsNode } from './types.js';
-import { keyOf } from './tree.repository.js';
+import { keyOf } from './tree.store.js';
 
 /** Schema steps of the virtual tree ('vfs' scope in the store). */
 export const VFS_MIGRATIONS: Migration[] = [

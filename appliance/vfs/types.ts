@@ -1,4 +1,4 @@
-/** File health as the health domain reports it (spec §3). Corrupted files are hidden from listings by default. */
+/** File health as the health domain reports it (docs/console-contract.md §3). Corrupted files are hidden from listings by default. */
 export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'corrupted' | 'repair_triggered';
 
 /**
@@ -22,6 +22,8 @@ export interface VfsNode {
   layoutId?: string;
   segmentCount?: number;
   sourceNzbPath?: string;
+  /** The import queue item that wrote this file (its SABnzbd nzo_id / the arr's download id derive from it). */
+  queueItemId?: number;
   health?: HealthStatus;
   /** Small files written by clients (PUT: .nfo, .srt, artwork) live on local disk under this id. */
   sidecarId?: string;
@@ -49,6 +51,8 @@ export interface AddJobFile {
   size: number;
   layout: FileLayout;
   sourceNzbPath?: string;
+  /** The import queue item writing this job (kept on the node: which download produced this file). */
+  queueItemId?: number;
   health?: HealthStatus;
   encryption?: string;
   passwordProtected?: boolean;
@@ -71,7 +75,7 @@ export interface ListOptions {
   showCorrupted?: boolean;
 }
 
-/** Spec §3 File metadata (GET /api/files/info). */
+/** docs/console-contract.md §3 File metadata (GET /api/files/info). */
 export interface FileMeta {
   file_size: number;
   segment_count: number;
@@ -97,6 +101,8 @@ export interface ArticleFailure {
   messageId: string;
   segmentIndex: number;
   reason: string;
+  /** What the failure says about the article: 430 on every provider, or a body that failed its CRC or size. */
+  evidence: 'missing' | 'damaged';
   at: number;
   zeroFilled: boolean;
 }

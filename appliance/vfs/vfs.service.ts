@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import { layoutProblem } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
-import { TreeRepository, type VfsDatabases } from './tree.repository.js';
+import { TreeStore, type VfsDatabases } from './tree.store.js';
 import type { AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
 
 export interface VfsOptions {
@@ -20,6 +20,10 @@ export interface VfsEvents {
   removed: [paths: string[]];
   /** A directory whose listing changed (rclone vfs/refresh). */
   changed: [dir: string];
+  /** Article-backed files an imported job wrote (the health domain gives each a record). */
+  added: [paths: string[]];
+  /** A file or directory moved (the health domain moves its records along); emitted before 'removed'. */
+  moved: [from: string, to: string];
 }
 
 /**
@@ -27,13 +31,13 @@ export interface VfsEvents {
  * normalised here (callers may pass user input); every write is one LMDB transaction.
  */
 export class VfsService extends EventEmitter<VfsEvents> {
-  private readonly repo: TreeRepository;
+  private readonly repo: TreeStore;
   readonly sidecars: SidecarStore;
   readonly completeDir: string;
 
   constructor(opts: VfsOptions) {
     super();
-    this.repo = new TreeRepository(opts.db);
+    this.repo = new TreeStore(opts.db);
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }
@@ -76,6 +80,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
           layoutId,
           segmentCount: f.layout.segments.length,
           sourceNzbPath: f.sourceNzbPath,
+          ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
           health: f.health ?? 'pending',
           encryption: f.encryption ?? 'none',
           passwordProtected: f.passwordProtected ?? false,
@@ -84,6 +89,10 @@ export class VfsService extends EventEmitter<VfsEvents> {
       }
     });
     if (removed.length) this.emit('removed', removed);
+    this.emit(
+      'added',
+      planned.map((p) => p.path),
+    );
     this.emit('changed', parentOf(dir));
     return { dir, files: planned.map((p) => p.path) };
   }
@@ -174,8 +183,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (opts.mode === 'move') for (const n of nodes.reverse()) this.repo.delete(n.path);
       return existed;
     });
-    if (opts.mode === 'move') removed.push(src);
+    // Replaced nodes at the destination go first, so records moved along with src are not dropped after.
     if (removed.length) this.emit('removed', removed);
+    if (opts.mode === 'move') {
+      this.emit('moved', src, dst);
+      this.emit('removed', [src]);
+    }
     this.emit('changed', parentOf(dst));
     if (opts.mode === 'move') this.emit('changed', parentOf(src));
     return { replaced };

@@ -108,7 +108,7 @@ test('after real imports the cards, list, chart, badge and pool metrics follow t
   await expect(pool.getByText('Avg Wait Time')).toHaveCount(m.acquire_wait_time_ms > 100 ? 1 : 0);
 });
 
-// The thresholds of spec §9 cannot be provoked on demand from a healthy INN, so these answers are shaped in the
+// The thresholds of docs/console-contract.md §9 cannot be provoked on demand from a healthy INN, so these answers are shaped in the
 // browser; everything else on the page is the real server.
 test('pool metrics thresholds and the pool card failure', async ({ page }) => {
   let metrics: PoolMetrics = {
@@ -149,25 +149,42 @@ test('pool metrics thresholds and the pool card failure', async ({ page }) => {
   await expect(card(page, 'Queue Status').first()).toContainText('2 / 2'); // the rest of the page stays
 });
 
-test('health statistics: a failure stays in the health areas; figures fill the health chart', async ({ page }) => {
-  let health: unknown = null;
+test('a health statistics failure turns the Dashboard into the error; a failed later poll stays in its chart', async ({
+  page,
+}) => {
+  // Fault injection: the health statistics call fails on demand; everything else is the real server.
+  let fail = true;
   await page.route('**/api/health/stats', (route) =>
-    health
-      ? route.fulfill({ json: { success: true, data: health } })
-      : route.fulfill({ status: 404, json: { success: false, error: { message: 'Not found' } } }),
+    fail
+      ? route.fulfill({ status: 400, json: { success: false, error: { message: 'health offline' } } })
+      : route.fulfill({
+          json: { success: true, data: { total: 10, pending: 0, healthy: 7, partial: 2, corrupted: 1 } },
+        }),
   );
   await signIn(page, ADMIN);
-  await expect(page.getByText('Failed to load health statistics')).toHaveCount(2);
-  await expect(page.getByRole('figure', { name: 'Queue distribution' })).toBeVisible();
+  await expect(page.getByText('Dashboard unavailable')).toBeVisible();
+  await expect(page.getByText('Failed to load health statistics: health offline')).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Queue distribution' })).toHaveCount(0);
 
-  health = { total: 10, pending: 0, healthy: 7, partial: 2, corrupted: 1 };
-  await page.reload();
-  await expect(page.getByRole('figure', { name: 'File health status' }).locator('figcaption')).toHaveText(
-    '7Healthy2Partial1Corrupted',
-  );
+  fail = false;
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await reloaded;
+  const chart = page.getByRole('article', { name: 'File Health Status' });
+  await expect(chart.locator('figcaption')).toHaveText('7Healthy2Partial1Corrupted');
+  await expect(card(page, 'File Health').first()).toContainText('7 / 10');
+  await expect(card(page, 'File Health').first()).toContainText('1 corrupted files');
   const alert = page.getByRole('status').filter({ hasText: 'Attention Required' });
   await expect(alert).toContainText('1 failed queue items.');
   await expect(alert).toContainText('1 corrupted files detected.');
+  await expect(page.getByRole('link', { name: /Health/ }).getByLabel('3 need attention')).toHaveText('3');
+  await expect(page.getByRole('contentinfo')).toContainText('Issues: 1');
+
+  // The next 5 s poll fails (a 4xx is not retried): the last figures stay, the chart area says what failed.
+  fail = true;
+  await expect(chart).toContainText('Failed to load health statistics', { timeout: 15_000 });
+  await expect(page.getByText('Dashboard unavailable')).toHaveCount(0);
+  await expect(card(page, 'File Health').first()).toContainText('7 / 10');
 });
 
 test('a queue statistics failure turns the Dashboard into an error with a reloading Retry', async ({ page }) => {

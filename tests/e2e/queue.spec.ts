@@ -7,9 +7,10 @@ import { apiCall } from './support/spool.js';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
 import { MALFORMED_NZB, missingArticleNzb, postedNzb } from './support/nzb-files.js';
 
-const spool = useSpool();
+// The scan reads only under import.scan_roots: this spec's folder is the one root.
+const scanDir = mkdtempSync(join(tmpdir(), 'spool-e2e-scan-'));
+const spool = useSpool({ config: { import: { scan_roots: [scanDir] } } });
 let inn: InnServer;
-let scanDir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -29,7 +30,6 @@ test.beforeAll(async () => {
     cookie,
   );
   expect(added.status, JSON.stringify(added.body)).toBe(200);
-  scanDir = mkdtempSync(join(tmpdir(), 'spool-e2e-scan-'));
 });
 
 test.afterAll(() => rmSync(scanDir, { recursive: true, force: true }));
@@ -84,7 +84,7 @@ test('empty queue, upload several NZBs (a non-.nzb refused in the browser), see 
   await expect(page.getByRole('button', { name: 'Clear Failed' })).toBeVisible();
 
   // The failed row explains itself in a tooltip.
-  await brokenRow.locator('.queue-status').hover();
+  await brokenRow.locator('.status-tip').hover();
   await expect(brokenRow.getByRole('tooltip')).toBeVisible();
   await expect(brokenRow.getByRole('tooltip')).toContainText('The NZB could not be read');
 });
@@ -144,7 +144,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
     await expect(row(page, name)).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   }
   // The error tooltip describes the status badge (read by screen readers without hovering).
-  await expect(row(page, 'Lost.One.nzb').locator('.queue-status')).toHaveAccessibleDescription(/missing/);
+  await expect(row(page, 'Lost.One.nzb').locator('.status-tip')).toHaveAccessibleDescription(/missing/);
 
   await page.getByRole('checkbox', { name: 'Select Lost.One.nzb' }).check();
   await page.getByRole('checkbox', { name: 'Select Lost.Two.nzb' }).check();
@@ -182,6 +182,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
 });
 
 test('manual directory scan: path rules, progress, items appear; a second scan adds nothing', async ({ page }) => {
+  test.setTimeout(120_000); // two scans, an import each, and the scan-root refusal
   mkdirSync(join(scanDir, 'nested/deeper'), { recursive: true });
   writeFileSync(join(scanDir, 'Scan.A.nzb'), missingArticleNzb('scan-a.mkv'));
   writeFileSync(join(scanDir, 'nested/deeper/Scan.B.nzb'), missingArticleNzb('scan-b.mkv'));
@@ -213,6 +214,12 @@ test('manual directory scan: path rules, progress, items appear; a second scan a
 
   await start.click();
   await expect(card).toContainText('0 of 2 files added', { timeout: 20_000 });
+  // ...and says why nothing was added.
+  await expect(card).toContainText('2 skipped: queued before');
+  // Outside the scan roots nothing is read.
+  await path.fill('/etc');
+  await start.click();
+  await expect(card.getByText(/Path must be inside a scan root/)).toBeVisible();
 });
 
 test('pagination: 20 per page, shown only with more than one page', async ({ page }) => {

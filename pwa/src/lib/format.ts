@@ -1,4 +1,4 @@
-/** Formatting rules of spec §9. */
+/** Formatting rules of docs/console-contract.md §9. */
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
@@ -45,4 +45,13 @@ export function formatDate(iso: string | null | undefined): string {
 
 export function truncate(text: string, max = 50): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** docs/console-contract.md §9: long paths are shortened in the middle, keeping the start and the (more telling) end. */
+export function shortenMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  return `${text.slice(0, head)}…${text.slice(text.length - tail)}`;
 }

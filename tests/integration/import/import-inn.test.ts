@@ -51,7 +51,7 @@ test('a single large file: imported, listed under its category, byte-identical t
   const got = await davGet(srv.baseUrl, `${item.target_path}/Big.Movie.2024.1080p.mkv`);
   assert.equal(got.status, 200);
   assert.equal(sha256(got.body), sha256(data));
-  // The file knows where it came from and how its articles map (spec §3 File metadata).
+  // The file knows where it came from and how its articles map (docs/console-contract.md §3 File metadata).
   const info = await api<{ segment_count: number; source_nzb_path: string }>(
     srv.baseUrl,
     `/api/files/info?path=${encodeURIComponent(`${item.target_path}/Big.Movie.2024.1080p.mkv`)}`,
@@ -159,7 +159,8 @@ test('SABnzbd addfile: multipart `name` part, cat and priority in the query, ans
   const body = (await res.json()) as { status: boolean; nzo_ids: string[] };
   assert.equal(body.status, true);
   assert.equal(body.nzo_ids.length, 1);
-  const item = await waitForItem(srv.baseUrl, Number(body.nzo_ids[0]));
+  assert.match(body.nzo_ids[0]!, /^SABnzbd_nzo_[a-z0-9]+_\d+$/);
+  const item = await waitForItem(srv.baseUrl, Number(/_(\d+)$/.exec(body.nzo_ids[0]!)![1]));
   assert.equal(item.status, 'completed', item.error_message ?? '');
   assert.equal(item.category, 'tv');
   assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Sab.Show.S02E03.mkv`)).body), sha256(data));

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload } from './support.js';
 
-// The upload edge of spec §5: .nzb only, at most 100 MB, refused with the spec's words and nothing stored.
+// The upload edge of docs/console-contract.md §5: .nzb only, at most 100 MB, refused with the contract's words and nothing stored.
 // No provider is configured: these items would never import, and these tests are about what gets in.
 let srv: TestServer;
 before(async () => {
@@ -47,7 +47,7 @@ function bigUpload(port: number, fileBytes: number, chunked: boolean): Promise<{
   });
 }
 
-test('a 101 MB upload (declared length) is refused with 413 and the spec text; nothing is stored', async () => {
+test('a 101 MB upload (declared length) is refused with 413 and the contract text; nothing is stored', async () => {
   const before = await queued();
   const res = await bigUpload(srv.port, 101 * 1024 * 1024, false);
   assert.equal(res.status, 413);
@@ -63,7 +63,7 @@ test('a 101 MB upload sent chunked (no length) is refused the same way when it p
   assert.equal(await queued(), before);
 });
 
-test('a file not named .nzb is refused with the spec text; nothing is stored', async () => {
+test('a file not named .nzb is refused with the contract text; nothing is stored', async () => {
   const before = await queued();
   const res = await upload(srv.baseUrl, 'movie.mkv', '<nzb/>');
   assert.equal(res.status, 400);
@@ -92,4 +92,28 @@ test('an accepted upload answers data.id with the item as pending, category and 
   assert.equal((item as unknown as { priority: number }).priority, 1);
   assert.equal(item.nzb_path, 'Some.Show.S01E01.NZB');
   assert.equal((await api(srv.baseUrl, `/api/queue/${item.id}`)).status, 200);
+});
+
+test('an empty file or one that is not an NZB is refused at upload with the spec text; nothing is stored', async () => {
+  const before = await queued();
+  for (const [name, content, why] of [
+    ['Empty.nzb', '', /empty/],
+    ['Blank.nzb', '  \r\n\t', /empty/],
+    ['Movie.Renamed.nzb', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]), /not an NZB/],
+    ['Page.nzb', '<!DOCTYPE html><html><body>404</body></html>', /not an NZB/],
+    ['Text.nzb', 'hello world', /not an NZB/],
+  ] as const) {
+    const res = await upload(srv.baseUrl, name, content);
+    assert.equal(res.status, 400, `${name}: ${JSON.stringify(res.body)}`);
+    assert.match(res.body.error?.message ?? '', /^Only \.nzb files are allowed/);
+    assert.match(res.body.error?.message ?? '', why);
+  }
+  assert.equal(await queued(), before);
+  // An NZB with an XML declaration, comments and a namespace is still an NZB.
+  const ok = await upload(
+    srv.baseUrl,
+    'Declared.nzb',
+    '\ufeff<?xml version="1.0"?>\n<!-- c --><!DOCTYPE nzb PUBLIC "x" "y">\n<nzb xmlns="http://www.newzbin.com/DTD/2003/nzb"/>',
+  );
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
 });

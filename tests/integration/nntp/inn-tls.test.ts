@@ -6,7 +6,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { ensureInnTls, type InnTls } from '../../support/inn/tls.js';
 import { NntpPool } from '../../../appliance/nntp/pool.js';
 import { TlsError } from '../../../appliance/nntp/errors.js';
-import { testProvider } from '../../../appliance/nntp/test-provider.js';
+import { checkProvider } from '../../../appliance/nntp/provider-check.js';
 import type { ProviderConfig } from '../../../appliance/nntp/types.js';
 
 let inn: InnServer;
@@ -64,12 +64,12 @@ test('INN over TLS: insecure_tls accepts the unknown CA, a strict client refuses
   });
 });
 
-test('testProvider against INN over TLS', async () => {
-  assert.deepEqual(await testProvider(provider(), { tlsCa: innTls.caCert }), { success: true });
-  assert.deepEqual(await testProvider(provider({ insecure_tls: true })), { success: true });
-  const wrong = await testProvider(provider({ password: 'wrong' }), { tlsCa: innTls.caCert });
+test('checkProvider against INN over TLS', async () => {
+  assert.deepEqual(await checkProvider(provider(), { tlsCa: innTls.caCert }), { success: true });
+  assert.deepEqual(await checkProvider(provider({ insecure_tls: true })), { success: true });
+  const wrong = await checkProvider(provider({ password: 'wrong' }), { tlsCa: innTls.caCert });
   assert.match(wrong.error_message!, /^Authentication failed \(48\d\)/);
-  const untrusted = await testProvider(provider());
+  const untrusted = await checkProvider(provider());
   assert.equal(untrusted.success, false);
   assert.match(untrusted.error_message!, /not trusted/);
 });

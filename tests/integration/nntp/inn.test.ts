@@ -7,7 +7,7 @@ import { crc32Hex } from '../../support/yenc/encode.js';
 import { NntpPool } from '../../../appliance/nntp/pool.js';
 import { NntpConnection } from '../../../appliance/nntp/connection.js';
 import { AuthError } from '../../../appliance/nntp/errors.js';
-import { testProvider } from '../../../appliance/nntp/test-provider.js';
+import { checkProvider } from '../../../appliance/nntp/provider-check.js';
 import type { ProviderConfig } from '../../../appliance/nntp/types.js';
 import { innProvider } from '../../support/inn/provider.js';
 
@@ -60,10 +60,10 @@ test('HEAD, DATE and pipelined BODY on one connection against INN', async () => 
   assert.equal(conn.isClosed, true);
 });
 
-test('INN rejects wrong credentials as an AuthError; testProvider says so', async () => {
+test('INN rejects wrong credentials as an AuthError; checkProvider says so', async () => {
   await assert.rejects(NntpConnection.open({ ...provider(), password: 'wrong', insecureTls: false }), AuthError);
-  const bad = await testProvider({ ...provider(), password: 'wrong' });
+  const bad = await checkProvider({ ...provider(), password: 'wrong' });
   assert.equal(bad.success, false);
   assert.match(bad.error_message!, /Authentication failed/);
-  assert.deepEqual(await testProvider(provider()), { success: true });
+  assert.deepEqual(await checkProvider(provider()), { success: true });
 });

@@ -32,9 +32,9 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'providers':
       return <ProvidersSection />;
     case 'sabnzbd':
-      return <SabnzbdSection />;
+      return <SabnzbdSection config={config} />;
     case 'arrs':
-      return <ArrsSection />;
+      return <ArrsSection config={config} />;
     case 'system':
       return <SystemSection />;
   }

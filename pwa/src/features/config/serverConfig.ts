@@ -1,8 +1,11 @@
 /**
- * The server's own config constants (spec §9 defaults, spec §5 number ranges and fallbacks), so the console's forms
- * and the server's validation can never disagree. Both files are pure data with no Node imports; keep it that way,
- * since they are bundled into the console from here.
+ * The server's own config constants (defaults, number ranges and fallbacks), so the console's forms and the
+ * server's validation can never disagree. Imported from the server's wire file (docs/contributing.md "Wire types").
  */
-export { DEFAULTS, PROVIDER_DEFAULTS } from '../../../../appliance/config/defaults';
-export { NUMERIC_FALLBACKS, type NumericField } from '../../../../appliance/config/fallbacks';
-export type { ProviderConfig } from '../../../../appliance/nntp/types';
+export {
+  DEFAULTS,
+  PROVIDER_DEFAULTS,
+  NUMERIC_FALLBACKS,
+  type NumericField,
+  type ProviderConfig,
+} from '../../../../appliance/config/config.wire';

@@ -1,11 +1,209 @@
-import { ComingSoon } from '../../components/ComingSoon';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { describeError } from '../../api/client';
+import { AutoRefreshControl } from '../../components/AutoRefreshControl';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Icon } from '../../components/Icon';
+import { Pager } from '../../components/Pager';
+import { LoadingBlock } from '../../components/Spinner';
+import { StatTiles } from '../../components/StatTiles';
+import { NARROW, useDebounced, useMediaQuery } from '../../lib/hooks';
+import { useHealthStats } from '../../lib/queries';
+import { POLL } from '../../lib/queryClient';
+import { useAutoRefresh } from '../../lib/useAutoRefresh';
+import { AddHealthCheckDialog } from './AddHealthCheckDialog';
+import { HealthTable } from './HealthTable';
+import {
+  HEALTH_PAGE_SIZE,
+  HEALTH_STATUSES,
+  healthApi,
+  healthKeys,
+  type HealthSortBy,
+  type HealthStatus,
+  type SortOrder,
+} from './healthApi';
+import { nextSort } from './rules';
+import { useHealthActions } from './useHealthActions';
+import { WorkerStatusCard } from './WorkerStatusCard';
+import './health.css';
 
+/** Health Monitoring (docs/console.md, Health Monitoring). */
 export function HealthPage() {
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<HealthStatus | ''>('');
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), 300);
+  // The contract's default: newest first unless the operator sorts otherwise.
+  const [sort, setSort] = useState<{ sortBy: HealthSortBy; sortOrder: SortOrder }>({
+    sortBy: 'created_at',
+    sortOrder: 'desc',
+  });
+  const onSort = useCallback((by: HealthSortBy) => setSort((cur) => nextSort(cur, by)), []);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const narrow = useMediaQuery(NARROW);
+
+  const listParams = useMemo(() => ({ page, status, search, ...sort }), [page, status, search, sort]);
+  const list = useQuery({
+    queryKey: healthKeys.list(listParams),
+    queryFn: ({ signal }) => healthApi.list(listParams, signal),
+    placeholderData: keepPreviousData,
+    // While a check runs the list follows it every 5 s, auto-refresh or not.
+    refetchInterval: (q) => (q.state.data?.data.some((r) => r.status === 'checking') ? POLL.stats : false),
+  });
+  const stats = useHealthStats();
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: healthKeys.all }), [queryClient]);
+  const auto = useAutoRefresh(refresh);
+  const actions = useHealthActions(() => setSelection({}));
+
+  useEffect(() => setSelection({}), [page, status, search, sort]);
+  useEffect(() => setPage(1), [status, search, sort]);
+  const total = list.data?.meta.total ?? 0;
+  useEffect(() => {
+    const last = Math.max(1, Math.ceil(total / HEALTH_PAGE_SIZE));
+    if (list.data && page > last) setPage(last);
+  }, [list.data, total, page]);
+
+  const selectedPaths = Object.keys(selection);
+  const s = stats.data;
+  const addOpen = params.has('add');
+  const closeAdd = () =>
+    setParams(
+      (p) => {
+        p.delete('add');
+        return p;
+      },
+      { replace: true },
+    );
+
   return (
-    <ComingSoon
-      title="Health Monitoring"
-      icon="health"
-      description="Article health checks, repair and worker status arrive with the health checker."
-    />
+    <section className="list-page" aria-label="Health Monitoring">
+      <div className="page-header">
+        <div className="page-header__text">
+          <h2>Health Monitoring</h2>
+          <p className="muted">Whether every article of every file is still on the providers, and repairs.</p>
+        </div>
+        <div className="page-header__actions">
+          <AutoRefreshControl state={auto} />
+          <button type="button" className="btn btn--secondary" onClick={refresh} disabled={list.isFetching}>
+            <Icon name="refresh" size={16} /> Refresh
+          </button>
+          <button type="button" className="btn btn--secondary" onClick={actions.cleanup}>
+            <Icon name="trash" size={16} /> Cleanup Old Records
+          </button>
+        </div>
+      </div>
+
+      {s && s.corrupted > 0 && (
+        <div className="alert alert--error" role="alert">
+          <Icon name="alert" />
+          <div>
+            <p className="alert__title">Corrupted Files Detected</p>
+            <p>
+              {s.corrupted} file{s.corrupted === 1 ? ' is' : 's are'} corrupted: articles are gone from every provider.
+              Trigger a repair to have Radarr or Sonarr fetch a new copy.
+            </p>
+          </div>
+        </div>
+      )}
+
+      <div className="health-overview">
+        <StatTiles
+          label="Health statistics"
+          tiles={[
+            { label: 'Files Tracked', value: s?.total, tone: 'neutral' },
+            { label: 'Pending', value: s?.pending, tone: 'warning' },
+            { label: 'Partial', value: s?.partial, tone: 'warning' },
+            { label: 'Corrupted', value: s?.corrupted, tone: 'error' },
+          ]}
+        />
+        <WorkerStatusCard />
+      </div>
+
+      <div className="card list-card">
+        <div className="list-filters">
+          <label className="visually-hidden" htmlFor="health-search">
+            Search health records
+          </label>
+          <input
+            id="health-search"
+            className="search-input"
+            type="search"
+            placeholder="Search file paths..."
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            {...auto.pauseHandlers}
+          />
+          <label className="visually-hidden" htmlFor="health-status">
+            Status
+          </label>
+          <select
+            id="health-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as HealthStatus | '')}
+            {...auto.pauseHandlers}
+          >
+            <option value="">All</option>
+            {HEALTH_STATUSES.map((st) => (
+              <option key={st} value={st}>
+                {st}
+              </option>
+            ))}
+          </select>
+          {selectedPaths.length > 0 && (
+            <div className="list-bulk" role="group" aria-label="Bulk actions">
+              <span className="muted small">{selectedPaths.length} selected</span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={() => actions.bulkRestart(selectedPaths)}
+              >
+                Restart Checks
+              </button>
+              <button
+                type="button"
+                className="btn btn--danger btn--sm"
+                onClick={() => actions.bulkDelete(selectedPaths)}
+              >
+                Delete Selected
+              </button>
+            </div>
+          )}
+        </div>
+
+        {list.isPending ? (
+          <LoadingBlock label="Loading health records..." />
+        ) : list.isError ? (
+          <ErrorPanel
+            title="Failed to load health records"
+            message={describeError(list.error, 'Failed to load health records')}
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.data.length === 0 ? (
+          <p className="empty-state">No health records found</p>
+        ) : (
+          <>
+            <HealthTable
+              records={list.data.data}
+              selection={selection}
+              onSelectionChange={setSelection}
+              actions={actions.rowActions}
+              sortBy={sort.sortBy}
+              sortOrder={sort.sortOrder}
+              onSort={onSort}
+              textMax={narrow ? 40 : 50}
+            />
+            <Pager page={page} pageSize={HEALTH_PAGE_SIZE} total={total} onPage={setPage} label="Health pages" />
+          </>
+        )}
+      </div>
+
+      <ConfirmDialog {...actions.confirmDialog} tone="danger" />
+      {addOpen && <AddHealthCheckDialog onClose={closeAdd} />}
+    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { describeError } from '../../api/client';
@@ -6,36 +6,20 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
 import { LoadingBlock } from '../../components/Spinner';
+import { AutoRefreshControl } from '../../components/AutoRefreshControl';
+import { Pager } from '../../components/Pager';
+import { useAutoRefresh } from '../../lib/useAutoRefresh';
+import { NARROW, useDebounced, useMediaQuery } from '../../lib/hooks';
 import { useQueueStats } from '../../lib/queries';
-import { AutoRefreshControl } from './AutoRefreshControl';
-import { Pager } from './Pager';
 import { QueueStatTiles } from './QueueStatTiles';
 import { QueueTable } from './QueueTable';
 import { QUEUE_PAGE_SIZE, QUEUE_STATUSES, queueApi, queueKeys, type QueueStatus } from './queueApi';
 import { ScanCard } from './ScanCard';
 import { UploadCard } from './UploadCard';
-import { useAutoRefresh } from './useAutoRefresh';
 import { useQueueActions } from './useQueueActions';
 import './queue.css';
 
-const NARROW = '(max-width: 1023px)';
-const subscribeNarrow = (cb: () => void) => {
-  const mq = window.matchMedia(NARROW);
-  mq.addEventListener('change', cb);
-  return () => mq.removeEventListener('change', cb);
-};
-
-/** Search typed into the filter reaches the server after a short pause, not on every key. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-}
-
-/** Queue Management (spec §2). */
+/** Queue Management (docs/console-contract.md §2). */
 export function QueuePage() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
@@ -43,7 +27,7 @@ export function QueuePage() {
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), 300);
   const [selection, setSelection] = useState<RowSelectionState>({});
-  const narrow = useSyncExternalStore(subscribeNarrow, () => window.matchMedia(NARROW).matches);
+  const narrow = useMediaQuery(NARROW);
 
   const params = useMemo(() => ({ page, status, search }), [page, status, search]);
   const list = useQuery({
@@ -109,8 +93,8 @@ export function QueuePage() {
 
       <QueueStatTiles stats={s} />
 
-      <div className="card queue-list">
-        <div className="queue-filters">
+      <div className="card list-card">
+        <div className="list-filters">
           <label className="visually-hidden" htmlFor="queue-search">
             Search queue
           </label>
@@ -123,11 +107,11 @@ export function QueuePage() {
             onChange={(e) => setSearchText(e.target.value)}
             {...auto.pauseHandlers}
           />
-          <label className="visually-hidden" htmlFor="queue-status">
+          <label className="visually-hidden" htmlFor="status-tip">
             Status filter
           </label>
           <select
-            id="queue-status"
+            id="status-tip"
             value={status}
             onChange={(e) => setStatus(e.target.value as QueueStatus | '')}
             {...auto.pauseHandlers}
@@ -140,7 +124,7 @@ export function QueuePage() {
             ))}
           </select>
           {selectedIds.length > 0 && (
-            <div className="queue-bulk" role="group" aria-label="Bulk actions">
+            <div className="list-bulk" role="group" aria-label="Bulk actions">
               <span className="muted small">{selectedIds.length} selected</span>
               <button
                 type="button"
@@ -179,16 +163,7 @@ export function QueuePage() {
         )}
       </div>
 
-      <ConfirmDialog
-        open={actions.confirm !== undefined}
-        title={actions.confirm?.title ?? ''}
-        message={actions.confirm?.message ?? ''}
-        confirmLabel={actions.confirm?.confirmLabel}
-        tone="danger"
-        busy={actions.confirmBusy}
-        onConfirm={actions.runConfirm}
-        onCancel={actions.cancelConfirm}
-      />
+      <ConfirmDialog {...actions.confirmDialog} tone="danger" />
     </section>
   );
 }

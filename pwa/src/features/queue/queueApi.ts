@@ -1,34 +1,19 @@
 import { api, type Paged } from '../../api/client';
+import type {
+  QueueBulkDeleteResult,
+  QueueBulkRestartResult,
+  QueueClearResult,
+  QueueItemJson,
+  QueueStatus,
+  ScanStatus,
+} from '../../../../appliance/importer/queue.wire';
 
-export const QUEUE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'retrying'] as const;
-export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+export { QUEUE_STATUSES } from '../../../../appliance/importer/queue.wire';
+export type { QueueStatus, ScanStatus } from '../../../../appliance/importer/queue.wire';
+/** A queue item as GET /api/queue returns it. */
+export type QueueItem = QueueItemJson;
 
-/** Spec §3 Queue item (plus the timestamps the server also sends). */
-export interface QueueItem {
-  id: number;
-  nzb_path: string;
-  target_path: string | null;
-  category: string | null;
-  file_size: number;
-  status: QueueStatus;
-  retry_count: number;
-  max_retries?: number;
-  error_message: string | null;
-  created_at?: string;
-  updated_at: string;
-}
-
-/** Spec §3 Scan status. */
-export interface ScanStatus {
-  status: 'idle' | 'scanning' | 'canceling';
-  path: string;
-  files_found: number;
-  files_added: number;
-  current_file: string;
-  last_error: string | null;
-}
-
-/** Spec §7/§9: the console pages the queue by 20. */
+/** docs/console-contract.md §7/§9: the console pages the queue by 20. */
 export const QUEUE_PAGE_SIZE = 20;
 
 export interface QueueListParams {
@@ -56,10 +41,9 @@ export const queueApi = {
     }),
   remove: (id: number) => api.delete<unknown>(`/queue/${id}`),
   retry: (id: number) => api.post<QueueItem>(`/queue/${id}/retry`),
-  bulkDelete: (ids: number[]) => api.delete<{ deleted_count: number; skipped_ids: number[] }>('/queue/bulk', { ids }),
-  bulkRestart: (ids: number[]) =>
-    api.post<{ restarted_count: number; skipped_ids: number[] }>('/queue/bulk/restart', { ids }),
-  clear: (status: 'completed' | 'failed') => api.delete<{ deleted_count: number }>(`/queue/${status}`),
+  bulkDelete: (ids: number[]) => api.delete<QueueBulkDeleteResult>('/queue/bulk', { ids }),
+  bulkRestart: (ids: number[]) => api.post<QueueBulkRestartResult>('/queue/bulk/restart', { ids }),
+  clear: (status: 'completed' | 'failed') => api.delete<QueueClearResult>(`/queue/${status}`),
   scanStart: (path: string) => api.post<ScanStatus>('/import/scan', { path }),
   scanStatus: () => api.get<ScanStatus>('/import/scan/status'),
   scanCancel: () => api.delete<ScanStatus>('/import/scan'),

@@ -1,21 +1,22 @@
-import { useId } from 'react';
-import { createColumnHelper, rowSelectionFeature, tableFeatures } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Checkbox } from '../../components/Checkbox';
+import type { SelectableFeatures } from '../../components/SelectableTable';
 import { StatusBadge } from '../../components/StatusBadge';
+import { StatusTip } from '../../components/StatusTip';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toast';
 import { copyText } from '../../lib/clipboard';
-import { formatBytes, formatDate, formatRelativeTime } from '../../lib/format';
+import { formatBytes, formatDate, formatRelativeTime, shortenMiddle } from '../../lib/format';
 import type { QueueItem } from './queueApi';
-import { errorTooltip, shortenMiddle } from './rules';
+import { errorTooltip } from './rules';
 
-export const queueTableFeatures = tableFeatures({ rowSelectionFeature });
-const column = createColumnHelper<typeof queueTableFeatures, QueueItem>();
+const column = createColumnHelper<SelectableFeatures, QueueItem>();
 
 export interface RowActions {
   retry: (item: QueueItem) => void;
   remove: (item: QueueItem) => void;
   busyId: number | undefined;
-  /** 40 on narrow screens, 50 otherwise (spec §9). */
+  /** 40 on narrow screens, 50 otherwise (docs/console-contract.md §9). */
   pathMax: number;
 }
 
@@ -49,18 +50,11 @@ function NzbCell({ item, max }: { item: QueueItem; max: number }) {
 }
 
 function StatusCell({ item }: { item: QueueItem }) {
-  const tipId = useId();
   const showError = (item.status === 'failed' || item.status === 'retrying') && item.error_message;
-  if (!showError) return <StatusBadge status={item.status} />;
-  return (
-    <span className="queue-status" tabIndex={0} aria-describedby={tipId}>
-      <StatusBadge status={item.status} />
-      <Icon name="info" size={14} className="queue-status__icon" />
-      <span role="tooltip" id={tipId} className="queue-status__tooltip">
-        {errorTooltip(item.error_message ?? '')}
-      </span>
-    </span>
-  );
+  // A completed import can carry a warning (e.g. a split set missing a piece): shown the same way.
+  const warning = item.status === 'completed' ? item.warning_message : null;
+  if (!showError && !warning) return <StatusBadge status={item.status} />;
+  return <StatusTip status={item.status}>{errorTooltip((showError ? item.error_message : warning) ?? '')}</StatusTip>;
 }
 
 function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }) {
@@ -68,7 +62,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
   const busy = actions.busyId === item.id;
   const canRun = item.status === 'pending' || item.status === 'failed' || item.status === 'completed';
   return (
-    <div className="queue-actions">
+    <div className="row-actions">
       {canRun && (
         <button
           type="button"
@@ -84,7 +78,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
       {item.status !== 'processing' && (
         <button
           type="button"
-          className="btn btn--ghost btn--sm queue-actions__delete"
+          className="btn btn--ghost btn--sm row-actions__delete"
           onClick={() => actions.remove(item)}
           disabled={busy}
           aria-label={`Delete ${name}`}
@@ -96,28 +90,24 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
   );
 }
 
-/** The columns of spec §2, in order. */
+/** The columns of docs/console-contract.md §2, in order. */
 export function queueColumns(actions: RowActions) {
   return column.columns([
     column.display({
       id: 'select',
       header: ({ table }) => (
-        <input
-          type="checkbox"
-          aria-label="Select all on this page"
+        <Checkbox
+          label="Select all on this page"
           checked={table.getIsAllRowsSelected()}
-          ref={(el) => {
-            if (el) el.indeterminate = table.getIsSomeRowsSelected() && !table.getIsAllRowsSelected();
-          }}
-          onChange={(e) => table.toggleAllRowsSelected(e.target.checked)}
+          indeterminate={table.getIsSomeRowsSelected()}
+          onChange={(on) => table.toggleAllRowsSelected(on)}
         />
       ),
       cell: ({ row }) => (
-        <input
-          type="checkbox"
-          aria-label={`Select ${baseName(row.original.nzb_path)}`}
+        <Checkbox
+          label={`Select ${baseName(row.original.nzb_path)}`}
           checked={row.getIsSelected()}
-          onChange={(e) => row.toggleSelected(e.target.checked)}
+          onChange={(on) => row.toggleSelected(on)}
         />
       ),
     }),

@@ -1,23 +1,16 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { toast } from '../../components/toast';
+import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
 import { queueApi, queueKeys, type QueueItem } from './queueApi';
 import { baseName } from './queueColumns';
 
-/** One pending confirmation (spec §5: every delete, bulk action and clear asks first). */
-export interface PendingConfirm {
-  title: string;
-  message: string;
-  confirmLabel: string;
-  run: () => Promise<void>;
-}
-
-/** Row, bulk and clear actions of the Queue screen, each confirmed where spec §5 says so, with toasts. */
+/** Row, bulk and clear actions of the Queue screen, each confirmed where docs/console-contract.md §5 says so, with toasts. */
 export function useQueueActions(clearSelection: () => void) {
   const queryClient = useQueryClient();
-  const [confirm, setConfirm] = useState<PendingConfirm | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queueKeys.all });
+  const confirm = useConfirm(() => void refresh());
 
   const retry = useMutation({
     mutationFn: (item: QueueItem) => queueApi.retry(item.id),
@@ -28,15 +21,7 @@ export function useQueueActions(clearSelection: () => void) {
     onError: (err) => toast.error('Retry failed', describeError(err, 'Failed to retry queue item')),
   });
 
-  const confirmed = useMutation({
-    mutationFn: (c: PendingConfirm) => c.run(),
-    onSettled: () => {
-      setConfirm(undefined);
-      void refresh();
-    },
-  });
-
-  const ask = (c: Omit<PendingConfirm, 'run'>, run: () => Promise<void>) => setConfirm({ ...c, run });
+  const ask = (c: Omit<PendingConfirm, 'run'>, run: () => Promise<void>) => confirm.ask({ ...c, run });
 
   const remove = (item: QueueItem) =>
     ask(
@@ -116,10 +101,7 @@ export function useQueueActions(clearSelection: () => void) {
     bulkDelete,
     bulkRestart,
     clear,
-    confirm,
-    confirmBusy: confirmed.isPending,
-    runConfirm: () => confirm && confirmed.mutate(confirm),
-    cancelConfirm: () => setConfirm(undefined),
+    confirmDialog: confirm.dialog,
   };
 }
 

@@ -1,14 +1,102 @@
-import { ComingSoon } from '../../../components/ComingSoon';
+import { useState } from 'react';
+import type { SpoolConfig } from '../../../api/types';
+import { Icon } from '../../../components/Icon';
+import { ToggleField } from '../fields';
+import { SectionLayout, type SectionProps } from '../SectionLayout';
+import { useSaveConfig, useSectionForm } from '../useSectionForm';
+import { AddInstanceModal } from './arrs/AddInstanceModal';
+import {
+  formFromConfig,
+  listKey,
+  payloadOf,
+  TYPE_LABEL,
+  validationIssues,
+  type ArrInstanceForm,
+} from './arrs/arrsForm';
+import { InstanceCard } from './arrs/InstanceCard';
+import './arrs/arrs.css';
 
-/** Radarr/Sonarr Management: filled in by the work that builds the arrs domain. */
-export function ArrsSection() {
+/**
+ * Radarr/Sonarr Management (docs/arrs.md): instance cards per type, an add-instance dialog, a connection test per
+ * instance. Save sends the whole section and is blocked while any validation issue is listed.
+ */
+export function ArrsSection({ config, readOnly = false }: SectionProps & { config: SpoolConfig }) {
+  const { form, setForm, dirty, reset } = useSectionForm(formFromConfig(config.arrs));
+  const save = useSaveConfig('Radarr/Sonarr settings saved');
+  const [adding, setAdding] = useState(false);
+  const issues = validationIssues(form);
+
+  const update = (inst: ArrInstanceForm, index: number, patch: Partial<ArrInstanceForm>) =>
+    setForm((f) => ({
+      ...f,
+      [listKey(inst.type)]: f[listKey(inst.type)].map((x, i) => (i === index ? { ...x, ...patch } : x)),
+    }));
+  const remove = (inst: ArrInstanceForm, index: number) =>
+    setForm((f) => ({ ...f, [listKey(inst.type)]: f[listKey(inst.type)].filter((_, i) => i !== index) }));
+  const add = (inst: ArrInstanceForm) => {
+    setForm((f) => ({ ...f, [listKey(inst.type)]: [...f[listKey(inst.type)], inst] }));
+    setAdding(false);
+  };
+
   return (
-    <div className="card">
-      <ComingSoon
+    <>
+      <SectionLayout
         title="Radarr/Sonarr Management"
-        icon="clock"
-        description="Radarr and Sonarr instances used for imports and automatic repair."
-      />
-    </div>
+        description="The Radarr and Sonarr instances Spool asks to replace a file whose articles are gone."
+        onSave={() => save.mutate({ steps: [{ section: 'arrs', payload: payloadOf(form) }] })}
+        onDiscard={reset}
+        dirty={dirty}
+        valid={issues.length === 0}
+        saving={save.isPending}
+        readOnly={readOnly}
+      >
+        <ToggleField
+          label="Enable Radarr/Sonarr management"
+          hint="Broken files are handed to the instance that manages them for a new download."
+          checked={form.enabled}
+          onChange={(v) => setForm((f) => ({ ...f, enabled: v }))}
+        />
+        {issues.length > 0 && (
+          <div className="alert alert--error" role="alert">
+            <Icon name="alert" />
+            <div>
+              <p className="alert__title">Please fix these issues before saving:</p>
+              <ul className="arr-issues">
+                {issues.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
+        {(['radarr', 'sonarr'] as const).map((type) => (
+          <section key={type} className="arr-group" aria-label={`${TYPE_LABEL[type]} instances`}>
+            <h3 className="arr-group__title">{TYPE_LABEL[type]} Instances</h3>
+            {form[listKey(type)].length === 0 ? (
+              <p className="muted small">No {TYPE_LABEL[type]} instances configured.</p>
+            ) : (
+              form[listKey(type)].map((inst, i) => (
+                <InstanceCard
+                  key={`${type}-${i}`}
+                  instance={inst}
+                  index={i}
+                  readOnly={readOnly}
+                  onChange={(patch) => update(inst, i, patch)}
+                  onRemove={() => remove(inst, i)}
+                />
+              ))
+            )}
+          </section>
+        ))}
+        {!readOnly && (
+          <div>
+            <button type="button" className="btn btn--secondary" onClick={() => setAdding(true)}>
+              <Icon name="plug" size={16} /> Add Instance
+            </button>
+          </div>
+        )}
+      </SectionLayout>
+      {adding && <AddInstanceModal onAdd={add} onClose={() => setAdding(false)} />}
+    </>
   );
 }

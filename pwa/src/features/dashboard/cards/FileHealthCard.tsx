@@ -2,7 +2,8 @@ import type { HealthStats } from '../../../api/types';
 import { Icon } from '../../../components/Icon';
 import { ProgressBar } from '../../../components/ProgressBar';
 
-export function FileHealthCard({ stats, failed = false }: { stats: HealthStats | undefined; failed?: boolean }) {
+/** File Health card: 'healthy / total' and '<n> corrupted files' when any are corrupted. */
+export function FileHealthCard({ stats }: { stats: HealthStats | undefined }) {
   const pct = stats && stats.total > 0 ? (stats.healthy / stats.total) * 100 : 0;
   return (
     <article className="card" aria-labelledby="card-file-health">
@@ -16,9 +17,7 @@ export function FileHealthCard({ stats, failed = false }: { stats: HealthStats |
       </p>
       <ProgressBar percent={pct} label="Healthy files" />
       <p className="stat-line">
-        {failed ? (
-          <span className="text-error">Failed to load health statistics</span>
-        ) : stats && stats.corrupted > 0 ? (
+        {stats && stats.corrupted > 0 ? (
           <span className="text-error">{stats.corrupted} corrupted files</span>
         ) : stats ? (
           'No corrupted files'

@@ -1,0 +1,256 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
+import { networkPolicy } from '../auth/network-policy.js';
+import { systemClock, type Clock } from '../clock/clock.js';
+import { ConfigService } from '../config/index.js';
+import { createDispatcher } from '../http/dispatch.js';
+import { Front, type UwsHandler } from '../http/front.js';
+import { InflightCounter } from '../http/inflight.js';
+import { Router } from '../http/router.js';
+import type { RunningServer } from '../http/server.js';
+import { createStaticConsole } from '../http/static.js';
+import type { ImporterDomain } from '../importer/index.js';
+import { LogFile } from '../logging/log-file.js';
+import { createLogger, type Logger, type LogLevel } from '../logging/logger.js';
+import { NntpPool } from '../nntp/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { poolArticleSource } from '../vfs/pool-source.js';
+import { createArrs, type ArrsDomain } from '../arrs/index.js';
+import { wireArticleFailures } from './article-failures.js';
+import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { buildImporter } from './importer.js';
+import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
+import { registerRoutes } from './routes.js';
+import { buildStreaming, type Streaming } from './streaming.js';
+
+export interface AppOptions {
+  /** Data directory (default SPOOL_DATA or ./data). */
+  dataDir?: string;
+  /** Config file (default SPOOL_CONFIG or <dataDir>/config.yaml; written with defaults on first start). */
+  configPath?: string;
+  logger?: Logger;
+  /** The built console (default <project>/dist/pwa). */
+  staticDir?: string;
+  /** An already opened config (main.ts opens it first to learn the port); otherwise read from the file. */
+  config?: ConfigService;
+  /** Overrides `log.level` (SPOOL_LOG_LEVEL, for debugging a config that says otherwise). */
+  logLevel?: LogLevel;
+  /** How long a stop waits for requests in progress before closing their connections. */
+  drainTimeoutMs?: number;
+  /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
+  clock?: Clock;
+  /** Replaces the arrs' repair (tests of the repair loop); by default the arrs domain's service. */
+  repairer?: FileRepairer;
+  /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
+  fuseReadAheadKb?: number;
+}
+
+export interface RestartRequest {
+  force: boolean;
+}
+
+export interface SpoolApp {
+  readonly router: Router;
+  readonly config: ConfigService;
+  readonly store: Store;
+  readonly auth: AuthDomain;
+  /** The virtual tree, the reader, WebDAV locks, the mount, rclone (the importer writes jobs through streaming.vfs). */
+  readonly streaming: Streaming;
+  /** The import queue, runner and directory scan. */
+  readonly importer: ImporterDomain;
+  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  readonly arrs: ArrsDomain;
+  /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
+  readonly sabnzbd: SabnzbdDomain;
+  /** File health: records, checks, repair through arrs.repair. */
+  readonly health: HealthDomain;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly version: string;
+  /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
+  readonly handler: UwsHandler;
+  readonly inflight: InflightCounter;
+  /** Resolves when POST /api/system/restart asked for a rebuild (main.ts runs the loop). */
+  readonly restartRequested: Promise<RestartRequest>;
+  /** Listens on host:port (0 = any free port) with a Front of its own. */
+  start(host: string, port: number): Promise<RunningServer>;
+  /** Stops accepting, lets requests in progress finish (bounded), then closes every domain and the store. */
+  stop(): Promise<void>;
+}
+
+/** Something to close on stop, in reverse order of creation (see `closers` below). */
+type Closer = () => void | Promise<void>;
+
+const moduleDir = dirname(fileURLToPath(import.meta.url));
+
+/** The folder holding package.json: two levels up from appliance/app/ in dev (tsx), three from dist/appliance/app/. */
+export function projectRoot(): string {
+  for (const candidate of [resolve(moduleDir, '..', '..'), resolve(moduleDir, '..', '..', '..')]) {
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+  }
+  return process.cwd();
+}
+
+function readVersion(root: string): string {
+  try {
+    return String(
+      (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0',
+    );
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * The composition root: builds a whole Spool from its config file (config, store, auth, pool, streaming, importer,
+ * every route, the console). Every domain is wired here and only here. Does not listen.
+ */
+export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
+  const logger = opts.logger ?? createLogger('spool');
+  const clock = opts.clock ?? systemClock;
+  const root = projectRoot();
+  const closers: Closer[] = [];
+  let resolveRestart!: (r: RestartRequest) => void;
+  const restartRequested = new Promise<RestartRequest>((r) => (resolveRestart = r));
+
+  const config =
+    opts.config ??
+    (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
+  // log.*: the level and the rotating file, applied now and again whenever the config changes.
+  const logFile = new LogFile(logger, config.dataDir);
+  const applyLog = () => logFile.apply(config.get().log, opts.logLevel);
+  applyLog();
+  config.on('change', applyLog);
+  closers.push(() => logFile.close());
+  const store = openStore({
+    rootPath: resolve(config.dataDir, config.get().metadata.root_path),
+    logger: logger.child('store'),
+  });
+  closers.push(() => store.close());
+  try {
+    const settings = (): AuthSettings => {
+      const c = config.get();
+      return {
+        loginRequired: c.auth.login_required,
+        registrationEnabled: c.auth.registration_enabled,
+        webdavUser: c.webdav.user,
+        webdavPassword: c.webdav.password,
+      };
+    };
+    const auth = createAuth({ store, settings, logger: logger.child('auth') });
+    closers.push(() => auth.close());
+
+    // Other domains: build your service here (after the store and auth it may need), push its close() onto
+    // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
+
+    // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
+    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
+    closers.push(() => pool.close());
+    config.on('change', () => pool.updateProviders(config.get().providers));
+    const streaming = buildStreaming({
+      store,
+      config,
+      logger,
+      source: poolArticleSource(pool),
+      fuseReadAheadKb: opts.fuseReadAheadKb,
+    });
+    closers.push(() => streaming.close());
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
+    closers.push(() => importer.close());
+    const arrs = createArrs({ config, logger });
+    const repairer = opts.repairer ?? arrs.repair;
+    const health = createHealth({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      clock,
+      logger,
+      repairer: () => repairer,
+    });
+    closers.push(() => health.close());
+    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger });
+
+    const router = new Router();
+    const version = readVersion(root);
+    registerRoutes(router, {
+      config,
+      auth,
+      logger,
+      pool,
+      streaming,
+      importer,
+      arrs,
+      sabnzbd,
+      health,
+      requestRestart: (force) => resolveRestart({ force }),
+    });
+
+    const staticDir = opts.staticDir ?? join(root, 'dist', 'pwa');
+    const consoleFiles = createStaticConsole(staticDir);
+    if (!consoleFiles.built) logger.warn('console not built; serving a notice instead', { dir: staticDir });
+
+    const inflight = new InflightCounter();
+    const handler = createDispatcher({
+      router,
+      gatekeeper: auth.gatekeeper,
+      network: networkPolicy(() => config.get().auth),
+      logger: logger.child('http'),
+      fallback: consoleFiles.fallback,
+      inflight,
+    });
+    let front: Front | null = null;
+    let stopping: Promise<void> | null = null;
+
+    return {
+      router,
+      config,
+      store,
+      auth,
+      streaming,
+      importer,
+      arrs,
+      sabnzbd,
+      health,
+      logger,
+      clock,
+      version,
+      handler,
+      inflight,
+      restartRequested,
+      async start(host, port) {
+        front = new Front();
+        const server = await front.listen(host, port);
+        front.mount(handler);
+        logger.info('listening', { host, port: server.port, version });
+        return server;
+      },
+      stop() {
+        stopping ??= (async () => {
+          front?.stopAccepting();
+          const drained = await inflight.idle(opts.drainTimeoutMs ?? 10_000);
+          if (!drained) logger.warn('stopping with requests still in progress', { active: inflight.active });
+          front?.close();
+          await closeAll(closers, logger);
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await closeAll(closers, logger);
+    throw err;
+  }
+}
+
+async function closeAll(closers: Closer[], logger: Logger): Promise<void> {
+  for (const close of closers.splice(0).reverse()) {
+    try {
+      await close();
+    } catch (err) {
+      logger.error('error while closing', { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}

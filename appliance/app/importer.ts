@@ -1,0 +1,113 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import type { Clock } from '../clock/clock.js';
+import type { ConfigService } from '../config/index.js';
+import type { ArticleClient } from '../articles/index.js';
+import { ImportRunner } from '../importer/import.runner.js';
+import { importSettings } from '../importer/import-settings.js';
+import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
+import { isUnstreamable } from '../importer/import-errors.js';
+import { NzbImporter } from '../importer/nzb-import.service.js';
+import { QueueService } from '../importer/queue.service.js';
+import { ScanService } from '../importer/scan.service.js';
+import type { Logger } from '../logging/logger.js';
+import { migrate, type Store } from '../store/index.js';
+import { JobOutputService } from '../importer/job-output.service.js';
+import { QueueStore } from '../importer/queue.store.js';
+import { categoryDirs, outputSettings } from '../importer/output-settings.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+import { startFailedRetention } from '../importer/failed-retention.js';
+import { startWatchDir } from '../importer/watch-dir.js';
+
+export interface ImporterDeps {
+  store: Store;
+  config: ConfigService;
+  vfs: VfsService;
+  /** The NNTP pool (imports use its 'import' lane, below streams and health checks). */
+  client: ArticleClient;
+  logger: Logger;
+  clock: Clock;
+  /** Tests shorten the back-off between retries. */
+  retryDelay?: (attempt: number) => number;
+}
+
+/** Builds the queue, the import runner (started here) and the directory scan. */
+const QUEUE_MIGRATIONS = [
+  {
+    version: 1,
+    description: 'history index (completed and failed items by finish time, per category)',
+    up: (store: Store) => void new QueueStore(store).reindexHistory(),
+  },
+];
+
+export function buildImporter(deps: ImporterDeps): ImporterDomain {
+  const log = deps.logger.child('importer');
+  migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
+  const fallback: { handler?: UnstreamableHandler } = {};
+  const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
+  const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
+  ensureFolders();
+  const stopWatching = deps.config.on('change', ensureFolders);
+  const queue = new QueueService(deps.store, () => ({ maxRetries: deps.config.get().import.max_retries }));
+  const parsePool = createParseNzbPool();
+  const importer = new NzbImporter({
+    queue,
+    vfs: deps.vfs,
+    client: deps.client,
+    parsePool,
+    settings: () => importSettings(deps.config),
+    logger: log,
+  });
+  const startup = deps.config.get().import;
+  const runner = new ImportRunner({
+    queue,
+    job: async (item, signal) => {
+      let result;
+      try {
+        result = await importer.run(item, signal);
+      } catch (err) {
+        // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
+        const forwarded = isUnstreamable(err) ? await fallback.handler?.(item, err) : undefined;
+        if (!forwarded) throw err;
+        return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
+      }
+      return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
+    },
+    logger: log,
+    workers: startup.max_processor_workers,
+    intervalMs: startup.queue_processing_interval_seconds * 1000,
+    retryDelay: deps.retryDelay,
+    now: () => deps.clock.now(),
+  });
+  runner.start();
+  const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
+  // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
+  const defaultRoot = join(deps.config.dataDir, 'nzb');
+  if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
+  const scan = new ScanService(queue, log.child('scan'), scanRoots);
+  const stopRetention = startFailedRetention(
+    queue,
+    () => deps.config.get().import.failed_item_retention_hours,
+    log.child('retention'),
+  );
+  const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
+  return {
+    queue,
+    runner,
+    scan,
+    importer,
+    output,
+    onUnstreamable: (handler) => void (fallback.handler = handler),
+    async close() {
+      stopWatching();
+      stopRetention();
+      watch.stop();
+      scan.cancel();
+      await watch.idle();
+      await runner.stop();
+      await scan.finished();
+      await parsePool.destroy();
+    },
+  };
+}

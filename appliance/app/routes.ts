@@ -1,0 +1,73 @@
+import type { AuthDomain } from '../auth/index.js';
+import type { ConfigService } from '../config/index.js';
+import type { Router } from '../http/router.js';
+import type { ImporterDomain } from '../importer/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { NntpPool } from '../nntp/index.js';
+import { registerAuthRoutes } from '../api/auth.routes.js';
+import { registerConfigRoutes } from '../api/config.routes.js';
+import { registerFilesRoutes } from '../api/files.routes.js';
+import { registerImportRoutes } from '../api/import.routes.js';
+import { registerPoolRoutes } from '../api/pool.routes.js';
+import { registerProviderRoutes } from '../api/providers.routes.js';
+import { registerQueueRoutes } from '../api/queue.routes.js';
+import { registerRcloneRoutes } from '../api/rclone.routes.js';
+import { registerSystemRoutes } from '../api/system.routes.js';
+import { registerUsersRoutes } from '../api/users.routes.js';
+import { registerSabnzbdRoutes } from '../sabnzbd/index.js';
+import { registerArrsRoutes } from '../api/arrs.routes.js';
+import type { ArrsDomain } from '../arrs/index.js';
+import type { SabnzbdDomain } from './sabnzbd.js';
+import { registerHealthRoutes, type HealthDomain } from '../health/index.js';
+import { registerWebdav } from '../webdav/webdav.routes.js';
+import type { Streaming } from './streaming.js';
+
+const MIB = 1024 * 1024;
+/** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
+const SIDECAR_BODY_CEILING = 256 * MIB + 1;
+
+/** Every service a route may use, built by createApp. Each route module takes only the ones it names. */
+export interface RouteServices {
+  config: ConfigService;
+  auth: AuthDomain;
+  logger: Logger;
+  pool: NntpPool;
+  streaming: Streaming;
+  importer: ImporterDomain;
+  arrs: ArrsDomain;
+  sabnzbd: SabnzbdDomain;
+  health: HealthDomain;
+  requestRestart(force: boolean): void;
+}
+
+/**
+ * The route table: every HTTP route of Spool is registered here and nowhere else (/ping, /api/*, /sabnzbd/api,
+ * /webdav). A new domain adds one line. The router matches the most specific route first, so order is free.
+ */
+export function registerRoutes(router: Router, s: RouteServices): void {
+  registerSystemRoutes(router, s);
+  registerAuthRoutes(router, s);
+  registerUsersRoutes(router, s);
+  registerConfigRoutes(router, s);
+  registerProviderRoutes(router, s);
+  registerPoolRoutes(router, s);
+  registerQueueRoutes(router, s);
+  registerImportRoutes(router, s);
+  registerFilesRoutes(router, { vfs: s.streaming.vfs, unavailable: (path) => s.health.service.unavailable(path) });
+  registerRcloneRoutes(router, s.streaming);
+  registerSabnzbdRoutes(router, {
+    sab: s.sabnzbd.service,
+    config: s.config,
+    auth: s.auth,
+    logger: s.logger.child('sabnzbd'),
+  });
+  registerArrsRoutes(router, s);
+  registerHealthRoutes(router, s.health);
+  registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
+}
+
+function webdavDeps({ streaming, config, logger }: RouteServices) {
+  const { vfs, reader, locks } = streaming;
+  const sidecarMaxBytes = () => config.get().webdav.max_sidecar_size_mb * MIB;
+  return { vfs, reader, locks, logger: logger.child('webdav'), sidecarMaxBytes };
+}

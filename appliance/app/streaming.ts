@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import type { ConfigService } from '../config/index.js';
+import { MountService } from '../fuse/mount.service.js';
+import type { Logger } from '../logging/logger.js';
+import { RcloneService } from '../rclone/rclone.service.js';
+import { migrate, type Store } from '../store/index.js';
+import type { ArticleSource } from '../vfs/article-fetcher.js';
+import { VfsReader } from '../vfs/reader.js';
+import { readerSettings } from '../vfs/reader-settings.js';
+import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
+import { VfsService } from '../vfs/vfs.service.js';
+import { LockManager } from '../webdav/lock.manager.js';
+
+export interface StreamingDeps {
+  store: Store;
+  config: ConfigService;
+  logger: Logger;
+  /** Decoded article bytes (poolArticleSource(pool) in the app). */
+  source: ArticleSource;
+  /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
+  fuseReadAheadKb?: number;
+}
+
+/** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
+export interface Streaming {
+  vfs: VfsService;
+  reader: VfsReader;
+  locks: LockManager;
+  mount: MountService;
+  rclone: RcloneService;
+  /** Settles when the mount at start (rclone.mount_enabled with a mount_path) is up or has failed (logged). */
+  mountAtStart: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the virtual tree, the reader, the WebDAV lock table, the mount and the rclone client. */
+export function buildStreaming(deps: StreamingDeps): Streaming {
+  migrate(deps.store, 'vfs', VFS_MIGRATIONS);
+  const vfs = new VfsService({
+    db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
+    sidecarDir: join(deps.config.dataDir, 'sidecars'),
+    completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
+  });
+  const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
+  const log = deps.logger.child('vfs');
+  const locks = new LockManager();
+  const fuseLog = deps.logger.child('fuse');
+  const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
+  const rclone = new RcloneService(deps.config, deps.logger.child('rclone'));
+  vfs.on('changed', (dir) => rclone.refresh(dir));
+  const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
+  return {
+    vfs,
+    reader,
+    locks,
+    mount,
+    rclone,
+    mountAtStart,
+    async close() {
+      await mountAtStart; // never unmount under a mount still being set up
+      await mount.stop().catch((err: Error) => log.warn('unmount failed', { error: err.message }));
+      reader.removeAllListeners();
+    },
+  };
+}
+
+/**
+ * rclone.mount_enabled with a mount_path: mount on boot (MountService.start detaches a stale mount left by a
+ * crash first). A failure is logged and shown by GET /api/rclone/mount/status; it never stops the app starting.
+ */
+async function startMountIfEnabled(mount: MountService, config: ConfigService, log: Logger): Promise<void> {
+  const c = config.get();
+  if (!c.rclone.mount_enabled || !c.mount_path) return;
+  try {
+    await mount.start();
+  } catch (err) {
+    log.error('mount at start failed', { mount_point: c.mount_path, error: (err as Error).message });
+  }
+}

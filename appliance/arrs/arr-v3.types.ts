@@ -1,0 +1,113 @@
+/**
+ * The parts of the Radarr/Sonarr v3 API Spool reads and sends (docs/arrs.md lists the endpoints). Fields the arrs
+ * send but Spool never reads are left out; every field read is optional-safe in the client (an arr of another
+ * version may omit it).
+ */
+
+export interface SystemStatus {
+  appName: string;
+  version: string;
+  instanceName?: string;
+  urlBase?: string;
+}
+
+export interface RootFolder {
+  id: number;
+  path: string;
+  accessible?: boolean;
+  freeSpace?: number;
+}
+
+export interface MovieFile {
+  id: number;
+  movieId: number;
+  path: string;
+  relativePath?: string;
+  sceneName?: string | null;
+  size?: number;
+}
+
+export interface Movie {
+  id: number;
+  title: string;
+  path?: string;
+  tmdbId?: number;
+  hasFile?: boolean;
+  movieFileId?: number;
+  movieFile?: MovieFile | null;
+}
+
+export interface Series {
+  id: number;
+  title: string;
+  path?: string;
+  tvdbId?: number;
+}
+
+export interface EpisodeFile {
+  id: number;
+  seriesId: number;
+  seasonNumber?: number;
+  path: string;
+  relativePath?: string;
+  sceneName?: string | null;
+  size?: number;
+}
+
+export interface Episode {
+  id: number;
+  seriesId: number;
+  episodeFileId?: number;
+  seasonNumber?: number;
+  episodeNumber?: number;
+  hasFile?: boolean;
+  monitored?: boolean;
+}
+
+/** GET /parse: Radarr answers `movie`, Sonarr `series` and `episodes`; null when not in the library. */
+export interface ParseResult {
+  title?: string;
+  movie?: Movie | null;
+  series?: Series | null;
+  episodes?: Episode[];
+}
+
+/** The arr writes eventType as a name in JSON ("grabbed"); filters take the number (Grabbed = 1). */
+export interface HistoryRecord {
+  id: number;
+  eventType: string;
+  downloadId?: string;
+  sourceTitle?: string;
+  date?: string;
+  movieId?: number;
+  seriesId?: number;
+  episodeId?: number;
+}
+
+export interface Paged<T> {
+  page: number;
+  pageSize: number;
+  totalRecords: number;
+  records: T[];
+}
+
+/** GET /config/downloadclient: whether the arr searches again by itself after a download is marked failed. */
+export interface DownloadClientConfig {
+  enableCompletedDownloadHandling?: boolean;
+  autoRedownloadFailed?: boolean;
+}
+
+export type CommandBody =
+  | { name: 'MoviesSearch'; movieIds: number[] }
+  | { name: 'EpisodeSearch'; episodeIds: number[] }
+  | { name: 'RescanMovie'; movieId: number }
+  | { name: 'RescanSeries'; seriesId: number }
+  | { name: 'RefreshMonitoredDownloads' };
+
+export interface CommandResource {
+  id: number;
+  name: string;
+  status?: string;
+}
+
+export const HISTORY_EVENT_GRABBED = 1;

@@ -1,0 +1,31 @@
+/**
+ * Wire shapes of the auth and user API (docs/console-contract.md: User, auth config, registration status). A wire
+ * file: types only, no imports from Node or packages (the console bundles it).
+ */
+
+/** A user as the API shows it. `api_key` only in the caller's own record. */
+export interface UserJson {
+  id: string;
+  name: string;
+  email: string | null;
+  provider: 'local';
+  is_admin: boolean;
+  last_login: string | null;
+  api_key?: string;
+}
+
+/** GET /api/auth/config. */
+export interface AuthConfigJson {
+  login_required: boolean;
+}
+
+/** GET /api/auth/registration-status. */
+export interface RegistrationStatus {
+  registration_enabled: boolean;
+  user_count: number;
+}
+
+/** POST /api/auth/login and /api/auth/register. */
+export interface SignedInJson {
+  user: UserJson;
+}

@@ -1,0 +1,293 @@
+import type { Clock } from '../clock/clock.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../logging/logger.js';
+import type { ArticleFailure } from '../vfs/types.js';
+import type { HealthFiles, HealthRunner } from './health.runner.js';
+import type { HealthListQuery, HealthStore } from './health.store.js';
+import type { HealthRecord } from './health.types.js';
+import type { HealthStatsJson, HealthWorkerStatusJson } from './health.wire.js';
+import type { RepairBreaker } from './repair.breaker.js';
+import type { RepairLoop } from './repair.loop.js';
+
+export interface HealthServiceDeps {
+  store: HealthStore;
+  files: HealthFiles & { walkFiles(path?: string): Iterable<{ path: string; layoutId?: string; createdAt: number }> };
+  runner: HealthRunner;
+  repair: RepairLoop;
+  breaker: RepairBreaker;
+  clock: Clock;
+  enabled: () => boolean;
+  intervalMs: () => number;
+  logger: Logger;
+}
+
+/** The health calls of the console (docs/health.md) and the hooks the VFS and the reader feed. */
+export class HealthService {
+  constructor(private readonly d: HealthServiceDeps) {}
+
+  list(q: HealthListQuery) {
+    return this.d.store.list(q);
+  }
+
+  byPath(path: string): HealthRecord {
+    const r = this.d.store.byPath(path);
+    if (!r) throw new AppError('NOT_FOUND', `No health record for ${path}`);
+    return r;
+  }
+
+  byId(id: number): HealthRecord {
+    const r = this.d.store.get(id);
+    if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    return r;
+  }
+
+  async remove(id: number): Promise<HealthRecord> {
+    this.d.runner.cancel(id);
+    const r = await this.d.store.remove(id);
+    if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    return r;
+  }
+
+  async bulkDelete(paths: readonly string[]): Promise<{ deleted: number; missing: string[] }> {
+    const found = paths.map((p) => this.d.store.byPath(p));
+    for (const r of found) if (r) this.d.runner.cancel(r.id);
+    const deleted = await this.d.store.write(() => found.filter((r) => r && this.d.store.removeIn(r.id)).length);
+    return { deleted, missing: paths.filter((_, i) => !found[i]) };
+  }
+
+  /** Restart: back to pending and queued for a check now, retry counts reset. */
+  async bulkRestart(paths: readonly string[]): Promise<{ restarted: number; missing: string[] }> {
+    const found = paths.map((p) => this.d.store.byPath(p));
+    const patch: Partial<HealthRecord> = { status: 'pending', retryCount: 0, lastError: null, errorDetails: null };
+    const restarted = await this.d.store.write(
+      () => found.filter((r) => r && this.d.store.updateIn(r.id, (x) => this.queued(x, false, patch))).length,
+    );
+    this.d.runner.wake();
+    return { restarted, missing: paths.filter((_, i) => !found[i]) };
+  }
+
+  /** POST /health/{path}/retry: check again now; `resetStatus` also forgets the verdict and the retry count. */
+  async retry(path: string, resetStatus: boolean): Promise<HealthRecord> {
+    const r = this.byPath(path);
+    const patch: Partial<HealthRecord> = resetStatus ? { status: 'pending', retryCount: 0, lastError: null } : {};
+    const updated = await this.queue(r.id, false, patch);
+    this.d.runner.wake();
+    return updated;
+  }
+
+  repair(id: number, resetCount: boolean): Promise<HealthRecord> {
+    return this.d.repair.repairNow(id, resetCount);
+  }
+
+  /** POST /health/check: track the file if needed and queue it (priority jumps ahead of other manual checks). */
+  async check(filePath: string, sourceNzbPath: string | undefined, priority: boolean): Promise<HealthRecord> {
+    const node = this.d.files.stat(filePath);
+    if (!node || node.type !== 'file' || !node.layoutId)
+      throw new AppError('NOT_FOUND', `No article-backed file at ${filePath}`);
+    const source = sourceNzbPath || node.sourceNzbPath || null;
+    const updated = await this.d.store.write(() => {
+      const record = this.trackIn(node.path, node.createdAt, source);
+      return this.d.store.updateIn(record.id, (r) => this.queued(r, priority, {}))!;
+    });
+    this.d.runner.wake();
+    return updated;
+  }
+
+  async checkNow(id: number): Promise<HealthRecord> {
+    this.byId(id);
+    const updated = await this.queue(id, true, {});
+    this.d.runner.wake();
+    return updated;
+  }
+
+  async cancel(id: number): Promise<HealthRecord> {
+    const r = this.byId(id);
+    if (!(await this.d.runner.cancelAndWait(id))) {
+      if (r.manual)
+        return (await this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))) ?? r;
+      throw new AppError('NOT_FOUND', `No check is running or queued for ${r.path}`);
+    }
+    return this.d.store.get(id) ?? r;
+  }
+
+  /** DELETE /health/cleanup: records created before `olderThan` (ms), optionally only some statuses. */
+  cleanup(olderThan: number, statuses?: readonly string[]): Promise<number> {
+    const doomed = [...this.d.store.all()].filter(
+      (r) => r.createdAt < olderThan && r.status !== 'checking' && (!statuses || statuses.includes(r.status)),
+    );
+    return this.d.store.write(() => doomed.filter((r) => this.d.store.removeIn(r.id)).length);
+  }
+
+  stats(): HealthStatsJson {
+    const c = this.d.store.counts();
+    const total = Object.values(c).reduce((a, b) => a + b, 0);
+    return { total, ...c };
+  }
+
+  workerStatus(): HealthWorkerStatusJson {
+    const k = this.d.runner.counters;
+    const paused = this.d.breaker.openReason(this.d.clock.now());
+    return {
+      status: this.d.enabled() ? 'running' : 'stopped',
+      pending_manual_checks: this.d.store.manualCount(),
+      total_files_checked: k.checked,
+      total_files_corrupted: k.corrupted,
+      total_runs_completed: k.runs,
+      last_run_time: k.lastRunAt === null ? null : new Date(k.lastRunAt).toISOString(),
+      active_checks: this.d.runner.activeChecks,
+      repair_paused: paused !== null,
+      repair_paused_reason: paused,
+    };
+  }
+
+  /** Message ids of a file known unavailable: the last verdict's missing articles and reads' evidence since. */
+  unavailable(path: string): Set<string> {
+    const r = this.d.store.byPath(path);
+    return new Set([...(r?.missing.map((m) => m.messageId) ?? []), ...(r?.readEvidence ?? [])]);
+  }
+
+  // ---- hooks -------------------------------------------------------------------------------------------------
+
+  /** A job wrote files (import completed): each gets a record, pending; a path that had one starts over. */
+  async filesAdded(paths: readonly string[]): Promise<void> {
+    const nodes = paths.map((p) => this.d.files.stat(p)).filter((n) => n?.layoutId !== undefined);
+    const now = this.d.clock.now();
+    await this.d.store.write(() => {
+      for (const node of nodes) this.freshIn(node!.path, node!.createdAt, node!.sourceNzbPath ?? null, now);
+    });
+    this.d.runner.wake();
+  }
+
+  private freshIn(path: string, fileCreatedAt: number, source: string | null, now: number): void {
+    this.d.store.upsertIn(
+      path,
+      () => this.fresh(path, fileCreatedAt, source),
+      // Same file (a check or a read tracked it first): keep what is known. A new file at the path: start over.
+      (r) =>
+        r.fileCreatedAt === fileCreatedAt
+          ? r
+          : {
+              ...this.fresh(path, fileCreatedAt, source),
+              id: r.id,
+              createdAt: r.createdAt,
+              nextCheckAt: now + this.d.intervalMs(),
+            },
+    );
+  }
+
+  /** Paths (files or directories) left the tree: their records follow. */
+  async filesRemoved(paths: readonly string[]): Promise<void> {
+    const gone = paths.flatMap((p) => [this.d.store.byPath(p), ...this.d.store.under(p)]).filter((r) => r);
+    for (const r of gone) this.d.runner.cancel(r!.id);
+    await this.d.store.write(() => gone.forEach((r) => this.d.store.removeIn(r!.id)));
+  }
+
+  /** A directory or file moved: its records move with it. */
+  async filesMoved(from: string, to: string): Promise<void> {
+    const moving = [...this.d.store.under(from), this.d.store.byPath(from)].filter((r) => r !== undefined);
+    for (const r of moving) await this.d.store.rename(r.id, to + r.path.slice(from.length));
+  }
+
+  /**
+   * A read could not get an article: 430 on every provider or a damaged body. That is evidence, not a verdict:
+   * remembered on the record (the file's info shows the segment unavailable) and a check queued while monitoring
+   * is on. Outages never come here (the reader reports them as 'article-unreachable').
+   */
+  async readFailed(f: ArticleFailure): Promise<void> {
+    const node = this.d.files.stat(f.path);
+    if (!node || !node.layoutId) return;
+    const now = this.d.clock.now();
+    const enabled = this.d.enabled();
+    let queued = false;
+    await this.d.store.write(() => {
+      const record = this.trackIn(node.path, node.createdAt, node.sourceNzbPath ?? null);
+      queued = enabled && !record.manual && !this.d.runner.isChecking(record.id);
+      this.d.store.updateIn(record.id, (r) => ({
+        ...r,
+        readEvidence: r.readEvidence.includes(f.messageId)
+          ? r.readEvidence
+          : [...r.readEvidence, f.messageId].slice(-1000),
+        manual: queued ? { priority: true, at: now } : r.manual,
+      }));
+    });
+    if (queued) this.d.runner.wake();
+  }
+
+  /** A read got an article that was marked missing: the mark (verdict or read evidence) is out of date. */
+  async readRecovered(path: string, messageIds: readonly string[]): Promise<void> {
+    const r = this.d.store.byPath(path);
+    if (!r) return;
+    const back = new Set(messageIds);
+    await this.d.store.update(r.id, (x) => ({
+      ...x,
+      missing: x.missing.filter((m) => !back.has(m.messageId)),
+      readEvidence: x.readEvidence.filter((id) => !back.has(id)),
+    }));
+  }
+
+  /** Start-up: every article-backed file of the tree without a record gets one (older imports, a crash). */
+  async reconcile(): Promise<number> {
+    const now = this.d.clock.now();
+    let added = 0;
+    await this.d.store.write(() => {
+      for (const node of this.d.files.walkFiles('/')) {
+        if (!node.layoutId || this.d.store.byPath(node.path)) continue;
+        this.trackIn(node.path, node.createdAt, null);
+        added++;
+      }
+      // A check cut short by a stop is not running any more.
+      for (const r of [...this.d.store.all()])
+        if (r.status === 'checking')
+          this.d.store.updateIn(r.id, (x) => ({ ...x, status: x.settledStatus, nextCheckAt: now }));
+    });
+    return added;
+  }
+
+  private trackIn(path: string, fileCreatedAt: number, source: string | null): HealthRecord {
+    return this.d.store.upsertIn(
+      path,
+      () => this.fresh(path, fileCreatedAt, source),
+      (r) => (source && !r.sourceNzbPath ? { ...r, sourceNzbPath: source } : r),
+    );
+  }
+
+  private fresh(path: string, fileCreatedAt: number, source: string | null): Omit<HealthRecord, 'id'> {
+    const now = this.d.clock.now();
+    return {
+      path,
+      sourceNzbPath: source,
+      status: 'pending',
+      settledStatus: 'pending',
+      lastError: null,
+      errorDetails: null,
+      retryCount: 0,
+      repairRetryCount: 0,
+      lastCheckedAt: null,
+      createdAt: now,
+      fileCreatedAt,
+      nextCheckAt: now + this.d.intervalMs(),
+      manual: null,
+      repairNextAt: null,
+      missing: [],
+      readEvidence: [],
+      checkedSegments: 0,
+      totalSegments: 0,
+    };
+  }
+
+  private async queue(id: number, priority: boolean, patch: Partial<HealthRecord>): Promise<HealthRecord> {
+    const updated = await this.d.store.update(id, (r) => this.queued(r, priority, patch));
+    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    return updated;
+  }
+
+  /** The record queued for a manual check (a priority request moves a queued one forward). */
+  private queued(r: HealthRecord, priority: boolean, patch: Partial<HealthRecord>): HealthRecord {
+    return {
+      ...r,
+      ...patch,
+      ...(patch.status ? { settledStatus: patch.status } : {}),
+      manual: r.manual && !priority ? r.manual : { priority, at: this.d.clock.now() },
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Wire shape of GET /api/system/pool/metrics (docs/console-contract.md: Pool metrics) plus the per-provider
+ * breakdown. A wire file: types only, no imports from Node or packages (the console bundles it).
+ */
+
+export interface ProviderMetrics {
+  id: string;
+  host: string;
+  is_backup_provider: boolean;
+  enabled: boolean;
+  active_connections: number;
+  max_connections: number;
+  bytes_downloaded: number;
+  commands: number;
+  errors: number;
+  missing_articles: number;
+  missing_rate_percent: number;
+  error_rate_percent: number;
+  rtt_ms: number | null;
+  cooling_down: boolean;
+  last_error: string | null;
+}
+
+export interface PoolMetrics {
+  active_connections: number;
+  total_bytes_downloaded: number;
+  /** Commands answered properly (a 430 "no such article" is a proper answer) out of all commands. */
+  command_success_rate_percent: number;
+  /** Commands that failed (timeouts, resets, refusals, auth, corrupt data) out of all commands. */
+  error_rate_percent: number;
+  /** Mean time a request waited for a connection slot, over the last 1,000 requests. */
+  acquire_wait_time_ms: number;
+  waiting_requests: number;
+  providers: ProviderMetrics[];
+}

@@ -1,0 +1,12 @@
+/**
+ * The SABnzbd-compatible download-client API (docs/sabnzbd.md). The composition root builds it
+ * (appliance/app/sabnzbd.ts) and the route table registers `registerSabnzbdRoutes` (/sabnzbd/api and /api?mode=...);
+ * `NzoIds.of(queueItemId)` is the nzo_id Radarr/Sonarr know the job by (the arr's download id).
+ */
+export { registerSabnzbdRoutes } from './sabnzbd.routes.js';
+export { FallbackClient, forwardTo } from './fallback.client.js';
+
+export { NzoIds } from './nzo-ids.js';
+export { SabnzbdService, SAB_VERSION } from './sabnzbd.service.js';
+export { SAB_MODES } from './sabnzbd.modes.js';
+export * from './sabnzbd.types.js';

@@ -1,0 +1,89 @@
+import type { Database } from 'lmdb';
+import { baseName, parentOf } from './path.js';
+import type { FileLayout, VfsNode } from './types.js';
+
+/** The LMDB databases the tree lives in. `store.openDb('vfs-nodes')` and `store.openDb('vfs-layouts')` in the app. */
+export interface VfsDatabases {
+  nodes: Database;
+  layouts: Database;
+}
+
+/**
+ * Storage of the virtual tree. A node's key is the array `[parent, name]`, so the children of a directory are one
+ * contiguous key range starting at `[parent]` (listing is a range scan, not a scan of the tree). Layouts (the
+ * article maps, which can be tens of thousands of entries) sit in their own database so listings never load them.
+ *
+ * Not `parent + NUL + name` strings: lmdb's key encoding (ordered-binary) does not keep such strings in plain byte
+ * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
+ * so real release folders listed empty. Array keys are ordered element by element by design.
+ */
+export class TreeStore {
+  constructor(private readonly db: VfsDatabases) {}
+
+  get(path: string): VfsNode | undefined {
+    if (path === '/') return ROOT;
+    return this.db.nodes.get(keyOf(path)) as VfsNode | undefined;
+  }
+
+  children(dir: string): VfsNode[] {
+    const out: VfsNode[] = [];
+    // `[dir]` sorts just before every `[dir, name]`; stop at the first key of another parent.
+    for (const { key, value } of this.db.nodes.getRange({ start: [dir] })) {
+      if (!Array.isArray(key) || key[0] !== dir) break;
+      out.push(value as VfsNode);
+    }
+    return out;
+  }
+
+  /** Every node at or below `path`, parents before children. */
+  subtree(path: string): VfsNode[] {
+    const node = this.get(path);
+    if (!node) return [];
+    const out: VfsNode[] = [node];
+    for (let i = 0; i < out.length; i++) {
+      const n = out[i] as VfsNode;
+      if (n.type === 'directory') out.push(...this.children(n.path));
+    }
+    return path === '/' ? out.slice(1) : out;
+  }
+
+  /** Must run inside a transaction (see `write`). */
+  put(node: VfsNode): void {
+    void this.db.nodes.put(keyOf(node.path), node);
+  }
+
+  delete(path: string): void {
+    void this.db.nodes.remove(keyOf(path));
+  }
+
+  layout(id: string): FileLayout | undefined {
+    return this.db.layouts.get(id) as FileLayout | undefined;
+  }
+
+  putLayout(id: string, layout: FileLayout): void {
+    void this.db.layouts.put(id, layout);
+  }
+
+  deleteLayout(id: string): void {
+    void this.db.layouts.remove(id);
+  }
+
+  /** Runs writes atomically: either the whole job/move lands or none of it does. */
+  write<T>(action: () => T): Promise<T> {
+    return this.db.nodes.transaction(action);
+  }
+}
+
+const ROOT: VfsNode = Object.freeze({
+  path: '/',
+  name: '',
+  type: 'directory',
+  size: 0,
+  createdAt: 0,
+  modifiedAt: 0,
+  etag: '"root"',
+}) as VfsNode;
+
+export function keyOf(path: string): [string, string] {
+  return [parentOf(path), baseName(path)];
+}

@@ -1,0 +1,199 @@
+/**
+ * The v3 routes the fake arr answers, as Radarr and Sonarr answer them (docs/arrs.md). Anything else is a 404 and
+ * recorded as unexpected by the server.
+ */
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
+import type { FakeLibrary, ReceivedCommand } from './library.js';
+
+export interface RouteRequest {
+  method: string;
+  /** Lower-cased path after /api/v3/ (the arrs match routes case-insensitively). */
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export interface RouteAnswer {
+  status: number;
+  body?: unknown;
+}
+
+export interface RouteContext {
+  type: ArrType;
+  lib: FakeLibrary;
+  appName: string;
+  version: string;
+  rootFolders: string[];
+  /** The arr's failsafe: DELETE of a file answers 409 while its root folder is missing or empty. */
+  rootFolderMissing: boolean;
+  autoRedownloadFailed: boolean;
+  urlBase: string;
+}
+
+const ok = (body: unknown = {}): RouteAnswer => ({ status: 200, body });
+const notFound: RouteAnswer = { status: 404, body: { message: 'NotFound' } };
+const num = (v: string | null | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** Returns undefined for a route the fake does not implement. */
+export async function answer(ctx: RouteContext, req: RouteRequest): Promise<RouteAnswer | undefined> {
+  const { lib } = ctx;
+  // 'history/failed/7' -> key 'POST history/failed/:id', id '7'
+  const parts = req.path.split('/');
+  const id = parts.find((p) => num(p) !== undefined);
+  const key = `${req.method} ${parts.map((p) => (num(p) !== undefined ? ':id' : p)).join('/')}`;
+  const movies = ctx.type === 'radarr';
+  switch (key) {
+    case 'GET system/status':
+      return ok({ appName: ctx.appName, version: ctx.version, instanceName: ctx.appName, urlBase: ctx.urlBase });
+    case 'GET rootfolder':
+      return ok(ctx.rootFolders.map((path, i) => ({ id: i + 1, path, accessible: !ctx.rootFolderMissing })));
+    case 'GET config/downloadclient':
+      return ok({ id: 1, enableCompletedDownloadHandling: true, autoRedownloadFailed: ctx.autoRedownloadFailed });
+    case 'GET parse':
+      return ok(parse(ctx, req.query.get('title') ?? ''));
+    case 'GET history':
+      return ok(historyPage(lib, req.query));
+    case 'POST history/failed/:id':
+      return markFailed(ctx, Number(id));
+    case 'POST command':
+      return { status: 201, body: strip(lib.queueCommand(req.body as Record<string, unknown>, 'api')) };
+    case 'GET command/:id': {
+      const cmd = lib.commands.find((c) => c.id === Number(id));
+      return cmd ? ok(strip(cmd)) : notFound;
+    }
+  }
+  if (movies) return movieRoute(ctx, key, req, num(id));
+  return seriesRoute(ctx, key, req, num(id));
+}
+
+async function movieRoute(ctx: RouteContext, key: string, req: RouteRequest, id?: number) {
+  const { lib } = ctx;
+  switch (key) {
+    case 'GET movie': {
+      const tmdb = num(req.query.get('tmdbId'));
+      const all = [...lib.movies.values()].filter((m) => tmdb === undefined || m.tmdbId === tmdb);
+      return ok(all.map((m) => lib.movieView(m)));
+    }
+    case 'GET movie/:id': {
+      const m = lib.movies.get(id!);
+      return m ? ok(lib.movieView(m)) : notFound;
+    }
+    case 'GET moviefile': {
+      const movieId = num(req.query.get('movieId'));
+      if (movieId === undefined) return { status: 400, body: { message: 'movieId or movieFileIds must be provided' } };
+      return ok([...lib.movieFiles.values()].filter((f) => f.movieId === movieId));
+    }
+    case 'GET moviefile/:id': {
+      const f = lib.movieFiles.get(id!);
+      return f ? ok(f) : notFound;
+    }
+    case 'DELETE moviefile/:id': {
+      const f = lib.movieFiles.get(id!);
+      if (!f) return notFound;
+      if (ctx.rootFolderMissing) return rootFolderConflict();
+      await lib.removeFromDisk(f.path);
+      lib.movieFiles.delete(f.id);
+      return ok();
+    }
+  }
+  return undefined;
+}
+
+async function seriesRoute(ctx: RouteContext, key: string, req: RouteRequest, id?: number) {
+  const { lib } = ctx;
+  switch (key) {
+    case 'GET series':
+      return ok([...lib.series.values()]);
+    case 'GET series/:id': {
+      const s = lib.series.get(id!);
+      return s ? ok(s) : notFound;
+    }
+    case 'GET episodefile': {
+      const seriesId = num(req.query.get('seriesId'));
+      if (seriesId === undefined)
+        return { status: 400, body: { message: 'seriesId or episodeFileIds must be provided' } };
+      return ok([...lib.episodeFiles.values()].filter((f) => f.seriesId === seriesId));
+    }
+    case 'GET episode': {
+      const fileId = num(req.query.get('episodeFileId'));
+      const seriesId = num(req.query.get('seriesId'));
+      if (fileId === undefined && seriesId === undefined)
+        return { status: 400, body: { message: 'seriesId required' } };
+      const all = [...lib.episodes.values()].filter(
+        (e) =>
+          (fileId === undefined || e.episodeFileId === fileId) && (seriesId === undefined || e.seriesId === seriesId),
+      );
+      return ok(all.map((e) => ({ ...e, hasFile: !!e.episodeFileId })));
+    }
+    case 'DELETE episodefile/:id': {
+      const f = lib.episodeFiles.get(id!);
+      if (!f) return notFound;
+      if (ctx.rootFolderMissing) return rootFolderConflict();
+      await lib.removeFromDisk(f.path);
+      lib.episodeFiles.delete(f.id);
+      for (const e of lib.episodes.values()) if (e.episodeFileId === f.id) e.episodeFileId = 0;
+      return ok();
+    }
+  }
+  return undefined;
+}
+
+function rootFolderConflict(): RouteAnswer {
+  return { status: 409, body: { message: 'Root folder is missing or empty' } };
+}
+
+function parse(ctx: RouteContext, title: string) {
+  const { lib } = ctx;
+  const found = lib.parseAnswers.get(title);
+  if (ctx.type === 'radarr') {
+    const m = found && 'movieId' in found ? lib.movies.get(found.movieId) : undefined;
+    return { title, parsedMovieInfo: { movieTitles: [title] }, movie: m ? lib.movieView(m) : null };
+  }
+  const s = found && 'seriesId' in found ? lib.series.get(found.seriesId) : undefined;
+  const episodes = s && found && 'episodeIds' in found ? found.episodeIds.map((e) => lib.episodes.get(e)!) : [];
+  return { title, parsedEpisodeInfo: { releaseTitle: title }, series: s ?? null, episodes };
+}
+
+function historyPage(lib: FakeLibrary, q: URLSearchParams) {
+  const downloadId = q.get('downloadId');
+  const eventType = num(q.get('eventType'));
+  const events: Record<number, string> = { 1: 'grabbed', 3: 'downloadFolderImported', 4: 'downloadFailed' };
+  const records = [...lib.history.values()]
+    .filter(
+      (r) =>
+        (downloadId === null || r.downloadId === downloadId) &&
+        (eventType === undefined || r.eventType === events[eventType]),
+    )
+    .map(({ failed: _failed, ...r }) => r)
+    .sort((a, b) => b.id - a.id);
+  const pageSize = num(q.get('pageSize')) ?? 10;
+  const page = num(q.get('page')) ?? 1;
+  return {
+    page,
+    pageSize,
+    totalRecords: records.length,
+    records: records.slice((page - 1) * pageSize, page * pageSize),
+  };
+}
+
+/** POST history/failed/{id}: blocklist the release, and search again when "Redownload Failed" is on (as the arr). */
+function markFailed(ctx: RouteContext, id: number): RouteAnswer {
+  const { lib } = ctx;
+  const rec = lib.history.get(id);
+  if (!rec) return notFound;
+  rec.failed = true;
+  lib.blocklist.push({ historyId: id, downloadId: rec.downloadId, sourceTitle: rec.sourceTitle });
+  const failedId = lib.id('history');
+  lib.history.set(failedId, { ...rec, id: failedId, eventType: 'downloadFailed', failed: undefined });
+  if (ctx.autoRedownloadFailed) {
+    if (rec.movieId !== undefined) lib.queueCommand({ name: 'MoviesSearch', movieIds: [rec.movieId] }, 'redownload');
+    else if (rec.episodeId !== undefined) {
+      lib.queueCommand({ name: 'EpisodeSearch', episodeIds: [rec.episodeId] }, 'redownload');
+    }
+  }
+  return ok();
+}
+
+function strip({ body: _b, source: _s, ...cmd }: ReceivedCommand) {
+  return { ...cmd, commandName: cmd.name };
+}

@@ -1,0 +1,233 @@
+/**
+ * A stateful, strict fake Radarr or Sonarr (v3 API) on a real HTTP server at 127.0.0.1:<free port>, for tests of
+ * the arrs domain and of repair. It keeps an in-memory library (movies or series, files, episodes, grab history),
+ * records every call, and can be told to fail.
+ *
+ *   const arr = await startFakeArr({ type: 'radarr' });
+ *   const movie = arr.addMovie({ title: 'Film', path: '/movies/Film (2020)' });
+ *   const file = arr.addMovieFile(movie.id, { path: '/movies/Film (2020)/Film.mkv', sceneName: 'Film.2020.1080p' });
+ *   const grab = arr.addGrab({ downloadId: 'SABnzbd_nzo_x', movieId: movie.id, sourceTitle: 'Film.2020.1080p' });
+ *   arr.fail({ method: 'DELETE', path: /^moviefile\//, status: 409 });   // or status: 'hang', times: 1
+ *   ... arr.calls, arr.unexpected, arr.lib.commands, arr.lib.blocklist, arr.lib.movieFiles ...
+ *   await arr.close();
+ *
+ * `urlBase: '/radarr'` serves the routes under /radarr/api/v3/ (an arr behind a reverse proxy).
+ *
+ * Auth: `X-Api-Key` header or `apikey` query, as the arrs accept; a wrong or missing key answers 401. Routes are
+ * matched case-insensitively. An unknown route answers 404 and lands in `unexpected` (a test should expect it
+ * empty). DELETE of a file record removes that path from disk only if it is a symlink (the arr removes our
+ * symlink; the fake never deletes anything else). history/failed/{id} blocklists the grab and, with
+ * `autoRedownloadFailed`, queues the search itself (`source: 'redownload'`), as the arrs' "Redownload Failed" does.
+ */
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ArrType } from '../../../appliance/arrs/arrs.wire.js';
+import type {
+  Episode,
+  EpisodeFile,
+  HistoryRecord,
+  Movie,
+  MovieFile,
+  Series,
+} from '../../../appliance/arrs/arr-v3.types.js';
+import { FakeLibrary, type ParseAnswer } from './library.js';
+import { answer, type RouteContext } from './routes.js';
+
+export interface FakeArrOptions {
+  type: ArrType;
+  apiKey?: string;
+  /** What system/status reports (default 'Radarr' / 'Sonarr'): set the other one to test the type check. */
+  appName?: string;
+  version?: string;
+  rootFolders?: string[];
+  autoRedownloadFailed?: boolean;
+  /** Serve under a URL base, as an arr behind a reverse proxy ('/radarr': routes at /radarr/api/v3/...). */
+  urlBase?: string;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** As requested, e.g. '/api/v3/moviefile/3'. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  apiKey: string | undefined;
+}
+
+export interface Fault {
+  method?: string;
+  /** Matched against the lower-cased path after /api/v3/ ('moviefile/3'). */
+  path: string | RegExp;
+  /** An HTTP status to answer, or 'hang' (never answer; the client's timeout must fire). */
+  status: number | 'hang';
+  /** How many matching calls fail (default: all). */
+  times?: number;
+  body?: unknown;
+}
+
+export class FakeArr {
+  readonly lib = new FakeLibrary();
+  readonly calls: RecordedCall[] = [];
+  readonly unexpected: RecordedCall[] = [];
+  readonly ctx: RouteContext;
+  private readonly faults: Fault[] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly urlBase: string;
+  url = '';
+  port = 0;
+
+  constructor(
+    readonly type: ArrType,
+    readonly apiKey: string,
+    opts: FakeArrOptions,
+    private readonly server = http.createServer((req, res) => void this.handle(req, res)),
+  ) {
+    this.urlBase = (opts.urlBase ?? '').replace(/\/+$/, '');
+    this.ctx = {
+      type,
+      lib: this.lib,
+      appName: opts.appName ?? (type === 'radarr' ? 'Radarr' : 'Sonarr'),
+      version: opts.version ?? (type === 'radarr' ? '5.26.2.10099' : '4.0.15.2941'),
+      rootFolders: opts.rootFolders ?? [type === 'radarr' ? '/movies' : '/tv'],
+      rootFolderMissing: false,
+      autoRedownloadFailed: opts.autoRedownloadFailed ?? false,
+      urlBase: this.urlBase,
+    };
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
+    return this;
+  }
+
+  /** The arr's 409 failsafe on file deletes (root folder missing or empty). */
+  set rootFolderMissing(v: boolean) {
+    this.ctx.rootFolderMissing = v;
+  }
+
+  fail(fault: Fault): void {
+    this.faults.push({ ...fault });
+  }
+
+  /** Every call so far, in order, as 'METHOD path' without /api/v3/ (short form for assertions). */
+  callLines(): string[] {
+    return this.calls.map((c) => `${c.method} ${c.path.slice(this.urlBase.length).replace(/^\/api\/v3\//i, '')}`);
+  }
+
+  addMovie(m: Omit<Movie, 'id'>): Movie {
+    const movie = { ...m, id: this.lib.id('movie') };
+    this.lib.movies.set(movie.id, movie);
+    return movie;
+  }
+
+  addMovieFile(movieId: number, f: Omit<MovieFile, 'id' | 'movieId'>): MovieFile {
+    const file = { ...f, id: this.lib.id('moviefile'), movieId };
+    this.lib.movieFiles.set(file.id, file);
+    return file;
+  }
+
+  addSeries(s: Omit<Series, 'id'>): Series {
+    const series = { ...s, id: this.lib.id('series') };
+    this.lib.series.set(series.id, series);
+    return series;
+  }
+
+  addEpisode(seriesId: number, e: Omit<Episode, 'id' | 'seriesId'>): Episode {
+    const ep = { monitored: true, ...e, id: this.lib.id('episode'), seriesId };
+    this.lib.episodes.set(ep.id, ep);
+    return ep;
+  }
+
+  /** Adds the file and points its episodes at it. */
+  addEpisodeFile(seriesId: number, f: Omit<EpisodeFile, 'id' | 'seriesId'> & { episodeIds: number[] }): EpisodeFile {
+    const { episodeIds, ...rest } = f;
+    const file = { ...rest, id: this.lib.id('episodefile'), seriesId };
+    this.lib.episodeFiles.set(file.id, file);
+    for (const id of episodeIds) this.lib.episodes.get(id)!.episodeFileId = file.id;
+    return file;
+  }
+
+  /** A "grabbed" history record, as the arr writes when it sends a release to a download client. */
+  addGrab(g: Omit<HistoryRecord, 'id' | 'eventType'>): HistoryRecord {
+    const rec: HistoryRecord = {
+      date: new Date().toISOString(),
+      ...g,
+      id: this.lib.id('history'),
+      eventType: 'grabbed',
+    };
+    this.lib.history.set(rec.id, rec);
+    return rec;
+  }
+
+  /** What GET /parse?title= answers for that exact title (anything else parses to "not in the library"). */
+  parseAs(title: string, found: ParseAnswer): void {
+    this.lib.parseAnswers.set(title, found);
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const header = req.headers['x-api-key'];
+    const call: RecordedCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      apiKey: (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined,
+    };
+    this.calls.push(call);
+    const send = (status: number, payload?: unknown) => {
+      const text = payload === undefined ? '' : JSON.stringify(payload);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    };
+    if (call.apiKey !== this.apiKey) return send(401);
+    const rest = url.pathname.startsWith(`${this.urlBase}/`) ? url.pathname.slice(this.urlBase.length) : '';
+    const m = /^\/api\/v3\/(.*)$/i.exec(rest);
+    if (!m) {
+      this.unexpected.push(call);
+      return send(404, { message: 'NotFound' });
+    }
+    const path = m[1]!.toLowerCase().replace(/\/+$/, '');
+    const fault = this.faults.find(
+      (f) =>
+        (f.times === undefined || f.times > 0) &&
+        (!f.method || f.method === call.method) &&
+        (typeof f.path === 'string' ? f.path === path : f.path.test(path)),
+    );
+    if (fault) {
+      if (fault.times !== undefined) fault.times--;
+      if (fault.status === 'hang') return; // the socket is destroyed by the client's timeout or by close()
+      return send(fault.status, fault.body ?? { message: `injected ${fault.status}` });
+    }
+    const out = await answer(this.ctx, { method: call.method, path, query: url.searchParams, body });
+    if (!out) {
+      this.unexpected.push(call);
+      return send(404, { message: 'NotFound' });
+    }
+    send(out.status, out.body);
+  }
+}
+
+export async function startFakeArr(opts: FakeArrOptions): Promise<FakeArr> {
+  const key = opts.apiKey ?? `${opts.type}-test-key`;
+  return new FakeArr(opts.type, key, opts).listen();
+}
