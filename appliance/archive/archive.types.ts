@@ -31,6 +31,8 @@ export interface ArchiveEntry {
   /** Method as a person reads it ('store', 'rar5 method 3', 'LZMA'), for messages. */
   method: string;
   encryption?: MemberEncryption;
+  /** CRC32 the header records (RAR 4: of the member's plain bytes on its last piece). */
+  crc?: number;
 }
 
 /** What one volume's headers say. */

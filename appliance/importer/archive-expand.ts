@@ -58,7 +58,8 @@ export async function expandArchives(candidates: Candidate[], ctx: ExpandContext
   if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
   for (const set of sets.values()) {
     const members = await membersOf(set.format, set.volumes, ctx);
-    const verify = set.format === '7z' ? sevenZipVerifier(members, set.volumes, ctx) : undefined;
+    // RAR5 carries a password check value; 7z and RAR 3 do not: a member's CRC decides
+    const verify = set.format === 'rar5' ? undefined : crcVerifier(members, set.volumes, ctx);
     const inner = await archiveErrors(() => Promise.all(members.map((m) => memberFile(m, set.volumes, ctx, verify))));
     if (ctx.showVolumes && depth === 0) out.push(...set.volumes);
     out.push(
@@ -130,14 +131,14 @@ async function memberFile(
   };
 }
 
-/** Largest member whose bytes are read at import to prove a 7z password (7z has no password check value). */
+/** Largest member whose bytes are read at import to prove a password where the archive has no check value. */
 const MAX_VERIFY_BYTES = 4 * 1024 * 1024;
 
 /**
- * For 7z: a check that a cipher opens the set, by decrypting its smallest member that has a CRC (up to 4 MiB) and
+ * For 7z and RAR 3: a check that a cipher opens the set, by decrypting its smallest member that has a CRC (up to 4 MiB) and
  * comparing. Undefined when nothing can prove it (then the first password is taken: docs/archives.md).
  */
-function sevenZipVerifier(
+function crcVerifier(
   members: ArchiveMember[],
   volumes: AddJobFile[],
   ctx: ExpandContext,
@@ -149,11 +150,12 @@ function sevenZipVerifier(
   return async (cipher, enc) => {
     // the probe proves only a key derived like its own (same salt and rounds); 7-Zip uses one for the whole archive
     if (enc.salt !== probe.encryption!.salt || enc.kdfLog2 !== probe.encryption!.kdfLog2) return true;
+    const key = Buffer.from(cipher.key, 'hex');
     const file = await memberFile({ ...probe, encryption: undefined }, volumes, ctx);
     const stored = await layoutSource(file.layout, ctx.articles, probe.name).read(0, file.layout.size);
-    // the key is the set's; the IV is the probe's own (each 7z folder has its own)
-    const iv = Buffer.from(probe.encryption!.iv, 'hex');
-    const c = createDecipheriv(cipher.algorithm, Buffer.from(cipher.key, 'hex'), iv);
+    // the key is the set's; the IV is the probe's own (each 7z folder has its own; RAR 3 derives it with the key)
+    const iv = Buffer.from(probe.encryption!.iv || cipher.iv, 'hex');
+    const c = createDecipheriv(cipher.algorithm, key, iv);
     const plain = c.setAutoPadding(false).update(stored).subarray(0, probe.size);
     return crc32(plain) === probe.crc;
   };
