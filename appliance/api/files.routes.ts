@@ -11,9 +11,15 @@ function vfsPath(raw: string | null): string {
 }
 
 /** docs/console-contract.md §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
-export function registerFilesRoutes(router: Router, { vfs }: { vfs: VfsService }): void {
+export interface FilesRouteDeps {
+  vfs: VfsService;
+  /** Message ids of a file known missing (the health domain's records), shown per segment by /api/files/info. */
+  unavailable?: (path: string) => ReadonlySet<string>;
+}
+
+export function registerFilesRoutes(router: Router, { vfs, unavailable }: FilesRouteDeps): void {
   router.get('/api/files/info', { access: 'user' }, (ctx) => {
-    return fileMeta(vfs, vfsPath(ctx.query.get('path')));
+    return fileMeta(vfs, vfsPath(ctx.query.get('path')), unavailable);
   });
   router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
     const { filename, xml } = exportNzb(vfs, vfsPath(ctx.query.get('path')));

@@ -1,28 +1,33 @@
+import type { HealthDomain } from '../health/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
+import type { ArticleFailure } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
 export interface ArticleFailureDeps {
   reader: VfsReader;
   vfs: VfsService;
+  health: HealthDomain;
   logger: Logger;
 }
 
 /**
- * What a read that could not get an article tells the rest of the app: the one place the reader's article events
- * are handled. A missing article is logged and recorded on the node (so GET /api/files/info shows the segment
- * unavailable after a restart too); health takes it as evidence here as well.
+ * The one place the reader's read outcomes are handled. A 430 everywhere or a bad CRC is evidence: kept on the
+ * file's health record (so GET /api/files/info shows the segment unavailable) and a check is queued. An outage is
+ * only logged (docs/health.md). A good read of an article once marked clears the mark.
  */
-export function wireArticleFailures({ reader, vfs, logger }: ArticleFailureDeps): void {
-  reader.on('article-failure', (f) => {
+export function wireArticleFailures({ reader, vfs, health, logger }: ArticleFailureDeps): void {
+  reader.on('article-failure', (f: ArticleFailure) => {
     logger.warn('article unavailable', { ...f });
-    vfs
-      .recordMissing(f.path, [f.messageId])
-      .catch((err: Error) => logger.warn('could not record a missing article', { error: err.message }));
+    try {
+      health.service.readFailed(f);
+    } catch (err) {
+      logger.warn('could not record read evidence', { error: (err as Error).message });
+    }
   });
-  // An outage is not evidence (docs/streaming.md): logged only, the file's status is left alone.
   reader.on('article-unreachable', (f) => logger.warn('article could not be fetched: providers unreachable', { ...f }));
   reader.on('article-recovered', (r) => {
+    health.service.readRecovered(r.path, r.messageIds);
     vfs
       .clearMissing(r.path, r.messageIds)
       .catch((err: Error) => logger.warn('could not clear a missing mark', { error: err.message }));

@@ -17,6 +17,7 @@ import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
+import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
+  /** Replaces the arrs' repair (tests of the repair loop); by default the arrs domain's service. */
+  repairer?: FileRepairer;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
 }
@@ -57,6 +60,8 @@ export interface SpoolApp {
   readonly arrs: ArrsDomain;
   /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
   readonly sabnzbd: SabnzbdDomain;
+  /** File health: records, checks, repair through arrs.repair. */
+  readonly health: HealthDomain;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -143,10 +148,21 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       fuseReadAheadKb: opts.fuseReadAheadKb,
     });
     closers.push(() => streaming.close());
-    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, logger: logger.child('vfs') });
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
     const arrs = createArrs({ config, logger });
+    const repairer = opts.repairer ?? arrs.repair;
+    const health = createHealth({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      clock,
+      logger,
+      repairer: () => repairer,
+    });
+    closers.push(() => health.close());
+    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
     const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
 
     const router = new Router();
@@ -160,6 +176,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       importer,
       arrs,
       sabnzbd,
+      health,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -187,6 +204,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       importer,
       arrs,
       sabnzbd,
+      health,
       logger,
       clock,
       version,

@@ -18,6 +18,7 @@ import { registerSabnzbdRoutes } from '../sabnzbd/index.js';
 import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
+import { registerHealthRoutes, type HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 
@@ -35,6 +36,7 @@ export interface RouteServices {
   importer: ImporterDomain;
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
+  health: HealthDomain;
   requestRestart(force: boolean): void;
 }
 
@@ -51,7 +53,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
-  registerFilesRoutes(router, s.streaming);
+  registerFilesRoutes(router, { vfs: s.streaming.vfs, unavailable: (path) => s.health.service.unavailable(path) });
   registerRcloneRoutes(router, s.streaming);
   registerSabnzbdRoutes(router, {
     sab: s.sabnzbd.service,
@@ -60,6 +62,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
     logger: s.logger.child('sabnzbd'),
   });
   registerArrsRoutes(router, s);
+  registerHealthRoutes(router, s.health);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

@@ -43,7 +43,6 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
-  // The reader's article events are wired in createApp (app/article-failures.ts): health takes them as evidence.
   const locks = new LockManager();
   const fuseLog = deps.logger.child('fuse');
   const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);

@@ -9,3 +9,6 @@ export { safeMemberPath } from './member-path.js';
 export { parseVolumeName, type VolumeName } from './volume-names.js';
 export { missingSplitPieces, parseSplitName, type SplitName } from './split.js';
 export { formatOf } from './signature.js';
+export { SEVENZIP_SIGNATURE, scanSevenZip } from './sevenzip.js';
+export { lzmaDecode } from './lzma.js';
+export { KeyRing, type MemberCipher } from './crypto.js';

@@ -15,6 +15,7 @@ import { ArchiveError, type ArchiveMember, type ByteSource } from './archive.typ
 import { bufferSource } from './bytes.js';
 import { assembleMembers } from './members.js';
 import { scanRar5Volume } from './rar5.js';
+import { KeyRing } from './crypto.js';
 
 const sparseSource = (v: WrittenVolume): ByteSource => ({ size: v.size, read: async (o, l) => readSparse(v, o, l) });
 
@@ -159,5 +160,30 @@ describe('RAR5 store volumes', () => {
     ]);
     await assert.rejects(scanRar5Volume(bufferSource(cut), 'c.rar'), /without an end-of-archive header/);
     assert.ok(endHeader(false).length < 16);
+  });
+});
+
+describe('RAR5 header encryption (rar -hp)', () => {
+  it('reads the headers with the right password, and names the missing or wrong one', async () => {
+    const data = randomBytes(40_000);
+    const vols = writeRar5([{ name: 'hidden.mkv', data }], {
+      volumeSize: 15_000,
+      password: 'pw',
+      kdfLog2: 8,
+      encryptHeaders: true,
+    });
+    const scan = (keys?: KeyRing) => Promise.all(vols.map((v) => scanRar5Volume(sparseSource(v), v.name, keys)));
+    const scans = await scan(new KeyRing(['nope', 'pw']));
+    const [m] = assembleMembers(
+      scans,
+      vols.map((v) => v.name),
+    );
+    assert.equal(m!.name, 'hidden.mkv');
+    assert.equal(m!.encryption?.scheme, 'rar5-aes256');
+    await assert.rejects(scan(), (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_MISSING');
+    await assert.rejects(
+      scan(new KeyRing(['nope'])),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_WRONG',
+    );
   });
 });

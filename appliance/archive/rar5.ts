@@ -1,3 +1,4 @@
+import { createDecipheriv } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { Cursor, readUpTo } from './bytes.js';
 import {
@@ -7,6 +8,7 @@ import {
   type MemberEncryption,
   type VolumeScan,
 } from './archive.types.js';
+import { KeyRing } from './crypto.js';
 
 /**
  * RAR 5.0 volume headers (rarlab's "RAR 5.0 archive format" technote). A block is CRC32 | vint header size |
@@ -43,17 +45,40 @@ export interface Rar5Block {
   headerEnd: number;
 }
 
-/** Reads the block at `pos` of `source` (two small reads: the size, then the whole header). */
-export async function readRar5Block(source: ByteSource, pos: number, volume: string): Promise<Rar5Block> {
+/**
+ * Reads the block at `pos` of `source` (two small reads: the size, then the whole header). With `headerKey` (after
+ * an archive encryption header) each header is a 16-byte IV and the header AES-256-CBC encrypted, zero-padded to
+ * whole blocks; the data area after it is not encrypted by this (members have their own encryption records).
+ */
+export async function readRar5Block(
+  source: ByteSource,
+  pos: number,
+  volume: string,
+  headerKey?: Buffer,
+): Promise<Rar5Block> {
   const where = `the RAR5 header at byte ${pos} of ${volume}`;
-  const head = await readUpTo(source, pos, 7);
+  const skip = headerKey ? 16 : 0;
+  const open = async (at: number, length: number, iv?: Buffer): Promise<Buffer> => {
+    const raw = await source.read(at, length);
+    if (!headerKey || !iv) return raw;
+    return createDecipheriv('aes-256-cbc', headerKey, iv).setAutoPadding(false).update(raw);
+  };
+  if (pos + skip + 16 > source.size && headerKey) throw invalid(`${where} is truncated`);
+  const iv = headerKey ? await source.read(pos, 16) : undefined;
+  const head = headerKey ? await open(pos + 16, 16, iv) : await readUpTo(source, pos, 7);
   const sizeCursor = new Cursor(head, 4, head.length, where);
   const headerSize = sizeCursor.vint();
-  const headerEnd = pos + sizeCursor.at + headerSize;
-  if (headerSize < 2 || headerSize > MAX_HEADER) throw invalid(`${where} claims a ${headerSize}-byte header`);
+  const length = sizeCursor.at + headerSize;
+  const stored = headerKey ? Math.ceil(length / 16) * 16 : length;
+  const headerEnd = pos + skip + stored;
+  if (headerSize < 2 || headerSize > MAX_HEADER) {
+    throw invalid(`${where} claims a ${headerSize}-byte header${headerKey ? ' (a wrong password?)' : ''}`);
+  }
   if (headerEnd > source.size) throw invalid(`${where} is truncated (the volume ends at byte ${source.size})`);
-  const buf = await source.read(pos, headerEnd - pos);
-  if (crc32(buf.subarray(4)) !== buf.readUInt32LE(0)) throw invalid(`${where} fails its CRC check`);
+  const buf = (await open(pos + skip, stored, iv)).subarray(0, length);
+  if (crc32(buf.subarray(4)) !== buf.readUInt32LE(0)) {
+    throw invalid(`${where} fails its CRC check${headerKey ? ' (a wrong password?)' : ''}`);
+  }
   const c = new Cursor(buf, sizeCursor.at, buf.length, where);
   const type = c.vint();
   const flags = c.vint();
@@ -69,17 +94,22 @@ export async function readRar5Block(source: ByteSource, pos: number, volume: str
   return { type, flags, start: pos, dataStart, dataEnd, body: c, extraStart, headerEnd };
 }
 
-/** Walks one RAR5 volume's headers. `volume` names it in messages. */
-export async function scanRar5Volume(source: ByteSource, volume: string): Promise<VolumeScan> {
+/**
+ * Walks one RAR5 volume's headers. `volume` names it in messages. Encrypted headers (`rar -hp`) are read with a
+ * key from `keys` (the archive encryption header's salt and check value), or fail naming the missing password.
+ */
+export async function scanRar5Volume(source: ByteSource, volume: string, keys?: KeyRing): Promise<VolumeScan> {
   const sig = await readUpTo(source, 0, 8);
   if (!sig.equals(RAR5_SIGNATURE)) throw invalid(`${volume} is not a RAR5 volume`);
   const scan: VolumeScan = { format: 'rar5', volumeNumber: null, multiVolume: false, moreVolumes: null, entries: [] };
   let pos = 8;
   let sawMain = false;
+  let headerKey: Buffer | undefined;
   while (pos < source.size) {
-    const block = await readRar5Block(source, pos, volume);
+    const block = await readRar5Block(source, pos, volume, headerKey);
     if (block.type === Type.Crypt) {
-      throw invalid(`${volume} has encrypted headers (RAR5 header encryption is not supported yet)`);
+      if (headerKey || sawMain) throw invalid(`${volume}: a second archive encryption header`);
+      headerKey = await headerKeyOf(block, volume, keys);
     } else if (block.type === Type.Main) {
       const archiveFlags = block.body.vint();
       scan.multiVolume = (archiveFlags & 0x1) !== 0;
@@ -117,7 +147,7 @@ function fileEntry(block: Rar5Block, where: string): ArchiveEntry {
   if (c.at + nameLength > block.extraStart) throw invalid(`${where}: the file name runs past the header`);
   const name = c.bytes(nameLength).toString('utf8');
   const method = (compression >> 7) & 0x7;
-  const encryption = extraRecords(c.buf, block.extraStart, block.headerEnd - block.start, where);
+  const encryption = extraRecords(c.buf, block.extraStart, c.buf.length, where);
   return {
     name,
     unpackedSize: fileFlags & 0x8 ? -1 : unpackedSize,
@@ -155,4 +185,18 @@ function extraRecords(buf: Buffer, start: number, end: number, where: string): M
     c.at = recordEnd;
   }
   return found;
+}
+
+/** The archive encryption header (type 4): version, flags, KDF rounds, salt, optional check value. */
+async function headerKeyOf(block: Rar5Block, volume: string, keys: KeyRing | undefined): Promise<Buffer> {
+  const c = block.body;
+  const version = c.vint();
+  if (version !== 0) throw invalid(`${volume}: unknown RAR5 header encryption version ${version}`);
+  const flags = c.vint();
+  const kdfLog2 = c.u8();
+  const salt = c.bytes(16).toString('hex');
+  const check = flags & 0x1 ? c.bytes(12).toString('hex') : undefined;
+  const enc: MemberEncryption = { scheme: 'rar5-aes256', salt, iv: '', kdfLog2, ...(check ? { check } : {}) };
+  const cipher = await (keys ?? new KeyRing([])).cipherFor(enc, `the headers of ${volume}`);
+  return Buffer.from(cipher.key, 'hex');
 }

@@ -38,11 +38,17 @@ export const MIN_PROBE_ARTICLES = 500;
  * Which articles of a file to STAT: the first and last (posts that broke off), and max(`percentage`%,
  * MIN_PROBE_ARTICLES) of the rest, one at a random place in each equal stretch of the file, so a run of missing
  * articles and scattered holes are both found and repeated probes do not always ask the same articles.
- * 100% (or a file of at most MIN_PROBE_ARTICLES articles) = every article.
+ * 100% (or a file of at most MIN_PROBE_ARTICLES articles) = every article. `floor` replaces MIN_PROBE_ARTICLES
+ * (health checks pass 0: their share is the operator's `health.segment_sample_percentage`, and re-checks draw anew).
  */
-export function sampleIndexes(count: number, percentage: number, random: () => number = Math.random): number[] {
+export function sampleIndexes(
+  count: number,
+  percentage: number,
+  random: () => number = Math.random,
+  floor = MIN_PROBE_ARTICLES,
+): number[] {
   if (count === 0) return [];
-  const want = Math.max(MIN_PROBE_ARTICLES, Math.ceil((count * percentage) / 100));
+  const want = Math.max(floor, Math.ceil((count * percentage) / 100));
   if (percentage >= 100 || want >= count) return Array.from({ length: count }, (_, i) => i);
   const picked = new Set<number>([0, count - 1]);
   const step = count / want;

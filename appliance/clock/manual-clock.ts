@@ -14,7 +14,7 @@ export class ManualClock implements Clock {
   private pending: Pending[] = [];
   private seq = 0;
 
-  constructor(private current = Date.UTC(2026, 0, 1)) {}
+  constructor(private current = Date.now()) {}
 
   now(): number {
     return this.current;

@@ -87,6 +87,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     check_interval_seconds: 5,
     check_all_segments: false,
     segment_sample_percentage: 5,
+    repair_breaker_percent: 30,
+    repair_breaker_window_minutes: 30,
   },
   providers: [],
   rclone: {

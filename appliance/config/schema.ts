@@ -90,6 +90,9 @@ export const healthSchema = z.strictObject({
   check_interval_seconds: intRange(5, 86400),
   check_all_segments: z.boolean(),
   segment_sample_percentage: intRange(1, 100),
+  // The repair breaker: more than this share of checked files turning bad within the window pauses repairs.
+  repair_breaker_percent: intRange(1, 100),
+  repair_breaker_window_minutes: intRange(1, 1440),
 });
 
 export const providerSchema = z.strictObject({

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, retryable: true },
   BAD_GATEWAY: { status: 502, retryable: true },
   UNAVAILABLE: { status: 503, retryable: true },
+  DISK_FULL: { status: 507, retryable: true },
   TIMEOUT: { status: 504, retryable: true },
 } as const;
 

@@ -4,6 +4,7 @@ import { BodyStream } from './body.js';
 import { Ctx, DEFAULT_JSON_LIMIT, type Principal } from './context.js';
 import { errorBody, successBody } from './envelope.js';
 import { AppError } from '../errors/app-error.js';
+import { diskFullError } from '../errors/disk-full.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
@@ -111,8 +112,13 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: unknown): void {
   if (reply.aborted) return; // the client left: not an error
   let appErr: AppError;
+  const diskFull = diskFullError(err);
   if (err instanceof AppError) {
     appErr = err;
+  } else if (diskFull) {
+    // Not a bug: the rest keeps running, reads still work; the operator has to free space.
+    logger.error('disk full', { request_id: req.requestId, method: req.method, path: req.rawPath });
+    appErr = diskFull;
   } else {
     logger.error('unhandled error', {
       request_id: req.requestId,

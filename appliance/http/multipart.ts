@@ -1,6 +1,7 @@
 import busboy from 'busboy';
 import { AppError } from '../errors/app-error.js';
 import { validationFailed } from '../errors/field-errors.js';
+import { NAME_CONTROL_CHARS, nameFromHeader } from '../text/names.js';
 import type { HttpRequest } from './request.js';
 
 export interface MultipartFile {
@@ -57,6 +58,9 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
       parser = busboy({
         headers: { 'content-type': type },
         limits: { fileSize: rules.maxFileBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
+        // Plain `filename="..."` bytes are handed over as Latin-1 (byte-preserving) and decoded below as UTF-8
+        // first: browsers and arrs send UTF-8, and `Amélie.nzb` must not become the job `AmÃ©lie`.
+        defParamCharset: 'latin1',
       });
     } catch (err) {
       return finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${(err as Error).message}`));
@@ -69,7 +73,8 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
         stream.resume();
         return;
       }
-      const refused = rules.checkName?.(info.filename ?? '');
+      const filename = uploadedName(info.filename);
+      const refused = rules.checkName?.(filename);
       if (refused) {
         stream.resume();
         return finish(refused);
@@ -79,7 +84,7 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
       stream.on('limit', () => finish(rules.tooLarge()));
       stream.on('end', () => {
         if (!(stream as unknown as { truncated?: boolean }).truncated)
-          file = { filename: info.filename ?? 'upload', bytes: Buffer.concat(chunks) };
+          file = { filename: filename || 'upload', bytes: Buffer.concat(chunks) };
       });
     });
     parser.on('close', () => finish());
@@ -91,4 +96,15 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
     );
     body.pipe(parser);
   });
+}
+
+/**
+ * The part's file name as text. busboy gives `filename="..."` as Latin-1 (each byte one char) and an RFC 5987
+ * `filename*=UTF-8''...` already decoded; only the former is re-read as UTF-8 (Latin-1 for invalid bytes).
+ */
+function uploadedName(raw: string | undefined): string {
+  if (!raw) return '';
+  // eslint-disable-next-line no-control-regex
+  const byteString = /^[\u0000-\u00ff]*$/.test(raw);
+  return byteString ? nameFromHeader(raw) : raw.replace(NAME_CONTROL_CHARS, '');
 }

@@ -1,3 +1,4 @@
+import type { KeyRing } from '../archive/index.js';
 import {
   ArchiveError,
   assembleMembers,
@@ -5,6 +6,7 @@ import {
   parseVolumeName,
   scanRar4Volume,
   scanRar5Volume,
+  scanSevenZip,
   type ArchiveFormat,
   type ArchiveMember,
   type VolumeScan,
@@ -20,6 +22,8 @@ const MAX_DEPTH = 4;
 
 export interface ExpandContext {
   articles: ImportArticles;
+  /** Passwords to try on encrypted members, in order (queue item, NZB meta). */
+  keys: KeyRing;
   /** import.show_archive_volumes: keep the volumes in the job beside what they hold. */
   showVolumes: boolean;
 }
@@ -52,7 +56,7 @@ export async function expandArchives(candidates: Candidate[], ctx: ExpandContext
   if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
   for (const set of sets.values()) {
     const members = await membersOf(set.format, set.volumes, ctx);
-    const inner = members.map((m) => memberFile(m, set.volumes));
+    const inner = await archiveErrors(() => Promise.all(members.map((m) => memberFile(m, set.volumes, ctx.keys))));
     if (ctx.showVolumes && depth === 0) out.push(...set.volumes);
     out.push(
       ...(await expandArchives(
@@ -71,12 +75,16 @@ async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
 
 async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: ExpandContext): Promise<ArchiveMember[]> {
   try {
-    if (format === '7z') throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${format} archives are not supported yet`);
+    if (format === '7z') {
+      // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
+      const v = volumes[0]!;
+      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name);
+    }
     // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
     const scans = await mapLimit(volumes, 8, (v) => {
       const source = layoutSource(v.layout, ctx.articles, v.name);
-      return format === 'rar5' ? scanRar5Volume(source, v.name) : scanRar4Volume(source, v.name, !named);
+      return format === 'rar5' ? scanRar5Volume(source, v.name, ctx.keys) : scanRar4Volume(source, v.name, !named);
     });
     const order = volumeOrder(volumes, scans);
     return assembleMembers(
@@ -98,17 +106,30 @@ function volumeOrder(volumes: AddJobFile[], scans: VolumeScan[]): number[] {
   return indexes.sort((a, b) => key(a) - key(b));
 }
 
-function memberFile(m: ArchiveMember, volumes: AddJobFile[]): AddJobFile {
+async function memberFile(m: ArchiveMember, volumes: AddJobFile[], keys: KeyRing): Promise<AddJobFile> {
   const first = volumes[0]!;
+  const layout = layoutFromExtents(
+    m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),
+  );
+  if (m.encryption) layout.cipher = { ...(await keys.cipherFor(m.encryption, m.name)), plainSize: m.size };
   return {
     name: m.name,
     size: m.size,
-    layout: layoutFromExtents(
-      m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),
-    ),
+    layout,
     sourceNzbPath: first.sourceNzbPath,
-    passwordProtected: first.passwordProtected,
+    passwordProtected: first.passwordProtected || m.encryption !== undefined,
+    ...(m.encryption ? { encryption: 'aes-256' } : {}),
   };
+}
+
+/** Archive failures become permanent import failures carrying their code. */
+async function archiveErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ArchiveError) throw new ImportError(err.message, false, err.code);
+    throw err;
+  }
 }
 
 /** Two files of one name (a member named like a volume, two sets holding the same name) get ` (2)`. */

@@ -8,6 +8,10 @@ export function importSettings(config: ConfigService): ImportSettings {
     samplePercentage: c.import.segment_sample_percentage,
     showArchiveVolumes: c.import.show_archive_volumes,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
+    fileFilters: {
+      allowedExtensions: c.import.allowed_file_extensions,
+      filterSamples: c.import.filter_sample_files,
+    },
   };
 }
 

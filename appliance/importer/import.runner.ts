@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logging/logger.js';
+import { DISK_FULL_MESSAGE, isDiskFull } from '../errors/disk-full.js';
 import { ImportError, retryDelayMs } from './import-errors.js';
 import type { QueueService } from './queue.service.js';
 import type { QueueRecord } from './queue.types.js';
@@ -11,6 +12,8 @@ export interface ImportResult {
   files?: string[];
   /** Where the import strategy published the job for download clients (queue item's storagePath). */
   storagePath?: string | null;
+  /** Shown on the completed queue item (warning_message). */
+  warnings?: readonly string[];
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */
@@ -139,7 +142,8 @@ export class ImportRunner {
       this.o.queue.recover();
       return;
     }
-    const message = err instanceof Error ? err.message : String(err);
+    // A full disk is said as such (the raw LMDB text means nothing to a user); it is retried like an outage.
+    const message = isDiskFull(err) ? DISK_FULL_MESSAGE : err instanceof Error ? err.message : String(err);
     // Only an ImportError may say "do not retry": anything else escaping an import is treated as retryable.
     const retryable = !(err instanceof ImportError) || err.retryable;
     const canRetry = retryable && item.retryCount < item.maxRetries;

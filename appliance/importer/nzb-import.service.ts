@@ -4,9 +4,11 @@ import { concatLayouts } from '../layout/index.js';
 import {
   cleanFileName,
   groupNzb,
+  nameObfuscatedAfterJob,
   NzbParseError,
   type FileEvidence,
   type FileLayout,
+  type GroupedNzb,
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
@@ -15,8 +17,10 @@ import type { VfsService } from '../vfs/vfs.service.js';
 import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
 import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
 import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
+import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
+import { formatOf, KeyRing } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
@@ -31,6 +35,8 @@ export interface ImportSettings {
   showArchiveVolumes: boolean;
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
+  /** import.allowed_file_extensions and import.filter_sample_files. */
+  fileFilters: FileFilterSettings;
 }
 
 export interface NzbImporterDeps {
@@ -57,18 +63,17 @@ export class NzbImporter {
     );
     const par2 = await readPar2Descriptions(this.d.client, doc, firsts, evidence, signal);
     const grouped = groupNzb(doc, evidence, par2);
-    // PAR2 files posted under obfuscated names look like 'other' files by name; their bytes say what they are.
-    const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
-    const files = grouped.files.filter((f) => !isPar2(f));
-    // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
-    const mains = files.length > 0 ? files : grouped.extras;
-    if (mains.length === 0) throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
-
     const settings = this.d.settings();
+    const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
+
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const laidOut: AddJobFile[] = [];
     for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
-    const jobFiles = await this.expand(doc, mains, laidOut, firsts, settings, signal);
+    const jobFiles = this.exposed(
+      item,
+      await this.expand(item, doc, mains, laidOut, firsts, settings, signal),
+      settings,
+    );
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -80,11 +85,66 @@ export class NzbImporter {
       files: jobFiles.length,
       warnings: grouped.warnings,
     });
-    return { targetPath: written.dir, fileSize, files: written.files };
+    return { targetPath: written.dir, fileSize, files: written.files, warnings: grouped.warnings };
+  }
+
+  /**
+   * The files that become the job: PAR2 files left out (posted under obfuscated names they look like 'other'
+   * files by name; their bytes say what they are), files no name source could name called after the job, then
+   * import.allowed_file_extensions and import.filter_sample_files applied.
+   */
+  private chooseFiles(
+    doc: NzbDocument,
+    grouped: GroupedNzb,
+    firsts: readonly FirstArticle[],
+    item: QueueRecord,
+    settings: ImportSettings,
+  ): VirtualFile[] {
+    const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
+    const files = grouped.files.filter((f) => !isPar2(f));
+    const sizeOf = (f: VirtualFile) =>
+      f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.reduce((n, s) => n + s.bytes, 0), 0);
+    nameObfuscatedAfterJob(files, {
+      jobName: safeSegment(item.name, ''),
+      headOf: (f) => {
+        const a = firsts[f.parts[0]!]!;
+        return a.missing ? undefined : a.head;
+      },
+      sizeOf,
+    });
+    // An NZB of only small companions (.nfo, images) still imports them rather than failing as empty.
+    const candidates = files.length > 0 ? files : grouped.extras;
+    if (candidates.length === 0)
+      throw nonRetryableError('The NZB holds only PAR2 repair files; there is nothing to import');
+    const isVolume = (f: VirtualFile) => {
+      const a = firsts[f.parts[0]!]!;
+      return f.kind === 'archive' || (!a.missing && formatOf(a.head) !== null);
+    };
+    return this.exposed(item, candidates, settings, sizeOf, isVolume);
+  }
+
+  /** import.allowed_file_extensions and import.filter_sample_files; nothing left is a permanent failure. */
+  private exposed<T extends { name: string; size?: number }>(
+    item: QueueRecord,
+    files: readonly T[],
+    settings: ImportSettings,
+    sizeOf: (file: T) => number = (f) => f.size ?? 0,
+    isVolume?: (file: T) => boolean,
+  ): T[] {
+    const { kept, dropped } = filterJobFiles(files, settings.fileFilters, sizeOf, isVolume);
+    if (dropped.length > 0) this.d.logger.info('files left out of the job', { id: item.id, dropped });
+    if (kept.length === 0) {
+      const names = dropped.map((d) => d.name).join(', ');
+      throw nonRetryableError(
+        `No file of the release may be exposed (import.allowed_file_extensions, import.filter_sample_files): ${names}`,
+      );
+    }
+    return kept;
   }
 
   /** Archive volumes give way to the files they store (docs/archives.md); only their headers are read. */
   private async expand(
+    item: QueueRecord,
     doc: NzbDocument,
     mains: readonly VirtualFile[],
     files: AddJobFile[],
@@ -98,7 +158,13 @@ export class NzbImporter {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };
     });
-    const expanded = await expandArchives(candidates, { articles, showVolumes: settings.showArchiveVolumes });
+    // passwords in the order most likely right: given with the item, then the NZB's own
+    const passwords = [...new Set([item.password, ...(doc.meta.password ?? [])].filter((p): p is string => !!p))];
+    const expanded = await expandArchives(candidates, {
+      articles,
+      keys: new KeyRing(passwords),
+      showVolumes: settings.showArchiveVolumes,
+    });
     if (articles.fetched > 0)
       this.d.logger.debug('archive headers read', { articles: articles.fetched, files: doc.files.length });
     return expanded;

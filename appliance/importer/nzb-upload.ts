@@ -2,6 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import { validationFailed } from '../errors/field-errors.js';
 import { readMultipartFile, type MultipartFile } from '../http/multipart.js';
 import type { HttpRequest } from '../http/request.js';
+import { nzbContentProblem } from './nzb-sniff.js';
 
 /** docs/console-contract.md §5/§9: an uploaded NZB is at most 100 MB. */
 export const MAX_NZB_BYTES = 100 * 1024 * 1024;
@@ -18,8 +19,8 @@ const tooLarge = () =>
 const notNzb = () => validationFailed([{ field: 'file', message: NOT_NZB_MESSAGE }], NOT_NZB_MESSAGE);
 
 /** An NZB upload: the multipart reading is HTTP's; the rules (a `.nzb` name, 100 MB at most) are the importer's. */
-export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): Promise<NzbUpload> {
-  return readMultipartFile(req, {
+export async function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): Promise<NzbUpload> {
+  const upload = await readMultipartFile(req, {
     fileFields,
     maxFileBytes: MAX_NZB_BYTES,
     maxBodyBytes: UPLOAD_BODY_LIMIT,
@@ -28,4 +29,11 @@ export function readNzbUpload(req: HttpRequest, fileFields: readonly string[]): 
     missingFile: 'No NZB file in the upload',
     notMultipart: 'Upload the NZB as multipart/form-data',
   });
+  // The spec's upload text first (the console shows the message), then why: an empty file, or not an NZB.
+  const problem = nzbContentProblem(upload.bytes);
+  if (problem) {
+    const message = `${NOT_NZB_MESSAGE}: ${problem}`;
+    throw validationFailed([{ field: 'file', message }], message);
+  }
+  return upload;
 }

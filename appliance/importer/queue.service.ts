@@ -13,6 +13,11 @@ export interface EnqueueInput {
   nzbPath: string;
   category?: string | null;
   priority?: QueuePriority;
+  /**
+   * Password for encrypted archives in this NZB (SABnzbd's `password` parameter or `nzbname{{password}}`); tried
+   * before the NZB's own `<meta type="password">`. Stored with the item, never shown in queue answers.
+   */
+  password?: string;
 }
 
 export interface QueueEvents {
@@ -54,6 +59,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
         errorMessage: null,
         nextAttemptAt: null,
         contentHash: hash,
+        ...(input.password ? { password: input.password } : {}),
         createdAt: at,
         updatedAt: at,
         startedAt: null,
@@ -260,7 +266,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
     });
   }
 
-  complete(id: number, result: { targetPath: string; fileSize: number; storagePath?: string | null }): void {
+  complete(
+    id: number,
+    result: { targetPath: string; fileSize: number; storagePath?: string | null; warnings?: readonly string[] },
+  ): void {
     this.repo.update(id, (cur) => ({
       ...cur,
       targetPath: result.targetPath,
@@ -268,6 +277,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       storagePath: result.storagePath ?? null,
       status: 'completed',
       errorMessage: null,
+      warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,
       completedAt: this.now(),
       updatedAt: this.now(),
     }));
@@ -298,6 +308,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       status: 'pending',
       errorMessage: null,
       errorCode: null,
+      warningMessage: null,
       nextAttemptAt: null,
       updatedAt: this.now(),
     };

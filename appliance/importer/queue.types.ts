@@ -27,8 +27,15 @@ export interface QueueRecord {
    * docs/archives.md.
    */
   errorCode?: string | null;
+  /**
+   * What a completed import wants the user to know (absent on older records): e.g. a split set missing a piece,
+   * imported as separate pieces. Shown on the queue item, not only in the log.
+   */
+  warningMessage?: string | null;
   /** When a 'retrying' item is due again. */
   nextAttemptAt: number | null;
+  /** Archive password given with the NZB (EnqueueInput.password); write-only: not in QueueItemJson. */
+  password?: string;
   /** sha256 of the NZB bytes (scan skips NZBs already seen). */
   contentHash: string;
   createdAt: number;
@@ -59,6 +66,7 @@ export function toQueueJson(r: QueueRecord): QueueItemJson {
     max_retries: r.maxRetries,
     error_message: r.errorMessage,
     error_code: r.errorCode ?? null,
+    warning_message: r.warningMessage ?? null,
     created_at: new Date(r.createdAt).toISOString(),
     updated_at: new Date(r.updatedAt).toISOString(),
     started_at: iso(r.startedAt),

@@ -24,6 +24,8 @@ export interface QueueItemJson {
   error_message: string | null;
   /** Machine-readable failure reason (e.g. ARCHIVE_COMPRESSED); null when none. */
   error_code: string | null;
+  /** A completed import's warnings (QueueRecord.warningMessage, e.g. a split set missing a piece); null when none. */
+  warning_message: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;

@@ -5,7 +5,12 @@ import { articleOffsetOf, articleSizeOf, type FileLayout } from './layout.types.
  * and each must lie inside its article. Anything else would let a read return wrong bytes.
  */
 export function layoutProblem(layout: FileLayout, size: number): string | null {
-  if (layout.size !== size) return `the layout is of ${layout.size} bytes, the file of ${size}`;
+  if (layout.cipher) {
+    const padded = Math.ceil(size / 16) * 16;
+    if (layout.cipher.plainSize !== size || layout.size !== padded)
+      return `the encrypted layout holds ${layout.size} bytes for ${layout.cipher.plainSize}, the file is ${size}`;
+  } else if (layout.size !== size) return `the layout is of ${layout.size} bytes, the file of ${size}`;
+  size = layout.size;
   let pos = 0;
   for (const s of layout.segments) {
     if (s.start !== pos || !(s.end > s.start) || !s.messageId) return `a gap or overlap at byte ${pos}`;

@@ -39,6 +39,20 @@ export interface FileLayout {
   /** Newsgroups to pass to the pool when it wants them (the first post's). */
   groups?: string[];
   posts?: LayoutPost[];
+  /**
+   * The segments hold AES-CBC ciphertext (a member of an encrypted archive): the file is the first `plainSize`
+   * bytes of its decryption, `size` is the ciphertext's (whole 16-byte blocks). The reader decrypts on the fly; a
+   * seek costs one extra block (the previous ciphertext block is the IV).
+   */
+  cipher?: LayoutCipher;
+}
+
+export interface LayoutCipher {
+  algorithm: 'aes-256-cbc' | 'aes-128-cbc';
+  /** hex */
+  key: string;
+  iv: string;
+  plainSize: number;
 }
 
 /** A byte range of another file's layout: a file inside an archive is a list of these, one per volume it spans. */

@@ -170,3 +170,21 @@ test('an article whose tail shares a chunk with the next pipelined article decod
     }
   }
 });
+
+test('the yEnc name= is UTF-8 (Latin-1 only for bytes that are not UTF-8), without control characters', () => {
+  const data = randomBytes(500);
+  const body = (name: Buffer) => {
+    const wire = encodeArticleBody({ name: 'NAME', fileSize: 500, part: 1, data, offset: 0 });
+    const at = wire.indexOf('NAME');
+    return article(Buffer.concat([wire.subarray(0, at), name, wire.subarray(at + 4)]));
+  };
+  const cases: [Buffer, string][] = [
+    [Buffer.from('Amélie.2001.1080p.mkv', 'utf8'), 'Amélie.2001.1080p.mkv'],
+    [Buffer.from('Amélie.2001.1080p.mkv', 'latin1'), 'Amélie.2001.1080p.mkv'],
+    [Buffer.concat([Buffer.from('Süß.', 'utf8'), Buffer.from([0xe9]), Buffer.from('.mkv')]), 'Süß.é.mkv'],
+    [Buffer.from('a\u0007b\u0085c\u202Ed.mkv', 'utf8'), 'abcd.mkv'],
+  ];
+  for (const be of backends) {
+    for (const [raw, want] of cases) assert.equal(decode(be, body(raw), [64]).d.result().name, want, be.name);
+  }
+});

@@ -7,6 +7,7 @@
 import { CorruptArticleError, NntpError, ProtocolError } from './errors.js';
 import { LineReader, TerminatorScanner } from './line-reader.js';
 import type { YencBackend } from './yenc-backend.js';
+import { nameFromHeader } from '../text/names.js';
 import { crcField, intField, parseYencLine } from './yenc-header.js';
 import type { YencHeader } from './types.js';
 
@@ -142,7 +143,7 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
     if (partSize > this.limits.maxPartBytes)
       throw new CorruptArticleError(`yEnc part of ${partSize} bytes is too large`);
     this.header = {
-      name: this.begin.name ?? '',
+      name: nameFromHeader(this.begin.name ?? ''),
       totalSize,
       part,
       totalParts: intField(this.begin, 'total', false),

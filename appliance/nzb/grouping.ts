@@ -134,7 +134,7 @@ function toVirtual(name: string, files: NamedFile[]): VirtualFile {
 }
 
 /** Two posted files resolving to one name (reposts, fallbacks) get ` (2)`, ` (3)` before the extension. */
-function dedupeNames(files: VirtualFile[]): void {
+export function dedupeNames(files: VirtualFile[]): void {
   const seen = new Set<string>();
   for (const file of files) {
     let candidate = file.name;

@@ -13,6 +13,8 @@ export { FIRST_16K, matchPar2Description, md5First16k, parsePar2 } from './par2.
 export type { Par2FileDescription, Par2Index } from './par2.js';
 export { missingSplitPieces, parseSplitName } from '../archive/split.js';
 export { groupNzb, par2Plan } from './grouping.js';
+export { nameObfuscatedAfterJob, type JobNamingInput } from './job-naming.js';
+export { extensionFromMagic } from './magic.js';
 export type { FileEvidence, GroupedNzb, VirtualFile } from './grouping.js';
 export { layoutFile, layoutFromFirstAndLast } from './layout.js';
 export type { FileLayout, LayoutOutcome } from './layout.js';

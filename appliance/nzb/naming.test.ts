@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyName } from './classify.js';
 import { chooseName, cleanFileName, isObfuscatedName, nameFromSubject } from './naming.js';
@@ -103,4 +103,9 @@ describe('choosing, cleaning, classifying, splitting', () => {
     assert.deepEqual(missingSplitPieces([1, 4]), [2, 3]);
     assert.deepEqual(missingSplitPieces([2, 3]), [1]);
   });
+});
+
+test('cleanFileName drops C0, C1 and bidirectional control characters', () => {
+  assert.equal(cleanFileName('Am\u0085élie\u202E.mkv\u0000'), 'Amélie.mkv');
+  assert.equal(cleanFileName('a\u2066b\u2069\u200Fc.mkv'), 'abc.mkv');
 });

@@ -1,21 +1,24 @@
 import { classifyName, extensionOf } from './classify.js';
 import { parseSplitName } from '../archive/split.js';
+import { NAME_CONTROL_CHARS } from '../text/names.js';
 
-/** Where a name came from, strongest first: PAR2 describes the real file; posters often obfuscate the rest. */
-export type NameSource = 'par2' | 'subject' | 'yenc' | 'fallback';
+/**
+ * Where a name came from, strongest first: PAR2 describes the real file; posters often obfuscate the rest.
+ * `job`: nothing named the file, so it was named after its job (job-naming.ts).
+ */
+export type NameSource = 'par2' | 'subject' | 'yenc' | 'job' | 'fallback';
 
 export interface NameCandidate {
   name: string;
   source: NameSource;
 }
 
-const SOURCE_RANK: Record<NameSource, number> = { par2: 3, subject: 2, yenc: 1, fallback: 0 };
+const SOURCE_RANK: Record<NameSource, number> = { par2: 3, subject: 2, yenc: 1, job: 0, fallback: 0 };
 
 /** Drops any directory part and surrounding blanks or quotes: names end up as paths in the virtual tree. */
 export function cleanFileName(raw: string): string {
   const last = raw.replace(/\\/g, '/').split('/').pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const name = last.replace(/[\x00-\x1f\x7f]/g, '').replace(/^["'\s]+|["'\s]+$/g, '');
+  const name = last.replace(NAME_CONTROL_CHARS, '').replace(/^["'\s]+|["'\s]+$/g, '');
   return name === '.' || name === '..' ? '' : name;
 }
 

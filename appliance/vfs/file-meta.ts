@@ -3,14 +3,15 @@ import type { VfsService } from './vfs.service.js';
 import type { FileMeta, VfsNode } from './types.js';
 
 /**
- * docs/console-contract.md §3 File metadata for GET /api/files/info. A segment is `available` unless it is known missing: a read that
- * failed on every provider, or a health check that found it gone (both persisted on the node). See `fileStatus`
+ * docs/console-contract.md §3 File metadata for GET /api/files/info. A segment is `available` unless it is known missing: a health
+ * check found it gone or damaged, or a read got 430 from every provider or a bad CRC (evidence on the record). See `fileStatus`
  * for how the four statuses of docs/console-contract.md §3 are chosen.
  */
-export function fileMeta(vfs: VfsService, path: string): FileMeta {
+export function fileMeta(vfs: VfsService, path: string, unavailable?: (path: string) => ReadonlySet<string>): FileMeta {
   const node = vfs.requireNode(path);
   if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
-  const missing = new Set(node.missingSegments);
+  // The health record knows (its last verdict's missing articles, reads' evidence since); the node keeps a copy.
+  const missing = new Set([...(node.missingSegments ?? []), ...(unavailable?.(node.path) ?? [])]);
   const segments = node.layoutId
     ? vfs.layout(node).segments.map((s) => ({
         message_id: s.messageId,

@@ -48,12 +48,16 @@ export class ReadStream {
     private readonly reader: VfsReader,
     path: string,
     private readonly readAhead: () => number,
-    private readonly window?: StreamWindow,
+    window?: StreamWindow,
   ) {
     const f = reader.openFile(path);
     this.node = f.node;
     this.layout = f.layout;
+    // an encrypted member's articles hold ciphertext: nothing may be served from them without the decryption stage
+    this.window = f.layout?.cipher ? undefined : window;
   }
+
+  private readonly window: StreamWindow | undefined;
 
   /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
@@ -77,7 +81,7 @@ export class ReadStream {
   readCached(target: Buffer, offset: number, length: number): number | null {
     const layout = this.layout;
     const end = Math.min(this.node.size, offset + length);
-    if (!layout || offset < 0) return null;
+    if (!layout || layout.cipher || offset < 0) return null;
     if (offset >= end) return 0;
     const segs = layout.segments;
     const cache = this.reader.fetcher.cache;

@@ -5,6 +5,7 @@ import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
+import { decryptRange } from './decrypt.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -40,7 +41,7 @@ export interface ReaderEvents {
   /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
   'article-failure': [failure: ArticleFailure];
   /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
-  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled'>];
+  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled' | 'evidence'>];
   /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
   'article-recovered': [recovered: { path: string; messageIds: string[] }];
 }
@@ -92,6 +93,22 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       yield bytes.subarray(offset, end);
       return;
     }
+    if (layout.cipher) {
+      // a member of an encrypted archive: the articles hold ciphertext, decrypted on the way out
+      yield* decryptRange(layout.cipher, offset, end, (from, to) => this.readStored(node, layout, from, to, signal));
+      return;
+    }
+    yield* this.readStored(node, layout, offset, end, signal);
+  }
+
+  /** Bytes [offset, end) as the articles store them (end within the layout). */
+  private async *readStored(
+    node: VfsNode,
+    layout: FileLayout,
+    offset: number,
+    end: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<Uint8Array> {
     this.cacheResize();
     const segs = layout.segments;
     const first = findIn(segs, offset);
@@ -163,8 +180,8 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
    * One whole article's bytes, checked against the article's decoded size in the layout (not the segment's share
    * of it: a file inside an archive volume uses part of an article). A failure is evidence only when every
    * provider said 430 or served a damaged body (nntp `articleEvidence`) or the decoded size contradicts the layout;
-   * only then is it reported as an article failure and may be zero-filled. Anything else (an outage) fails the read
-   * and records nothing.
+   * only then is it reported as an article failure and may be zero-filled. Anything else (an outage) fails the
+   * read and records nothing.
    */
   private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
@@ -192,7 +209,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', { ...failure, zeroFilled: zero });
+    this.emit('article-failure', { ...failure, evidence, zeroFilled: zero });
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }

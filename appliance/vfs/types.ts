@@ -101,6 +101,8 @@ export interface ArticleFailure {
   messageId: string;
   segmentIndex: number;
   reason: string;
+  /** What the failure says about the article: 430 on every provider, or a body that failed its CRC or size. */
+  evidence: 'missing' | 'damaged';
   at: number;
   zeroFilled: boolean;
 }

@@ -20,6 +20,10 @@ export interface VfsEvents {
   removed: [paths: string[]];
   /** A directory whose listing changed (rclone vfs/refresh). */
   changed: [dir: string];
+  /** Article-backed files an imported job wrote (the health domain gives each a record). */
+  added: [paths: string[]];
+  /** A file or directory moved (the health domain moves its records along); emitted before 'removed'. */
+  moved: [from: string, to: string];
 }
 
 /**
@@ -85,6 +89,10 @@ export class VfsService extends EventEmitter<VfsEvents> {
       }
     });
     if (removed.length) this.emit('removed', removed);
+    this.emit(
+      'added',
+      planned.map((p) => p.path),
+    );
     this.emit('changed', parentOf(dir));
     return { dir, files: planned.map((p) => p.path) };
   }
@@ -175,8 +183,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (opts.mode === 'move') for (const n of nodes.reverse()) this.repo.delete(n.path);
       return existed;
     });
-    if (opts.mode === 'move') removed.push(src);
+    // Replaced nodes at the destination go first, so records moved along with src are not dropped after.
     if (removed.length) this.emit('removed', removed);
+    if (opts.mode === 'move') {
+      this.emit('moved', src, dst);
+      this.emit('removed', [src]);
+    }
     this.emit('changed', parentOf(dst));
     if (opts.mode === 'move') this.emit('changed', parentOf(src));
     return { replaced };

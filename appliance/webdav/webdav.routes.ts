@@ -1,5 +1,6 @@
 import type { Ctx } from '../http/context.js';
 import { AppError } from '../errors/app-error.js';
+import { diskFullError } from '../errors/disk-full.js';
 import type { Router } from '../http/router.js';
 import { decodeUrlPath } from '../vfs/path.js';
 import { VfsReadError } from '../vfs/reader.js';
@@ -94,6 +95,8 @@ function answerError(ctx: Ctx, deps: WebdavDeps, err: unknown): void {
     if (err.status === 413) ctx.reply.header('Connection', 'close');
     return davStatus(ctx, err.status, err.message);
   }
+  const diskFull = diskFullError(err);
+  if (diskFull) return davStatus(ctx, diskFull.status, diskFull.message);
   deps.logger.error('webdav request failed', {
     method: ctx.req.method,
     path: ctx.req.rawPath,

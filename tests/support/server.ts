@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { SpoolApp } from '../../appliance/app/create-app.js';
+import type { Clock } from '../../appliance/clock/clock.js';
 import { memoryLogger, type Logger } from '../../appliance/logging/logger.js';
 import { serveSpool } from '../../appliance/supervisor.js';
 
@@ -23,6 +24,8 @@ export interface StartServerOptions {
   keepDataDir?: boolean;
   /** The console to serve (default dist/pwa of the project; point at a temp dir to test static serving). */
   staticDir?: string;
+  /** Time for the app's schedulers (health checks, repair back-off): a ManualClock lets a test move it. */
+  clock?: Clock;
   /** Print the server's log lines to stderr (default: keep them in `logs`). */
   verbose?: boolean;
 }
@@ -62,6 +65,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
       configPath,
       logger,
       staticDir: opts.staticDir,
+      clock: opts.clock,
     });
   } catch (err) {
     if (created && !opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -15,7 +15,10 @@ let srv: TestServer;
 
 before(async () => {
   inn = await ensureInn();
-  srv = await startImportServer(inn);
+  // Every extension (the proof picture of the first test is a .jpg, not in the default list).
+  srv = await startImportServer(inn, {
+    import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, allowed_file_extensions: [] },
+  });
 });
 after(() => srv?.stop());
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,4 +71,41 @@ test('RAR 4 multi-volume in both naming schemes (.partN.rar and .rar/.r00/...), 
       );
     checkWithUnar(vols, members, `rar4-${scheme}`);
   }
+});
+
+test('RAR5 AES-256 (single and multi-volume): unar decrypts with the password and refuses a wrong one', () => {
+  const members = [
+    { name: 'enc.mkv', data: randomBytes(50_001) },
+    { name: 'enc.nfo', data: randomBytes(7) },
+  ];
+  for (const [sub, volumeSize] of [
+    ['rar5-aes-single', undefined],
+    ['rar5-aes-multi', 20_000],
+  ] as const) {
+    const vols = writeRar5(members, { base: sub, volumeSize, password: 'pässword', kdfLog2: 10 });
+    const d = save(vols, sub);
+    const first = join(d, vols[0]!.name);
+    assert.match(execFileSync('lsar', ['-t', '-p', 'pässword', first], { encoding: 'utf8' }), /2 passed, 0 failed/);
+    const refused = spawnSync('lsar', ['-t', '-p', 'nope', first], { encoding: 'utf8' });
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stdout, /0 passed, 2 failed/);
+    execFileSync('unar', ['-q', '-f', '-D', '-p', 'pässword', '-o', join(d, 'out'), first]);
+    for (const m of members) assert.deepEqual(readFileSync(join(d, 'out', m.name)), m.data);
+  }
+});
+
+test('RAR5 with encrypted headers (-hp): lsar needs the password to list it, and reads it with it', () => {
+  const members = [{ name: 'secret-name.mkv', data: randomBytes(40_000) }];
+  const vols = writeRar5(members, {
+    base: 'hp',
+    volumeSize: 15_000,
+    password: 'pw',
+    kdfLog2: 10,
+    encryptHeaders: true,
+  });
+  const d = save(vols, 'rar5-hp');
+  const first = join(d, vols[0]!.name);
+  const listed = spawnSync('lsar', [first], { encoding: 'utf8' });
+  assert.match(listed.stdout + listed.stderr, /requires a password/);
+  assert.match(execFileSync('lsar', ['-t', '-p', 'pw', first], { encoding: 'utf8' }), /1 passed, 0 failed/);
 });

@@ -54,3 +54,16 @@ test('a first article damaged on every provider fails at once as damage, not as 
   assert.match(item.error_message ?? '', new RegExp(posted.segments[0]!.messageId.replace(/[.]/g, '\\.')));
   assert.doesNotMatch(item.error_message ?? '', /could not be reached/);
 });
+
+test('a split set with a missing piece says so on the queue item, not only in the log', async () => {
+  const whole = randomBytes(3 * 200_000);
+  const pieces = [whole.subarray(0, 200_000), whole.subarray(400_000)];
+  const posted = [
+    await inn.postFile('Gap.Show.S01E01.mkv.001', pieces[0]!, { articleSize: 100_000 }),
+    await inn.postFile('Gap.Show.S01E01.mkv.003', pieces[1]!, { articleSize: 100_000 }),
+  ];
+  const up = await upload(srv.baseUrl, 'Gap.Show.S01E01.nzb', buildNzb(posted, inn.group, 'p <p@t>'));
+  const item = (await waitForItem(srv.baseUrl, up.body.data!.id)) as { status: string; warning_message?: string };
+  assert.equal(item.status, 'completed');
+  assert.match(item.warning_message ?? '', /Gap\.Show\.S01E01\.mkv is missing piece\(s\) 2/);
+});

@@ -12,6 +12,7 @@ before(async () => {
   inn = await ensureInn();
   srv = await startImportServer(inn, {
     import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, max_processor_workers: 4 },
+    sabnzbd: { enabled: true },
   });
 });
 after(() => srv?.stop());
@@ -53,4 +54,43 @@ test('two different NZBs with the same name at once: each job keeps its own rele
     assert.equal(sha256(got.body), sha256(datas[i]!));
   }
   assert.equal(paths.size, 3, [...paths].join(', '));
+});
+
+test('names are UTF-8: upload and addfile file names, and the yEnc name of an obfuscated post', async () => {
+  const data = randomBytes(300_000);
+  const posted = await inn.postFile('Amélie.2001.1080p.BluRay.x264.mkv', data, { articleSize: 100_000 });
+  // The subject says nothing: only the yEnc header names the file.
+  const hidden = posted.nzbXml.replace(/subject="[^"]*"/, 'subject="a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6 yEnc (1/3)"');
+  const up = await upload(srv.baseUrl, 'Amélie.2001.1080p.BluRay.x264.nzb', hidden, { category: 'movies' });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  assert.equal(up.body.data!.nzb_path, 'Amélie.2001.1080p.BluRay.x264.nzb');
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.equal(item.target_path, '/complete/movies/Amélie.2001.1080p.BluRay.x264');
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path), ['Amélie.2001.1080p.BluRay.x264.mkv']);
+
+  const form = new FormData();
+  form.append('name', new Blob([posted.nzbXml]), 'Crème.Brûlée.2020.nzb');
+  const res = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&apikey=x&output=json`, {
+    method: 'POST',
+    body: form,
+  });
+  const body = (await res.json()) as { status: boolean; nzo_ids: string[] };
+  assert.equal(body.status, true, JSON.stringify(body));
+  const sab = await waitForItem(srv.baseUrl, Number(body.nzo_ids[0]));
+  assert.equal(sab.target_path, '/complete/tv/Crème.Brûlée.2020');
+});
+
+test('a fully obfuscated release without PAR2 is named after the job, extension from the content', async () => {
+  // A Matroska header (EBML, DocType "matroska") followed by random bytes, posted under a random hex name.
+  const header = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88]);
+  const data = Buffer.concat([header, Buffer.from('matroska'), randomBytes(400_000)]);
+  const hex = randomBytes(16).toString('hex');
+  const posted = await inn.postFile(hex, data, { articleSize: 150_000 });
+  const up = await upload(srv.baseUrl, 'Hidden.Movie.2023.1080p.WEB.nzb', posted.nzbXml);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Hidden.Movie.2023.1080p.WEB.mkv']);
+  const got = await davGet(srv.baseUrl, `${item.target_path}/Hidden.Movie.2023.1080p.WEB.mkv`);
+  assert.equal(sha256(got.body), sha256(data));
 });

@@ -93,3 +93,27 @@ test('an accepted upload answers data.id with the item as pending, category and 
   assert.equal(item.nzb_path, 'Some.Show.S01E01.NZB');
   assert.equal((await api(srv.baseUrl, `/api/queue/${item.id}`)).status, 200);
 });
+
+test('an empty file or one that is not an NZB is refused at upload with the spec text; nothing is stored', async () => {
+  const before = await queued();
+  for (const [name, content, why] of [
+    ['Empty.nzb', '', /empty/],
+    ['Blank.nzb', '  \r\n\t', /empty/],
+    ['Movie.Renamed.nzb', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]), /not an NZB/],
+    ['Page.nzb', '<!DOCTYPE html><html><body>404</body></html>', /not an NZB/],
+    ['Text.nzb', 'hello world', /not an NZB/],
+  ] as const) {
+    const res = await upload(srv.baseUrl, name, content);
+    assert.equal(res.status, 400, `${name}: ${JSON.stringify(res.body)}`);
+    assert.match(res.body.error?.message ?? '', /^Only \.nzb files are allowed/);
+    assert.match(res.body.error?.message ?? '', why);
+  }
+  assert.equal(await queued(), before);
+  // An NZB with an XML declaration, comments and a namespace is still an NZB.
+  const ok = await upload(
+    srv.baseUrl,
+    'Declared.nzb',
+    '\ufeff<?xml version="1.0"?>\n<!-- c --><!DOCTYPE nzb PUBLIC "x" "y">\n<nzb xmlns="http://www.newzbin.com/DTD/2003/nzb"/>',
+  );
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+});

@@ -161,7 +161,7 @@ export async function postFile(
       const head =
         `From: ${poster}\r\nNewsgroups: ${t.group}\r\nSubject: ${subject} (${part.part}/${parts.length})\r\n` +
         `Message-ID: <${messageId}>\r\n\r\n`;
-      yield Buffer.concat([Buffer.from(head, 'latin1'), body]);
+      yield Buffer.concat([Buffer.from(head, 'utf8'), body]);
     }
   }
   await postArticles(t, articles(), Math.min(opts.connections ?? 4, parts.length));

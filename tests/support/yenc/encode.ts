@@ -43,7 +43,8 @@ export function encodeArticleBody(spec: PartSpec): Buffer {
   const tail = multi
     ? `\r\n=yend size=${size} part=${spec.part} pcrc32=${crc}\r\n`
     : `\r\n=yend size=${size} crc32=${crc}\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), dotStuff(y.encode(spec.data, line)), Buffer.from(tail, 'latin1')]);
+  // Names are posted as UTF-8, as posters do today.
+  return Buffer.concat([Buffer.from(head, 'utf8'), dotStuff(y.encode(spec.data, line)), Buffer.from(tail, 'latin1')]);
 }
 
 /** NNTP dot-stuffing: a line starting with "." gets a second one. */

@@ -51,8 +51,10 @@ function NzbCell({ item, max }: { item: QueueItem; max: number }) {
 
 function StatusCell({ item }: { item: QueueItem }) {
   const showError = (item.status === 'failed' || item.status === 'retrying') && item.error_message;
-  if (!showError) return <StatusBadge status={item.status} />;
-  return <StatusTip status={item.status}>{errorTooltip(item.error_message ?? '')}</StatusTip>;
+  // A completed import can carry a warning (e.g. a split set missing a piece): shown the same way.
+  const warning = item.status === 'completed' ? item.warning_message : null;
+  if (!showError && !warning) return <StatusBadge status={item.status} />;
+  return <StatusTip status={item.status}>{errorTooltip((showError ? item.error_message : warning) ?? '')}</StatusTip>;
 }
 
 function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }) {

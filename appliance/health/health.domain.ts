@@ -1,0 +1,115 @@
+import type { ArticleClient } from '../articles/index.js';
+import type { Clock } from '../clock/clock.js';
+import type { ConfigService } from '../config/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+import { toHealthJson } from './health.json.js';
+import { HealthRunner, type RunnerSettings } from './health.runner.js';
+import { HealthService } from './health.service.js';
+import { HealthStore } from './health.store.js';
+import type { HealthRecord } from './health.types.js';
+import type { HealthRecordJson } from './health.wire.js';
+import { RepairBreaker } from './repair.breaker.js';
+import { RepairLoop, type FileRepairer } from './repair.loop.js';
+
+export interface HealthDeps {
+  store: Store;
+  config: ConfigService;
+  vfs: VfsService;
+  /** The NNTP pool: checks ask on its health lane. */
+  client: ArticleClient;
+  clock: Clock;
+  logger: Logger;
+  /** The arrs' repair (appliance/arrs); undefined until that domain is built. */
+  repairer?: () => FileRepairer | undefined;
+}
+
+export interface HealthDomain {
+  service: HealthService;
+  runner: HealthRunner;
+  clock: Clock;
+  json(r: HealthRecord): HealthRecordJson;
+  close(): Promise<void>;
+}
+
+/** Every `health` config key, read live (docs/configuration.md). */
+export function runnerSettings(config: ConfigService): RunnerSettings {
+  const h = config.get().health;
+  return {
+    enabled: h.enabled,
+    maxConcurrent: h.max_concurrent_jobs,
+    maxRetries: h.max_retries,
+    intervalMs: h.check_interval_seconds * 1000,
+    checkAll: h.check_all_segments,
+    samplePercent: h.segment_sample_percentage,
+  };
+}
+
+/** Builds the health records, the worker (started here), the repair loop and the breaker; hooks into the VFS. */
+export function createHealth(deps: HealthDeps): HealthDomain {
+  const log = deps.logger.child('health');
+  const health = () => deps.config.get().health;
+  const store = new HealthStore(deps.store);
+  const breaker = new RepairBreaker(() => ({
+    percent: health().repair_breaker_percent,
+    windowMs: health().repair_breaker_window_minutes * 60_000,
+  }));
+  const repair = new RepairLoop({
+    store,
+    sizeOf: (path) => deps.vfs.stat(path)?.size,
+    repairer: deps.repairer ?? (() => undefined),
+    clock: deps.clock,
+    settings: () => ({
+      // Auto repair only while monitoring is on (the console offers it only then).
+      autoRepair: health().enabled && health().auto_repair_enabled,
+      maxRepairRetries: health().max_repair_retries,
+    }),
+    breaker,
+    logger: log.child('repair'),
+  });
+  const runner = new HealthRunner({
+    store,
+    files: deps.vfs,
+    client: deps.client,
+    clock: deps.clock,
+    settings: () => runnerSettings(deps.config),
+    repair,
+    breaker,
+    logger: log,
+  });
+  const service = new HealthService({
+    store,
+    files: deps.vfs,
+    runner,
+    repair,
+    breaker,
+    clock: deps.clock,
+    enabled: () => health().enabled,
+    intervalMs: () => health().check_interval_seconds * 1000,
+    logger: log,
+  });
+  const onAdded = (paths: string[]) => service.filesAdded(paths);
+  const onRemoved = (paths: string[]) => service.filesRemoved(paths);
+  const onMoved = (from: string, to: string) => service.filesMoved(from, to);
+  deps.vfs.on('added', onAdded);
+  deps.vfs.on('removed', onRemoved);
+  deps.vfs.on('moved', onMoved);
+  const offConfig = deps.config.on('change', () => runner.wake());
+  const added = service.reconcile();
+  if (added > 0) log.info('tracking files imported before health records existed', { files: added });
+  runner.start();
+  return {
+    service,
+    runner,
+    clock: deps.clock,
+    json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
+    async close() {
+      deps.vfs.off('added', onAdded);
+      deps.vfs.off('removed', onRemoved);
+      deps.vfs.off('moved', onMoved);
+      offConfig();
+      await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { Page } from '../http/envelope.js';
+import type { Router } from '../http/router.js';
+import type { HealthDomain } from './health.domain.js';
+import {
+  checkBody,
+  cleanupBody,
+  cleanupCutoff,
+  filePathsBody,
+  parseListQuery,
+  pathParam,
+  recordId,
+  repairBody,
+  retryBody,
+} from './health.requests.js';
+
+/** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
+export function registerHealthRoutes(router: Router, health: HealthDomain): void {
+  const { service: s, json } = health;
+  const page = (q: ReturnType<typeof parseListQuery>) => {
+    const { items, total } = s.list(q);
+    return new Page(items.map(json), { total, limit: q.limit, offset: q.offset });
+  };
+  const user = { access: 'user' } as const;
+
+  router.get('/api/health', user, (ctx) => page(parseListQuery(ctx.query)));
+  router.get('/api/health/corrupted', user, (ctx) => page(parseListQuery(ctx.query, { status: 'corrupted' })));
+  router.get('/api/health/stats', user, () => s.stats());
+  router.get('/api/health/worker/status', user, () => s.workerStatus());
+  router.get('/api/health/:path', user, (ctx) => json(s.byPath(pathParam(ctx.params.path))));
+  // A path sent with its slashes unencoded still finds its record.
+  router.get('/api/health/*', user, (ctx) => json(s.byPath(pathParam(ctx.params['*']))));
+  router.delete('/api/health/cleanup', user, async (ctx) => {
+    const body = await ctx.json(cleanupBody);
+    const deleted = s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
+    return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` };
+  });
+  router.delete('/api/health/:id', user, (ctx) => json(s.remove(recordId(ctx.params.id))));
+  router.post('/api/health/bulk/delete', user, async (ctx) => {
+    const { deleted, missing } = s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
+    return { deleted_count: deleted, missing_paths: missing, message: `Deleted ${deleted} health record(s)` };
+  });
+  router.post('/api/health/bulk/restart', user, async (ctx) => {
+    const { restarted, missing } = s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
+    return { restarted_count: restarted, missing_paths: missing, message: `Restarted ${restarted} health check(s)` };
+  });
+  router.post('/api/health/check', user, async (ctx) => {
+    const b = await ctx.json(checkBody);
+    return json(s.check(b.file_path, b.source_nzb_path, b.priority));
+  });
+  router.post('/api/health/:path/retry', user, async (ctx) =>
+    json(s.retry(pathParam(ctx.params.path), (await ctx.json(retryBody)).reset_status)),
+  );
+  router.post('/api/health/:id/repair', user, async (ctx) =>
+    json(await s.repair(recordId(ctx.params.id), (await ctx.json(repairBody)).reset_repair_retry_count)),
+  );
+  router.post('/api/health/:id/check-now', user, (ctx) => json(s.checkNow(recordId(ctx.params.id))));
+  router.post('/api/health/:id/cancel', user, (ctx) => json(s.cancel(recordId(ctx.params.id))));
+}

@@ -1,0 +1,249 @@
+import type { ArticleClient } from '../articles/index.js';
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../logging/logger.js';
+import type { FileLayout, HealthStatus as VfsHealth, VfsNode } from '../vfs/types.js';
+import { checkFile, type CheckResult } from './health.checker.js';
+import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
+import type { HealthStore } from './health.store.js';
+import type { HealthRecord } from './health.types.js';
+import type { RepairBreaker } from './repair.breaker.js';
+import type { RepairLoop } from './repair.loop.js';
+
+/** The part of the VFS a check needs (VfsService satisfies it). */
+export interface HealthFiles {
+  stat(path: string): VfsNode | undefined;
+  layout(node: VfsNode): FileLayout;
+  setHealth(path: string, health: VfsHealth, missing?: readonly string[]): Promise<void>;
+}
+
+/** Live settings from the `health` config section (docs/configuration.md). */
+export interface RunnerSettings {
+  enabled: boolean;
+  maxConcurrent: number;
+  maxRetries: number;
+  intervalMs: number;
+  checkAll: boolean;
+  samplePercent: number;
+}
+
+export interface RunnerDeps {
+  store: HealthStore;
+  files: HealthFiles;
+  client: ArticleClient;
+  clock: Clock;
+  settings: () => RunnerSettings;
+  repair: RepairLoop;
+  breaker: RepairBreaker;
+  logger: Logger;
+}
+
+/**
+ * The health worker. Each cycle (every `check_interval_seconds`, sooner when a check is queued or due) it starts
+ * checks up to `max_concurrent_jobs`: manual ones first (priority, then oldest), then scheduled ones whose time has
+ * come (only while monitoring is enabled), then repairs whose back-off is over. Checks run on the health lane.
+ */
+export class HealthRunner {
+  private readonly active = new Map<number, AbortController>();
+  private cancelTimer: (() => void) | undefined;
+  private running = false;
+  private cycling = false;
+  private stopped = false;
+  readonly counters = { checked: 0, corrupted: 0, runs: 0, lastRunAt: null as number | null };
+
+  constructor(private readonly d: RunnerDeps) {}
+
+  start(): void {
+    this.running = true;
+    this.wake();
+  }
+
+  /** Stops scheduling, cancels checks in flight and waits for them to put their records back. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTimer?.();
+    for (const c of this.active.values()) c.abort(new Error('Health worker stopping'));
+    for (let i = 0; i < 200 && this.active.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  get activeChecks(): number {
+    return this.active.size;
+  }
+
+  /** Runs a cycle now (a manual check was queued, a setting changed). */
+  wake(): void {
+    if (!this.running || this.stopped) return;
+    this.arm(0);
+  }
+
+  /** Cancels a running check; its record returns to the status it had. */
+  cancel(id: number): boolean {
+    const c = this.active.get(id);
+    c?.abort(new Error('Check cancelled'));
+    return c !== undefined;
+  }
+
+  private arm(ms: number): void {
+    this.cancelTimer?.();
+    this.cancelTimer = this.d.clock.schedule(() => void this.cycle(), ms);
+  }
+
+  private async cycle(): Promise<void> {
+    if (this.stopped || this.cycling) return;
+    this.cycling = true;
+    try {
+      const s = this.d.settings();
+      for (;;) {
+        if (this.active.size >= s.maxConcurrent) break;
+        const next = this.nextRecord(s.enabled);
+        if (!next) break;
+        this.launch(next);
+      }
+      await this.d.repair.runDue();
+      this.counters.runs++;
+      this.counters.lastRunAt = this.d.clock.now();
+    } catch (err) {
+      this.d.logger.error('health cycle failed', { error: (err as Error).message });
+    } finally {
+      this.cycling = false;
+    }
+    if (!this.stopped) this.armNext();
+  }
+
+  private armNext(): void {
+    const s = this.d.settings();
+    const now = this.d.clock.now();
+    const due = this.d.store.nextDueAt();
+    let wait = s.intervalMs;
+    if (due !== undefined && (s.enabled || this.d.store.manualCount() > 0))
+      wait = Math.min(wait, Math.max(0, due - now));
+    this.arm(wait);
+  }
+
+  private nextRecord(enabled: boolean): HealthRecord | undefined {
+    for (const r of this.d.store.manualQueue()) if (!this.active.has(r.id)) return r;
+    if (!enabled) return undefined;
+    for (const r of this.d.store.due(this.d.clock.now())) if (!this.active.has(r.id)) return r;
+    return undefined;
+  }
+
+  private launch(record: HealthRecord): void {
+    const controller = new AbortController();
+    this.active.set(record.id, controller);
+    const started = this.d.store.update(record.id, (r) => ({
+      ...r,
+      status: 'checking',
+      settledStatus: r.status === 'checking' ? r.settledStatus : r.status,
+      manual: null,
+      nextCheckAt: null,
+    }));
+    void this.run(started ?? record, controller.signal).finally(() => {
+      this.active.delete(record.id);
+      this.wake();
+    });
+  }
+
+  private async run(record: HealthRecord, signal: AbortSignal): Promise<void> {
+    const node = this.d.files.stat(record.path);
+    if (!node || node.type !== 'file' || !node.layoutId) {
+      this.d.store.remove(record.id); // the file left the tree: the record follows it
+      return;
+    }
+    const s = this.d.settings();
+    let result: CheckResult;
+    try {
+      const layout = this.d.files.layout(node);
+      result = await checkFile(this.d.client, {
+        segments: layout.segments,
+        checkAll: s.checkAll,
+        samplePercent: s.samplePercent,
+        evidence: record.readEvidence,
+        signal,
+      });
+    } catch (err) {
+      if (!signal.aborted) this.d.logger.error('health check failed', { path: record.path, error: String(err) });
+      this.settle(record.id, signal.aborted ? 'Check cancelled' : `Check failed: ${(err as Error).message}`);
+      return;
+    }
+    if (result.kind === 'inconclusive') return this.inconclusive(record, result);
+    await this.verdict(record, result);
+  }
+
+  private normalDelay(r: HealthRecord): number {
+    return recheckDelayMs(this.d.clock.now() - r.fileCreatedAt, this.d.settings().intervalMs);
+  }
+
+  /** Back to the status it had, scheduled as before (cancel, unexpected failure). */
+  private settle(id: number, why: string): void {
+    this.d.store.update(id, (r) => ({
+      ...r,
+      status: r.settledStatus,
+      lastError: why,
+      nextCheckAt: this.d.clock.now() + this.normalDelay(r),
+    }));
+  }
+
+  private inconclusive(record: HealthRecord, result: Extract<CheckResult, { kind: 'inconclusive' }>): void {
+    const max = this.d.settings().maxRetries;
+    const now = this.d.clock.now();
+    this.d.store.update(record.id, (r) => {
+      const retry = r.retryCount + 1;
+      const normal = this.normalDelay(r);
+      const again = retry <= max;
+      return {
+        ...r,
+        status: r.settledStatus,
+        retryCount: again ? retry : 0,
+        nextCheckAt: now + (again ? retryDelayMs(retry, normal) : normal),
+        lastError: again
+          ? `No verdict: providers could not answer (retry ${retry} of ${max})`
+          : `No verdict after ${max} retries: providers could not answer; next check on the normal schedule`,
+        errorDetails: `${result.unreachable} of ${result.checked} article requests failed: ${result.reason}`,
+      };
+    });
+    this.d.logger.warn('health check without a verdict', { path: record.path, reason: result.reason });
+  }
+
+  private async verdict(record: HealthRecord, result: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
+    const now = this.d.clock.now();
+    const bad = result.missing.length > 0;
+    const updated = this.d.store.update(record.id, (r) => ({
+      ...r,
+      status: result.status,
+      settledStatus: result.status,
+      retryCount: 0,
+      lastCheckedAt: now,
+      nextCheckAt: now + this.normalDelay(r),
+      missing: result.missing,
+      readEvidence: [],
+      checkedSegments: result.checked,
+      totalSegments: result.total,
+      lastError: bad ? describeBad(result.missing, result.total) : null,
+      errorDetails: bad ? detailBad(result.missing) : null,
+    }));
+    this.counters.checked++;
+    if (result.status === 'corrupted') this.counters.corrupted++;
+    this.d.breaker.record(now, result.status !== 'healthy');
+    await this.d.files
+      .setHealth(
+        record.path,
+        result.status,
+        result.missing.map((m) => m.messageId),
+      )
+      .catch(() => undefined); // removed meanwhile
+    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
+  }
+}
+
+function describeBad(missing: HealthRecord['missing'], total: number): string {
+  const damaged = missing.filter((m) => m.damaged).length;
+  const gone = missing.length - damaged;
+  const parts = [gone ? `${gone} missing` : '', damaged ? `${damaged} damaged` : ''].filter(Boolean).join(', ');
+  return `${parts} of ${total} articles`;
+}
+
+function detailBad(missing: HealthRecord['missing']): string {
+  const shown = missing
+    .slice(0, 20)
+    .map((m) => `#${m.index + 1} <${m.messageId}> bytes ${m.start}-${m.end - 1}${m.damaged ? ' (damaged)' : ''}`);
+  return shown.join('; ') + (missing.length > 20 ? `; and ${missing.length - 20} more` : '');
+}

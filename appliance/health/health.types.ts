@@ -1,0 +1,43 @@
+import type { HealthStatus } from './health.wire.js';
+
+/** A missing or damaged article and the decoded bytes [start, end) of the file it carried. */
+export interface MissingArticle {
+  messageId: string;
+  index: number;
+  start: number;
+  end: number;
+  /** The body came back but failed its CRC or size check (STAT alone would have said it exists). */
+  damaged: boolean;
+}
+
+/** One file's health as stored (LMDB `health-records`, key: id). */
+export interface HealthRecord {
+  id: number;
+  path: string;
+  sourceNzbPath: string | null;
+  status: HealthStatus;
+  /** The status to return to when a check is cancelled or ends without a verdict. */
+  settledStatus: HealthStatus;
+  lastError: string | null;
+  errorDetails: string | null;
+  /** Checks in a row that ended without a verdict (providers unreachable); reset by a verdict. */
+  retryCount: number;
+  repairRetryCount: number;
+  lastCheckedAt: number | null;
+  createdAt: number;
+  /** When the file entered the tree: the age-based schedule reads it. */
+  fileCreatedAt: number;
+  /** When the scheduler runs the next check; null = not scheduled (manual queue only). */
+  nextCheckAt: number | null;
+  /** Queued by a person or by read evidence: jumps the scheduled order; priority ones first. */
+  manual: { priority: boolean; at: number } | null;
+  /** When an automatic repair may be tried again (back-off); null = none pending. */
+  repairNextAt: number | null;
+  missing: MissingArticle[];
+  /** Articles that reads could not get (430 / bad CRC) since the last check: evidence, not a verdict. */
+  readEvidence: string[];
+  checkedSegments: number;
+  totalSegments: number;
+  /** The arr download id, when the repair service may use it. */
+  downloadId?: string;
+}

@@ -1,0 +1,63 @@
+/**
+ * The health API's JSON shapes (docs/health.md, docs/console-contract.md when present). A pure type file: the
+ * console may import it. Times are ISO strings; ids are numbers.
+ */
+
+export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** One file's health record (GET /api/health, /api/health/{path}, /api/health/corrupted). */
+export interface HealthRecordJson {
+  id: number;
+  file_path: string;
+  source_nzb_path: string | null;
+  status: HealthStatus;
+  last_error: string | null;
+  error_details: string | null;
+  retry_count: number;
+  max_retries: number;
+  repair_retry_count: number;
+  max_repair_retries: number;
+  last_checked: string | null;
+  created_at: string;
+  /** Where the missing or damaged articles sit: decoded byte ranges [start, end] of the file. */
+  missing_ranges: { message_id: string; start_offset: number; end_offset: number; damaged: boolean }[];
+  /** Articles the last verdict looked at, and of how many. */
+  checked_segments: number;
+  total_segments: number;
+  /** When the scheduler will check the file next (null while a check runs or monitoring is off). */
+  next_check: string | null;
+}
+
+/** GET /api/health/stats. */
+export interface HealthStatsJson {
+  total: number;
+  pending: number;
+  checking: number;
+  healthy: number;
+  partial: number;
+  corrupted: number;
+  repair_triggered: number;
+}
+
+/** GET /api/health/worker/status. */
+export interface HealthWorkerStatusJson {
+  /** 'running' while monitoring is enabled, 'stopped' otherwise. */
+  status: 'running' | 'stopped';
+  pending_manual_checks: number;
+  total_files_checked: number;
+  total_files_corrupted: number;
+  total_runs_completed: number;
+  last_run_time: string | null;
+  active_checks: number;
+  /** The repair breaker: repairs stop when too many files turned bad at once (an outage, not takedowns). */
+  repair_paused: boolean;
+  repair_paused_reason: string | null;
+}
+
+/** POST /api/health/check. */
+export interface ManualCheckBody {
+  file_path: string;
+  source_nzb_path?: string;
+  priority?: boolean;
+}

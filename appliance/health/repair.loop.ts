@@ -1,0 +1,137 @@
+import type { Clock } from '../clock/clock.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../logging/logger.js';
+import type { HealthStore } from './health.store.js';
+import type { HealthRecord } from './health.types.js';
+import { repairDelayMs } from './health.schedule.js';
+import type { RepairBreaker } from './repair.breaker.js';
+
+/** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
+export type RepairOutcome =
+  | { kind: 'triggered' }
+  | { kind: 'not_found' }
+  | { kind: 'retryable'; reason: string }
+  | { kind: 'failed'; reason: string };
+
+/** The arrs domain's repair: find the item owning the file, mark the release failed (blocklist), delete, search. */
+export interface FileRepairer {
+  repairFile(input: { path: string; downloadId?: string; size?: number }): Promise<RepairOutcome>;
+}
+
+export interface RepairSettings {
+  /** health.enabled && health.auto_repair_enabled. */
+  autoRepair: boolean;
+  maxRepairRetries: number;
+}
+
+export const NOT_MANAGED = 'File not found in any arr: not managed by any configured Radarr or Sonarr instance';
+
+export interface RepairLoopDeps {
+  store: HealthStore;
+  /** The file's size (the arrs confirm a match by release name with it); undefined when it left the tree. */
+  sizeOf: (path: string) => number | undefined;
+  repairer: () => FileRepairer | undefined;
+  clock: Clock;
+  settings: () => RepairSettings;
+  breaker: RepairBreaker;
+  logger: Logger;
+}
+
+/**
+ * Asks the arrs to replace corrupted files: at once after a corrupted verdict (with auto repair on), again after a
+ * back-off while the arr answers "try later", at most `max_repair_retries` times; never while the breaker is open.
+ */
+export class RepairLoop {
+  constructor(private readonly d: RepairLoopDeps) {}
+
+  /**
+   * After a verdict: repair a file that just turned corrupted, when auto repair is on. A file that was corrupted
+   * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
+   */
+  async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
+    if (record.status !== 'corrupted' || previous === 'corrupted' || !this.d.settings().autoRepair) return;
+    await this.attempt(record, false);
+  }
+
+  /** Back-offs that are over (the runner calls this each cycle). */
+  async runDue(): Promise<void> {
+    if (!this.d.settings().autoRepair) return;
+    for (const r of [...this.d.store.repairsDue(this.d.clock.now())]) await this.attempt(r, false);
+  }
+
+  /** POST /api/health/{id}/repair: a person asks; NOT_FOUND when no arr manages the file. */
+  async repairNow(id: number, resetCount: boolean): Promise<HealthRecord> {
+    let record = this.d.store.get(id);
+    if (!record) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (resetCount) record = this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 })) ?? record;
+    return this.attempt(record, true);
+  }
+
+  private async attempt(record: HealthRecord, manual: boolean): Promise<HealthRecord> {
+    const now = this.d.clock.now();
+    const max = this.d.settings().maxRepairRetries;
+    const paused = manual ? null : this.d.breaker.openReason(now);
+    if (paused) {
+      this.d.logger.warn('repair paused by the breaker', { path: record.path, reason: paused });
+      return this.set(record.id, { lastError: paused, repairNextAt: now + 15 * 60_000 });
+    }
+    if (!manual && record.repairRetryCount >= max)
+      return this.set(record.id, {
+        lastError: `Automatic repair gave up after ${record.repairRetryCount} attempt(s)`,
+        repairNextAt: null,
+      });
+    const repairer = this.d.repairer();
+    const outcome: RepairOutcome = repairer
+      ? await repairer
+          .repairFile({
+            path: record.path,
+            ...(record.downloadId ? { downloadId: record.downloadId } : {}),
+            ...sizeField(this.d.sizeOf(record.path)),
+          })
+          .catch((err: unknown) => ({ kind: 'retryable' as const, reason: (err as Error).message ?? String(err) }))
+      : { kind: 'not_found' };
+    this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
+    const attempts = record.repairRetryCount + 1;
+    switch (outcome.kind) {
+      case 'triggered':
+        return this.set(record.id, {
+          status: 'repair_triggered',
+          settledStatus: 'repair_triggered',
+          repairRetryCount: attempts,
+          repairNextAt: null,
+          nextCheckAt: null,
+          lastError: null,
+        });
+      case 'not_found':
+        this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
+        if (manual) throw new AppError('NOT_FOUND', NOT_MANAGED);
+        return this.d.store.get(record.id)!;
+      case 'retryable': {
+        const again = attempts < max;
+        const updated = this.set(record.id, {
+          repairRetryCount: attempts,
+          repairNextAt: again ? now + repairDelayMs(attempts) : null,
+          lastError: `Repair failed (${again ? 'will retry' : 'gave up'}): ${outcome.reason}`,
+        });
+        if (manual) throw new AppError('BAD_GATEWAY', `Repair failed: ${outcome.reason}`);
+        return updated;
+      }
+      case 'failed':
+        this.set(record.id, {
+          repairRetryCount: attempts,
+          repairNextAt: null,
+          lastError: `Repair failed: ${outcome.reason}`,
+        });
+        if (manual) throw new AppError('BAD_GATEWAY', `Repair failed: ${outcome.reason}`);
+        return this.d.store.get(record.id)!;
+    }
+  }
+
+  private set(id: number, patch: Partial<HealthRecord>): HealthRecord {
+    const updated = this.d.store.update(id, (r) => ({ ...r, ...patch }));
+    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    return updated;
+  }
+}
+
+const sizeField = (size: number | undefined) => (size === undefined ? {} : { size });

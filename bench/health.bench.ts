@@ -1,0 +1,156 @@
+/**
+ * Health benchmarks (docs/performance.md, "Health"), against the local INN on loopback:
+ *  1. Full STAT of a release of 50 GiB's article count (69,906 articles of 768,000 bytes): the checker's STAT of
+ *     every article through the real pool on the health lane, pipelined (target >= 20,000 articles/s). STAT never
+ *     reads a body, so the articles are posted small (64 decoded bytes each) to keep the fixture quick to post.
+ *  2. A health pass over 10,000 files of 50 articles, sampled (health.segment_sample_percentage, default 5%, plus
+ *     first, last and 3 BODY spot-checks each), through the real health domain (LMDB records, VFS tree, worker with
+ *     max_concurrent_jobs 10). The files reuse the posted articles (file k starts at article 50k mod 69,906).
+ * SPOOL_BENCH_HEALTH_FILES sets the file count of (2).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { statMany } from '../appliance/articles/index.js';
+import { systemClock } from '../appliance/clock/clock.js';
+import { ConfigService } from '../appliance/config/index.js';
+import { createHealth } from '../appliance/health/index.js';
+import { checkFile } from '../appliance/health/health.checker.js';
+import { memoryLogger } from '../appliance/logging/logger.js';
+import { NntpPool } from '../appliance/nntp/index.js';
+import { openStore } from '../appliance/store/index.js';
+import { VfsService } from '../appliance/vfs/vfs.service.js';
+import type { PostedFile } from '../tests/support/inn/poster.js';
+import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
+import { innProvider } from '../tests/support/inn/provider.js';
+
+/** A 50 GiB release in 768,000-byte articles. */
+const ARTICLES = Math.ceil((50 * 1024 ** 3) / 768_000);
+const SMALL = 64;
+const FILES = Number(process.env.SPOOL_BENCH_HEALTH_FILES ?? 10_000);
+const PER_FILE = 50;
+
+async function fixture(inn: InnServer, log: (m: string) => void): Promise<PostedFile> {
+  const cache = path.join(inn.root, `bench-health-${ARTICLES}.json`);
+  if (existsSync(cache)) {
+    const file = JSON.parse(readFileSync(cache, 'utf8')) as PostedFile;
+    const pool = new NntpPool([innProvider(inn)]);
+    const there = await pool.stat(`<${file.messageIds.at(-1)}>`).finally(() => pool.close());
+    if (there) return file;
+  }
+  log(`posting ${ARTICLES} articles of ${SMALL} bytes to INN (once; cached in ${cache})`);
+  const t0 = performance.now();
+  const file = await inn.postFile('spool-bench-health.bin', randomBytes(ARTICLES * SMALL), {
+    articleSize: SMALL,
+    connections: 8,
+  });
+  log(`posted in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  writeFileSync(cache, JSON.stringify(file));
+  return file;
+}
+
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
+async function fullStat(inn: InnServer, file: PostedFile, log: (m: string) => void): Promise<string[]> {
+  const rows: string[] = [];
+  const segments = file.messageIds.map((messageId, i) => ({ messageId, start: i * SMALL, end: (i + 1) * SMALL }));
+  for (const connections of [8, 16]) {
+    const pool = new NntpPool([innProvider(inn, { max_connections: connections })], { statPipelineDepth: 16 });
+    try {
+      // Warm: connections open, INN's history in the page cache.
+      await statMany(pool, file.messageIds.slice(0, 2000), 'health', new AbortController().signal, 256);
+      for (let run = 1; run <= 2; run++) {
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        const result = await checkFile(pool, {
+          segments,
+          checkAll: true,
+          samplePercent: 100,
+          signal: new AbortController().signal,
+        });
+        const secs = (performance.now() - t0) / 1000;
+        const cpu = cpuSeconds(process.cpuUsage(cpu0));
+        if (result.kind !== 'verdict' || result.status !== 'healthy') throw new Error(JSON.stringify(result));
+        const rate = result.checked / secs;
+        log(`full STAT, ${connections} connections, run ${run}: ${rate.toFixed(0)} articles/s`);
+        rows.push(
+          `| Full STAT of ${result.checked.toLocaleString('en')} articles (50 GiB release), ${connections} connections x 16 deep, run ${run} | ${secs.toFixed(2)} s | ${rate.toFixed(0)} articles/s | ${cpu.toFixed(2)} s | >= 20,000/s |`,
+        );
+      }
+    } finally {
+      await pool.close();
+    }
+  }
+  return rows;
+}
+
+async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => void): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spool-bench-health-'));
+  const configPath = path.join(dir, 'config.yaml');
+  writeFileSync(configPath, stringify({ health: { enabled: false, max_concurrent_jobs: 10 } }));
+  const logger = memoryLogger();
+  const config = await ConfigService.open({ configPath, dataDir: dir, logger });
+  const store = openStore({ rootPath: dir });
+  const pool = new NntpPool([innProvider(inn)]);
+  const vfs = new VfsService({
+    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    sidecarDir: path.join(dir, 'sc'),
+  });
+  const health = createHealth({ store, config, vfs, client: pool, clock: systemClock, logger });
+  try {
+    const n = file.messageIds.length;
+    const t0 = performance.now();
+    for (let job = 0; job < FILES / 100; job++) {
+      const files = Array.from({ length: 100 }, (_, k) => {
+        const f = job * 100 + k;
+        const segments = Array.from({ length: PER_FILE }, (_, i) => ({
+          messageId: file.messageIds[(f * PER_FILE + i) % n]!,
+          start: i * SMALL,
+          end: (i + 1) * SMALL,
+        }));
+        return { name: `f${f}.mkv`, size: PER_FILE * SMALL, layout: { size: PER_FILE * SMALL, segments } };
+      });
+      await vfs.addJob({ category: 'bench', jobName: `job${job}`, files });
+    }
+    log(`${FILES} files and their records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const cpu0 = process.cpuUsage();
+    const t1 = performance.now();
+    for (const r of health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc' }).items)
+      health.service.check(r.path, undefined, false);
+    for (;;) {
+      const w = health.service.workerStatus();
+      if (w.active_checks === 0 && w.pending_manual_checks === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const secs = (performance.now() - t1) / 1000;
+    const cpu = cpuSeconds(process.cpuUsage(cpu0));
+    const stats = health.service.stats();
+    if (stats.healthy !== FILES) throw new Error(`expected ${FILES} healthy, got ${JSON.stringify(stats)}`);
+    log(`health pass: ${FILES} files in ${secs.toFixed(1)} s`);
+    return [
+      `| Health pass, ${FILES.toLocaleString('en')} files x ${PER_FILE} articles, 5% sample + first/last + 3 BODY each, 10 checks at once | ${secs.toFixed(1)} s | ${(FILES / secs).toFixed(0)} files/s | ${cpu.toFixed(1)} s | |`,
+    ];
+  } finally {
+    await health.close();
+    await pool.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(log: (m: string) => void = console.error): Promise<string> {
+  const inn = await ensureInn();
+  const file = await fixture(inn, log);
+  const rows = [...(await fullStat(inn, file, log)), ...(await healthPass(inn, file, log))];
+  return [
+    'Health benchmark: INN 2.7 on loopback, plain TCP, the real pool (health lane) and checker; CPU is this process (pool and checker), INN runs beside it on the same 2 cores.',
+    '',
+    '| What | Time | Rate | CPU | Target |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { PostedFile } from '../../support/inn/poster.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { davGet, davList, sha256, startImportServer, type TestServer } from '../import/support.js';
+import { davRange, importNzb, rangesAround } from './support.js';
+
+// 7z archives written by Debian's 7-Zip (7zz): copy method (-mx0, its header still LZMA-compressed), split into
+// .7z.001 ... volumes, posted to a real INN, imported and read back byte-exact through WebDAV.
+let inn: InnServer;
+let srv: TestServer;
+const dir = mkdtempSync(join(tmpdir(), 'spool-7z-'));
+
+before(async () => {
+  inn = await ensureInn();
+  srv = await startImportServer(inn);
+});
+after(async () => {
+  await srv?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs 7zz in a fresh folder holding `files`; returns the archive's pieces, in name order. */
+function sevenZip(sub: string, files: Record<string, Buffer>, args: string[]): { name: string; bytes: Buffer }[] {
+  const d = join(dir, sub);
+  mkdirSync(join(d, 'in'), { recursive: true });
+  for (const [name, bytes] of Object.entries(files)) {
+    mkdirSync(join(d, 'in', name, '..'), { recursive: true });
+    writeFileSync(join(d, 'in', name), bytes);
+  }
+  execFileSync('7zz', ['a', '-bd', ...args, join(d, 'out', `${sub}.7z`), '.'], { cwd: join(d, 'in'), stdio: 'ignore' });
+  return readdirSync(join(d, 'out'))
+    .sort()
+    .map((name) => ({ name, bytes: readFileSync(join(d, 'out', name)) }));
+}
+
+async function post(pieces: { name: string; bytes: Buffer }[], articleSize = 90_000): Promise<PostedFile[]> {
+  const out: PostedFile[] = [];
+  for (const p of pieces) out.push(await inn.postFile(p.name, p.bytes, { articleSize }));
+  return out;
+}
+
+test('7z copy method split into .7z.001 pieces: several files, listed out of order, byte-exact', async () => {
+  const movie = randomBytes(1_100_000);
+  const subs = randomBytes(20_000);
+  const pieces = sevenZip('Seven.Movie', { 'Seven.Movie.mkv': movie, 'Subs/en.srt': subs }, ['-mx0', '-v400k']);
+  assert.ok(pieces.length >= 3, pieces.map((p) => p.name).join());
+  const posted = await post(pieces);
+  const item = await importNzb(srv.baseUrl, inn, 'Seven.Movie.nzb', posted.reverse());
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  const target = item.target_path!;
+  assert.deepEqual((await davList(srv.baseUrl, target)).sort(), ['Seven.Movie.mkv', 'Subs']);
+  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Seven.Movie.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Subs/en.srt`)).body, subs);
+  for (const [a, b] of rangesAround(movie.length, [400 * 1024 - 40, 800 * 1024 - 40])) {
+    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Seven.Movie.mkv`, a, b), movie.subarray(a, b));
+  }
+});
+
+test('a compressed 7z fails with ARCHIVE_COMPRESSED; a 7z missing its last piece fails naming the cause', async () => {
+  const packed = sevenZip('Packed7', { 'x.mkv': Buffer.alloc(200_000, 7) }, ['-mx5']);
+  const failed = await importNzb(srv.baseUrl, inn, 'Packed7.nzb', await post(packed));
+  assert.equal(failed.status, 'failed');
+  assert.match(failed.error_message!, /^compressed archive: cannot be streamed/);
+  assert.equal(failed.error_code, 'ARCHIVE_COMPRESSED');
+
+  const split = sevenZip('Cut7', { 'y.mkv': randomBytes(500_000) }, ['-mx0', '-v200k']);
+  const cut = await importNzb(srv.baseUrl, inn, 'Cut7.nzb', await post(split.slice(0, -1)));
+  assert.equal(cut.status, 'failed');
+  assert.equal(cut.error_code, 'ARCHIVE_VOLUME_MISSING', cut.error_message ?? '');
+});

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { ManualClock } from '../../../appliance/clock/manual-clock.js';
+import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
+import { cancelArticles } from '../../support/inn/cancel.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { api, innProvider, startImportServer, type TestServer } from '../import/support.js';
+import { checkAndWait, importPosted, record, Relay } from './support.js';
+
+// Repair through the real ArrRepairService against fake Radarr and Sonarr servers, with INN as the provider behind
+// a relay that can be stopped (the server "goes away"). Time is a ManualClock: back-offs pass on demand.
+const ROOT = '/data/spool';
+let inn: InnServer;
+let relay: Relay;
+let radarr: FakeArr;
+let sonarr: FakeArr;
+let srv: TestServer;
+const clock = new ManualClock();
+const tick = () => clock.advance(0);
+
+before(async () => {
+  inn = await ensureInn();
+  relay = new Relay(inn);
+  await relay.start();
+  radarr = await startFakeArr({ type: 'radarr' });
+  sonarr = await startFakeArr({ type: 'sonarr' });
+  const instance = (a: FakeArr) => ({
+    name: a.type,
+    type: a.type,
+    url: a.url,
+    api_key: a.apiKey,
+    enabled: true,
+    root_folder: ROOT,
+  });
+  srv = await startImportServer(
+    inn,
+    {
+      providers: [innProvider(inn, { port: relay.port })],
+      health: { enabled: true, auto_repair_enabled: true, check_interval_seconds: 86_400, max_retries: 1 },
+      arrs: { enabled: true, radarr_instances: [instance(radarr)], sonarr_instances: [instance(sonarr)] },
+    },
+    { clock },
+  );
+});
+after(async () => {
+  await srv?.stop();
+  await relay?.stop();
+  await radarr?.close();
+  await sonarr?.close();
+});
+
+/** A movie in the fake Radarr whose file is the imported one, as the instance sees the mount at ROOT. */
+function own(path: string, title: string) {
+  const movie = radarr.addMovie({ title });
+  return { movie, file: radarr.addMovieFile(movie.id, { path: `${ROOT}${path}` }) };
+}
+
+test('a corrupted file is replaced through Radarr with the exact calls; a good file is never touched', async () => {
+  const good = await importPosted(srv.baseUrl, inn, 'Good.Film.2020.mkv', randomBytes(200_000), 20_000);
+  const bad = await importPosted(srv.baseUrl, inn, 'Bad.Film.2021.mkv', randomBytes(200_000), 20_000);
+  const g = own(good.path, 'Good Film');
+  const b = own(bad.path, 'Bad Film');
+  assert.equal((await checkAndWait(srv.baseUrl, good.path, tick)).status, 'healthy');
+  cancelArticles(inn, [bad.ids[0]!]);
+  assert.equal((await checkAndWait(srv.baseUrl, bad.path, tick)).status, 'corrupted');
+  // The repair follows the verdict.
+  await waitFor(async () => (await record(srv.baseUrl, bad.path)).status === 'repair_triggered');
+  const r = await record(srv.baseUrl, bad.path);
+  assert.equal(r.repair_retry_count, 1);
+  const lines = radarr.callLines();
+  assert.ok(lines.includes(`DELETE moviefile/${b.file.id}`), lines.join(', '));
+  assert.ok(!lines.some((l) => l.includes(`moviefile/${g.file.id}`)), 'the good file is not touched');
+  assert.deepEqual(radarr.calls.at(-1)!.body, { name: 'MoviesSearch', movieIds: [b.movie.id] });
+  assert.deepEqual([...radarr.lib.movieFiles.keys()], [g.file.id]);
+  assert.deepEqual(radarr.unexpected, []);
+  assert.equal((await record(srv.baseUrl, good.path)).status, 'healthy');
+});
+
+test('409 and 5xx from the arr are retried after a back-off; a 404 on the delete is a failure', async () => {
+  const f = await importPosted(srv.baseUrl, inn, 'Busy.Film.2022.mkv', randomBytes(100_000), 20_000);
+  const o = own(f.path, 'Busy Film');
+  radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 409, times: 1 });
+  radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 503, times: 1 });
+  cancelArticles(inn, [f.ids[0]!]);
+  assert.equal((await checkAndWait(srv.baseUrl, f.path, tick)).status, 'corrupted');
+  await waitFor(async () => /will retry/.test((await record(srv.baseUrl, f.path)).last_error ?? ''));
+  const first = await record(srv.baseUrl, f.path);
+  assert.equal(first.status, 'corrupted');
+  assert.equal(first.repair_retry_count, 1);
+  await clock.advance(15 * 60_000 + 1); // the 503 answers the second try
+  await waitFor(async () => (await record(srv.baseUrl, f.path)).repair_retry_count === 2);
+  assert.equal((await record(srv.baseUrl, f.path)).status, 'corrupted');
+  await clock.advance(30 * 60_000 + 1);
+  await waitFor(async () => (await record(srv.baseUrl, f.path)).status === 'repair_triggered');
+  assert.ok(!radarr.lib.movieFiles.has(o.file.id));
+
+  const gone = await importPosted(srv.baseUrl, inn, 'Gone.Film.2023.mkv', randomBytes(100_000), 20_000);
+  own(gone.path, 'Gone Film');
+  radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 404, times: 1 });
+  cancelArticles(inn, [gone.ids[0]!]);
+  assert.equal((await checkAndWait(srv.baseUrl, gone.path, tick)).status, 'corrupted');
+  await waitFor(async () => /Repair failed/.test((await record(srv.baseUrl, gone.path)).last_error ?? ''));
+  assert.equal((await record(srv.baseUrl, gone.path)).status, 'corrupted');
+});
+
+test('repair of a file no arr manages answers NOT_FOUND', async () => {
+  const f = await importPosted(srv.baseUrl, inn, 'Orphan.Film.2024.mkv', randomBytes(100_000), 20_000);
+  const rec = await record(srv.baseUrl, f.path);
+  const res = await api(srv.baseUrl, `/api/health/${rec.id}/repair`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ reset_repair_retry_count: false }),
+  });
+  assert.equal(res.status, 404);
+  assert.equal((res.body as { error?: { code: string } }).error?.code, 'NOT_FOUND');
+});
+
+test('the server stopped for longer than a check: no verdict, no repair; back up: a verdict', async () => {
+  const f = await importPosted(srv.baseUrl, inn, 'Steady.Film.2019.mkv', randomBytes(100_000), 20_000);
+  own(f.path, 'Steady Film');
+  const callsBefore = radarr.calls.length;
+  await relay.stop();
+  try {
+    const r = await checkAndWait(srv.baseUrl, f.path, tick, 60_000);
+    assert.equal(r.status, 'pending');
+    assert.equal(r.retry_count, 1);
+    assert.match(r.last_error ?? '', /No verdict/);
+    assert.deepEqual(r.missing_ranges, []);
+    await clock.advance(60_000 + 1); // the retry, still down: gives up until the normal schedule
+    await waitFor(async () => /after 1 retries/.test((await record(srv.baseUrl, f.path)).last_error ?? ''), 60_000);
+    const after = await record(srv.baseUrl, f.path);
+    assert.equal(after.status, 'pending');
+    assert.equal(radarr.calls.length, callsBefore, 'no arr was asked anything');
+  } finally {
+    await relay.start();
+  }
+  // The pool may keep the provider aside for its cool-down; a later check gets the verdict.
+  let verdict = '';
+  for (let i = 0; i < 30 && verdict !== 'healthy'; i++) {
+    verdict = (await checkAndWait(srv.baseUrl, f.path, tick, 60_000)).status;
+    if (verdict !== 'healthy') await new Promise((r) => setTimeout(r, 2000));
+  }
+  assert.equal(verdict, 'healthy');
+});
+
+async function waitFor(cond: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await tick();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The health domain on real parts (LMDB in a temp dir, the real config file and VFS tree) with an in-process
+ * article client for fault injection and a ManualClock, for unit tests of checks, schedule, repair and breaker.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { ArticleClient } from '../../../appliance/articles/index.js';
+import { ManualClock } from '../../../appliance/clock/manual-clock.js';
+import { ConfigService } from '../../../appliance/config/index.js';
+import {
+  createHealth,
+  type FileRepairer,
+  type HealthDomain,
+  type RepairOutcome,
+} from '../../../appliance/health/index.js';
+import { memoryLogger } from '../../../appliance/logging/logger.js';
+import {
+  AbortedError,
+  ArticleMissingError,
+  CorruptArticleError,
+  TimeoutError,
+  type DecodedArticle,
+  type RequestPriority,
+} from '../../../appliance/nntp/index.js';
+import { openStore, type Store } from '../../../appliance/store/index.js';
+import { VfsService } from '../../../appliance/vfs/vfs.service.js';
+
+export const ARTICLE = 1000;
+
+/** Articles by id: 'missing' answers 430 to STAT and BODY, 'damaged' passes STAT but fails BODY's CRC. */
+export class FakeArticles implements ArticleClient {
+  missing = new Set<string>();
+  damaged = new Set<string>();
+  /** Every request times out (the providers are down). */
+  down = false;
+  /** Requests wait until released (to hold a check running). */
+  hold: Promise<void> | undefined;
+  requests: { kind: 'stat' | 'body'; id: string; lane: RequestPriority }[] = [];
+
+  private async answer(kind: 'stat' | 'body', id: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }) {
+    this.requests.push({ kind, id, lane: opts?.priority ?? 'import' });
+    if (this.hold) {
+      const signal = opts?.signal;
+      await Promise.race([
+        this.hold,
+        new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new AbortedError()), { once: true })),
+      ]);
+    }
+    if (this.down) throw new TimeoutError('connect timed out');
+    if (this.missing.has(id)) throw new ArticleMissingError(id);
+    if (kind === 'body' && this.damaged.has(id)) throw new CorruptArticleError(`CRC mismatch in ${id}`);
+  }
+
+  async stat(id: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<boolean> {
+    try {
+      await this.answer('stat', id, opts);
+      return true;
+    } catch (err) {
+      if (err instanceof ArticleMissingError) return false;
+      throw err;
+    }
+  }
+
+  async body(id: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<DecodedArticle> {
+    await this.answer('body', id, opts);
+    return { data: Buffer.alloc(ARTICLE), messageId: id } as DecodedArticle;
+  }
+}
+
+/** Records repair calls and answers with the queued outcomes (then 'triggered'). */
+export class FakeRepairer implements FileRepairer {
+  calls: { path: string; downloadId?: string }[] = [];
+  outcomes: RepairOutcome[] = [];
+  async repairFile(input: { path: string; downloadId?: string }): Promise<RepairOutcome> {
+    this.calls.push(input);
+    return this.outcomes.shift() ?? { kind: 'triggered' };
+  }
+}
+
+export interface HealthHarness {
+  health: HealthDomain;
+  vfs: VfsService;
+  config: ConfigService;
+  clock: ManualClock;
+  articles: FakeArticles;
+  repairer: FakeRepairer;
+  store: Store;
+  logs: string[];
+  /** Lets the worker run until no check is running or queued (bounded). */
+  drain(): Promise<void>;
+  /** Adds a job of one file of `count` articles ids `<name>-<i>`; returns its path. */
+  addFile(name: string, count: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function healthHarness(health: Record<string, unknown> = {}): Promise<HealthHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
+  const configPath = join(dir, 'config.yaml');
+  writeFileSync(configPath, stringify({ health: { enabled: true, check_interval_seconds: 60, ...health } }));
+  const log = memoryLogger();
+  const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
+  const store = openStore({ rootPath: dir });
+  const vfs = new VfsService({
+    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    sidecarDir: join(dir, 'sidecars'),
+  });
+  const clock = new ManualClock();
+  const articles = new FakeArticles();
+  const repairer = new FakeRepairer();
+  const domain = createHealth({ store, config, vfs, client: articles, clock, logger: log, repairer: () => repairer });
+  return {
+    health: domain,
+    vfs,
+    config,
+    clock,
+    articles,
+    repairer,
+    store,
+    logs: log.lines,
+    async drain() {
+      for (let i = 0; i < 400; i++) {
+        await clock.advance(0);
+        const w = domain.service.workerStatus();
+        if (w.active_checks === 0 && w.pending_manual_checks === 0) return;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error('health checks did not finish');
+    },
+    async addFile(name, count) {
+      const segments = Array.from({ length: count }, (_, i) => ({
+        messageId: `${name}-${i}`,
+        start: i * ARTICLE,
+        end: (i + 1) * ARTICLE,
+      }));
+      const { files } = await vfs.addJob({
+        category: 'movies',
+        jobName: name,
+        files: [
+          {
+            name: `${name}.mkv`,
+            size: count * ARTICLE,
+            layout: { size: count * ARTICLE, segments },
+            sourceNzbPath: `${name}.nzb`,
+          },
+        ],
+      });
+      return files[0]!;
+    },
+    async close() {
+      await domain.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
