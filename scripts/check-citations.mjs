@@ -27,7 +27,7 @@ const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclu
   encoding: 'utf8',
 });
 const problems = [];
-for (const file of listed.split('\n')) {
+for (const file of new Set(listed.split('\n'))) {
   if (!file || file === self || file === 'package-lock.json' || !TEXT.test(file)) continue;
   let text;
   try {
