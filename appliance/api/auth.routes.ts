@@ -5,7 +5,7 @@ import { setSessionCookie } from '../auth/session-cookie.js';
 import type { AuthConfigJson } from '../auth/auth.wire.js';
 import type { Router } from '../http/router.js';
 
-/** Spec §7 "Auth and users", the anonymous half: auth config, registration status, login, register. */
+/** docs/console-contract.md §7 "Auth and users", the anonymous half: auth config, registration status, login, register. */
 export function registerAuthRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
   const open = { access: 'public' } as const;
 

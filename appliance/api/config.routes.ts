@@ -3,7 +3,7 @@ import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
 
 /**
- * /api/config (spec §7 Configuration). Admin only. Writes answer `{config, restart_required}`: the new redacted
+ * /api/config (docs/console-contract.md §7 Configuration). Admin only. Writes answer `{config, restart_required}`: the new redacted
  * config and the restart-only fields changed since start, for the console's restart banner.
  */
 export function registerConfigRoutes(router: Router, deps: { config: ConfigService }): void {
@@ -20,7 +20,7 @@ export function registerConfigRoutes(router: Router, deps: { config: ConfigServi
   router.post('/api/config/reload', admin, () => config.reload());
 }
 
-/** The payload is `{section, config}` (spec §7); its section must name the one in the path. */
+/** The payload is `{section, config}` (docs/console-contract.md §7); its section must name the one in the path. */
 function sectionOf(pathSection: string, body: { section?: unknown } | null): string {
   const given = body && typeof body === 'object' ? body.section : undefined;
   if (given !== undefined && given !== pathSection) {

@@ -10,7 +10,7 @@ function vfsPath(raw: string | null): string {
   return raw.replace(/^\/webdav(?=\/|$)/, '') || '/';
 }
 
-/** Spec §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
+/** docs/console-contract.md §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
 export interface FilesRouteDeps {
   vfs: VfsService;
   /** Message ids of a file known missing (the health domain's records), shown per segment by /api/files/info. */

@@ -15,7 +15,7 @@ import { parseCategory, parsePriority, parseTime } from '../importer/request-par
 
 // Not strict: apikey and cache busters ride along on every route.
 const listQuery = z.object({
-  // limit=0 means "all" (the convention of this field, ARCHITECTURE.md); the console pages by 20.
+  // limit=0 means "all" (docs/console-contract.md §7); the console pages by 20.
   limit: z.coerce.number().int('limit must be a whole number').min(0).max(1000).default(20),
   offset: z.coerce.number().int('offset must be a whole number').min(0).default(0),
   status: z.enum(QUEUE_STATUSES).optional(),
@@ -30,7 +30,7 @@ function queueId(raw: string | undefined): number {
   return id;
 }
 
-/** Spec §7 Queue. Thin: parse, call the queue service, serialise. */
+/** docs/console-contract.md §7 Queue. Thin: parse, call the queue service, serialise. */
 export function registerQueueRoutes(router: Router, { importer }: { importer: ImporterDomain }): void {
   const { queue } = importer;
 

@@ -15,7 +15,7 @@ const rcTestSchema = z.object({
   mount_options: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Spec §7 Mount & RClone. */
+/** docs/console-contract.md §7 Mount & RClone. */
 export function registerRcloneRoutes(
   router: Router,
   { mount, rclone }: { mount: MountService; rclone: RcloneService },

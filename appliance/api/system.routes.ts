@@ -8,7 +8,7 @@ export interface SystemRouteDeps {
   requestRestart(force: boolean): void;
 }
 
-/** /ping and spec §7 "System": restart. (Pool metrics are registered by the NNTP domain.) */
+/** /ping and docs/console-contract.md §7 "System": restart. (Pool metrics are registered by the NNTP domain.) */
 export function registerSystemRoutes(router: Router, deps: SystemRouteDeps): void {
   // Anonymous and cheap, for health checks and arrs; raw {status} like Sonarr's, no envelope.
   router.get('/ping', { access: 'public' }, (ctx) =>

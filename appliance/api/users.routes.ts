@@ -12,12 +12,12 @@ import { zodToFieldErrors } from '../errors/field-errors.js';
 
 // Not strict: other query parameters (apikey, cache busters) ride along on every route.
 const pageQuery = z.object({
-  // limit=0 means "all" (the convention of this field, ARCHITECTURE.md).
+  // limit=0 means "all" (docs/console-contract.md §7).
   limit: z.coerce.number().int('limit must be a whole number').min(0, 'limit must be 0 or more').max(1000).default(50),
   offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').default(0),
 });
 
-/** Spec §7 "Auth and users": the signed-in user, logout, API key, and the admin's user list. */
+/** docs/console-contract.md §7 "Auth and users": the signed-in user, logout, API key, and the admin's user list. */
 export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
   const me = (ctx: Ctx) => {
     const user = auth.auth.currentUser(ctx.user);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './password.js';
 
-/** Registration input with the texts of spec §5; every bad field is reported at once. */
+/** Registration input with the texts of docs/console-contract.md §5; every bad field is reported at once. */
 export const registerSchema = z.strictObject({
   username: z
     .string({ error: 'Username is required' })

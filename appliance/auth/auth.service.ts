@@ -39,7 +39,7 @@ export class AuthService {
 
   /**
    * The record behind a principal. With login not required and nobody signed in, "you" are the first
-   * administrator (everyone may do everything, spec §1); null when no user exists yet.
+   * administrator (everyone may do everything, docs/console-contract.md §1); null when no user exists yet.
    */
   currentUser(principal: Principal): UserRecord | null {
     if (principal.via === 'open') return this.users.firstAdmin() ?? null;

@@ -28,7 +28,6 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     registrationEnabled: false,
     webdavUser: 'dav',
     webdavPassword: '',
-    trustedOrigins: [],
   };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {
@@ -64,7 +63,7 @@ test('scrypt hashes are salted, verify only the right password, and a malformed 
   assert.equal(await verifyPassword('s3cret-pass', a.replace(/\$[^$]+$/, '$AAAA')), false);
 });
 
-test('registration texts of spec §5', () => {
+test('registration texts of docs/console-contract.md §5', () => {
   const r = registerSchema.safeParse({ username: 'ab', password: 'short', email: 'nope' });
   assert.equal(r.success, false);
   const messages = r.error!.issues.map((i) => i.message).sort();

@@ -112,7 +112,7 @@ export class ConfigService {
     return this.exclusive(() => this.commit(this.prepareReplace(full)));
   }
 
-  /** PATCH one section (spec §7); `rclone` may carry `mount_path`, `system` is `{mount_path}`. */
+  /** PATCH one section (docs/console-contract.md §7); `rclone` may carry `mount_path`, `system` is `{mount_path}`. */
   patchSection(section: string, partial: unknown): Promise<WriteResult> {
     return this.exclusive(() => this.commit(this.preparePatch(section, partial)));
   }

@@ -1,9 +1,10 @@
 import type { SpoolConfig } from './schema.js';
 
 /**
- * The one set of defaults (spec §9; AltMount's values where the spec is silent, research §1.10).
+ * The one set of defaults (docs/console-contract.md §9; where the contract is silent, the values of AltMount, a
+ * comparable Usenet streamer, so a user moving over keeps familiar behaviour; docs/configuration.md lists them all).
  * Paths under the data dir are filled by `defaultsFor(dataDir)` (data-dir-defaults.ts); the values here assume
- * `./data`. No Node imports here: the console imports this file too (pwa/src/features/config/serverConfig.ts), so its
+ * `./data`. No Node imports here: the console imports this file too (through config.wire.ts), so its
  * forms start from exactly these values.
  */
 export const DEFAULTS: SpoolConfig = deepFreeze({
@@ -21,6 +22,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     registration_enabled: false,
     // The console's own address is always trusted; list others (a second hostname) here.
     trusted_origins: [],
+    // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
+    trusted_proxies: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -158,7 +161,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
   },
 });
 
-/** Defaults for one provider entry (spec §9). */
+/** Defaults for one provider entry (docs/console-contract.md §9). */
 export const PROVIDER_DEFAULTS = deepFreeze({
   host: '',
   port: 119,
@@ -171,10 +174,10 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   is_backup_provider: false,
 });
 
-/** Defaults for one SABnzbd category (spec §5: a new category defaults to order 1, priority 0, empty dir). */
+/** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */
 export const CATEGORY_DEFAULTS = deepFreeze({ order: 1, priority: 0, dir: '' });
 
-/** Defaults for one arr instance (spec §5: new instances are enabled). */
+/** Defaults for one arr instance (docs/console-contract.md §5: new instances are enabled). */
 export const ARR_INSTANCE_DEFAULTS = deepFreeze({ name: '', url: '', api_key: '', enabled: true, root_folder: '' });
 
 export function deepFreeze<T>(value: T): T {

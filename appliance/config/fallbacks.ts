@@ -1,5 +1,5 @@
 /**
- * Spec §5 "numeric fallbacks when input is invalid": what a number field of the console turns into when what was
+ * docs/console-contract.md §5 "numeric fallbacks when input is invalid": what a number field of the console turns into when what was
  * typed is not a number (empty, letters) or is a zero where zero is not allowed. Out-of-range numbers are kept as
  * typed on purpose: the server's validation then names the range, which is more useful than a silent clamp.
  * No Node imports here: the console imports this file too (pwa/src/features/config/serverConfig.ts), so its number
@@ -20,7 +20,7 @@ export const NUMERIC_FALLBACKS = {
   'import.max_processor_workers': { min: 1, max: 20, fallback: 1 },
   'import.queue_processing_interval_seconds': { min: 1, max: 300, fallback: 5 },
   'sabnzbd.categories.order': { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, fallback: 0 },
-  // Not named in spec §5; the console's number fields for these fall back to their §9 default (or the minimum).
+  // Not named in docs/console-contract.md §5; the console's number fields for these fall back to their §9 default (or the minimum).
   'health.max_concurrent_jobs': { min: 1, max: 10, fallback: 1 },
   'health.max_retries': { min: 0, max: 5, fallback: 0 },
   'health.check_interval_seconds': { min: 5, max: 86400, fallback: 5 },

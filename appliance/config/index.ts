@@ -1,5 +1,5 @@
 /**
- * The configuration domain: one YAML file (spec §3 sections, spec §9 defaults), validated as a whole.
+ * The configuration domain: one YAML file (docs/console-contract.md §3 sections, docs/console-contract.md §9 defaults), validated as a whole.
  *
  * Public interface (import from 'appliance/config/index.js'; other domains must not reach into the files):
  *
@@ -15,7 +15,7 @@
  *   config.path, config.dataDir
  *
  * Routes: registerConfigRoutes(router, {config}) in appliance/api/config.routes.ts.
- * Numeric input fallbacks for the console (spec §5): NUMERIC_FALLBACKS / numericFallback in fallbacks.ts.
+ * Numeric input fallbacks for the console (docs/console-contract.md §5): NUMERIC_FALLBACKS / numericFallback in fallbacks.ts.
  */
 export * from './schema.js';
 export { DEFAULTS, PROVIDER_DEFAULTS, CATEGORY_DEFAULTS, ARR_INSTANCE_DEFAULTS } from './defaults.js';

@@ -7,7 +7,7 @@ export const isPatchableSection = (s: string): s is PatchableSection =>
 
 /**
  * Turns `PATCH /config/{section}` into a partial config: `{[section]: fields}`. The console's two special cases
- * (spec §7): `system` carries only the top-level `mount_path`, and `rclone` may carry `mount_path` beside its
+ * (docs/console-contract.md §7): `system` carries only the top-level `mount_path`, and `rclone` may carry `mount_path` beside its
  * own fields. Providers are not patchable here; they have their own API.
  */
 export function patchInput(section: string, partial: unknown): Record<string, unknown> {

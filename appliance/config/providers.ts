@@ -7,7 +7,7 @@ import type { ProviderConfig } from './schema.js';
 import { keepSecret } from './secrets.js';
 
 /**
- * The provider list edits behind the providers API (spec §7: POST, PUT /{id} with changed fields only, DELETE,
+ * The provider list edits behind the providers API (docs/console-contract.md §7: POST, PUT /{id} with changed fields only, DELETE,
  * PUT /reorder). Pure: each returns the next list; the service validates the whole config and writes it.
  * List order is priority: the first provider is used first.
  */

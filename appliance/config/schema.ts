@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The whole YAML config (spec §3) as one strict zod schema: unknown keys are errors, ranges are spec §5.
+ * The whole YAML config (docs/console-contract.md §3) as one strict zod schema: unknown keys are errors, ranges are docs/console-contract.md §5.
  * Rules that span fields (SABnzbd and arrs when enabled, import dirs) live in rules.ts, so that every bad field is
  * reported at once: zod skips object-level refinements once a field inside has failed.
  */
@@ -25,7 +25,7 @@ const size = z.string().regex(SIZE, 'Must be a size like 32M, 2G or off');
 const duration = z.string().regex(DURATION, 'Must be a duration like 1s, 10m, 504h or off');
 const optionMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
-/** The same floor as a user's password (spec §9): the pair opens the library to anyone who knows it. */
+/** The same floor as a user's password (docs/console-contract.md §9): the pair opens the library to anyone who knows it. */
 export const MIN_PASSWORD_LENGTH = 8;
 
 export const webdavSchema = z.strictObject({
@@ -47,6 +47,8 @@ export const authSchema = z.strictObject({
   registration_enabled: z.boolean(),
   // Origins (scheme://host[:port]) besides the console's own whose pages may send state changes with a cookie.
   trusted_origins: z.array(z.string()),
+  // Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed.
+  trusted_proxies: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({
@@ -82,7 +84,7 @@ export const importSchema = z.strictObject({
 
 export const healthSchema = z.strictObject({
   enabled: z.boolean(),
-  // Takes effect only while `enabled` is true (spec §5); kept as set so toggling monitoring does not lose it.
+  // Takes effect only while `enabled` is true (docs/console-contract.md §5); kept as set so toggling monitoring does not lose it.
   auto_repair_enabled: z.boolean(),
   max_concurrent_jobs: intRange(1, 10),
   max_retries: intRange(0, 5),
@@ -233,5 +235,5 @@ export const PATCHABLE_SECTIONS = [
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 
-/** Fields that only take effect after a restart (spec §4 restart banner). */
+/** Fields that only take effect after a restart (docs/console-contract.md §4 restart banner). */
 export const RESTART_REQUIRED_FIELDS = ['webdav.port', 'import.max_processor_workers', 'metadata.root_path'] as const;

@@ -10,7 +10,7 @@ import type {
 } from './schema.js';
 
 /**
- * Write-only secrets. Answers carry `<name>_set` booleans instead (spec §3); on input a secret that is omitted,
+ * Write-only secrets. Answers carry `<name>_set` booleans instead (docs/console-contract.md §3); on input a secret that is omitted,
  * empty or the console's masked placeholder keeps the stored value, so a form can be saved back untouched.
  * To clear a secret, send it empty with `<name>_set: false`.
  */

@@ -19,7 +19,7 @@ function errorsOf(input: unknown): { field: string; message: string }[] {
   return result.ok ? [] : result.errors;
 }
 
-test('the defaults are a valid config and carry the numbers of spec §9', () => {
+test('the defaults are a valid config and carry the numbers of docs/console-contract.md §9', () => {
   assert.equal(validateConfig(DEFAULTS).ok, true);
   const result = check({});
   assert.ok(result.ok);
@@ -70,7 +70,7 @@ test('the defaults are a valid config and carry the numbers of spec §9', () => 
   assert.ok(Object.isFrozen(c) && Object.isFrozen(c.rclone), 'validated config is frozen');
 });
 
-test('a provider written with only a host gets the spec defaults and an id', () => {
+test('a provider written with only a host gets the contract defaults and an id', () => {
   const result = check({ providers: [{ host: 'news.example.com' }] });
   assert.ok(result.ok);
   const p = result.config.providers[0]!;
@@ -112,7 +112,7 @@ test('every bad field is reported at once, each by its path', () => {
   assert.equal(byField['health.check_interval_seconds'], 'Must be a number');
 });
 
-/** [section, field, lowest allowed, highest allowed] as spec §5 lists them. */
+/** [section, field, lowest allowed, highest allowed] as docs/console-contract.md §5 lists them. */
 const RANGES: [string, string, number, number][] = [
   ['health', 'max_concurrent_jobs', 1, 10],
   ['health', 'max_retries', 0, 5],
@@ -126,7 +126,7 @@ const RANGES: [string, string, number, number][] = [
   ['webdav', 'port', 1, 65535],
 ];
 
-test('spec §5 ranges: both ends accepted, one past either end refused with the range named', () => {
+test('docs/console-contract.md §5 ranges: both ends accepted, one past either end refused with the range named', () => {
   for (const [section, field, min, max] of RANGES) {
     for (const ok of [min, max])
       assert.equal(check({ [section]: { [field]: ok } }).ok, true, `${section}.${field}=${ok}`);
@@ -148,7 +148,7 @@ test('metadata root_path must not be blank', () => {
   ]);
 });
 
-test('SABnzbd rules apply only when enabled, with the spec texts', () => {
+test('SABnzbd rules apply only when enabled, with the contract texts', () => {
   const bad = {
     complete_dir: 'complete',
     categories: [{ name: 'tv' }, { name: 'tv' }, { name: 'movies' }, { name: 'movies' }, { name: '' }],
@@ -171,7 +171,7 @@ test('SABnzbd rules apply only when enabled, with the spec texts', () => {
   );
 });
 
-test('arr rules apply only when enabled, with the spec texts', () => {
+test('arr rules apply only when enabled, with the contract texts', () => {
   const arrs = {
     radarr_instances: [{ name: 'Main', url: 'not a url', api_key: 'k' }, {}],
     sonarr_instances: [{ name: 'Main', url: 'http://sonarr:8989', api_key: '' }],
@@ -232,7 +232,7 @@ test('input that is not a mapping is refused, a null section takes its defaults'
   assert.equal(result.config.webdav.port, 8080);
 });
 
-test('numeric fallbacks of spec §5 apply to unparseable input only', () => {
+test('numeric fallbacks of docs/console-contract.md §5 apply to unparseable input only', () => {
   assert.equal(numericFallback('rclone.transfers', 'abc'), 4);
   assert.equal(numericFallback('rclone.transfers', ''), 4);
   assert.equal(numericFallback('rclone.transfers', '0'), 4);
@@ -292,4 +292,33 @@ test('auth.trusted_origins holds origins only: scheme, host and optional port', 
     ),
     ['auth.trusted_origins.1', 'auth.trusted_origins.2'],
   );
+});
+
+test('no value may carry CR, LF or NUL: they would split an NNTP command or an HTTP header', () => {
+  const errors = errorsOf({
+    providers: [{ id: 'p', host: 'news.example\r\nQUIT', username: 'user\nAUTHINFO', password: 'pa\u0000ss' }],
+    rclone: { rc_user: 'u\r' },
+    sabnzbd: { fallback_api_key: 'k\n' },
+    arrs: { radarr_instances: [{ name: 'r', type: 'radarr', url: 'http://r', api_key: 'x\r\ny' }] },
+  });
+  const message = 'Must not contain line breaks or NUL characters';
+  assert.deepEqual(
+    errors.filter((e) => e.message === message).map((e) => e.field),
+    [
+      'providers.0.host',
+      'providers.0.username',
+      'providers.0.password',
+      'rclone.rc_user',
+      'sabnzbd.fallback_api_key',
+      'arrs.radarr_instances.0.api_key',
+    ],
+  );
+});
+
+test('auth.trusted_proxies holds IP addresses or CIDR ranges', () => {
+  assert.ok(check({ auth: { trusted_proxies: ['127.0.0.1', '172.16.0.0/12', 'fd00::/8'] } }).ok);
+  assert.deepEqual(errorsOf({ auth: { trusted_proxies: ['10.0.0.1', 'proxy.lan', '10.0.0.0/40'] } }), [
+    { field: 'auth.trusted_proxies.1', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+    { field: 'auth.trusted_proxies.2', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+  ]);
 });

@@ -16,7 +16,7 @@ export interface MountStatus {
 }
 
 /**
- * The FUSE mount of the virtual tree at `mount_path` (spec §7 /api/rclone/mount/*). A mount left behind by a
+ * The FUSE mount of the virtual tree at `mount_path` (docs/console-contract.md §7 /api/rclone/mount/*). A mount left behind by a
  * crash is detached (fusermount3 -uz, else umount -l) before mounting again, so a kill -9 never blocks the next
  * start. The mount is our FUSE 3 addon (appliance/fuse/native, docs/fuse.md).
  */

@@ -12,6 +12,7 @@ import {
   repairBody,
   retryBody,
 } from './health.requests.js';
+import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResult } from './health.wire.js';
 
 /** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
 export function registerHealthRoutes(router: Router, health: HealthDomain): void {
@@ -31,28 +32,36 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/*', user, (ctx) => json(s.byPath(pathParam(ctx.params['*']))));
   router.delete('/api/health/cleanup', user, async (ctx) => {
     const body = await ctx.json(cleanupBody);
-    const deleted = s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
-    return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` };
+    const deleted = await s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
+    return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` } satisfies HealthCleanupResult;
   });
-  router.delete('/api/health/:id', user, (ctx) => json(s.remove(recordId(ctx.params.id))));
+  router.delete('/api/health/:id', user, async (ctx) => json(await s.remove(recordId(ctx.params.id))));
   router.post('/api/health/bulk/delete', user, async (ctx) => {
-    const { deleted, missing } = s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
-    return { deleted_count: deleted, missing_paths: missing, message: `Deleted ${deleted} health record(s)` };
+    const { deleted, missing } = await s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
+    return {
+      deleted_count: deleted,
+      missing_paths: missing,
+      message: `Deleted ${deleted} health record(s)`,
+    } satisfies HealthBulkDeleteResult;
   });
   router.post('/api/health/bulk/restart', user, async (ctx) => {
-    const { restarted, missing } = s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
-    return { restarted_count: restarted, missing_paths: missing, message: `Restarted ${restarted} health check(s)` };
+    const { restarted, missing } = await s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
+    return {
+      restarted_count: restarted,
+      missing_paths: missing,
+      message: `Restarted ${restarted} health check(s)`,
+    } satisfies HealthBulkRestartResult;
   });
   router.post('/api/health/check', user, async (ctx) => {
     const b = await ctx.json(checkBody);
-    return json(s.check(b.file_path, b.source_nzb_path, b.priority));
+    return json(await s.check(b.file_path, b.source_nzb_path, b.priority));
   });
   router.post('/api/health/:path/retry', user, async (ctx) =>
-    json(s.retry(pathParam(ctx.params.path), (await ctx.json(retryBody)).reset_status)),
+    json(await s.retry(pathParam(ctx.params.path), (await ctx.json(retryBody)).reset_status)),
   );
   router.post('/api/health/:id/repair', user, async (ctx) =>
     json(await s.repair(recordId(ctx.params.id), (await ctx.json(repairBody)).reset_repair_retry_count)),
   );
-  router.post('/api/health/:id/check-now', user, (ctx) => json(s.checkNow(recordId(ctx.params.id))));
-  router.post('/api/health/:id/cancel', user, (ctx) => json(s.cancel(recordId(ctx.params.id))));
+  router.post('/api/health/:id/check-now', user, async (ctx) => json(await s.checkNow(recordId(ctx.params.id))));
+  router.post('/api/health/:id/cancel', user, async (ctx) => json(await s.cancel(recordId(ctx.params.id))));
 }

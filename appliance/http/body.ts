@@ -5,7 +5,8 @@ import { AppError } from '../errors/app-error.js';
 /**
  * The request body as a Node stream, fed by uWS `onData`. uWS hands out chunks that are only valid inside the
  * callback, so each one is copied. When the consumer falls behind, the socket is paused (and resumed only if it
- * was paused: resuming an unpaused response stalls `Expect: 100-continue` uploads, STACK.md).
+ * was paused: resuming an unpaused response stalls `Expect: 100-continue` uploads:
+ * docs/architecture.md, "uWS traps").
  */
 export class BodyStream extends Readable {
   private paused = false;

@@ -1,6 +1,6 @@
 import type { AppError } from '../errors/app-error.js';
 
-/** The `/api` response envelope of spec §7-8: `{success, data, error}`; error is `{message, details}`. */
+/** The `/api` response envelope of docs/console-contract.md §7-8: `{success, data, error}`; error is `{message, details}`. */
 export interface SuccessEnvelope<T> {
   success: true;
   data: T;

@@ -13,7 +13,7 @@ export function isJsonType(contentType: string): boolean {
 }
 
 /**
- * `/api` routes read JSON (spec §7), so a state change there may carry only `application/json`. A browser page of
+ * `/api` routes read JSON (docs/console-contract.md §7), so a state change there may carry only `application/json`. A browser page of
  * another origin can send text/plain, form-urlencoded or multipart without asking first (no CORS preflight), but
  * never application/json: refusing the others closes that door. Routes that read another body (the NZB upload)
  * say so with `body: 'multipart'`; /sabnzbd and /webdav are not JSON routes and check their own bodies.

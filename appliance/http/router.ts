@@ -32,7 +32,8 @@ export type Match =
 
 /**
  * A small table router: patterns like `/api/queue/:id` and `/webdav/*`, most specific first. We route ourselves
- * from one uWS `any('/*')` because uWS's own route order lets a `get('/*')` beat `any('/webdav/*')` (STACK.md).
+ * from one uWS `any('/*')` because uWS's own route order lets a `get('/*')` beat `any('/webdav/*')`
+ * (docs/architecture.md, "uWS traps").
  */
 export class Router {
   private readonly routes: Route[] = [];

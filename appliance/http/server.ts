@@ -23,7 +23,7 @@ export interface RunningServer {
 
 /**
  * Listens on host:port with one catch-all handler. The exclusive-port flag matters: without it uWS shares a busy
- * port silently (STACK.md) and two Spools would split the traffic.
+ * port silently (docs/architecture.md, "uWS traps") and two Spools would split the traffic.
  */
 export function listen(
   handler: (res: UwsResponse, req: UwsRequest) => void,

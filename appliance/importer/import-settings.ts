@@ -18,7 +18,7 @@ export function importSettings(config: ConfigService): ImportSettings {
 /**
  * The directory of a category under the complete dir: the configured category's `dir` (or its name), matched
  * case-insensitively; an unknown category gets a directory of its own name (SABnzbd does the same). Without a
- * category, a configured 'default' or '*' category, else 'default' (ARCHITECTURE.md: uploads and scans go there).
+ * category, a configured 'default' or '*' category, else 'default' (docs/import.md: uploads and scans go there).
  */
 export function categoryDir(categories: readonly { name: string; dir?: string }[], category: string | null): string {
   const wanted = category?.trim() || null;

@@ -8,12 +8,14 @@ import type { QueueRecord } from './queue.types.js';
 export interface ImportResult {
   targetPath: string;
   fileSize: number;
-  /** Shown on the completed queue item (warning_message). */
-  warnings?: readonly string[];
   /** The files written into the virtual tree (absolute VFS paths). */
   files?: string[];
   /** Where the import strategy published the job for download clients (queue item's storagePath). */
   storagePath?: string | null;
+  /** Shown on the completed queue item (warning_message). */
+  warnings?: readonly string[];
+  /** The NZB went to the fallback SABnzbd instead (nothing was written to the virtual tree). */
+  forwarded?: { host: string; nzoId: string; reason: string };
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */
@@ -23,7 +25,7 @@ export interface RunnerOptions {
   queue: QueueService;
   job: ImportJob;
   logger: Logger;
-  /** import.max_processor_workers, read once at start (spec: changing it needs a restart). */
+  /** import.max_processor_workers, read once at start (docs/console-contract.md §4: changing it needs a restart). */
   workers: number;
   /** import.queue_processing_interval_seconds: how often an idle runner looks again. */
   intervalMs: number;

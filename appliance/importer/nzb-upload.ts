@@ -4,7 +4,7 @@ import { readMultipartFile, type MultipartFile } from '../http/multipart.js';
 import type { HttpRequest } from '../http/request.js';
 import { nzbContentProblem } from './nzb-sniff.js';
 
-/** Spec §5/§9: an uploaded NZB is at most 100 MB. */
+/** docs/console-contract.md §5/§9: an uploaded NZB is at most 100 MB. */
 export const MAX_NZB_BYTES = 100 * 1024 * 1024;
 /** The route's body limit: the file plus room for the multipart framing and the small fields. */
 export const UPLOAD_BODY_LIMIT = MAX_NZB_BYTES + 256 * 1024;

@@ -10,7 +10,7 @@ export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 /** SABnzbd's priorities as Spool keeps them: -1 low, 0 normal, 1 high, 2 force (goes first). */
 export type QueuePriority = -1 | 0 | 1 | 2;
 
-/** One queue item: the spec's fields (snake_case, ISO times) plus a few extra ones the console may use. */
+/** One queue item: the fields of docs/console-contract.md §3 (snake_case, ISO times) plus a few extra ones the console may use. */
 export interface QueueItemJson {
   id: number;
   nzb_path: string;
@@ -24,7 +24,7 @@ export interface QueueItemJson {
   error_message: string | null;
   /** Machine-readable failure reason (e.g. ARCHIVE_COMPRESSED); null when none. */
   error_code: string | null;
-  /** A completed import's warnings (e.g. a split set missing a piece); null when none. The console shows it. */
+  /** A completed import's warnings (QueueRecord.warningMessage, e.g. a split set missing a piece); null when none. */
   warning_message: string | null;
   created_at: string;
   updated_at: string;
@@ -39,7 +39,7 @@ export interface QueueStats {
   total_processing: number;
   total_completed: number;
   total_failed: number;
-  /** Not in the spec's list, given so the console need not derive them. */
+  /** Not in the contract's list, given so the console need not derive them. */
   total_pending: number;
   total_retrying: number;
 }
@@ -70,6 +70,8 @@ export interface ScanStatus {
   path: string;
   files_found: number;
   files_added: number;
+  /** NZBs not added because the same bytes were queued before (still queued, or queued and cleared since). */
+  files_skipped: number;
   current_file: string;
   last_error: string | null;
 }

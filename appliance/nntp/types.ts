@@ -1,6 +1,6 @@
 /** Shapes shared by the NNTP client, the pool and their callers. */
 
-/** A provider as in spec §3; list order is priority (first = used first). */
+/** A provider as in docs/console-contract.md §3; list order is priority (first = used first). */
 export interface ProviderConfig {
   id: string;
   host: string;

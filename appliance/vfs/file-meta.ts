@@ -3,9 +3,9 @@ import type { VfsService } from './vfs.service.js';
 import type { FileMeta, VfsNode } from './types.js';
 
 /**
- * Spec §3 File metadata for GET /api/files/info. A segment is `available` unless it is known missing: a health
+ * docs/console-contract.md §3 File metadata for GET /api/files/info. A segment is `available` unless it is known missing: a health
  * check found it gone or damaged, or a read got 430 from every provider or a bad CRC (evidence on the record). See `fileStatus`
- * for how the four statuses of spec §3 are chosen.
+ * for how the four statuses of docs/console-contract.md §3 are chosen.
  */
 export function fileMeta(vfs: VfsService, path: string, unavailable?: (path: string) => ReadonlySet<string>): FileMeta {
   const node = vfs.requireNode(path);

@@ -1,7 +1,7 @@
 import type { ConfigService } from '../config/index.js';
 import type { ReaderSettings } from './reader.js';
 
-/** Reader settings from spec §3 streaming config, read live so a PATCH applies to the next read. */
+/** Reader settings from docs/console-contract.md §3 streaming config, read live so a PATCH applies to the next read. */
 export function readerSettings(config: ConfigService): ReaderSettings {
   const s = config.get().streaming;
   return {

@@ -1,4 +1,4 @@
-/** File health as the health domain reports it (spec §3). Corrupted files are hidden from listings by default. */
+/** File health as the health domain reports it (docs/console-contract.md §3). Corrupted files are hidden from listings by default. */
 export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'corrupted' | 'repair_triggered';
 
 /**
@@ -75,7 +75,7 @@ export interface ListOptions {
   showCorrupted?: boolean;
 }
 
-/** Spec §3 File metadata (GET /api/files/info). */
+/** docs/console-contract.md §3 File metadata (GET /api/files/info). */
 export interface FileMeta {
   file_size: number;
   segment_count: number;

@@ -10,14 +10,14 @@ import { UsersPage } from './features/admin/UsersPage';
 import { ConfigPage } from './features/config/ConfigPage';
 import { isConfigSection } from './features/config/sections';
 
-/** /config/{section}: an unknown section falls back to webdav (spec §2). */
+/** /config/{section}: an unknown section falls back to webdav (docs/console-contract.md §2). */
 function ConfigRoute() {
   const { section } = useParams();
   if (!isConfigSection(section)) return <Navigate to="/config/webdav" replace />;
   return <ConfigPage section={section} />;
 }
 
-/** The routes of spec §2. Everything but sign-in sits in the protected layout. */
+/** The routes of docs/console-contract.md §2. Everything but sign-in sits in the protected layout. */
 export function App() {
   return (
     <Routes>

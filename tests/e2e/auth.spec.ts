@@ -91,7 +91,7 @@ test('the dashboard matches what the statistics calls answer', async ({ page, re
     // Health statistics failing stay in the health areas (the endpoint comes with the health work).
     if (!health.ok()) await expect(page.getByText('Failed to load health statistics')).toHaveCount(2);
   } else {
-    // A queue statistics failure turns the Dashboard into an error with a reloading Retry (spec §8).
+    // A queue statistics failure turns the Dashboard into an error with a reloading Retry (docs/console-contract.md §8).
     await expect(page.getByText('Dashboard unavailable')).toBeVisible();
     await expect(page.getByText(/Failed to load queue statistics/)).toBeVisible();
     const reloaded = page.waitForEvent('load');

@@ -21,7 +21,7 @@ test.beforeAll(async () => {
   await createAdmin(spool());
 });
 
-test('routes: /config and unknown sections land on webdav; the menu keeps the spec order', async ({ page }) => {
+test('routes: /config and unknown sections land on webdav; the menu keeps the contract order', async ({ page }) => {
   await signIn(page, ADMIN);
   await page.goto('/config');
   await expect(page).toHaveURL(/\/config\/webdav$/);
@@ -47,7 +47,7 @@ test('routes: /config and unknown sections land on webdav; the menu keeps the sp
   await page.goto('/config/no-such-section');
   await expect(page).toHaveURL(/\/config\/webdav$/);
   await page.goto('/config/sabnzbd');
-  await expect(page.getByText('Coming Soon')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'SABnzbd API' })).toBeVisible();
 });
 
 test('save marks dirty, validates, falls back, and raises the restart banner', async ({ page }) => {
@@ -59,7 +59,7 @@ test('save marks dirty, validates, falls back, and raises the restart banner', a
   await expect(save).toBeDisabled();
 
   await workers.fill('');
-  await expect(workers).toHaveValue('1'); // spec §5 fallback for invalid input
+  await expect(workers).toHaveValue('1'); // docs/console-contract.md §5 fallback for invalid input
   await workers.fill('25');
   await expect(page.getByText('Must be a whole number from 1 to 20')).toBeVisible();
   await expect(page.getByText('Unsaved Changes')).toBeVisible();

@@ -108,7 +108,7 @@ test('after real imports the cards, list, chart, badge and pool metrics follow t
   await expect(pool.getByText('Avg Wait Time')).toHaveCount(m.acquire_wait_time_ms > 100 ? 1 : 0);
 });
 
-// The thresholds of spec §9 cannot be provoked on demand from a healthy INN, so these answers are shaped in the
+// The thresholds of docs/console-contract.md §9 cannot be provoked on demand from a healthy INN, so these answers are shaped in the
 // browser; everything else on the page is the real server.
 test('pool metrics thresholds and the pool card failure', async ({ page }) => {
   let metrics: PoolMetrics = {

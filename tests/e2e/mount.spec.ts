@@ -79,7 +79,9 @@ async function savedRclone() {
   return res.body.data;
 }
 
-test('defaults of §9 are shown; numbers fall back; Test Connection needs an RC URL or RC on', async ({ page }) => {
+test('defaults of docs/console-contract.md §9 are shown; numbers fall back; Test Connection needs an RC URL or RC on', async ({
+  page,
+}) => {
   await openSection(page);
   await expect(page.getByLabel('RC port')).toHaveValue('5572');
   await expect(page.getByLabel('Transfers')).toHaveValue('4');

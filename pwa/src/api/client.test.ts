@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { api, ApiError, describeError } from './client';
 import { shouldRetryQuery } from '../lib/queryClient';
 
-// Unit tests of the error rules of spec §8: fetch is replaced per test with a scripted answer.
+// Unit tests of the error rules of docs/console-contract.md §8: fetch is replaced per test with a scripted answer.
 const realFetch = globalThis.fetch;
 afterEach(() => {
   globalThis.fetch = realFetch;

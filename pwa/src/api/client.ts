@@ -1,6 +1,6 @@
 /**
- * The one HTTP client of the console (spec §7-8). Every call goes under /api, sends the session cookie, speaks JSON
- * and unwraps the `{success, data, error}` envelope. Failures become an `ApiError` with the texts of spec §8.
+ * The one HTTP client of the console (docs/console-contract.md §7-8). Every call goes under /api, sends the session cookie, speaks JSON
+ * and unwraps the `{success, data, error}` envelope. Failures become an `ApiError` with the texts of docs/console-contract.md §8.
  */
 
 export interface PageMeta {

@@ -3,7 +3,7 @@ import type { ConfigSectionName, ConfigWriteResult, SpoolConfig } from './types'
 
 export const configApi = {
   get: () => api.get<SpoolConfig>('/config'),
-  /** PATCH /config/{section} with the payload shape of spec §7: `{section, config}`. */
+  /** PATCH /config/{section} with the payload shape of docs/console-contract.md §7: `{section, config}`. */
   patch: (section: ConfigSectionName, config: Record<string, unknown>) =>
     api.patch<ConfigWriteResult>(`/config/${section}`, { section, config }),
   reload: () => api.post<ConfigWriteResult>('/config/reload'),

@@ -4,7 +4,7 @@ import { authApi, type RegisterInput } from '../api/auth';
 import type { User } from '../api/types';
 
 /**
- * The auth state machine of spec §4: unknown → loading → authenticated | logged_out (with an error on failure).
+ * The auth state machine of docs/console-contract.md §4: unknown → loading → authenticated | logged_out (with an error on failure).
  * When the server says login is not required, the visitor stays logged out and everything is open.
  */
 export type AuthStatus = 'unknown' | 'loading' | 'authenticated' | 'logged_out';
@@ -124,7 +124,7 @@ export async function refreshUser(): Promise<void> {
   }
 }
 
-/** True when the visitor may use admin screens: admins, or everyone when login is off (spec §6). */
+/** True when the visitor may use admin screens: admins, or everyone when login is off (docs/console-contract.md §6). */
 export function canAdminister(state: AuthState): boolean {
   return !state.loginRequired || state.user?.is_admin === true;
 }

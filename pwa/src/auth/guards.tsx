@@ -10,7 +10,7 @@ export interface FromState {
   from?: string;
 }
 
-/** Protected layout gate: signed-in users pass; everyone passes when login is not required (spec §1). */
+/** Protected layout gate: signed-in users pass; everyone passes when login is not required (docs/console-contract.md §1). */
 export function RequireAuth() {
   useSignals();
   const location = useLocation();
@@ -30,7 +30,7 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Admin-only pages: others see Access Denied (spec §2, §6). */
+/** Admin-only pages: others see Access Denied (docs/console-contract.md §2, §6). */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   useSignals();
   if (!canAdminister(auth.value)) return <AccessDenied />;

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { AUTO_REFRESH_OPTIONS, type AutoRefresh } from '../lib/useAutoRefresh';
 
-/** Auto toggle, interval select and the 'Auto-refresh in Ns' countdown (spec §2 Health/Queue). */
+/** Auto toggle, interval select and the 'Auto-refresh in Ns' countdown (docs/console-contract.md §2 Health/Queue). */
 export function AutoRefreshControl({ state }: { state: AutoRefresh }) {
   const toggleId = useId();
   const selectId = useId();

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 export type Tone = 'success' | 'info' | 'warning' | 'error' | 'neutral' | 'accent';
 
-/** Spec §3 status colours: one place maps a status word to its tone. */
+/** docs/console-contract.md §3 status colours: one place maps a status word to its tone. */
 export function statusTone(status: string): Tone {
   switch (status) {
     case 'healthy':

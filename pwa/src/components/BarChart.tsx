@@ -10,7 +10,7 @@ export interface Bar {
   value: number;
 }
 
-/** Spec §2/§9: dashboard charts are 300 px high. */
+/** docs/console-contract.md §2/§9: dashboard charts are 300 px high. */
 export const CHART_HEIGHT = 300;
 
 function resolveColor(el: Element, color: string): string {
@@ -77,7 +77,7 @@ function chartOptions(el: HTMLElement, bars: Bar[], title: string, width: number
 }
 
 /**
- * A uPlot bar chart (spec §2: 300 px high, one colour per bar). The values are also written out under the chart,
+ * A uPlot bar chart (docs/console-contract.md §2: 300 px high, one colour per bar). The values are also written out under the chart,
  * so they can be read without the canvas (screen readers, tests).
  */
 export function BarChart({ bars, title }: { bars: Bar[]; title: string }) {

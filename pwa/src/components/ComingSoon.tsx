@@ -1,6 +1,6 @@
 import { Icon, type IconName } from './Icon';
 
-/** The placeholder of spec §2 for screens and sections that later work fills in. */
+/** The placeholder of docs/console-contract.md §2 for screens and sections that later work fills in. */
 export function ComingSoon({
   title,
   description,

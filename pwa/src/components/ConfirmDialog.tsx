@@ -15,7 +15,7 @@ export interface ConfirmDialogProps {
 
 /**
  * A modal confirmation on the native <dialog>: focus is trapped by the browser, Escape cancels, and the
- * confirm button gets focus so the keyboard path is one key. Reused by every destructive action of spec §5.
+ * confirm button gets focus so the keyboard path is one key. Reused by every destructive action of docs/console-contract.md §5.
  */
 export function ConfirmDialog({
   open,

@@ -9,7 +9,7 @@ interface ErrorPanelProps {
   children?: ReactNode;
 }
 
-/** The list/section error of spec §8: what failed, why, and a way to try again. */
+/** The list/section error of docs/console-contract.md §8: what failed, why, and a way to try again. */
 export function ErrorPanel({ title, message, onRetry, retryLabel = 'Retry', children }: ErrorPanelProps) {
   return (
     <div className="panel panel--error" role="alert">

@@ -8,7 +8,7 @@ interface Props {
   label: string;
 }
 
-/** Spec §2/§9 pagination: hidden for a single page; 'Showing a-b of n results'; first/prev/windows/next/last. */
+/** docs/console-contract.md §2/§9 pagination: hidden for a single page; 'Showing a-b of n results'; first/prev/windows/next/last. */
 export function Pager({ page, pageSize, total, onPage, label }: Props) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;

@@ -9,7 +9,7 @@ const ICONS: Record<string, IconName> = {
   pending: 'clock',
 };
 
-/** Health/queue status with its icon; checking and repair_triggered spin (spec §2). */
+/** Health/queue status with its icon; checking and repair_triggered spin (docs/console-contract.md §2). */
 export function StatusBadge({ status }: { status: string }) {
   const busy = status === 'checking' || status === 'repair_triggered';
   const icon = ICONS[status];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pagerWindow, showingRange } from './pager';
 
-test('pager windows of spec §9', () => {
+test('pager windows of docs/console-contract.md §9', () => {
   assert.deepEqual(pagerWindow(1, 1), [1]);
   assert.deepEqual(pagerWindow(3, 7), [1, 2, 3, 4, 5, 6, 7]);
   assert.deepEqual(pagerWindow(2, 20), [1, 2, 3, 4, 5, 'ellipsis-end', 20]);

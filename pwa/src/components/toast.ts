@@ -10,7 +10,7 @@ export interface Toast {
   duration: number;
 }
 
-/** Spec §9: toasts last 3000 ms unless told otherwise. */
+/** docs/console-contract.md §9: toasts last 3000 ms unless told otherwise. */
 export const DEFAULT_TOAST_MS = 3000;
 
 /** The visible toasts; any component may push, only the viewport renders. */

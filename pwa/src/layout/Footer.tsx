@@ -3,7 +3,7 @@ import { APP_VERSION, ISSUES_URL, SOURCE_URL } from '../lib/meta';
 import { online } from './uiState';
 import { useBadgeCounts } from './badges';
 
-/** Spec §2 footer: status, queue line, issues, version and links. */
+/** docs/console-contract.md §2 footer: status, queue line, issues, version and links. */
 export function Footer() {
   useSignals();
   const counts = useBadgeCounts();

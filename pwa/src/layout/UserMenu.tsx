@@ -10,7 +10,7 @@ function initials(name: string): string {
   return name.slice(0, 2).toUpperCase();
 }
 
-/** The user dropdown of spec §2: name, email, Admin badge, provider, Manage Users, Logout. */
+/** The user dropdown of docs/console-contract.md §2: name, email, Admin badge, provider, Manage Users, Logout. */
 export function UserMenu() {
   useSignals();
   const [open, setOpen] = useState(false);

@@ -4,12 +4,12 @@ export interface NavItem {
   to: string;
   label: string;
   icon: IconName;
-  /** Only admins see it when login is required (spec §6). */
+  /** Only admins see it when login is required (docs/console-contract.md §6). */
   adminOnly?: boolean;
   badge?: 'queue' | 'health';
 }
 
-/** The five sidebar items of spec §2, in order. */
+/** The five sidebar items of docs/console-contract.md §2, in order. */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'Dashboard', icon: 'dashboard' },
   { to: '/queue', label: 'Queue', icon: 'queue', badge: 'queue' },

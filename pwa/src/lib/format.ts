@@ -1,4 +1,4 @@
-/** Formatting rules of spec §9. */
+/** Formatting rules of docs/console-contract.md §9. */
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
@@ -47,7 +47,7 @@ export function truncate(text: string, max = 50): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Spec §9: long paths are shortened in the middle, keeping the start and the (more telling) end. */
+/** docs/console-contract.md §9: long paths are shortened in the middle, keeping the start and the (more telling) end. */
 export function shortenMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const keep = max - 1;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Spec §9: interval choices and the delay before a paused refresh resumes after the filter loses focus. */
+/** docs/console-contract.md §9: interval choices and the delay before a paused refresh resumes after the filter loses focus. */
 export const AUTO_REFRESH_OPTIONS = [5000, 10000, 30000, 60000] as const;
 export const RESUME_AFTER_BLUR_MS = 2000;
 const TICK_MS = 250;
@@ -18,7 +18,7 @@ export interface AutoRefresh {
 }
 
 /**
- * The auto-refresh of the Queue and Health screens (spec §2/§4): a countdown that calls `refresh` when it reaches
+ * The auto-refresh of the Queue and Health screens (docs/console-contract.md §2/§4): a countdown that calls `refresh` when it reaches
  * zero and starts again. Toggling, changing the interval or resuming restarts it; focusing a filter pauses it so
  * the list does not move under the operator's hands, and it resumes 2 s after the field loses focus.
  */

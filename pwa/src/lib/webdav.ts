@@ -1,7 +1,7 @@
 /**
- * A small typed WebDAV client for the Files screen (spec §7): PROPFIND depth 1 to list, DELETE, and URLs for GET.
- * Authentication is the console's own session cookie (same origin), every request times out after 10 s (§9),
- * and failures become a `WebdavError` with the texts of §8.
+ * A small typed WebDAV client for the Files screen (docs/console-contract.md §7): PROPFIND depth 1 to list, DELETE, and URLs for GET.
+ * Authentication is the console's own session cookie (same origin), every request times out after 10 s (docs/console-contract.md §9),
+ * and failures become a `WebdavError` with the texts of docs/console-contract.md §8.
  */
 import { TIMEOUT_STATUS, WebdavError, messageForStatus, type WebdavOp } from './webdavErrors';
 
@@ -10,7 +10,7 @@ export { WebdavError } from './webdavErrors';
 export const WEBDAV_BASE = '/webdav';
 export const WEBDAV_TIMEOUT_MS = 10_000;
 
-/** Spec §3 File entry. */
+/** docs/console-contract.md §3 File entry. */
 export interface FileEntry {
   /** Full path inside the WebDAV tree, e.g. /complete/movies/Film.mkv. */
   filename: string;
@@ -34,7 +34,7 @@ export function normalizePath(path: string): string {
   return `/${parts.join('/')}`;
 }
 
-/** A fetch with the 10 s timeout, the caller's abort signal, and §8 errors for network failures and timeouts. */
+/** A fetch with the 10 s timeout, the caller's abort signal, and the §8 errors for network failures and timeouts. */
 async function davFetch(op: WebdavOp, url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
   const timeout = AbortSignal.timeout(WEBDAV_TIMEOUT_MS);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -57,7 +57,7 @@ const PROPFIND_BODY =
   '</D:prop></D:propfind>';
 
 export interface ListOptions {
-  /** Sends `X-Show-Corrupted: true` so corrupted files are listed too (spec §7). */
+  /** Sends `X-Show-Corrupted: true` so corrupted files are listed too (docs/console-contract.md §7). */
   showCorrupted?: boolean;
   signal?: AbortSignal;
 }
@@ -80,7 +80,7 @@ export async function listDirectory(path: string, options: ListOptions = {}): Pr
   return parseMultistatus(await res.text()).filter((e) => e.filename !== self);
 }
 
-/** Lists the root: the connection test of spec §7. */
+/** Lists the root: the connection test of docs/console-contract.md §7. */
 export async function testConnection(signal?: AbortSignal): Promise<void> {
   await listDirectory('/', { signal });
 }
@@ -114,7 +114,7 @@ function prop(el: Element, name: string): string | null {
   return found ? (found.textContent ?? '') : null;
 }
 
-/** Parses a 207 multistatus body with the browser's DOMParser into spec §3 File entries. */
+/** Parses a 207 multistatus body with the browser's DOMParser into docs/console-contract.md §3 File entries. */
 export function parseMultistatus(xml: string): FileEntry[] {
   const doc = new DOMParser().parseFromString(xml, 'application/xml');
   if (doc.getElementsByTagName('parsererror').length > 0) {

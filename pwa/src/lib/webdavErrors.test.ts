@@ -10,7 +10,7 @@ import {
 } from './webdavErrors';
 import { hrefToPath, normalizePath, webdavUrl } from './webdav';
 
-test('status texts of spec §8', () => {
+test('status texts of docs/console-contract.md §8', () => {
   assert.equal(messageForStatus(0, 'list'), 'Network error during list: Unable to connect to WebDAV server');
   assert.equal(messageForStatus(TIMEOUT_STATUS, 'list'), 'Timeout error: Request took too long');
   assert.equal(messageForStatus(401, 'list'), 'Unauthorized: Authentication required');

@@ -1,4 +1,4 @@
-/** The WebDAV error texts and retry rules of spec §8, kept apart from the client so they are unit-testable. */
+/** The WebDAV error texts and retry rules of docs/console-contract.md §8, kept apart from the client so they are unit-testable. */
 
 export type WebdavOp = 'list' | 'stat' | 'download' | 'delete' | 'connect' | 'read';
 
@@ -43,13 +43,13 @@ export function messageForStatus(status: number, op: WebdavOp, statusText = ''):
 
 const NO_RETRY = new Set([400, 401, 403, 404, 500, 502, 503, 504]);
 
-/** A directory listing is not retried on these statuses and otherwise retried at most once (spec §8). */
+/** A directory listing is not retried on these statuses and otherwise retried at most once (docs/console-contract.md §8). */
 export function shouldRetryListing(failureCount: number, error: unknown): boolean {
   if (error instanceof WebdavError && NO_RETRY.has(error.status)) return false;
   return failureCount < 1;
 }
 
-/** The line shown under 'Connection Failed': authentication problems get the spec's connect text. */
+/** The line shown under 'Connection Failed': authentication problems get the contract's connect text (docs/console-contract.md §8). */
 export function connectFailureMessage(error: unknown): string {
   if (error instanceof WebdavError) {
     return error.status === 401 || error.status === 403 ? CONNECT_FAILED_MESSAGE : error.message;

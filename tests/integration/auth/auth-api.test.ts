@@ -10,7 +10,10 @@ describe('auth and users over HTTP (login required, registration enabled after t
   let user: { cookie: string; apiKey: string; id: string };
 
   before(async () => {
-    srv = await startServer({ config: { auth: { login_required: true, registration_enabled: true } } });
+    // The test client plays the reverse proxy (X-Forwarded-Proto is believed only from auth.trusted_proxies).
+    srv = await startServer({
+      config: { auth: { login_required: true, registration_enabled: true, trusted_proxies: ['127.0.0.1'] } },
+    });
   });
   after(() => srv.stop());
 
@@ -33,7 +36,7 @@ describe('auth and users over HTTP (login required, registration enabled after t
     admin = { cookie: cookieOf(r.res), apiKey: r.body.data!.user.api_key, id: r.body.data!.user.id };
   });
 
-  test('registration validation reports every field with the spec texts', async () => {
+  test('registration validation reports every field with the contract texts', async () => {
     const r = await api(srv.baseUrl, '/api/auth/register', {
       method: 'POST',
       json: { username: 'x', password: 'short', email: 'bad' },

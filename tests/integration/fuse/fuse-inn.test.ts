@@ -81,7 +81,7 @@ test('rename and unlink through the mount change the virtual tree', async () => 
   await run('mv', [join(dir, 'renamed.mkv'), join(dir, 'show.s01e01.mkv')]);
 });
 
-test('files API: info (spec §3 File metadata) and export-nzb', async () => {
+test('files API: info (docs/console-contract.md §3 File metadata) and export-nzb', async () => {
   const info = (await (await fetch(`${srv.baseUrl}/api/files/info?path=${encodeURIComponent(filePath)}`)).json()) as {
     data: Record<string, unknown> & { segments: unknown[] };
   };

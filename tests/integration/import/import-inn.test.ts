@@ -51,7 +51,7 @@ test('a single large file: imported, listed under its category, byte-identical t
   const got = await davGet(srv.baseUrl, `${item.target_path}/Big.Movie.2024.1080p.mkv`);
   assert.equal(got.status, 200);
   assert.equal(sha256(got.body), sha256(data));
-  // The file knows where it came from and how its articles map (spec §3 File metadata).
+  // The file knows where it came from and how its articles map (docs/console-contract.md §3 File metadata).
   const info = await api<{ segment_count: number; source_nzb_path: string }>(
     srv.baseUrl,
     `/api/files/info?path=${encodeURIComponent(`${item.target_path}/Big.Movie.2024.1080p.mkv`)}`,

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload } from './support.js';
 
-// The upload edge of spec §5: .nzb only, at most 100 MB, refused with the spec's words and nothing stored.
+// The upload edge of docs/console-contract.md §5: .nzb only, at most 100 MB, refused with the contract's words and nothing stored.
 // No provider is configured: these items would never import, and these tests are about what gets in.
 let srv: TestServer;
 before(async () => {
@@ -47,7 +47,7 @@ function bigUpload(port: number, fileBytes: number, chunked: boolean): Promise<{
   });
 }
 
-test('a 101 MB upload (declared length) is refused with 413 and the spec text; nothing is stored', async () => {
+test('a 101 MB upload (declared length) is refused with 413 and the contract text; nothing is stored', async () => {
   const before = await queued();
   const res = await bigUpload(srv.port, 101 * 1024 * 1024, false);
   assert.equal(res.status, 413);
@@ -63,7 +63,7 @@ test('a 101 MB upload sent chunked (no length) is refused the same way when it p
   assert.equal(await queued(), before);
 });
 
-test('a file not named .nzb is refused with the spec text; nothing is stored', async () => {
+test('a file not named .nzb is refused with the contract text; nothing is stored', async () => {
   const before = await queued();
   const res = await upload(srv.baseUrl, 'movie.mkv', '<nzb/>');
   assert.equal(res.status, 400);

@@ -83,7 +83,9 @@ test('version, auth and get_cats; /api answers the same; an unknown mode is not 
 });
 
 test('get_config: absolute complete_dir, categories * first by order, no sorters, history kept', async () => {
-  const { config } = (await sab('mode=get_config')) as { config: Record<string, any> };
+  const { config } = (await sab('mode=get_config')) as {
+    config: { misc: Record<string, unknown>; sorters: unknown[]; categories: Record<string, unknown>[] };
+  };
   assert.equal(config.misc.complete_dir, join(root, 'downloads'));
   assert.equal(config.misc.pre_check, 0);
   assert.equal(config.misc.history_retention_option, 'all');

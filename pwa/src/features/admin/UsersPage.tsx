@@ -52,7 +52,7 @@ function UserRow({ user }: { user: User }) {
   );
 }
 
-/** User Management (spec §2): grant or revoke admin on every listed user. */
+/** User Management (docs/console-contract.md §2): grant or revoke admin on every listed user. */
 export function UsersPage() {
   const users = useQuery({ queryKey: keys.users, queryFn: () => usersApi.list() });
 

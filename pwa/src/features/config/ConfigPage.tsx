@@ -17,7 +17,7 @@ import { SectionView } from './SectionView';
 import { clearRestartRequired } from './restartState';
 import type { ConfigSectionId } from './sections';
 
-/** Spec §9: the page reloads 3000 ms after a restart was accepted. */
+/** docs/console-contract.md §9: the page reloads 3000 ms after a restart was accepted. */
 const RESTART_RELOAD_MS = 3000;
 
 export function ConfigPage({ section }: { section: ConfigSectionId }) {

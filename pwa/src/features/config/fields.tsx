@@ -77,7 +77,7 @@ export function SecretField({
   );
 }
 
-/** A whole-number input; invalid text becomes the rule's fallback (spec §5). */
+/** A whole-number input; invalid text becomes the rule's fallback (docs/console-contract.md §5). */
 export function NumberInput({
   label,
   hint,

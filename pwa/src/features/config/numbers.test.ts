@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NUMBER_RULES, parseWithFallback, rangeError } from './numbers';
 
-test('invalid numeric input falls back to the values of spec §5', () => {
+test('invalid numeric input falls back to the values of docs/console-contract.md §5', () => {
   assert.equal(parseWithFallback('', NUMBER_RULES['webdav.port']), 0);
   assert.equal(parseWithFallback('abc', NUMBER_RULES['streaming.max_cache_size_mb']), 1);
   assert.equal(parseWithFallback('', NUMBER_RULES['streaming.max_download_workers']), 1);

@@ -1,4 +1,4 @@
-/** Numeric inputs of spec §5: invalid text falls back to a fixed value; ranges are checked before saving. */
+/** Numeric inputs of docs/console-contract.md §5: invalid text falls back to a fixed value; ranges are checked before saving. */
 import { NUMERIC_FALLBACKS, type NumericField } from './serverConfig';
 
 /** One number field's range and fallback; the table is the server's, keyed by config path. */

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals-react';
 
 /**
- * Settings that only take effect after a server restart (spec §4), and whether the operator dismissed the banner.
+ * Settings that only take effect after a server restart (docs/console-contract.md §4), and whether the operator dismissed the banner.
  * Both live in sessionStorage: dismissal lasts for this browser session; Reload and Restart clear everything.
  */
 export const RESTART_FIELDS = ['webdav.port', 'import.max_processor_workers', 'metadata.root_path'] as const;

@@ -1,6 +1,6 @@
 import type { IconName } from '../../components/Icon';
 
-/** The configuration menu of spec §2, in its order, with its titles. */
+/** The configuration menu of docs/console-contract.md §2, in its order, with its titles. */
 export const CONFIG_SECTIONS = [
   { id: 'webdav', title: 'WebDAV Server', icon: 'server' },
   { id: 'auth', title: 'Authentication', icon: 'shield' },

@@ -13,7 +13,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Form state of one section: the values as saved, the values being edited, and the dirty flag (spec §4).
+ * Form state of one section: the values as saved, the values being edited, and the dirty flag (docs/console-contract.md §4).
  * When the saved values change (after a save or a reload) the form follows them.
  */
 export function useSectionForm<T extends object>(saved: T) {
@@ -50,7 +50,7 @@ function restartValuesOf(config: SpoolConfig | undefined): Record<string, unknow
 
 /**
  * Saves one or more PATCH /config/{section} steps in order, keeps the cached config in step, feeds the restart
- * banner, and reports failures as an 'Update Failed' toast with the server's details (spec §8).
+ * banner, and reports failures as an 'Update Failed' toast with the server's details (docs/console-contract.md §8).
  * `restartValues` maps restart-only settings ('webdav.port'...) to the values this save sends; they are used only
  * when the server does not send its own `restart_required` list.
  */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queueFigures, successRateTone } from './derive';
 
-test('queue figures follow spec §3', () => {
+test('queue figures follow docs/console-contract.md §3', () => {
   assert.deepEqual(queueFigures({ total_queued: 10, total_processing: 2, total_completed: 5, total_failed: 1 }), {
     pending: 2,
     done: 6,

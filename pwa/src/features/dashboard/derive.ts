@@ -1,6 +1,6 @@
 import type { QueueStats } from '../../api/types';
 
-/** Spec §3: pending = total_queued − (processing + completed + failed); the total shown excludes pending. */
+/** docs/console-contract.md §3: pending = total_queued − (processing + completed + failed); the total shown excludes pending. */
 export function queueFigures(
   s: Pick<QueueStats, 'total_queued' | 'total_processing' | 'total_completed' | 'total_failed'>,
 ) {
@@ -12,7 +12,7 @@ export function queueFigures(
   };
 }
 
-/** Spec §9: green at 95 % or more, amber at 90 %, red below. */
+/** docs/console-contract.md §9: green at 95 % or more, amber at 90 %, red below. */
 export function successRateTone(percent: number): 'success' | 'warning' | 'error' {
   if (percent >= 95) return 'success';
   if (percent >= 90) return 'warning';

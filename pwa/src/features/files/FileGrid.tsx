@@ -20,7 +20,7 @@ function useColumns(): number {
   return columns;
 }
 
-/** A plain grid under 100 items; from 100 a virtualised one that renders only the rows in view (spec §2, §9). */
+/** A plain grid under 100 items; from 100 a virtualised one that renders only the rows in view (docs/console-contract.md §2, §9). */
 export function FileGrid({ entries, onOpenFolder, actions }: Props) {
   const columns = useColumns();
   const card = (e: FileEntry) => <FileCard key={e.filename} entry={e} onOpenFolder={onOpenFolder} actions={actions} />;

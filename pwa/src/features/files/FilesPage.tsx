@@ -6,7 +6,7 @@ import { autoConnectOnce, connectWebdav, webdavConnection } from './connection';
 import { FileBrowser } from './FileBrowser';
 import './files.css';
 
-/** Files screen (spec §2): connects to /webdav once on load, then browses it. */
+/** Files screen (docs/console-contract.md §2): connects to /webdav once on load, then browses it. */
 export function FilesPage() {
   useSignals();
   useEffect(() => autoConnectOnce(), []);

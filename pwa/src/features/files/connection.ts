@@ -2,7 +2,7 @@ import { signal } from '@preact/signals-react';
 import { testConnection } from '../../lib/webdav';
 import { connectFailureMessage } from '../../lib/webdavErrors';
 
-/** Spec §4 WebDAV connection: not connected, connecting, then connected or failed (retry possible). */
+/** docs/console-contract.md §4 WebDAV connection: not connected, connecting, then connected or failed (retry possible). */
 export type ConnectionState =
   | { status: 'disconnected' }
   | { status: 'connecting' }

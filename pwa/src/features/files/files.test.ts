@@ -50,7 +50,7 @@ test('breadcrumbs start at Root and point at each level', () => {
   ]);
 });
 
-test('preview classification of spec §5', () => {
+test('preview classification of docs/console-contract.md §5', () => {
   assert.equal(classifyPreview('a.JPG'), 'image');
   assert.equal(classifyPreview('a.mkv'), 'video');
   assert.equal(classifyPreview('a.flac'), 'audio');

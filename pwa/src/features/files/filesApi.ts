@@ -1,6 +1,6 @@
 import { api, ApiError, API_BASE } from '../../api/client';
 
-/** Spec §3 File metadata (GET /api/files/info). */
+/** docs/console-contract.md §3 File metadata (GET /api/files/info). */
 export interface FileSegment {
   message_id: string;
   segment_size: number;
@@ -49,7 +49,7 @@ export const filesApi = {
     return res.blob();
   },
 
-  /** Spec §7 POST /health/check: Check Now queues the file with priority. */
+  /** docs/console-contract.md §7 POST /health/check: Check Now queues the file with priority. */
   checkNow: (file_path: string, source_nzb_path: string | null) =>
     api.post<unknown>('/health/check', { file_path, source_nzb_path: source_nzb_path ?? '', priority: true }),
 };

@@ -1,6 +1,6 @@
 import type { FileEntry } from '../../lib/webdav';
 
-/** Folders first, then names alphabetically (spec §2), case-insensitive with numbers in natural order. */
+/** Folders first, then names alphabetically (docs/console-contract.md §2), case-insensitive with numbers in natural order. */
 export function sortEntries(entries: readonly FileEntry[]): FileEntry[] {
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   return [...entries].sort((a, b) => {

@@ -1,4 +1,4 @@
-/** Preview classification of spec §5: by extension, else by mime type. */
+/** Preview classification of docs/console-contract.md §5: by extension, else by mime type. */
 
 export type PreviewKind = 'image' | 'video' | 'audio' | 'text' | 'pdf' | 'archive' | 'unsupported';
 

@@ -9,7 +9,7 @@ function messageOf(err: unknown, fallback: string): string {
 }
 
 /**
- * The item menu's actions (spec §2): download, NZB export, delete with confirmation, and the info/preview
+ * The item menu's actions (docs/console-contract.md §2): download, NZB export, delete with confirmation, and the info/preview
  * dialogs. Download, delete and export failures also raise the 'Operation Failed' banner.
  */
 export function useFileActions(dir: string, showCorrupted: boolean) {

@@ -1,4 +1,4 @@
-/** Numbers of the file grid (spec §9): threshold, row height, overscan, viewport, breakpoints. */
+/** Numbers of the file grid (docs/console-contract.md §9): threshold, row height, overscan, viewport, breakpoints. */
 export const VIRTUAL_THRESHOLD = 100;
 export const ROW_HEIGHT = 200;
 export const OVERSCAN_ROWS = 2;

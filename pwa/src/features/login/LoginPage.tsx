@@ -23,7 +23,7 @@ function ConnectionFailed() {
   );
 }
 
-/** Sign-in, first-user 'Create Admin Account' and registration (spec §2, §5). */
+/** Sign-in, first-user 'Create Admin Account' and registration (docs/console-contract.md §2, §5). */
 export function LoginPage() {
   useSignals();
   const location = useLocation();
@@ -52,7 +52,7 @@ export function LoginPage() {
   let body;
   if (starting || (registration.isPending && !state.connectionFailed)) body = <LoadingBlock label="Connecting..." />;
   else if (state.connectionFailed || registration.isError) body = <ConnectionFailed />;
-  else if (showRegister) body = <RegisterForm firstUser={firstUser} onRegistered={done} />;
+  else if (showRegister) body = <RegisterForm onRegistered={done} />;
   else body = <SignInForm onSignedIn={done} />;
 
   return (

@@ -9,7 +9,7 @@ test('a complete registration has no errors; email is optional', () => {
   assert.deepEqual(validateRegistration({ ...ok, email: 'alice@example.org' }), {});
 });
 
-test('every broken field gets the spec text at once', () => {
+test('every broken field gets the contract text at once', () => {
   const errors = validateRegistration({ username: 'al', email: 'nope', password: 'short', confirmPassword: 'other' });
   assert.deepEqual(errors, {
     username: 'Username must be at least 3 characters long',

@@ -1,4 +1,4 @@
-/** Registration rules and texts of spec §5. */
+/** Registration rules and texts of docs/console-contract.md §5. */
 export interface RegistrationInput {
   username: string;
   email: string;

@@ -19,7 +19,7 @@ import { UploadCard } from './UploadCard';
 import { useQueueActions } from './useQueueActions';
 import './queue.css';
 
-/** Queue Management (spec §2). */
+/** Queue Management (docs/console-contract.md §2). */
 export function QueuePage() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);

@@ -2,7 +2,7 @@ import type { QueueStats } from '../../api/types';
 import { StatTiles } from '../../components/StatTiles';
 import { queueFigures } from '../dashboard/derive';
 
-/** Stat tiles of spec §2: Total, Pending, Processing, Completed, Failed (pending derived as in §3). */
+/** Stat tiles of docs/console-contract.md §2: Total, Pending, Processing, Completed, Failed (pending derived as in §3). */
 export function QueueStatTiles({ stats }: { stats: QueueStats | undefined }) {
   const f = stats ? queueFigures(stats) : undefined;
   return (

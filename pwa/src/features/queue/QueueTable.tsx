@@ -11,7 +11,7 @@ interface Props {
   actions: RowActions;
 }
 
-/** The queue table: the columns of spec §2 over the shared selectable table; the server pages and filters. */
+/** The queue table: the columns of docs/console-contract.md §2 over the shared selectable table; the server pages and filters. */
 export function QueueTable({ items, selection, onSelectionChange, actions }: Props) {
   const columns = useMemo(() => queueColumns(actions), [actions]);
   return (

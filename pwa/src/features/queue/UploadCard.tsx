@@ -7,7 +7,7 @@ import { queueKeys } from './queueApi';
 import { nzbFileError } from './rules';
 import { uploadNzb } from './upload';
 
-/** Spec §3 Upload list item. */
+/** docs/console-contract.md §3 Upload list item. */
 interface UploadItem {
   id: number;
   file: File;
@@ -19,7 +19,7 @@ interface UploadItem {
 let nextUploadId = 1;
 
 /**
- * Upload NZB Files (spec §2/§5): several files at once; each is checked here first (.nzb, 100 MB) and then sent
+ * Upload NZB Files (docs/console-contract.md §2/§5): several files at once; each is checked here first (.nzb, 100 MB) and then sent
  * one after the other, so every row walks pending → uploading → success (queue id) or error.
  */
 export function UploadCard() {

@@ -13,7 +13,7 @@ export type { QueueStatus, ScanStatus } from '../../../../appliance/importer/que
 /** A queue item as GET /api/queue returns it. */
 export type QueueItem = QueueItemJson;
 
-/** Spec §7/§9: the console pages the queue by 20. */
+/** docs/console-contract.md §7/§9: the console pages the queue by 20. */
 export const QUEUE_PAGE_SIZE = 20;
 
 export interface QueueListParams {

@@ -16,7 +16,7 @@ export interface RowActions {
   retry: (item: QueueItem) => void;
   remove: (item: QueueItem) => void;
   busyId: number | undefined;
-  /** 40 on narrow screens, 50 otherwise (spec §9). */
+  /** 40 on narrow screens, 50 otherwise (docs/console-contract.md §9). */
   pathMax: number;
 }
 
@@ -90,7 +90,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
   );
 }
 
-/** The columns of spec §2, in order. */
+/** The columns of docs/console-contract.md §2, in order. */
 export function queueColumns(actions: RowActions) {
   return column.columns([
     column.display({

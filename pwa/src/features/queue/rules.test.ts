@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorTooltip, nzbFileError, scanLabel, scanPathError, scanProgress } from './rules';
 
-test('upload checks of spec §5: extension first, then 100 MB', () => {
+test('upload checks of docs/console-contract.md §5: extension first, then 100 MB', () => {
   assert.equal(nzbFileError({ name: 'a.txt', size: 10 }), 'Only .nzb files are allowed');
   assert.equal(nzbFileError({ name: 'A.NZB', size: 10 }), undefined);
   assert.equal(nzbFileError({ name: 'big.nzb', size: 100 * 1024 * 1024 }), undefined);
   assert.equal(nzbFileError({ name: 'big.nzb', size: 100 * 1024 * 1024 + 1 }), 'File size must be less than 100MB');
 });
 
-test('scan path rules of spec §5', () => {
+test('scan path rules of docs/console-contract.md §5', () => {
   assert.equal(scanPathError('  '), 'Path is required');
   assert.equal(scanPathError('nzbs'), 'Path must be absolute (start with /)');
   assert.equal(scanPathError(' /srv/nzbs '), undefined);

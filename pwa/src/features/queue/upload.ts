@@ -1,7 +1,7 @@
 import { API_BASE } from '../../api/client';
 
 /**
- * POST /queue/upload as multipart (the JSON client cannot carry a file). Spec §8: a failure shows the server's
+ * POST /queue/upload as multipart (the JSON client cannot carry a file). docs/console-contract.md §8: a failure shows the server's
  * message, else 'Upload failed: {text}'. Resolves to the new queue item's id.
  */
 export async function uploadNzb(file: File): Promise<number> {

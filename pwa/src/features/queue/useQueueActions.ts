@@ -6,7 +6,7 @@ import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
 import { queueApi, queueKeys, type QueueItem } from './queueApi';
 import { baseName } from './queueColumns';
 
-/** Row, bulk and clear actions of the Queue screen, each confirmed where spec §5 says so, with toasts. */
+/** Row, bulk and clear actions of the Queue screen, each confirmed where docs/console-contract.md §5 says so, with toasts. */
 export function useQueueActions(clearSelection: () => void) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queueKeys.all });

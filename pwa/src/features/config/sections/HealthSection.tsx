@@ -19,7 +19,7 @@ export function HealthSection({ config, readOnly }: SectionProps & { config: Spo
       title="Health Monitoring"
       description="Background checks that every article of your library is still available, and what to do when not."
       onSave={() =>
-        // Auto-repair exists only while monitoring runs (spec §5).
+        // Auto-repair exists only while monitoring runs (docs/console-contract.md §5).
         save.mutate({
           steps: [
             { section: 'health', payload: { ...form, auto_repair_enabled: form.enabled && form.auto_repair_enabled } },

@@ -14,7 +14,7 @@ import { moveItem } from './providers/reorder';
 import './providers/providers.css';
 
 /**
- * NNTP Providers (spec §2/§4/§5/§8). Not a config-PATCH form: every change goes through /api/providers at once
+ * NNTP Providers (docs/console-contract.md §2/§4/§5/§8). Not a config-PATCH form: every change goes through /api/providers at once
  * (the pool applies it live); the list itself comes from GET /config.
  */
 export function ProvidersSection({ readOnly = false }: SectionProps) {

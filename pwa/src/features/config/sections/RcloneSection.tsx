@@ -10,7 +10,7 @@ import { useMountControls } from './rclone/useMountControls';
 import { useRcControls } from './rclone/useRcControls';
 import './rclone/rclone.css';
 
-/** Mount & RClone (spec §2, §4): mount toggle and status, RC toggle and test, every mount/VFS setting. */
+/** Mount & RClone (docs/console-contract.md §2, §4): mount toggle and status, RC toggle and test, every mount/VFS setting. */
 export function RcloneSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
   const saved = config.rclone as Partial<RcloneConfig> | undefined;
   const savedForm = useMemo(() => toForm(saved, config.mount_path), [saved, config.mount_path]);
@@ -26,7 +26,7 @@ export function RcloneSection({ config, readOnly }: SectionProps & { config: Spo
     const rcloneChanged =
       JSON.stringify({ ...form, mount_path: '' }) !== JSON.stringify({ ...savedForm, mount_path: '' });
     if (rcloneChanged) steps.push({ section: 'rclone', payload: toPayload(form) });
-    // Spec §7: mount_path alone is saved through the system section.
+    // docs/console-contract.md §7: mount_path alone is saved through the system section.
     if (form.mount_path !== savedForm.mount_path)
       steps.push({ section: 'system', payload: { mount_path: form.mount_path } });
     save.mutate({ steps }, { onSuccess: () => void mount.refreshStatus() });

@@ -11,7 +11,7 @@ import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
 import { keys } from '../../../lib/queries';
 
-/** Spec §9: copy feedback lasts 2 s. */
+/** docs/console-contract.md §9: copy feedback lasts 2 s. */
 const COPIED_MS = 2000;
 
 function ApiKeyCard() {

@@ -4,7 +4,7 @@ import { formatBytes, formatPercent } from '../../../lib/format';
 import { usePoolMetrics } from '../../../lib/queries';
 import { successRateTone } from '../derive';
 
-/** Spec §9: Error Rate only above 0, Avg Wait Time only above 100 ms (amber above 1000 ms). */
+/** docs/console-contract.md §9: Error Rate only above 0, Avg Wait Time only above 100 ms (amber above 1000 ms). */
 export function PoolMetricsCard() {
   const metrics = usePoolMetrics();
   const m = metrics.data;

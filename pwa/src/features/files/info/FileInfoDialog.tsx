@@ -15,7 +15,7 @@ import { SourceTab } from './SourceTab';
 const TABS = ['Overview', 'Segments', 'Source'] as const;
 type Tab = (typeof TABS)[number];
 
-/** File info (spec §2): Overview, Segments and Source tabs over GET /api/files/info. */
+/** File info (docs/console-contract.md §2): Overview, Segments and Source tabs over GET /api/files/info. */
 export function FileInfoDialog({ entry, onClose }: { entry: FileEntry; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>('Overview');
   const info = useQuery({

@@ -8,7 +8,7 @@ const TEXT_LIMIT = 1024 * 1024;
 
 type Loaded = { kind: 'text'; text: string; truncated: boolean } | { kind: 'blob'; url: string };
 
-/** Images, PDFs and text are fetched (spec §5) and shown from memory. */
+/** Images, PDFs and text are fetched (docs/console-contract.md §5) and shown from memory. */
 export function FetchedPreview({
   entry,
   kind,

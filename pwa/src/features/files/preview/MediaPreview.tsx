@@ -3,7 +3,7 @@ import { webdavUrl, type FileEntry } from '../../../lib/webdav';
 
 /**
  * Video and audio stream straight from GET /webdav{path}: the browser asks for byte ranges as it plays and seeks.
- * A load error reloads the player once (spec §8 'load errors trigger a preview retry'); a second error fails.
+ * A load error reloads the player once (docs/console-contract.md §8 'load errors trigger a preview retry'); a second error fails.
  */
 export function MediaPreview({
   entry,

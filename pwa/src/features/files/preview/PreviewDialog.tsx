@@ -12,7 +12,7 @@ interface Props {
   onDownload: (entry: FileEntry) => void;
 }
 
-/** Preview by the classification of spec §5: media players stream from /webdav, other kinds are fetched. */
+/** Preview by the classification of docs/console-contract.md §5: media players stream from /webdav, other kinds are fetched. */
 export function PreviewDialog({ entry, onClose, onDownload }: Props) {
   const kind = classifyPreview(entry.basename, entry.mime);
   // Bumping the attempt remounts the viewer: Retry after 'Preview Failed' starts from scratch.

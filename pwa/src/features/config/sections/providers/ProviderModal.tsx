@@ -28,7 +28,7 @@ interface Props {
 type TestState = { passed: boolean; message?: string; ok?: boolean };
 
 /**
- * Add/edit provider (spec §4/§5): saving needs a passed connection test; changing a connection field resets it;
+ * Add/edit provider (docs/console-contract.md §4/§5): saving needs a passed connection test; changing a connection field resets it;
  * an existing provider counts as tested until such a change. Edit sends only the changed fields.
  */
 export function ProviderModal({ provider, onClose, onSaved }: Props) {

@@ -23,7 +23,7 @@ const saved = {
   is_backup_provider: false,
 };
 
-test('defaults of spec §9', () => {
+test('defaults of docs/console-contract.md §9', () => {
   assert.equal(PROVIDER_DEFAULTS.port, 119);
   assert.equal(PROVIDER_DEFAULTS.max_connections, 10);
   assert.equal(PROVIDER_DEFAULTS.tls, false);
@@ -62,7 +62,7 @@ test('PUT sends only changed fields and never an empty password', () => {
   assert.deepEqual(changedFields(initial, { ...initial, password: 'secret' }), { password: 'secret' });
 });
 
-test('ranges of spec §5', () => {
+test('ranges of docs/console-contract.md §5', () => {
   assert.deepEqual(formErrors(PROVIDER_DEFAULTS), {});
   assert.ok(formErrors({ ...PROVIDER_DEFAULTS, port: 0 }).port);
   assert.ok(formErrors({ ...PROVIDER_DEFAULTS, port: 65536 }).port);

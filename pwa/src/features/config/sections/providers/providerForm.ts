@@ -1,16 +1,16 @@
 import { PROVIDER_DEFAULTS as SERVER_PROVIDER_DEFAULTS, type ProviderConfig } from '../../serverConfig';
 import type { Provider, ProviderTestInput } from './providersApi';
 
-/** The provider form's values: the server's provider entry (spec §3) without its id; the password is write-only. */
+/** The provider form's values: the server's provider entry (docs/console-contract.md §3) without its id; the password is write-only. */
 export type ProviderForm = Omit<ProviderConfig, 'id'>;
 
-/** Spec §9 provider defaults, the server's own. */
+/** docs/console-contract.md §9 provider defaults, the server's own. */
 export const PROVIDER_DEFAULTS: ProviderForm = SERVER_PROVIDER_DEFAULTS;
 
 export const PORT_RANGE = { min: 1, max: 65535 } as const;
 export const CONNECTIONS_RANGE = { min: 1, max: 50 } as const;
 
-/** Spec §4: a change of any of these invalidates a passed connection test. */
+/** docs/console-contract.md §4: a change of any of these invalidates a passed connection test. */
 export const TEST_FIELDS = ['host', 'port', 'username', 'password', 'tls', 'insecure_tls'] as const;
 
 export const MISSING_FOR_TEST = 'Please fill in all required fields before testing connection';
@@ -34,7 +34,7 @@ export function resetsTest(field: keyof ProviderForm): boolean {
   return (TEST_FIELDS as readonly string[]).includes(field);
 }
 
-/** Spec §5: host, username and password are needed to test; in edit mode an empty password means the saved one. */
+/** docs/console-contract.md §5: host, username and password are needed to test; in edit mode an empty password means the saved one. */
 export function canTest(form: ProviderForm, editing: boolean): boolean {
   return form.host.trim() !== '' && form.username.trim() !== '' && (editing || form.password !== '');
 }
@@ -45,14 +45,14 @@ export function testInput(form: ProviderForm, editingId: string | undefined): Pr
     port: form.port,
     username: form.username.trim(),
     password: form.password,
-    // Insecure TLS only means something with TLS on (spec §5 shows it only then).
+    // Insecure TLS only means something with TLS on (docs/console-contract.md §5 shows it only then).
     tls: form.tls,
     insecure_tls: form.tls && form.insecure_tls,
     ...(editingId && form.password === '' ? { id: editingId } : {}),
   };
 }
 
-/** Field errors that block saving (the ranges of spec §5). */
+/** Field errors that block saving (the ranges of docs/console-contract.md §5). */
 export function formErrors(form: ProviderForm): Partial<Record<keyof ProviderForm, string>> {
   const errors: Partial<Record<keyof ProviderForm, string>> = {};
   if (!Number.isInteger(form.port) || form.port < PORT_RANGE.min || form.port > PORT_RANGE.max)
@@ -76,7 +76,7 @@ export function createBody(form: ProviderForm): Record<string, unknown> {
   };
 }
 
-/** Spec §7: PUT /providers/{id} carries only the fields that changed; an empty password keeps the saved one. */
+/** docs/console-contract.md §7: PUT /providers/{id} carries only the fields that changed; an empty password keeps the saved one. */
 export function changedFields(initial: ProviderForm, form: ProviderForm): Record<string, unknown> {
   const next = createBody(form);
   const before = createBody(initial);

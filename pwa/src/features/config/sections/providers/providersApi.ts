@@ -1,6 +1,6 @@
 import { api } from '../../../../api/client';
 
-/** Spec §3 Provider as the server returns it: the password never comes back, only whether one is set. */
+/** docs/console-contract.md §3 Provider as the server returns it: the password never comes back, only whether one is set. */
 export interface Provider {
   id: string;
   host: string;

@@ -69,7 +69,7 @@ const TOGGLES: [keyof RcloneForm & string, string][] = [
   ['use_mmap', 'Use mmap'],
 ];
 
-/** Every mount and VFS cache setting of spec §3, with §9 defaults. */
+/** Every mount and VFS cache setting of docs/console-contract.md §3, with §9 defaults. */
 export function MountOptionsPanel({
   form,
   errors,

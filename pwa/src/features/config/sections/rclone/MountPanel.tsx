@@ -14,7 +14,7 @@ interface Props {
   disabled?: boolean;
 }
 
-/** Mount toggle, mount path, status and Start/Stop (spec §2, §4). */
+/** Mount toggle, mount path, status and Start/Stop (docs/console-contract.md §2, §4). */
 export function MountPanel({
   mountEnabled,
   savedMountEnabled,

@@ -17,7 +17,7 @@ export interface RcTestPayload {
   mount_options: Record<string, unknown>;
 }
 
-/** Spec §7 Mount & RClone calls. */
+/** docs/console-contract.md §7 Mount & RClone calls. */
 export const rcloneApi = {
   status: () => api.get<MountStatus>('/rclone/mount/status'),
   start: () => api.post<{ status?: MountStatus; message?: string }>('/rclone/mount/start'),

@@ -4,7 +4,7 @@ import { RCLONE_DEFAULTS, parseOptions, toForm, toPayload, validate } from './rc
 import { parseWithFallback } from '../../numbers';
 import { RCLONE_NUMBER_RULES } from './rcloneForm';
 
-test('a missing rclone section takes the §9 defaults and the default mount path', () => {
+test('a missing rclone section takes the docs/console-contract.md §9 defaults and the default mount path', () => {
   const form = toForm(undefined, undefined);
   assert.equal(form.rc_port, 5572);
   assert.equal(form.transfers, 4);
@@ -17,7 +17,7 @@ test('a missing rclone section takes the §9 defaults and the default mount path
   assert.deepEqual(validate(form), {});
 });
 
-test('invalid numbers fall back: transfers to 4, rc_port to 5572 (spec §5)', () => {
+test('invalid numbers fall back: transfers to 4, rc_port to 5572 (docs/console-contract.md §5)', () => {
   assert.equal(parseWithFallback('abc', RCLONE_NUMBER_RULES.transfers), 4);
   assert.equal(parseWithFallback('', RCLONE_NUMBER_RULES.rc_port), 5572);
   const form = { ...toForm(undefined, '/mnt/x'), transfers: 33 };

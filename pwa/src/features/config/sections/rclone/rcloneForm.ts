@@ -1,5 +1,5 @@
 /**
- * The Mount & RClone form (spec §3 Rclone/mount config, §9 defaults, §5 fallbacks) and its conversion to the
+ * The Mount & RClone form (docs/console-contract.md §3 Rclone/mount config, §9 defaults, §5 fallbacks) and its conversion to the
  * PATCH payload. Option maps are edited as `key=value` lines.
  */
 import { NUMBER_RULES, type NumberRule } from '../../numbers';
@@ -52,7 +52,7 @@ export interface RcloneConfig {
 const { rc_pass: _writeOnly, ...serverDefaults } = DEFAULTS.rclone;
 
 /**
- * §9 defaults, used for any key a server answer lacks. The cache dir's default lies under the server's data dir,
+ * docs/console-contract.md §9 defaults, used for any key a server answer lacks. The cache dir's default lies under the server's data dir,
  * which the console cannot know, so it has none.
  */
 export const RCLONE_DEFAULTS: Omit<RcloneConfig, 'rc_pass_set'> = { ...serverDefaults, cache_dir: '' };
@@ -68,7 +68,7 @@ export const RCLONE_NUMBER_RULES = {
 } as const satisfies Record<string, NumberRule>;
 
 /**
- * What the form edits. rc_enabled is not here: the RC toggle is saved on its own at once (spec §4), so it must
+ * What the form edits. rc_enabled is not here: the RC toggle is saved on its own at once (docs/console-contract.md §4), so it must
  * not make the rest of the form dirty or be reset by it.
  */
 export type RcloneForm = Omit<RcloneConfig, 'rc_enabled' | 'rc_pass_set' | 'rc_options' | 'mount_options'> & {
@@ -117,7 +117,7 @@ export function toForm(saved: Partial<RcloneConfig> | undefined, mountPath: stri
   };
 }
 
-/** The PATCH rclone payload: everything but mount_path; rc_pass only when typed (spec §4). */
+/** The PATCH rclone payload: everything but mount_path; rc_pass only when typed (docs/console-contract.md §4). */
 export function toPayload(form: RcloneForm): Record<string, unknown> {
   const { mount_path: _path, rc_pass, rc_options, mount_options, ...rest } = form;
   void _path;

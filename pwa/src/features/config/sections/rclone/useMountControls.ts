@@ -8,14 +8,14 @@ import { mountStatusKey, rcloneApi } from './rcloneApi';
 
 const UNKNOWN = 'Unknown error occurred';
 
-/** 'Failed to …' when the server answered with an error, 'Error …' when it could not be reached (spec §8). */
+/** 'Failed to …' when the server answered with an error, 'Error …' when it could not be reached (docs/console-contract.md §8). */
 function reportFailure(err: unknown, failed: string, errored: string) {
   if (err instanceof ApiError && !err.isNetworkError) toast.error(failed, describeError(err, UNKNOWN));
   else toast.error(errored, describeError(err, UNKNOWN));
 }
 
 /**
- * Mount status and the start/stop/disable flows of spec §4. Status is asked for on load when the mount is
+ * Mount status and the start/stop/disable flows of docs/console-contract.md §4. Status is asked for on load when the mount is
  * enabled in the saved config, and again after every change.
  */
 export function useMountControls(savedMountEnabled: boolean, setMountEnabled: (on: boolean) => void) {

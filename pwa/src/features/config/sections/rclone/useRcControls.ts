@@ -9,7 +9,7 @@ import { parseOptions, type RcloneForm } from './rcloneForm';
 
 export type RcTestResult = { ok: true } | { ok: false; message: string };
 
-/** The RC connection settings as the toggle and the test send them; rc_pass only when typed (spec §4). */
+/** The RC connection settings as the toggle and the test send them; rc_pass only when typed (docs/console-contract.md §4). */
 function connection(form: RcloneForm) {
   const c: { rc_url: string; rc_port: number; rc_user: string; rc_pass?: string } = {
     rc_url: form.rc_url.trim(),
@@ -81,7 +81,7 @@ export function useRcControls(savedRcEnabled: boolean, form: RcloneForm, mountEn
     test: () => test.mutate(),
     testing: test.isPending,
     testResult,
-    /** Spec §5: the test needs an RC URL or RC switched on. */
+    /** docs/console-contract.md §5: the test needs an RC URL or RC switched on. */
     canTest: form.rc_url.trim() !== '' || rcEnabled,
   };
 }
