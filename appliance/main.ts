@@ -8,7 +8,10 @@ import { ConfigLoadError } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
 
-const logger = createLogger('spool', process.env.SPOOL_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** SPOOL_LOG_LEVEL, when set, wins over log.level (to debug without editing the config). */
+const levelFromEnv = LEVELS.find((l) => l === process.env.SPOOL_LOG_LEVEL);
+const logger = createLogger('spool', levelFromEnv ?? 'info');
 
 function fail(message: string): never {
   process.stderr.write(`spool: ${message}\n`);
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
       configPath: process.env.SPOOL_CONFIG || undefined,
       fuseReadAheadKb: kibFromEnv('SPOOL_FUSE_READ_AHEAD_KB'),
       logger,
+      logLevel: levelFromEnv,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
     });
   } catch (err) {

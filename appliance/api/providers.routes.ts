@@ -26,11 +26,15 @@ export function registerProviderRoutes(router: Router, deps: { config: ConfigSer
   });
 }
 
+// Host, username and password reach NNTP command lines: a line break or NUL would inject a command.
+// eslint-disable-next-line no-control-regex
+const lineSafe = z.string().regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks or NUL characters');
+
 const TestInput = z.strictObject({
-  host: z.string().trim().min(1, 'Host is required'),
+  host: lineSafe.trim().min(1, 'Host is required'),
   port: z.number().int().min(1).max(65535).default(119),
-  username: z.string().default(''),
-  password: z.string().default(''),
+  username: lineSafe.default(''),
+  password: lineSafe.default(''),
   tls: z.boolean().default(false),
   insecure_tls: z.boolean().default(false),
   /** Edit mode: an empty password means "the one already saved for this provider". */

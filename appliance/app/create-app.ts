@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
+import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
 import { createDispatcher } from '../http/dispatch.js';
@@ -11,7 +12,8 @@ import { Router } from '../http/router.js';
 import type { RunningServer } from '../http/server.js';
 import { createStaticConsole } from '../http/static.js';
 import type { ImporterDomain } from '../importer/index.js';
-import { createLogger, type Logger } from '../logging/logger.js';
+import { LogFile } from '../logging/log-file.js';
+import { createLogger, type Logger, type LogLevel } from '../logging/logger.js';
 import { NntpPool } from '../nntp/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
@@ -33,6 +35,8 @@ export interface AppOptions {
   staticDir?: string;
   /** An already opened config (main.ts opens it first to learn the port); otherwise read from the file. */
   config?: ConfigService;
+  /** Overrides `log.level` (SPOOL_LOG_LEVEL, for debugging a config that says otherwise). */
+  logLevel?: LogLevel;
   /** How long a stop waits for requests in progress before closing their connections. */
   drainTimeoutMs?: number;
   /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
@@ -114,6 +118,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const config =
     opts.config ??
     (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
+  // log.*: the level and the rotating file, applied now and again whenever the config changes.
+  const logFile = new LogFile(logger, config.dataDir);
+  const applyLog = () => logFile.apply(config.get().log, opts.logLevel);
+  applyLog();
+  config.on('change', applyLog);
+  closers.push(() => logFile.close());
   const store = openStore({
     rootPath: resolve(config.dataDir, config.get().metadata.root_path),
     logger: logger.child('store'),
@@ -127,7 +137,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         registrationEnabled: c.auth.registration_enabled,
         webdavUser: c.webdav.user,
         webdavPassword: c.webdav.password,
-        trustedOrigins: c.auth.trusted_origins,
       };
     };
     const auth = createAuth({ store, settings, logger: logger.child('auth') });
@@ -163,7 +172,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger });
 
     const router = new Router();
     const version = readVersion(root);
@@ -188,6 +197,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
+      network: networkPolicy(() => config.get().auth),
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,

@@ -6,7 +6,8 @@ import type { ConfigService } from '../config/index.js';
 import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
-import type { ImporterDomain } from '../importer/importer.types.js';
+import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
+import { isUnstreamable } from '../importer/import-errors.js';
 import { NzbImporter } from '../importer/nzb-import.service.js';
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
@@ -16,6 +17,8 @@ import { JobOutputService } from '../importer/job-output.service.js';
 import { QueueStore } from '../importer/queue.store.js';
 import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import { startFailedRetention } from '../importer/failed-retention.js';
+import { startWatchDir } from '../importer/watch-dir.js';
 
 export interface ImporterDeps {
   store: Store;
@@ -41,6 +44,7 @@ const QUEUE_MIGRATIONS = [
 export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const log = deps.logger.child('importer');
   migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
+  const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
@@ -59,7 +63,15 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const runner = new ImportRunner({
     queue,
     job: async (item, signal) => {
-      const result = await importer.run(item, signal);
+      let result;
+      try {
+        result = await importer.run(item, signal);
+      } catch (err) {
+        // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
+        const forwarded = isUnstreamable(err) ? await fallback.handler?.(item, err) : undefined;
+        if (!forwarded) throw err;
+        return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
+      }
       return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
     },
     logger: log,
@@ -74,15 +86,25 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const defaultRoot = join(deps.config.dataDir, 'nzb');
   if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
   const scan = new ScanService(queue, log.child('scan'), scanRoots);
+  const stopRetention = startFailedRetention(
+    queue,
+    () => deps.config.get().import.failed_item_retention_hours,
+    log.child('retention'),
+  );
+  const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
   return {
     queue,
     runner,
     scan,
     importer,
     output,
+    onUnstreamable: (handler) => void (fallback.handler = handler),
     async close() {
       stopWatching();
+      stopRetention();
+      watch.stop();
       scan.cancel();
+      await watch.idle();
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();

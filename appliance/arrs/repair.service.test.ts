@@ -392,7 +392,7 @@ test('two repairs of the same file at once make one set of calls', async () => {
   const svc = service([instance(radarr)]);
   const [a, b] = await Promise.all([
     svc.repairFile({ path: '/complete/movies/Twice/t.mkv' }),
-    svc.repairFile({ path: '/complete/movies/Twice/t.mkv' }),
+    svc.repairFile({ path: join(mount, '/complete/movies/Twice/t.mkv') }),
   ]);
   assert.deepEqual(a, b);
   assert.equal(radarr.callLines().filter((l) => l.startsWith('DELETE')).length, 1);

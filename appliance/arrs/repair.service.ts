@@ -61,7 +61,8 @@ export class ArrRepairService {
 
   /** Repairs of the same file at once share one run: the arr must not see two deletes and two searches. */
   repairFile(input: RepairInput): Promise<RepairOutcome> {
-    const key = input.path;
+    // The same file may come as a virtual path or under mount_path: one key for both.
+    const key = fileTarget(input.path, this.deps.config.get().mount_path, '').virtualPath;
     const running = this.inFlight.get(key);
     if (running) return running;
     const run = this.repair(input).finally(() => this.inFlight.delete(key));

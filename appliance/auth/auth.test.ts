@@ -28,7 +28,6 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     registrationEnabled: false,
     webdavUser: 'dav',
     webdavPassword: '',
-    trustedOrigins: [],
   };
   const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
   const close = async () => {

@@ -33,10 +33,6 @@ export class AuthGatekeeper implements Gatekeeper {
     return this.settings().loginRequired;
   }
 
-  trustedOrigins(): readonly string[] {
-    return this.settings().trustedOrigins;
-  }
-
   async identify(req: HttpRequest): Promise<Principal | null> {
     const key = req.header('x-api-key') ?? req.query.get('apikey');
     if (key !== undefined && key !== null) {

@@ -2,8 +2,12 @@ import type { Ctx } from '../http/context.js';
 import type { HttpRequest } from '../http/request.js';
 import { SESSION_COOKIE } from './session.service.js';
 
-/** Behind a TLS-terminating proxy the request reaches us as plain HTTP; the proxy says so in X-Forwarded-Proto. */
+/**
+ * Behind a TLS-terminating proxy the request reaches us as plain HTTP; the proxy says so in X-Forwarded-Proto.
+ * Believed only from `auth.trusted_proxies`.
+ */
 export function cameOverHttps(req: HttpRequest): boolean {
+  if (!req.viaTrustedProxy) return false;
   const proto = req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https';
 }

@@ -13,8 +13,6 @@ export interface AuthSettings {
   /** webdav.user / webdav.password: extra Basic credentials accepted on /webdav only. */
   webdavUser: string;
   webdavPassword: string;
-  /** auth.trusted_origins: origins besides the console's own that may send state changes with a cookie. */
-  trustedOrigins: readonly string[];
 }
 
 export const newApiKey = () => randomBytes(16).toString('hex');

@@ -22,6 +22,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     registration_enabled: false,
     // The console's own address is always trusted; list others (a second hostname) here.
     trusted_origins: [],
+    // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
+    trusted_proxies: [],
   },
   metadata: {
     root_path: './data/metadata',

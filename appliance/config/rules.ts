@@ -1,3 +1,4 @@
+import { parseProxyEntry } from '../http/client-address.js';
 import type { FieldError } from '../errors/field-errors.js';
 
 /**
@@ -14,6 +15,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export function crossFieldErrors(candidate: unknown): FieldError[] {
   if (!isObj(candidate)) return [];
   return [
+    ...lineBreakErrors(candidate, ''),
     ...absolutePathErrors(candidate),
     ...authErrors(candidate.auth),
     ...importErrors(candidate.import),
@@ -31,6 +33,23 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * No string anywhere in the config may hold CR, LF or NUL. Provider host, username and password end up in NNTP
+ * command lines (`AUTHINFO USER ...`), API keys and rclone credentials in HTTP headers; a line break there would
+ * let a value inject a command or a header of its own. No setting has a use for them, so the rule is global and
+ * covers keys added later without anyone remembering it.
+ */
+function lineBreakErrors(value: unknown, path: string): FieldError[] {
+  if (typeof value === 'string')
+    // eslint-disable-next-line no-control-regex
+    return /[\r\n\u0000]/.test(value)
+      ? [{ field: path, message: 'Must not contain line breaks or NUL characters' }]
+      : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => lineBreakErrors(v, `${path}.${i}`));
+  if (isObj(value)) return Object.entries(value).flatMap(([k, v]) => lineBreakErrors(v, path ? `${path}.${k}` : k));
+  return [];
 }
 
 function absolutePathErrors(c: Obj): FieldError[] {
@@ -56,6 +75,13 @@ export function isOrigin(value: string): boolean {
 function authErrors(section: unknown): FieldError[] {
   if (!isObj(section)) return [];
   const errors: FieldError[] = [];
+  list(section.trusted_proxies).forEach((p, i) => {
+    if (typeof p === 'string' && !parseProxyEntry(p))
+      errors.push({
+        field: `auth.trusted_proxies.${i}`,
+        message: 'Must be an IP address or a CIDR range like 172.16.0.0/12',
+      });
+  });
   list(section.trusted_origins).forEach((o, i) => {
     if (typeof o === 'string' && !isOrigin(o))
       errors.push({

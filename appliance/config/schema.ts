@@ -47,6 +47,8 @@ export const authSchema = z.strictObject({
   registration_enabled: z.boolean(),
   // Origins (scheme://host[:port]) besides the console's own whose pages may send state changes with a cookie.
   trusted_origins: z.array(z.string()),
+  // Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed.
+  trusted_proxies: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({

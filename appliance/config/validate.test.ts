@@ -293,3 +293,32 @@ test('auth.trusted_origins holds origins only: scheme, host and optional port', 
     ['auth.trusted_origins.1', 'auth.trusted_origins.2'],
   );
 });
+
+test('no value may carry CR, LF or NUL: they would split an NNTP command or an HTTP header', () => {
+  const errors = errorsOf({
+    providers: [{ id: 'p', host: 'news.example\r\nQUIT', username: 'user\nAUTHINFO', password: 'pa\u0000ss' }],
+    rclone: { rc_user: 'u\r' },
+    sabnzbd: { fallback_api_key: 'k\n' },
+    arrs: { radarr_instances: [{ name: 'r', type: 'radarr', url: 'http://r', api_key: 'x\r\ny' }] },
+  });
+  const message = 'Must not contain line breaks or NUL characters';
+  assert.deepEqual(
+    errors.filter((e) => e.message === message).map((e) => e.field),
+    [
+      'providers.0.host',
+      'providers.0.username',
+      'providers.0.password',
+      'rclone.rc_user',
+      'sabnzbd.fallback_api_key',
+      'arrs.radarr_instances.0.api_key',
+    ],
+  );
+});
+
+test('auth.trusted_proxies holds IP addresses or CIDR ranges', () => {
+  assert.ok(check({ auth: { trusted_proxies: ['127.0.0.1', '172.16.0.0/12', 'fd00::/8'] } }).ok);
+  assert.deepEqual(errorsOf({ auth: { trusted_proxies: ['10.0.0.1', 'proxy.lan', '10.0.0.0/40'] } }), [
+    { field: 'auth.trusted_proxies.1', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+    { field: 'auth.trusted_proxies.2', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
+  ]);
+});

@@ -12,6 +12,7 @@ import {
   repairBody,
   retryBody,
 } from './health.requests.js';
+import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResult } from './health.wire.js';
 
 /** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
 export function registerHealthRoutes(router: Router, health: HealthDomain): void {
@@ -32,16 +33,24 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.delete('/api/health/cleanup', user, async (ctx) => {
     const body = await ctx.json(cleanupBody);
     const deleted = s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
-    return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` };
+    return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` } satisfies HealthCleanupResult;
   });
   router.delete('/api/health/:id', user, (ctx) => json(s.remove(recordId(ctx.params.id))));
   router.post('/api/health/bulk/delete', user, async (ctx) => {
     const { deleted, missing } = s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
-    return { deleted_count: deleted, missing_paths: missing, message: `Deleted ${deleted} health record(s)` };
+    return {
+      deleted_count: deleted,
+      missing_paths: missing,
+      message: `Deleted ${deleted} health record(s)`,
+    } satisfies HealthBulkDeleteResult;
   });
   router.post('/api/health/bulk/restart', user, async (ctx) => {
     const { restarted, missing } = s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
-    return { restarted_count: restarted, missing_paths: missing, message: `Restarted ${restarted} health check(s)` };
+    return {
+      restarted_count: restarted,
+      missing_paths: missing,
+      message: `Restarted ${restarted} health check(s)`,
+    } satisfies HealthBulkRestartResult;
   });
   router.post('/api/health/check', user, async (ctx) => {
     const b = await ctx.json(checkBody);

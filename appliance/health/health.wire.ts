@@ -61,3 +61,23 @@ export interface ManualCheckBody {
   source_nzb_path?: string;
   priority?: boolean;
 }
+
+/** DELETE /api/health/cleanup. */
+export interface HealthCleanupResult {
+  deleted_count: number;
+  message: string;
+}
+
+/** POST /api/health/bulk/delete: paths without a record are listed, not an error. */
+export interface HealthBulkDeleteResult {
+  deleted_count: number;
+  missing_paths: string[];
+  message: string;
+}
+
+/** POST /api/health/bulk/restart. */
+export interface HealthBulkRestartResult {
+  restarted_count: number;
+  missing_paths: string[];
+  message: string;
+}

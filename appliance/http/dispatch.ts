@@ -8,7 +8,9 @@ import { diskFullError } from '../errors/disk-full.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
+import { clientAddress, TrustedProxies } from './client-address.js';
 import { checkOrigin, requireJsonBody } from './request-guard.js';
+import { addSecurityHeaders } from './security-headers.js';
 import type { Access, Router } from './router.js';
 
 /** How the HTTP layer learns who is calling; the auth domain implements it. */
@@ -17,9 +19,18 @@ export interface Gatekeeper {
   identify(req: HttpRequest): Promise<Principal | null>;
   /** auth.login_required; when false every route is open and callers are treated as admins. */
   loginRequired(): boolean;
+}
+
+/** Who sits between the browser and us: reverse proxies to believe, other addresses the console is opened at. */
+export interface NetworkPolicy {
+  /** auth.trusted_proxies: peers whose X-Forwarded-For/-Proto/-Host count. */
+  trustedProxies(): TrustedProxies;
   /** auth.trusted_origins: other origins whose pages may drive a signed-in browser's state changes. */
   trustedOrigins(): readonly string[];
 }
+
+const NO_PROXIES = new TrustedProxies([]);
+const LOCAL_ONLY: NetworkPolicy = { trustedProxies: () => NO_PROXIES, trustedOrigins: () => [] };
 
 /** Answers requests no route matched (static console files, SPA fallback). Return false to fall through to 404. */
 export type Fallback = (req: HttpRequest, reply: Reply) => boolean | Promise<boolean>;
@@ -27,6 +38,8 @@ export type Fallback = (req: HttpRequest, reply: Reply) => boolean | Promise<boo
 export interface DispatchOptions {
   router: Router;
   gatekeeper: Gatekeeper;
+  /** Trusted proxies and origins (default: none). */
+  network?: NetworkPolicy;
   logger: Logger;
   fallback?: Fallback;
   /** While false, everything (including /ping) answers 503: the process is still starting. */
@@ -58,7 +71,12 @@ export function createDispatcher(opts: DispatchOptions): (res: UwsResponse, req:
 
 async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Promise<void> {
   opts.inflight?.enter();
+  const network = opts.network ?? LOCAL_ONLY;
+  addSecurityHeaders(reply, 'data');
   try {
+    const proxies = network.trustedProxies();
+    req.viaTrustedProxy = proxies.has(req.peer);
+    req.ip = clientAddress(req.peer, req.header('x-forwarded-for'), proxies);
     if (opts.isReady && !opts.isReady()) {
       throw new AppError('UNAVAILABLE', 'Spool is starting');
     }
@@ -67,14 +85,18 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
       reply.header('Allow', match.allowed.join(', '));
       throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.rawPath}`);
     }
+    if (match.kind === 'none' && !req.rawPath.startsWith('/api/') && opts.fallback) {
+      addSecurityHeaders(reply, 'console');
+      if (await opts.fallback(req, reply)) return;
+      addSecurityHeaders(reply, 'data');
+    }
     if (match.kind === 'none') {
-      if (!req.rawPath.startsWith('/api/') && opts.fallback && (await opts.fallback(req, reply))) return;
       throw new AppError('NOT_FOUND', `No route for ${req.method} ${req.rawPath}`);
     }
     req.params = decodeParams(match.params);
     const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
     requireJsonBody(req, req.rawPath, match.route.options);
-    checkOrigin(req, principal, req.header('host'), opts.gatekeeper.trustedOrigins());
+    checkOrigin(req, principal, publicHost(req), network.trustedOrigins());
     const ctx = new Ctx(req, reply, principal, match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     req.body?.setLimit(match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
     const result = await match.route.handler(ctx);
@@ -95,6 +117,12 @@ async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Acces
   if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
   if (access === 'admin' && !principal.isAdmin) throw new AppError('FORBIDDEN', 'Administrator privileges required');
   return principal;
+}
+
+/** The host the browser addressed: behind a trusted proxy its X-Forwarded-Host, else Host. */
+function publicHost(req: HttpRequest): string | undefined {
+  const forwarded = req.viaTrustedProxy ? req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.header('host');
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

@@ -37,9 +37,21 @@ export class Reply {
     return this;
   }
 
+  /** Refuses CR, LF and NUL: a value built from input must never end the header and start another. */
   header(name: string, value: string): this {
+    // eslint-disable-next-line no-control-regex
+    if (/[\r\n\u0000]/.test(name) || /[\r\n\u0000]/.test(value))
+      throw new Error(`Header ${JSON.stringify(name)} has a line break or NUL in its name or value`);
     this.headers.push([name, value]);
     return this;
+  }
+
+  /** Like `header`, but replaces any value already set under that name (case-insensitive). */
+  setHeader(name: string, value: string): this {
+    const lower = name.toLowerCase();
+    for (let i = this.headers.length - 1; i >= 0; i--)
+      if ((this.headers[i] as [string, string])[0].toLowerCase() === lower) this.headers.splice(i, 1);
+    return this.header(name, value);
   }
 
   cookie(name: string, value: string, opts: CookieOptions = {}): this {

@@ -13,7 +13,12 @@ export interface HttpRequest {
   readonly query: URLSearchParams;
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly ip: string;
+  /** The socket's peer address (a reverse proxy's, when there is one). */
+  readonly peer: string;
+  /** The client's address: the peer, or from a trusted proxy what X-Forwarded-For says (set by the dispatcher). */
+  ip: string;
+  /** The peer is one of `auth.trusted_proxies`, so its X-Forwarded-* headers count (set by the dispatcher). */
+  viaTrustedProxy: boolean;
   readonly requestId: string;
   /** Route parameters, percent-decoded. */
   params: Record<string, string>;
@@ -34,14 +39,16 @@ export function readRequest(res: UwsResponse, req: UwsRequest, body: BodyStream 
   req.forEach((k, v) => {
     headers[k] = headers[k] === undefined ? v : `${headers[k]}, ${v}`;
   });
-  const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+  const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
   let cookies: Record<string, string> | undefined;
   return {
     method,
     rawPath,
     query,
     headers,
-    ip,
+    peer,
+    ip: peer,
+    viaTrustedProxy: false,
     requestId: `r${(nextId++).toString(36)}`,
     params: {},
     body,

@@ -17,6 +17,21 @@ export class ImportError extends Error implements Retryable {
   }
 }
 
+/**
+ * An NZB Spool imports fine but cannot stream (for example a compressed archive): with `sabnzbd.fallback_host`
+ * set it is forwarded to that real SABnzbd instead of failing (docs/sabnzbd.md); otherwise it fails like any other.
+ */
+export class UnstreamableError extends ImportError {
+  constructor(message: string) {
+    super(message, false);
+  }
+}
+
+/** Whether a failed import is one Spool cannot stream: the fallback SABnzbd may take it instead. */
+export function isUnstreamable(err: unknown): err is ImportError {
+  return err instanceof UnstreamableError || (err instanceof ImportError && err.code === 'ARCHIVE_COMPRESSED');
+}
+
 export const nonRetryableError = (message: string) => new ImportError(message, false);
 export const retryableError = (message: string) => new ImportError(message, true);
 

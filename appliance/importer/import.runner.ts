@@ -14,6 +14,8 @@ export interface ImportResult {
   storagePath?: string | null;
   /** Shown on the completed queue item (warning_message). */
   warnings?: readonly string[];
+  /** The NZB went to the fallback SABnzbd instead (nothing was written to the virtual tree). */
+  forwarded?: { host: string; nzoId: string; reason: string };
 }
 
 /** Does one import; throws ImportError (or anything else, treated as retryable). */

@@ -16,3 +16,5 @@ export { MAX_NZB_BYTES } from './nzb-upload.js';
 export { categoryDir } from './import-settings.js';
 export type { QueueRecord } from './queue.types.js';
 export type { QueuePriority } from './queue.wire.js';
+export { ImportError, UnstreamableError } from './import-errors.js';
+export type { UnstreamableHandler } from './importer.types.js';

@@ -268,13 +268,20 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   complete(
     id: number,
-    result: { targetPath: string; fileSize: number; storagePath?: string | null; warnings?: readonly string[] },
+    result: {
+      targetPath: string;
+      fileSize: number;
+      storagePath?: string | null;
+      forwarded?: QueueRecord['forwarded'];
+      warnings?: readonly string[];
+    },
   ): void {
     this.repo.update(id, (cur) => ({
       ...cur,
-      targetPath: result.targetPath,
+      targetPath: result.targetPath || null,
       fileSize: result.fileSize,
       storagePath: result.storagePath ?? null,
+      ...(result.forwarded ? { forwarded: result.forwarded } : {}),
       status: 'completed',
       errorMessage: null,
       warningMessage: result.warnings?.length ? result.warnings.join('; ') : null,

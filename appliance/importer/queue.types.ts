@@ -47,6 +47,8 @@ export interface QueueRecord {
    * import strategy wrote (symlinks or .strm files) or the job folder on the mount. Absent on older items.
    */
   storagePath?: string | null;
+  /** Handed to the fallback SABnzbd (sabnzbd.fallback_host) because Spool cannot stream it: where, and its id there. */
+  forwarded?: { host: string; nzoId: string; reason: string };
   /** Held back by the SABnzbd API's pause of this item: the runner skips it until resumed. */
   paused?: boolean;
 }

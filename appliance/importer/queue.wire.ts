@@ -70,6 +70,8 @@ export interface ScanStatus {
   path: string;
   files_found: number;
   files_added: number;
+  /** NZBs not added because the same bytes were queued before (still queued, or queued and cleared since). */
+  files_skipped: number;
   current_file: string;
   last_error: string | null;
 }

@@ -26,6 +26,7 @@ export class ScanService {
     path: '',
     files_found: 0,
     files_added: 0,
+    files_skipped: 0,
     current_file: '',
     last_error: null,
   };
@@ -64,7 +65,15 @@ export class ScanService {
     if (!info?.isDirectory()) {
       throw validationFailed([{ field: 'path', message: `Not a directory: ${dir}` }], `Not a directory: ${dir}`);
     }
-    this.state = { status: 'scanning', path: dir, files_found: 0, files_added: 0, current_file: '', last_error: null };
+    this.state = {
+      status: 'scanning',
+      path: dir,
+      files_found: 0,
+      files_added: 0,
+      files_skipped: 0,
+      current_file: '',
+      last_error: null,
+    };
     this.running = this.walk(real as string, 0, roots)
       .catch((err: unknown) => {
         this.state.last_error = err instanceof Error ? err.message : String(err);
@@ -131,7 +140,10 @@ export class ScanService {
       const info = await stat(file);
       if (info.size > MAX_NZB_BYTES) throw new Error('larger than 100 MB');
       const bytes = await readFile(file);
-      if (this.queue.blobs.seenAs(NzbBlobStore.hash(bytes)) !== undefined) return;
+      if (this.queue.blobs.seenAs(NzbBlobStore.hash(bytes)) !== undefined) {
+        this.state.files_skipped++;
+        return;
+      }
       await this.queue.enqueue({ nzb: bytes, nzbPath: file });
       this.state.files_added++;
     } catch (err) {

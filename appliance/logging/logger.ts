@@ -1,4 +1,7 @@
-/** A small structured logger: one JSON line per event on stdout, level-filtered. */
+/**
+ * A small structured logger: one JSON line per event on stdout, level-filtered; with `log.file` set, the same
+ * lines also go to a rotating file (log-file.ts).
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -9,15 +12,20 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(scope: string): Logger;
+  /** Applies to this logger, its parent and every child (they share one state). */
   setLevel(level: LogLevel): void;
+  /** Also hands every line to `sink` (the log file), or stops doing so with null. Shared like the level. */
+  setSink(sink: ((line: string) => void) | null): void;
 }
 
 export function createLogger(scope = 'spool', level: LogLevel = 'info', write = defaultWrite): Logger {
-  const state = { level };
+  const state: { level: LogLevel; sink: ((line: string) => void) | null } = { level, sink: null };
   const make = (name: string): Logger => {
     const log = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
       if (ORDER[lvl] < ORDER[state.level]) return;
-      write(JSON.stringify({ t: new Date().toISOString(), level: lvl, scope: name, msg, ...fields }));
+      const line = JSON.stringify({ t: new Date().toISOString(), level: lvl, scope: name, msg, ...fields });
+      write(line);
+      state.sink?.(line);
     };
     return {
       debug: (m, f) => log('debug', m, f),
@@ -27,6 +35,9 @@ export function createLogger(scope = 'spool', level: LogLevel = 'info', write = 
       child: (s) => make(`${name}.${s}`),
       setLevel: (l) => {
         state.level = l;
+      },
+      setSink: (sink) => {
+        state.sink = sink;
       },
     };
   };

@@ -280,7 +280,8 @@ export class NntpConnection {
 
   private send<T>(command: string, onStatus: (code: number, text: string) => StatusOutcome<T>): Promise<T> {
     if (this.closed) return Promise.reject(this.closeError ?? new ConnectionResetError('Connection is closed'));
-    if (/[\r\n]/.test(command)) return Promise.reject(new ProtocolError('Command contains a line break'));
+    // eslint-disable-next-line no-control-regex
+    if (/[\r\n\u0000]/.test(command)) return Promise.reject(new ProtocolError('Command contains a line break or NUL'));
     const promise = this.expect(command, onStatus);
     this.lastCommandAt = performance.now();
     // Commands issued in the same tick (a pipeline being filled) leave in one segment and one syscall.

@@ -4,6 +4,7 @@
  * `NzoIds.of(queueItemId)` is the nzo_id Radarr/Sonarr know the job by (the arr's download id).
  */
 export { registerSabnzbdRoutes } from './sabnzbd.routes.js';
+export { FallbackClient, forwardTo } from './fallback.client.js';
 
 export { NzoIds } from './nzo-ids.js';
 export { SabnzbdService, SAB_VERSION } from './sabnzbd.service.js';

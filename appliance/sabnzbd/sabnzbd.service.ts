@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { categoryDir, type ImporterDomain, type QueueRecord } from '../importer/index.js';
 import { parseCategory, parsePriority } from '../importer/request-parsing.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import type { FallbackClient, RemoteJob } from './fallback.client.js';
 import type { NzoIds } from './nzo-ids.js';
 import { epochSeconds, megabytes, timeLeft, toUnits } from './sabnzbd.format.js';
 import { categoryOf, historySlot, queueSlot } from './sabnzbd.slots.js';
@@ -16,7 +17,11 @@ export interface SabnzbdDeps {
   config: ConfigService;
   vfs: VfsService;
   nzo: NzoIds;
+  fallback: FallbackClient;
 }
+
+/** How long a forwarded job's state read from the fallback SABnzbd is reused (the arrs poll every minute). */
+const REMOTE_TTL_MS = 5000;
 
 export interface NzbInput {
   bytes: Buffer;
@@ -28,6 +33,8 @@ export interface NzbInput {
  * failed ones its history (docs/sabnzbd.md has the mapping). Every method returns the JSON body SABnzbd would.
  */
 export class SabnzbdService {
+  private readonly remote = new Map<string, { at: number; job: RemoteJob | null | 'unreachable' }>();
+
   constructor(private readonly d: SabnzbdDeps) {}
 
   version() {
@@ -160,7 +167,8 @@ export class SabnzbdService {
       items.map(async (r) =>
         historySlot(r, {
           nzoId: this.d.nzo.of(r.id),
-          readable: r.status === 'completed' && (await this.d.importer.output.readable(r.storagePath)),
+          readable: r.status === 'completed' && !r.forwarded && (await this.d.importer.output.readable(r.storagePath)),
+          remote: r.forwarded ? await this.remoteJob(r.forwarded.nzoId) : undefined,
         }),
       ),
     );
@@ -238,6 +246,19 @@ export class SabnzbdService {
     if (paused) this.d.importer.runner.pause();
     else this.d.importer.runner.resume();
     return { status: true };
+  }
+
+  /** A forwarded job's state in the fallback SABnzbd, cached briefly; an outage reads as 'unreachable'. */
+  private async remoteJob(nzoId: string): Promise<RemoteJob | null | 'unreachable'> {
+    const hit = this.remote.get(nzoId);
+    if (hit && Date.now() - hit.at < REMOTE_TTL_MS) return hit.job;
+    const job = await this.d.fallback.job(nzoId).then(
+      (j) => j ?? null,
+      () => 'unreachable' as const,
+    );
+    if (this.remote.size > 10_000) this.remote.clear();
+    this.remote.set(nzoId, { at: Date.now(), job });
+    return job;
   }
 
   private historyItems(p: SabParams, start: number, limit: number): { items: QueueRecord[]; total: number } {

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import type { QueuePriority, QueueRecord } from '../importer/index.js';
 import { epochSeconds, megabytes, timeLeft, toUnits } from './sabnzbd.format.js';
-import type { SabHistorySlot, SabPriorityName, SabQueueSlot, SabStatus } from './sabnzbd.types.js';
+import type { RemoteJob } from './fallback.client.js';
+import {
+  SAB_STATUSES,
+  type SabHistorySlot,
+  type SabPriorityName,
+  type SabQueueSlot,
+  type SabStatus,
+} from './sabnzbd.types.js';
 
 /**
  * How a Spool queue item's life reads as SABnzbd states (docs/sabnzbd.md):
@@ -54,21 +61,31 @@ export interface HistoryFacts {
   nzoId: string;
   /** The completed job's storage reads where the arr will look (symlink target on the mount, etc.). */
   readable: boolean;
-  /** Where a forwarded job went (the fallback SABnzbd), shown in the slot's stage log. */
-  forwardedTo?: string;
+  /**
+   * A forwarded job's state in the fallback SABnzbd: null when it no longer knows the job, 'unreachable' when it
+   * did not answer (an outage is not a failure: the arr keeps waiting).
+   */
+  remote?: RemoteJob | null | 'unreachable';
 }
 
 export function historySlot(r: QueueRecord, facts: HistoryFacts): SabHistorySlot {
   const completed = r.status === 'completed';
-  const status: SabStatus = completed ? (facts.readable ? 'Completed' : 'Verifying') : 'Failed';
-  const storage = completed && facts.readable && r.storagePath ? r.storagePath : '';
+  let status: SabStatus = completed ? (facts.readable ? 'Completed' : 'Verifying') : 'Failed';
+  let storage = completed && facts.readable && r.storagePath ? r.storagePath : '';
+  let failure = r.status === 'failed' ? failMessage(r) : '';
+  if (r.forwarded) ({ status, storage, failure } = forwardedState(r.forwarded, facts.remote));
   // The arr walks up from storage to the folder named like `name`: the job folder's own name.
   const name = r.storagePath ? path.basename(r.storagePath) : r.name;
   const started = r.startedAt ?? r.createdAt;
   const finished = r.completedAt ?? r.updatedAt;
   const size = Math.max(0, Math.round(r.fileSize));
-  const actions = facts.forwardedTo
-    ? [{ name: 'Source', actions: [`Forwarded to the SABnzbd at ${facts.forwardedTo}`] }]
+  const actions = r.forwarded
+    ? [
+        {
+          name: 'Source',
+          actions: [`Forwarded to the SABnzbd at ${r.forwarded.host} (${r.forwarded.nzoId}): ${r.forwarded.reason}`],
+        },
+      ]
     : [];
   return {
     completed: epochSeconds(finished),
@@ -89,7 +106,7 @@ export function historySlot(r: QueueRecord, facts: HistoryFacts): SabHistorySlot
     stage_log: actions,
     downloaded: completed ? size : 0,
     completeness: null,
-    fail_message: r.status === 'failed' ? failMessage(r) : '',
+    fail_message: failure,
     url_info: '',
     bytes: size,
     size: toUnits(size, 'B'),
@@ -103,6 +120,27 @@ export function historySlot(r: QueueRecord, facts: HistoryFacts): SabHistorySlot
     retry: false,
     archive: false,
     time_added: epochSeconds(r.createdAt),
+  };
+}
+
+/** A forwarded job reads as the fallback SABnzbd reports it; Spool only names the fallback when it lost the job. */
+function forwardedState(
+  forwarded: NonNullable<QueueRecord['forwarded']>,
+  remote: HistoryFacts['remote'],
+): { status: SabStatus; storage: string; failure: string } {
+  if (remote === undefined || remote === 'unreachable') return { status: 'Fetching', storage: '', failure: '' };
+  if (remote === null)
+    return {
+      status: 'Failed',
+      storage: '',
+      failure: `Forwarded to the SABnzbd at ${forwarded.host}, which no longer knows job ${forwarded.nzoId}`,
+    };
+  const known = SAB_STATUSES.find((s) => s.toLowerCase() === remote.status.toLowerCase());
+  const status: SabStatus = known ?? 'Running';
+  return {
+    status,
+    storage: status === 'Completed' ? remote.storage : '',
+    failure: status === 'Failed' ? remote.failMessage || 'Failed in the fallback SABnzbd' : '',
   };
 }
 

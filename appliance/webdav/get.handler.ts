@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
-import { mimeOf } from './mime.js';
+import { mimeOf, showsInline } from './mime.js';
 import { parseRange, type ByteRange } from './ranges.js';
 import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';
 import { escapeXml } from './xml.js';
@@ -22,6 +22,8 @@ export async function handleGet(r: DavRequest): Promise<void> {
   if (pre === 'failed') return davStatus(ctx, 412, 'Precondition failed', common);
   for (const [k, v] of Object.entries(common)) ctx.reply.header(k, v);
   const type = mimeOf(node.name);
+  if (!showsInline(type))
+    ctx.reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(node.name)}`);
   let ranges = ifRangeHolds(ctx.req, node.etag, node.modifiedAt)
     ? parseRange(ctx.req.header('range'), node.size)
     : null;

@@ -37,3 +37,17 @@ export function mimeOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return (dot >= 0 && TYPES[name.slice(dot + 1).toLowerCase()]) || 'application/octet-stream';
 }
+
+/**
+ * Whether a browser may show the file in place: media (video, audio, raster images) and plain text such as .nfo
+ * and subtitles. Everything else (XML, JSON, PDF, unknown bytes, a sidecar someone uploaded as .html) is sent as
+ * an attachment, so opening its URL downloads it instead of rendering it at the console's origin.
+ */
+export function showsInline(type: string): boolean {
+  return (
+    /^(video|audio)\//.test(type) ||
+    (/^image\//.test(type) && !type.includes('svg')) ||
+    /^text\/(plain|x-ssa)/.test(type) ||
+    type === 'application/x-subrip'
+  );
+}

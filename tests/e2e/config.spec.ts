@@ -47,7 +47,7 @@ test('routes: /config and unknown sections land on webdav; the menu keeps the co
   await page.goto('/config/no-such-section');
   await expect(page).toHaveURL(/\/config\/webdav$/);
   await page.goto('/config/sabnzbd');
-  await expect(page.getByText('Coming Soon')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'SABnzbd API' })).toBeVisible();
 });
 
 test('save marks dirty, validates, falls back, and raises the restart banner', async ({ page }) => {

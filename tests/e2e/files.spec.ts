@@ -177,9 +177,7 @@ test('file info: overview with real segment counts, segments table, source; Chec
     source_nzb_path: 'Sample.Show.nzb',
     priority: true,
   });
-  await expect(
-    page.locator('.toast__title').getByText('File Added to Health Check Queue', { exact: true }),
-  ).toBeVisible();
+  await expect(page.locator('.toast__title', { hasText: /^File Added to Health Check Queue$/ })).toBeVisible();
 
   await dialog.getByRole('tab', { name: 'Segments' }).click();
   const rows = dialog.locator('tbody tr');

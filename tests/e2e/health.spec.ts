@@ -5,7 +5,7 @@ import { buildNzb, type PostedFile } from '../support/inn/poster.js';
 import { cancelArticles } from '../support/inn/cancel.js';
 import { innProvider } from '../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../support/inn/server.js';
-import { ADMIN, expect, test } from './support/fixtures.js';
+import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 
@@ -47,7 +47,10 @@ interface WorkerStatus {
   total_files_checked: number;
 }
 
-test.describe.configure({ mode: 'serial' });
+// The machine running the suite may be busy (a browser start or a first click has taken tens of seconds under
+// load), so this long spec waits longer than the default.
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 // eslint-disable-next-line no-empty-pattern
 test.use({ baseURL: async ({}, use: (url: string | undefined) => Promise<void>) => use(spool?.baseURL) } as never);
 
@@ -123,8 +126,8 @@ async function signedIn(page: Page): Promise<void> {
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
-const toast = (page: Page, title: string): Locator =>
-  page.locator('.toast').filter({ has: page.locator('.toast__title').getByText(title, { exact: true }) });
+const toast = (page: Page, title: string, kind = ''): Locator =>
+  page.locator(kind ? `.toast--${kind}` : '.toast').filter({ has: page.getByText(title, { exact: true }) });
 const row = (page: Page, file: string): Locator =>
   page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${file}`, exact: true }) });
 const pager = (page: Page) => page.getByRole('navigation', { name: 'Health pages' });
@@ -410,9 +413,9 @@ test('Trigger Repair: a file no arr manages is a warning; once Radarr holds it t
   const repair = page.waitForRequest((r) => r.url().endsWith(`/api/health/${record.id}/repair`));
   await dialog(page).getByRole('button', { name: 'Trigger Repair' }).click();
   expect((await repair).postDataJSON()).toEqual({ reset_repair_retry_count: false });
-  const warning = toast(page, 'File Not Found in ARR');
-  await expect(warning).toHaveClass(/toast--warning/);
-  await expect(warning).toContainText('not managed by any configured Radarr or Sonarr instance');
+  // One locator for kind, title and text: a toast lives 3 s, too short for several waits on a busy machine.
+  const warning = toast(page, 'File Not Found in ARR', 'warning');
+  await expect(warning.filter({ hasText: 'not managed by any configured Radarr or Sonarr instance' })).toBeVisible();
 
   // Once Radarr has the file in its library, the repair reaches it.
   const mount = (await get<{ mount_path: string }>('/api/config')).mount_path;
@@ -515,9 +518,8 @@ test('Add Manual Health Check (/health?add): both paths required, then queued or
   page.on('request', (r) => r.url().endsWith('/api/health/check') && posted++);
   await add.getByLabel('File Path').fill(`${BATCH}/Ep.002.mkv`);
   await add.getByRole('button', { name: 'Add to Queue' }).click();
-  const missing = toast(page, 'Missing Required Fields');
-  await expect(missing).toHaveClass(/toast--warning/);
-  await expect(missing).toContainText('Please fill in both file path and source NZB path');
+  const missing = toast(page, 'Missing Required Fields', 'warning');
+  await expect(missing.filter({ hasText: 'Please fill in both file path and source NZB path' })).toBeVisible();
   expect(posted).toBe(0);
 
   await add.getByLabel('Source NZB Path').fill('Health.Batch.nzb');

@@ -7,9 +7,10 @@ import { apiCall } from './support/spool.js';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
 import { MALFORMED_NZB, missingArticleNzb, postedNzb } from './support/nzb-files.js';
 
-const spool = useSpool();
+// The scan reads only under import.scan_roots: this spec's folder is the one root.
+const scanDir = mkdtempSync(join(tmpdir(), 'spool-e2e-scan-'));
+const spool = useSpool({ config: { import: { scan_roots: [scanDir] } } });
 let inn: InnServer;
-let scanDir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -29,7 +30,6 @@ test.beforeAll(async () => {
     cookie,
   );
   expect(added.status, JSON.stringify(added.body)).toBe(200);
-  scanDir = mkdtempSync(join(tmpdir(), 'spool-e2e-scan-'));
 });
 
 test.afterAll(() => rmSync(scanDir, { recursive: true, force: true }));
@@ -182,6 +182,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
 });
 
 test('manual directory scan: path rules, progress, items appear; a second scan adds nothing', async ({ page }) => {
+  test.setTimeout(120_000); // two scans, an import each, and the scan-root refusal
   mkdirSync(join(scanDir, 'nested/deeper'), { recursive: true });
   writeFileSync(join(scanDir, 'Scan.A.nzb'), missingArticleNzb('scan-a.mkv'));
   writeFileSync(join(scanDir, 'nested/deeper/Scan.B.nzb'), missingArticleNzb('scan-b.mkv'));
@@ -213,6 +214,12 @@ test('manual directory scan: path rules, progress, items appear; a second scan a
 
   await start.click();
   await expect(card).toContainText('0 of 2 files added', { timeout: 20_000 });
+  // ...and says why nothing was added.
+  await expect(card).toContainText('2 skipped: queued before');
+  // Outside the scan roots nothing is read.
+  await path.fill('/etc');
+  await start.click();
+  await expect(card.getByText(/Path must be inside a scan root/)).toBeVisible();
 });
 
 test('pagination: 20 per page, shown only with more than one page', async ({ page }) => {

@@ -1,7 +1,7 @@
 /**
  * Shapes the API returns. Those the server defines live in its wire files (appliance/<domain>/*.wire.ts) and are
- * re-exported here; the rest (health, the console's view of the config) are the console's own until their domain
- * has a wire file.
+ * re-exported here; the rest (the console's view of the config) are the console's own until their domain has a
+ * wire file.
  */
 export type {
   UserJson as User,
@@ -10,6 +10,7 @@ export type {
 } from '../../../appliance/auth/auth.wire';
 export type { QueueStats } from '../../../appliance/importer/queue.wire';
 export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
+export type { HealthStatsJson as HealthStats } from '../../../appliance/health/health.wire';
 export type {
   ArrInstanceView,
   ArrsConfigView,
@@ -18,14 +19,6 @@ export type {
   ArrType,
 } from '../../../appliance/arrs/arrs.wire';
 import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
-
-export interface HealthStats {
-  total: number;
-  pending: number;
-  healthy: number;
-  partial: number;
-  corrupted: number;
-}
 
 export interface WebdavConfig {
   port: number;
@@ -37,6 +30,7 @@ export interface AuthSectionConfig {
   login_required: boolean;
   registration_enabled: boolean;
   trusted_origins?: string[];
+  trusted_proxies?: string[];
 }
 
 export interface MetadataConfig {
@@ -63,6 +57,23 @@ export interface HealthConfig {
   check_all_segments: boolean;
 }
 
+/** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
+export interface SabnzbdCategory {
+  name: string;
+  order: number;
+  priority: number;
+  dir: string;
+}
+
+/** The download-client API section; the fallback key is write-only (`fallback_api_key_set`). */
+export interface SabnzbdConfig {
+  enabled: boolean;
+  complete_dir: string;
+  fallback_host: string;
+  fallback_api_key_set?: boolean;
+  categories: SabnzbdCategory[];
+}
+
 /** The whole configuration (GET /config). Sections owned by later work are kept opaque here. */
 export interface SpoolConfig {
   mount_path: string;
@@ -73,7 +84,7 @@ export interface SpoolConfig {
   import: ImportConfig;
   health: HealthConfig;
   rclone?: Record<string, unknown>;
-  sabnzbd?: Record<string, unknown>;
+  sabnzbd?: SabnzbdConfig;
   arrs?: ArrsConfigView;
   providers?: unknown[];
   log?: Record<string, unknown>;

@@ -1,7 +1,23 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { apiCall, startSpool, type Spool } from './spool.js';
 
-export { test, expect };
+/**
+ * Every page in every spec runs under the server's Content-Security-Policy; Chromium reports anything it blocks as
+ * a console error ("Refused to ... because it violates ... Content Security Policy"). A test whose page hit one
+ * fails, so a CSP too strict for the console shows up in whichever spec uses the blocked feature.
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+    });
+    await use(page);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
+
+export { expect };
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 export const MEMBER = { username: 'bob', password: 'bobs-password-1' };

@@ -10,7 +10,10 @@ describe('auth and users over HTTP (login required, registration enabled after t
   let user: { cookie: string; apiKey: string; id: string };
 
   before(async () => {
-    srv = await startServer({ config: { auth: { login_required: true, registration_enabled: true } } });
+    // The test client plays the reverse proxy (X-Forwarded-Proto is believed only from auth.trusted_proxies).
+    srv = await startServer({
+      config: { auth: { login_required: true, registration_enabled: true, trusted_proxies: ['127.0.0.1'] } },
+    });
   });
   after(() => srv.stop());
 

@@ -21,6 +21,7 @@ interface ScanStatus {
   path: string;
   files_found: number;
   files_added: number;
+  files_skipped: number;
   current_file: string;
   last_error: string | null;
 }
@@ -99,6 +100,7 @@ test('a recursive scan queues each new NZB once (a byte-identical copy is skippe
   const done = await scanToEnd();
   assert.equal(done.files_found, 4);
   assert.equal(done.files_added, 3);
+  assert.equal(done.files_skipped, 1, 'the byte-identical copy is counted as skipped, not lost silently');
   assert.equal(done.last_error, null);
   const items = (await api<QueueItem[]>(srv.baseUrl, '/api/queue?limit=0')).body.data!;
   assert.deepEqual(items.map((i) => i.nzb_path).sort(), [
@@ -119,6 +121,7 @@ test('a recursive scan queues each new NZB once (a byte-identical copy is skippe
   const again = await scanToEnd();
   assert.equal(again.files_found, 4);
   assert.equal(again.files_added, 0);
+  assert.equal(again.files_skipped, 4);
   assert.equal((await api<QueueItem[]>(srv.baseUrl, '/api/queue?limit=0')).body.data!.length, 3);
 });
 

@@ -59,6 +59,29 @@ test('the connection test authenticates against INN and names what went wrong', 
   assert.deepEqual(fields, ['host', 'port']);
 });
 
+test('host, username and password with CR, LF or NUL are refused by the test and by saving (NNTP injection)', async () => {
+  const evil = [
+    { host: `${inn.host}\r\nQUIT` },
+    { username: `${inn.username}\r\nAUTHINFO USER other` },
+    { password: 'x\u0000y' },
+  ];
+  for (const change of evil) {
+    const field = Object.keys(change)[0] as string;
+    const tested = await call('POST', '/api/providers/test', { ...innProvider(), ...change });
+    assert.equal(tested.status, 400, field);
+    assert.deepEqual(tested.body.error?.details, [
+      { field, message: 'Must not contain line breaks or NUL characters' },
+    ]);
+    const saved = await call('POST', '/api/providers', { ...innProvider(), ...change });
+    assert.equal(saved.status, 400, field);
+    assert.match(JSON.stringify(saved.body.error?.details), /Must not contain line breaks or NUL characters/);
+  }
+  assert.equal(
+    ((await call('GET', '/api/config')).body.data as unknown as { providers: unknown[] }).providers.length,
+    0,
+  );
+});
+
 test('providers are created, edited, reordered and deleted; passwords never come back; the pool follows live', async () => {
   const created = await call('POST', '/api/providers', innProvider());
   assert.equal(created.status, 200, JSON.stringify(created.body));

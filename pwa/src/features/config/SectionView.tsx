@@ -32,7 +32,7 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'providers':
       return <ProvidersSection />;
     case 'sabnzbd':
-      return <SabnzbdSection />;
+      return <SabnzbdSection config={config} />;
     case 'arrs':
       return <ArrsSection config={config} />;
     case 'system':

@@ -52,6 +52,11 @@ export function WorkerStatusCard() {
           </div>
         </dl>
       )}
+      {w?.repair_paused && (
+        <p className="text-warning small">
+          Repairs paused: {w.repair_paused_reason ?? 'too many files turned bad at once'}
+        </p>
+      )}
     </article>
   );
 }

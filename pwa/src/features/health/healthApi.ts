@@ -1,42 +1,24 @@
 import { api, type Paged } from '../../api/client';
+import type {
+  HealthBulkDeleteResult,
+  HealthBulkRestartResult,
+  HealthCleanupResult,
+  HealthRecordJson,
+  HealthStatus,
+  HealthWorkerStatusJson,
+  ManualCheckBody,
+} from '../../../../appliance/health/health.wire';
 
-/** Health statuses, in the order of the Status filter. */
-export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
-export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+export { HEALTH_STATUSES } from '../../../../appliance/health/health.wire';
+export type { HealthStatus } from '../../../../appliance/health/health.wire';
 
 /** A health record as GET /health lists it. */
-export interface HealthRecord {
-  id: number;
-  file_path: string;
-  source_nzb_path: string | null;
-  status: HealthStatus;
-  last_error: string | null;
-  /** Technical details of the last error (provider answers, article ids); text or a JSON object. */
-  error_details: unknown;
-  retry_count: number;
-  max_retries: number;
-  repair_retry_count: number;
-  max_repair_retries: number;
-  last_checked: string | null;
-  created_at: string;
-}
-
+export type HealthRecord = HealthRecordJson;
 /** GET /health/worker/status. */
-export interface HealthWorkerStatus {
-  status: string;
-  pending_manual_checks: number;
-  total_files_checked: number;
-  total_files_corrupted: number;
-  total_runs_completed: number;
-  last_run_time: string | null;
-}
+export type HealthWorkerStatus = HealthWorkerStatusJson;
 
-/** POST /health/check. */
-export interface ManualCheck {
-  file_path: string;
-  source_nzb_path: string;
-  priority: boolean;
-}
+/** POST /health/check as the console sends it: both paths (the contract requires them) and the priority. */
+export type ManualCheck = Required<ManualCheckBody>;
 
 /** The health list pages by 20. */
 export const HEALTH_PAGE_SIZE = 20;
@@ -62,9 +44,6 @@ export const healthKeys = {
 /** A file path is one URL segment in /health/{path}/... routes. */
 const pathSegment = (filePath: string) => encodeURIComponent(filePath);
 
-/** Counts in bulk and cleanup answers; the request size stands in if the server does not say. */
-export type CountAnswer = Record<string, unknown> | null | undefined;
-
 export const healthApi = {
   list: (p: HealthListParams, signal?: AbortSignal): Promise<Paged<HealthRecord>> =>
     api.list<HealthRecord>('/health', {
@@ -84,8 +63,10 @@ export const healthApi = {
   /** The screen never resets the repair retry count. */
   repair: (id: number) => api.post<HealthRecord>(`/health/${id}/repair`, { reset_repair_retry_count: false }),
   cancel: (id: number) => api.post<HealthRecord>(`/health/${id}/cancel`),
-  bulkDelete: (filePaths: string[]) => api.post<CountAnswer>('/health/bulk/delete', { file_paths: filePaths }),
-  bulkRestart: (filePaths: string[]) => api.post<CountAnswer>('/health/bulk/restart', { file_paths: filePaths }),
-  cleanup: (olderThan: string) => api.delete<CountAnswer>('/health/cleanup', { older_than: olderThan }),
+  bulkDelete: (filePaths: string[]) =>
+    api.post<HealthBulkDeleteResult>('/health/bulk/delete', { file_paths: filePaths }),
+  bulkRestart: (filePaths: string[]) =>
+    api.post<HealthBulkRestartResult>('/health/bulk/restart', { file_paths: filePaths }),
+  cleanup: (olderThan: string) => api.delete<HealthCleanupResult>('/health/cleanup', { older_than: olderThan }),
   addCheck: (check: ManualCheck) => api.post<HealthRecord>('/health/check', check),
 };

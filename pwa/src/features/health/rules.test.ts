@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HealthRecord } from './healthApi';
-import {
-  cleanupCutoff,
-  countOf,
-  detailsText,
-  errorTip,
-  fileName,
-  manualCheckComplete,
-  nextSort,
-  retryLines,
-} from './rules';
+import { cleanupCutoff, detailsText, errorTip, fileName, manualCheckComplete, nextSort, retryLines } from './rules';
 
 const record = (over: Partial<HealthRecord>): HealthRecord => ({
   id: 1,
@@ -25,6 +16,10 @@ const record = (over: Partial<HealthRecord>): HealthRecord => ({
   max_repair_retries: 3,
   last_checked: null,
   created_at: '2026-01-01T00:00:00Z',
+  missing_ranges: [],
+  checked_segments: 0,
+  total_segments: 0,
+  next_check: null,
   ...over,
 });
 
@@ -58,11 +53,9 @@ test('manual check needs both paths ', () => {
   assert.equal(manualCheckComplete({ file_path: '/a.mkv', source_nzb_path: 'a.nzb', priority: true }), true);
 });
 
-test('counts come from the answer when it has them', () => {
-  assert.equal(countOf({ deleted_count: 4 }, ['deleted_count'], 9), 4);
-  assert.equal(countOf({ other: 'x' }, ['deleted_count'], 9), 9);
-  assert.equal(countOf(null, ['deleted_count'], 2), 2);
+test('file name of a path', () => {
   assert.equal(fileName('/movies/A/A.mkv'), 'A.mkv');
+  assert.equal(fileName('/movies/A/'), 'A');
 });
 
 test('sorting: same column flips, a new column starts A-Z for paths and newest first for dates', () => {

@@ -1,5 +1,5 @@
 /** Client-side rules of docs/console.md for the Health screen, kept pure so they are unit-tested. */
-import type { CountAnswer, HealthRecord, HealthSortBy, ManualCheck, SortOrder } from './healthApi';
+import type { HealthRecord, HealthSortBy, ManualCheck, SortOrder } from './healthApi';
 
 /** Cleanup removes records older than 7 days. */
 export const CLEANUP_AGE_DAYS = 7;
@@ -35,17 +35,6 @@ export function detailsText(details: unknown): string | undefined {
 /** A manual check needs both paths. */
 export function manualCheckComplete(check: ManualCheck): boolean {
   return check.file_path.trim() !== '' && check.source_nzb_path.trim() !== '';
-}
-
-/** The count a bulk or cleanup answer reports under one of `keys`, else `fallback`. */
-export function countOf(answer: CountAnswer, keys: string[], fallback: number): number {
-  if (answer && typeof answer === 'object') {
-    for (const key of keys) {
-      const value = answer[key];
-      if (typeof value === 'number') return value;
-    }
-  }
-  return fallback;
 }
 
 /** The file's own name, for toasts, labels and confirmations. */

@@ -4,7 +4,7 @@ import { ApiError, describeError } from '../../api/client';
 import { toast } from '../../components/toast';
 import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
 import { healthApi, healthKeys, type HealthRecord } from './healthApi';
-import { cleanupCutoff, countOf, fileName } from './rules';
+import { cleanupCutoff, fileName } from './rules';
 
 /** A repair the arrs cannot take (the file is in no Radarr/Sonarr library) is a warning, not a failure. */
 export function reportRepairError(err: unknown): void {
@@ -105,7 +105,7 @@ export function useHealthActions(clearSelection: () => void) {
         healthApi.bulkDelete(paths).then(
           (answer) => {
             clearSelection();
-            toast.success(`Deleted ${countOf(answer, ['deleted_count', 'deleted'], paths.length)} health record(s)`);
+            toast.success(`Deleted ${answer.deleted_count} health record(s)`, missingNote(answer.missing_paths));
           },
           (err) => void toast.error('Error', withReason('Failed to delete selected health records', err)),
         ),
@@ -122,8 +122,7 @@ export function useHealthActions(clearSelection: () => void) {
         healthApi.bulkRestart(paths).then(
           (answer) => {
             clearSelection();
-            const n = countOf(answer, ['restarted_count', 'restarted'], paths.length);
-            toast.success(`Restarted ${n} health check(s)`);
+            toast.success(`Restarted ${answer.restarted_count} health check(s)`, missingNote(answer.missing_paths));
           },
           (err) => void toast.error('Error', withReason('Failed to restart selected health checks', err)),
         ),
@@ -138,10 +137,7 @@ export function useHealthActions(clearSelection: () => void) {
       },
       () =>
         healthApi.cleanup(cleanupCutoff()).then(
-          (answer) => {
-            const n = countOf(answer, ['deleted_count', 'records_deleted', 'deleted'], 0);
-            toast.success('Cleanup Complete', `Removed ${n} old health record(s)`);
-          },
+          (answer) => void toast.success('Cleanup Complete', `Removed ${answer.deleted_count} old health record(s)`),
           (err) => void toast.error('Cleanup Failed', describeError(err, 'Failed to clean up old health records')),
         ),
     );
@@ -160,4 +156,9 @@ export function useHealthActions(clearSelection: () => void) {
   );
 
   return { rowActions, bulkDelete, bulkRestart, cleanup, confirmDialog: confirm.dialog };
+}
+
+/** Records gone between the page load and the click (deleted elsewhere) are named, not hidden. */
+function missingNote(missing: string[]): string | undefined {
+  return missing.length > 0 ? `${missing.length} no longer tracked` : undefined;
 }

@@ -52,7 +52,7 @@ export function LoginPage() {
   let body;
   if (starting || (registration.isPending && !state.connectionFailed)) body = <LoadingBlock label="Connecting..." />;
   else if (state.connectionFailed || registration.isError) body = <ConnectionFailed />;
-  else if (showRegister) body = <RegisterForm firstUser={firstUser} onRegistered={done} />;
+  else if (showRegister) body = <RegisterForm onRegistered={done} />;
   else body = <SignInForm onSignedIn={done} />;
 
   return (

@@ -5,13 +5,12 @@ import { ErrorAlert } from './ErrorAlert';
 import { validateRegistration, type RegistrationErrors, type RegistrationInput } from './validation';
 
 interface Props {
-  firstUser: boolean;
   onRegistered: () => void;
 }
 
 const EMPTY: RegistrationInput = { username: '', email: '', password: '', confirmPassword: '' };
 
-export function RegisterForm({ firstUser, onRegistered }: Props) {
+export function RegisterForm({ onRegistered }: Props) {
   const [values, setValues] = useState<RegistrationInput>(EMPTY);
   const [errors, setErrors] = useState<RegistrationErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -79,7 +78,8 @@ export function RegisterForm({ firstUser, onRegistered }: Props) {
         <p>The first user to register gets administrator privileges.</p>
       </div>
       <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-        {busy ? 'Creating account...' : firstUser ? 'Create Admin Account' : 'Create Account'}
+        {/* docs/console-contract.md §2: the submit reads 'Create Admin Account' in every register mode. */}
+        {busy ? 'Creating account...' : 'Create Admin Account'}
       </button>
     </form>
   );

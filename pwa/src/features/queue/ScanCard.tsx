@@ -114,6 +114,7 @@ export function ScanCard() {
           <ProgressBar percent={pct} label="Scan progress" />
           <p className="small muted">
             {s.files_added} of {s.files_found} files added{s.path ? ` from ${s.path}` : ''}
+            {s.files_skipped ? ` · ${s.files_skipped} skipped: queued before` : ''}
           </p>
           {active && s.current_file && <p className="small muted scan-progress__file">{s.current_file}</p>}
         </div>

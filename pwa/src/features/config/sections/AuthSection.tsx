@@ -11,12 +11,24 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
     login_required: config.auth.login_required,
     registration_enabled: config.auth.registration_enabled,
     trusted_origins: toLines(config.auth.trusted_origins),
+    trusted_proxies: toLines(config.auth.trusted_proxies),
   });
   const save = useSaveConfig('Authentication settings saved');
 
   const onSave = () =>
     save.mutate(
-      { steps: [{ section: 'auth', payload: { ...form, trusted_origins: fromLines(form.trusted_origins) } }] },
+      {
+        steps: [
+          {
+            section: 'auth',
+            payload: {
+              ...form,
+              trusted_origins: fromLines(form.trusted_origins),
+              trusted_proxies: fromLines(form.trusted_proxies),
+            },
+          },
+        ],
+      },
       { onSuccess: () => setLoginRequired(form.login_required) },
     );
 
@@ -54,6 +66,13 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
         onChange={(v) => set('trusted_origins', v)}
         placeholder="https://spool.example.com"
         hint="Other addresses this console is opened at (scheme, host and port), one per line. Changes sent from any other page are refused."
+      />
+      <LinesField
+        label="Trusted proxies"
+        value={form.trusted_proxies}
+        onChange={(v) => set('trusted_proxies', v)}
+        placeholder="172.18.0.0/16"
+        hint="Reverse proxies in front of Spool (addresses or CIDR ranges), one per line. Only their X-Forwarded-For counts, so failed logins lock out one client, not everyone behind the proxy."
       />
     </SectionLayout>
   );

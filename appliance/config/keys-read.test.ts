@@ -1,0 +1,77 @@
+/**
+ * "A config setting that does nothing is a defect": every key of the schema must be read by the code it names.
+ * The check is textual: a key counts as read when a source file outside appliance/config/ (tests excluded) names
+ * its last segment as a property (`.max_retries`, `{ max_retries }`, `['max_retries']`) and also names its
+ * section (`.health`, `'health'`), or, for list entries, the list. Keys consumed generically, without their name in
+ * the code, are listed in GENERIC with the reason. A key that fails here must be implemented or removed from
+ * schema.ts, defaults.ts and docs/configuration.md.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ZodType } from 'zod';
+import { configSchema } from './schema.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Keys read without their name appearing next to their section, each with why. */
+const GENERIC: Record<string, string> = {};
+
+interface Def {
+  type: string;
+  shape?: Record<string, ZodType>;
+  element?: ZodType;
+}
+const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Every leaf key as a dotted path; entries of lists of objects appear as `list.*.key`. */
+export function schemaKeys(schema: ZodType = configSchema, path: string[] = []): string[] {
+  const def = defOf(schema);
+  if (def.type === 'object' && def.shape)
+    return Object.entries(def.shape).flatMap(([k, v]) => schemaKeys(v, [...path, k]));
+  if (def.type === 'array' && def.element && defOf(def.element).type === 'object')
+    return schemaKeys(def.element, [...path, '*']);
+  return [path.join('.')];
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return name === 'node_modules' || name === 'native' ? [] : sourceFiles(full);
+    return /\.ts$/.test(name) && !/\.test\.ts$/.test(name) ? [full] : [];
+  });
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const namesProperty = (text: string, name: string) =>
+  new RegExp(`(\\??\\.|\\[['"])${escape(name)}\\b|['"]${escape(name)}['"]|[{,]\\s*${escape(name)}\\s*[,}:]`).test(text);
+/** A section or list is named as a property or string (`.import`, `'import'`), never as the keyword. */
+const namesSection = (text: string, name: string) => new RegExp(`[.'"\`]${escape(name)}\\b`).test(text);
+
+test('every config key is read outside appliance/config/ (or listed as read generically, with a reason)', () => {
+  const files = [...sourceFiles(join(ROOT, 'appliance')), ...sourceFiles(join(ROOT, 'workers'))]
+    .filter((f) => !relative(ROOT, f).startsWith('appliance/config/'))
+    .map((f) => readFileSync(f, 'utf8'));
+  const unread = schemaKeys().filter((key) => {
+    if (key in GENERIC) return false;
+    const parts = key.split('.').filter((p) => p !== '*');
+    const leaf = parts[parts.length - 1] as string;
+    const owners = parts.slice(0, -1);
+    return !files.some((text) => namesProperty(text, leaf) && owners.every((o) => namesSection(text, o)));
+  });
+  assert.deepEqual(unread, [], `config keys nothing reads (implement or remove them):\n  ${unread.join('\n  ')}`);
+});
+
+test('the audit sees the schema: known keys are found, a made-up one would not be', () => {
+  const keys = schemaKeys();
+  assert.ok(keys.includes('webdav.port') && keys.includes('providers.*.host') && keys.includes('mount_path'));
+  assert.ok(keys.length > 100, `${keys.length} keys`);
+  for (const key of Object.keys(GENERIC)) assert.ok(keys.includes(key), `GENERIC lists ${key}, not in the schema`);
+  assert.equal(namesProperty('const x = c.zero_fill_enabled;', 'zero_fill_enabled'), true);
+  assert.equal(namesProperty('const { zero_fill_enabled } = c;', 'zero_fill_enabled'), true);
+  assert.equal(namesProperty('// zero_fill_enabled in a comment', 'zero_fill_enabled'), false);
+  assert.equal(namesSection("import { x } from './y.js';", 'import'), false);
+  assert.equal(namesSection('config.get().import.max_retries', 'import'), true);
+});
