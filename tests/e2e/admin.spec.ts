@@ -36,7 +36,7 @@ test('the sign-in page offers registration once an admin enabled it', async ({ p
   await page.goto('/login');
   await page.getByRole('button', { name: 'Need to create an account? Register' }).click();
   await expect(page.getByLabel('Confirm password')).toBeVisible();
-  // Spec §2: the registration submit always reads 'Create Admin Account', not only for the first user.
+  // docs/console-contract.md §2: the registration submit always reads 'Create Admin Account', not only for the first user.
   await expect(page.getByRole('button', { name: 'Create Admin Account', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Already have an account? Sign in' }).click();
   await expect(page.getByLabel('Username or email')).toBeVisible();

@@ -56,7 +56,7 @@ test('SABnzbd API section: the spec validation texts, categories, and a write-on
   await expect(page.getByText('Category names cannot be empty')).toHaveCount(0);
   await added.getByLabel('Priority').selectOption({ label: 'High' });
   await added.getByLabel('Directory').fill('anime-dir');
-  await added.getByLabel('Order').fill(''); // invalid input falls back to 0 (spec §5)
+  await added.getByLabel('Order').fill(''); // invalid input falls back to 0 (docs/console-contract.md §5)
   await expect(added.getByLabel('Order')).toHaveValue('0');
 
   await page.getByLabel('Fallback host').fill('http://sabnzbd:8080');

@@ -57,7 +57,7 @@ export interface HealthConfig {
   check_all_segments: boolean;
 }
 
-/** One SABnzbd category (spec §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
+/** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
 export interface SabnzbdCategory {
   name: string;
   order: number;

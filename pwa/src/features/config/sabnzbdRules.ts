@@ -1,6 +1,6 @@
 import type { SabnzbdCategory, SabnzbdConfig } from '../../api/types';
 
-/** What the fallback key field shows when a key is stored (spec §4): it is never sent back as the key. */
+/** What the fallback key field shows when a key is stored (docs/console-contract.md §4): it is never sent back as the key. */
 export const MASKED_KEY = '********';
 
 export interface SabnzbdErrors {
@@ -8,7 +8,7 @@ export interface SabnzbdErrors {
   categories?: string[];
 }
 
-/** Spec §5, only while the API is enabled; the texts are the spec's, word for word. */
+/** docs/console-contract.md §5, only while the API is enabled; the texts are the spec's, word for word. */
 export function sabnzbdErrors(form: Pick<SabnzbdConfig, 'enabled' | 'complete_dir' | 'categories'>): SabnzbdErrors {
   if (!form.enabled) return {};
   const errors: SabnzbdErrors = {};
@@ -24,7 +24,7 @@ export function sabnzbdErrors(form: Pick<SabnzbdConfig, 'enabled' | 'complete_di
   return errors;
 }
 
-/** A new category (spec §5): order 1, priority 0, empty dir; the list stays sorted by order. */
+/** A new category (docs/console-contract.md §5): order 1, priority 0, empty dir; the list stays sorted by order. */
 export function addCategory(list: readonly SabnzbdCategory[], rawName: string): SabnzbdCategory[] {
   const name = rawName.trim();
   if (name === '') return [...list];

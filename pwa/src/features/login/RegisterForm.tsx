@@ -78,7 +78,7 @@ export function RegisterForm({ onRegistered }: Props) {
         <p>The first user to register gets administrator privileges.</p>
       </div>
       <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
-        {/* Spec §2: the submit reads 'Create Admin Account' in every register mode. */}
+        {/* docs/console-contract.md §2: the submit reads 'Create Admin Account' in every register mode. */}
         {busy ? 'Creating account...' : 'Create Admin Account'}
       </button>
     </form>
