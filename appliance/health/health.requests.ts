@@ -4,7 +4,7 @@ import { parseTime } from '../importer/request-parsing.js';
 import type { HealthListQuery } from './health.store.js';
 import { HEALTH_STATUSES } from './health.wire.js';
 
-/** Spec §9: cleanup without a time removes records older than 7 days. */
+/** docs/console-contract.md §9: cleanup without a time removes records older than 7 days. */
 export const CLEANUP_DEFAULT_AGE_MS = 7 * 24 * 3600_000;
 
 // Not strict: apikey and cache busters ride along on every route.
