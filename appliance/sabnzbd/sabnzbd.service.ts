@@ -1,3 +1,4 @@
+import { splitJobPassword } from './job-password.js';
 import type { ConfigService } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
 import { categoryDir, type ImporterDomain, type QueueRecord } from '../importer/index.js';
@@ -101,12 +102,17 @@ export class SabnzbdService {
     ];
   }
 
-  /** addfile / addurl: one queue item; `cat`, `priority`, `nzbname` from the query or the form. */
+  /**
+   * addfile / addurl: one queue item; `cat`, `priority`, `nzbname` and `password` from the query or the form (an
+   * archive password may also come as `Name{{password}}` in nzbname or the file name: job-password.ts).
+   */
   async add(nzb: NzbInput, p: SabParams): Promise<{ status: true; nzo_ids: string[] }> {
     const nzbname = p.get('nzbname')?.trim();
+    const job = splitJobPassword(nzbname ? `${nzbname}.nzb` : nzb.filename, p.get('password') ?? undefined);
     const item = await this.d.importer.queue.enqueue({
       nzb: nzb.bytes,
-      nzbPath: nzbname ? `${nzbname}.nzb` : nzb.filename,
+      nzbPath: job.name,
+      ...(job.password !== undefined ? { password: job.password } : {}),
       category: parseCategory(p.get('cat') ?? p.get('category')),
       priority: this.priorityOf(p),
     });
