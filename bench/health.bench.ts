@@ -19,7 +19,7 @@ import { ConfigService } from '../appliance/config/index.js';
 import { createHealth } from '../appliance/health/index.js';
 import { checkFile } from '../appliance/health/health.checker.js';
 import { memoryLogger } from '../appliance/logging/logger.js';
-import { NntpPool } from '../appliance/nntp/index.js';
+import { NntpConnection, NntpPool } from '../appliance/nntp/index.js';
 import { openStore } from '../appliance/store/index.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
@@ -52,6 +52,41 @@ async function fixture(inn: InnServer, log: (m: string) => void): Promise<Posted
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
+/** The same STATs on raw connections (no pool, no checker): what INN and loopback allow on this machine. */
+async function rawStat(inn: InnServer, file: PostedFile, log: (m: string) => void): Promise<string> {
+  const connections = 8;
+  const depth = 16;
+  const conns = await Promise.all(
+    Array.from({ length: connections }, () =>
+      NntpConnection.open({
+        host: inn.host,
+        port: inn.port,
+        username: inn.username,
+        password: inn.password,
+        tls: false,
+        insecureTls: false,
+      }),
+    ),
+  );
+  try {
+    const ids = file.messageIds.map((id) => `<${id}>`);
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      conns.flatMap((c) =>
+        Array.from({ length: depth }, async () => {
+          while (next < ids.length) await c.stat(ids[next++]!);
+        }),
+      ),
+    );
+    const secs = (performance.now() - t0) / 1000;
+    log(`raw STAT: ${(ids.length / secs).toFixed(0)} articles/s`);
+    return `| Raw pipelined STAT of the same ${ids.length.toLocaleString('en')} articles, ${connections} connections x ${depth} deep (no pool) | ${secs.toFixed(2)} s | ${(ids.length / secs).toFixed(0)} articles/s | | |`;
+  } finally {
+    await Promise.all(conns.map((c) => c.quit()));
+  }
+}
 
 async function fullStat(inn: InnServer, file: PostedFile, log: (m: string) => void): Promise<string[]> {
   const rows: string[] = [];
@@ -114,14 +149,15 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
       });
       await vfs.addJob({ category: 'bench', jobName: `job${job}`, files });
     }
+    while (health.service.stats().total < FILES) await new Promise((r) => setTimeout(r, 20));
     log(`${FILES} files and their records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const cpu0 = process.cpuUsage();
     const t1 = performance.now();
-    for (const r of health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc' }).items)
-      health.service.check(r.path, undefined, false);
+    const all = health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc' }).items;
+    await Promise.all(all.map((r) => health.service.check(r.path, undefined, false)));
     for (;;) {
       const w = health.service.workerStatus();
-      if (w.active_checks === 0 && w.pending_manual_checks === 0) break;
+      if (health.runner.idle && w.pending_manual_checks === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const secs = (performance.now() - t1) / 1000;
@@ -143,7 +179,11 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
 export async function run(log: (m: string) => void = console.error): Promise<string> {
   const inn = await ensureInn();
   const file = await fixture(inn, log);
-  const rows = [...(await fullStat(inn, file, log)), ...(await healthPass(inn, file, log))];
+  const rows = [
+    await rawStat(inn, file, log),
+    ...(await fullStat(inn, file, log)),
+    ...(await healthPass(inn, file, log)),
+  ];
   return [
     'Health benchmark: INN 2.7 on loopback, plain TCP, the real pool (health lane) and checker; CPU is this process (pool and checker), INN runs beside it on the same 2 cores.',
     '',

@@ -19,8 +19,19 @@ export const PARSE_NZB_TASK = fileURLToPath(
   new URL(`./parse-nzb.task${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
+/**
+ * The worker exits a second after its last parse (`minThreads: 0`; Piscina otherwise keeps at least one thread
+ * for good): parsing a 100 MB NZB grows the worker's heap by several hundred MB, and only the thread's exit gives
+ * that back to the system (docs/performance.md, import memory). Starting a worker again costs ~50 ms, next to
+ * seconds of parsing.
+ */
 export function createParseNzbPool(options: { maxThreads?: number } = {}): Piscina {
-  return new Piscina({ filename: PARSE_NZB_TASK, maxThreads: options.maxThreads ?? 1, idleTimeout: 30_000 });
+  return new Piscina({
+    filename: PARSE_NZB_TASK,
+    minThreads: 0,
+    maxThreads: options.maxThreads ?? 1,
+    idleTimeout: 1_000,
+  });
 }
 
 export interface ParsedOffThread {

@@ -75,3 +75,19 @@ describe('packNzb / unpackNzb', () => {
     assert.deepEqual(unpackNzb(packNzb(doc)), doc);
   });
 });
+
+describe('parse worker lifetime', () => {
+  it('exits once idle, so the memory a big parse took goes back to the system', async () => {
+    const pool = createParseNzbPool();
+    try {
+      const doc = await parseNzbAuto(pool, generateLargeNzb({ articles: 20_000 }).xml);
+      assert.equal(doc.files[0]!.segments.length, 20_000);
+      assert.equal(pool.threads.length, 1, 'the parse ran in a worker');
+      const deadline = Date.now() + 5_000;
+      while (pool.threads.length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(pool.threads.length, 0, 'the idle worker is still alive, holding its heap');
+    } finally {
+      await pool.destroy();
+    }
+  });
+});

@@ -19,15 +19,15 @@ export interface ArticleFailureDeps {
 export function wireArticleFailures({ reader, vfs, health, logger }: ArticleFailureDeps): void {
   reader.on('article-failure', (f: ArticleFailure) => {
     logger.warn('article unavailable', { ...f });
-    try {
-      health.service.readFailed(f);
-    } catch (err) {
-      logger.warn('could not record read evidence', { error: (err as Error).message });
-    }
+    health.service
+      .readFailed(f)
+      .catch((err: Error) => logger.warn('could not record read evidence', { error: err.message }));
   });
   reader.on('article-unreachable', (f) => logger.warn('article could not be fetched: providers unreachable', { ...f }));
   reader.on('article-recovered', (r) => {
-    health.service.readRecovered(r.path, r.messageIds);
+    health.service
+      .readRecovered(r.path, r.messageIds)
+      .catch((err: Error) => logger.warn('could not clear a health mark', { error: err.message }));
     vfs
       .clearMissing(r.path, r.messageIds)
       .catch((err: Error) => logger.warn('could not clear a missing mark', { error: err.message }));

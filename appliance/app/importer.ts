@@ -78,7 +78,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     workers: startup.max_processor_workers,
     intervalMs: startup.queue_processing_interval_seconds * 1000,
     retryDelay: deps.retryDelay,
-    now: deps.clock.now,
+    now: () => deps.clock.now(),
   });
   runner.start();
   const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));

@@ -7,7 +7,7 @@ export interface MemberEncryption {
   scheme: 'rar5-aes256' | 'rar3-aes128' | '7z-aes256';
   salt: string; // hex
   iv: string; // hex
-  /** log2 of the KDF iterations (RAR5), or the 7z cycles power. */
+  /** log2 of the KDF iterations (RAR5), or the 7z cycles power (2^n SHA-256 rounds). */
   kdfLog2?: number;
   /** RAR5 password check value (8 bytes, hex) when the archive carries one. */
   check?: string;
@@ -31,6 +31,8 @@ export interface ArchiveEntry {
   /** Method as a person reads it ('store', 'rar5 method 3', 'LZMA'), for messages. */
   method: string;
   encryption?: MemberEncryption;
+  /** CRC32 the header records (RAR 4: of the member's plain bytes on its last piece). */
+  crc?: number;
 }
 
 /** What one volume's headers say. */
@@ -59,6 +61,8 @@ export interface ArchiveMember {
   /** Byte ranges (volume index in set order, offset, length) whose concatenation is the member's stored bytes. */
   extents: { volume: number; offset: number; length: number }[];
   encryption?: MemberEncryption;
+  /** CRC32 of the member's plain bytes when the archive gives it (7z): verifies a password where no check value exists. */
+  crc?: number;
 }
 
 /** Codes callers can act on (the SABnzbd helper forwards compressed releases to a fallback host). */

@@ -25,8 +25,16 @@ export class KeyRing {
 
   constructor(readonly passwords: readonly string[]) {}
 
-  async cipherFor(enc: MemberEncryption, member: string): Promise<MemberCipher> {
-    if (enc.scheme !== 'rar5-aes256') {
+  /**
+   * The cipher of an encrypted member from the first password that fits. RAR5 carries a password check value;
+   * 7z does not, so `verify` (decrypt a small member and compare its CRC) decides there, when given.
+   */
+  async cipherFor(
+    enc: MemberEncryption,
+    member: string,
+    verify?: (cipher: MemberCipher, enc: MemberEncryption) => Promise<boolean>,
+  ): Promise<MemberCipher> {
+    if (enc.scheme === 'rar3-aes128') {
       throw new ArchiveError(
         'ARCHIVE_UNSUPPORTED',
         `${member} is encrypted with ${enc.scheme}, which cannot be streamed yet`,
@@ -39,16 +47,19 @@ export class KeyRing {
       );
     }
     const kdf = enc.kdfLog2 ?? 0;
-    if (kdf > MAX_RAR5_KDF_LOG2) throw invalid(`${member} asks for 2^${kdf} key derivation rounds (RAR allows 2^24)`);
+    if (kdf > MAX_RAR5_KDF_LOG2)
+      throw invalid(`${member} asks for 2^${kdf} key derivation rounds (at most 2^24 are allowed)`);
     for (const password of this.passwords) {
-      const cacheKey = `${enc.salt}:${kdf}:${enc.check ?? ''}:${password}`;
+      const cacheKey = `${enc.scheme}:${enc.salt}:${kdf}:${enc.check ?? ''}:${password}`;
       let key = this.cache.get(cacheKey);
       if (!key) {
-        key = rar5Key(password, enc, kdf);
+        key = enc.scheme === 'rar5-aes256' ? rar5Key(password, enc, kdf) : sevenZipKey(password, enc, kdf);
         this.cache.set(cacheKey, key);
       }
       const found = await key;
-      if (found) return { algorithm: 'aes-256-cbc', key: found, iv: enc.iv };
+      if (!found) continue;
+      const cipher: MemberCipher = { algorithm: 'aes-256-cbc', key: found, iv: enc.iv };
+      if (!verify || (await verify(cipher, enc))) return cipher;
     }
     throw new ArchiveError(
       'ARCHIVE_PASSWORD_WRONG',
@@ -73,4 +84,33 @@ async function rar5Key(password: string, enc: MemberEncryption, kdf: number): Pr
     }
   }
   return key.toString('hex');
+}
+
+/**
+ * 7zAES key: SHA-256 over 2^kdf rounds of (salt, password as UTF-16LE, 8-byte little-endian round number), as 7-Zip's
+ * 7zAes.cpp does; cycles power 0x3f means the salt and password themselves, padded to 32 bytes. Rounds are hashed in
+ * batches (one update per 64Ki rounds), and the event loop gets a turn between batches.
+ */
+async function sevenZipKey(password: string, enc: MemberEncryption, kdf: number): Promise<string> {
+  const salt = Buffer.from(enc.salt, 'hex');
+  const pw = Buffer.from(password, 'utf16le');
+  if (kdf === 0x3f)
+    return Buffer.concat([salt, pw, Buffer.alloc(32)])
+      .subarray(0, 32)
+      .toString('hex');
+  const unit = salt.length + pw.length + 8;
+  const rounds = 2 ** kdf;
+  const batch = Math.min(rounds, 65_536);
+  const buf = Buffer.alloc(unit * batch);
+  for (let i = 0; i < batch; i++) {
+    salt.copy(buf, i * unit);
+    pw.copy(buf, i * unit + salt.length);
+  }
+  const hash = createHash('sha256');
+  for (let done = 0; done < rounds; done += batch) {
+    for (let i = 0; i < batch; i++) buf.writeBigUInt64LE(BigInt(done + i), i * unit + salt.length + pw.length);
+    hash.update(buf);
+    await new Promise((r) => setImmediate(r));
+  }
+  return hash.digest('hex');
 }

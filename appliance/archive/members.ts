@@ -40,7 +40,7 @@ export function assembleMembers(scans: readonly VolumeScan[], volumeNames: reado
       if (entry.dataSize > 0) o.member.extents.push({ volume: v, offset: entry.dataOffset, length: entry.dataSize });
       o.stored += entry.dataSize;
       if (!entry.splitAfter) {
-        finish(o.member, o.stored, o.entry);
+        finish(o.member, o.stored, o.entry, entry);
         open = undefined;
       }
     }
@@ -61,7 +61,8 @@ export function assembleMembers(scans: readonly VolumeScan[], volumeNames: reado
   return members;
 }
 
-function finish(member: ArchiveMember, stored: number, entry: ArchiveEntry): void {
+function finish(member: ArchiveMember, stored: number, entry: ArchiveEntry, last: ArchiveEntry): void {
+  if (last.crc !== undefined) member.crc = last.crc;
   if (member.size < 0) member.size = stored; // size unknown when archived (stdin): a stored member is its data
   if (member.encryption) {
     // AES-CBC pads to 16 bytes: the stored bytes are the size rounded up

@@ -104,7 +104,7 @@ function fileEntry(c: Cursor, flags: number, dataOffset: number, where: string):
   const packLow = c.u32();
   const unpLow = c.u32();
   c.u8(); // host OS
-  c.u32(); // file CRC
+  const crc = c.u32();
   c.u32(); // DOS time
   c.u8(); // version needed
   const method = c.u8();
@@ -131,5 +131,7 @@ function fileEntry(c: Cursor, flags: number, dataOffset: number, where: string):
     stored: method === 0x30,
     method: method === 0x30 ? 'store' : `RAR method ${method - 0x30}`,
     ...(encryption ? { encryption } : {}),
+    // a piece's CRC is of its own stored bytes, except the last one's (the whole member's plain bytes)
+    ...((flags & LHD_SPLIT_AFTER) === 0 ? { crc } : {}),
   };
 }

@@ -42,14 +42,16 @@ export interface Folder {
   unpackSizes: number[];
   /** Packed streams of this folder, as indexes into the pack streams. */
   packedStreams: number;
+  /** CRC32 of the folder's unpacked output, when the header gives it. */
+  crc?: number;
 }
 
 export interface StreamsInfo {
   packPos: number;
   packSizes: number[];
   folders: Folder[];
-  /** Per folder: how many files' streams it holds, and their sizes in order. */
-  substreams: { sizes: number[] }[];
+  /** Per folder: its files' stream sizes in order, and their CRCs where the header gives them. */
+  substreams: { sizes: number[]; crcs?: (number | undefined)[] }[];
 }
 
 export interface FileRecord {
@@ -142,8 +144,12 @@ function readUnpackInfo(c: HeaderCursor, info: StreamsInfo): void {
   for (;;) {
     const id = c.u8();
     if (id === Id.End) return;
-    if (id === Id.Crc) skipDigests(c, n);
-    else throw invalid(`the 7z unpack info has an unknown property ${id}`);
+    if (id === Id.Crc) {
+      const defined = c.definedBits(n);
+      defined.forEach((d, i) => {
+        if (d) info.folders[i]!.crc = c.u32();
+      });
+    } else throw invalid(`the 7z unpack info has an unknown property ${id}`);
   }
 }
 
@@ -204,14 +210,22 @@ function readSubStreams(c: HeaderCursor, info: StreamsInfo): void {
     sizes[i]!.push(total - sum);
   });
   if (hasSizes) id = c.u8();
+  // a folder of one stream whose CRC is known already has it; the digests here are for every other stream
+  const known = (i: number) => counts[i] === 1 && info.folders[i]!.crc !== undefined;
+  const crcs = info.folders.map((f, i) => (known(i) ? [f.crc] : new Array<number | undefined>(counts[i]!)));
   while (id !== Id.End) {
     if (id === Id.Crc) {
-      const unknown = info.folders.reduce((s, _, i) => s + counts[i]!, 0);
-      skipDigests(c, unknown);
+      const unknown = info.folders.reduce((s, _, i) => s + (known(i) ? 0 : counts[i]!), 0);
+      const defined = c.definedBits(unknown);
+      let k = 0;
+      info.folders.forEach((_, i) => {
+        if (known(i)) return;
+        for (let j = 0; j < counts[i]!; j++) if (defined[k++]) crcs[i]![j] = c.u32();
+      });
     } else throw invalid(`the 7z substreams info has an unknown property ${id}`);
     id = c.u8();
   }
-  info.substreams = sizes.map((s) => ({ sizes: s }));
+  info.substreams = sizes.map((s, i) => ({ sizes: s, crcs: crcs[i] }));
 }
 
 function skipDigests(c: HeaderCursor, n: number): void {

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { readUpTo } from './bytes.js';
-import { ArchiveError, invalid, type ArchiveMember, type ByteSource } from './archive.types.js';
+import { ArchiveError, invalid, type ArchiveMember, type ByteSource, type MemberEncryption } from './archive.types.js';
 import { lzmaDecode, MAX_LZMA_OUTPUT } from './lzma.js';
 import { safeMemberPath } from './member-path.js';
 import {
@@ -106,7 +106,12 @@ function skipArchiveProperties(c: HeaderCursor): void {
 }
 
 /** Files with data map to the folders' substreams in order; a Copy folder's bytes are the files' bytes. */
-function members(files: FileRecord[], streams: StreamsInfo | undefined, size: number, name: string): ArchiveMember[] {
+function members(
+  files: FileRecord[],
+  streams: StreamsInfo | undefined,
+  streamsEnd: number,
+  name: string,
+): ArchiveMember[] {
   const out: ArchiveMember[] = [];
   const withData = files.filter((f) => f.hasStream);
   const folders = streams?.folders ?? [];
@@ -115,8 +120,34 @@ function members(files: FileRecord[], streams: StreamsInfo | undefined, size: nu
   let packAt = 32 + (streams?.packPos ?? 0);
   folders.forEach((folder, i) => {
     const subs = streams!.substreams[i]!.sizes;
+    const crcs = streams!.substreams[i]!.crcs;
     const packSize = streams!.packSizes.slice(packIndex, packIndex + folder.packedStreams).reduce((a, b) => a + b, 0);
     const stored = folder.coders.length === 1 && folder.coders[0]!.id === COPY;
+    // AES alone, or AES and Copy bound together (7-Zip writes either for -mx0 -p)
+    const aes = folder.coders.filter((k) => k.id === AES);
+    const sealed = aes.length === 1 && folder.coders.every((k) => k.id === AES || k.id === COPY);
+    if (sealed && subs.length > 0) {
+      // 7-Zip gives each file of a -mx0 -p archive a folder of its own (AES alone, Copy implied)
+      if (subs.length !== 1)
+        throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${name}: several files share one encrypted 7z folder`);
+      const f = withData[file++];
+      if (!f) throw invalid(`${name}: the 7z header has more streams than files`);
+      const size = subs[0]!;
+      if (packSize !== Math.ceil(size / 16) * 16)
+        throw invalid(`${name}: ${f.name} has ${packSize} encrypted bytes for ${size}`);
+      if (packAt + packSize > streamsEnd)
+        throw invalid(`${name}: a 7z folder lies past the end of the archive (a piece missing?)`);
+      out.push({
+        name: safeMemberPath(f.name),
+        size,
+        extents: packSize ? [{ volume: 0, offset: packAt, length: packSize }] : [],
+        encryption: sevenZipAes(aes[0]!.properties, name),
+        ...((folder.crc ?? crcs?.[0]) !== undefined ? { crc: folder.crc ?? crcs![0] } : {}),
+      });
+      packIndex += folder.packedStreams;
+      packAt += packSize;
+      return;
+    }
     if (subs.length > 0 && !stored) {
       const first = withData[file]?.name ?? `folder ${i + 1}`;
       throw new ArchiveError(
@@ -126,7 +157,7 @@ function members(files: FileRecord[], streams: StreamsInfo | undefined, size: nu
     }
     if (stored && (folder.unpackSizes[0] ?? 0) !== packSize)
       throw invalid(`${name}: a stored 7z folder unpacks to another size than it holds`);
-    if (packAt + packSize > size)
+    if (packAt + packSize > streamsEnd)
       throw invalid(`${name}: a 7z folder lies past the end of the archive (a piece missing?)`);
     let at = packAt;
     for (const length of subs) {
@@ -147,4 +178,19 @@ function members(files: FileRecord[], streams: StreamsInfo | undefined, size: nu
   for (const f of files)
     if (!f.hasStream && !f.directory) out.push({ name: safeMemberPath(f.name), size: 0, extents: [] });
   return out;
+}
+
+/** 7zAES coder properties: cycles power and flags, then salt and IV sizes, then the salt and the IV. */
+function sevenZipAes(props: Buffer, name: string): MemberEncryption {
+  if (props.length < 1) throw invalid(`${name}: the 7z AES coder has no properties`);
+  const b0 = props[0]!;
+  const kdfLog2 = b0 & 0x3f;
+  if ((b0 & 0xc0) === 0) return { scheme: '7z-aes256', salt: '', iv: '00'.repeat(16), kdfLog2 };
+  const b1 = props[1] ?? 0;
+  const saltSize = ((b0 >> 7) & 1) + (b1 >> 4);
+  const ivSize = ((b0 >> 6) & 1) + (b1 & 0x0f);
+  if (props.length < 2 + saltSize + ivSize) throw invalid(`${name}: the 7z AES coder properties are truncated`);
+  const salt = props.subarray(2, 2 + saltSize).toString('hex');
+  const iv = Buffer.concat([props.subarray(2 + saltSize, 2 + saltSize + ivSize), Buffer.alloc(16 - ivSize)]);
+  return { scheme: '7z-aes256', salt, iv: iv.toString('hex'), kdfLog2 };
 }

@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { mapLimit, statOutcome, type ArticleClient, type ArticleOutcome, type Lane } from './article-evidence.js';
 
 export interface ProbeTarget {
@@ -64,6 +65,7 @@ export function statMany(
   signal: AbortSignal,
   concurrency = 16,
 ): Promise<ArticleOutcome[]> {
+  allowListeners(signal, concurrency);
   return mapLimit(messageIds, concurrency, (id) => statOutcome(client, id, lane, signal));
 }
 
@@ -113,4 +115,9 @@ export function describeMissing(findings: readonly ProbeFinding[], sampled: bool
     return `${f.name}: ${f.missing} of ${scope} articles missing${example}`;
   });
   return `Missing articles on every provider in ${findings.length} file(s): ${parts.join('; ')}. The release is incomplete; search for another one.`;
+}
+
+/** Every request in flight listens on the one signal: let that many (and a margin) without Node's leak warning. */
+export function allowListeners(signal: AbortSignal, inFlight: number): void {
+  if (getMaxListeners(signal) < inFlight + 16) setMaxListeners(inFlight + 16, signal);
 }

@@ -16,17 +16,16 @@ export class ManualClock implements Clock {
 
   constructor(private current = Date.now()) {}
 
-  now(): number {
-    return this.current;
-  }
+  // Bound: callers may pass `clock.now` or `clock.schedule` around detached.
+  now = (): number => this.current;
 
-  schedule(fn: () => void, ms: number): () => void {
+  schedule = (fn: () => void, ms: number): (() => void) => {
     const entry: Pending = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
     this.pending.push(entry);
     return () => {
       this.pending = this.pending.filter((p) => p !== entry);
     };
-  }
+  };
 
   /** Timers waiting to run. */
   get timers(): number {
@@ -44,7 +43,7 @@ export class ManualClock implements Clock {
       this.current = Math.max(this.current, next.at);
       next.fn();
     }
-    this.current = target;
+    this.current = Math.max(this.current, target);
     await settle();
   }
 }

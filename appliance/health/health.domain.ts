@@ -89,16 +89,30 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     intervalMs: () => health().check_interval_seconds * 1000,
     logger: log,
   });
-  const onAdded = (paths: string[]) => service.filesAdded(paths);
-  const onRemoved = (paths: string[]) => service.filesRemoved(paths);
-  const onMoved = (from: string, to: string) => service.filesMoved(from, to);
+  const logged = (what: string) => (err: Error) => log.error(what, { error: err.message });
+  // The tree's events are applied one after another, in the order they came: a move's records must have moved
+  // before the 'removed' of its source is looked at, a replaced job's old records gone before the new ones land.
+  let events: Promise<void> = Promise.resolve();
+  const inOrder = (what: string, work: () => Promise<void>) => {
+    events = events.then(work).catch(logged(what));
+  };
+  const onAdded = (paths: string[]) => inOrder('could not track new files', () => service.filesAdded(paths));
+  const onRemoved = (paths: string[]) =>
+    inOrder('could not drop records of removed files', () => service.filesRemoved(paths));
+  const onMoved = (from: string, to: string) =>
+    inOrder('could not move records of moved files', () => service.filesMoved(from, to));
   deps.vfs.on('added', onAdded);
   deps.vfs.on('removed', onRemoved);
   deps.vfs.on('moved', onMoved);
   const offConfig = deps.config.on('change', () => runner.wake());
-  const added = service.reconcile();
-  if (added > 0) log.info('tracking files imported before health records existed', { files: added });
-  runner.start();
+  // Records for files the tree had before (or missed in a crash), then the worker starts.
+  void service
+    .reconcile()
+    .then((added) => {
+      if (added > 0) log.info('tracking files imported before health records existed', { files: added });
+    })
+    .catch(logged('could not reconcile health records with the tree'))
+    .finally(() => runner.start());
   return {
     service,
     runner,
@@ -109,6 +123,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       deps.vfs.off('removed', onRemoved);
       deps.vfs.off('moved', onMoved);
       offConfig();
+      await events;
       await runner.stop();
     },
   };

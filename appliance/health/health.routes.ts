@@ -32,12 +32,12 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/*', user, (ctx) => json(s.byPath(pathParam(ctx.params['*']))));
   router.delete('/api/health/cleanup', user, async (ctx) => {
     const body = await ctx.json(cleanupBody);
-    const deleted = s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
+    const deleted = await s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);
     return { deleted_count: deleted, message: `Deleted ${deleted} health record(s)` } satisfies HealthCleanupResult;
   });
-  router.delete('/api/health/:id', user, (ctx) => json(s.remove(recordId(ctx.params.id))));
+  router.delete('/api/health/:id', user, async (ctx) => json(await s.remove(recordId(ctx.params.id))));
   router.post('/api/health/bulk/delete', user, async (ctx) => {
-    const { deleted, missing } = s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
+    const { deleted, missing } = await s.bulkDelete((await ctx.json(filePathsBody)).file_paths);
     return {
       deleted_count: deleted,
       missing_paths: missing,
@@ -45,7 +45,7 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
     } satisfies HealthBulkDeleteResult;
   });
   router.post('/api/health/bulk/restart', user, async (ctx) => {
-    const { restarted, missing } = s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
+    const { restarted, missing } = await s.bulkRestart((await ctx.json(filePathsBody)).file_paths);
     return {
       restarted_count: restarted,
       missing_paths: missing,
@@ -54,14 +54,14 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   });
   router.post('/api/health/check', user, async (ctx) => {
     const b = await ctx.json(checkBody);
-    return json(s.check(b.file_path, b.source_nzb_path, b.priority));
+    return json(await s.check(b.file_path, b.source_nzb_path, b.priority));
   });
   router.post('/api/health/:path/retry', user, async (ctx) =>
-    json(s.retry(pathParam(ctx.params.path), (await ctx.json(retryBody)).reset_status)),
+    json(await s.retry(pathParam(ctx.params.path), (await ctx.json(retryBody)).reset_status)),
   );
   router.post('/api/health/:id/repair', user, async (ctx) =>
     json(await s.repair(recordId(ctx.params.id), (await ctx.json(repairBody)).reset_repair_retry_count)),
   );
-  router.post('/api/health/:id/check-now', user, (ctx) => json(s.checkNow(recordId(ctx.params.id))));
-  router.post('/api/health/:id/cancel', user, (ctx) => json(s.cancel(recordId(ctx.params.id))));
+  router.post('/api/health/:id/check-now', user, async (ctx) => json(await s.checkNow(recordId(ctx.params.id))));
+  router.post('/api/health/:id/cancel', user, async (ctx) => json(await s.cancel(recordId(ctx.params.id))));
 }

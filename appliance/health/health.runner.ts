@@ -43,7 +43,7 @@ export interface RunnerDeps {
  * come (only while monitoring is enabled), then repairs whose back-off is over. Checks run on the health lane.
  */
 export class HealthRunner {
-  private readonly active = new Map<number, AbortController>();
+  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
   private cancelTimer: (() => void) | undefined;
   private running = false;
   private cycling = false;
@@ -61,8 +61,14 @@ export class HealthRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelTimer?.();
-    for (const c of this.active.values()) c.abort(new Error('Health worker stopping'));
-    for (let i = 0; i < 200 && this.active.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const running = [...this.active.values()];
+    for (const a of running) a.controller.abort(new Error('Health worker stopping'));
+    await Promise.all(running.map((a) => a.done));
+  }
+
+  /** No check running and no cycle (repairs included) in progress. */
+  get idle(): boolean {
+    return this.active.size === 0 && !this.cycling;
   }
 
   get activeChecks(): number {
@@ -75,11 +81,24 @@ export class HealthRunner {
     this.arm(0);
   }
 
+  isChecking(id: number): boolean {
+    return this.active.has(id);
+  }
+
   /** Cancels a running check; its record returns to the status it had. */
   cancel(id: number): boolean {
-    const c = this.active.get(id);
-    c?.abort(new Error('Check cancelled'));
-    return c !== undefined;
+    const a = this.active.get(id);
+    a?.controller.abort(new Error('Check cancelled'));
+    return a !== undefined;
+  }
+
+  /** Cancels a running check and waits until its record is back; false when none was running. */
+  async cancelAndWait(id: number): Promise<boolean> {
+    const a = this.active.get(id);
+    if (!a) return false;
+    a.controller.abort(new Error('Check cancelled'));
+    await a.done;
+    return true;
   }
 
   private arm(ms: number): void {
@@ -128,24 +147,28 @@ export class HealthRunner {
 
   private launch(record: HealthRecord): void {
     const controller = new AbortController();
-    this.active.set(record.id, controller);
-    const started = this.d.store.update(record.id, (r) => ({
-      ...r,
-      status: 'checking',
-      settledStatus: r.status === 'checking' ? r.settledStatus : r.status,
-      manual: null,
-      nextCheckAt: null,
-    }));
-    void this.run(started ?? record, controller.signal).finally(() => {
-      this.active.delete(record.id);
-      this.wake();
-    });
+    const done = (async () => {
+      const started = await this.d.store.update(record.id, (r) => ({
+        ...r,
+        status: 'checking',
+        settledStatus: r.status === 'checking' ? r.settledStatus : r.status,
+        manual: null,
+        nextCheckAt: null,
+      }));
+      if (started) await this.run(started, controller.signal);
+    })()
+      .catch((err: Error) => this.d.logger.error('health check failed', { path: record.path, error: err.message }))
+      .finally(() => {
+        this.active.delete(record.id);
+        this.wake();
+      });
+    this.active.set(record.id, { controller, done });
   }
 
   private async run(record: HealthRecord, signal: AbortSignal): Promise<void> {
     const node = this.d.files.stat(record.path);
     if (!node || node.type !== 'file' || !node.layoutId) {
-      this.d.store.remove(record.id); // the file left the tree: the record follows it
+      await this.d.store.remove(record.id); // the file left the tree: the record follows it
       return;
     }
     const s = this.d.settings();
@@ -161,7 +184,7 @@ export class HealthRunner {
       });
     } catch (err) {
       if (!signal.aborted) this.d.logger.error('health check failed', { path: record.path, error: String(err) });
-      this.settle(record.id, signal.aborted ? 'Check cancelled' : `Check failed: ${(err as Error).message}`);
+      await this.settle(record.id, signal.aborted ? 'Check cancelled' : `Check failed: ${(err as Error).message}`);
       return;
     }
     if (result.kind === 'inconclusive') return this.inconclusive(record, result);
@@ -173,8 +196,8 @@ export class HealthRunner {
   }
 
   /** Back to the status it had, scheduled as before (cancel, unexpected failure). */
-  private settle(id: number, why: string): void {
-    this.d.store.update(id, (r) => ({
+  private async settle(id: number, why: string): Promise<void> {
+    await this.d.store.update(id, (r) => ({
       ...r,
       status: r.settledStatus,
       lastError: why,
@@ -182,10 +205,13 @@ export class HealthRunner {
     }));
   }
 
-  private inconclusive(record: HealthRecord, result: Extract<CheckResult, { kind: 'inconclusive' }>): void {
+  private async inconclusive(
+    record: HealthRecord,
+    result: Extract<CheckResult, { kind: 'inconclusive' }>,
+  ): Promise<void> {
     const max = this.d.settings().maxRetries;
     const now = this.d.clock.now();
-    this.d.store.update(record.id, (r) => {
+    await this.d.store.update(record.id, (r) => {
       const retry = r.retryCount + 1;
       const normal = this.normalDelay(r);
       const again = retry <= max;
@@ -206,7 +232,7 @@ export class HealthRunner {
   private async verdict(record: HealthRecord, result: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
     const now = this.d.clock.now();
     const bad = result.missing.length > 0;
-    const updated = this.d.store.update(record.id, (r) => ({
+    const updated = await this.d.store.update(record.id, (r) => ({
       ...r,
       status: result.status,
       settledStatus: result.status,

@@ -8,7 +8,7 @@ afterEach(() => h?.close());
 
 /** Queue a manual check of `path` and let the worker run it. */
 async function checkNow(path: string) {
-  const r = h.health.service.check(path, undefined, true);
+  const r = await h.health.service.check(path, undefined, true);
   await h.drain();
   return h.health.service.byId(r.id);
 }
@@ -100,17 +100,17 @@ test('cancel stops a running check and puts the record back', async () => {
   const path = await h.addFile('Slow', 20);
   let release!: () => void;
   h.articles.hold = new Promise((r) => (release = r));
-  const r = h.health.service.check(path, undefined, true);
+  const r = await h.health.service.check(path, undefined, true);
   await h.clock.advance(0);
-  assert.equal(h.health.service.byId(r.id).status, 'checking');
+  await h.until(() => h.health.service.byId(r.id).status === 'checking');
   assert.equal(h.health.service.workerStatus().active_checks, 1);
-  h.health.service.cancel(r.id);
+  await h.health.service.cancel(r.id);
   await h.drain();
   const after = h.health.service.byId(r.id);
   assert.equal(after.status, 'pending');
   assert.equal(after.lastError, 'Check cancelled');
   release();
-  assert.throws(() => h.health.service.cancel(r.id), /No check is running/);
+  await assert.rejects(h.health.service.cancel(r.id), /No check is running/);
 });
 
 test('manual checks jump the schedule, priority first; scheduled checks wait for their time (age-based)', async () => {
@@ -119,9 +119,9 @@ test('manual checks jump the schedule, priority first; scheduled checks wait for
   const b = await h.addFile('B', 5);
   const c = await h.addFile('C', 5);
   const svc = h.health.service;
-  svc.check(a, undefined, false);
-  svc.check(b, undefined, false);
-  svc.check(c, undefined, true);
+  await svc.check(a, undefined, false);
+  await svc.check(b, undefined, false);
+  await svc.check(c, undefined, true);
   assert.equal(svc.workerStatus().pending_manual_checks, 3);
   await h.drain();
   const order = [...new Set(h.articles.requests.map((r) => r.id.split('-')[0]))];
@@ -150,12 +150,16 @@ test('monitoring disabled: no scheduled checks, manual ones still run; worker sa
 
 test('records follow their files: removed with them, moved with them', async () => {
   h = await healthHarness();
+  const exists = (p: string) =>
+    h.health.service
+      .list({ limit: 0, offset: 0, sortBy: 'file_path', sortOrder: 'asc' })
+      .items.some((r) => r.path === p);
   const a = await h.addFile('Gone', 5);
   const b = await h.addFile('Moved', 5);
   await h.vfs.remove('/complete/movies/Gone');
-  assert.throws(() => h.health.service.byPath(a), /No health record/);
+  await h.until(() => !exists(a));
   await h.vfs.transfer('/complete/movies/Moved', '/complete/movies/Renamed', { mode: 'move', overwrite: false });
-  assert.throws(() => h.health.service.byPath(b), /No health record/);
+  await h.until(() => !exists(b));
   assert.equal(h.health.service.byPath('/complete/movies/Renamed/Moved.mkv').sourceNzbPath, 'Moved.nzb');
 });
 

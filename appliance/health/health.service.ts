@@ -41,48 +41,36 @@ export class HealthService {
     return r;
   }
 
-  remove(id: number): HealthRecord {
+  async remove(id: number): Promise<HealthRecord> {
     this.d.runner.cancel(id);
-    const r = this.d.store.remove(id);
+    const r = await this.d.store.remove(id);
     if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
     return r;
   }
 
-  bulkDelete(paths: readonly string[]): { deleted: number; missing: string[] } {
-    const missing: string[] = [];
-    let deleted = 0;
-    for (const p of paths) {
-      const r = this.d.store.byPath(p);
-      if (!r) missing.push(p);
-      else {
-        this.remove(r.id);
-        deleted++;
-      }
-    }
-    return { deleted, missing };
+  async bulkDelete(paths: readonly string[]): Promise<{ deleted: number; missing: string[] }> {
+    const found = paths.map((p) => this.d.store.byPath(p));
+    for (const r of found) if (r) this.d.runner.cancel(r.id);
+    const deleted = await this.d.store.write(() => found.filter((r) => r && this.d.store.removeIn(r.id)).length);
+    return { deleted, missing: paths.filter((_, i) => !found[i]) };
   }
 
   /** Restart: back to pending and queued for a check now, retry counts reset. */
-  bulkRestart(paths: readonly string[]): { restarted: number; missing: string[] } {
-    const missing: string[] = [];
-    let restarted = 0;
-    for (const p of paths) {
-      const r = this.d.store.byPath(p);
-      if (!r) missing.push(p);
-      else {
-        this.queue(r.id, false, { status: 'pending', retryCount: 0, lastError: null, errorDetails: null });
-        restarted++;
-      }
-    }
+  async bulkRestart(paths: readonly string[]): Promise<{ restarted: number; missing: string[] }> {
+    const found = paths.map((p) => this.d.store.byPath(p));
+    const patch: Partial<HealthRecord> = { status: 'pending', retryCount: 0, lastError: null, errorDetails: null };
+    const restarted = await this.d.store.write(
+      () => found.filter((r) => r && this.d.store.updateIn(r.id, (x) => this.queued(x, false, patch))).length,
+    );
     this.d.runner.wake();
-    return { restarted, missing };
+    return { restarted, missing: paths.filter((_, i) => !found[i]) };
   }
 
   /** POST /health/{path}/retry: check again now; `resetStatus` also forgets the verdict and the retry count. */
-  retry(path: string, resetStatus: boolean): HealthRecord {
+  async retry(path: string, resetStatus: boolean): Promise<HealthRecord> {
     const r = this.byPath(path);
     const patch: Partial<HealthRecord> = resetStatus ? { status: 'pending', retryCount: 0, lastError: null } : {};
-    const updated = this.queue(r.id, false, patch);
+    const updated = await this.queue(r.id, false, patch);
     this.d.runner.wake();
     return updated;
   }
@@ -92,42 +80,42 @@ export class HealthService {
   }
 
   /** POST /health/check: track the file if needed and queue it (priority jumps ahead of other manual checks). */
-  check(filePath: string, sourceNzbPath: string | undefined, priority: boolean): HealthRecord {
+  async check(filePath: string, sourceNzbPath: string | undefined, priority: boolean): Promise<HealthRecord> {
     const node = this.d.files.stat(filePath);
     if (!node || node.type !== 'file' || !node.layoutId)
       throw new AppError('NOT_FOUND', `No article-backed file at ${filePath}`);
-    const record = this.track(node.path, node.createdAt, sourceNzbPath || node.sourceNzbPath || null);
-    const updated = this.queue(record.id, priority, {});
+    const source = sourceNzbPath || node.sourceNzbPath || null;
+    const updated = await this.d.store.write(() => {
+      const record = this.trackIn(node.path, node.createdAt, source);
+      return this.d.store.updateIn(record.id, (r) => this.queued(r, priority, {}))!;
+    });
     this.d.runner.wake();
     return updated;
   }
 
-  checkNow(id: number): HealthRecord {
+  async checkNow(id: number): Promise<HealthRecord> {
     this.byId(id);
-    const updated = this.queue(id, true, {});
+    const updated = await this.queue(id, true, {});
     this.d.runner.wake();
     return updated;
   }
 
-  cancel(id: number): HealthRecord {
+  async cancel(id: number): Promise<HealthRecord> {
     const r = this.byId(id);
-    if (!this.d.runner.cancel(id)) {
-      if (r.manual) return this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))!;
+    if (!(await this.d.runner.cancelAndWait(id))) {
+      if (r.manual)
+        return (await this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))) ?? r;
       throw new AppError('NOT_FOUND', `No check is running or queued for ${r.path}`);
     }
     return this.d.store.get(id) ?? r;
   }
 
   /** DELETE /health/cleanup: records created before `olderThan` (ms), optionally only some statuses. */
-  cleanup(olderThan: number, statuses?: readonly string[]): number {
-    let deleted = 0;
-    for (const r of [...this.d.store.all()]) {
-      if (r.createdAt >= olderThan || r.status === 'checking') continue;
-      if (statuses && !statuses.includes(r.status)) continue;
-      this.d.store.remove(r.id);
-      deleted++;
-    }
-    return deleted;
+  cleanup(olderThan: number, statuses?: readonly string[]): Promise<number> {
+    const doomed = [...this.d.store.all()].filter(
+      (r) => r.createdAt < olderThan && r.status !== 'checking' && (!statuses || statuses.includes(r.status)),
+    );
+    return this.d.store.write(() => doomed.filter((r) => this.d.store.removeIn(r.id)).length);
   }
 
   stats(): HealthStatsJson {
@@ -161,67 +149,76 @@ export class HealthService {
   // ---- hooks -------------------------------------------------------------------------------------------------
 
   /** A job wrote files (import completed): each gets a record, pending; a path that had one starts over. */
-  filesAdded(paths: readonly string[]): void {
-    for (const p of paths) {
-      const node = this.d.files.stat(p);
-      if (!node || !node.layoutId) continue;
-      const now = this.d.clock.now();
-      this.d.store.upsert(
-        p,
-        () => this.fresh(p, node.createdAt, node.sourceNzbPath ?? null),
-        (r) => ({
-          ...this.fresh(p, node.createdAt, node.sourceNzbPath ?? null),
-          id: r.id,
-          createdAt: r.createdAt,
-          repairRetryCount: 0,
-          nextCheckAt: now + this.d.intervalMs(),
-        }),
-      );
-    }
+  async filesAdded(paths: readonly string[]): Promise<void> {
+    const nodes = paths.map((p) => this.d.files.stat(p)).filter((n) => n?.layoutId !== undefined);
+    const now = this.d.clock.now();
+    await this.d.store.write(() => {
+      for (const node of nodes) this.freshIn(node!.path, node!.createdAt, node!.sourceNzbPath ?? null, now);
+    });
     this.d.runner.wake();
   }
 
+  private freshIn(path: string, fileCreatedAt: number, source: string | null, now: number): void {
+    this.d.store.upsertIn(
+      path,
+      () => this.fresh(path, fileCreatedAt, source),
+      // Same file (a check or a read tracked it first): keep what is known. A new file at the path: start over.
+      (r) =>
+        r.fileCreatedAt === fileCreatedAt
+          ? r
+          : {
+              ...this.fresh(path, fileCreatedAt, source),
+              id: r.id,
+              createdAt: r.createdAt,
+              nextCheckAt: now + this.d.intervalMs(),
+            },
+    );
+  }
+
   /** Paths (files or directories) left the tree: their records follow. */
-  filesRemoved(paths: readonly string[]): void {
-    for (const p of paths) {
-      const r = this.d.store.byPath(p);
-      if (r) this.remove(r.id);
-      for (const child of [...this.d.store.under(p)]) this.remove(child.id);
-    }
+  async filesRemoved(paths: readonly string[]): Promise<void> {
+    const gone = paths.flatMap((p) => [this.d.store.byPath(p), ...this.d.store.under(p)]).filter((r) => r);
+    for (const r of gone) this.d.runner.cancel(r!.id);
+    await this.d.store.write(() => gone.forEach((r) => this.d.store.removeIn(r!.id)));
   }
 
   /** A directory or file moved: its records move with it. */
-  filesMoved(from: string, to: string): void {
-    for (const r of [...this.d.store.under(from), ...[this.d.store.byPath(from)].filter((x) => x !== undefined)]) {
-      this.d.store.rename(r.id, to + r.path.slice(from.length));
-    }
+  async filesMoved(from: string, to: string): Promise<void> {
+    const moving = [...this.d.store.under(from), this.d.store.byPath(from)].filter((r) => r !== undefined);
+    for (const r of moving) await this.d.store.rename(r.id, to + r.path.slice(from.length));
   }
 
   /**
-   * A read could not get an article. 430 everywhere or a bad CRC is evidence: remembered and a check queued; an
-   * outage (timeout, refused, no provider) is not evidence of anything and only logged by the caller.
+   * A read could not get an article: 430 on every provider or a damaged body. That is evidence, not a verdict:
+   * remembered on the record (the file's info shows the segment unavailable) and a check queued while monitoring
+   * is on. Outages never come here (the reader reports them as 'article-unreachable').
    */
-  readFailed(f: ArticleFailure): void {
+  async readFailed(f: ArticleFailure): Promise<void> {
     const node = this.d.files.stat(f.path);
     if (!node || !node.layoutId) return;
-    const record = this.track(node.path, node.createdAt, node.sourceNzbPath ?? null);
-    const queue = this.d.enabled() && !record.manual && record.status !== 'checking';
-    this.d.store.update(record.id, (r) => ({
-      ...r,
-      readEvidence: r.readEvidence.includes(f.messageId)
-        ? r.readEvidence
-        : [...r.readEvidence, f.messageId].slice(-1000),
-      manual: queue ? { priority: true, at: this.d.clock.now() } : r.manual,
-    }));
-    if (queue) this.d.runner.wake();
+    const now = this.d.clock.now();
+    const enabled = this.d.enabled();
+    let queued = false;
+    await this.d.store.write(() => {
+      const record = this.trackIn(node.path, node.createdAt, node.sourceNzbPath ?? null);
+      queued = enabled && !record.manual && !this.d.runner.isChecking(record.id);
+      this.d.store.updateIn(record.id, (r) => ({
+        ...r,
+        readEvidence: r.readEvidence.includes(f.messageId)
+          ? r.readEvidence
+          : [...r.readEvidence, f.messageId].slice(-1000),
+        manual: queued ? { priority: true, at: now } : r.manual,
+      }));
+    });
+    if (queued) this.d.runner.wake();
   }
 
   /** A read got an article that was marked missing: the mark (verdict or read evidence) is out of date. */
-  readRecovered(path: string, messageIds: readonly string[]): void {
+  async readRecovered(path: string, messageIds: readonly string[]): Promise<void> {
     const r = this.d.store.byPath(path);
     if (!r) return;
     const back = new Set(messageIds);
-    this.d.store.update(r.id, (x) => ({
+    await this.d.store.update(r.id, (x) => ({
       ...x,
       missing: x.missing.filter((m) => !back.has(m.messageId)),
       readEvidence: x.readEvidence.filter((id) => !back.has(id)),
@@ -229,22 +226,25 @@ export class HealthService {
   }
 
   /** Start-up: every article-backed file of the tree without a record gets one (older imports, a crash). */
-  reconcile(): number {
+  async reconcile(): Promise<number> {
+    const now = this.d.clock.now();
     let added = 0;
-    for (const node of this.d.files.walkFiles('/')) {
-      if (!node.layoutId || this.d.store.byPath(node.path)) continue;
-      this.track(node.path, node.createdAt, null);
-      added++;
-    }
-    // A check cut short by a stop is not running any more.
-    for (const r of [...this.d.store.all()])
-      if (r.status === 'checking')
-        this.d.store.update(r.id, (x) => ({ ...x, status: x.settledStatus, nextCheckAt: this.d.clock.now() }));
+    await this.d.store.write(() => {
+      for (const node of this.d.files.walkFiles('/')) {
+        if (!node.layoutId || this.d.store.byPath(node.path)) continue;
+        this.trackIn(node.path, node.createdAt, null);
+        added++;
+      }
+      // A check cut short by a stop is not running any more.
+      for (const r of [...this.d.store.all()])
+        if (r.status === 'checking')
+          this.d.store.updateIn(r.id, (x) => ({ ...x, status: x.settledStatus, nextCheckAt: now }));
+    });
     return added;
   }
 
-  private track(path: string, fileCreatedAt: number, source: string | null): HealthRecord {
-    return this.d.store.upsert(
+  private trackIn(path: string, fileCreatedAt: number, source: string | null): HealthRecord {
+    return this.d.store.upsertIn(
       path,
       () => this.fresh(path, fileCreatedAt, source),
       (r) => (source && !r.sourceNzbPath ? { ...r, sourceNzbPath: source } : r),
@@ -275,14 +275,19 @@ export class HealthService {
     };
   }
 
-  private queue(id: number, priority: boolean, patch: Partial<HealthRecord>): HealthRecord {
-    const updated = this.d.store.update(id, (r) => ({
+  private async queue(id: number, priority: boolean, patch: Partial<HealthRecord>): Promise<HealthRecord> {
+    const updated = await this.d.store.update(id, (r) => this.queued(r, priority, patch));
+    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    return updated;
+  }
+
+  /** The record queued for a manual check (a priority request moves a queued one forward). */
+  private queued(r: HealthRecord, priority: boolean, patch: Partial<HealthRecord>): HealthRecord {
+    return {
       ...r,
       ...patch,
       ...(patch.status ? { settledStatus: patch.status } : {}),
       manual: r.manual && !priority ? r.manual : { priority, at: this.d.clock.now() },
-    }));
-    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
-    return updated;
+    };
   }
 }

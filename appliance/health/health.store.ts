@@ -28,13 +28,13 @@ const MAX = Number.MAX_SAFE_INTEGER;
  *   ['m', 0|1, queuedAt, id]             manual checks, priority ones first, then in order
  *   ['r', repairNextAt, id]              automatic repairs waiting for their back-off
  *   ['k', status] -> count               totals in O(1);  ['n'] -> next id
- * Every change is one write transaction over both databases.
+ * Every change is one write transaction over both databases (see `write`).
  */
 export class HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
 
-  constructor(private readonly store: Store) {
+  constructor(store: Store) {
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
   }
@@ -48,42 +48,62 @@ export class HealthStore {
     return typeof id === 'number' ? this.records.get(id) : undefined;
   }
 
+  /**
+   * Runs `action` in one write transaction. Writes are lmdb's asynchronous transactions: concurrent ones commit
+   * together (one disk sync for many records), which is what lets a pass over 10,000 files keep up.
+   * The *In methods below must run inside one.
+   */
+  write<T>(action: () => T): Promise<T> {
+    return this.records.transaction(action);
+  }
+
+  upsert(path: string, create: () => Omit<HealthRecord, 'id'>, change: (r: HealthRecord) => HealthRecord) {
+    return this.write(() => this.upsertIn(path, create, change));
+  }
+
+  update(id: number, change: (r: HealthRecord) => HealthRecord | null): Promise<HealthRecord | undefined> {
+    return this.write(() => this.updateIn(id, change));
+  }
+
+  remove(id: number): Promise<HealthRecord | undefined> {
+    return this.write(() => this.removeIn(id));
+  }
+
+  /** Moves a record to a new path (a file moved in the tree); a record already there is replaced. */
+  rename(id: number, path: string): Promise<void> {
+    return this.write(() => {
+      const there = this.byPath(path);
+      if (there && there.id !== id) this.removeIn(there.id);
+      this.updateIn(id, (r) => ({ ...r, path }));
+    });
+  }
+
   /** Inserts a record (id assigned here) or, when the path has one, replaces it through `change`. */
-  upsert(
-    path: string,
-    create: () => Omit<HealthRecord, 'id'>,
-    change: (r: HealthRecord) => HealthRecord,
-  ): HealthRecord {
-    return this.store.transaction(() => {
-      const existing = this.byPath(path);
-      if (existing) return this.write(existing, change(existing));
-      const id = (this.index.get(['n']) ?? 1) as number;
-      void this.index.put(['n'], id + 1);
-      const record: HealthRecord = { ...create(), id, path };
-      void this.records.put(id, record);
-      this.addIndexes(record);
-      return record;
-    });
+  upsertIn(path: string, create: () => Omit<HealthRecord, 'id'>, change: (r: HealthRecord) => HealthRecord) {
+    const existing = this.byPath(path);
+    if (existing) return this.replace(existing, change(existing));
+    const id = (this.index.get(['n']) ?? 1) as number;
+    void this.index.put(['n'], id + 1);
+    const record: HealthRecord = { ...create(), id, path };
+    void this.records.put(id, record);
+    this.addIndexes(record);
+    return record;
   }
 
-  /** Changes one record atomically; `change` returns null to leave it alone. Undefined when it is gone. */
-  update(id: number, change: (r: HealthRecord) => HealthRecord | null): HealthRecord | undefined {
-    return this.store.transaction(() => {
-      const current = this.records.get(id);
-      if (!current) return undefined;
-      const next = change(current);
-      return next ? this.write(current, next) : current;
-    });
+  /** Changes one record; `change` returns null to leave it alone. Undefined when it is gone. */
+  updateIn(id: number, change: (r: HealthRecord) => HealthRecord | null): HealthRecord | undefined {
+    const current = this.records.get(id);
+    if (!current) return undefined;
+    const next = change(current);
+    return next ? this.replace(current, next) : current;
   }
 
-  remove(id: number): HealthRecord | undefined {
-    return this.store.transaction(() => {
-      const current = this.records.get(id);
-      if (!current) return undefined;
-      this.dropIndexes(current);
-      void this.records.remove(id);
-      return current;
-    });
+  removeIn(id: number): HealthRecord | undefined {
+    const current = this.records.get(id);
+    if (!current) return undefined;
+    this.dropIndexes(current);
+    void this.records.remove(id);
+    return current;
   }
 
   counts(): Record<HealthStatus, number> {
@@ -107,15 +127,6 @@ export class HealthStore {
       const r = this.records.get(value as number);
       if (r) yield r;
     }
-  }
-
-  /** Moves a record to a new path (a file moved in the tree); a record already there is replaced. */
-  rename(id: number, path: string): void {
-    this.store.transaction(() => {
-      const there = this.byPath(path);
-      if (there && there.id !== id) this.remove(there.id);
-      this.update(id, (r) => ({ ...r, path }));
-    });
   }
 
   manualCount(): number {
@@ -206,7 +217,7 @@ export class HealthStore {
       yield last(key);
   }
 
-  private write(current: HealthRecord, next: HealthRecord): HealthRecord {
+  private replace(current: HealthRecord, next: HealthRecord): HealthRecord {
     this.dropIndexes(current);
     void this.records.put(current.id, { ...next, id: current.id });
     this.addIndexes({ ...next, id: current.id });

@@ -8,7 +8,7 @@ afterEach(() => h?.close());
 async function corrupt(name: string) {
   const path = await h.addFile(name, 10);
   h.articles.missing.add(`${name}-0`);
-  const r = h.health.service.check(path, undefined, true);
+  const r = await h.health.service.check(path, undefined, true);
   await h.drain();
   return h.health.service.byId(r.id);
 }
@@ -33,7 +33,9 @@ test('auto repair: a corrupted file is handed to the arrs once; the record says 
       },
     ],
   });
-  const fresh = h.health.service.byPath('/complete/movies/Broken/Broken.mkv');
+  const broken = '/complete/movies/Broken/Broken.mkv';
+  await h.until(() => h.health.service.stats().repair_triggered === 0 && h.health.service.stats().pending === 1);
+  const fresh = h.health.service.byPath(broken);
   assert.equal(fresh.status, 'pending');
   assert.equal(fresh.repairRetryCount, 0);
 });
@@ -86,7 +88,7 @@ test('the breaker: when most checked files turn bad at once, repairs stop and th
   h = await healthHarness({ auto_repair_enabled: true, repair_breaker_percent: 30, max_concurrent_jobs: 4 });
   for (let i = 0; i < 12; i++) await h.addFile(`Wave${i}`, 10);
   for (let i = 0; i < 12; i++) h.articles.missing.add(`Wave${i}-0`);
-  for (let i = 0; i < 12; i++) h.health.service.check(`/complete/movies/Wave${i}/Wave${i}.mkv`, undefined, false);
+  for (let i = 0; i < 12; i++) await h.health.service.check(`/complete/movies/Wave${i}/Wave${i}.mkv`, undefined, false);
   await h.drain();
   const w = h.health.service.workerStatus();
   assert.equal(w.repair_paused, true);

@@ -63,7 +63,7 @@ export class RepairLoop {
   async repairNow(id: number, resetCount: boolean): Promise<HealthRecord> {
     let record = this.d.store.get(id);
     if (!record) throw new AppError('NOT_FOUND', `No health record ${id}`);
-    if (resetCount) record = this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 })) ?? record;
+    if (resetCount) record = (await this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 }))) ?? record;
     return this.attempt(record, true);
   }
 
@@ -103,12 +103,12 @@ export class RepairLoop {
           lastError: null,
         });
       case 'not_found':
-        this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
+        await this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
         if (manual) throw new AppError('NOT_FOUND', NOT_MANAGED);
         return this.d.store.get(record.id)!;
       case 'retryable': {
         const again = attempts < max;
-        const updated = this.set(record.id, {
+        const updated = await this.set(record.id, {
           repairRetryCount: attempts,
           repairNextAt: again ? now + repairDelayMs(attempts) : null,
           lastError: `Repair failed (${again ? 'will retry' : 'gave up'}): ${outcome.reason}`,
@@ -117,7 +117,7 @@ export class RepairLoop {
         return updated;
       }
       case 'failed':
-        this.set(record.id, {
+        await this.set(record.id, {
           repairRetryCount: attempts,
           repairNextAt: null,
           lastError: `Repair failed: ${outcome.reason}`,
@@ -127,8 +127,8 @@ export class RepairLoop {
     }
   }
 
-  private set(id: number, patch: Partial<HealthRecord>): HealthRecord {
-    const updated = this.d.store.update(id, (r) => ({ ...r, ...patch }));
+  private async set(id: number, patch: Partial<HealthRecord>): Promise<HealthRecord> {
+    const updated = await this.d.store.update(id, (r) => ({ ...r, ...patch }));
     if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
     return updated;
   }

@@ -152,9 +152,19 @@ export class NzbStreamParser {
   }
 }
 
-/** Parses a whole NZB held in memory. Throws `NzbParseError`; never anything else for bad input. */
+/** Bytes handed to the XML parser at once: the text of one chunk is all that is decoded at a time. */
+const PARSE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Parses a whole NZB held in memory, fed to the parser 1 MiB at a time so a 100 MB NZB is never decoded into one
+ * 100-200 MB string (docs/performance.md, import memory). Throws `NzbParseError`; never anything else for bad input.
+ */
 export function parseNzb(input: Uint8Array | string, limits?: Partial<NzbLimits>): NzbDocument {
-  return new NzbStreamParser(limits).write(input).end();
+  const parser = new NzbStreamParser(limits);
+  if (typeof input === 'string') return parser.write(input).end();
+  for (let at = 0; at < input.byteLength; at += PARSE_CHUNK_BYTES)
+    parser.write(input.subarray(at, at + PARSE_CHUNK_BYTES));
+  return parser.end();
 }
 
 /** Parses an NZB as it streams in (an upload, a file read stream), stopping at the first problem. */

@@ -466,9 +466,16 @@ test('Cancel Check is offered only while a check runs, and asks first', async ({
   await page.getByRole('button', { name: 'Cancel Check Ep.005.mkv' }).click();
   await expect(dialog(page)).toContainText('Cancel the running health check of "Ep.005.mkv"?');
   const cancel = page.waitForResponse((r) => r.url().endsWith(`/api/health/${target.id}/cancel`));
+  // Watch for the toast before the click: it lives 3 s, which a busy machine can spend between two waits.
+  const title = page
+    .locator('.toast__title')
+    .filter({ hasText: /^(Check Cancelled|Failed to cancel check)$/ })
+    .first()
+    .textContent({ timeout: 30_000 });
   await dialog(page).getByRole('button', { name: 'Cancel Check' }).click();
   const answer = await cancel;
-  await expect(toast(page, answer.ok() ? 'Check Cancelled' : 'Failed to cancel check')).toBeVisible();
+  // The record was not really checking, so the server may say there is nothing to cancel; either answer shows.
+  expect(await title).toBe(answer.ok() ? 'Check Cancelled' : 'Failed to cancel check');
 });
 
 test('Cleanup Old Records asks first, sends a time seven days back, and keeps recent records', async ({ page }) => {

@@ -5,10 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { PostedFile } from '../../support/inn/poster.js';
+import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { davGet, davList, sha256, startImportServer, type TestServer } from '../import/support.js';
-import { davRange, importNzb, rangesAround } from './support.js';
+import { davRange, importNzb, POSTER, rangesAround } from './support.js';
 
 // 7z archives written by Debian's 7-Zip (7zz): copy method (-mx0, its header still LZMA-compressed), split into
 // .7z.001 ... volumes, posted to a real INN, imported and read back byte-exact through WebDAV.
@@ -73,4 +73,28 @@ test('a compressed 7z fails with ARCHIVE_COMPRESSED; a 7z missing its last piece
   const cut = await importNzb(srv.baseUrl, inn, 'Cut7.nzb', await post(split.slice(0, -1)));
   assert.equal(cut.status, 'failed');
   assert.equal(cut.error_code, 'ARCHIVE_VOLUME_MISSING', cut.error_message ?? '');
+});
+
+test('7z AES-256 (-mx0 -p): decrypted on the fly with the NZB password; a wrong one fails by the CRC check', async () => {
+  const movie = randomBytes(700_000 + 5);
+  const nfo = Buffer.from('seven secrets');
+  const pieces = sevenZip('Seven.Aes', { 'Seven.Aes.mkv': movie, 'Seven.Aes.nfo': nfo }, [
+    '-mx0',
+    '-pseven pass',
+    '-v300k',
+  ]);
+  const xml = buildNzb(await post(pieces), inn.group, POSTER);
+  const withPassword = (pw: string) =>
+    xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${pw}</meta></head>\n`);
+  const item = await importNzb(srv.baseUrl, inn, 'Seven.Aes.nzb', [], {}, withPassword('seven pass'));
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  const target = item.target_path!;
+  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Seven.Aes.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Seven.Aes.nfo`)).body, nfo);
+  for (const [a, b] of rangesAround(movie.length, [16, 32, 300 * 1024, 600 * 1024], 8)) {
+    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Seven.Aes.mkv`, a, b), movie.subarray(a, b));
+  }
+  const wrong = await importNzb(srv.baseUrl, inn, 'Seven.Aes.2.nzb', [], {}, withPassword('not it'));
+  assert.equal(wrong.status, 'failed');
+  assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });

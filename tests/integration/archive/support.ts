@@ -27,8 +27,9 @@ export async function importNzb(
   name: string,
   files: PostedFile[],
   fields: Record<string, string> = {},
+  xml = buildNzb(files, inn.group, POSTER),
 ): Promise<QueueItem & { error_code?: string | null }> {
-  const up = await upload(baseUrl, name, buildNzb(files, inn.group, POSTER), fields);
+  const up = await upload(baseUrl, name, xml, fields);
   assert.equal(up.status, 200, JSON.stringify(up.body));
   return waitForItem(baseUrl, up.body.data!.id, 120_000);
 }

@@ -18,8 +18,16 @@ let sonarr: FakeArr;
 let srv: TestServer;
 const clock = new ManualClock();
 const tick = () => clock.advance(0);
+// The importer runs on the same clock: time follows real time in small steps, and jumps when a test says so.
+let follower: NodeJS.Timeout | undefined;
+let following = false;
 
 before(async () => {
+  follower = setInterval(() => {
+    if (following) return;
+    following = true;
+    void clock.advance(25).finally(() => (following = false));
+  }, 25);
   inn = await ensureInn();
   relay = new Relay(inn);
   await relay.start();
@@ -44,6 +52,7 @@ before(async () => {
   );
 });
 after(async () => {
+  clearInterval(follower);
   await srv?.stop();
   await relay?.stop();
   await radarr?.close();

@@ -77,7 +77,7 @@ test('names are UTF-8: upload and addfile file names, and the yEnc name of an ob
   });
   const body = (await res.json()) as { status: boolean; nzo_ids: string[] };
   assert.equal(body.status, true, JSON.stringify(body));
-  const sab = await waitForItem(srv.baseUrl, Number(body.nzo_ids[0]));
+  const sab = await waitForItem(srv.baseUrl, Number(/_(\d+)$/.exec(body.nzo_ids[0]!)![1]));
   assert.equal(sab.target_path, '/complete/tv/Crème.Brûlée.2020');
 });
 

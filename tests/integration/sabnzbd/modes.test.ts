@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { SabConfig } from '../../../appliance/sabnzbd/index.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 
 // Every SABnzbd mode against the real server (no news server needed: history items are finished in process).
@@ -83,15 +84,13 @@ test('version, auth and get_cats; /api answers the same; an unknown mode is not 
 });
 
 test('get_config: absolute complete_dir, categories * first by order, no sorters, history kept', async () => {
-  const { config } = (await sab('mode=get_config')) as {
-    config: { misc: Record<string, unknown>; sorters: unknown[]; categories: Record<string, unknown>[] };
-  };
+  const { config } = (await sab('mode=get_config')) as unknown as { config: SabConfig };
   assert.equal(config.misc.complete_dir, join(root, 'downloads'));
   assert.equal(config.misc.pre_check, 0);
   assert.equal(config.misc.history_retention_option, 'all');
   assert.deepEqual(config.sorters, []);
   assert.deepEqual(
-    config.categories.map((c: Record<string, unknown>) => [c.name, c.order, c.dir, c.priority, c.pp, c.script]),
+    config.categories.map((c) => [c.name, c.order, c.dir, c.priority, c.pp, c.script]),
     [
       ['*', 0, '', 0, '3', 'None'],
       ['movies', 1, 'movies', 0, '', 'Default'],

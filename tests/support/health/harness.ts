@@ -41,6 +41,7 @@ export class FakeArticles implements ArticleClient {
 
   private async answer(kind: 'stat' | 'body', id: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }) {
     this.requests.push({ kind, id, lane: opts?.priority ?? 'import' });
+    if (opts?.signal?.aborted) throw new AbortedError();
     if (this.hold) {
       const signal = opts?.signal;
       await Promise.race([
@@ -88,6 +89,8 @@ export interface HealthHarness {
   repairer: FakeRepairer;
   store: Store;
   logs: string[];
+  /** Waits (bounded, real time) until `cond` holds: the tree's events reach health asynchronously. */
+  until(cond: () => boolean): Promise<void>;
   /** Lets the worker run until no check is running or queued (bounded). */
   drain(): Promise<void>;
   /** Adds a job of one file of `count` articles ids `<name>-<i>`; returns its path. */
@@ -109,6 +112,10 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const clock = new ManualClock();
   const articles = new FakeArticles();
   const repairer = new FakeRepairer();
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+    if (!cond()) throw new Error('condition not met');
+  };
   const domain = createHealth({ store, config, vfs, client: articles, clock, logger: log, repairer: () => repairer });
   return {
     health: domain,
@@ -119,11 +126,12 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     repairer,
     store,
     logs: log.lines,
+    until,
     async drain() {
       for (let i = 0; i < 400; i++) {
         await clock.advance(0);
         const w = domain.service.workerStatus();
-        if (w.active_checks === 0 && w.pending_manual_checks === 0) return;
+        if (domain.runner.idle && w.pending_manual_checks === 0) return;
         await new Promise((r) => setTimeout(r, 5));
       }
       throw new Error('health checks did not finish');
@@ -146,7 +154,15 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
           },
         ],
       });
-      return files[0]!;
+      const path = files[0]!;
+      await until(() => {
+        try {
+          return domain.service.byPath(path).createdAt > 0;
+        } catch {
+          return false;
+        }
+      });
+      return path;
     },
     async close() {
       await domain.close();

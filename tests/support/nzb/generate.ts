@@ -30,7 +30,7 @@ export interface GenerateOptions {
 export const encodedSizeOf = (decoded: number) => Math.ceil(decoded * 1.0205) + 180;
 
 /** A message-id that looks like a posting tool's (40 pseudo-random hex chars), deterministic for a given index. */
-function messageIdFor(index: number): string {
+export function messageIdFor(index: number): string {
   let a = (index + 1) * 2654435761;
   let hex = '';
   for (let i = 0; i < 5; i++) {
