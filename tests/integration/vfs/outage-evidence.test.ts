@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer } from '../../support/server.js';
+import { Relay } from '../../support/tcp-relay.js';
 import { api, davGet, innProvider, sha256, upload, waitForItem, type TestServer } from '../import/support.js';
 
 /**
@@ -11,33 +11,6 @@ import { api, davGet, innProvider, sha256, upload, waitForItem, type TestServer 
  * (enabled here) never stands in for the real bytes, and once the server is back the file reads byte-exact.
  * A TCP relay in front of the real INN plays the outage (stop = close the listener and every relayed socket).
  */
-class Relay {
-  private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
-}
 
 let inn: InnServer;
 let relay: Relay;
