@@ -47,6 +47,12 @@ export interface ConnectionOptions {
   /** Called with every socket chunk size and every round-trip sample, for metrics. */
   onBytes?: (n: number) => void;
   onRtt?: (ms: number) => void;
+  /** Called once per BODY with its wire bytes and the ms from its status line to its end (the transfer). */
+  onTransfer?: (wireBytes: number, ms: number) => void;
+  /** A TLS session from an earlier connection to the same provider: resumed, saving the full handshake. */
+  tlsSession?: Buffer;
+  /** Called with each TLS session ticket the server issues, to resume the next connection. */
+  onTlsSession?: (session: Buffer) => void;
 }
 
 type StatusOutcome<T> = { sink: BlockSink<T> } | { value: T } | { error: Error };
@@ -131,6 +137,11 @@ export class NntpConnection {
     return this.closed;
   }
 
+  /** Whether the TLS handshake resumed an earlier session (false for plain TCP). */
+  get tlsSessionReused(): boolean {
+    return this.socket instanceof tls.TLSSocket && this.socket.isSessionReused();
+  }
+
   private async start(): Promise<void> {
     const { host, port } = this.opts;
     const greeting = this.expect<void>('(greeting)', (code, text) => {
@@ -150,8 +161,12 @@ export class NntpConnection {
         servername: net.isIP(host) ? undefined : host,
         rejectUnauthorized: !this.opts.insecureTls,
         ca: extra === undefined ? undefined : [...tls.rootCertificates, ...(Array.isArray(extra) ? extra : [extra])],
+        session: this.opts.tlsSession,
       };
-      this.socket = tls.connect(options);
+      const secure = tls.connect(options);
+      this.socket = secure;
+      // TLS 1.3 tickets arrive after the handshake; TLS 1.2 sessions right at it. Either one resumes the next one.
+      secure.on('session', (session: Buffer) => this.opts.onTlsSession?.(session));
       handshaking = true;
       this.socket.once('secureConnect', () => (handshaking = false));
     } else {
@@ -206,6 +221,7 @@ export class NntpConnection {
     return this.send(`BODY ${messageId}`, (code, text) => {
       if (code !== 222) return { error: statusError(code, text, messageId) };
       const decoder = new YencArticleDecoder(this.backend, this.limits, this.scratch, into);
+      const started = performance.now();
       return {
         sink: {
           feed: (chunk, pos) => {
@@ -213,7 +229,10 @@ export class NntpConnection {
             wire += (end < 0 ? chunk.length : end) - pos;
             return end;
           },
-          result: () => ({ ...decoder.result(), wireBytes: wire }),
+          result: () => {
+            this.opts.onTransfer?.(wire, performance.now() - started);
+            return { ...decoder.result(), wireBytes: wire };
+          },
         },
       };
     });

@@ -16,6 +16,8 @@ export class Keepalive {
   constructor(
     private readonly providers: () => ProviderState[],
     private readonly o: KeepaliveOptions,
+    /** Connections of a provider kept open however idle (the pool's warm floor while streams read). */
+    private readonly floor: (p: ProviderState) => number = () => 0,
   ) {
     if (o.keepaliveMs <= 0) return;
     const period = Math.max(10, Math.min(o.keepaliveMs, o.maxIdleMs) / 4);
@@ -25,9 +27,10 @@ export class Keepalive {
 
   tick(now: number): void {
     for (const p of this.providers()) {
+      const keep = this.floor(p);
       for (const pc of [...p.connections]) {
         if (pc.conn.isClosed || pc.conn.inflight > 0) continue;
-        if (now - pc.lastWorkAt >= this.o.maxIdleMs) {
+        if (now - pc.lastWorkAt >= this.o.maxIdleMs && p.connections.size > keep) {
           p.connections.delete(pc);
           void pc.conn.quit();
         } else if (now - pc.conn.lastCommandAt >= this.o.keepaliveMs) {

@@ -23,8 +23,10 @@ import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js
 import { yencBackend, type YencBackend } from './yenc-backend.js';
 
 export interface PoolOptions {
-  /** BODY commands in flight per connection (pipelining). */
+  /** BODY commands in flight per connection (pipelining) at least; more when the measured link calls for it. */
   pipelineDepth?: number;
+  /** BODY commands in flight per connection at most, however long the round trip (link-estimate.ts). */
+  maxPipelineDepth?: number;
   /** Commands in flight per connection when placing a STAT (tiny answers: health checks and probes go deeper). */
   statPipelineDepth?: number;
   connectTimeoutMs?: number;
@@ -54,6 +56,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** BODY only: decode into this buffer when it is large enough (the result's data is then a view of it). */
   into?: Buffer;
+  /** Goes to the head of its lane: the article a reader waits for right now (the first one after a seek). */
+  urgent?: boolean;
+}
+
+/** What the pool measured of its providers' links, for sizing a stream's read-ahead (the reader's window). */
+export interface LinkFacts {
+  /** Smoothed round trip (ms) of the slowest primary provider measured so far. */
+  rttMs: number;
+  /** Bytes per ms the primary providers delivered while busy, together. */
+  deliveryRate: number;
+  /** Typical article size on the wire. */
+  bodyBytes: number;
+  /** BODYs the primary providers can have in flight at once (connections x pipeline depth). */
+  capacity: number;
 }
 
 interface PoolRequest {
@@ -83,6 +99,8 @@ export class NntpPool {
   private readonly stats = new PoolStats();
   private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
   private closed = false;
+  /** performance.now() of the last stream request: while recent, connections are kept open ahead of need. */
+  private lastStreamAt = -Infinity;
   private readonly keepalive: Keepalive;
   /** One timer that re-runs pump() when the first cooling provider comes back. */
   private wake: { at: number; timer: NodeJS.Timeout } | undefined;
@@ -93,6 +111,7 @@ export class NntpPool {
   ) {
     this.o = {
       pipelineDepth: options.pipelineDepth ?? 2,
+      maxPipelineDepth: Math.max(options.pipelineDepth ?? 2, options.maxPipelineDepth ?? 8),
       statPipelineDepth: options.statPipelineDepth ?? 8,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
@@ -106,7 +125,11 @@ export class NntpPool {
     };
     yencBackend(options.logger);
     this.updateProviders(providers);
-    this.keepalive = new Keepalive(() => this.allProviders(), this.o);
+    this.keepalive = new Keepalive(
+      () => this.allProviders(),
+      this.o,
+      (p) => this.warmFloor(p),
+    );
   }
 
   private allProviders(): ProviderState[] {
@@ -128,6 +151,20 @@ export class NntpPool {
     }
   }
 
+  /** The measured link of the primary providers (undefined until one answered a BODY). */
+  linkFacts(): LinkFacts | undefined {
+    const now = Date.now();
+    const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
+    const measured = live.filter((p) => p.link.rttMs !== undefined && p.link.deliveryRate !== undefined);
+    if (measured.length === 0) return undefined;
+    return {
+      rttMs: Math.max(...measured.map((p) => p.link.rttMs!)),
+      deliveryRate: measured.reduce((sum, p) => sum + p.link.deliveryRate!, 0),
+      bodyBytes: measured.reduce((sum, p) => sum + p.link.bodyBytes, 0) / measured.length,
+      capacity: live.reduce((sum, p) => sum + p.config.max_connections * this.depthOf(p), 0),
+    };
+  }
+
   metrics(): PoolMetrics {
     return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
   }
@@ -141,7 +178,11 @@ export class NntpPool {
       byId.delete(cfg.id);
       if (!st) st = new ProviderState({ ...cfg });
       else {
-        if (ProviderState.connectionKey(st.config) !== ProviderState.connectionKey(cfg)) st.generation++;
+        if (ProviderState.connectionKey(st.config) !== ProviderState.connectionKey(cfg)) {
+          st.generation++;
+          st.tlsSession = undefined;
+          st.warmBackoffUntil = 0;
+        }
         st.config = { ...cfg };
       }
       next.push(st);
@@ -201,7 +242,9 @@ export class NntpPool {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(req);
+      if (req.priority === 'stream') this.lastStreamAt = performance.now();
+      if (opts.urgent) this.queue.unshift(req);
+      else this.queue.push(req);
       this.pump();
     });
   }
@@ -209,6 +252,7 @@ export class NntpPool {
   private pump(): void {
     if (this.closed) return;
     const now = Date.now();
+    this.warm(now);
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
       const choice = this.choose(r, now);
@@ -238,12 +282,59 @@ export class NntpPool {
     if (fresh.length === 0) return this.waitForCooling(r, now);
     r.coolingSince = undefined;
     const primaries = fresh.filter((p) => !p.config.is_backup_provider);
-    const depth = r.kind === 'stat' ? Math.max(this.o.statPipelineDepth, this.o.pipelineDepth) : this.o.pipelineDepth;
     for (const provider of primaries.length > 0 ? primaries : fresh) {
+      const depth =
+        r.kind === 'stat' ? Math.max(this.o.statPipelineDepth, this.depthOf(provider)) : this.depthOf(provider);
       const slot = this.findSlot(provider, depth);
-      if (slot) return { provider, slot };
+      if (!slot) continue;
+      // Pipelined behind another command: open one more connection beside it for the next request, rather than
+      // make this one wait for a handshake (several round trips on a real provider).
+      if (slot !== 'open' && slot.conn.inflight > 0) this.openAhead(provider, now);
+      return { provider, slot };
     }
     return undefined;
+  }
+
+  /** BODYs in flight per connection for this provider: from its measured round trip and transfer rate. */
+  private depthOf(p: ProviderState): number {
+    return p.link.pipelineDepth(this.o.pipelineDepth, this.o.maxPipelineDepth);
+  }
+
+  /**
+   * Connections kept open ahead of need while streams are reading (a stream request in the last maxIdleMs): half
+   * of max_connections of each usable primary provider, so a seek finds idle connections instead of paying a TCP,
+   * TLS and AUTHINFO handshake; 0 otherwise (then connections open on demand and close when idle, as before).
+   */
+  private warmFloor(p: ProviderState): number {
+    if (performance.now() - this.lastStreamAt > this.o.maxIdleMs) return 0;
+    if (p.removed || !p.config.enabled || p.config.is_backup_provider) return 0;
+    return Math.ceil(p.config.max_connections / 2);
+  }
+
+  /** Tops every provider up to its warm floor (also refills after a connection dropped). */
+  private warm(now: number): void {
+    for (const p of this.providers) {
+      if (!p.usable(now)) continue;
+      const missing = this.warmFloor(p) - p.connectionCount;
+      for (let i = 0; i < missing; i++) this.openAhead(p, now);
+    }
+  }
+
+  /** Opens a connection no request waits for; a failure only delays the next such attempt (no breaker count). */
+  private openAhead(p: ProviderState, now: number): void {
+    if (this.closed || p.connectionCount >= p.config.max_connections || now < p.warmBackoffUntil) return;
+    this.openConnection(p).then(
+      (pc) => {
+        if (this.closed) void pc.conn.quit();
+        else this.afterCommand(p, pc);
+        this.pump();
+      },
+      (err: Error) => {
+        p.warmBackoffUntil = Date.now() + Math.min(this.o.breakerCooldownMs, 5_000);
+        this.options.logger?.debug('connection opened ahead failed', { provider: p.id, error: err.message });
+        this.pump();
+      },
+    );
   }
 
   /**
@@ -288,6 +379,10 @@ export class NntpPool {
     this.wake = { at, timer };
   }
 
+  /**
+   * An idle connection, else the least loaded one with room in its pipeline (it answers after the commands
+   * ahead of it, sooner than a new connection's handshakes), else a new connection when the provider allows one.
+   */
   private findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
     let best: PooledConnection | undefined;
     for (const pc of p.connections) {
@@ -296,15 +391,17 @@ export class NntpPool {
       if (n === 0) return pc;
       if (n < depth && (!best || n < best.conn.inflight)) best = pc;
     }
+    if (best) return best;
     if (p.connectionCount < p.config.max_connections) return 'open';
-    return best;
+    return undefined;
   }
 
-  private openAndRun(p: ProviderState, r: PoolRequest): void {
+  /** Opens one connection (counted while opening) and adds it to the provider once ready. */
+  private openConnection(p: ProviderState): Promise<PooledConnection> {
     p.opening++;
     const cfg = p.config;
     const generation = p.generation;
-    NntpConnection.open({
+    return NntpConnection.open({
       host: cfg.host,
       port: cfg.port,
       tls: cfg.tls,
@@ -317,8 +414,16 @@ export class NntpPool {
       idleTimeoutMs: this.o.idleTimeoutMs,
       limits: this.options.limits,
       backend: this.options.backend,
-      onBytes: (n) => this.stats.addBytes(p, n),
+      onBytes: (n) => {
+        this.stats.addBytes(p, n);
+        p.link.addBytes(n);
+      },
       onRtt: (ms) => p.recordRtt(ms),
+      onTransfer: (bytes, ms) => p.link.recordTransfer(bytes, ms),
+      tlsSession: cfg.tls && generation === p.generation ? p.tlsSession : undefined,
+      onTlsSession: (session) => {
+        if (generation === p.generation) p.tlsSession = session;
+      },
     }).then(
       (conn) => {
         p.opening--;
@@ -329,13 +434,24 @@ export class NntpPool {
           if (p.removed && p.connectionCount === 0) this.draining.delete(p);
           this.pump();
         };
-        if (this.closed) void conn.quit();
+        return pc;
+      },
+      (err: unknown) => {
+        p.opening--;
+        throw err;
+      },
+    );
+  }
+
+  private openAndRun(p: ProviderState, r: PoolRequest): void {
+    this.openConnection(p).then(
+      (pc) => {
+        if (this.closed) void pc.conn.quit();
         else if (r.settled) this.afterCommand(p, pc);
         else this.run(r, p, pc);
         this.pump();
       },
       (err) => {
-        p.opening--;
         this.stats.recordCommand(p);
         this.onFailure(r, p, err);
         this.pump();
@@ -346,10 +462,11 @@ export class NntpPool {
   private run(r: PoolRequest, p: ProviderState, pc: PooledConnection): void {
     this.stats.recordCommand(p);
     pc.lastWorkAt = performance.now();
-    const op: Promise<unknown> =
-      r.kind === 'body'
-        ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
-        : pc.conn.stat(r.messageId);
+    const isBody = r.kind === 'body';
+    if (isBody) p.link.bodyStarted(pc.lastWorkAt);
+    const op: Promise<unknown> = isBody
+      ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
+      : pc.conn.stat(r.messageId);
     op.then(
       (value) => {
         p.recordSuccess();
@@ -357,6 +474,7 @@ export class NntpPool {
       },
       (err) => this.onFailure(r, p, err),
     ).finally(() => {
+      if (isBody) p.link.bodyEnded(performance.now());
       this.afterCommand(p, pc);
       this.pump();
     });

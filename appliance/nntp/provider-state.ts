@@ -1,5 +1,6 @@
 /** Runtime state of one provider in the pool: its connections, circuit breaker and counters. */
 import type { NntpConnection } from './connection.js';
+import { LinkEstimate } from './link-estimate.js';
 import type { ProviderConfig } from './types.js';
 
 export interface PooledConnection {
@@ -29,6 +30,12 @@ export class ProviderState {
   coolingUntil = 0;
   lastError: string | undefined;
   readonly counters: ProviderCounters = { bytes: 0, commands: 0, errors: 0, missing: 0, rttMs: undefined };
+  /** Round trip, transfer and delivery rates measured on this provider's connections. */
+  readonly link = new LinkEstimate();
+  /** The last TLS session the provider issued: the next connection resumes it (cleared when settings change). */
+  tlsSession: Buffer | undefined;
+  /** A connection opened ahead of need failed: no more are opened ahead before this time (Date.now()). */
+  warmBackoffUntil = 0;
 
   constructor(config: ProviderConfig) {
     this.config = config;
@@ -53,7 +60,8 @@ export class ProviderState {
   }
 
   recordRtt(ms: number): void {
-    this.counters.rttMs = this.counters.rttMs === undefined ? ms : this.counters.rttMs * 0.8 + ms * 0.2;
+    this.link.recordRtt(ms);
+    this.counters.rttMs = this.link.rttMs;
   }
 
   /** A failure that says nothing about one article (timeouts, resets, refusals, auth): may trip the breaker. */
