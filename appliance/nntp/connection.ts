@@ -98,6 +98,8 @@ export class NntpConnection {
   private readonly backend: YencBackend;
   private readonly scratch = { buf: Buffer.alloc(0) };
   private corked = false;
+  /** Greeting and AUTHINFO done: round trips are timed from here on (a handshake or a password check is no RTT). */
+  private ready = false;
   /** Called once when the connection is gone (by error, timeout, QUIT or the server). */
   onClose: ((err: Error | undefined) => void) | undefined;
   bytesReceived = 0;
@@ -187,6 +189,7 @@ export class NntpConnection {
     this.armTimeout();
     await greeting;
     if (this.opts.username) await this.authenticate();
+    this.ready = true;
   }
 
   /**
@@ -318,7 +321,7 @@ export class NntpConnection {
 
   private expect<T>(command: string, onStatus: (code: number, text: string) => StatusOutcome<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timeRtt = this.queue.length === 0;
+      const timeRtt = this.ready && this.queue.length === 0;
       this.queue.push({ command, onStatus, resolve, reject, sentAt: performance.now(), timeRtt } as Pending);
       if (this.queue.length === 1) this.armTimeout();
     });

@@ -323,13 +323,16 @@ export class NntpPool {
   /** Opens a connection no request waits for; a failure only delays the next such attempt (no breaker count). */
   private openAhead(p: ProviderState, now: number): void {
     if (this.closed || p.connectionCount >= p.config.max_connections || now < p.warmBackoffUntil) return;
+    p.openingAhead++;
     this.openConnection(p).then(
       (pc) => {
+        p.openingAhead--;
         if (this.closed) void pc.conn.quit();
         else this.afterCommand(p, pc);
         this.pump();
       },
       (err: Error) => {
+        p.openingAhead--;
         p.warmBackoffUntil = Date.now() + Math.min(this.o.breakerCooldownMs, 5_000);
         this.options.logger?.debug('connection opened ahead failed', { provider: p.id, error: err.message });
         this.pump();
@@ -392,7 +395,8 @@ export class NntpPool {
       if (n < depth && (!best || n < best.conn.inflight)) best = pc;
     }
     if (best) return best;
-    if (p.connectionCount < p.config.max_connections) return 'open';
+    // One being opened ahead will be ready as soon as a new one would: wait for it rather than open another.
+    if (p.openingAhead === 0 && p.connectionCount < p.config.max_connections) return 'open';
     return undefined;
   }
 

@@ -24,6 +24,8 @@ export class ProviderState {
   generation = 0;
   readonly connections = new Set<PooledConnection>();
   opening = 0;
+  /** Of those opening, the ones no request is bound to (opened ahead of need). */
+  openingAhead = 0;
   /** Removed from config: finishes in-flight work, takes no new work, then disappears. */
   removed = false;
   consecutiveFailures = 0;

@@ -57,6 +57,8 @@ export interface FakeNntpStats {
   idleDrops: number;
   /** TLS handshakes that failed (the client refused our certificate, or spoke plain text). */
   tlsFailures: number;
+  /** TLS connections that resumed an earlier session instead of a full handshake. */
+  tlsResumed: number;
   /** Commands the fake does not implement (a test should expect this empty). */
   unexpected: string[];
 }
@@ -73,6 +75,7 @@ export class FakeNntpServer {
     maxPipelined: 0,
     idleDrops: 0,
     tlsFailures: 0,
+    tlsResumed: 0,
   };
   private readonly articles = new Map<string, Buffer>();
   private readonly behaviours = new Map<string, ArticleBehaviour>();
@@ -118,6 +121,8 @@ export class FakeNntpServer {
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     this.stats.connections++;
+    if (socket instanceof tls.TLSSocket && socket.isSessionReused()) this.stats.tlsResumed++;
+    socket.setNoDelay(true); // answers leave at once (Nagle would hold a status line behind an unacked tail)
     this.stats.activeConnections++;
     this.stats.maxActiveConnections = Math.max(this.stats.maxActiveConnections, this.stats.activeConnections);
     socket.on('close', () => {

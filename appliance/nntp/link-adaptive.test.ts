@@ -1,0 +1,158 @@
+/** The latency-adaptive pool: pipeline depth from the measured link, urgent requests first, the warm pool. */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { DelayRelay } from '../../tests/support/delay-relay.js';
+import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import { LinkEstimate } from './link-estimate.js';
+import { NntpPool, type PoolOptions } from './pool.js';
+import type { ProviderConfig } from './types.js';
+
+const servers: FakeNntpServer[] = [];
+const relays: DelayRelay[] = [];
+const pools: NntpPool[] = [];
+after(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  await Promise.all(relays.map((r) => r.stop()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function server(articles: number, size: number): Promise<{ s: FakeNntpServer; datas: Buffer[] }> {
+  const s = await FakeNntpServer.start({ username: 'u', password: 'p' });
+  servers.push(s);
+  const datas = Array.from({ length: articles }, (_, i) => {
+    const data = randomBytes(size);
+    s.addArticle(
+      `a${i}@t`,
+      encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data }),
+    );
+    return data;
+  });
+  return { s, datas };
+}
+
+function provider(port: number, over: Partial<ProviderConfig> = {}): ProviderConfig {
+  return {
+    id: `p${port}`,
+    host: '127.0.0.1',
+    port,
+    username: 'u',
+    password: 'p',
+    max_connections: 1,
+    tls: false,
+    insecure_tls: false,
+    enabled: true,
+    is_backup_provider: false,
+    ...over,
+  };
+}
+
+function pool(list: ProviderConfig[], opts: PoolOptions = {}): NntpPool {
+  const p = new NntpPool(list, { connectTimeoutMs: 5000, ...opts });
+  pools.push(p);
+  return p;
+}
+
+const until = async (what: () => boolean, ms = 3000) => {
+  for (const end = Date.now() + ms; !what() && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(what(), 'condition not reached in time');
+};
+
+test('LinkEstimate: the pipeline depth is the floor on a short link, grows with the round trip, stays bounded', () => {
+  const depth = (rttMs: number) => {
+    const l = new LinkEstimate();
+    for (let i = 0; i < 20; i++) {
+      l.recordRtt(rttMs);
+      l.recordTransfer(800_000, 20); // 40 MB/s per connection: 20 ms per article
+    }
+    return l.pipelineDepth(2, 8);
+  };
+  assert.equal(new LinkEstimate().pipelineDepth(2, 8), 2, 'nothing measured: the floor');
+  assert.equal(depth(0.3), 2);
+  assert.equal(depth(20), 2, '1 + 20 ms / 20 ms');
+  assert.equal(depth(40), 3);
+  assert.equal(depth(80), 5);
+  assert.equal(depth(1000), 8, 'bounded by the maximum');
+  const d = [0.3, 10, 20, 40, 80, 160, 400].map(depth);
+  for (let i = 1; i < d.length; i++) assert.ok(d[i]! >= d[i - 1]!, `monotonic in the round trip: ${d.join(',')}`);
+});
+
+test('LinkEstimate: the delivery rate counts bytes over the time BODYs were in flight', () => {
+  const l = new LinkEstimate();
+  l.bodyStarted(0);
+  l.addBytes(500_000);
+  l.bodyEnded(100); // 5,000 bytes/ms over 100 busy ms
+  l.addBytes(9_999_999); // idle: not counted
+  l.bodyStarted(1000);
+  l.bodyStarted(1000);
+  l.addBytes(1_000_000);
+  l.bodyEnded(1100);
+  l.bodyEnded(1100);
+  assert.equal(l.deliveryRate!.toFixed(0), String(5000 * 0.8 + 10_000 * 0.2));
+});
+
+test('the pipeline depth follows the measured round trip through a delayed link, within pipelineDepth..maxPipelineDepth', async () => {
+  const { s, datas } = await server(16, 768_000);
+  const relay = new DelayRelay({ host: s.host, port: s.port }, 80);
+  relays.push(relay);
+  await relay.start();
+  const p = pool([provider(relay.port)], { pipelineDepth: 2, maxPipelineDepth: 5 });
+  const all = () => Promise.all(datas.map((_, i) => p.body(`a${i}@t`, { priority: 'import' })));
+  (await all()).forEach((g, i) => assert.ok(g.data.equals(datas[i]!), 'byte-exact'));
+  for (let i = 0; i < 3; i++) await p.body('a0@t', { priority: 'import' }); // round trips on an idle connection
+  const link = p.linkFacts()!;
+  assert.ok(link.rttMs >= 75, `measured round trip ${link.rttMs} ms`);
+  assert.equal(link.capacity, 5, 'one connection x the depth the link calls for');
+  s.stats.maxPipelined = 0;
+  (await all()).forEach((g, i) => assert.ok(g.data.equals(datas[i]!), 'byte-exact'));
+  assert.equal(s.stats.maxPipelined, 5, 'a long round trip pipelines deeper, up to maxPipelineDepth and no further');
+});
+
+test('an urgent request goes before the stream requests already waiting', async () => {
+  const { s } = await server(6, 50_000);
+  const p = pool([provider(s.port)], { pipelineDepth: 1, maxPipelineDepth: 1 });
+  await p.body('a0@t', { priority: 'stream' });
+  const order: string[] = [];
+  const track = (id: string, urgent = false) => p.body(id, { priority: 'stream', urgent }).then(() => order.push(id));
+  // a1 takes the one connection; a2..a4 wait in the stream lane; a5 arrives last but is urgent (a seek).
+  await Promise.all([track('a1@t'), track('a2@t'), track('a3@t'), track('a4@t'), track('a5@t', true)]);
+  assert.deepEqual(order, ['a1@t', 'a5@t', 'a2@t', 'a3@t', 'a4@t']);
+});
+
+test('a busy connection takes a pipelined request and the next connection opens ahead, not under the request', async () => {
+  const { s } = await server(4, 50_000);
+  const relay = new DelayRelay({ host: s.host, port: s.port }, 40);
+  relays.push(relay);
+  await relay.start();
+  const p = pool([provider(relay.port, { max_connections: 4 })], { pipelineDepth: 2 });
+  await p.body('a0@t', { priority: 'import' }); // one connection, handshakes done (4+ round trips)
+  const started = performance.now();
+  await Promise.all([p.body('a1@t', { priority: 'import' }), p.body('a2@t', { priority: 'import' })]);
+  const ms = performance.now() - started;
+  assert.ok(ms < 4 * 40, `the second request rode the open connection (${ms.toFixed(0)} ms), no handshake`);
+  await until(() => s.stats.activeConnections === 2);
+});
+
+test('warm pool: streaming keeps half of max_connections open, refilled after the provider drops them', async () => {
+  const { s } = await server(2, 10_000);
+  const imports = pool([provider(s.port, { max_connections: 6 })]);
+  await imports.body('a0@t', { priority: 'import' });
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(s.stats.activeConnections, 1, 'imports and health checks open connections on demand only');
+  await imports.close();
+  await until(() => s.stats.activeConnections === 0);
+
+  const streams = pool([
+    provider(s.port, { max_connections: 6 }),
+    provider(s.port, { id: 'backup', max_connections: 6, is_backup_provider: true }),
+  ]);
+  await streams.body('a0@t', { priority: 'stream' });
+  await until(() => s.stats.activeConnections === 3);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(s.stats.activeConnections, 3, 'half of max_connections of the primary, none for the backup');
+  const opened = s.stats.connections;
+  s.dropAll();
+  await until(() => s.stats.connections === opened + 3 && s.stats.activeConnections === 3);
+  assert.ok((await streams.body('a1@t', { priority: 'stream' })).data.length === 10_000);
+});
