@@ -30,7 +30,9 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
   },
   streaming: {
     max_cache_size_mb: 128,
-    max_download_workers: 10,
+    // A cap: a stream keeps 10 articles in flight plus the link's bandwidth-delay product, up to this
+    // (appliance/vfs/stream-window.ts); 10 held an 8 MiB read after a seek to two round trips at 20 ms.
+    max_download_workers: 32,
     // Tiny holes (a few missing articles) may be served as zeros instead of failing the read. Off by default:
     // a player glitch is better than silently corrupt bytes unless the operator chooses otherwise.
     zero_fill_enabled: false,

@@ -69,7 +69,8 @@ export class MountService {
         gid: r.gid,
         umask: parseInt(String(r.umask), 8) || 0o002,
         readOnly: r.read_only,
-        readAhead: () => this.config.get().streaming.max_download_workers,
+        // streaming.max_download_workers caps it; below that it follows the measured link (vfs/stream-window.ts)
+        readAhead: () => this.reader.streamWindow(),
       },
       this.kernelReadAheadKb,
     );

@@ -99,7 +99,9 @@ test('FUSE-style reads a little out of order keep the read-ahead; a real seek dr
   assert.ok(source.cancelled === 0, 'nothing was cancelled');
   await stream.readInto(buf, 30 * ARTICLE, 1000, sig); // a seek
   await new Promise((r) => setTimeout(r, 10));
-  assert.deepEqual(source.fetched.slice(fetched.size), ['c30@test'], 'no read-ahead after a seek');
+  // the seek's own article, then a short read-ahead (SEEK_AHEAD, 4) rather than the whole window
+  assert.deepEqual(source.fetched.slice(fetched.size), ['c30@test', 'c31@test', 'c32@test', 'c33@test']);
+  assert.equal(source.urgent.at(-1), 'c30@test', 'the article the reader waits for goes first');
   stream.close();
 });
 

@@ -1,3 +1,4 @@
+import type { LinkFacts } from '../nntp/pool.js';
 import type { ArticleCache, CacheEntry } from './article-cache.js';
 
 /**
@@ -6,7 +7,12 @@ import type { ArticleCache, CacheEntry } from './article-cache.js';
  * into when it is large enough (the result is then a view of it); a source may ignore it.
  */
 export interface ArticleSource {
-  fetch(messageId: string, opts: { signal: AbortSignal; groups?: string[]; into?: Buffer }): Promise<Uint8Array>;
+  fetch(
+    messageId: string,
+    opts: { signal: AbortSignal; groups?: string[]; into?: Buffer; urgent?: boolean },
+  ): Promise<Uint8Array>;
+  /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
+  link?(): LinkFacts | undefined;
 }
 
 /** A reader's hold on an article's bytes: valid until `release()`, after which the buffer may be reused. */
@@ -40,8 +46,11 @@ export class ArticleFetcher {
     readonly cache: ArticleCache,
   ) {}
 
-  /** The article's bytes; `size` (expected decoded size, 0 if unknown) sizes the buffer it is decoded into. */
-  get(messageId: string, signal: AbortSignal, size = 0, groups?: string[]): Promise<Lease> {
+  /**
+   * The article's bytes; `size` (expected decoded size, 0 if unknown) sizes the buffer it is decoded into.
+   * `urgent`: a reader waits for it right now (the first article after a seek): fetched before queued read-ahead.
+   */
+  get(messageId: string, signal: AbortSignal, size = 0, groups?: string[], urgent = false): Promise<Lease> {
     if (signal.aborted) return Promise.reject(abortError());
     const cached = this.cache.get(messageId);
     if (cached) {
@@ -49,7 +58,7 @@ export class ArticleFetcher {
       this.cache.pin(cached);
       return Promise.resolve(this.lease(cached));
     }
-    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups);
+    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups, urgent);
     return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
         flight.waiters.delete(waiter);
@@ -86,7 +95,7 @@ export class ArticleFetcher {
     };
   }
 
-  private start(messageId: string, size: number, groups?: string[]): InFlight {
+  private start(messageId: string, size: number, groups: string[] | undefined, urgent: boolean): InFlight {
     const controller = new AbortController();
     const flight: InFlight = { controller, waiters: new Set() };
     this.inFlight.set(messageId, flight);
@@ -98,7 +107,7 @@ export class ArticleFetcher {
       flight.waiters.clear();
       return waiters;
     };
-    this.source.fetch(messageId, { signal: controller.signal, groups, into }).then(
+    this.source.fetch(messageId, { signal: controller.signal, groups, into, urgent }).then(
       (data) => {
         if (into) this.cache.settle(into, data.buffer !== into.buffer);
         const entry = this.cache.add(messageId, data);

@@ -1,21 +1,24 @@
+import type { LinkFacts } from '../nntp/pool.js';
 import type { ArticleSource } from './article-fetcher.js';
 
 /** The part of the NNTP pool the reader uses (appliance/nntp NntpPool satisfies it). */
 export interface BodyFetcher {
   body(
     messageId: string,
-    opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer },
+    opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer; urgent?: boolean },
   ): Promise<{ data: Uint8Array }>;
+  linkFacts?(): LinkFacts | undefined;
 }
 
 /** Fetches on the pool's stream lane, so playback never waits behind imports or health checks. */
 export function poolArticleSource(pool: BodyFetcher): ArticleSource {
   return {
-    async fetch(messageId, { signal, into }) {
+    async fetch(messageId, { signal, into, urgent }) {
       const id = messageId.startsWith('<') ? messageId : `<${messageId}>`;
       // Decoding into the cache's recycled buffer spares a fresh 768 KB allocation (and its GC) per article.
-      const article = await pool.body(id, { priority: 'stream', signal, into });
+      const article = await pool.body(id, { priority: 'stream', signal, into, urgent });
       return article.data;
     },
+    link: () => pool.linkFacts?.(),
   };
 }

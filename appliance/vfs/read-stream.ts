@@ -21,6 +21,13 @@ export interface StreamWindow {
 const RETIRE_SLACK = 2;
 
 /**
+ * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first): the next
+ * reads of a player that seeked are there one round trip later. The full window follows once a read continues
+ * the stream, so a random probe (a scanner reading an index) costs a few articles, not a window.
+ */
+const SEEK_AHEAD = 4;
+
+/**
  * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
  * follow each other, the next `workersPerStream` articles past the read are fetched into the cache; a read
  * anywhere else (a seek) cancels that read-ahead, so random access downloads only what is asked for.
@@ -63,9 +70,21 @@ export class ReadStream {
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
     const sequential = this.follows(offset);
     let n = 0;
-    for await (const chunk of this.reader.readFile(this.node, this.layout, offset, length, signal)) {
-      target.set(chunk, n);
-      n += chunk.byteLength;
+    const chunks = this.reader.readFile(this.node, this.layout, offset, length, signal)[Symbol.asyncIterator]();
+    let step = chunks.next(); // starts this read's fetches, its first article urgent
+    // A seek: what follows the read is asked for in the same round trip, behind the read's own first article.
+    if (!sequential && this.layout && !this.closed)
+      this.readAheadFrom(Math.min(offset + length, this.node.size), SEEK_AHEAD);
+    let finished = false;
+    try {
+      for (let r = await step; !r.done; r = await step) {
+        target.set(r.value, n);
+        n += r.value.byteLength;
+        step = chunks.next();
+      }
+      finished = true;
+    } finally {
+      if (!finished) await chunks.return(undefined); // as for-await would: the read's fetches and leases end here
     }
     this.advance(offset, n, sequential);
     return n;
@@ -151,11 +170,11 @@ export class ReadStream {
     this.retireAll();
   }
 
-  private readAheadFrom(pos: number): void {
+  private readAheadFrom(pos: number, most = Infinity): void {
     const layout = this.layout as FileLayout;
     if (pos >= this.node.size) return;
     const start = findSegment(layout.segments, pos);
-    const until = start + Math.max(1, this.readAhead()) - 1;
+    const until = start + Math.min(most, Math.max(1, this.readAhead())) - 1;
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;

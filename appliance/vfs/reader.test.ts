@@ -102,9 +102,10 @@ test('the cache serves repeated reads; read-ahead follows sequential reads and s
   await stream.readInto(buf, 4096, 4096, sig);
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(source.fetched, ['a0@test', 'a1@test', 'a2@test', 'a3@test']);
-  await stream.readInto(buf, 70_000, 4096, sig); // seek: article 10 only, no read-ahead
+  await stream.readInto(buf, 70_000, 4096, sig); // seek: article 10 first (urgent), then a short read-ahead
   await new Promise((r) => setTimeout(r, 10));
-  assert.deepEqual(source.fetched.slice(4), ['a10@test']);
+  assert.deepEqual(source.fetched.slice(4), ['a10@test', 'a11@test', 'a12@test'], 'at most the window (3) at a seek');
+  assert.deepEqual(source.urgent, ['a0@test', 'a10@test'], 'the first article of each read that fetched');
   assert.deepEqual(buf.subarray(0, 4096), bytes.subarray(70_000, 74_096));
   const before = source.fetched.length;
   await collect(reader.read(PATH, 0, 20_000, sig));

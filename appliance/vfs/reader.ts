@@ -6,12 +6,13 @@ import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './ar
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
+import { streamWindow } from './stream-window.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
   cacheBytes: number;
-  /** streaming.max_download_workers: article fetches in flight per stream. */
+  /** streaming.max_download_workers: the most article fetches in flight per stream (the window adapts below it). */
   workersPerStream: number;
   /** Zero-fill of tiny holes: off unless the operator enables it; bounded per hole and per file. */
   zeroFill: { enabled: boolean; maxHoleBytes: number; maxHolesPerFile: number; maxFileShare: number };
@@ -58,11 +59,20 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
 
   constructor(
     private readonly vfs: VfsService,
-    source: ArticleSource,
+    private readonly source: ArticleSource,
     private readonly settings: () => ReaderSettings,
   ) {
     super();
     this.fetcher = new ArticleFetcher(source, new ArticleCache(settings().cacheBytes));
+  }
+
+  /**
+   * Articles one stream fetches at once now: the base window plus the bandwidth-delay product the pool measured,
+   * within streaming.max_download_workers and the cache (stream-window.ts).
+   */
+  streamWindow(): number {
+    const s = this.settings();
+    return streamWindow(s.workersPerStream, s.cacheBytes, this.source.link?.());
   }
 
   /** Looks a file up once; a stream or a WebDAV GET then reads through the returned handle. */
@@ -119,10 +129,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
     let next = first;
-    const workers = Math.max(1, this.settings().workersPerStream);
+    const workers = this.streamWindow();
     const fill = () => {
       while (next <= last && pending.length < workers) {
-        const p = this.segment(node, layout, next++, local.signal);
+        // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
+        const p = this.segment(node, layout, next, local.signal, next++ === first);
         p.catch(() => undefined); // observed below; this only stops "unhandled rejection" if we exit early
         pending.push(p);
       }
@@ -183,13 +194,19 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
    * only then is it reported as an article failure and may be zero-filled. Anything else (an outage) fails the
    * read and records nothing.
    */
-  private async segment(node: VfsNode, layout: FileLayout, index: number, signal: AbortSignal): Promise<Lease> {
+  private async segment(
+    node: VfsNode,
+    layout: FileLayout,
+    index: number,
+    signal: AbortSignal,
+    urgent = false,
+  ): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
     const want = articleSizeOf(seg);
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
-      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups);
+      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, urgent);
       if (lease.data.byteLength === want) {
         if (node.missingSegments?.includes(seg.messageId))
           this.emit('article-recovered', { path: node.path, messageIds: [seg.messageId] });

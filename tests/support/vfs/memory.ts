@@ -51,6 +51,8 @@ export function memoryArticles(
  */
 export class MapSource implements ArticleSource {
   fetched: string[] = [];
+  /** The fetches asked for as urgent (a reader waiting on them now), in order. */
+  urgent: string[] = [];
   cancelled = 0;
   missing = new Set<string>();
   failWith: Error | undefined;
@@ -59,8 +61,9 @@ export class MapSource implements ArticleSource {
     private readonly delayMs = 0,
   ) {}
 
-  fetch(messageId: string, opts: { signal: AbortSignal }): Promise<Uint8Array> {
+  fetch(messageId: string, opts: { signal: AbortSignal; urgent?: boolean }): Promise<Uint8Array> {
     this.fetched.push(messageId);
+    if (opts.urgent) this.urgent.push(messageId);
     return new Promise((resolve, reject) => {
       const done = () => {
         opts.signal.removeEventListener('abort', onAbort);
