@@ -91,6 +91,8 @@ interface PoolRequest {
 }
 
 const MESSAGE_ID = /^<[^\s<>]{1,250}>$/;
+/** Connections opened ahead of need at once per provider (the warm pool fills up in steps of this). */
+const WARM_OPENING_AT_ONCE = 2;
 
 export class NntpPool {
   private providers: ProviderState[] = [];
@@ -315,7 +317,9 @@ export class NntpPool {
   private warm(now: number): void {
     for (const p of this.providers) {
       if (!p.usable(now)) continue;
-      const missing = this.warmFloor(p) - p.connectionCount;
+      // A few at a time: a burst of handshakes (TLS, the server forking a reader) would slow the one a request
+      // is waiting for.
+      const missing = Math.min(this.warmFloor(p) - p.connectionCount, WARM_OPENING_AT_ONCE - p.openingAhead);
       for (let i = 0; i < missing; i++) this.openAhead(p, now);
     }
   }
@@ -395,8 +399,7 @@ export class NntpPool {
       if (n < depth && (!best || n < best.conn.inflight)) best = pc;
     }
     if (best) return best;
-    // One being opened ahead will be ready as soon as a new one would: wait for it rather than open another.
-    if (p.openingAhead === 0 && p.connectionCount < p.config.max_connections) return 'open';
+    if (p.connectionCount < p.config.max_connections) return 'open';
     return undefined;
   }
 
