@@ -254,7 +254,6 @@ export class NntpPool {
   private pump(): void {
     if (this.closed) return;
     const now = Date.now();
-    this.warm(now);
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
       const choice = this.choose(r, now);
@@ -268,6 +267,7 @@ export class NntpPool {
       else this.run(r, choice.provider, choice.slot);
       return 'taken';
     });
+    this.warm(now);
   }
 
   /** Where a request can go now; undefined = wait (for a slot or a cooling provider); an Error = give up. */
@@ -317,9 +317,11 @@ export class NntpPool {
   private warm(now: number): void {
     for (const p of this.providers) {
       if (!p.usable(now)) continue;
-      // A few at a time: a burst of handshakes (TLS, the server forking a reader) would slow the one a request
-      // is waiting for.
-      const missing = Math.min(this.warmFloor(p) - p.connectionCount, WARM_OPENING_AT_ONCE - p.openingAhead);
+      // A few at a time, and none beside the first connection a request is waiting for: a burst of handshakes
+      // (TLS, the server starting a reader) would slow that one, and the later ones resume its TLS session.
+      const waitedFor = p.opening - p.openingAhead;
+      const atOnce = p.connections.size > 0 ? WARM_OPENING_AT_ONCE : waitedFor > 0 ? 0 : 1;
+      const missing = Math.min(this.warmFloor(p) - p.connectionCount, atOnce - p.openingAhead);
       for (let i = 0; i < missing; i++) this.openAhead(p, now);
     }
   }
