@@ -6,6 +6,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { ensureInnTls, type InnTls } from '../../support/inn/tls.js';
 import { NntpPool } from '../../../appliance/nntp/pool.js';
 import { TlsError } from '../../../appliance/nntp/errors.js';
+import { NntpConnection } from '../../../appliance/nntp/connection.js';
 import { checkProvider } from '../../../appliance/nntp/provider-check.js';
 import type { ProviderConfig } from '../../../appliance/nntp/types.js';
 
@@ -72,4 +73,28 @@ test('checkProvider against INN over TLS', async () => {
   const untrusted = await checkProvider(provider());
   assert.equal(untrusted.success, false);
   assert.match(untrusted.error_message!, /not trusted/);
+});
+
+test('nnrpd does not resume TLS sessions (one process per reader): offering one falls back to a full handshake', async () => {
+  const sessions: Buffer[] = [];
+  const opts = {
+    host: innTls.host,
+    port: innTls.port,
+    username: inn.username,
+    password: inn.password,
+    tls: true,
+    insecureTls: false,
+    tlsCa: innTls.caCert,
+    onTlsSession: (s: Buffer) => sessions.push(s),
+  };
+  const posted = await inn.postFile('tls-resume.bin', randomBytes(50_000), { articleSize: 50_000 });
+  const first = await NntpConnection.open(opts);
+  await first.date();
+  assert.ok(sessions.length >= 1, 'nnrpd issued a session ticket');
+  // Each connection is its own nnrpd process with its own ticket key, so the ticket is refused; the pool's
+  // resumption must cost nothing then (resumption itself is proven against a Node TLS server, appliance/nntp/tls.test.ts).
+  const second = await NntpConnection.open({ ...opts, tlsSession: sessions.at(-1) });
+  assert.equal(second.tlsSessionReused, false);
+  assert.equal((await second.body(`<${posted.messageIds[0]!}>`)).data.length, 50_000);
+  await Promise.all([first.quit(), second.quit()]);
 });
