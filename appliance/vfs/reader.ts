@@ -129,8 +129,9 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
     let next = first;
-    const workers = this.streamWindow();
     const fill = () => {
+      // Read again at every article: a long read follows the link as the pool measures it.
+      const workers = this.streamWindow();
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);
