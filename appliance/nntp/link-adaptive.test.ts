@@ -78,6 +78,23 @@ test('LinkEstimate: the pipeline depth is the floor on a short link, grows with 
   for (let i = 1; i < d.length; i++) assert.ok(d[i]! >= d[i - 1]!, `monotonic in the round trip: ${d.join(',')}`);
 });
 
+test('LinkEstimate: depths are sized from the base round trip, not from samples that queued under load', () => {
+  const l = new LinkEstimate();
+  l.recordTransfer(800_000, 20);
+  for (const [at, ms] of [
+    [0, 20],
+    [100, 150],
+    [200, 200],
+    [300, 180],
+  ] as const)
+    l.recordRtt(ms, at);
+  assert.equal(l.baseRtt(300), 20);
+  assert.ok(l.rttMs! > 90, 'the smoothed round trip (metrics) does see the load');
+  assert.equal(l.pipelineDepth(2, 8), 2, '1 + 20 ms / 20 ms, not 1 + 180 / 20');
+  l.recordRtt(90, 12_000); // 10 s later the old minimum is forgotten: the path itself may have changed
+  assert.equal(l.baseRtt(12_000), 90);
+});
+
 test('LinkEstimate: the delivery rate counts bytes over the time BODYs were in flight', () => {
   const l = new LinkEstimate();
   l.bodyStarted(0);

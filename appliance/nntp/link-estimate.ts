@@ -1,6 +1,7 @@
 /**
- * What the pool knows about the link to one provider, measured from its own traffic: the smoothed round trip
- * (command written to first status byte, as TCP's SRTT), the transfer rate of one connection (article bytes over
+ * What the pool knows about the link to one provider, measured from its own traffic: the round trip (command
+ * written to first status byte; smoothed as TCP's SRTT for the metrics, and its recent minimum as the base round
+ * trip the pipe is sized from), the transfer rate of one connection (article bytes over
  * the time from its status line to its end), the typical article size on the wire, and the provider's delivery
  * rate while it had BODYs in flight (all connections together). From these come the pipeline depth per
  * connection and, for the reader, how many articles a stream keeps in flight (a bandwidth-delay product).
@@ -10,12 +11,16 @@
 const GAIN = 0.2;
 /** The delivery rate is sampled once this much busy time has gone by, so one short burst does not decide it. */
 const RATE_SAMPLE_MS = 50;
+/** The base round trip is the least sample seen over this long (as BBR's min_rtt filter). */
+const MIN_RTT_WINDOW_MS = 10_000;
+const MIN_RTT_SAMPLES = 64;
 /** Until a provider served anything, an article is taken to be this big on the wire (768,000 decoded + yEnc). */
 export const DEFAULT_ARTICLE_WIRE_BYTES = 790_000;
 
 export class LinkEstimate {
-  /** Smoothed round trip in ms (undefined before the first answer). */
+  /** Smoothed round trip in ms (undefined before the first answer): what the metrics show. */
   rttMs: number | undefined;
+  private readonly recent: Array<{ at: number; ms: number }> = [];
   private transferBytes = 0;
   private transferMs = 0;
   private articleBytes = 0;
@@ -26,8 +31,22 @@ export class LinkEstimate {
   private busyMs = 0;
   private busyBytes = 0;
 
-  recordRtt(ms: number): void {
+  recordRtt(ms: number, now = performance.now()): void {
     this.rttMs = this.rttMs === undefined ? ms : this.rttMs * (1 - GAIN) + ms * GAIN;
+    this.recent.push({ at: now, ms });
+    if (this.recent.length > MIN_RTT_SAMPLES) this.recent.shift();
+  }
+
+  /**
+   * The base round trip: the least sample of the last 10 s (or the latest one). Depths and windows are sized from
+   * it, not from the smoothed one: under load a sample also holds the time the answer queued behind others (in
+   * the server, the link, our own event loop), and sizing the pipe from that would ask for more in flight, which
+   * queues longer, which asks for more.
+   */
+  baseRtt(now = performance.now()): number | undefined {
+    let min: number | undefined;
+    for (const s of this.recent) if (now - s.at <= MIN_RTT_WINDOW_MS && (min === undefined || s.ms < min)) min = s.ms;
+    return min ?? this.recent.at(-1)?.ms;
   }
 
   /** One BODY's wire bytes and how long its data took to arrive after its status line. */
@@ -80,8 +99,9 @@ export class LinkEstimate {
    */
   pipelineDepth(min: number, max: number): number {
     const rate = this.connectionRate;
-    if (this.rttMs === undefined || rate === undefined) return min;
+    const rtt = this.baseRtt();
+    if (rtt === undefined || rate === undefined) return min;
     const transferMs = this.bodyBytes / rate;
-    return Math.max(min, Math.min(max, 1 + Math.ceil(this.rttMs / Math.max(transferMs, 0.01))));
+    return Math.max(min, Math.min(max, 1 + Math.ceil(rtt / Math.max(transferMs, 0.01))));
   }
 }

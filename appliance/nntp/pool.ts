@@ -62,7 +62,7 @@ export interface RequestOptions {
 
 /** What the pool measured of its providers' links, for sizing a stream's read-ahead (the reader's window). */
 export interface LinkFacts {
-  /** Smoothed round trip (ms) of the slowest primary provider measured so far. */
+  /** Base round trip (ms, the recent minimum) of the slowest primary provider measured so far. */
   rttMs: number;
   /** Bytes per ms the primary providers delivered while busy, together. */
   deliveryRate: number;
@@ -157,10 +157,10 @@ export class NntpPool {
   linkFacts(): LinkFacts | undefined {
     const now = Date.now();
     const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
-    const measured = live.filter((p) => p.link.rttMs !== undefined && p.link.deliveryRate !== undefined);
+    const measured = live.filter((p) => p.link.baseRtt() !== undefined && p.link.deliveryRate !== undefined);
     if (measured.length === 0) return undefined;
     return {
-      rttMs: Math.max(...measured.map((p) => p.link.rttMs!)),
+      rttMs: Math.max(...measured.map((p) => p.link.baseRtt()!)),
       deliveryRate: measured.reduce((sum, p) => sum + p.link.deliveryRate!, 0),
       bodyBytes: measured.reduce((sum, p) => sum + p.link.bodyBytes, 0) / measured.length,
       capacity: live.reduce((sum, p) => sum + p.config.max_connections * this.depthOf(p), 0),
