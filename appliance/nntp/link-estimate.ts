@@ -70,6 +70,11 @@ export class LinkEstimate {
     return this.articleBytes > 0 ? this.articleBytes : DEFAULT_ARTICLE_WIRE_BYTES;
   }
 
+  /** Whether a BODY is in flight on any connection of the provider. */
+  get busy(): boolean {
+    return this.bodies > 0;
+  }
+
   /** A BODY was sent (the provider is busy from now on if it was not). */
   bodyStarted(now: number): void {
     if (this.bodies++ === 0) this.busySince = now;

@@ -306,6 +306,7 @@ export class NntpPool {
    * Connections kept open ahead of need while streams are reading (a stream request in the last maxIdleMs): half
    * of max_connections of each usable primary provider, so a seek finds idle connections instead of paying a TCP,
    * TLS and AUTHINFO handshake; 0 otherwise (then connections open on demand and close when idle, as before).
+   * They are opened between transfers (warm), or beside a busy connection when a request had to pipeline.
    */
   private warmFloor(p: ProviderState): number {
     if (performance.now() - this.lastStreamAt > this.o.maxIdleMs) return 0;
@@ -316,7 +317,9 @@ export class NntpPool {
   /** Tops every provider up to its warm floor (also refills after a connection dropped). */
   private warm(now: number): void {
     for (const p of this.providers) {
-      if (!p.usable(now)) continue;
+      // Between transfers only: a handshake costs CPU on both ends, and a reader waiting for an article should not
+      // share it with connections nobody needs yet (while every connection is busy, openAhead adds them anyway).
+      if (!p.usable(now) || p.link.busy) continue;
       // A few at a time, and none beside the first connection a request is waiting for: a burst of handshakes
       // (TLS, the server starting a reader) would slow that one, and the later ones resume its TLS session.
       const waitedFor = p.opening - p.openingAhead;
