@@ -1,0 +1,93 @@
+import type { SpoolConfig } from '../config/index.js';
+import type { Logger } from '../logging/logger.js';
+import { RcloneClient, rcUrl } from './rclone.client.js';
+import { globalOptions, mountOptions, unknownKeys, vfsOptions, webdavFs } from './rc-mount-options.js';
+
+interface ListMounts {
+  mountPoints?: { Fs: string; MountPoint: string }[];
+}
+
+/** What a started rclone mount reports: its VFS name on the rcd, and settings that rclone release ignored. */
+export interface RcloneMountInfo {
+  fs: string;
+  /** `vfs.ChunkStreams`-style names the rcd did not keep (an rclone older than the option). */
+  ignored: string[];
+}
+
+/**
+ * `mount_path` mounted by an rclone rcd over Spool's own WebDAV (the `rclone` mount backend, docs/fuse.md): the
+ * rcd-wide settings by `options/set`, the mount by `mount/mount` with vfsOpt/mountOpt from the rclone section,
+ * `mount/unmount` to stop, `mount/listmounts` for the status. rclone runs the FUSE side in its own process.
+ */
+export class RcloneMount {
+  private mountedFs = '';
+
+  constructor(private readonly logger: Logger) {}
+
+  /** The rcd's name for the mounted VFS (for vfs/refresh), or '' when not mounted through rclone. */
+  get fs(): string {
+    return this.mountedFs;
+  }
+
+  async start(c: SpoolConfig, mountPoint: string): Promise<RcloneMountInfo> {
+    const client = clientFor(c);
+    const ignored: string[] = [];
+    const wanted = globalOptions(c.rclone);
+    await client.call('options/set', wanted);
+    const now = await client.call<Record<string, Record<string, unknown>>>('options/get');
+    for (const [block, opts] of Object.entries(wanted))
+      ignored.push(...unknownKeys(opts, now[block] ?? {}).map((k) => `${block}.${k}`));
+
+    const vfsOpt = vfsOptions(c.rclone);
+    await client.call('mount/mount', {
+      fs: await this.webdavRemote(c, client),
+      mountPoint,
+      vfsOpt,
+      mountOpt: mountOptions(c.rclone),
+    });
+    const fs = (await mountsOf(client)).find((m) => m.MountPoint === mountPoint)?.Fs ?? '';
+    this.mountedFs = fs;
+    const stats = await client.call<{ opt?: Record<string, unknown> }>('vfs/stats', fs ? { fs } : {});
+    ignored.push(...unknownKeys(vfsOpt, stats.opt ?? {}).map((k) => `vfs.${k}`));
+    if (ignored.length)
+      this.logger.warn('this rclone ignores some settings (an older release)', { mount_point: mountPoint, ignored });
+    return { fs, ignored };
+  }
+
+  async stop(c: SpoolConfig, mountPoint: string): Promise<void> {
+    await clientFor(c).call('mount/unmount', { mountPoint });
+    this.mountedFs = '';
+  }
+
+  /** True when the rcd lists a mount at `mountPoint`. */
+  async isMounted(c: SpoolConfig, mountPoint: string): Promise<boolean> {
+    return (await mountsOf(clientFor(c))).some((m) => m.MountPoint === mountPoint);
+  }
+
+  /**
+   * Spool's WebDAV as an rclone remote. rclone signs in with the read-only `webdav.user`/`webdav.password` pair
+   * (its password obscured by the rcd's own `core/obscure`, as rclone wants it); without login no account is needed.
+   */
+  private async webdavRemote(c: SpoolConfig, client: RcloneClient): Promise<string> {
+    const url = String(c.rclone.mount_options.webdav_url ?? '').trim() || `http://127.0.0.1:${c.webdav.port}/webdav/`;
+    if (!c.webdav.password) {
+      if (c.auth.login_required)
+        throw new Error(
+          "rclone signs in to Spool's WebDAV with webdav.user and webdav.password: set webdav.password (WebDAV Server section)",
+        );
+      return webdavFs(url, '', '');
+    }
+    const { obscured } = await client.call<{ obscured: string }>('core/obscure', { clear: c.webdav.password });
+    return webdavFs(url, c.webdav.user, obscured);
+  }
+}
+
+function clientFor(c: SpoolConfig): RcloneClient {
+  const r = c.rclone;
+  // mount/mount answers once the mount is up, which waits on the first WebDAV listing: allow it time.
+  return new RcloneClient({ url: rcUrl(r), user: r.rc_user, pass: r.rc_pass, timeoutMs: 60_000 });
+}
+
+async function mountsOf(client: RcloneClient): Promise<{ Fs: string; MountPoint: string }[]> {
+  return (await client.call<ListMounts>('mount/listmounts')).mountPoints ?? [];
+}
