@@ -1,7 +1,14 @@
+import { resolve, sep } from 'node:path';
 import type { SpoolConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { RcloneClient, rcUrl } from './rclone.client.js';
 import { globalOptions, mountOptions, unknownKeys, vfsOptions, webdavFs } from './rc-mount-options.js';
+
+interface VfsStats {
+  opt?: Record<string, unknown>;
+  /** Present when the VFS caches on disk: `path` is <rcd cache dir>/vfs/<remote>. */
+  diskCache?: { path?: string };
+}
 
 interface ListMounts {
   mountPoints?: { Fs: string; MountPoint: string }[];
@@ -10,7 +17,7 @@ interface ListMounts {
 /** What a started rclone mount reports: its VFS name on the rcd, and settings that rclone release ignored. */
 export interface RcloneMountInfo {
   fs: string;
-  /** `vfs.ChunkStreams`-style names the rcd did not keep (an rclone older than the option). */
+  /** Settings the rcd did not apply: `vfs.ChunkStreams`-style names it does not know (an older rclone), cache_dir. */
   ignored: string[];
 }
 
@@ -47,10 +54,13 @@ export class RcloneMount {
     });
     const fs = (await mountsOf(client)).find((m) => m.MountPoint === mountPoint)?.Fs ?? '';
     this.mountedFs = fs;
-    const stats = await client.call<{ opt?: Record<string, unknown> }>('vfs/stats', fs ? { fs } : {});
+    const stats = await client.call<VfsStats>('vfs/stats', fs ? { fs } : {});
     ignored.push(...unknownKeys(vfsOpt, stats.opt ?? {}).map((k) => `vfs.${k}`));
+    const cacheDir = stats.diskCache?.path ?? '';
+    if (cacheDir && !isUnder(cacheDir, c.rclone.cache_dir))
+      ignored.push(`cache_dir (this rcd caches under ${cacheDir}: start it with --cache-dir ${c.rclone.cache_dir})`);
     if (ignored.length)
-      this.logger.warn('this rclone ignores some settings (an older release)', { mount_point: mountPoint, ignored });
+      this.logger.warn('the rclone rcd did not apply some settings', { mount_point: mountPoint, ignored });
     return { fs, ignored };
   }
 
@@ -80,6 +90,15 @@ export class RcloneMount {
     const { obscured } = await client.call<{ obscured: string }>('core/obscure', { clear: c.webdav.password });
     return webdavFs(url, c.webdav.user, obscured);
   }
+}
+
+/**
+ * rclone's cache directory is a flag of the rcd process (`--cache-dir`), which no RC call changes: the mount can
+ * only check that the rcd uses `cache_dir`, and says so when it does not.
+ */
+function isUnder(path: string, dir: string): boolean {
+  const base = resolve(dir);
+  return path === base || path.startsWith(base.endsWith(sep) ? base : base + sep);
 }
 
 function clientFor(c: SpoolConfig): RcloneClient {

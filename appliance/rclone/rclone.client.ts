@@ -42,7 +42,8 @@ export class RcloneClient {
    * when the rcd runs more than one (Spool's own rclone mount names it); empty lets a lone VFS answer.
    */
   refresh(dir: string, fs = ''): Promise<unknown> {
-    return this.call('vfs/refresh', { ...(fs ? { fs } : {}), dir: dir.replace(/^\/+/, ''), recursive: false });
+    // `recursive` as a string: rclone 1.60 refuses a JSON bool there ("value must be string"); later ones take both.
+    return this.call('vfs/refresh', { ...(fs ? { fs } : {}), dir: dir.replace(/^\/+/, ''), recursive: 'false' });
   }
 }
 
