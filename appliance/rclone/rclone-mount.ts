@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { SpoolConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
+import { RcdProcess } from './rcd.process.js';
 import { RcloneClient, rcUrl } from './rclone.client.js';
 import { globalOptions, mountOptions, unknownKeys, vfsOptions, webdavFs } from './rc-mount-options.js';
 
@@ -24,12 +25,16 @@ export interface RcloneMountInfo {
 /**
  * `mount_path` mounted by an rclone rcd over Spool's own WebDAV (the `rclone` mount backend, docs/fuse.md): the
  * rcd-wide settings by `options/set`, the mount by `mount/mount` with vfsOpt/mountOpt from the rclone section,
- * `mount/unmount` to stop, `mount/listmounts` for the status. rclone runs the FUSE side in its own process.
+ * `mount/unmount` to stop, `mount/listmounts` for the status. rclone runs the FUSE side in its own process: the
+ * operator's rcd (rc_url, or one on rc_port), else one Spool starts for the mount (rcd.process.ts).
  */
 export class RcloneMount {
   private mountedFs = '';
+  private readonly rcd: RcdProcess;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly logger: Logger) {
+    this.rcd = new RcdProcess(logger);
+  }
 
   /** The rcd's name for the mounted VFS (for vfs/refresh), or '' when not mounted through rclone. */
   get fs(): string {
@@ -37,6 +42,16 @@ export class RcloneMount {
   }
 
   async start(c: SpoolConfig, mountPoint: string): Promise<RcloneMountInfo> {
+    await this.rcd.ensure(c);
+    try {
+      return await this.mount(c, mountPoint);
+    } catch (err) {
+      await this.rcd.stop(); // one we started for this mount only
+      throw err;
+    }
+  }
+
+  private async mount(c: SpoolConfig, mountPoint: string): Promise<RcloneMountInfo> {
     const client = clientFor(c);
     const ignored: string[] = [];
     const wanted = globalOptions(c.rclone);
@@ -46,6 +61,12 @@ export class RcloneMount {
       ignored.push(...unknownKeys(opts, now[block] ?? {}).map((k) => `${block}.${k}`));
 
     const vfsOpt = vfsOptions(c.rclone);
+    // A mount left on the rcd by an earlier Spool (killed before it could unmount) is replaced, so the settings
+    // of now apply.
+    if ((await mountsOf(client)).some((m) => m.MountPoint === mountPoint)) {
+      this.logger.warn('replacing a mount left on the rclone rcd', { mount_point: mountPoint });
+      await client.call('mount/unmount', { mountPoint });
+    }
     await client.call('mount/mount', {
       fs: await this.webdavRemote(c, client),
       mountPoint,
@@ -65,8 +86,12 @@ export class RcloneMount {
   }
 
   async stop(c: SpoolConfig, mountPoint: string): Promise<void> {
-    await clientFor(c).call('mount/unmount', { mountPoint });
-    this.mountedFs = '';
+    try {
+      await clientFor(c).call('mount/unmount', { mountPoint });
+    } finally {
+      this.mountedFs = '';
+      await this.rcd.stop(); // the rcd Spool started goes with the mount; an external one stays
+    }
   }
 
   /** True when the rcd lists a mount at `mountPoint`. */
