@@ -154,6 +154,9 @@ test('rc_enabled: Spool mounts its WebDAV through the rcd; reads are byte-exact;
   assert.equal(started.message, 'Mount started');
   assert.deepEqual(await mountStatus(), { mounted: true, mount_point: mnt, error: '' });
   assert.ok(isMounted(mnt), 'the kernel lists the rclone mount');
+  // mountOpt reached rclone's FUSE mount: allow_other (default on) is in the kernel's mount options.
+  const line = (await run('grep', [` ${mnt} `, '/proc/mounts'])).stdout;
+  assert.match(line, /fuse\.rclone .*allow_other/, line);
 
   const listed = await rc<{ mountPoints: { Fs: string; MountPoint: string }[] }>('mount/listmounts');
   const ours = listed.mountPoints.find((m) => m.MountPoint === mnt);
