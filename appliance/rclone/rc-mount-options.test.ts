@@ -129,10 +129,9 @@ test('mountOpt: the FUSE flags, then mount_options entries unchanged except the 
   });
 });
 
-test('options/set blocks: transfers, buffer, timeout, log level, mmap, syslog; rc_options by block win', () => {
+test('options/set blocks: transfers, buffer, timeout, log level, mmap; rc_options by block win', () => {
   assert.deepEqual(globalOptions(rclone()), {
     main: { Transfers: 4, BufferSize: 32 * MiB, Timeout: 600e9, LogLevel: 'INFO', UseMmap: false },
-    log: { UseSyslog: true },
   });
   const g = globalOptions(
     rclone({
@@ -145,7 +144,6 @@ test('options/set blocks: transfers, buffer, timeout, log level, mmap, syslog; r
   );
   assert.deepEqual(g, {
     main: { Transfers: 12, BufferSize: 32 * MiB, Timeout: 600e9, LogLevel: 'WARNING', UseMmap: true, Checkers: 16 },
-    log: { UseSyslog: false },
     vfs: { CachePollInterval: 30e9 },
   });
   assert.deepEqual(splitRcOption('rc-http.BaseURL'), ['rc-http', 'BaseURL']);

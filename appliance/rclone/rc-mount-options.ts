@@ -75,8 +75,9 @@ const RC_LOG_LEVEL: Record<RcloneConfig['log_level'], string> = {
 };
 
 /**
- * The rcd-wide options for `options/set`, by block: transfers, buffer size, IO timeout, log level, mmap and
- * syslog, then `rc_options` entries (`block.Option`: value, e.g. `main.Checkers: 8`), which win.
+ * The rcd-wide options for `options/set`, by block: transfers, buffer size, IO timeout, log level and mmap, then
+ * `rc_options` entries (`block.Option`: value, e.g. `main.Checkers: 8`), which win. Not syslog: rclone opens its
+ * log outputs once at start (`--syslog`), so setting log.UseSyslog later changes nothing (rclone-mount.ts checks it).
  */
 export function globalOptions(r: RcloneConfig): Record<string, Record<string, Value>> {
   const blocks: Record<string, Record<string, Value>> = {
@@ -87,7 +88,6 @@ export function globalOptions(r: RcloneConfig): Record<string, Record<string, Va
       LogLevel: RC_LOG_LEVEL[r.log_level],
       UseMmap: r.use_mmap,
     },
-    log: { UseSyslog: r.syslog },
   };
   for (const [key, value] of Object.entries(r.rc_options)) {
     const [block, option] = splitRcOption(key);

@@ -59,6 +59,11 @@ export class RcloneMount {
     const now = await client.call<Record<string, Record<string, unknown>>>('options/get');
     for (const [block, opts] of Object.entries(wanted))
       ignored.push(...unknownKeys(opts, now[block] ?? {}).map((k) => `${block}.${k}`));
+    const syslog = now.log?.UseSyslog;
+    if (typeof syslog === 'boolean' && syslog !== c.rclone.syslog)
+      ignored.push(
+        `syslog (this rcd ${syslog ? 'logs to syslog' : 'does not log to syslog'}: --syslog is a start flag)`,
+      );
 
     const vfsOpt = vfsOptions(c.rclone);
     // A mount left on the rcd by an earlier Spool (killed before it could unmount) is replaced, so the settings
@@ -118,7 +123,7 @@ export class RcloneMount {
 }
 
 /**
- * rclone's cache directory is a flag of the rcd process (`--cache-dir`), which no RC call changes: the mount can
+ * rclone's cache directory (like syslog) is a flag of the rcd process (`--cache-dir`), which no RC call changes: the mount can
  * only check that the rcd uses `cache_dir`, and says so when it does not.
  */
 function isUnder(path: string, dir: string): boolean {

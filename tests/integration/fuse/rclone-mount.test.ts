@@ -174,7 +174,7 @@ test('rc_enabled: Spool mounts its WebDAV through the rcd; reads are byte-exact;
   assert.equal(opts.main!.UseMmap, true);
   assert.equal(opts.main!.Checkers, 3, 'rc_options main.Checkers');
   assert.ok(['DEBUG', 7].includes(opts.main!.LogLevel as string | number), String(opts.main!.LogLevel));
-  assert.equal(opts.log!.UseSyslog, false);
+  assert.equal(opts.log!.UseSyslog, false, 'this rcd was started without --syslog, as configured (syslog: false)');
 
   // The mount's VFS options (vfsOpt), as the mounted VFS reports them. A key an older rclone does not know must be
   // named in Spool's warning instead: nothing is dropped silently.
@@ -200,7 +200,7 @@ test('rc_enabled: Spool mounts its WebDAV through the rcd; reads are byte-exact;
   assert.equal(stats.opt.NoModTime, true);
   // cache_dir equals the rcd's --cache-dir: the disk cache is there, and no cache_dir warning.
   assert.ok(stats.diskCache?.path.startsWith(rcdCache + '/'), JSON.stringify(stats.diskCache));
-  assert.ok(!warned.some((w) => w.startsWith('cache_dir')), warned.join());
+  assert.ok(!warned.some((w) => w.startsWith('cache_dir') || w.startsWith('syslog')), warned.join());
   // vfs_disk_space_total is what the mount reports as its size.
   const { stdout: df } = await run('df', ['-B1', '--output=size', mnt]);
   assert.equal(Number(df.trim().split('\n')[1]), sizeToBytes('5G'));
@@ -229,8 +229,8 @@ test('stop unmounts through RC mount/unmount; the status says so', async () => {
   assert.equal((await mountStatus()).mounted, false);
 });
 
-test('a cache_dir the rcd does not use is reported; mount_options.backend native overrides rc_enabled', async () => {
-  await srv.app().config.patchSection('rclone', { cache_dir: join(tmpdir(), 'elsewhere-rclone-cache') });
+test('a cache_dir or syslog the rcd does not use is reported; mount_options.backend native overrides rc_enabled', async () => {
+  await srv.app().config.patchSection('rclone', { cache_dir: join(tmpdir(), 'elsewhere-rclone-cache'), syslog: true });
   await srv.app().streaming.mount.start();
   const warned = srv.logs
     .map((l) => JSON.parse(l) as { msg: string; ignored?: string[] })
@@ -240,6 +240,7 @@ test('a cache_dir the rcd does not use is reported; mount_options.backend native
     warned.some((w) => w.startsWith('cache_dir') && w.includes(rcdCache)),
     warned.join(),
   );
+  assert.ok(warned.includes('syslog (this rcd does not log to syslog: --syslog is a start flag)'), warned.join());
   await srv.app().streaming.mount.stop();
 
   await srv.app().config.patchSection('rclone', {
