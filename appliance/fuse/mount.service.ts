@@ -46,7 +46,7 @@ export class MountService {
     if (this.active !== 'rclone')
       return { mounted: this.fuse !== null && isMounted(point), mount_point: point, error: this.lastError };
     try {
-      const mounted = await this.rclone.isMounted(this.config.get(), point);
+      const mounted = await this.rclone.isMounted();
       return { mounted, mount_point: point, error: this.lastError };
     } catch (err) {
       return { mounted: false, mount_point: point, error: (err as Error).message };
@@ -112,7 +112,7 @@ export class MountService {
 
   async stop(): Promise<{ message: string }> {
     if (this.active === 'rclone') {
-      await this.rclone.stop(this.config.get(), this.mountPoint);
+      await this.rclone.stop();
       this.logger.info('unmounted', { mount_point: this.mountPoint, backend: 'rclone' });
       this.active = null;
       return { message: 'Mount stopped' };

@@ -30,6 +30,8 @@ export interface RcloneMountInfo {
  */
 export class RcloneMount {
   private mountedFs = '';
+  /** The settings the running mount was started with: stop and status talk to that rcd, whatever changed since. */
+  private startedWith: { c: SpoolConfig; mountPoint: string } | null = null;
   private readonly rcd: RcdProcess;
 
   constructor(private readonly logger: Logger) {
@@ -44,7 +46,9 @@ export class RcloneMount {
   async start(c: SpoolConfig, mountPoint: string): Promise<RcloneMountInfo> {
     await this.rcd.ensure(c);
     try {
-      return await this.mount(c, mountPoint);
+      const info = await this.mount(c, mountPoint);
+      this.startedWith = { c, mountPoint };
+      return info;
     } catch (err) {
       await this.rcd.stop(); // one we started for this mount only
       throw err;
@@ -78,9 +82,16 @@ export class RcloneMount {
       vfsOpt,
       mountOpt: mountOptions(c.rclone),
     });
-    const fs = (await mountsOf(client)).find((m) => m.MountPoint === mountPoint)?.Fs ?? '';
+    // Mounted: from here on a failure only weakens the report, it does not undo the mount.
+    let fs = '';
+    let stats: VfsStats = {};
+    try {
+      fs = (await mountsOf(client)).find((m) => m.MountPoint === mountPoint)?.Fs ?? '';
+      stats = await client.call<VfsStats>('vfs/stats', fs ? { fs } : {});
+    } catch (err) {
+      this.logger.warn('could not read back the rclone mount settings', { error: (err as Error).message });
+    }
     this.mountedFs = fs;
-    const stats = await client.call<VfsStats>('vfs/stats', fs ? { fs } : {});
     ignored.push(...unknownKeys(vfsOpt, stats.opt ?? {}).map((k) => `vfs.${k}`));
     const cacheDir = stats.diskCache?.path ?? '';
     if (cacheDir && !isUnder(cacheDir, c.rclone.cache_dir))
@@ -90,18 +101,29 @@ export class RcloneMount {
     return { fs, ignored };
   }
 
-  async stop(c: SpoolConfig, mountPoint: string): Promise<void> {
+  async stop(): Promise<void> {
+    const started = this.startedWith;
+    if (!started) return;
     try {
-      await clientFor(c).call('mount/unmount', { mountPoint });
-    } finally {
-      this.mountedFs = '';
-      await this.rcd.stop(); // the rcd Spool started goes with the mount; an external one stays
+      await clientFor(started.c).call('mount/unmount', { mountPoint: started.mountPoint });
+    } catch (err) {
+      // An external rcd keeps the mount: say why and stay mounted (stop can be retried). The rcd Spool started
+      // unmounts as it exits.
+      if (!this.rcd.running) throw err;
+      this.logger.warn('rclone mount/unmount failed; stopping the rcd Spool started', {
+        error: (err as Error).message,
+      });
     }
+    this.mountedFs = '';
+    this.startedWith = null;
+    await this.rcd.stop(); // the rcd Spool started goes with the mount; an external one stays
   }
 
-  /** True when the rcd lists a mount at `mountPoint`. */
-  async isMounted(c: SpoolConfig, mountPoint: string): Promise<boolean> {
-    return (await mountsOf(clientFor(c))).some((m) => m.MountPoint === mountPoint);
+  /** True when the rcd of the running mount lists it. */
+  async isMounted(): Promise<boolean> {
+    const started = this.startedWith;
+    if (!started) return false;
+    return (await mountsOf(clientFor(started.c))).some((m) => m.MountPoint === started.mountPoint);
   }
 
   /**

@@ -221,8 +221,11 @@ test('an import after mounting shows up at once (vfs/refresh names our VFS), tho
   assert.deepEqual(names, ['RC.Show.S01E01', 'RC.Show.S01E02'], refreshLog);
 });
 
-test('stop unmounts through RC mount/unmount; the status says so', async () => {
+test('stop unmounts through RC mount/unmount at the rcd it mounted with, even after rc_url changed', async () => {
+  await srv.app().config.patchSection('rclone', { rc_url: `http://127.0.0.1:${await freePort()}` });
+  assert.equal((await mountStatus()).mounted, true, 'status asks the rcd the mount was started on');
   assert.deepEqual(await srv.app().streaming.mount.stop(), { message: 'Mount stopped' });
+  await srv.app().config.patchSection('rclone', { rc_url: rcUrl });
   const listed = await rc<{ mountPoints: { MountPoint: string }[] }>('mount/listmounts');
   assert.ok(!listed.mountPoints.some((m) => m.MountPoint === mnt), JSON.stringify(listed));
   assert.equal(isMounted(mnt), false);
