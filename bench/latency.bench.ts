@@ -1,6 +1,6 @@
 /**
  * Latency benchmark (issue 15; `npm run bench -- latency`): the real server reading from INN over TLS through an
- * emulated link (bench/lib/delay-proxy.ts: half the round trip each way, a TCP handshake's cost per new
+ * emulated link (bench/lib/delay-proxy.ts in a process of its own: half the round trip each way, a TCP handshake's cost per new
  * connection) at SPOOL_BENCH_RTTS (default 0,20,80 ms), 20 connections, as a real provider is reached.
  * Fixture: SPOOL_BENCH_LATENCY_MB (default 512) MiB on the local INN, through its TLS front (`nnrpd -S`).
  *
@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildServer } from '../tests/support/child-server.js';
 import { coldPicker } from './lib/cold-offsets.js';
-import { startDelayProxy, type DelayProxy, type DelayProxyStats } from './lib/delay-proxy.js';
+import type { DelayProxyStats } from './lib/delay-proxy.js';
+import { startDelayProxyProcess, type DelayProxyProcess } from './lib/delay-proxy-process.js';
 import { benchFixture, type Fixture } from './lib/fixture.js';
 import { quantile, timedGet } from './lib/http-client.js';
 import { cpuPerGib, mbps, runWorkerAsync, type Measurement } from './lib/measure.js';
@@ -47,6 +48,8 @@ const ARTICLE = 768_000;
 const WARM_BYTES = 64 * MIB;
 /** New server processes one family of cold reads may start before it gives up (bounded run time). */
 const MAX_PROCESSES = 12;
+/** One cold read; the sequential GET gets the default (10 minutes). */
+const READ_TIMEOUT = 60_000;
 
 interface Cold {
   values: number[];
@@ -60,7 +63,7 @@ interface Cold {
 interface AtRtt {
   rtt: number;
   raw: Measurement;
-  /** CPU of this process (the proxy, mostly) per GiB carried during the raw fetch. */
+  /** CPU of the proxy process per GiB carried during the raw fetch. */
   proxyCpuPerGib: number;
   seqMBs: number;
   seqInFlight: { meanBusy: number; max: number; maxConnections: number };
@@ -85,7 +88,7 @@ export async function run(log: (m: string) => void): Promise<string> {
   const straight = await runWorkerAsync('raw', f, direct);
   const results: AtRtt[] = [];
   for (const rtt of rtts) {
-    const link = await startDelayProxy({ target: { host: front.host, port: front.port }, rttMs: rtt });
+    const link = await startDelayProxyProcess({ target: { host: front.host, port: front.port }, rttMs: rtt });
     try {
       results.push(await atRtt(rtt, link, f, front, main, depth, log));
     } finally {
@@ -97,7 +100,7 @@ export async function run(log: (m: string) => void): Promise<string> {
 
 async function atRtt(
   rtt: number,
-  link: DelayProxy,
+  link: DelayProxyProcess,
   f: Fixture,
   front: TlsFront,
   main: string,
@@ -106,7 +109,7 @@ async function atRtt(
 ): Promise<AtRtt> {
   const host = '127.0.0.1';
   log(`RTT ${rtt} ms: raw fetch through the link`);
-  const cpu0 = process.cpuUsage();
+  const cpu0 = link.cpuSeconds();
   const raw = await runWorkerAsync('raw', f, {
     host,
     port: link.port,
@@ -114,7 +117,7 @@ async function atRtt(
     connections: CONNECTIONS,
     depth,
   });
-  const cpu = process.cpuUsage(cpu0);
+  const cpu = link.cpuSeconds() - cpu0;
   const provider = { host, port: link.port, tlsCaFile: front.caFile, connections: CONNECTIONS };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-latency-'));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-latency-mnt-'));
@@ -148,13 +151,13 @@ async function atRtt(
     return {
       rtt,
       raw,
-      proxyCpuPerGib: (cpu.user + cpu.system) / 1e6 / (raw.bytes / GIB),
+      proxyCpuPerGib: cpu / (raw.bytes / GIB),
       seqMBs,
       seqInFlight,
       firstByte,
       oneMiB,
       eightMiB,
-      link: link.stats(),
+      link: await link.stats(),
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -192,9 +195,10 @@ async function coldReads(
         pick = coldPicker(spans);
         const url = davUrl(srv, file);
         const first = pick(64 * 1024 + margin);
-        if (first !== null) out.freshFirstByte.push((await timedGet(url, range(first, 64 * 1024))).ttfbMs);
+        if (first !== null)
+          out.freshFirstByte.push((await timedGet(url, range(first, 64 * 1024), READ_TIMEOUT)).ttfbMs);
         const warm = [0, 1, 2, 3].map(() => pick!(8 * MIB + margin)).filter((o) => o !== null);
-        await Promise.all(warm.map((o) => timedGet(url, range(o, 8 * MIB))));
+        await Promise.all(warm.map((o) => timedGet(url, range(o, 8 * MIB), READ_TIMEOUT)));
         await waitPoolIdle(srv);
         sampler = samplePool(srv);
       }
@@ -205,7 +209,7 @@ async function coldReads(
       }
       await waitPoolIdle(srv);
       const before = await poolBytes(srv);
-      const t = await timedGet(davUrl(srv, file), range(off, length));
+      const t = await timedGet(davUrl(srv, file), range(off, length), READ_TIMEOUT);
       if ((await poolBytes(srv)) === before) out.cacheHits++;
       out.values.push(t[metric]);
     }

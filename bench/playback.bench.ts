@@ -24,7 +24,8 @@ import { NntpConnection } from '../appliance/nntp/connection.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
 import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
 import type { ChildServer } from '../tests/support/child-server.js';
-import { startDelayProxy } from './lib/delay-proxy.js';
+import { cleanupOnSignal } from './lib/cleanup.js';
+import { startDelayProxyProcess } from './lib/delay-proxy-process.js';
 import type { Fixture } from './lib/fixture.js';
 import { quantile } from './lib/http-client.js';
 import { playOverHttp, playPlan, type PlayStep, type PlayTiming } from './lib/player.js';
@@ -58,10 +59,12 @@ export async function run_(log: (m: string) => void): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-playback-'));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-playback-mnt-'));
   const results: Plays[] = [];
+  const unmount = () => (isMounted(mnt) ? run('fusermount', ['-uz', mnt]).catch(() => undefined) : Promise.resolve());
+  const release = cleanupOnSignal(unmount);
   try {
     let paths: string[] = [];
     for (const rtt of rtts) {
-      const link = await startDelayProxy({ target: { host: front.host, port: front.port }, rttMs: rtt });
+      const link = await startDelayProxyProcess({ target: { host: front.host, port: front.port }, rttMs: rtt });
       let srv: ChildServer | undefined;
       try {
         const provider = { host: '127.0.0.1', port: link.port, tlsCaFile: front.caFile, connections: CONNECTIONS };
@@ -78,11 +81,12 @@ export async function run_(log: (m: string) => void): Promise<string> {
       } finally {
         await srv?.stop();
         await link.stop();
-        if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
+        await unmount();
       }
     }
   } finally {
-    if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
+    await unmount();
+    release();
     rmSync(mnt, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startChildServer, type ChildServer } from '../../tests/support/child-server.js';
+import { cleanupOnSignal } from './cleanup.js';
 import type { Fixture } from './fixture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -52,7 +53,7 @@ export async function bootSpoolWith(
   // The child inherits this process's environment; the variable is read by node at the child's start only.
   if (t.tlsCaFile) process.env.NODE_EXTRA_CA_CERTS = t.tlsCaFile;
   else delete process.env.NODE_EXTRA_CA_CERTS;
-  return startChildServer({
+  const srv = await startChildServer({
     builtMain,
     dataDir,
     config: {
@@ -77,6 +78,14 @@ export async function bootSpoolWith(
       ],
     },
   });
+  // An interrupted bench stops the server (SIGTERM: it unmounts FUSE) instead of leaving it running.
+  const release = cleanupOnSignal(() => srv.stop());
+  const stop = srv.stop.bind(srv);
+  srv.stop = (timeoutMs?: number) => {
+    release();
+    return stop(timeoutMs);
+  };
+  return srv;
 }
 
 interface Envelope<T> {
