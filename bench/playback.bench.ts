@@ -62,7 +62,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
   const unmount = () => (isMounted(mnt) ? run('fusermount', ['-uz', mnt]).catch(() => undefined) : Promise.resolve());
   const release = cleanupOnSignal(unmount);
   try {
-    let paths: string[] = [];
+    const paths: string[] = [];
     for (const rtt of rtts) {
       const link = await startDelayProxyProcess({ target: { host: front.host, port: front.port }, rttMs: rtt });
       let srv: ChildServer | undefined;

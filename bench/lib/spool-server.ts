@@ -10,8 +10,11 @@ import { cleanupOnSignal } from './cleanup.js';
 import type { Fixture } from './fixture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). */
-const BUILT = path.join(ROOT, 'node_modules/.cache/spool-bench-dist');
+/**
+ * The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). One
+ * folder per checkout: worktrees share node_modules, and a bench must never run another checkout's build.
+ */
+const BUILT = path.join(ROOT, 'node_modules/.cache', `spool-bench-dist-${path.basename(ROOT)}`);
 
 /** Compiles the server (tsconfig.build.json) into a private folder, so a bench never touches the shared dist/. */
 export function buildServer(): string {
