@@ -43,7 +43,7 @@ export class KeyRing {
     if (this.passwords.length === 0) {
       throw new ArchiveError(
         'ARCHIVE_PASSWORD_MISSING',
-        `${member} is encrypted and no password was given (NZB <meta type="password">, the SABnzbd password, or import.archive_passwords)`,
+        `${member} ${headers(member) ? 'are' : 'is'} encrypted and no password was given (NZB <meta type="password">, the SABnzbd password, or import.archive_passwords)`,
       );
     }
     const kdf = enc.kdfLog2 ?? 0;
@@ -54,20 +54,22 @@ export class KeyRing {
     for (const password of order) {
       const derived = await this.derive(enc, kdf, password);
       if (!derived) continue; // failed the check value
-      const verdict = derived.checked ? true : check ? await check(derived.cipher, enc) : undefined;
+      // keys are cached per salt; the IV is each member's own (RAR 3 derives it with the key)
+      const cipher = { ...derived.cipher, iv: enc.scheme === 'rar3-aes128' ? derived.cipher.iv : enc.iv };
+      const verdict = derived.checked ? true : check ? await check(cipher, enc) : undefined;
       if (verdict === true || (verdict === undefined && password === this.proven)) {
         this.proven = password;
-        return derived.cipher;
+        return cipher;
       }
       if (verdict === undefined) {
-        unproven ??= derived.cipher;
+        unproven ??= cipher;
         if (!check) break; // nothing can tell the passwords apart: the first one is taken (docs/archives.md)
       }
     }
     if (unproven) return unproven;
     throw new ArchiveError(
       'ARCHIVE_PASSWORD_WRONG',
-      `wrong password for encrypted archive member ${member} (tried ${this.passwords.length} password${this.passwords.length > 1 ? 's' : ''})`,
+      `wrong password for ${headers(member) ? '' : 'encrypted archive member '}${member} (tried ${this.passwords.length} password${this.passwords.length > 1 ? 's' : ''})`,
     );
   }
 
@@ -89,6 +91,9 @@ export class KeyRing {
     return derived;
   }
 }
+
+/** `member` names an archive's encrypted headers ("the headers of x.rar"), not a member. */
+const headers = (member: string) => member.startsWith('the headers of ');
 
 /** A derived cipher, and whether the archive's own check value proved the password. */
 interface Derived {

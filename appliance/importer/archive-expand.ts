@@ -79,7 +79,7 @@ async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: Expa
     if (format === '7z') {
       // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
       const v = volumes[0]!;
-      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name);
+      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name, ctx.keys);
     }
     // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
