@@ -54,7 +54,7 @@ export async function openEncryptedHeader(
   await keys.cipherFor(enc, `the headers of ${name}`, async (cipher) => {
     const d = createDecipheriv(cipher.algorithm, Buffer.from(cipher.key, 'hex'), Buffer.from(cipher.iv, 'hex'));
     const lzma = d.setAutoPadding(false).update(packed).subarray(0, cipherSize);
-    let out = lzma;
+    let out: Buffer = lzma;
     try {
       if (lzmaAt >= 0) out = lzmaDecode(folder.coders[lzmaAt]!.properties, lzma, headerSize);
     } catch {

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { readUpTo } from './bytes.js';
-import { ArchiveError, invalid, type ArchiveMember, type ByteSource, type MemberEncryption } from './archive.types.js';
+import { ArchiveError, invalid, type ArchiveMember, type ByteSource } from './archive.types.js';
 import type { KeyRing } from './crypto.js';
 import { lzmaDecode, MAX_LZMA_OUTPUT } from './lzma.js';
 import { AES, isEncryptedHeader, openEncryptedHeader, sevenZipAes } from './sevenzip-crypt.js';
