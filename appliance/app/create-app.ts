@@ -172,7 +172,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    closers.push(() => sabnzbd.close());
 
     const router = new Router();
     const version = readVersion(root);
