@@ -110,3 +110,30 @@ export class LinkEstimate {
     return Math.max(min, Math.min(max, 1 + Math.ceil(rtt / Math.max(transferMs, 0.01))));
   }
 }
+
+/** What the pool measured of its providers' links, for sizing a stream's window (appliance/vfs/stream-window.ts). */
+export interface LinkFacts {
+  /** Base round trip (ms, the recent minimum) of the slowest provider measured so far. */
+  rttMs: number;
+  /** Bytes per ms the providers delivered while busy, together. */
+  deliveryRate: number;
+  /** Typical article size on the wire. */
+  bodyBytes: number;
+  /** BODYs the providers can have in flight at once (connections x pipeline depth). */
+  capacity: number;
+}
+
+/** The providers' links as one (undefined until one of them answered a BODY). */
+export function combineLinks<P extends { link: LinkEstimate }>(
+  providers: P[],
+  capacityOf: (p: P) => number,
+): LinkFacts | undefined {
+  const measured = providers.filter((p) => p.link.baseRtt() !== undefined && p.link.deliveryRate !== undefined);
+  if (measured.length === 0) return undefined;
+  return {
+    rttMs: Math.max(...measured.map((p) => p.link.baseRtt()!)),
+    deliveryRate: measured.reduce((sum, p) => sum + p.link.deliveryRate!, 0),
+    bodyBytes: measured.reduce((sum, p) => sum + p.link.bodyBytes, 0) / measured.length,
+    capacity: providers.reduce((sum, p) => sum + capacityOf(p), 0),
+  };
+}

@@ -16,8 +16,11 @@ import {
 } from './errors.js';
 import { PoolStats } from './pool-metrics.js';
 import type { PoolMetrics } from './pool.wire.js';
+export type { LinkFacts } from './link-estimate.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
+import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { Keepalive } from './keepalive.js';
+import { WarmPool } from './warm-pool.js';
 import { PriorityQueue } from './request-queue.js';
 import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
@@ -60,18 +63,6 @@ export interface RequestOptions {
   urgent?: boolean;
 }
 
-/** What the pool measured of its providers' links, for sizing a stream's read-ahead (the reader's window). */
-export interface LinkFacts {
-  /** Base round trip (ms, the recent minimum) of the slowest primary provider measured so far. */
-  rttMs: number;
-  /** Bytes per ms the primary providers delivered while busy, together. */
-  deliveryRate: number;
-  /** Typical article size on the wire. */
-  bodyBytes: number;
-  /** BODYs the primary providers can have in flight at once (connections x pipeline depth). */
-  capacity: number;
-}
-
 interface PoolRequest {
   kind: 'body' | 'stat';
   messageId: string;
@@ -91,8 +82,6 @@ interface PoolRequest {
 }
 
 const MESSAGE_ID = /^<[^\s<>]{1,250}>$/;
-/** Connections opened ahead of need at once per provider (the warm pool fills up in steps of this). */
-const WARM_OPENING_AT_ONCE = 2;
 
 export class NntpPool {
   private providers: ProviderState[] = [];
@@ -101,8 +90,7 @@ export class NntpPool {
   private readonly stats = new PoolStats();
   private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
   private closed = false;
-  /** performance.now() of the last stream request: while recent, connections are kept open ahead of need. */
-  private lastStreamAt = -Infinity;
+  private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
   /** One timer that re-runs pump() when the first cooling provider comes back. */
   private wake: { at: number; timer: NodeJS.Timeout } | undefined;
@@ -126,11 +114,12 @@ export class NntpPool {
       maxAttempts: options.maxAttempts ?? 3,
     };
     yencBackend(options.logger);
+    this.warmPool = new WarmPool(this.o.maxIdleMs);
     this.updateProviders(providers);
     this.keepalive = new Keepalive(
       () => this.allProviders(),
       this.o,
-      (p) => this.warmFloor(p),
+      (p) => this.warmPool.floor(p),
     );
   }
 
@@ -157,14 +146,7 @@ export class NntpPool {
   linkFacts(): LinkFacts | undefined {
     const now = Date.now();
     const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
-    const measured = live.filter((p) => p.link.baseRtt() !== undefined && p.link.deliveryRate !== undefined);
-    if (measured.length === 0) return undefined;
-    return {
-      rttMs: Math.max(...measured.map((p) => p.link.baseRtt()!)),
-      deliveryRate: measured.reduce((sum, p) => sum + p.link.deliveryRate!, 0),
-      bodyBytes: measured.reduce((sum, p) => sum + p.link.bodyBytes, 0) / measured.length,
-      capacity: live.reduce((sum, p) => sum + p.config.max_connections * this.depthOf(p), 0),
-    };
+    return combineLinks(live, (p) => p.config.max_connections * this.depthOf(p));
   }
 
   metrics(): PoolMetrics {
@@ -244,7 +226,7 @@ export class NntpPool {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (req.priority === 'stream') this.lastStreamAt = performance.now();
+      if (req.priority === 'stream') this.warmPool.streamRequested();
       if (opts.urgent) this.queue.unshift(req);
       else this.queue.push(req);
       this.pump();
@@ -302,30 +284,11 @@ export class NntpPool {
     return p.link.pipelineDepth(this.o.pipelineDepth, this.o.maxPipelineDepth);
   }
 
-  /**
-   * Connections kept open ahead of need while streams are reading (a stream request in the last maxIdleMs): half
-   * of max_connections of each usable primary provider, so a seek finds idle connections instead of paying a TCP,
-   * TLS and AUTHINFO handshake; 0 otherwise (then connections open on demand and close when idle, as before).
-   * They are opened between transfers (warm), or beside a busy connection when a request had to pipeline.
-   */
-  private warmFloor(p: ProviderState): number {
-    if (performance.now() - this.lastStreamAt > this.o.maxIdleMs) return 0;
-    if (p.removed || !p.config.enabled || p.config.is_backup_provider) return 0;
-    return Math.ceil(p.config.max_connections / 2);
-  }
-
-  /** Tops every provider up to its warm floor (also refills after a connection dropped). */
+  /** Tops every provider up to its warm floor (also refills after a connection dropped): warm-pool.ts. */
   private warm(now: number): void {
     for (const p of this.providers) {
-      // Between transfers only: a handshake costs CPU on both ends, and a reader waiting for an article should not
-      // share it with connections nobody needs yet (while every connection is busy, openAhead adds them anyway).
-      if (!p.usable(now) || p.link.busy) continue;
-      // A few at a time, and none beside the first connection a request is waiting for: a burst of handshakes
-      // (TLS, the server starting a reader) would slow that one, and the later ones resume its TLS session.
-      const waitedFor = p.opening - p.openingAhead;
-      const atOnce = p.connections.size > 0 ? WARM_OPENING_AT_ONCE : waitedFor > 0 ? 0 : 1;
-      const missing = Math.min(this.warmFloor(p) - p.connectionCount, atOnce - p.openingAhead);
-      for (let i = 0; i < missing; i++) this.openAhead(p, now);
+      const n = this.warmPool.toOpen(p, p.usable(now));
+      for (let i = 0; i < n; i++) this.openAhead(p, now);
     }
   }
 
