@@ -95,6 +95,18 @@ test('LinkEstimate: depths are sized from the base round trip, not from samples 
   assert.equal(l.baseRtt(12_000), 90);
 });
 
+test('LinkEstimate: a link is long when a round trip outlasts an article transfer (then pipelining beats a handshake)', () => {
+  const l = new LinkEstimate();
+  assert.equal(l.isLong, false, 'nothing measured: short, new connections first as before');
+  l.recordTransfer(800_000, 20);
+  l.recordRtt(5);
+  assert.equal(l.isLong, false, 'loopback-like: 5 ms round trip, 20 ms transfer');
+  const far = new LinkEstimate();
+  far.recordTransfer(800_000, 20);
+  far.recordRtt(40);
+  assert.equal(far.isLong, true);
+});
+
 test('LinkEstimate: the delivery rate counts bytes over the time BODYs were in flight', () => {
   const l = new LinkEstimate();
   l.bodyStarted(0);

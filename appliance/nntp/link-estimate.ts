@@ -98,6 +98,16 @@ export class LinkEstimate {
   }
 
   /**
+   * Whether a round trip takes longer than one article's transfer: then a request is better pipelined behind an
+   * article in flight than sent down a new connection (whose handshakes cost 4-6 round trips). False until measured.
+   */
+  get isLong(): boolean {
+    const rtt = this.baseRtt();
+    const rate = this.connectionRate;
+    return rtt !== undefined && rate !== undefined && rtt > this.bodyBytes / rate;
+  }
+
+  /**
    * BODY commands to keep in flight on one connection: enough that the next command reaches the server before it
    * runs out of the articles already asked for, i.e. 1 + round trip / transfer time of one article, within
    * [min, max]. On loopback that is `min`; at 20 ms with ~40 MB/s per connection about 3, at 80 ms about 6.

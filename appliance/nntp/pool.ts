@@ -355,8 +355,10 @@ export class NntpPool {
   }
 
   /**
-   * An idle connection, else the least loaded one with room in its pipeline (it answers after the commands
-   * ahead of it, sooner than a new connection's handshakes), else a new connection when the provider allows one.
+   * An idle connection; else, on a long link (a round trip longer than an article's transfer), the least loaded
+   * one with room in its pipeline (it answers after the commands ahead of it, sooner than a new connection's
+   * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
+   * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
    */
   private findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
     let best: PooledConnection | undefined;
@@ -366,9 +368,10 @@ export class NntpPool {
       if (n === 0) return pc;
       if (n < depth && (!best || n < best.conn.inflight)) best = pc;
     }
-    if (best) return best;
-    if (p.connectionCount < p.config.max_connections) return 'open';
-    return undefined;
+    const room = p.connectionCount < p.config.max_connections;
+    if (best && (!room || p.link.isLong)) return best;
+    if (room) return 'open';
+    return best;
   }
 
   /** Opens one connection (counted while opening) and adds it to the provider once ready. */
