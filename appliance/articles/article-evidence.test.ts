@@ -5,7 +5,7 @@ import {
   ArticleMissingError,
   CorruptArticleError,
   NoProviderError,
-  NntpError,
+  type NntpError,
   TimeoutError,
   type DecodedArticle,
   type RequestPriority,
