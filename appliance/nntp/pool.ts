@@ -128,12 +128,16 @@ export class NntpPool {
     }
   }
 
+  metrics(): PoolMetrics {
+    return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
+  }
+
   /**
    * STAT of many articles under one promise: the health checker's and the import probe's path (docs/nntp.md,
-   * "STAT batches"). At most `window` are in flight, topped up an eighth at a time, so the pool places several
-   * STATs in the same tick (one write per connection); one promise and one abort listener for the whole batch. Each answer is exact: true (a
-   * provider has it), false (430 from every provider that should have it) or the pool's error for that article (an
-   * outage, never evidence). Aborting the signal, or closing the pool, rejects with AbortedError.
+   * "STAT batches"). One promise and one abort listener for the whole list; at most `window` in flight, topped up
+   * an eighth at a time, so the pool places several STATs in the same tick (several per write). Each answer is
+   * exact: true (a provider has it), false (430 from every provider that should have it) or the pool's error for
+   * that article (an outage, never evidence). Aborting the signal, or closing the pool, rejects with AbortedError.
    */
   statBatch(
     messageIds: readonly string[],
@@ -214,10 +218,6 @@ export class NntpPool {
       fill();
       this.pump();
     });
-  }
-
-  metrics(): PoolMetrics {
-    return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
   }
 
   /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
