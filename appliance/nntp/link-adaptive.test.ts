@@ -185,3 +185,15 @@ test('warm pool: streaming keeps half of max_connections open, refilled after th
   await until(() => s.stats.connections === opened + 3 && s.stats.activeConnections === 3);
   assert.ok((await streams.body('a1@t', { priority: 'stream' })).data.length === 10_000);
 });
+
+test('warm pool: no connection is opened ahead while a read is on the wire', async () => {
+  const { s } = await server(1, 200_000);
+  s.setBehaviour('a0@t', 'hang-mid-body'); // the status line and half the body, then silence: a BODY in flight
+  const p = pool([provider(s.port, { max_connections: 8 })], { stallTimeoutMs: 5000, maxAttempts: 1 });
+  const read = p.body('a0@t', { priority: 'stream' }).catch((e: Error) => e);
+  await until(() => (s.stats.commands.BODY ?? 0) === 1);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(s.stats.connections, 1, 'streaming started, but the floor waits for the transfer to end');
+  await p.close();
+  assert.ok((await read) instanceof Error);
+});

@@ -576,6 +576,8 @@ export class NntpPool {
       }
     }
     if (r.settled) return;
+    // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
+    if (this.closed) return r.finish(new AbortedError('Pool closed'));
     r.enqueuedAt = performance.now();
     this.queue.unshift(r);
   }
