@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
-import { layoutProblem } from '../layout/index.js';
+import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import { TreeStore, type VfsDatabases } from './tree.store.js';
@@ -53,7 +53,9 @@ export class VfsService extends EventEmitter<VfsEvents> {
       const path = normalizeVfsPath(`${dir}/${f.name}`);
       if (!isWithin(path, dir) || path === dir)
         throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
-      checkLayout(f.layout, f.size, f.name);
+      // a deferred layout is built here to be checked and again below to be stored: two short-lived copies, never
+      // every file's at once (docs/performance.md, import memory)
+      checkLayout(resolveLayout(f.layout), f.size, f.name);
       return { f, path };
     });
     const removed: string[] = [];
@@ -67,7 +69,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
       for (const { f, path } of planned) {
         this.ensureDirs(parentOf(path), now);
         const layoutId = randomUUID();
-        this.repo.putLayout(layoutId, f.layout);
+        const layout = resolveLayout(f.layout);
+        this.repo.putLayout(layoutId, layout); // encoded into the transaction at once: `layout` can go
         const mtime = f.modifiedAt ? toMs(f.modifiedAt) : now;
         this.repo.put({
           path,
@@ -78,7 +81,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
           modifiedAt: mtime,
           etag: makeEtag(layoutId, f.size, mtime),
           layoutId,
-          segmentCount: f.layout.segments.length,
+          segmentCount: layout.segments.length,
           sourceNzbPath: f.sourceNzbPath,
           ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
           health: f.health ?? 'pending',
