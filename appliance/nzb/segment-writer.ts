@@ -4,6 +4,7 @@ import type { SegmentStore } from './segments.js';
 const MAX_REPORTED_MISSING = 100;
 /** A `<segment>` line of a real NZB is ~100 bytes of XML; size the arrays for that and double when a file is denser. */
 const XML_BYTES_PER_SEGMENT = 64;
+const MAX_U32 = 0xffff_ffff;
 
 /** What closing a file found while putting its segments in order. */
 export interface ClosedFile {
@@ -19,8 +20,9 @@ export interface ClosedFile {
  * capacity that is never written costs address space, not memory.
  */
 export class SegmentWriter {
-  private numbers: Float64Array;
-  private bytes: Float64Array;
+  // 32-bit until a value does not fit (a hostile number= or bytes= past 2^32), then 64-bit floats from then on
+  private numbers: Uint32Array | Float64Array;
+  private bytes: Uint32Array | Float64Array;
   private idEnds: Uint32Array;
   private ids: Buffer;
   private idBytes = 0;
@@ -29,8 +31,8 @@ export class SegmentWriter {
   /** `expectedBytes`: the size of the XML when known (a whole NZB in memory), to size the arrays once. */
   constructor(expectedBytes = 0) {
     const segments = Math.max(1024, Math.ceil(expectedBytes / XML_BYTES_PER_SEGMENT));
-    this.numbers = new Float64Array(segments);
-    this.bytes = new Float64Array(segments);
+    this.numbers = new Uint32Array(segments);
+    this.bytes = new Uint32Array(segments);
     this.idEnds = new Uint32Array(segments);
     this.ids = Buffer.from(new ArrayBuffer(Math.max(64 * 1024, expectedBytes)));
   }
@@ -41,6 +43,10 @@ export class SegmentWriter {
     if (room > this.ids.length) this.growIds(room);
     this.idBytes += this.ids.write(messageId, this.idBytes, 'utf8');
     this.idEnds[this.count] = this.idBytes;
+    if (number > MAX_U32 && this.numbers instanceof Uint32Array)
+      this.numbers = grown(this.numbers, new Float64Array(this.numbers.length));
+    if (bytes > MAX_U32 && this.bytes instanceof Uint32Array)
+      this.bytes = grown(this.bytes, new Float64Array(this.bytes.length));
     this.numbers[this.count] = number;
     this.bytes[this.count++] = bytes;
   }
@@ -115,8 +121,8 @@ export class SegmentWriter {
 
   private growSegments(): void {
     const size = this.numbers.length * 2;
-    this.numbers = grown(this.numbers, new Float64Array(size));
-    this.bytes = grown(this.bytes, new Float64Array(size));
+    this.numbers = grown(this.numbers, new (this.numbers.constructor as typeof Float64Array)(size));
+    this.bytes = grown(this.bytes, new (this.bytes.constructor as typeof Float64Array)(size));
     this.idEnds = grown(this.idEnds, new Uint32Array(size));
   }
 
@@ -129,7 +135,7 @@ export class SegmentWriter {
   }
 }
 
-function grown<T extends Float64Array | Uint32Array>(from: T, to: T): T {
+function grown<T extends Float64Array | Uint32Array>(from: Float64Array | Uint32Array, to: T): T {
   to.set(from);
   return to;
 }

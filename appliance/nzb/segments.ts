@@ -14,10 +14,10 @@ export interface NzbSegment {
  * segments"). Plain typed arrays, so a worker hands them over by moving their buffers, not by cloning.
  */
 export interface SegmentStore {
-  /** `number=` of each segment (whole numbers; may exceed 2^32 in a hostile NZB, hence 64-bit floats). */
-  numbers: Float64Array;
-  /** `bytes=` of each segment, 0 when absent. */
-  bytes: Float64Array;
+  /** `number=` of each segment: 32-bit, or 64-bit floats when a (hostile) value does not fit. */
+  numbers: Uint32Array | Float64Array;
+  /** `bytes=` of each segment, 0 when absent; 32-bit unless a value does not fit. */
+  bytes: Uint32Array | Float64Array;
   /** Where each message-id ends in `ids`; one starts where the previous one ends (the first at 0). */
   idEnds: Uint32Array;
   /** The message-ids, UTF-8, back to back (no separator: the ends say where each stops). */
