@@ -1,5 +1,6 @@
 import type { FileLayout, LayoutPost } from '../layout/index.js';
-import { NzbSegments, type NzbSegment } from './segments.js';
+import { packSegments } from './segment-writer.js';
+import type { NzbSegment } from './segments.js';
 import type { NzbFile, NzbMeta } from './types.js';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -69,7 +70,7 @@ export function layoutToNzbFiles(layout: FileLayout, fallback: LayoutPost): NzbF
   }
   return files.map(({ post, segments }) => ({
     ...post,
-    segments: NzbSegments.from(segments),
+    segments: packSegments(segments),
     missingCount: 0,
     missingNumbers: [],
     duplicatesDropped: 0,

@@ -5,6 +5,7 @@ export { DEFAULT_NZB_LIMITS, resolveLimits } from './limits.js';
 export type { NzbLimits } from './limits.js';
 export type { NzbDocument, NzbFile, NzbMeta, NzbSegment, YencFacts } from './types.js';
 export { NzbSegments, type SegmentStore } from './segments.js';
+export { packSegments } from './segment-writer.js';
 export { NzbStreamParser, parseNzb, parseNzbStream } from './parser.js';
 export { classifyName, extensionOf, isMainKind } from './classify.js';
 export type { FileKind } from './classify.js';

@@ -27,6 +27,6 @@ export function unpackNzb(packed: PackedNzb): NzbDocument {
 
 /** The buffers to move with a packed document (distinct: a transfer list may name each one once). */
 export function storeBuffers(packed: PackedNzb): ArrayBuffer[] {
-  const { numbers, bytes, idEnds, ids } = packed.store;
-  return [...new Set([numbers.buffer, bytes.buffer, idEnds.buffer, ids.buffer])] as ArrayBuffer[];
+  const { numbers, bytes, idEnds, ids, domainOf } = packed.store;
+  return [...new Set([numbers.buffer, bytes.buffer, idEnds.buffer, ids.buffer, domainOf.buffer])] as ArrayBuffer[];
 }

@@ -1,5 +1,5 @@
 import { NzbParseError } from './errors.js';
-import type { SegmentStore } from './segments.js';
+import { NzbSegments, type NzbSegment, type SegmentStore } from './segments.js';
 
 const MAX_REPORTED_MISSING = 100;
 /** A `<segment>` line of a real NZB is ~100 bytes of XML; size the arrays for that and double when a file is denser. */
@@ -25,6 +25,9 @@ export class SegmentWriter {
   private bytes: Uint32Array | Float64Array;
   private idEnds: Uint32Array;
   private ids: Buffer;
+  private domainOf: Uint16Array;
+  private readonly domains: string[] = [''];
+  private readonly domainIndex = new Map<string, number>();
   private idBytes = 0;
   count = 0;
 
@@ -34,15 +37,20 @@ export class SegmentWriter {
     this.numbers = new Uint32Array(segments);
     this.bytes = new Uint32Array(segments);
     this.idEnds = new Uint32Array(segments);
+    this.domainOf = new Uint16Array(segments);
     this.ids = Buffer.from(new ArrayBuffer(Math.max(64 * 1024, expectedBytes)));
   }
 
   add(number: number, bytes: number, messageId: string): void {
     if (this.count === this.numbers.length) this.growSegments();
-    const room = this.idBytes + messageId.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const at = messageId.lastIndexOf('@');
+    const domain = at < 0 ? 0 : this.domainNumber(messageId.slice(at + 1));
+    const local = domain === 0 ? messageId : messageId.slice(0, at);
+    const room = this.idBytes + local.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     if (room > this.ids.length) this.growIds(room);
-    this.idBytes += this.ids.write(messageId, this.idBytes, 'utf8');
+    this.idBytes += this.ids.write(local, this.idBytes, 'utf8');
     this.idEnds[this.count] = this.idBytes;
+    this.domainOf[this.count] = domain;
     if (number > MAX_U32 && this.numbers instanceof Uint32Array)
       this.numbers = grown(this.numbers, new Float64Array(this.numbers.length));
     if (bytes > MAX_U32 && this.bytes instanceof Uint32Array)
@@ -96,7 +104,19 @@ export class SegmentWriter {
       bytes: this.bytes.subarray(0, this.count),
       idEnds: this.idEnds.subarray(0, this.count),
       ids: new Uint8Array(this.ids.buffer, 0, this.idBytes),
+      domainOf: this.domainOf.subarray(0, this.count),
+      domains: this.domains,
     };
+  }
+
+  /** The domain's index, a new one if there is room (65,535 distinct); 0 keeps the whole id in `ids`. */
+  private domainNumber(domain: string): number {
+    let n = this.domainIndex.get(domain);
+    if (n === undefined && this.domains.length <= 0xffff) {
+      n = this.domains.push(domain) - 1;
+      this.domainIndex.set(domain, n);
+    }
+    return n ?? 0;
   }
 
   /** Writes the segments `picked` (indexes from `first` on) back from `first`, in that order. */
@@ -105,6 +125,7 @@ export class SegmentWriter {
     const numbers = this.numbers.slice(first, this.count);
     const bytes = this.bytes.slice(first, this.count);
     const ends = this.idEnds.slice(first, this.count);
+    const domains = this.domainOf.slice(first, this.count);
     const ids = Buffer.from(this.ids.subarray(idStart, this.idBytes));
     let at = idStart;
     picked.forEach((i, k) => {
@@ -112,6 +133,7 @@ export class SegmentWriter {
       const from = (j === 0 ? idStart : ends[j - 1]!) - idStart;
       at += ids.copy(this.ids, at, from, ends[j]! - idStart);
       this.idEnds[first + k] = at;
+      this.domainOf[first + k] = domains[j]!;
       this.numbers[first + k] = numbers[j]!;
       this.bytes[first + k] = bytes[j]!;
     });
@@ -124,6 +146,7 @@ export class SegmentWriter {
     this.numbers = grown(this.numbers, new (this.numbers.constructor as typeof Float64Array)(size));
     this.bytes = grown(this.bytes, new (this.bytes.constructor as typeof Float64Array)(size));
     this.idEnds = grown(this.idEnds, new Uint32Array(size));
+    this.domainOf = grown(this.domainOf, new Uint16Array(size));
   }
 
   private growIds(room: number): void {
@@ -135,11 +158,18 @@ export class SegmentWriter {
   }
 }
 
-function grown<T extends Float64Array | Uint32Array>(from: Float64Array | Uint32Array, to: T): T {
+function grown<T extends Float64Array | Uint32Array | Uint16Array>(from: T | Float64Array | Uint32Array, to: T): T {
   to.set(from);
   return to;
 }
 
 function rangeOf(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
+}
+
+/** An `NzbSegments` from plain segments, kept in the order given (tests, NZB export). */
+export function packSegments(segments: readonly NzbSegment[]): NzbSegments {
+  const writer = new SegmentWriter();
+  for (const s of segments) writer.add(s.number, s.bytes, s.messageId);
+  return new NzbSegments(writer.store(), 0, segments.length);
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SegmentWriter } from './segment-writer.js';
+import { packSegments, SegmentWriter } from './segment-writer.js';
 import { NzbSegments } from './segments.js';
 
 const plain = [
@@ -11,7 +11,7 @@ const plain = [
 
 describe('NzbSegments', () => {
   it('reads back what it was built from, one value or segment at a time', () => {
-    const list = NzbSegments.from(plain);
+    const list = packSegments(plain);
     assert.equal(list.length, 3);
     assert.deepEqual(list.toArray(), plain);
     assert.deepEqual([...list], plain);
@@ -21,9 +21,9 @@ describe('NzbSegments', () => {
   });
 
   it('refuses an index outside the file instead of reading a neighbour', () => {
-    const list = NzbSegments.from(plain);
+    const list = packSegments(plain);
     for (const bad of [-1, 3, 1.5, NaN]) assert.throws(() => list.messageId(bad), RangeError);
-    assert.deepEqual(NzbSegments.from([]).toArray(), []);
+    assert.deepEqual(packSegments([]).toArray(), []);
   });
 });
 
@@ -48,6 +48,16 @@ describe('SegmentWriter', () => {
       { number: 2, bytes: 20, messageId: 'two@x' },
       { number: 4, bytes: 40, messageId: 'four@x' },
     ]);
+  });
+
+  it('stores each domain once and gives every id back whole: no @, several @, empty domain, 70,000 domains', () => {
+    const odd = ['plain', 'a@b@c.example', 'ends@', '@starts', 'x@ngPost.com', 'y@ngPost.com'];
+    const many = Array.from({ length: 70_000 }, (_, i) => `id${i}@host${i}.example`);
+    const list = packSegments([...odd, ...many].map((messageId, i) => ({ number: i + 1, bytes: 1, messageId })));
+    assert.deepEqual(
+      list.toArray().map((s) => s.messageId),
+      [...odd, ...many],
+    );
   });
 
   it('grows past a small first guess, long multibyte ids included', () => {

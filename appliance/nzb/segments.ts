@@ -20,8 +20,12 @@ export interface SegmentStore {
   bytes: Uint32Array | Float64Array;
   /** Where each message-id ends in `ids`; one starts where the previous one ends (the first at 0). */
   idEnds: Uint32Array;
-  /** The message-ids, UTF-8, back to back (no separator: the ends say where each stops). */
+  /** The message-ids up to their last '@', UTF-8, back to back (no separator: the ends say where each stops). */
   ids: Uint8Array;
+  /** Each id's part after its last '@', as an index into `domains`; 0 = none (the whole id is in `ids`). */
+  domainOf: Uint16Array;
+  /** `''` first, then each distinct domain once: a post's ids share one, which would cost ~15-20 bytes each. */
+  domains: string[];
 }
 
 /**
@@ -39,21 +43,6 @@ export class NzbSegments implements Iterable<NzbSegment> {
     this.text = Buffer.from(store.ids.buffer, store.ids.byteOffset, store.ids.byteLength);
   }
 
-  /** A list from plain segments (tests, NZB export); the parser fills a store directly. */
-  static from(segments: readonly NzbSegment[]): NzbSegments {
-    const ids = segments.map((s) => Buffer.from(s.messageId, 'utf8'));
-    const idEnds = new Uint32Array(segments.length);
-    let end = 0;
-    ids.forEach((id, i) => (idEnds[i] = end += id.length));
-    const store: SegmentStore = {
-      numbers: Float64Array.from(segments, (s) => s.number),
-      bytes: Float64Array.from(segments, (s) => s.bytes),
-      idEnds,
-      ids: Buffer.concat(ids),
-    };
-    return new NzbSegments(store, 0, segments.length);
-  }
-
   number(index: number): number {
     return this.store.numbers[this.at(index)]!;
   }
@@ -64,7 +53,9 @@ export class NzbSegments implements Iterable<NzbSegment> {
 
   messageId(index: number): string {
     const k = this.at(index);
-    return this.text.toString('utf8', k === 0 ? 0 : this.store.idEnds[k - 1]!, this.store.idEnds[k]!);
+    const local = this.text.toString('utf8', k === 0 ? 0 : this.store.idEnds[k - 1]!, this.store.idEnds[k]!);
+    const domain = this.store.domainOf[k]!;
+    return domain === 0 ? local : `${local}@${this.store.domains[domain]}`;
   }
 
   segment(index: number): NzbSegment {
