@@ -101,6 +101,7 @@ for (const tier of tiers) {
       ...findFiles('workers', ['.test.ts']),
       ...findFiles('pwa/src', ['.test.ts', '.test.tsx']),
       ...findFiles('scripts', ['.test.mjs']),
+      ...findFiles('bench', ['.test.ts']),
     ];
     status = files.length ? await run('node', ['--import', 'tsx', '--test', '--test-timeout=60000', ...files]) : 0;
     results.push([tier, files.length, status]);

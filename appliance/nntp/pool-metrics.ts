@@ -41,6 +41,11 @@ export class PoolStats {
     let sum = 0;
     for (let i = 0; i < n; i++) sum += this.waits[i]!;
     const now = Date.now();
+    const inFlight = (p: ProviderState) => {
+      let n = 0;
+      for (const pc of p.connections) n += pc.conn.inflight;
+      return n;
+    };
     return {
       active_connections: providers.reduce((s, p) => s + p.connections.size, 0),
       total_bytes_downloaded: this.bytes,
@@ -49,6 +54,7 @@ export class PoolStats {
       error_rate_percent: pct(this.errors, this.commands),
       acquire_wait_time_ms: n === 0 ? 0 : Math.round((sum / n) * 100) / 100,
       waiting_requests: waiting,
+      in_flight_commands: providers.reduce((s, p) => s + inFlight(p), 0),
       providers: providers.map((p) => ({
         id: p.id,
         host: p.config.host,
@@ -56,6 +62,7 @@ export class PoolStats {
         enabled: p.config.enabled && !p.removed,
         active_connections: p.connections.size,
         max_connections: p.config.max_connections,
+        in_flight_commands: inFlight(p),
         bytes_downloaded: p.counters.bytes,
         commands: p.counters.commands,
         errors: p.counters.errors,

@@ -94,8 +94,13 @@ test('STAT goes deeper than BODY on one connection (statPipelineDepth vs pipelin
 
   const bodies = await fake({ latencyMs: 15 });
   const q = pool(bodies, { pipelineDepth: 2, statPipelineDepth: 8 });
-  await Promise.all(Array.from({ length: 12 }, (_, i) => q.body(`a${i}@t`)));
+  const all = Promise.all(Array.from({ length: 12 }, (_, i) => q.body(`a${i}@t`)));
+  for (let i = 0; i < 200 && q.metrics().in_flight_commands === 0; i++) await sleep(2); // the connection opens
+  // The metric the latency benchmark reads: two BODYs on the wire (of 12 answered 15 ms apart), the rest waiting.
+  assert.deepEqual([q.metrics().in_flight_commands, q.metrics().providers[0]!.in_flight_commands], [2, 2]);
+  await all;
   assert.equal(bodies.stats.maxPipelined, 2);
+  assert.equal(q.metrics().in_flight_commands, 0);
 });
 
 /** Makes the provider refuse one connection so its breaker (threshold 1) opens for the pool's cooldown. */

@@ -10,6 +10,7 @@ export interface ProviderMetrics {
   enabled: boolean;
   active_connections: number;
   max_connections: number;
+  in_flight_commands: number;
   bytes_downloaded: number;
   commands: number;
   errors: number;
@@ -31,5 +32,7 @@ export interface PoolMetrics {
   /** Mean time a request waited for a connection slot, over the last 1,000 requests. */
   acquire_wait_time_ms: number;
   waiting_requests: number;
+  /** Commands sent on connections and not answered yet (articles in flight), summed over providers. */
+  in_flight_commands: number;
   providers: ProviderMetrics[];
 }

@@ -1,0 +1,266 @@
+/**
+ * An emulated network link on loopback (the kernel here has no `netem` qdisc): a TCP proxy that holds every chunk
+ * for half the chosen round trip in each direction, in order, optionally behind a bandwidth cap shared by all
+ * connections (one link). It works at the TCP level, so TLS passes through untouched.
+ *
+ *   const link = await startDelayProxy({ target: { host, port }, rttMs: 20, bytesPerSec: 125e6 });
+ *   // point the client at 127.0.0.1:link.port ... link.stats() ... await link.stop();
+ *
+ * Model (docs/performance.md, "Real-provider speed"):
+ * - A new connection costs what a TCP handshake costs: the client's first bytes leave one round trip after it
+ *   connected (SYN, SYN-ACK) and the server accepts half a round trip later, so a server that speaks first (NNTP,
+ *   implicit TLS) is heard two round trips after the connect, as on a real link.
+ * - Every chunk is due half a round trip after it arrived (plus its serialisation time under a cap). All chunks of
+ *   one direction get the same delay, so arrival order is due order: one FIFO and one timer per direction for the
+ *   whole proxy, and a timer that fires delivers every chunk due by then (writes corked per socket). The proxy
+ *   costs a few timers per millisecond, not one per chunk.
+ * - A connection keeps at most `windowBytes` in flight per direction (queued here or unread by the receiver), as a
+ *   TCP window does: beyond it the sender is paused until half of it has been delivered.
+ */
+import net from 'node:net';
+
+export interface DelayProxyOptions {
+  target: { host: string; port: number };
+  /** Round trip added to the link, in ms (half each way). 0 makes a plain relay through the same code path. */
+  rttMs: number;
+  /** Bandwidth cap of the link per direction, shared by all connections; none by default. */
+  bytesPerSec?: number;
+  /** Bytes a connection may have in flight per direction (a TCP window); default 8 MiB. */
+  windowBytes?: number;
+}
+
+export interface DelayProxyStats {
+  connections: number;
+  /** Sockets still open, both sides of every relayed connection. */
+  openSockets: number;
+  /** Bytes carried client -> server and server -> client. */
+  bytesUp: number;
+  bytesDown: number;
+  /** How late chunks left compared with their due time (timer and event-loop lag), in ms. */
+  maxLagMs: number;
+  meanLagMs: number;
+  /** Times a connection's sender was paused because its window was full. */
+  windowStalls: number;
+}
+
+export interface DelayProxy {
+  port: number;
+  stats(): DelayProxyStats;
+  /** Closes the listener and every relayed connection. */
+  stop(): Promise<void>;
+}
+
+type Item = { due: number; pipe: Pipe; data: Buffer | 'connect' | 'end' | 'destroy' };
+
+/** One direction of one connection. */
+interface Pipe {
+  /** The sending socket (upstream's is made when the handshake reaches the server). */
+  from: net.Socket | undefined;
+  to: () => net.Socket;
+  /** The receiving socket if it exists yet (never makes the upstream one). */
+  peer: () => net.Socket | undefined;
+  /** Bytes queued in the lane, not yet written to `to`. */
+  queued: number;
+  paused: boolean;
+  /** The sender closed cleanly (FIN): its 'end' travels the lane; a later close needs no reset. */
+  ended: boolean;
+}
+
+/** One direction of the whole link: a FIFO of due chunks, one timer, the cap's clock. */
+class Lane {
+  private items: Item[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private linkFreeAt = 0;
+  bytes = 0;
+  lagSum = 0;
+  lagCount = 0;
+  maxLag = 0;
+
+  constructor(
+    private readonly halfMs: number,
+    private readonly bytesPerSec: number | undefined,
+    private readonly deliver: (it: Item) => void,
+  ) {}
+
+  push(pipe: Pipe, data: Item['data']): void {
+    let leaves = performance.now();
+    if (this.bytesPerSec && Buffer.isBuffer(data)) {
+      leaves = Math.max(leaves, this.linkFreeAt) + (data.length / this.bytesPerSec) * 1000;
+      this.linkFreeAt = leaves;
+    }
+    this.items.push({ due: leaves + this.halfMs, pipe, data });
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.timer || this.head >= this.items.length) return;
+    const wait = this.items[this.head]!.due - performance.now();
+    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.floor(wait)));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    const corked = new Set<net.Socket>();
+    // Chunks due within half a millisecond go now: setTimeout has 1 ms resolution, so waiting for them would
+    // only add a timer turn.
+    while (this.head < this.items.length && this.items[this.head]!.due <= now + 0.5) {
+      const it = this.items[this.head]!;
+      this.items[this.head++] = undefined as unknown as Item;
+      const lag = Math.max(0, now - it.due);
+      this.lagSum += lag;
+      this.lagCount++;
+      if (lag > this.maxLag) this.maxLag = lag;
+      if (Buffer.isBuffer(it.data)) {
+        const to = it.pipe.peer();
+        if (to && !corked.has(to) && !to.destroyed) {
+          to.cork();
+          corked.add(to);
+        }
+      }
+      this.deliver(it);
+    }
+    for (const s of corked) s.uncork();
+    if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    this.arm();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.items = [];
+    this.head = 0;
+  }
+}
+
+export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayProxy> {
+  const half = opts.rttMs / 2;
+  const window = opts.windowBytes ?? 8 * 2 ** 20;
+  const sockets = new Set<net.Socket>();
+  let connections = 0;
+  let windowStalls = 0;
+
+  const deliver = (it: Item) => {
+    const p = it.pipe;
+    if (it.data === 'destroy') return p.peer()?.destroy(); // a reset before the handshake reached the server
+    const to = p.to();
+    if (Buffer.isBuffer(it.data)) {
+      p.queued -= it.data.length;
+      if (!to.destroyed) to.write(it.data);
+      maybeResume(p);
+    } else if (it.data === 'end') {
+      if (!to.destroyed) to.end();
+    }
+    // 'connect': p.to() above made the upstream socket
+  };
+  const up = new Lane(half, opts.bytesPerSec, deliver);
+  const down = new Lane(half, opts.bytesPerSec, deliver);
+
+  const inFlight = (p: Pipe) => p.queued + (p.peer()?.writableLength ?? 0);
+  const maybeResume = (p: Pipe) => {
+    if (p.paused && inFlight(p) <= window / 2) {
+      p.paused = false;
+      p.from?.resume();
+    }
+  };
+
+  function send(p: Pipe, lane: Lane, d: Buffer): void {
+    p.queued += d.length;
+    lane.bytes += d.length;
+    lane.push(p, d);
+    if (!p.paused && inFlight(p) > window) {
+      p.paused = true;
+      windowStalls++;
+      p.from?.pause();
+    }
+  }
+
+  /** Relays what `from` sends through `lane`; its FIN travels as 'end', a reset as 'destroy'. */
+  function wire(from: net.Socket, p: Pipe, lane: Lane, other: Pipe): void {
+    sockets.add(from);
+    from.setNoDelay(true);
+    from.on('error', () => undefined); // a reset shows as a close, passed on to the other side
+    from.on('data', (d: Buffer) => send(p, lane, d));
+    from.on('end', () => {
+      p.ended = true;
+      lane.push(p, 'end');
+    });
+    from.on('close', () => {
+      sockets.delete(from);
+      if (!p.ended) lane.push(p, 'destroy');
+    });
+    from.on('drain', () => maybeResume(other));
+  }
+
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => {
+    connections++;
+    let upstream: net.Socket | undefined;
+    const pipe = (from: net.Socket | undefined, to: () => net.Socket, peer: () => net.Socket | undefined): Pipe => ({
+      from,
+      to,
+      peer,
+      queued: 0,
+      paused: false,
+      ended: false,
+    });
+    const upPipe = pipe(
+      client,
+      () => toServer(),
+      () => upstream,
+    );
+    const downPipe = pipe(
+      undefined,
+      () => client,
+      () => client,
+    );
+    const toServer = (): net.Socket => {
+      if (upstream) return upstream;
+      upstream = net.connect({ port: opts.target.port, host: opts.target.host, allowHalfOpen: true });
+      downPipe.from = upstream;
+      wire(upstream, downPipe, down, upPipe);
+      return upstream;
+    };
+    wire(client, upPipe, up, downPipe);
+    // The handshake: the client's first bytes leave one round trip after its connect (paused until then, so the
+    // kernel holds them), preceded on the lane by the connect that reaches the server half a trip later.
+    const open = () => {
+      up.push(upPipe, 'connect');
+      if (!client.destroyed) client.resume();
+    };
+    if (opts.rttMs === 0) open();
+    else {
+      const t = setTimeout(open, opts.rttMs);
+      client.once('close', () => clearTimeout(t));
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    stats: () => {
+      const lagCount = up.lagCount + down.lagCount;
+      return {
+        connections,
+        openSockets: sockets.size,
+        bytesUp: up.bytes,
+        bytesDown: down.bytes,
+        maxLagMs: Math.max(up.maxLag, down.maxLag),
+        meanLagMs: lagCount === 0 ? 0 : (up.lagSum + down.lagSum) / lagCount,
+        windowStalls,
+      };
+    },
+    async stop() {
+      up.stop();
+      down.stop();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
