@@ -2,7 +2,7 @@ import { NzbParseError } from './errors.js';
 import { NzbSegments, type NzbSegment, type SegmentStore } from './segments.js';
 
 const MAX_REPORTED_MISSING = 100;
-/** A `<segment>` line of a real NZB is ~100 bytes of XML; size the arrays for that and double when a file is denser. */
+/** A real `<segment>` line is ~100 bytes of XML: sizing for one per 64 bytes leaves room, and the arrays double past it. */
 const XML_BYTES_PER_SEGMENT = 64;
 const MAX_U32 = 0xffff_ffff;
 
