@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { startDelayProxy } from './delay-proxy.js';
+import { startDelayProxyProcess } from './delay-proxy-process.js';
 
 let target: net.Server;
 let port = 0;
@@ -113,4 +114,16 @@ test('a clean close travels through; stop() closes the listener and every relaye
   await closed;
   assert.equal(link.stats().openSockets, 0);
   await assert.rejects(connect(link.port));
+});
+
+test('the proxy in a process of its own relays with the same delay and is gone after stop()', async () => {
+  const link = await startDelayProxyProcess({ target: { host: '127.0.0.1', port }, rttMs: 40 });
+  const t0 = performance.now();
+  const s = await connect(link.port);
+  assert.equal((await readBytes(s, 6)).toString(), 'hello\n');
+  assert.ok(performance.now() - t0 >= 79, `greeting after ${performance.now() - t0} ms`);
+  s.destroy();
+  assert.equal((await link.stats()).bytesDown, 6);
+  await link.stop();
+  assert.throws(() => process.kill(link.pid, 0), 'the proxy process still runs');
 });

@@ -1,6 +1,8 @@
 /**
  * Runs one measurement in its own process so CPU time and peak RSS belong to it alone.
  * argv: <mode raw|pool|readers> <fixture.json> <host> <port> <user> <pass>; prints one JSON line.
+ * Env (issue 15 benches): SPOOL_FETCH_TLS_CA=<CA PEM file> speaks implicit TLS trusting that CA;
+ * SPOOL_FETCH_CONNECTIONS (default 8) and SPOOL_FETCH_DEPTH (commands in flight per connection, default 4).
  */
 import { readFileSync } from 'node:fs';
 import { NntpConnection } from '../../appliance/nntp/connection.js';
@@ -17,10 +19,13 @@ const [mode, fixture, host, port, username, password] = process.argv.slice(2) as
 ];
 const file = JSON.parse(readFileSync(fixture, 'utf8')) as PostedFile;
 const ids = file.messageIds.map((id) => `<${id}>`);
-const CONNECTIONS = 8;
-const server = { host, port: Number(port), username, password, tls: false, insecureTls: false };
+const CONNECTIONS = Number(process.env.SPOOL_FETCH_CONNECTIONS ?? 8);
+const DEPTH = Number(process.env.SPOOL_FETCH_DEPTH ?? 4);
+const caFile = process.env.SPOOL_FETCH_TLS_CA;
+const tlsCa = caFile ? readFileSync(caFile, 'utf8') : undefined;
+const server = { host, port: Number(port), username, password, tls: tlsCa !== undefined, insecureTls: false, tlsCa };
 
-/** (a) 8 connections, each keeping 4 BODY commands in flight, bodies skipped unread. */
+/** (a) 8 connections, each keeping 4 BODY commands in flight (by default), bodies skipped unread. */
 async function raw(): Promise<number> {
   let next = 0;
   let bytes = 0;
@@ -33,7 +38,7 @@ async function raw(): Promise<number> {
           bytes += n;
         }
       };
-      await Promise.all([lane(), lane(), lane(), lane()]);
+      await Promise.all(Array.from({ length: DEPTH }, lane));
       await conn.quit();
     }),
   );
@@ -45,24 +50,28 @@ function newPool(pipelineDepth = 2): NntpPool {
     [
       {
         id: 'inn',
-        ...server,
+        host: server.host,
+        port: server.port,
+        username,
+        password,
+        tls: server.tls,
         insecure_tls: false,
         max_connections: CONNECTIONS,
         enabled: true,
         is_backup_provider: false,
       },
     ],
-    { pipelineDepth },
+    { pipelineDepth, tlsCa },
   );
 }
 
 /** (b) the pool fetching and decoding every article, as deep as the raw run: 8 connections x 4 in flight. */
 async function pool(): Promise<number> {
-  const p = newPool(4);
+  const p = newPool(DEPTH);
   let next = 0;
   let bytes = 0;
   await Promise.all(
-    Array.from({ length: CONNECTIONS * 4 }, async () => {
+    Array.from({ length: CONNECTIONS * DEPTH }, async () => {
       // Each lane reuses one output buffer, as a streaming reader with its own buffers would.
       const into = Buffer.allocUnsafeSlow(1 << 20);
       while (next < ids.length) {

@@ -18,17 +18,18 @@ export interface Fixture {
 export const BENCH_MB = Number(process.env.SPOOL_BENCH_MB ?? 1024);
 const ARTICLE = 768_000;
 
-export async function benchFixture(log: (m: string) => void): Promise<Fixture> {
+/** The fixture of `mb` MiB (default SPOOL_BENCH_MB): posted on first use, then reused while INN has it. */
+export async function benchFixture(log: (m: string) => void, mb = BENCH_MB): Promise<Fixture> {
   const inn = await ensureInn();
-  const fixturePath = path.join(inn.root, `bench-fixture-${BENCH_MB}mb.json`);
+  const fixturePath = path.join(inn.root, `bench-fixture-${mb}mb.json`);
   if (existsSync(fixturePath)) {
     const file = JSON.parse(readFileSync(fixturePath, 'utf8')) as PostedFile;
     if (await stillThere(inn, file)) return { inn, file, fixturePath };
   }
-  const size = BENCH_MB * 1024 * 1024;
-  log(`posting a ${BENCH_MB} MiB fixture to INN on port ${inn.port} (once; cached in ${fixturePath})`);
+  const size = mb * 1024 * 1024;
+  log(`posting a ${mb} MiB fixture to INN on port ${inn.port} (once; cached in ${fixturePath})`);
   const started = Date.now();
-  const file = await inn.postFile(`spool-bench-${BENCH_MB}mb.bin`, randomBytes(size), {
+  const file = await inn.postFile(`spool-bench-${mb}mb.bin`, randomBytes(size), {
     articleSize: ARTICLE,
     connections: 4,
   });

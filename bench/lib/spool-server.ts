@@ -6,11 +6,15 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startChildServer, type ChildServer } from '../../tests/support/child-server.js';
+import { cleanupOnSignal } from './cleanup.js';
 import type { Fixture } from './fixture.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). */
-const BUILT = path.join(ROOT, 'node_modules/.cache/spool-bench-dist');
+/**
+ * The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). One
+ * folder per checkout: worktrees share node_modules, and a bench must never run another checkout's build.
+ */
+const BUILT = path.join(ROOT, 'node_modules/.cache', `spool-bench-dist-${path.basename(ROOT)}`);
 
 /** Compiles the server (tsconfig.build.json) into a private folder, so a bench never touches the shared dist/. */
 export function buildServer(): string {
@@ -29,23 +33,47 @@ export async function bootSpool(
   /** Fields of the rclone config section to set (e.g. `{ mount_options: { direct_io: false } }`). */
   rclone?: Record<string, unknown>,
 ): Promise<ChildServer> {
-  return startChildServer({
+  return bootSpoolWith(f, dataDir, mountPath, builtMain, { rclone });
+}
+
+export interface ProviderTarget {
+  host: string;
+  port: number;
+  /** Implicit TLS; the server trusts the CA through NODE_EXTRA_CA_CERTS (certificate checks stay on). */
+  tlsCaFile?: string;
+  connections?: number;
+}
+
+/** bootSpool with the provider's address, TLS and connections chosen (a TLS front, a delay proxy). */
+export async function bootSpoolWith(
+  f: Fixture,
+  dataDir: string,
+  mountPath: string,
+  builtMain: string | undefined,
+  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget },
+): Promise<ChildServer> {
+  const t = opts.provider ?? { host: f.inn.host, port: f.inn.port };
+  // The child inherits this process's environment; the variable is read by node at the child's start only.
+  if (t.tlsCaFile) process.env.NODE_EXTRA_CA_CERTS = t.tlsCaFile;
+  else delete process.env.NODE_EXTRA_CA_CERTS;
+  const srv = await startChildServer({
     builtMain,
     dataDir,
     config: {
       auth: { login_required: false },
       mount_path: mountPath,
-      ...(rclone ? { rclone } : {}),
-      import: { queue_processing_interval_seconds: 1 },
+      ...(opts.rclone ? { rclone: opts.rclone } : {}),
+      // Fixtures are .bin files: every extension allowed (the default list is media only, docs/configuration.md).
+      import: { queue_processing_interval_seconds: 1, allowed_file_extensions: [] },
       providers: [
         {
           id: 'inn',
-          host: f.inn.host,
-          port: f.inn.port,
+          host: t.host,
+          port: t.port,
           username: f.inn.username,
           password: f.inn.password,
-          max_connections: 8,
-          tls: false,
+          max_connections: t.connections ?? 8,
+          tls: t.tlsCaFile !== undefined,
           insecure_tls: false,
           enabled: true,
           is_backup_provider: false,
@@ -53,6 +81,14 @@ export async function bootSpool(
       ],
     },
   });
+  // An interrupted bench stops the server (SIGTERM: it unmounts FUSE) instead of leaving it running.
+  const release = cleanupOnSignal(() => srv.stop());
+  const stop = srv.stop.bind(srv);
+  srv.stop = (timeoutMs?: number) => {
+    release();
+    return stop(timeoutMs);
+  };
+  return srv;
 }
 
 interface Envelope<T> {
@@ -90,6 +126,19 @@ export async function importFixture(srv: ChildServer, f: Fixture, timeoutMs = 30
 /** Bytes the server's NNTP pool has downloaded so far: a read that moves it was not served from the cache. */
 export async function poolBytes(srv: ChildServer): Promise<number> {
   return (await call<{ total_bytes_downloaded: number }>(srv, '/api/system/pool/metrics')).total_bytes_downloaded;
+}
+
+export interface PoolSample {
+  active_connections: number;
+  total_bytes_downloaded: number;
+  waiting_requests: number;
+  /** Articles on the wire (commands sent, not yet answered). */
+  in_flight_commands: number;
+}
+
+/** The server's pool metrics (GET /api/system/pool/metrics). */
+export function poolMetrics(srv: ChildServer): Promise<PoolSample> {
+  return call<PoolSample>(srv, '/api/system/pool/metrics');
 }
 
 export async function startMount(srv: ChildServer): Promise<void> {
