@@ -20,5 +20,6 @@ export function withMinLevel(logger: Logger, minLevel: () => LogLevel): Logger {
     child: (scope) => withMinLevel(logger.child(scope), minLevel),
     setLevel: (l) => logger.setLevel(l),
     setSink: (s) => logger.setSink(s),
+    onWarning: (listener) => logger.onWarning(listener),
   };
 }
