@@ -203,6 +203,25 @@ describe('KeyRing without a check value', () => {
   });
 });
 
+describe('KeyRing limits', () => {
+  it('refuses an archive that needs a key derivation per header by the hundred (a CPU trap)', async () => {
+    const ring = new KeyRing(['p']);
+    const enc = (i: number) => ({
+      scheme: '7z-aes256' as const,
+      salt: i.toString(16).padStart(4, '0'),
+      iv: '',
+      kdfLog2: 0,
+    });
+    for (let i = 0; i < 512; i++) await ring.cipherFor(enc(i), `m${i}`);
+    await ring.cipherFor(enc(7), 'a salt seen before costs nothing');
+    await assert.rejects(
+      ring.cipherFor(enc(512), 'm512'),
+      (e: Error) =>
+        e instanceof ArchiveError && e.code === 'ARCHIVE_INVALID' && /more than 512 key derivations/.test(e.message),
+    );
+  });
+});
+
 describe('decodeRar4Name', () => {
   it('decodes every opcode of the compact Unicode form, and UTF-8 names', () => {
     const field = (name8: string, enc: number[]) =>
