@@ -51,8 +51,9 @@ RUN set -eu; \
 # ---- runtime: glibc (uWebSockets.js has no musl build, so no Alpine), FUSE 3 for the mount.
 FROM node:${NODE_VERSION}-bookworm-slim
 # fuse3: fusermount3 (setuid root, how the unprivileged service user mounts) and libfuse3, which our addon loads.
+# rclone: the rcd Spool starts for the rclone mount backend when no rcd of the operator's answers (docs/fuse.md).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fuse3 \
+ && apt-get install -y --no-install-recommends fuse3 rclone \
  && rm -rf /var/lib/apt/lists/* \
  && sed -i 's/^#\s*user_allow_other/user_allow_other/' /etc/fuse.conf \
  && grep -q '^user_allow_other' /etc/fuse.conf \

@@ -159,6 +159,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
     closers.push(() => importer.close());
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
@@ -169,10 +171,14 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       logger,
       repairer: () => repairer,
+      // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
+      downloadIdOf: (path) => {
+        const itemId = streaming.vfs.stat(path)?.queueItemId;
+        return itemId === undefined ? undefined : sabnzbd.nzo.of(itemId);
+      },
     });
     closers.push(() => health.close());
     wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger });
 
     const router = new Router();
     const version = readVersion(root);

@@ -1,7 +1,17 @@
+import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
-import { FallbackClient, forwardTo, NzoIds, SabnzbdService } from '../sabnzbd/index.js';
+import { RecentWarnings } from '../logging/recent-warnings.js';
+import type { NntpPool } from '../nntp/index.js';
+import {
+  DownloadTotals,
+  DownloadTotalsStore,
+  FallbackClient,
+  forwardTo,
+  NzoIds,
+  SabnzbdService,
+} from '../sabnzbd/index.js';
 import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
@@ -11,12 +21,18 @@ export interface SabnzbdDeps {
   vfs: VfsService;
   store: Store;
   logger: Logger;
+  clock: Clock;
+  /** Its per-provider counters become the persistent download totals (server_stats). */
+  pool: Pick<NntpPool, 'metrics'>;
 }
 
 /** The SABnzbd API's state: the nzo_id map and the service the mode table calls (routes: appliance/app/routes.ts). */
 export interface SabnzbdDomain {
   service: SabnzbdService;
   nzo: NzoIds;
+  totals: DownloadTotals;
+  /** Counts what the pool still holds and stops the timer; call before the pool closes. */
+  close(): void;
 }
 
 export function buildSabnzbd(deps: SabnzbdDeps): SabnzbdDomain {
@@ -27,6 +43,40 @@ export function buildSabnzbd(deps: SabnzbdDeps): SabnzbdDomain {
     return { host: c.fallback_host, apiKey: c.fallback_api_key };
   });
   deps.importer.onUnstreamable(forwardTo(fallback, deps.importer, deps.logger.child('sabnzbd')));
-  const service = new SabnzbdService({ importer: deps.importer, config: deps.config, vfs: deps.vfs, nzo, fallback });
-  return { service, nzo };
+  const totals = new DownloadTotals({
+    store: new DownloadTotalsStore(deps.store),
+    clock: deps.clock,
+    logger: deps.logger.child('sabnzbd'),
+    counters: () =>
+      deps.pool.metrics().providers.map((p) => ({
+        id: p.id,
+        host: p.host,
+        bytes: p.bytes_downloaded,
+        tried: p.commands,
+        failed: p.errors + p.missing_articles,
+      })),
+  });
+  totals.start();
+  // A removed provider leaves the pool once its connections close: count what it did before that.
+  const offConfig = deps.config.on('change', () => totals.sample());
+  const warnings = new RecentWarnings(deps.logger, deps.clock);
+  const service = new SabnzbdService({
+    importer: deps.importer,
+    config: deps.config,
+    vfs: deps.vfs,
+    nzo,
+    fallback,
+    totals,
+    warnings,
+  });
+  return {
+    service,
+    nzo,
+    totals,
+    close() {
+      offConfig();
+      warnings.close();
+      totals.close();
+    },
+  };
 }

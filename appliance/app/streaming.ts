@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import { MountService } from '../fuse/mount.service.js';
-import type { Logger } from '../logging/logger.js';
+import type { LogLevel, Logger } from '../logging/logger.js';
+import { withMinLevel } from '../logging/min-level.js';
 import { RcloneService } from '../rclone/rclone.service.js';
 import { migrate, type Store } from '../store/index.js';
 import type { ArticleSource } from '../vfs/article-fetcher.js';
@@ -44,9 +45,10 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
   const locks = new LockManager();
-  const fuseLog = deps.logger.child('fuse');
+  // rclone.log_level is the mount's own level (both backends; the rclone rcd gets it too, as main.LogLevel).
+  const fuseLog = withMinLevel(deps.logger.child('fuse'), () => mountLogLevel(deps.config.get().rclone.log_level));
   const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
-  const rclone = new RcloneService(deps.config, deps.logger.child('rclone'));
+  const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   vfs.on('changed', (dir) => rclone.refresh(dir));
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
@@ -62,6 +64,11 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
       reader.removeAllListeners();
     },
   };
+}
+
+/** rclone.log_level (DEBUG, INFO, WARN, ERROR) as a logger level. */
+function mountLogLevel(level: string): LogLevel {
+  return level.toLowerCase() as LogLevel;
 }
 
 /**

@@ -11,4 +11,4 @@ export { missingSplitPieces, parseSplitName, type SplitName } from './split.js';
 export { formatOf } from './signature.js';
 export { SEVENZIP_SIGNATURE, scanSevenZip } from './sevenzip.js';
 export { lzmaDecode } from './lzma.js';
-export { KeyRing, type MemberCipher } from './crypto.js';
+export { KeyRing, type CipherCheck, type MemberCipher } from './crypto.js';

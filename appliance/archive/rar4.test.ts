@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
-import { rar4Block, rar4FileHeader, rar4Main, RAR4_SIG, writeRar4 } from '../../tests/support/archive/rar4-writer.js';
+import {
+  rar3Key,
+  rar4Block,
+  rar4FileHeader,
+  rar4Main,
+  RAR4_SIG,
+  writeRar4,
+} from '../../tests/support/archive/rar4-writer.js';
+import { KeyRing, type CipherCheck } from './crypto.js';
+import { rar3KeyIv } from './rar3-key.js';
 import { materialize, readSparse, type WrittenVolume } from '../../tests/support/archive/volumes.js';
 import { ArchiveError, type ArchiveMember, type ByteSource } from './archive.types.js';
 import { bufferSource } from './bytes.js';
@@ -79,6 +89,87 @@ describe('RAR 4 store volumes', () => {
       rar4FileHeader({ name: 'x', unpackedSize: 2 ** 40, dataSize: 2 ** 40, crc: 0 }),
     ]);
     await assert.rejects(scanRar4Volume(bufferSource(claims), 'c.rar'), /claims 1099511627776 bytes of data/);
+  });
+});
+
+describe('RAR 3 AES-128', () => {
+  const decrypt = (key: string, iv: string, stored: Buffer, size: number) =>
+    createDecipheriv('aes-128-cbc', Buffer.from(key, 'hex'), Buffer.from(iv, 'hex'))
+      .setAutoPadding(false)
+      .update(stored)
+      .subarray(0, size);
+
+  it('derives the key RAR 3 itself used (a stored file RAR encrypted with "test", from John the Ripper vectors)', async () => {
+    const { key, iv } = await rar3KeyIv('test', 'c47c5bef0bbd1e98');
+    const stored = Buffer.from(
+      'c5e987f81d316d9dcfdb6a1b27105ce63fca2c594da5aa2f6fdf2f65f50f0d66314f8a09da875ae19d6c15636b65c815',
+      'hex',
+    );
+    assert.equal(crc32(decrypt(key.toString('hex'), iv.toString('hex'), stored, 47)), 0x53145f96);
+  });
+
+  it('agrees with the test writer for short and long passwords (29+ characters reach the SHA-1 quirk)', async () => {
+    const salt = randomBytes(8);
+    for (const pw of ['pässword', 'x'.repeat(29), 'a rather long passphrase, ünïcode too 12', 'y'.repeat(200)]) {
+      const ours = await rar3KeyIv(pw, salt.toString('hex'));
+      const writer = rar3Key(pw.slice(0, 127), salt);
+      assert.deepEqual([ours.key, ours.iv], [writer.key, writer.iv], pw);
+    }
+  });
+
+  it('reads encrypted members across volumes and decrypts them with the key ring', async () => {
+    const movie = randomBytes(40_003);
+    const vols = writeRar4([{ name: 'Sealed.mkv', data: movie }], { volumeSize: 15_000, password: 'pw3' });
+    const [m] = await members(vols);
+    assert.equal(m!.encryption?.scheme, 'rar3-aes128');
+    assert.equal(m!.crc, crc32(movie));
+    const proves: CipherCheck = async (c) => crc32(decrypt(c.key, c.iv, extract(vols, m!), m!.size)) === m!.crc;
+    const cipher = await new KeyRing(['wrong', 'pw3']).cipherFor(m!.encryption!, m!.name, proves);
+    assert.equal(cipher.algorithm, 'aes-128-cbc');
+    assert.deepEqual(decrypt(cipher.key, cipher.iv, extract(vols, m!), m!.size), movie);
+    await assert.rejects(
+      new KeyRing(['wrong']).cipherFor(m!.encryption!, m!.name, proves),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_WRONG',
+    );
+    await assert.rejects(
+      new KeyRing([]).cipherFor(m!.encryption!, m!.name, proves),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_MISSING',
+    );
+  });
+
+  it('refuses RAR 2.x encryption (version below 29) as unsupported', async () => {
+    const h = rar4FileHeader({ name: 'old.mkv', unpackedSize: 16, dataSize: 16, crc: 0, extraFlags: 0x4 });
+    const old = Buffer.from(h);
+    old[7 + 17] = 20; // version needed: RAR 2.0
+    old.writeUInt16LE(crc32(old.subarray(2)) & 0xffff, 0);
+    const v = Buffer.concat([RAR4_SIG, rar4Main(true, false, false), old, Buffer.alloc(16)]);
+    await assert.rejects(
+      scanRar4Volume(bufferSource(v), 'old.rar'),
+      (e: Error) =>
+        e instanceof ArchiveError && e.code === 'ARCHIVE_UNSUPPORTED' && /RAR 2\.x encryption/.test(e.message),
+    );
+  });
+});
+
+describe('KeyRing without a check value', () => {
+  it('takes the password the member proves, prefers a proven one, and takes the first when nothing can tell', async () => {
+    const enc = { scheme: '7z-aes256' as const, salt: '', iv: '00'.repeat(16), kdfLog2: 4 };
+    const ring = new KeyRing(['a', 'b', 'c']);
+    const tried: string[] = [];
+    const keyOf = new Map<string, string>();
+    for (const p of ['a', 'b', 'c']) keyOf.set((await new KeyRing([p]).cipherFor(enc, 'x')).key, p);
+    const onlyB: CipherCheck = async (c) => {
+      tried.push(keyOf.get(c.key)!);
+      return keyOf.get(c.key) === 'b';
+    };
+    assert.equal(keyOf.get((await ring.cipherFor(enc, 'x', onlyB)).key), 'b');
+    assert.deepEqual(tried, ['a', 'b']);
+    assert.equal(ring.hasProven, true);
+    const unknown: CipherCheck = async () => undefined;
+    assert.equal(keyOf.get((await ring.cipherFor(enc, 'y', unknown)).key), 'b', 'the proven password wins');
+    assert.equal(keyOf.get((await new KeyRing(['a', 'b']).cipherFor(enc, 'z', unknown)).key), 'a');
+    const never: CipherCheck = async () => false;
+    await assert.rejects(new KeyRing(['a', 'b']).cipherFor(enc, 'z', never), /wrong password .* \(tried 2 passwords\)/);
   });
 });
 

@@ -106,7 +106,7 @@ function fileEntry(c: Cursor, flags: number, dataOffset: number, where: string):
   c.u8(); // host OS
   const crc = c.u32();
   c.u32(); // DOS time
-  c.u8(); // version needed
+  const version = c.u8(); // version needed to extract: 29+ means AES-128 when encrypted
   const method = c.u8();
   const nameSize = c.u16();
   c.u32(); // attributes
@@ -118,6 +118,10 @@ function fileEntry(c: Cursor, flags: number, dataOffset: number, where: string):
   const unpackedSize = unpHigh * 2 ** 32 + unpLow;
   if (!Number.isSafeInteger(dataSize) || !Number.isSafeInteger(unpackedSize))
     throw invalid(`${where}: a size field is out of range`);
+  if (flags & LHD_PASSWORD && version < 29) {
+    throw new ArchiveError('ARCHIVE_UNSUPPORTED', `${where}: ${name} uses RAR 2.x encryption, which is not supported`);
+  }
+  // RAR 3 derives the IV with the key from password and salt (archive/rar3-key.ts); the header carries none
   const encryption: MemberEncryption | undefined =
     flags & LHD_PASSWORD ? { scheme: 'rar3-aes128', salt: salt?.toString('hex') ?? '', iv: '' } : undefined;
   return {

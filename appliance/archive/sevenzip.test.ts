@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { ArchiveError } from './archive.types.js';
 import { bufferSource } from './bytes.js';
+import { KeyRing } from './crypto.js';
 import { lzmaDecode } from './lzma.js';
 import { scanSevenZip, SEVENZIP_SIGNATURE } from './sevenzip.js';
 
@@ -75,5 +80,56 @@ describe('7z headers', () => {
       );
     }
     assert.throws(() => lzmaDecode(Buffer.from([0x5d, 0, 0, 1, 0]), Buffer.alloc(10), 2 ** 40), /claims/);
+  });
+});
+
+describe('7z with encrypted headers (7z -mhe), written by 7zz', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-7z-mhe-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const movie = randomBytes(30_000);
+  mkdirSync(join(dir, 'in'));
+  writeFileSync(join(dir, 'in', 'Hidden.mkv'), movie);
+  execFileSync('7zz', ['a', '-bd', '-mx0', '-mhe=on', '-pheader pass', join(dir, 'x.7z'), '.'], {
+    cwd: join(dir, 'in'),
+    stdio: 'ignore',
+  });
+  const archive = readFileSync(join(dir, 'x.7z'));
+
+  it('reads the header with the right password (tried after a wrong one) and lists the AES member', async () => {
+    const keys = new KeyRing(['nope', 'header pass']);
+    const [m] = await scanSevenZip(bufferSource(archive), 'x.7z', keys);
+    assert.equal(m!.name, 'Hidden.mkv');
+    assert.equal(m!.size, movie.length);
+    assert.equal(m!.encryption?.scheme, '7z-aes256');
+    assert.equal(keys.hasProven, true, 'the header proved the password for the members');
+    const cipher = await keys.cipherFor(m!.encryption!, m!.name);
+    const e = m!.extents[0]!;
+    const d = createDecipheriv('aes-256-cbc', Buffer.from(cipher.key, 'hex'), Buffer.from(cipher.iv, 'hex'));
+    const plain = d.setAutoPadding(false).update(archive.subarray(e.offset, e.offset + e.length));
+    assert.deepEqual(plain.subarray(0, movie.length), movie);
+  });
+
+  it('reads an LZMA-packed encrypted header too (7-Zip packs it once it holds several files)', async () => {
+    writeFileSync(join(dir, 'in', 'Hidden.nfo'), 'notes');
+    execFileSync('7zz', ['a', '-bd', '-mx0', '-mhe=on', '-ptwo', join(dir, 'two.7z'), '.'], {
+      cwd: join(dir, 'in'),
+      stdio: 'ignore',
+    });
+    const two = readFileSync(join(dir, 'two.7z'));
+    const found = await scanSevenZip(bufferSource(two), 'two.7z', new KeyRing(['two']));
+    assert.deepEqual(found.map((m) => m.name).sort(), ['Hidden.mkv', 'Hidden.nfo']);
+    await assert.rejects(scanSevenZip(bufferSource(two), 'two.7z', new KeyRing(['one'])), /wrong password/);
+  });
+
+  it('fails with ARCHIVE_PASSWORD_MISSING without a password and ARCHIVE_PASSWORD_WRONG with wrong ones', async () => {
+    await assert.rejects(
+      scanSevenZip(bufferSource(archive), 'x.7z'),
+      (e: Error) =>
+        e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_MISSING' && /headers of x\.7z/.test(e.message),
+    );
+    await assert.rejects(
+      scanSevenZip(bufferSource(archive), 'x.7z', new KeyRing(['a', 'b'])),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_WRONG',
+    );
   });
 });

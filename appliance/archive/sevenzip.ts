@@ -1,7 +1,9 @@
 import { crc32 } from 'node:zlib';
 import { readUpTo } from './bytes.js';
-import { ArchiveError, invalid, type ArchiveMember, type ByteSource, type MemberEncryption } from './archive.types.js';
+import { ArchiveError, invalid, type ArchiveMember, type ByteSource } from './archive.types.js';
+import type { KeyRing } from './crypto.js';
 import { lzmaDecode, MAX_LZMA_OUTPUT } from './lzma.js';
+import { AES, isEncryptedHeader, openEncryptedHeader, sevenZipAes } from './sevenzip-crypt.js';
 import { safeMemberPath } from './member-path.js';
 import {
   HeaderCursor,
@@ -24,7 +26,6 @@ export const SEVENZIP_SIGNATURE = Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1
 
 const COPY = '00';
 const LZMA = '030101';
-const AES = '06f10701';
 const METHODS: Record<string, string> = {
   [COPY]: 'Copy',
   [LZMA]: 'LZMA',
@@ -37,7 +38,8 @@ const METHODS: Record<string, string> = {
 };
 const methodName = (f: Folder) => f.coders.map((c) => METHODS[c.id] ?? `method ${c.id}`).join('+');
 
-export async function scanSevenZip(source: ByteSource, name: string): Promise<ArchiveMember[]> {
+/** `keys` opens a header encrypted with `7z -mhe` (AES-256 over the LZMA-packed header). */
+export async function scanSevenZip(source: ByteSource, name: string, keys?: KeyRing): Promise<ArchiveMember[]> {
   const start = await readUpTo(source, 0, 32);
   if (start.length < 32 || !start.subarray(0, 6).equals(SEVENZIP_SIGNATURE))
     throw invalid(`${name} is not a 7z archive`);
@@ -58,7 +60,7 @@ export async function scanSevenZip(source: ByteSource, name: string): Promise<Ar
   if (crc32(header) !== start.readUInt32LE(28)) throw invalid(`${name}: the 7z header fails its CRC check`);
   for (let round = 0; header[0] === Id.EncodedHeader; round++) {
     if (round > 2) throw invalid(`${name}: the 7z header is encoded more than twice`);
-    header = await decodeHeader(source, header, name);
+    header = await decodeHeader(source, header, name, keys);
   }
   const c = new HeaderCursor(header, 0, header.length, `the 7z header of ${name}`);
   c.expect(Id.Header, 'the header');
@@ -76,12 +78,13 @@ export async function scanSevenZip(source: ByteSource, name: string): Promise<Ar
   return members(files, streams, source.size, name);
 }
 
-async function decodeHeader(source: ByteSource, encoded: Buffer, name: string): Promise<Buffer> {
+async function decodeHeader(source: ByteSource, encoded: Buffer, name: string, keys?: KeyRing): Promise<Buffer> {
   const c = new HeaderCursor(encoded, 1, encoded.length, `the encoded 7z header of ${name}`);
   const info = readStreamsInfo(c);
   const folder = info.folders[0];
   const packSize = info.packSizes[0];
-  if (!folder || packSize === undefined || folder.coders.length !== 1) {
+  const sealed = folder !== undefined && isEncryptedHeader(folder);
+  if (!folder || packSize === undefined || (folder.coders.length !== 1 && !sealed)) {
     throw invalid(
       `${name}: the 7z header is packed in a way 7-Zip does not write (${folder ? methodName(folder) : 'no folder'})`,
     );
@@ -89,15 +92,10 @@ async function decodeHeader(source: ByteSource, encoded: Buffer, name: string): 
   const at = 32 + info.packPos;
   if (at + packSize > source.size) throw invalid(`${name}: the packed 7z header lies past the end of the archive`);
   const packed = await source.read(at, packSize);
+  if (sealed) return openEncryptedHeader(packed, folder, name, keys);
   const coder = folder.coders[0]!;
   if (coder.id === LZMA) return lzmaDecode(coder.properties, packed, folder.unpackSizes[0] ?? 0);
   if (coder.id === COPY) return packed;
-  if (coder.id === AES) {
-    throw new ArchiveError(
-      'ARCHIVE_UNSUPPORTED',
-      `${name}: the 7z header is encrypted (7z -mhe), which cannot be read yet`,
-    );
-  }
   throw invalid(`${name}: the 7z header is packed with ${methodName(folder)}`);
 }
 
@@ -178,19 +176,4 @@ function members(
   for (const f of files)
     if (!f.hasStream && !f.directory) out.push({ name: safeMemberPath(f.name), size: 0, extents: [] });
   return out;
-}
-
-/** 7zAES coder properties: cycles power and flags, then salt and IV sizes, then the salt and the IV. */
-function sevenZipAes(props: Buffer, name: string): MemberEncryption {
-  if (props.length < 1) throw invalid(`${name}: the 7z AES coder has no properties`);
-  const b0 = props[0]!;
-  const kdfLog2 = b0 & 0x3f;
-  if ((b0 & 0xc0) === 0) return { scheme: '7z-aes256', salt: '', iv: '00'.repeat(16), kdfLog2 };
-  const b1 = props[1] ?? 0;
-  const saltSize = ((b0 >> 7) & 1) + (b1 >> 4);
-  const ivSize = ((b0 >> 6) & 1) + (b1 & 0x0f);
-  if (props.length < 2 + saltSize + ivSize) throw invalid(`${name}: the 7z AES coder properties are truncated`);
-  const salt = props.subarray(2, 2 + saltSize).toString('hex');
-  const iv = Buffer.concat([props.subarray(2 + saltSize, 2 + saltSize + ivSize), Buffer.alloc(16 - ivSize)]);
-  return { scheme: '7z-aes256', salt, iv: iv.toString('hex'), kdfLog2 };
 }

@@ -82,6 +82,12 @@ export interface HistoryRecord {
   movieId?: number;
   seriesId?: number;
   episodeId?: number;
+  /**
+   * Event details, strings keyed in camelCase; a "downloadFolderImported" record carries `fileId` (the moviefile or
+   * episodefile it created), `droppedPath` (where the arr took the file from: the download's folder) and
+   * `importedPath` (where it put it then; later renames do not update it).
+   */
+  data?: Record<string, string | null | undefined>;
 }
 
 export interface Paged<T> {
@@ -111,3 +117,16 @@ export interface CommandResource {
 }
 
 export const HISTORY_EVENT_GRABBED = 1;
+export const HISTORY_EVENT_IMPORTED = 3;
+
+const eventIs = (r: HistoryRecord, name: string, id: number) =>
+  String(r.eventType).toLowerCase() === name.toLowerCase() || Number(r.eventType) === id;
+export const isGrab = (r: HistoryRecord) => eventIs(r, 'grabbed', HISTORY_EVENT_GRABBED);
+export const isImport = (r: HistoryRecord) => eventIs(r, 'downloadFolderImported', HISTORY_EVENT_IMPORTED);
+
+/** A `data` entry whatever the case of its key (older arrs wrote PascalCase). */
+export function historyData(r: HistoryRecord, key: string): string | undefined {
+  const k = key.toLowerCase();
+  for (const [name, value] of Object.entries(r.data ?? {})) if (name.toLowerCase() === k && value) return value;
+  return undefined;
+}

@@ -77,18 +77,30 @@ test('series, episode files, episodes of a file and parse on Sonarr', async () =
   assert.equal((await c.parse('Unknown.Release')).series, null);
 });
 
-test('grabs of one download id, mark failed, delete, commands: the exact calls', async () => {
+test('the grab and import history of one download id, mark failed, delete, commands: the exact calls', async () => {
   const movie = radarr.addMovie({ title: 'Grabbed' });
   const file = radarr.addMovieFile(movie.id, { path: '/nowhere/grabbed.mkv' });
   const grab = radarr.addGrab({ downloadId: 'SABnzbd_nzo_a1', movieId: movie.id, sourceTitle: 'Grabbed.2020' });
   radarr.addGrab({ downloadId: 'SABnzbd_nzo_other', movieId: movie.id });
+  const imported = radarr.addImport({
+    downloadId: 'SABnzbd_nzo_a1',
+    movieId: movie.id,
+    fileId: file.id,
+    droppedPath: '/downloads/movies/Grabbed.2020/grabbed.mkv',
+    importedPath: '/nowhere/grabbed.mkv',
+  });
   const c = client(radarr);
   const from = radarr.calls.length;
-  const grabs = await c.grabs('SABnzbd_nzo_a1');
+  const history = await c.downloadHistory('SABnzbd_nzo_a1');
   assert.deepEqual(
-    grabs.map((g) => g.id),
-    [grab.id],
+    history.map((g) => [g.id, g.eventType]),
+    [
+      [imported.id, 'downloadFolderImported'],
+      [grab.id, 'grabbed'],
+    ],
   );
+  assert.equal(history[0]!.data?.droppedPath, '/downloads/movies/Grabbed.2020/grabbed.mkv');
+  assert.equal(history[0]!.data?.fileId, String(file.id));
   await c.markFailed(grab.id);
   await c.deleteMovieFile(file.id);
   const cmd = await c.searchMovies([movie.id]);
@@ -103,12 +115,7 @@ test('grabs of one download id, mark failed, delete, commands: the exact calls',
     'POST command',
     'POST command',
   ]);
-  assert.deepEqual(radarr.calls[from]!.query, {
-    downloadId: 'SABnzbd_nzo_a1',
-    eventType: '1',
-    page: '1',
-    pageSize: '50',
-  });
+  assert.equal(radarr.calls[from]!.search, 'downloadId=SABnzbd_nzo_a1&eventType=1&eventType=3&page=1&pageSize=250');
   assert.deepEqual(
     radarr.calls.slice(-3).map((x) => x.body),
     [
@@ -134,11 +141,16 @@ test('an arr that ignores the history filters never hands back another download'
       totalRecords: 2,
       records: [
         { id: 90, eventType: 'grabbed', downloadId: 'someone-else' },
-        { id: 91, eventType: 'downloadFolderImported', downloadId: 'mine' },
+        { id: 91, eventType: 'downloadFolderImported', downloadId: 'someone-else', data: { fileId: '1' } },
+        { id: 92, eventType: 'movieFileDeleted', downloadId: 'mine' },
+        { id: 93, eventType: 'grabbed', downloadId: 'mine' },
       ],
     },
   });
-  assert.deepEqual(await client(radarr).grabs('mine'), []);
+  assert.deepEqual(
+    (await client(radarr).downloadHistory('mine')).map((r) => r.id),
+    [93],
+  );
 });
 
 test('each failure is its own typed error, retryable or not', async () => {
@@ -177,7 +189,7 @@ test('each failure is its own typed error, retryable or not', async () => {
   assert.match(moved.message, /redirected to https:\/\/radarr\.example\//);
 
   radarr.fail({ path: 'history', status: 200, times: 1, body: { oops: true } });
-  const bad = await failure(c.grabs('x'));
+  const bad = await failure(c.downloadHistory('x'));
   assert.deepEqual([bad.kind, bad.retryable], ['bad_response', false]);
 
   radarr.fail({ path: 'system/status', status: 'hang', times: 1 });

@@ -12,6 +12,9 @@ import {
 import type { ArrType } from './arrs.wire.js';
 import {
   HISTORY_EVENT_GRABBED,
+  HISTORY_EVENT_IMPORTED,
+  isGrab,
+  isImport,
   type CommandBody,
   type CommandResource,
   type DownloadClientConfig,
@@ -39,7 +42,8 @@ export interface ArrClientOptions {
   listTimeoutMs?: number;
 }
 
-type Query = Record<string, string | number | undefined>;
+/** A list value is sent as the parameter repeated (`eventType=1&eventType=3`), as ASP.NET binds `int[]`. */
+type Query = Record<string, string | number | readonly number[] | undefined>;
 
 /**
  * Typed client of one Radarr or Sonarr v3 API (docs/arrs.md). Authenticates with `X-Api-Key`; every failure is an
@@ -91,17 +95,21 @@ export class ArrClient {
     return this.get('parse', { title });
   }
 
-  /** The "grabbed" history records of one download id (the nzo_id Spool's SABnzbd API answered). */
-  async grabs(downloadId: string): Promise<HistoryRecord[]> {
+  /**
+   * The "grabbed" and "downloadFolderImported" history records of one download id (the nzo_id Spool's SABnzbd API
+   * answered): the grab names the movie or series and is what a blocklist marks failed; an import names the file
+   * record it created (`data.fileId`) and the path it took the file from (`data.droppedPath`).
+   */
+  async downloadHistory(downloadId: string): Promise<HistoryRecord[]> {
     const page = await this.get<Paged<HistoryRecord>>('history', {
       downloadId,
-      eventType: HISTORY_EVENT_GRABBED,
+      eventType: [HISTORY_EVENT_GRABBED, HISTORY_EVENT_IMPORTED],
       page: 1,
-      pageSize: 50,
+      pageSize: 250,
     });
     if (!page || !Array.isArray(page.records)) throw new ArrBadResponseError(this.what('GET', 'history'), 'no records');
-    // Older arrs ignore filters they do not know; filter again so another download's grab is never used.
-    return page.records.filter((r) => r.downloadId === downloadId && String(r.eventType).toLowerCase() === 'grabbed');
+    // Older arrs ignore filters they do not know; filter again so another download's records are never used.
+    return page.records.filter((r) => r.downloadId === downloadId && (isGrab(r) || isImport(r)));
   }
 
   /** Marks a grab failed: the arr blocklists that release (and searches again if "Redownload Failed" is on). */
@@ -164,7 +172,10 @@ export class ArrClient {
       throw new ArrUrlError(what, 'not a URL');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ArrUrlError(what, 'not http or https');
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query)) {
+      if (Array.isArray(v)) for (const item of v as readonly number[]) url.searchParams.append(k, String(item));
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     const ms = list ? (this.opts.listTimeoutMs ?? 60_000) : (this.opts.timeoutMs ?? 10_000);
     const headers: Record<string, string> = { 'X-Api-Key': this.opts.apiKey, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';

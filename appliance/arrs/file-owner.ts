@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { ArrClient } from './arr.client.js';
-import type { EpisodeFile, HistoryRecord, MovieFile } from './arr-v3.types.js';
-import { recordIsFile, type FileTarget, type FileView } from './file-target.js';
+import { historyData, isGrab, isImport, type EpisodeFile, type HistoryRecord, type MovieFile } from './arr-v3.types.js';
+import { droppedIsFile, recordIsFile, type FileTarget, type FileView } from './file-target.js';
 
 /** The arr record of the broken file in one instance. */
 export interface FileOwner {
@@ -13,7 +13,7 @@ export interface FileOwner {
   episodeIds: number[];
   /** The "grabbed" history record of the download that brought the file, when known (to blocklist it). */
   grabId?: number;
-  how: 'path' | 'grab';
+  how: 'import' | 'path' | 'grab';
 }
 
 export interface OwnerQuery {
@@ -29,12 +29,15 @@ type AnyFile = MovieFile | EpisodeFile;
 const SERIES_AT_ONCE = 4;
 
 /**
- * Finds the file record in one instance (docs/arrs.md): (a) through the grab of the download id, (b) through the
- * release name the arr parses, then (c) by walking the library. Throws ArrError when the arr cannot be asked.
+ * Finds the file record in one instance (docs/arrs.md): (a) through the download id's history, the import that
+ * took this very file and the record it created, else the grab's item; (b) through the release name the arr
+ * parses, then (c) by walking the library. Throws ArrError when the arr cannot be asked.
  */
 export async function findOwner(client: ArrClient, q: OwnerQuery): Promise<FileOwner | undefined> {
   if (q.downloadId) {
-    const owner = await byGrab(client, q, await client.grabs(q.downloadId));
+    const history = await client.downloadHistory(q.downloadId);
+    const grabs = history.filter(isGrab);
+    const owner = (await byImport(client, q, history.filter(isImport), grabs)) ?? (await byGrab(client, q, grabs));
     if (owner) return owner;
   }
   if (q.target.jobName) {
@@ -66,6 +69,34 @@ async function matching(files: AnyFile[], q: OwnerQuery): Promise<AnyFile | unde
 async function inItem(client: ArrClient, q: OwnerQuery, itemId: number): Promise<FileOwner | undefined> {
   const f = await matching(await filesOf(client, itemId), q);
   return f && owner(client, f, 'path');
+}
+
+const itemOfRecord = (client: ArrClient, r: HistoryRecord) => (client.type === 'radarr' ? r.movieId : r.seriesId);
+
+/**
+ * The arr's import of this download wrote which file it took (`droppedPath`: this file's entry in the job folder)
+ * and the record it made of it (`fileId`). That record is the broken file wherever the arr renamed or moved it
+ * since, as long as it still exists: a later upgrade made a new record, which is never touched.
+ */
+async function byImport(
+  client: ArrClient,
+  q: OwnerQuery,
+  imports: HistoryRecord[],
+  grabs: HistoryRecord[],
+): Promise<FileOwner | undefined> {
+  const ours = imports.filter((r) => droppedIsFile(historyData(r, 'droppedPath') ?? '', q.target));
+  const seen = new Set<string>();
+  for (const r of ours) {
+    const itemId = itemOfRecord(client, r);
+    const fileId = Number(historyData(r, 'fileId'));
+    if (itemId === undefined || !Number.isInteger(fileId) || seen.has(`${itemId}/${fileId}`)) continue;
+    seen.add(`${itemId}/${fileId}`);
+    const file = (await filesOf(client, itemId)).find((f) => f.id === fileId);
+    if (!file) continue; // replaced or deleted since: nothing of this download left to repair there
+    const grab = grabs.find((g) => itemOfRecord(client, g) === itemId);
+    return owner(client, file, 'import', grab?.id);
+  }
+  return undefined;
 }
 
 /**

@@ -14,6 +14,12 @@ export interface FileTarget {
   paths: Set<string>;
   /** The release folder the file came in (what the arr sent as the NZB name), when the path shows one. */
   jobName?: string;
+  /**
+   * The file as it sits in its download folder: `<job>/<path inside the job>`. Every import strategy publishes it
+   * under that name (a symlink, the same name plus `.strm`, or the mount's own folder), so the path the arr took the
+   * file from (its history's `droppedPath`) ends with it, whatever prefix the arr's path mapping adds.
+   */
+  inJob?: string;
   /** Lower-cased extension ('.mkv'), '' when none. */
   extension: string;
 }
@@ -43,8 +49,10 @@ export function fileTarget(path: string, mountPath: string, rootFolder: string):
   if (rootFolder.trim()) paths.add(clean(`${rootFolder.trim()}${virtualPath}`));
   const segs = virtualPath.split('/').filter(Boolean);
   // /complete/<category>/<job>/...: the job folder is the release name; elsewhere the file's own folder.
-  const jobName = segs[0] === 'complete' && segs.length >= 4 ? segs[2] : segs.length >= 2 ? segs.at(-2) : undefined;
-  return { virtualPath, paths, jobName, extension: posix.extname(virtualPath).toLowerCase() };
+  const jobAt = segs[0] === 'complete' && segs.length >= 4 ? 2 : segs.length >= 2 ? segs.length - 2 : undefined;
+  const jobName = jobAt === undefined ? undefined : segs[jobAt];
+  const inJob = jobAt === undefined ? undefined : segs.slice(jobAt).join('/');
+  return { virtualPath, paths, jobName, inJob, extension: posix.extname(virtualPath).toLowerCase() };
 }
 
 /** A .strm file is one short line; anything longer is not one of ours. */
@@ -82,6 +90,18 @@ function strmNamesFile(text: string, target: FileTarget): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the path an arr imported a download's file from (`droppedPath`, in the arr's own view, maybe Windows
+ * style) is this file's entry in the download folder: it ends with `/<job>/<path inside the job>`, or that plus
+ * `.strm`. Only asked of the history of this file's own download id, so the job folder is this file's.
+ */
+export function droppedIsFile(droppedPath: string, target: FileTarget): boolean {
+  if (!target.inJob) return false;
+  const p = clean(droppedPath.replace(/\\/g, '/'));
+  const names = p.toLowerCase().endsWith('.strm') ? [p, p.slice(0, -'.strm'.length)] : [p];
+  return names.some((n) => n === `/${target.inJob}` || n.endsWith(`/${target.inJob}`));
 }
 
 /**

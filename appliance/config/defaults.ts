@@ -79,6 +79,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
     scan_roots: ['./data/nzb'],
     show_archive_volumes: false,
+    archive_passwords: [],
   },
   health: {
     enabled: false,

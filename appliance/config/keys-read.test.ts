@@ -19,36 +19,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Keys read without their name appearing next to their section, each with why. */
 const GENERIC: Record<string, string> = {};
 
-/**
- * A known defect, kept visible rather than hidden: rclone-mount settings the console contract's Mount & RClone
- * section edits (docs/console-contract.md §3) that nothing applies yet, because Spool mounts through its own FUSE
- * addon (docs/fuse.md), not rclone. They are to be pushed to an external `rclone rcd` (RC `options/set`) or
- * removed; docs/configuration.md marks them "not applied". The test fails when a key here starts being read (take
- * it off this list) and for any other unread key.
- */
-const NOT_APPLIED_YET = [
-  'rclone.rc_options',
-  'rclone.syslog',
-  'rclone.log_level',
-  'rclone.buffer_size',
-  'rclone.transfers',
-  'rclone.cache_dir',
-  'rclone.vfs_cache_mode',
-  'rclone.vfs_cache_max_size',
-  'rclone.vfs_cache_max_age',
-  'rclone.read_chunk_size',
-  'rclone.read_chunk_size_limit',
-  'rclone.vfs_read_ahead',
-  'rclone.vfs_cache_min_free_space',
-  'rclone.vfs_disk_space_total',
-  'rclone.vfs_read_chunk_streams',
-  'rclone.no_mod_time',
-  'rclone.no_checksum',
-  'rclone.async_read',
-  'rclone.vfs_fast_fingerprint',
-  'rclone.use_mmap',
-];
-
 interface Def {
   type: string;
   shape?: Record<string, ZodType>;
@@ -91,14 +61,7 @@ test('every config key is read outside appliance/config/ (or listed as read gene
     const owners = parts.slice(0, -1);
     return !files.some((text) => namesProperty(text, leaf) && owners.every((o) => namesSection(text, o)));
   });
-  const unexpected = unread.filter((k) => !NOT_APPLIED_YET.includes(k));
-  assert.deepEqual(
-    unexpected,
-    [],
-    `config keys nothing reads (implement or remove them):\n  ${unexpected.join('\n  ')}`,
-  );
-  const nowRead = NOT_APPLIED_YET.filter((k) => !unread.includes(k));
-  assert.deepEqual(nowRead, [], `read now: take them off NOT_APPLIED_YET:\n  ${nowRead.join('\n  ')}`);
+  assert.deepEqual(unread, [], `config keys nothing reads (implement or remove them):\n  ${unread.join('\n  ')}`);
 });
 
 test('the audit sees the schema: known keys are found, a made-up one would not be', () => {

@@ -124,9 +124,21 @@ function providerErrors(providers: unknown): FieldError[] {
 
 function rcloneErrors(section: unknown): FieldError[] {
   if (!isObj(section)) return [];
+  const errors: FieldError[] = [];
   const url = str(section.rc_url);
-  if (url && !isHttpUrl(url)) return [{ field: 'rclone.rc_url', message: 'Invalid URL format' }];
-  return [];
+  if (url && !isHttpUrl(url)) errors.push({ field: 'rclone.rc_url', message: 'Invalid URL format' });
+  // rcd-wide rclone options, sent by RC options/set in their block (docs/configuration.md).
+  for (const key of Object.keys(isObj(section.rc_options) ? section.rc_options : {}))
+    if (!/^[A-Za-z][\w-]*\.[A-Za-z]\w*$/.test(key))
+      errors.push({ field: 'rclone.rc_options', message: `'${key}' must be <block>.<Option>, e.g. main.Checkers` });
+  const options = isObj(section.mount_options) ? section.mount_options : {};
+  const backend = options.backend;
+  if (backend !== undefined && !['native', 'rclone'].includes(String(backend).trim().toLowerCase()))
+    errors.push({ field: 'rclone.mount_options', message: 'backend must be native or rclone' });
+  const webdavUrl = options.webdav_url;
+  if (webdavUrl !== undefined && !isHttpUrl(String(webdavUrl)))
+    errors.push({ field: 'rclone.mount_options', message: 'webdav_url must be an http(s) URL' });
+  return errors;
 }
 
 function sabnzbdErrors(section: unknown): FieldError[] {

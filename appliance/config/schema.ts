@@ -80,6 +80,10 @@ export const importSchema = z.strictObject({
   scan_roots: z.array(nonBlank('A scan root cannot be blank')),
   // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)
   show_archive_volumes: z.boolean(),
+  // docs/archives.md: tried on encrypted archives after the item's own and the NZB's passwords; write-only (secrets.ts)
+  archive_passwords: z
+    .array(z.string().min(1, 'An archive password cannot be empty'))
+    .max(100, 'At most 100 passwords'),
 });
 
 export const healthSchema = z.strictObject({

@@ -15,6 +15,7 @@ function configWithSecrets(): SpoolConfig {
         rclone: { rc_pass: 'rc-secret' },
         sabnzbd: { fallback_api_key: 'sab-secret' },
         arrs: { radarr_instances: [{ name: 'R', url: 'http://r:7878', api_key: 'arr-secret' }] },
+        import: { archive_passwords: ['arc-secret-1', 'arc-secret-2'] },
       },
       defaultsFor('/srv/spool'),
     ).candidate,
@@ -27,7 +28,7 @@ test('redact removes every secret and says which are set', () => {
   const config = configWithSecrets();
   const r = redact(config);
   const text = JSON.stringify(r);
-  for (const secret of ['dav-secret', 'nntp-secret', 'rc-secret', 'sab-secret', 'arr-secret']) {
+  for (const secret of ['dav-secret', 'nntp-secret', 'rc-secret', 'sab-secret', 'arr-secret', 'arc-secret']) {
     assert.ok(!text.includes(secret), `${secret} leaked`);
   }
   assert.equal(r.webdav.password_set, true);
@@ -35,6 +36,9 @@ test('redact removes every secret and says which are set', () => {
   assert.equal(r.rclone.rc_pass_set, true);
   assert.equal(r.sabnzbd.fallback_api_key_set, true);
   assert.equal(r.arrs.radarr_instances[0]?.api_key_set, true);
+  assert.equal(r.import.archive_passwords_set, true);
+  assert.equal(r.import.archive_passwords_count, 2);
+  assert.ok(!('archive_passwords' in r.import));
   assert.ok(!('password' in r.webdav) && !('rc_pass' in r.rclone) && !('fallback_api_key' in r.sabnzbd));
   assert.equal(redact(defaultsFor('/x')).webdav.password_set, false);
   assert.equal(config.webdav.password, 'dav-secret', 'the running config is untouched');
@@ -79,4 +83,32 @@ test('list secrets follow their entry: providers by id, arr instances by name th
   assert.equal(out.providers[0]?.password, undefined, 'a new provider does not inherit a password');
   assert.equal(out.providers[1]?.password, 'nntp-secret');
   assert.equal(out.arrs.radarr_instances[0]?.api_key, 'arr-secret', 'renamed instance keeps its key by position');
+});
+
+test('import.archive_passwords: kept when omitted, empty or masked; replaced by a new list; cleared by _set false', () => {
+  const config = configWithSecrets();
+  const stored = ['arc-secret-1', 'arc-secret-2'];
+  const cases: [Record<string, unknown>, string[]][] = [
+    [{}, stored],
+    [{ archive_passwords: [] }, stored],
+    [{ archive_passwords: MASKED_SECRET }, stored],
+    [{ archive_passwords: [MASKED_SECRET, MASKED_SECRET], archive_passwords_set: true }, stored],
+    [{ archive_passwords: ['new'], archive_passwords_count: 2 }, ['new']],
+    [{ archive_passwords: [], archive_passwords_set: false }, []],
+  ];
+  for (const [section, expected] of cases) {
+    const out = keepSecrets({ import: section }, config) as { import: Record<string, unknown> };
+    assert.deepEqual(out.import.archive_passwords, expected, JSON.stringify(section));
+    assert.ok(!('archive_passwords_set' in out.import) && !('archive_passwords_count' in out.import));
+  }
+  // a PATCH of another section leaves the list alone
+  const other = keepSecrets({ webdav: { port: 1 } }, config) as { import: { archive_passwords: string[] } };
+  assert.deepEqual(other.import.archive_passwords, stored);
+  const bad = validateConfig(
+    withDefaults({ import: { archive_passwords: ['ok', ''] } }, defaultsFor('/srv/spool')).candidate,
+  );
+  assert.ok(!bad.ok);
+  assert.deepEqual(bad.errors, [
+    { field: 'import.archive_passwords.1', message: 'An archive password cannot be empty' },
+  ]);
 });

@@ -2,6 +2,7 @@ import { isPlainObject } from './normalize.js';
 import type {
   ArrInstance,
   ArrsConfig,
+  ImportConfig,
   ProviderConfig,
   RcloneConfig,
   SabnzbdConfig,
@@ -19,8 +20,11 @@ export const MASKED_SECRET = '********';
 type Redact<T, K extends keyof T & string> = Omit<T, K> & { [P in `${K}_set`]: boolean };
 export type RedactedProvider = Redact<ProviderConfig, 'password'>;
 export type RedactedArrInstance = Redact<ArrInstance, 'api_key'>;
-export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs'> & {
+/** A secret list answers with whether it holds anything and how many entries, never the entries. */
+export type RedactedImport = Redact<ImportConfig, 'archive_passwords'> & { archive_passwords_count: number };
+export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs'> & {
   webdav: Redact<WebdavConfig, 'password'>;
+  import: RedactedImport;
   providers: RedactedProvider[];
   rclone: Redact<RcloneConfig, 'rc_pass'>;
   sabnzbd: Redact<SabnzbdConfig, 'fallback_api_key'>;
@@ -37,10 +41,16 @@ function hide<T extends object, K extends keyof T & string>(obj: T, key: K): Red
 
 export const redactProvider = (p: ProviderConfig): RedactedProvider => hide(p, 'password');
 
+function redactImport(config: ImportConfig): RedactedImport {
+  const { archive_passwords: list, ...rest } = structuredClone(config);
+  return { ...rest, archive_passwords_set: list.length > 0, archive_passwords_count: list.length };
+}
+
 export function redact(config: SpoolConfig): RedactedConfig {
   return {
     ...structuredClone(config),
     webdav: hide(config.webdav, 'password'),
+    import: redactImport(config.import),
     providers: config.providers.map(redactProvider),
     rclone: hide({ ...config.rclone, rc_options: { ...config.rclone.rc_options } }, 'rc_pass'),
     sabnzbd: hide(structuredClone(config.sabnzbd), 'fallback_api_key'),
@@ -71,6 +81,21 @@ export function keepSecret(input: Obj, key: string, current: string | undefined)
 }
 
 /**
+ * `keepSecret` for a list of secrets (import.archive_passwords): omitted, empty, or only masked placeholders keeps
+ * the stored list; a list with real entries replaces it; `[]` with `<key>_set: false` clears it. The read-only
+ * `<key>_set` and `<key>_count` are dropped.
+ */
+export function keepSecretList(input: Obj, key: string, current: readonly string[]): void {
+  const value = input[key];
+  const clear = input[`${key}_set`] === false && Array.isArray(value) && value.length === 0;
+  delete input[`${key}_set`];
+  delete input[`${key}_count`];
+  if (clear) return;
+  const masked = Array.isArray(value) && value.every((v) => v === MASKED_SECRET);
+  if (value === undefined || value === MASKED_SECRET || masked) input[key] = [...current];
+}
+
+/**
  * Applies `keepSecret` at every secret location of a (full or partial) config input, against the running config.
  * List entries are matched to their stored counterpart: providers by id, arr instances by name, then by position.
  * Returns a new object; the input is not modified.
@@ -88,6 +113,8 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
     const obj = out[section];
     if (isPlainObject(obj)) keepSecret(obj, key, value);
   }
+  if (out.import === undefined) out.import = {};
+  if (isPlainObject(out.import)) keepSecretList(out.import, 'archive_passwords', current.import.archive_passwords);
   if (Array.isArray(out.providers)) {
     for (const p of out.providers) {
       if (!isPlainObject(p)) continue;

@@ -29,6 +29,11 @@ test('allow_other, ro, attr_timeout and dir_cache_time map to -o options', () =>
   assert.ok(!plain.some((o) => o.startsWith('nonempty')));
 });
 
+test('async_read off asks the addon for sync reads (sync_read); on, nothing is added', () => {
+  assert.ok(mountOptions(withRclone({ async_read: false })).includes('sync_read'));
+  assert.ok(!mountOptions(withRclone({ async_read: true })).includes('sync_read'));
+});
+
 test('direct I/O is on unless mount_options turns it off, under any of its spellings', () => {
   assert.ok(mountOptions(withRclone({})).includes('direct_io'));
   type Options = Record<string, string | number | boolean>;

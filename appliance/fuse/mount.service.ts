@@ -4,6 +4,8 @@ import { promisify } from 'node:util';
 import { FuseMount, type ReadCounters } from './fuse-mount.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
+import { mountBackend, type MountBackend } from '../rclone/rc-mount-options.js';
+import { RcloneMount } from '../rclone/rclone-mount.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
@@ -16,12 +18,16 @@ export interface MountStatus {
 }
 
 /**
- * The FUSE mount of the virtual tree at `mount_path` (docs/console-contract.md §7 /api/rclone/mount/*). A mount left behind by a
- * crash is detached (fusermount3 -uz, else umount -l) before mounting again, so a kill -9 never blocks the next
- * start. The mount is our FUSE 3 addon (appliance/fuse/native, docs/fuse.md).
+ * The mount of the virtual tree at `mount_path` (docs/console-contract.md §7 /api/rclone/mount/*), by one of two
+ * backends (docs/fuse.md): our FUSE 3 addon (appliance/fuse/native, the default), or an rclone rcd mounting Spool's
+ * WebDAV over its remote control (`rc_enabled`, or `mount_options.backend`; appliance/rclone/rclone-mount.ts). A
+ * native mount left behind by a crash is detached (fusermount3 -uz, else umount -l) before mounting again, so a
+ * kill -9 never blocks the next start.
  */
 export class MountService {
   private fuse: FuseMount | null = null;
+  /** The backend of the running mount, or null when none runs. */
+  private active: MountBackend | null = null;
   private mountPoint = '';
   private lastError = '';
 
@@ -32,34 +38,61 @@ export class MountService {
     private readonly logger: Logger,
     /** Kernel read-ahead for the mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
     private readonly kernelReadAheadKb = 0,
+    readonly rclone = new RcloneMount(logger),
   ) {}
 
-  status(): MountStatus {
+  async status(): Promise<MountStatus> {
     const point = this.mountPoint || this.config.get().mount_path;
-    return { mounted: this.fuse !== null && isMounted(point), mount_point: point, error: this.lastError };
+    if (this.active !== 'rclone')
+      return { mounted: this.fuse !== null && isMounted(point), mount_point: point, error: this.lastError };
+    try {
+      const mounted = await this.rclone.isMounted();
+      return { mounted, mount_point: point, error: this.lastError };
+    } catch (err) {
+      return { mounted: false, mount_point: point, error: (err as Error).message };
+    }
   }
 
   async start(): Promise<{ status: MountStatus; message: string }> {
-    if (this.fuse) return { status: this.status(), message: 'Mount already running' };
+    if (this.active) return { status: await this.status(), message: 'Mount already running' };
     try {
-      return await this.mount();
+      const c = this.config.get();
+      if (!c.mount_path) throw new Error('mount_path is not set');
+      if (mountBackend(c.rclone) === 'rclone') await this.mountRclone();
+      else await this.mountNative();
+      this.lastError = '';
+      this.logger.info('mounted', { mount_point: this.mountPoint, backend: this.active });
+      return { status: await this.status(), message: 'Mount started' };
     } catch (err) {
       this.lastError = (err as Error).message; // GET /api/rclone/mount/status shows why
       throw err;
     }
   }
 
-  private async mount(): Promise<{ status: MountStatus; message: string }> {
+  private async mountRclone(): Promise<void> {
     const c = this.config.get();
     const point = c.mount_path;
-    if (!point) throw new Error('mount_path is not set');
+    // The mount point is a path on the rcd's host; when that is this host, rclone wants it to exist.
+    try {
+      mkdirSync(point, { recursive: true });
+    } catch {
+      // not creatable here: the rcd may run elsewhere, and says so itself if the path is wrong there too
+    }
+    await this.rclone.start(c, point);
+    this.active = 'rclone';
+    this.mountPoint = point;
+  }
+
+  private async mountNative(): Promise<void> {
+    const c = this.config.get();
+    const point = c.mount_path;
     await cleanStale(point, this.logger);
     mkdirSync(point, { recursive: true });
     const r = c.rclone;
     // FUSE 3 mounts over a non-empty directory without asking (no `nonempty`); rclone's rule is kept here.
     if (!r.allow_non_empty && readdirSync(point).length > 0)
       throw new Error(`Mount point ${point} is not empty (enable allow_non_empty to mount over its contents)`);
-    const fuse = FuseMount.start(
+    this.fuse = FuseMount.start(
       point,
       mountOptions(c),
       this.vfs,
@@ -73,37 +106,41 @@ export class MountService {
       },
       this.kernelReadAheadKb,
     );
-    this.fuse = fuse;
+    this.active = 'native';
     this.mountPoint = point;
-    this.lastError = '';
-    this.logger.info('mounted', { mount_point: point });
-    return { status: this.status(), message: 'Mount started' };
   }
 
   async stop(): Promise<{ message: string }> {
+    if (this.active === 'rclone') {
+      await this.rclone.stop();
+      this.logger.info('unmounted', { mount_point: this.mountPoint, backend: 'rclone' });
+      this.active = null;
+      return { message: 'Mount stopped' };
+    }
     const fuse = this.fuse;
     if (!fuse) return { message: 'Mount was not running' };
     await fuse.stop();
     const counters = fuse.counters();
     // How reads were answered: the share the native window served is what makes FUSE keep up with WebDAV.
-    this.logger.info('unmounted', { mount_point: this.mountPoint, ...counters });
+    this.logger.info('unmounted', { mount_point: this.mountPoint, backend: 'native', ...counters });
     if (isMounted(this.mountPoint)) await cleanStale(this.mountPoint, this.logger);
     this.fuse = null;
+    this.active = null;
     return { message: 'Mount stopped' };
   }
 
-  /** Files open on the mount now (each with its read window). */
+  /** Files open on the native mount now (each with its read window). */
   openHandles(): number {
     return this.fuse?.openHandles ?? 0;
   }
 
-  /** How the mount's reads were answered (native window vs JS); null when not mounted. */
+  /** How the native mount's reads were answered (native window vs JS); null when not mounted natively. */
   readCounters(): ReadCounters | null {
     return this.fuse?.counters() ?? null;
   }
 }
 
-/** libfuse -o options from the rclone section (the subset a FUSE mount has). */
+/** libfuse -o options (plus the addon's own direct_io and sync_read) from the rclone section. */
 export function mountOptions(c: ReturnType<ConfigService['get']>): string[] {
   const r = c.rclone;
   const opts = [
@@ -115,6 +152,8 @@ export function mountOptions(c: ReturnType<ConfigService['get']>): string[] {
   ];
   if (r.allow_other) opts.push('allow_other');
   if (r.read_only) opts.push('ro');
+  // Ours, taken out by the addon before libfuse sees it: turns FUSE_CAP_ASYNC_READ off at init.
+  if (!r.async_read) opts.push('sync_read');
   if (directIo(r.mount_options)) opts.push('direct_io');
   return opts;
 }

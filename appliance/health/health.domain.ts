@@ -21,6 +21,11 @@ export interface HealthDeps {
   client: ArticleClient;
   clock: Clock;
   logger: Logger;
+  /**
+   * The arr's download id of a file: the nzo_id Spool's SABnzbd API answered for the queue item that wrote it
+   * (docs/arrs.md, "Which arr owns a file"). Undefined when unknown.
+   */
+  downloadIdOf?: (path: string) => string | undefined;
   /** The arrs' repair (appliance/arrs); undefined until that domain is built. */
   repairer?: () => FileRepairer | undefined;
 }
@@ -58,6 +63,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   const repair = new RepairLoop({
     store,
     sizeOf: (path) => deps.vfs.stat(path)?.size,
+    downloadIdOf: deps.downloadIdOf ?? (() => undefined),
     repairer: deps.repairer ?? (() => undefined),
     clock: deps.clock,
     settings: () => ({

@@ -38,6 +38,4 @@ export interface HealthRecord {
   readEvidence: string[];
   checkedSegments: number;
   totalSegments: number;
-  /** The arr download id, when the repair service may use it. */
-  downloadId?: string;
 }

@@ -30,6 +30,8 @@ export interface RepairLoopDeps {
   store: HealthStore;
   /** The file's size (the arrs confirm a match by release name with it); undefined when it left the tree. */
   sizeOf: (path: string) => number | undefined;
+  /** The nzo_id Spool's SABnzbd API gave the arr for the download that brought the file (the arr's downloadId). */
+  downloadIdOf: (path: string) => string | undefined;
   repairer: () => FileRepairer | undefined;
   clock: Clock;
   settings: () => RepairSettings;
@@ -81,11 +83,12 @@ export class RepairLoop {
         repairNextAt: null,
       });
     const repairer = this.d.repairer();
+    const downloadId = this.d.downloadIdOf(record.path);
     const outcome: RepairOutcome = repairer
       ? await repairer
           .repairFile({
             path: record.path,
-            ...(record.downloadId ? { downloadId: record.downloadId } : {}),
+            ...(downloadId ? { downloadId } : {}),
             ...sizeField(this.d.sizeOf(record.path)),
           })
           .catch((err: unknown) => ({ kind: 'retryable' as const, reason: (err as Error).message ?? String(err) }))

@@ -1,6 +1,4 @@
-import { createDecipheriv } from 'node:crypto';
-import { crc32 } from 'node:zlib';
-import type { KeyRing, MemberCipher, MemberEncryption } from '../archive/index.js';
+import type { CipherCheck, KeyRing } from '../archive/index.js';
 import {
   ArchiveError,
   assembleMembers,
@@ -13,11 +11,12 @@ import {
   type ArchiveMember,
   type VolumeScan,
 } from '../archive/index.js';
-import { layoutFromExtents } from '../layout/index.js';
+import { layoutFromExtents, type FileLayout } from '../layout/index.js';
 import type { AddJobFile } from '../vfs/types.js';
 import { mapLimit } from '../articles/index.js';
 import { ImportError, nonRetryableError } from './import-errors.js';
 import { layoutSource, type ImportArticles } from './layout-bytes.js';
+import { cipherChecks } from './archive-passwords.js';
 
 /** A stored archive inside a stored archive is resolved; deeper than this is a loop or a trap, not a release. */
 const MAX_DEPTH = 4;
@@ -58,9 +57,7 @@ export async function expandArchives(candidates: Candidate[], ctx: ExpandContext
   if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
   for (const set of sets.values()) {
     const members = await membersOf(set.format, set.volumes, ctx);
-    // RAR5 carries a password check value; 7z and RAR 3 do not: a member's CRC decides
-    const verify = set.format === 'rar5' ? undefined : crcVerifier(members, set.volumes, ctx);
-    const inner = await archiveErrors(() => Promise.all(members.map((m) => memberFile(m, set.volumes, ctx, verify))));
+    const inner = await archiveErrors(() => memberFiles(members, set.volumes, ctx));
     if (ctx.showVolumes && depth === 0) out.push(...set.volumes);
     out.push(
       ...(await expandArchives(
@@ -82,7 +79,7 @@ async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: Expa
     if (format === '7z') {
       // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
       const v = volumes[0]!;
-      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name);
+      return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name, ctx.keys);
     }
     // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
@@ -110,54 +107,44 @@ function volumeOrder(volumes: AddJobFile[], scans: VolumeScan[]): number[] {
   return indexes.sort((a, b) => key(a) - key(b));
 }
 
+/**
+ * The members as job files. Encrypted ones are keyed one after the other, so a password proven on one member is
+ * tried first on the next; members keyed before any proof are keyed again once one exists (derived keys and read
+ * articles are cached, so that costs no fetch).
+ */
+async function memberFiles(members: ArchiveMember[], volumes: AddJobFile[], ctx: ExpandContext): Promise<AddJobFile[]> {
+  const layoutOf = (m: ArchiveMember) =>
+    layoutFromExtents(
+      m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),
+    );
+  const checkOf = cipherChecks(members, layoutOf, ctx.articles);
+  const files: AddJobFile[] = [];
+  const early: number[] = [];
+  for (const m of members) {
+    if (m.encryption && !ctx.keys.hasProven) early.push(files.length);
+    files.push(await memberFile(m, layoutOf(m), volumes[0]!, ctx, checkOf(m)));
+  }
+  if (ctx.keys.hasProven)
+    for (const i of early)
+      files[i] = await memberFile(members[i]!, layoutOf(members[i]!), volumes[0]!, ctx, checkOf(members[i]!));
+  return files;
+}
+
 async function memberFile(
   m: ArchiveMember,
-  volumes: AddJobFile[],
+  layout: FileLayout,
+  first: AddJobFile,
   ctx: ExpandContext,
-  verify?: (cipher: MemberCipher, enc: MemberEncryption) => Promise<boolean>,
+  check: CipherCheck,
 ): Promise<AddJobFile> {
-  const first = volumes[0]!;
-  const layout = layoutFromExtents(
-    m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),
-  );
-  if (m.encryption) layout.cipher = { ...(await ctx.keys.cipherFor(m.encryption, m.name, verify)), plainSize: m.size };
+  if (m.encryption) layout.cipher = { ...(await ctx.keys.cipherFor(m.encryption, m.name, check)), plainSize: m.size };
   return {
     name: m.name,
     size: m.size,
     layout,
     sourceNzbPath: first.sourceNzbPath,
     passwordProtected: first.passwordProtected || m.encryption !== undefined,
-    ...(m.encryption ? { encryption: 'aes-256' } : {}),
-  };
-}
-
-/** Largest member whose bytes are read at import to prove a password where the archive has no check value. */
-const MAX_VERIFY_BYTES = 4 * 1024 * 1024;
-
-/**
- * For 7z and RAR 3: a check that a cipher opens the set, by decrypting its smallest member that has a CRC (up to 4 MiB) and
- * comparing. Undefined when nothing can prove it (then the first password is taken: docs/archives.md).
- */
-function crcVerifier(
-  members: ArchiveMember[],
-  volumes: AddJobFile[],
-  ctx: ExpandContext,
-): ((cipher: MemberCipher, enc: MemberEncryption) => Promise<boolean>) | undefined {
-  const probe = members
-    .filter((m) => m.encryption && m.crc !== undefined && m.size > 0 && m.size <= MAX_VERIFY_BYTES)
-    .sort((a, b) => a.size - b.size)[0];
-  if (!probe) return undefined;
-  return async (cipher, enc) => {
-    // the probe proves only a key derived like its own (same salt and rounds); 7-Zip uses one for the whole archive
-    if (enc.salt !== probe.encryption!.salt || enc.kdfLog2 !== probe.encryption!.kdfLog2) return true;
-    const key = Buffer.from(cipher.key, 'hex');
-    const file = await memberFile({ ...probe, encryption: undefined }, volumes, ctx);
-    const stored = await layoutSource(file.layout, ctx.articles, probe.name).read(0, file.layout.size);
-    // the key is the set's; the IV is the probe's own (each 7z folder has its own; RAR 3 derives it with the key)
-    const iv = Buffer.from(probe.encryption!.iv || cipher.iv, 'hex');
-    const c = createDecipheriv(cipher.algorithm, key, iv);
-    const plain = c.setAutoPadding(false).update(stored).subarray(0, probe.size);
-    return crc32(plain) === probe.crc;
+    ...(m.encryption ? { encryption: m.encryption.scheme === 'rar3-aes128' ? 'aes-128' : 'aes-256' } : {}),
   };
 }
 

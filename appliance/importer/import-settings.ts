@@ -7,6 +7,7 @@ export function importSettings(config: ConfigService): ImportSettings {
   return {
     samplePercentage: c.import.segment_sample_percentage,
     showArchiveVolumes: c.import.show_archive_volumes,
+    archivePasswords: c.import.archive_passwords,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
     fileFilters: {
       allowedExtensions: c.import.allowed_file_extensions,

@@ -33,6 +33,8 @@ export interface ImportSettings {
   samplePercentage: number;
   /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
   showArchiveVolumes: boolean;
+  /** import.archive_passwords: tried on encrypted archives after the item's and the NZB's own passwords. */
+  archivePasswords: readonly string[];
   /** Resolves a queue item's category to its directory under the complete dir. */
   categoryDir(category: string | null): string;
   /** import.allowed_file_extensions and import.filter_sample_files. */
@@ -158,8 +160,9 @@ export class NzbImporter {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };
     });
-    // passwords in the order most likely right: given with the item, then the NZB's own
-    const passwords = [...new Set([item.password, ...(doc.meta.password ?? [])].filter((p): p is string => !!p))];
+    // passwords in the order most likely right: given with the item, then the NZB's own, then the configured list
+    const given = [item.password, ...(doc.meta.password ?? []), ...settings.archivePasswords];
+    const passwords = [...new Set(given.filter((p): p is string => !!p))];
     const expanded = await expandArchives(candidates, {
       articles,
       keys: new KeyRing(passwords),

@@ -16,12 +16,29 @@ export interface Logger {
   setLevel(level: LogLevel): void;
   /** Also hands every line to `sink` (the log file), or stops doing so with null. Shared like the level. */
   setSink(sink: ((line: string) => void) | null): void;
+  /**
+   * Calls `listener` with every warn and error event, whatever the level filter (SABnzbd's `mode=warnings` keeps
+   * them, appliance/logging/recent-warnings.ts). Shared like the level; returns the unsubscribe function.
+   */
+  onWarning(listener: (event: LogEvent) => void): () => void;
+}
+
+export interface LogEvent {
+  level: 'warn' | 'error';
+  scope: string;
+  msg: string;
+  fields: Record<string, unknown> | undefined;
 }
 
 export function createLogger(scope = 'spool', level: LogLevel = 'info', write = defaultWrite): Logger {
-  const state: { level: LogLevel; sink: ((line: string) => void) | null } = { level, sink: null };
+  const state: {
+    level: LogLevel;
+    sink: ((line: string) => void) | null;
+    warned: Set<(event: LogEvent) => void>;
+  } = { level, sink: null, warned: new Set() };
   const make = (name: string): Logger => {
     const log = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+      if (lvl === 'warn' || lvl === 'error') for (const l of state.warned) l({ level: lvl, scope: name, msg, fields });
       if (ORDER[lvl] < ORDER[state.level]) return;
       const line = JSON.stringify({ t: new Date().toISOString(), level: lvl, scope: name, msg, ...fields });
       write(line);
@@ -38,6 +55,10 @@ export function createLogger(scope = 'spool', level: LogLevel = 'info', write = 
       },
       setSink: (sink) => {
         state.sink = sink;
+      },
+      onWarning: (listener) => {
+        state.warned.add(listener);
+        return () => state.warned.delete(listener);
       },
     };
   };

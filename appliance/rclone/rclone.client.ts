@@ -37,9 +37,13 @@ export class RcloneClient {
     return this.call('core/version');
   }
 
-  /** Tells an rclone mount of our WebDAV that a directory changed (after an import or delete). */
-  refresh(dir: string): Promise<unknown> {
-    return this.call('vfs/refresh', { dir: dir.replace(/^\/+/, ''), recursive: false });
+  /**
+   * Tells an rclone mount of our WebDAV that a directory changed (after an import or delete). `fs` names the VFS
+   * when the rcd runs more than one (Spool's own rclone mount names it); empty lets a lone VFS answer.
+   */
+  refresh(dir: string, fs = ''): Promise<unknown> {
+    // `recursive` as a string: rclone 1.60 refuses a JSON bool there ("value must be string"); later ones take both.
+    return this.call('vfs/refresh', { ...(fs ? { fs } : {}), dir: dir.replace(/^\/+/, ''), recursive: 'false' });
   }
 }
 

@@ -15,6 +15,8 @@ export class RcloneService {
   constructor(
     private readonly config: ConfigService,
     private readonly logger: Logger,
+    /** The VFS of Spool's own rclone mount on the rcd, '' when there is none (appliance/rclone/rclone-mount.ts). */
+    private readonly mountedFs: () => string = () => '',
   ) {}
 
   /** POST /api/rclone/test: the posted settings, falling back to saved ones (rc_pass is write-only). */
@@ -39,7 +41,7 @@ export class RcloneService {
     const c = this.config.get().rclone;
     if (!c.rc_enabled) return;
     new RcloneClient({ url: rcUrl(c), user: c.rc_user, pass: c.rc_pass })
-      .refresh(dir)
+      .refresh(dir, this.mountedFs())
       .catch((err: Error) => this.logger.warn('rclone vfs/refresh failed', { dir, error: err.message }));
   }
 }

@@ -7,6 +7,8 @@ export { registerSabnzbdRoutes } from './sabnzbd.routes.js';
 export { FallbackClient, forwardTo } from './fallback.client.js';
 
 export { NzoIds } from './nzo-ids.js';
+export { DownloadTotals, type ProviderCounters, type ServerStats, type Sums } from './download-totals.js';
+export { DownloadTotalsStore } from './download-totals.store.js';
 export { SabnzbdService, SAB_VERSION } from './sabnzbd.service.js';
 export { SAB_MODES } from './sabnzbd.modes.js';
 export * from './sabnzbd.types.js';

@@ -77,6 +77,6 @@ export const SAB_MODES: Record<string, SabMode> = {
   },
   pause: { run: (c) => c.sab.pause(true) },
   resume: { run: (c) => c.sab.pause(false) },
-  warnings: { run: () => ({ warnings: [] }) },
-  server_stats: { run: () => ({ total: 0, month: 0, week: 0, day: 0, servers: {} }) },
+  warnings: { run: (c) => c.sab.warnings(c.params.get('name')?.toLowerCase()) },
+  server_stats: { run: (c) => c.sab.serverStats() },
 };

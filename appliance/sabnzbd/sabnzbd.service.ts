@@ -3,7 +3,10 @@ import type { ConfigService } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
 import { categoryDir, type ImporterDomain, type QueueRecord } from '../importer/index.js';
 import { parseCategory, parsePriority } from '../importer/request-parsing.js';
+import type { RecentWarnings } from '../logging/recent-warnings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import type { DownloadTotals, ServerStats } from './download-totals.js';
+import { serverNames } from './server-names.js';
 import type { FallbackClient, RemoteJob } from './fallback.client.js';
 import type { NzoIds } from './nzo-ids.js';
 import { epochSeconds, megabytes, timeLeft, toUnits } from './sabnzbd.format.js';
@@ -19,6 +22,10 @@ export interface SabnzbdDeps {
   vfs: VfsService;
   nzo: NzoIds;
   fallback: FallbackClient;
+  /** Bytes and articles per provider and day (server_stats, the history's sizes). */
+  totals: DownloadTotals;
+  /** The last warn/error log events (mode=warnings, the queue's have_warnings). */
+  warnings: RecentWarnings;
 }
 
 /** How long a forwarded job's state read from the fallback SABnzbd is reused (the arrs poll every minute). */
@@ -147,7 +154,7 @@ export class SabnzbdService {
         sizeleft: toUnits(bytes, 'B'),
         speedlimit: '100',
         speedlimit_abs: '',
-        have_warnings: '0',
+        have_warnings: String(this.d.warnings.count),
         diskspace1: '0.00',
         diskspace2: '0.00',
         diskspacetotal1: '0.00',
@@ -180,20 +187,52 @@ export class SabnzbdService {
     );
     // SABnzbd lists jobs still in post-processing above the finished ones.
     slots.sort((a, b) => Number(b.status === 'Verifying') - Number(a.status === 'Verifying'));
-    const bytes = items.reduce((sum, r) => sum + Math.max(0, r.fileSize), 0);
+    const sums = this.d.totals.sums();
     return {
       history: {
         noofslots: total,
         ppslots: slots.filter((s) => s.status === 'Verifying').length,
         last_history_update: items[0] ? epochSeconds(items[0].updatedAt) : 0,
         version: SAB_VERSION,
-        total_size: toUnits(bytes),
-        month_size: toUnits(bytes),
-        week_size: toUnits(bytes),
-        day_size: toUnits(bytes),
+        total_size: toUnits(sums.total),
+        month_size: toUnits(sums.month),
+        week_size: toUnits(sums.week),
+        day_size: toUnits(sums.day),
         slots,
       },
     };
+  }
+
+  /**
+   * mode=server_stats: bytes downloaded in all, this month, week (from Monday) and day, over every provider ever
+   * used, and per configured provider keyed by its host as SABnzbd keys servers by name (docs/sabnzbd.md).
+   */
+  serverStats(): { total: number; month: number; week: number; day: number; servers: Record<string, ServerStats> } {
+    const sums = this.d.totals.sums();
+    const per = this.d.totals.byProvider();
+    const servers: Record<string, ServerStats> = {};
+    for (const [name, id] of serverNames(this.d.config.get().providers)) {
+      servers[name] = per.get(id) ?? {
+        total: 0,
+        month: 0,
+        week: 0,
+        day: 0,
+        daily: {},
+        articles_tried: {},
+        articles_success: {},
+      };
+    }
+    return { ...sums, servers };
+  }
+
+  /** mode=warnings (`name=show` too) and `name=clear`, as SABnzbd answers them. */
+  warnings(name: string | undefined): unknown {
+    if (name === 'clear') {
+      this.d.warnings.clear();
+      return { status: true };
+    }
+    if (name && name !== 'show') return { status: false, error: 'not implemented' };
+    return { warnings: this.d.warnings.content() };
   }
 
   /** queue&name=delete: removes waiting items; one being imported cannot be (it would write a job nobody owns). */

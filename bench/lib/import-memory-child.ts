@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     settings: () => ({
       samplePercentage: 1,
       showArchiveVolumes: false,
+      archivePasswords: [],
       categoryDir: () => 'default',
       fileFilters: { allowedExtensions: [], filterSamples: true },
     }),

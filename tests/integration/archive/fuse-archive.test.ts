@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { writeRar4 } from '../../support/archive/rar4-writer.js';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
+import type { WrittenVolume } from '../../support/archive/volumes.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
@@ -16,7 +18,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { sha256, upload, waitForItem } from '../import/support.js';
 import { POSTER, postVolumes } from './support.js';
 
-// Members of stored and AES RAR5 sets read through the real FUSE mount (our FUSE 3 addon over /dev/fuse):
+// Members of stored and AES RAR5 sets and of an AES-128 RAR 3 set read through the real FUSE mount (our FUSE 3 addon over /dev/fuse):
 // whole files and random seeks, across volume boundaries and AES block edges.
 const run = promisify(execFile);
 let inn: InnServer;
@@ -41,7 +43,7 @@ after(async () => {
   rmSync(mnt, { recursive: true, force: true });
 });
 
-async function importSet(name: string, vols: ReturnType<typeof writeRar5>, password?: string): Promise<string> {
+async function importSet(name: string, vols: WrittenVolume[], password?: string): Promise<string> {
   let xml = buildNzb(await postVolumes(inn, vols, { articleSize: 90_000 }), inn.group, POSTER);
   if (password) xml = xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${password}</meta></head>\n`);
   const up = await upload(srv.baseUrl, `${name}.nzb`, xml, { category: 'movies' });
@@ -72,9 +74,15 @@ async function checkThroughMount(path: string, want: Buffer, edges: number[]): P
   }
 }
 
-test('stored and AES RAR5 members read byte-exact through the FUSE mount, seeks across volumes included', async () => {
+test('stored and AES RAR5 and RAR 3 members read byte-exact through the FUSE mount, seeks across volumes included', async () => {
   const plain = randomBytes(900_001);
   const secret = randomBytes(600_013);
+  const secret3 = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(400_000)]); // Matroska signature
+  const rar3Dir = await importSet(
+    'Fuse.Rar3',
+    writeRar4([{ name: 'Fuse.Rar3.mkv', data: secret3 }], { volumeSize: 150_000, base: 'f3', password: 'pw3' }),
+    'pw3',
+  );
   const storedDir = await importSet(
     'Fuse.Stored',
     writeRar5([{ name: 'Fuse.Stored.mkv', data: plain }], { volumeSize: 250_000, base: 'fs' }),
@@ -93,8 +101,9 @@ test('stored and AES RAR5 members read byte-exact through the FUSE mount, seeks 
     success: boolean;
   };
   assert.equal(started.success, true, JSON.stringify(started));
-  assert.deepEqual((await readdir(join(mnt, 'complete', 'movies'))).sort(), ['Fuse.Aes', 'Fuse.Stored']);
+  assert.deepEqual((await readdir(join(mnt, 'complete', 'movies'))).sort(), ['Fuse.Aes', 'Fuse.Rar3', 'Fuse.Stored']);
   const joins = [249_900, 499_800, 749_700];
   await checkThroughMount(`${storedDir}/Fuse.Stored.mkv`, plain, joins);
   await checkThroughMount(`${aesDir}/Fuse.Aes.mkv`, secret, [16, 4096, ...joins.map((j) => j - (j % 16))]);
+  await checkThroughMount(`${rar3Dir}/Fuse.Rar3.mkv`, secret3, [16, 4096, 149_904, 299_808]);
 });

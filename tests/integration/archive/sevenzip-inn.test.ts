@@ -98,3 +98,34 @@ test('7z AES-256 (-mx0 -p): decrypted on the fly with the NZB password; a wrong 
   assert.equal(wrong.status, 'failed');
   assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });
+
+test('7z with encrypted headers (-mhe): read with the NZB password; missing and wrong passwords fail clearly', async () => {
+  const movie = randomBytes(500_000 + 9);
+  const nfo = Buffer.from('hidden names');
+  const pieces = sevenZip('Seven.Mhe', { 'Hidden.Name.mkv': movie, 'Hidden.Name.nfo': nfo }, [
+    '-mx0',
+    '-mhe=on',
+    '-phidden pass',
+    '-v200k',
+  ]);
+  assert.ok(pieces.length >= 3);
+  const xml = buildNzb(await post(pieces), inn.group, POSTER);
+  const withPassword = (pw: string) =>
+    xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${pw}</meta></head>\n`);
+  const item = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.nzb', [], {}, withPassword('hidden pass'));
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  const target = item.target_path!;
+  assert.deepEqual((await davList(srv.baseUrl, target)).sort(), ['Hidden.Name.mkv', 'Hidden.Name.nfo']);
+  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Hidden.Name.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Hidden.Name.nfo`)).body, nfo);
+  for (const [a, b] of rangesAround(movie.length, [16, 200 * 1024 - 40, 400 * 1024 - 40], 6)) {
+    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Hidden.Name.mkv`, a, b), movie.subarray(a, b));
+  }
+  const missing = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.2.nzb', [], {}, xml);
+  assert.equal(missing.status, 'failed');
+  assert.equal(missing.error_code, 'ARCHIVE_PASSWORD_MISSING', missing.error_message ?? '');
+  assert.match(missing.error_message!, /the headers of .*\.7z.* are encrypted and no password was given/);
+  const wrong = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.3.nzb', [], {}, withPassword('not it'));
+  assert.equal(wrong.status, 'failed');
+  assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
+});

@@ -86,6 +86,49 @@ test('a corrupted file is replaced through Radarr with the exact calls; a good f
   assert.equal((await record(srv.baseUrl, good.path)).status, 'healthy');
 });
 
+test('a file the arr renamed out of sight is repaired through its download id; the other movie is never touched', async () => {
+  const f = await importPosted(srv.baseUrl, inn, 'Renamed.Film.2025.mkv', randomBytes(200_000), 20_000);
+  const keep = await importPosted(srv.baseUrl, inn, 'Kept.Film.2025.mkv', randomBytes(100_000), 20_000);
+  const app = srv.app();
+  // The download id the arr knows the grab by: the nzo_id of the queue item that wrote the file.
+  const nzoOf = (path: string) => app.sabnzbd.nzo.of(app.streaming.vfs.stat(path)!.queueItemId!);
+  const job = (path: string) => path.split('/').slice(-2).join('/');
+  const arrOwns = (path: string, title: string, libraryPath: string) => {
+    const movie = radarr.addMovie({ title });
+    // Imported by copy and renamed since: the record's path is not under the mount and not a link to it.
+    const file = radarr.addMovieFile(movie.id, { path: libraryPath });
+    const grab = radarr.addGrab({ downloadId: nzoOf(path), movieId: movie.id, sourceTitle: title });
+    radarr.addImport({
+      downloadId: nzoOf(path),
+      movieId: movie.id,
+      fileId: file.id,
+      droppedPath: `/data/downloads/movies/${job(path)}`,
+      importedPath: libraryPath,
+    });
+    radarr.renameFile(file.id, `${libraryPath.replace(/\.mkv$/, '')} (Remux).mkv`);
+    return { movie, file, grab };
+  };
+  const o = arrOwns(f.path, 'Renamed Film', '/films/Renamed Film (2025)/Renamed Film (2025).mkv');
+  const k = arrOwns(keep.path, 'Kept Film', '/films/Kept Film (2025)/Kept Film (2025).mkv');
+  const from = radarr.calls.length;
+  cancelArticles(inn, [f.ids[0]!]);
+  assert.match((await checkAndWait(srv.baseUrl, f.path, tick)).status, /^(corrupted|repair_triggered)$/);
+  await waitFor(async () => (await record(srv.baseUrl, f.path)).status === 'repair_triggered');
+  const calls = radarr.calls.slice(from);
+  assert.equal(calls[0]!.query.downloadId, nzoOf(f.path), "the health record's file led to its download id");
+  assert.deepEqual(radarr.callLines().slice(from), [
+    'GET history',
+    'GET moviefile',
+    `DELETE moviefile/${o.file.id}`,
+    `POST history/failed/${o.grab.id}`,
+    'GET config/downloadclient',
+    'POST command',
+  ]);
+  assert.ok(radarr.lib.movieFiles.has(k.file.id), 'the other movie keeps its file');
+  assert.deepEqual(radarr.lib.blocklist.at(-1)?.downloadId, nzoOf(f.path));
+  assert.deepEqual(radarr.unexpected, []);
+});
+
 test('409 and 5xx from the arr are retried after a back-off; a 404 on the delete is a failure', async () => {
   const f = await importPosted(srv.baseUrl, inn, 'Busy.Film.2022.mkv', randomBytes(100_000), 20_000);
   const o = own(f.path, 'Busy Film');

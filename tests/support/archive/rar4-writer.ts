@@ -3,6 +3,7 @@
  * RAR). Independent of appliance/archive; checked against unar/lsar in tests/integration/archive/writers.test.ts.
  * Unicode names are written in the compact LHD_UNICODE encoding with 16-bit literals only (what the notes allow).
  */
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { rarVolumeNames, sizeOf, VolumeBuilder, type MemberInput, type WrittenVolume } from './volumes.js';
 
@@ -92,6 +93,56 @@ export interface Rar4Options {
   base?: string;
   scheme?: 'part' | 'old';
   method?: number;
+  /** AES-128 encrypt every member (`rar -p`): an 8-byte salt per file, the data CBC-encrypted, zero-padded to 16. */
+  password?: string;
+}
+
+/**
+ * RAR 3.x key and IV (RAR 3.x technical notes; unrar's crypt3): SHA-1 over 2^18 rounds of UTF-16LE password, salt
+ * and a 3-byte round counter; IV byte k from the running hash after round k * 2^14; the key is the final digest's
+ * first four words, each byte-reversed. RAR's SHA-1 wrote each whole 64-byte block it read straight from the input
+ * back as the last 16 words of its message schedule (only long passwords reach that); emulated here round by round.
+ */
+export function rar3Key(password: string, salt: Buffer): { key: Buffer; iv: Buffer } {
+  const data = Buffer.concat([Buffer.from(password, 'utf16le'), salt]);
+  const sha = createHash('sha1');
+  const iv = Buffer.alloc(16);
+  let hashed = 0;
+  for (let round = 0; round < 0x40000; round++) {
+    sha.update(data);
+    const lastBoundary = Math.floor((hashed + data.length) / 64) * 64;
+    for (let block = Math.floor(hashed / 64) * 64 + 64; block < lastBoundary; block += 64) {
+      rewriteBlock(data, block - hashed);
+    }
+    hashed += data.length + 3;
+    sha.update(Buffer.from([round & 0xff, (round >> 8) & 0xff, round >> 16]));
+    if (round % 0x4000 === 0) iv[round / 0x4000] = sha.copy().digest()[19]!;
+  }
+  const digest = sha.digest();
+  const key = Buffer.alloc(16);
+  for (let i = 0; i < 16; i++) key[i] = digest[(i & ~3) + 3 - (i & 3)]!;
+  return { key, iv };
+}
+
+function rewriteBlock(data: Buffer, at: number): void {
+  const w: number[] = [];
+  for (let t = 0; t < 80; t++) {
+    if (t < 16) w.push(data.readUInt32BE(at + 4 * t));
+    else {
+      const x = (w[t - 3]! ^ w[t - 8]! ^ w[t - 14]! ^ w[t - 16]!) >>> 0;
+      w.push(((x << 1) | (x >>> 31)) >>> 0);
+    }
+  }
+  for (let t = 0; t < 16; t++) data.writeUInt32LE(w[64 + t]!, at + 4 * t);
+}
+
+/** The member's stored bytes: AES-128-CBC of its data zero-padded to whole blocks, and the salt in its header. */
+function encrypt(data: Buffer, password: string): { stored: Buffer; salt: Buffer } {
+  const salt = randomBytes(8);
+  const { key, iv } = rar3Key(password, salt);
+  const padded = Buffer.concat([data, Buffer.alloc((16 - (data.length % 16)) % 16)]);
+  const c = createCipheriv('aes-128-cbc', key, iv).setAutoPadding(false);
+  return { stored: Buffer.concat([c.update(padded), c.final()]), salt };
 }
 
 export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): WrittenVolume[] {
@@ -109,30 +160,39 @@ export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): Writt
   let cur = start();
   const END = rar4End(0, true).length;
   for (const m of members) {
-    const size = sizeOf(m);
-    const data = Buffer.isBuffer(m.data) ? m.data : null;
-    const headerLength = rar4FileHeader({ name: m.name, unpackedSize: size, dataSize: size, crc: 0 }).length;
+    const plain = Buffer.isBuffer(m.data) ? m.data : null;
+    if (opts.password !== undefined && !plain) throw new Error('an encrypted member needs its bytes');
+    const sealed = opts.password !== undefined && plain ? encrypt(plain, opts.password) : null;
+    const data = sealed?.stored ?? plain;
+    const unpackedSize = sizeOf(m);
+    const size = data?.length ?? unpackedSize;
+    const sealing = sealed ? { extraFlags: 0x4, salt: sealed.salt } : {};
+    const headerLength = rar4FileHeader({ name: m.name, unpackedSize, dataSize: size, crc: 0, ...sealing }).length;
+    // CBC runs on across volumes (unrar does not restart it); pieces are still cut at whole blocks, as rar does
+    const fit = (room: number) => (sealed ? room - (room % 16) : room);
     let done = 0;
     let first = true;
     while (first || done < size) {
-      let room = limit - cur.size - END - headerLength;
+      let room = fit(limit - cur.size - END - headerLength);
       if (room <= 0 && cur.size > 40) {
         cur.put(rar4End(vols.length - 1, true));
         cur = start();
-        room = limit - cur.size - END - headerLength;
+        room = fit(limit - cur.size - END - headerLength);
       }
       const piece = Math.min(size - done, room);
       const last = done + piece === size;
-      const crc = data ? crc32(last && !first ? data : data.subarray(done, done + piece)) : 0;
+      // a piece's CRC is of its stored bytes; the last piece's of the whole member's plain bytes
+      const crc = data ? crc32(last ? (plain ?? data) : data.subarray(done, done + piece)) : 0;
       cur.put(
         rar4FileHeader({
           name: m.name,
-          unpackedSize: size,
+          unpackedSize,
           dataSize: piece,
           crc,
           splitBefore: !first,
           splitAfter: !last,
           method: opts.method,
+          ...sealing,
         }),
       );
       if (data) cur.put(data.subarray(done, done + piece));

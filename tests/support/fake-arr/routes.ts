@@ -154,15 +154,23 @@ function parse(ctx: RouteContext, title: string) {
   return { title, parsedEpisodeInfo: { releaseTitle: title }, series: s ?? null, episodes };
 }
 
+/** The arrs' history event numbers (Radarr's MovieHistoryEventType, Sonarr's EpisodeHistoryEventType). */
+const EVENTS: Record<number, string> = {
+  1: 'grabbed',
+  3: 'downloadFolderImported',
+  4: 'downloadFailed',
+  6: 'movieFileRenamed',
+};
+
 function historyPage(lib: FakeLibrary, q: URLSearchParams) {
   const downloadId = q.get('downloadId');
-  const eventType = num(q.get('eventType'));
-  const events: Record<number, string> = { 1: 'grabbed', 3: 'downloadFolderImported', 4: 'downloadFailed' };
+  // `eventType` is an int[] in the current arrs: repeated, any of them matches.
+  const eventTypes = q.getAll('eventType').map((t) => EVENTS[num(t) ?? -1]);
   const records = [...lib.history.values()]
     .filter(
       (r) =>
         (downloadId === null || r.downloadId === downloadId) &&
-        (eventType === undefined || r.eventType === events[eventType]),
+        (eventTypes.length === 0 || eventTypes.includes(r.eventType)),
     )
     .map(({ failed: _failed, ...r }) => r)
     .sort((a, b) => b.id - a.id);

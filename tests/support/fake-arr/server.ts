@@ -7,6 +7,8 @@
  *   const movie = arr.addMovie({ title: 'Film', path: '/movies/Film (2020)' });
  *   const file = arr.addMovieFile(movie.id, { path: '/movies/Film (2020)/Film.mkv', sceneName: 'Film.2020.1080p' });
  *   const grab = arr.addGrab({ downloadId: 'SABnzbd_nzo_x', movieId: movie.id, sourceTitle: 'Film.2020.1080p' });
+ *   arr.addImport({ downloadId: 'SABnzbd_nzo_x', movieId: movie.id, fileId: file.id, droppedPath, importedPath });
+ *   arr.renameFile(file.id, '/movies/Film (2020)/Film (2020) Remux.mkv');
  *   arr.fail({ method: 'DELETE', path: /^moviefile\//, status: 409 });   // or status: 'hang', times: 1
  *   ... arr.calls, arr.unexpected, arr.lib.commands, arr.lib.blocklist, arr.lib.movieFiles ...
  *   await arr.close();
@@ -50,6 +52,8 @@ export interface RecordedCall {
   /** As requested, e.g. '/api/v3/moviefile/3'. */
   path: string;
   query: Record<string, string>;
+  /** The query string as sent (repeated parameters, e.g. `eventType=1&eventType=3`, show only here). */
+  search: string;
   body: unknown;
   apiKey: string | undefined;
 }
@@ -165,6 +169,60 @@ export class FakeArr {
     return rec;
   }
 
+  /**
+   * A "downloadFolderImported" record, as the arr writes one for each file it imports from a download (Sonarr: one
+   * per episode of the file), with its download id and the data the real arrs put there: the file record it
+   * created (`fileId`), where it took the file from (`droppedPath`) and where it put it (`importedPath`).
+   */
+  addImport(i: {
+    downloadId: string;
+    movieId?: number;
+    seriesId?: number;
+    episodeId?: number;
+    fileId: number;
+    droppedPath: string;
+    importedPath: string;
+    sourceTitle?: string;
+  }): HistoryRecord {
+    const { fileId, droppedPath, importedPath, ...rest } = i;
+    const rec: HistoryRecord = {
+      date: new Date().toISOString(),
+      ...rest,
+      id: this.lib.id('history'),
+      eventType: 'downloadFolderImported',
+      data: {
+        fileId: String(fileId),
+        droppedPath,
+        importedPath,
+        downloadClient: 'Sabnzbd',
+        downloadClientName: 'Spool',
+      },
+    };
+    this.lib.history.set(rec.id, rec);
+    return rec;
+  }
+
+  /**
+   * The arr renames or moves a file record (its "Rename Files" or a changed root folder): the record gets the new
+   * path and the history a rename event without a download id, as the arrs write it. The import's `importedPath`
+   * keeps the old path. Moving the file on disk is the caller's business.
+   */
+  renameFile(fileId: number, path: string): void {
+    const file = this.type === 'radarr' ? this.lib.movieFiles.get(fileId) : this.lib.episodeFiles.get(fileId);
+    if (!file) throw new Error(`no file record ${fileId}`);
+    const from = file.path;
+    file.path = path;
+    const rec: HistoryRecord = {
+      id: this.lib.id('history'),
+      eventType: this.type === 'radarr' ? 'movieFileRenamed' : 'episodeFileRenamed',
+      date: new Date().toISOString(),
+      sourceTitle: from,
+      ...('movieId' in file ? { movieId: file.movieId } : { seriesId: file.seriesId }),
+      data: { sourcePath: from, path },
+    };
+    this.lib.history.set(rec.id, rec);
+  }
+
   /** What GET /parse?title= answers for that exact title (anything else parses to "not in the library"). */
   parseAs(title: string, found: ParseAnswer): void {
     this.lib.parseAnswers.set(title, found);
@@ -191,6 +249,7 @@ export class FakeArr {
       method: req.method ?? 'GET',
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
+      search: url.search.replace(/^\?/, ''),
       body,
       apiKey: (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('apikey') ?? undefined,
     };

@@ -134,6 +134,7 @@ napi_value mount_js(napi_env env, napi_callback_info info) {
   const char *mr = strstr(opts, "max_read=");
   m->max_read = mr ? (unsigned)strtoul(mr + 9, NULL, 10) : 0;
   m->direct_io = take_flag(opts, "direct_io"); /* ours, not libfuse 3's: set per open in op_open */
+  m->sync_read = take_flag(opts, "sync_read"); /* rclone.async_read off: applied in op_init */
   char *argv[] = {"spool", "-o", opts, NULL};
   struct fuse_args fa = FUSE_ARGS_INIT(opts[0] ? 3 : 1, argv);
   m->fuse = fuse_new(&fa, &spool_ops, sizeof(spool_ops), m);

@@ -47,6 +47,8 @@ static void *op_init(struct fuse_conn_info *conn, struct fuse_config *cfg) {
    * buffer size (1 MiB), which is what libfuse derives max_pages from: reads of up to 1 MiB per request. */
   conn->max_read = current()->max_read;
   conn->want &= ~FUSE_CAP_SPLICE_READ;
+  /* rclone.async_read (default on, as libfuse has it): off, the kernel sends one read of a file at a time. */
+  if (current()->sync_read) conn->want &= ~FUSE_CAP_ASYNC_READ;
   cfg->hard_remove = 1; /* unlink of an open file: no .fuse_hidden rename through our rename() */
   cfg->kernel_cache = 0;
   return current();

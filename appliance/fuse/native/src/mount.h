@@ -45,6 +45,7 @@ typedef struct mount {
   int state;         /* MOUNTED, UNMOUNTING, CLOSED */
   unsigned max_read; /* the -o max_read value: libfuse wants init() to say the same */
   int direct_io;     /* -o direct_io (taken out before libfuse sees it): every open skips the page cache */
+  int sync_read;     /* -o sync_read (ours, taken out too): init() turns FUSE_CAP_ASYNC_READ off */
 } mount_t;
 
 enum { MOUNTED = 0, UNMOUNTING, CLOSED };
