@@ -5,6 +5,13 @@ import { rar3KeyIv } from './rar3-key.js';
 
 const pbkdf2Async = promisify(pbkdf2);
 
+/**
+ * Key derivations one import may run (each salt times each password; a password proven on one member is tried first
+ * on the next, so a release costs about passwords + members). Each costs 30-400 ms of CPU: archives asking for a
+ * fresh salt per member or header by the thousand are traps.
+ */
+const MAX_DERIVATIONS = 512;
+
 /** RAR caps its KDF at 2^24 rounds; a header asking for more is hostile (it would hold the thread pool for hours). */
 const MAX_RAR5_KDF_LOG2 = 24;
 
@@ -77,6 +84,9 @@ export class KeyRing {
     const cacheKey = `${enc.scheme}:${enc.salt}:${kdf}:${enc.check ?? ''}:${password}`;
     let derived = this.cache.get(cacheKey);
     if (!derived) {
+      if (this.cache.size >= MAX_DERIVATIONS) {
+        throw invalid(`the archive needs more than ${MAX_DERIVATIONS} key derivations (a salt per header? a trap)`);
+      }
       derived =
         enc.scheme === 'rar5-aes256'
           ? rar5Key(password, enc, kdf)

@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { createDecipheriv, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, it } from 'node:test';
-import {
-  rar3Key,
-  rar4Block,
-  rar4FileHeader,
-  rar4Main,
-  RAR4_SIG,
-  writeRar4,
-} from '../../tests/support/archive/rar4-writer.js';
+import { rar3Key, rar4FileHeader, rar4Main, RAR4_SIG, writeRar4 } from '../../tests/support/archive/rar4-writer.js';
 import { KeyRing, type CipherCheck } from './crypto.js';
 import { rar3KeyIv } from './rar3-key.js';
 import { materialize, readSparse, type WrittenVolume } from '../../tests/support/archive/volumes.js';
@@ -72,7 +65,7 @@ describe('RAR 4 store volumes', () => {
     assert.equal(m!.size, size);
   });
 
-  it('fails clearly: bad CRC, truncation, compression, header encryption, names leaving the archive', async () => {
+  it('fails clearly: bad CRC, truncation, compression, names leaving the archive', async () => {
     const v = materialize(writeRar4([{ name: 'f.mkv', data: randomBytes(1000) }])[0]!);
     const bad = Buffer.from(v);
     bad[7 + 13 + 9]! ^= 1;
@@ -80,8 +73,6 @@ describe('RAR 4 store volumes', () => {
     await assert.rejects(scanRar4Volume(bufferSource(v.subarray(0, 25)), 'f.rar'), /truncated/);
     const packed = writeRar4([{ name: 'f.mkv', data: randomBytes(100) }], { method: 0x33 });
     await assert.rejects(members(packed), (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_COMPRESSED');
-    const hp = Buffer.concat([RAR4_SIG, rar4Block(0x73, 0x80, Buffer.alloc(6))]);
-    await assert.rejects(scanRar4Volume(bufferSource(hp), 'hp.rar'), /encrypted headers/);
     await assert.rejects(members(writeRar4([{ name: '..\\..\\boot.ini', data: randomBytes(3) }])), /outside itself/);
     const claims = Buffer.concat([
       RAR4_SIG,
@@ -137,6 +128,45 @@ describe('RAR 3 AES-128', () => {
     );
   });
 
+  it('reads encrypted headers (-hp) with the right password, proven by each header CRC; fails clearly otherwise', async () => {
+    const movie = randomBytes(30_001);
+    const vols = writeRar4([{ name: 'Hidden.mkv', data: movie }], {
+      volumeSize: 12_000,
+      base: 'hp',
+      password: 'hp3',
+      encryptHeaders: true,
+    });
+    assert.ok(vols.length >= 3);
+    const first = materialize(vols[0]!);
+    assert.equal(first.includes(Buffer.from('Hidden.mkv')), false, 'names are not in the clear');
+    const keys = new KeyRing(['nope', 'hp3']);
+    const scans = await Promise.all(vols.map((v) => scanRar4Volume(source(v), v.name, true, keys)));
+    assert.deepEqual(
+      scans.map((s) => s.volumeNumber),
+      vols.map((_, i) => i),
+    );
+    const [m] = assembleMembers(
+      scans,
+      vols.map((v) => v.name),
+    );
+    assert.equal(m!.name, 'Hidden.mkv');
+    const cipher = await keys.cipherFor(m!.encryption!, m!.name);
+    assert.deepEqual(decrypt(cipher.key, cipher.iv, extract(vols, m!), m!.size), movie);
+    await assert.rejects(
+      scanRar4Volume(source(vols[0]!), vols[0]!.name),
+      (e: Error) =>
+        e instanceof ArchiveError &&
+        e.code === 'ARCHIVE_PASSWORD_MISSING' &&
+        /the headers of hp\.part1\.rar are/.test(e.message),
+    );
+    await assert.rejects(
+      scanRar4Volume(source(vols[0]!), vols[0]!.name, false, new KeyRing(['a', 'b'])),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_PASSWORD_WRONG',
+    );
+    const cut = Buffer.from(first.subarray(0, 7 + 13 + 8 + 10));
+    await assert.rejects(scanRar4Volume(bufferSource(cut), 'cut.rar', false, keys), /truncated/);
+  });
+
   it('refuses RAR 2.x encryption (version below 29) as unsupported', async () => {
     const h = rar4FileHeader({ name: 'old.mkv', unpackedSize: 16, dataSize: 16, crc: 0, extraFlags: 0x4 });
     const old = Buffer.from(h);
@@ -170,6 +200,25 @@ describe('KeyRing without a check value', () => {
     assert.equal(keyOf.get((await new KeyRing(['a', 'b']).cipherFor(enc, 'z', unknown)).key), 'a');
     const never: CipherCheck = async () => false;
     await assert.rejects(new KeyRing(['a', 'b']).cipherFor(enc, 'z', never), /wrong password .* \(tried 2 passwords\)/);
+  });
+});
+
+describe('KeyRing limits', () => {
+  it('refuses an archive that needs a key derivation per header by the hundred (a CPU trap)', async () => {
+    const ring = new KeyRing(['p']);
+    const enc = (i: number) => ({
+      scheme: '7z-aes256' as const,
+      salt: i.toString(16).padStart(4, '0'),
+      iv: '',
+      kdfLog2: 0,
+    });
+    for (let i = 0; i < 512; i++) await ring.cipherFor(enc(i), `m${i}`);
+    await ring.cipherFor(enc(7), 'a salt seen before costs nothing');
+    await assert.rejects(
+      ring.cipherFor(enc(512), 'm512'),
+      (e: Error) =>
+        e instanceof ArchiveError && e.code === 'ARCHIVE_INVALID' && /more than 512 key derivations/.test(e.message),
+    );
   });
 });
 

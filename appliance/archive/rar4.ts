@@ -1,4 +1,3 @@
-import { crc32 } from 'node:zlib';
 import { Cursor, readUpTo } from './bytes.js';
 import {
   ArchiveError,
@@ -8,6 +7,8 @@ import {
   type MemberEncryption,
   type VolumeScan,
 } from './archive.types.js';
+import type { KeyRing } from './crypto.js';
+import { readRar4Block, readSealedRar4Block, type Rar4Block } from './rar4-block.js';
 import { decodeRar4Name } from './rar4-name.js';
 
 /**
@@ -38,39 +39,36 @@ const EARC_VOLNUMBER = 0x8;
  * Walks one RAR 4 volume's headers. With `readEnd`, also reads the end block after a member that continues in the
  * next volume (its volume number orders volumes whose names say nothing; it costs the volume's last article).
  */
-export async function scanRar4Volume(source: ByteSource, volume: string, readEnd = false): Promise<VolumeScan> {
+export async function scanRar4Volume(
+  source: ByteSource,
+  volume: string,
+  readEnd = false,
+  keys?: KeyRing,
+): Promise<VolumeScan> {
   const sig = await readUpTo(source, 0, 7);
   if (!sig.equals(RAR4_SIGNATURE)) throw invalid(`${volume} is not a RAR 4 volume`);
   const scan: VolumeScan = { format: 'rar4', volumeNumber: null, multiVolume: false, moreVolumes: null, entries: [] };
   let pos = 7;
   let sawMain = false;
   let splitSeen = false;
+  let sealed = false; // MHD_PASSWORD: every block after the archive header is encrypted
   while (pos < source.size) {
     const where = `the RAR header at byte ${pos} of ${volume}`;
-    const head = await readUpTo(source, pos, 11);
-    if (head.length < 7) throw invalid(`${where} is truncated`);
-    const type = head[2]!;
-    const flags = head.readUInt16LE(3);
-    const headSize = head.readUInt16LE(5);
-    if (headSize < 7) throw invalid(`${where} claims a ${headSize}-byte header`);
-    if (pos + headSize > source.size) throw invalid(`${where} is truncated (the volume ends at byte ${source.size})`);
-    const buf = await source.read(pos, headSize);
-    if ((crc32(buf.subarray(2)) & 0xffff) !== buf.readUInt16LE(0)) throw invalid(`${where} fails its CRC check`);
+    const block: Rar4Block = sealed
+      ? await readSealedRar4Block(source, pos, where, volume, keys)
+      : await readRar4Block(source, pos, where);
+    const { buf, type, flags, headSize, dataStart } = block;
     const c = new Cursor(buf, 7, headSize, where);
     let dataSize = 0;
     if (type === MAIN) {
-      if (flags & MHD_PASSWORD) {
-        throw new ArchiveError(
-          'ARCHIVE_UNSUPPORTED',
-          `${volume} has encrypted headers (RAR 3 -hp), which cannot be read yet`,
-        );
-      }
+      if (sawMain) throw invalid(`${volume}: a second archive header`);
+      sealed = (flags & MHD_PASSWORD) !== 0;
       scan.multiVolume = (flags & MHD_VOLUME) !== 0;
       if (flags & MHD_FIRSTVOLUME) scan.volumeNumber = 0;
       sawMain = true;
     } else if (type === FILE) {
       if (!sawMain) throw invalid(`${volume}: a file header comes before the archive header`);
-      const entry = fileEntry(c, flags, pos + headSize, `${volume} at byte ${pos}`);
+      const entry = fileEntry(c, flags, dataStart, `${volume} at byte ${pos}`);
       dataSize = entry.dataSize;
       if (entry.dataOffset + dataSize > source.size) {
         throw invalid(`${where} claims ${dataSize} bytes of data, but the volume ends at byte ${source.size}`);
@@ -93,7 +91,7 @@ export async function scanRar4Volume(source: ByteSource, volume: string, readEnd
         dataSize += c.u32() * 2 ** 32;
       }
     }
-    pos += headSize + dataSize;
+    pos = dataStart + dataSize;
     if (pos > source.size) throw invalid(`${where} claims data past the end of the volume`);
   }
   if (splitSeen) return scan;

@@ -121,6 +121,20 @@ describe('7z with encrypted headers (7z -mhe), written by 7zz', () => {
     await assert.rejects(scanSevenZip(bufferSource(two), 'two.7z', new KeyRing(['one'])), /wrong password/);
   });
 
+  it('fails as damaged, before any password is tried, when the encrypted header sizes do not add up', async () => {
+    const encoded = (unpackSize: number) =>
+      Buffer.from([
+        ...[0x17, 0x06, 0x00, 0x01, 0x09, 0x10, 0x00], // EncodedHeader, PackInfo: pos 0, 1 stream of 16 bytes
+        ...[0x07, 0x0b, 0x01, 0x00, 0x01, 0x24, 0x06, 0xf1, 0x07, 0x01, 0x01, 0x13], // 1 folder: AES, 2^19 rounds
+        ...[0x0c, unpackSize, 0x00, 0x00], // its output size
+      ]);
+    const tooBig = sevenZip(randomBytes(16), encoded(0x20));
+    await assert.rejects(
+      scanSevenZip(bufferSource(tooBig), 'big.7z', new KeyRing(['p'])),
+      (e: Error) => e instanceof ArchiveError && e.code === 'ARCHIVE_INVALID' && /16 bytes for 32/.test(e.message),
+    );
+  });
+
   it('fails with ARCHIVE_PASSWORD_MISSING without a password and ARCHIVE_PASSWORD_WRONG with wrong ones', async () => {
     await assert.rejects(
       scanSevenZip(bufferSource(archive), 'x.7z'),

@@ -5,6 +5,7 @@ import {
   ArticleMissingError,
   CorruptArticleError,
   NoProviderError,
+  type NntpError,
   TimeoutError,
   type DecodedArticle,
   type RequestPriority,
@@ -77,4 +78,38 @@ test('the probe reports missing samples, and refuses to judge during an outage',
     probeAvailability(down, [{ name: 'f.mkv', messageIds: ids }], { percentage: 100, lane: 'import', signal }),
     ProbeOutageError,
   );
+});
+
+test("the pool's STAT batch gives the same outcomes as one stat per article; an abort still throws", async () => {
+  const answers: Record<string, 'ok' | Error> = {
+    a: new ArticleMissingError('a'),
+    b: new TimeoutError('slow'),
+    c: new NoProviderError(),
+  };
+  const single = fakeClient(answers);
+  const windows: number[] = [];
+  const batched: ArticleClient = {
+    ...fakeClient(answers),
+    async statBatch(ids, opts) {
+      windows.push(opts.window ?? 0);
+      return Promise.all(
+        ids.map((id) =>
+          single.stat(id, opts).then(
+            (found) => found,
+            (err: NntpError) => err,
+          ),
+        ),
+      );
+    },
+  };
+  const ids = ['a', 'b', 'c', 'ok'];
+  const viaBatch = await statMany(batched, ids, 'health', signal, 48);
+  assert.deepEqual(viaBatch, await statMany(fakeClient(answers), ids, 'health', signal));
+  assert.deepEqual(
+    viaBatch.map((o) => o.kind),
+    ['missing', 'unreachable', 'unreachable', 'present'],
+  );
+  assert.deepEqual(windows, [48], "one batch, with the caller's concurrency as its window");
+  const aborting: ArticleClient = { ...fakeClient({}), statBatch: () => Promise.reject(new AbortedError()) };
+  await assert.rejects(statMany(aborting, ids, 'health', signal), AbortedError);
 });

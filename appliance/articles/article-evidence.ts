@@ -16,6 +16,14 @@ export type Lane = RequestPriority;
 export interface ArticleClient {
   body(messageId: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<DecodedArticle>;
   stat(messageId: string, opts?: { priority?: RequestPriority; signal?: AbortSignal }): Promise<boolean>;
+  /**
+   * Many STATs under one promise (NntpPool.statBatch): true, false (missing) or the pool's error per article.
+   * Optional: a client without it gets one `stat` per article.
+   */
+  statBatch?(
+    messageIds: readonly string[],
+    opts: { priority?: RequestPriority; signal?: AbortSignal; window?: number },
+  ): Promise<Array<boolean | NntpError>>;
 }
 
 /**

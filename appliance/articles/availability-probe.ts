@@ -1,5 +1,12 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { mapLimit, statOutcome, type ArticleClient, type ArticleOutcome, type Lane } from './article-evidence.js';
+import {
+  mapLimit,
+  outcomeOfError,
+  statOutcome,
+  type ArticleClient,
+  type ArticleOutcome,
+  type Lane,
+} from './article-evidence.js';
 
 export interface ProbeTarget {
   /** The virtual file's name, for the message. */
@@ -57,17 +64,28 @@ export function sampleIndexes(
   return [...picked].sort((a, b) => a - b);
 }
 
-/** STATs the given articles on `lane`, `concurrency` at once; one outcome per id, in order. Never throws for outages. */
-export function statMany(
+/**
+ * STATs the given articles on `lane`, `concurrency` at once; one outcome per id, in order. Never throws for outages.
+ * Through the pool's batch when the client has one (one promise for all, STATs leaving several per write: the
+ * per-article cost measured in docs/performance.md, "Health"), else one `stat` per article; the outcomes are the same.
+ */
+export async function statMany(
   client: ArticleClient,
   messageIds: readonly string[],
   lane: Lane,
   signal: AbortSignal,
   concurrency = 16,
 ): Promise<ArticleOutcome[]> {
+  if (client.statBatch) {
+    const answers = await client.statBatch(messageIds, { priority: lane, signal, window: concurrency });
+    return answers.map((a) => (a === true ? PRESENT : a === false ? MISSING : outcomeOfError(a)));
+  }
   allowListeners(signal, concurrency);
   return mapLimit(messageIds, concurrency, (id) => statOutcome(client, id, lane, signal));
 }
+
+const PRESENT: ArticleOutcome = Object.freeze({ kind: 'present' });
+const MISSING: ArticleOutcome = Object.freeze({ kind: 'missing' });
 
 /**
  * STATs a sample of every file's articles; returns only the files with missing articles. An outage is not an

@@ -72,6 +72,8 @@ export class MountService {
   private async mountRclone(): Promise<void> {
     const c = this.config.get();
     const point = c.mount_path;
+    // A native mount a crash left here would block rclone's; an rclone one is the rcd's to replace.
+    if (mountTypeAt(point) === 'fuse.spool') await cleanStale(point, this.logger);
     // The mount point is a path on the rcd's host; when that is this host, rclone wants it to exist.
     try {
       mkdirSync(point, { recursive: true });
@@ -173,12 +175,18 @@ export function directIo(options: Record<string, string | number | boolean>): bo
 }
 
 export function isMounted(point: string): boolean {
+  return mountTypeAt(point) !== '';
+}
+
+/** The file system type of the mount at `point` (`fuse.spool`, `fuse.rclone`, ...), or '' when none. */
+export function mountTypeAt(point: string): string {
   try {
-    return readFileSync('/proc/mounts', 'utf8')
+    const line = readFileSync('/proc/mounts', 'utf8')
       .split('\n')
-      .some((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
+      .find((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
+    return line?.split(' ')[2] ?? '';
   } catch {
-    return false;
+    return '';
   }
 }
 

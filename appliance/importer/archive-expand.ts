@@ -85,7 +85,9 @@ async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: Expa
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
     const scans = await mapLimit(volumes, 8, (v) => {
       const source = layoutSource(v.layout, ctx.articles, v.name);
-      return format === 'rar5' ? scanRar5Volume(source, v.name, ctx.keys) : scanRar4Volume(source, v.name, !named);
+      return format === 'rar5'
+        ? scanRar5Volume(source, v.name, ctx.keys)
+        : scanRar4Volume(source, v.name, !named, ctx.keys);
     });
     const order = volumeOrder(volumes, scans);
     return assembleMembers(

@@ -132,6 +132,94 @@ export class NntpPool {
     return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
   }
 
+  /**
+   * STAT of many articles under one promise: the health checker's and the import probe's path (docs/nntp.md,
+   * "STAT batches"). One promise and one abort listener for the whole list; at most `window` in flight, topped up
+   * an eighth at a time, so the pool places several STATs in the same tick (several per write). Each answer is
+   * exact: true (a provider has it), false (430 from every provider that should have it) or the pool's error for
+   * that article (an outage, never evidence). Aborting the signal, or closing the pool, rejects with AbortedError.
+   */
+  statBatch(
+    messageIds: readonly string[],
+    opts: { priority?: RequestPriority; signal?: AbortSignal; window?: number } = {},
+  ): Promise<Array<boolean | NntpError>> {
+    const signal = opts.signal;
+    if (this.closed) return Promise.reject(new AbortedError('Pool closed'));
+    if (signal?.aborted) return Promise.reject(new AbortedError());
+    const total = messageIds.length;
+    const answers = new Array<boolean | NntpError>(total);
+    if (total === 0) return Promise.resolve(answers);
+    const window = Math.max(1, Math.floor(opts.window ?? 64));
+    // An eighth of the window at once: several STATs leave per write, and the pipeline stays nearly full (a half
+    // window at once halved the rate: connections ran dry between top-ups; docs/performance.md, "Health").
+    const topUp = Math.max(1, window >> 3);
+    const priority = opts.priority ?? 'import';
+    return new Promise((resolve, reject) => {
+      const live = new Set<PoolRequest>();
+      let next = 0;
+      let done = 0;
+      let over = false;
+      const end = (err?: Error) => {
+        over = true;
+        signal?.removeEventListener('abort', onAbort);
+        for (const r of live) {
+          r.settled = true;
+          this.queue.remove(r);
+        }
+        live.clear();
+        if (err) reject(err);
+        else resolve(answers);
+      };
+      const onAbort = () => end(new AbortedError());
+      const answer = (index: number, err: Error | undefined) => {
+        if (over) return;
+        if (err instanceof AbortedError) return end(err);
+        answers[index] = !err ? true : err instanceof ArticleMissingError ? false : asNntpError(err);
+        if (++done === total) return end();
+        // Whoever finished this request pumps right after, placing the new ones together.
+        if (live.size <= window - topUp) fill();
+      };
+      const fill = () => {
+        const now = performance.now();
+        while (next < total && live.size < window) {
+          const index = next++;
+          const messageId = normalizeMessageId(messageIds[index]!);
+          if (!messageId) {
+            answers[index] = new InvalidRequestError(`Invalid message id: ${String(messageIds[index]).slice(0, 80)}`);
+            done++;
+            continue;
+          }
+          const req: PoolRequest = {
+            kind: 'stat',
+            messageId,
+            priority,
+            into: undefined,
+            enqueuedAt: now,
+            missingOn: new Set(),
+            failedOn: new Set(),
+            attempts: 0,
+            lastError: undefined,
+            lastOutage: undefined,
+            coolingSince: undefined,
+            settled: false,
+            finish(err) {
+              if (req.settled) return;
+              req.settled = true;
+              live.delete(req);
+              answer(index, err);
+            },
+          };
+          live.add(req);
+          this.queue.push(req);
+        }
+        if (done === total && !over) end();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      fill();
+      this.pump();
+    });
+  }
+
   /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
   updateProviders(list: ProviderConfig[]): void {
     const byId = new Map(this.providers.map((p) => [p.id, p]));
@@ -411,6 +499,9 @@ export class NntpPool {
     if (p.removed && p.connectionCount === 0) this.draining.delete(p);
   }
 }
+
+const asNntpError = (err: Error): NntpError =>
+  err instanceof NntpError ? err : new ProtocolError(err.message || String(err));
 
 function normalizeMessageId(raw: string): string | undefined {
   if (typeof raw !== 'string') return undefined;

@@ -108,3 +108,30 @@ test('import.archive_passwords: write-only, tried after the item password; the c
   assert.equal(none.status, 'failed');
   assert.equal(none.error_code, 'ARCHIVE_PASSWORD_MISSING', none.error_message ?? '');
 });
+
+test('RAR 3 with encrypted headers (-hp), obfuscated names: read with the NZB password, refused without', async () => {
+  const movie = mkv(260_000);
+  const vols = writeRar4([{ name: 'Hidden.Three.mkv', data: movie }], {
+    volumeSize: 100_000,
+    base: 'h3',
+    password: 'hp three',
+    encryptHeaders: true,
+  });
+  // obfuscated names: the order comes from the encrypted end blocks' volume numbers
+  const xml = buildNzb(await postVolumes(inn, vols, { obfuscate: true }), inn.group, POSTER);
+  const item = await importNzb(srv.baseUrl, inn, 'Hidden.Three.nzb', [], {}, withPassword(xml, 'hp three'));
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Hidden.Three.mkv']);
+  const path = `${item.target_path}/Hidden.Three.mkv`;
+  assert.equal(sha256((await davGet(srv.baseUrl, path)).body), sha256(movie));
+  for (const [a, b] of rangesAround(movie.length, [16, 99_900, 199_800], 6)) {
+    assert.deepEqual(await davRange(srv.baseUrl, path, a, b), movie.subarray(a, b), `${a}-${b}`);
+  }
+  const refused = await importNzb(srv.baseUrl, inn, 'Hidden.Three.2.nzb', [], {}, xml);
+  assert.equal(refused.status, 'failed');
+  assert.equal(refused.error_code, 'ARCHIVE_PASSWORD_MISSING', refused.error_message ?? '');
+  assert.match(refused.error_message!, /the headers of .* are encrypted and no password was given/);
+  const wrong = await importNzb(srv.baseUrl, inn, 'Hidden.Three.3.nzb', [], {}, withPassword(xml, 'nope'));
+  assert.equal(wrong.status, 'failed');
+  assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
+});

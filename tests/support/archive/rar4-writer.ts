@@ -20,8 +20,8 @@ export function rar4Block(type: number, flags: number, rest: Buffer): Buffer {
   return b;
 }
 
-export function rar4Main(first: boolean, multi: boolean, newNaming: boolean): Buffer {
-  const flags = (multi ? 0x1 : 0) | (newNaming ? 0x10 : 0) | (first ? 0x100 : 0);
+export function rar4Main(first: boolean, multi: boolean, newNaming: boolean, sealed = false): Buffer {
+  const flags = (multi ? 0x1 : 0) | (newNaming ? 0x10 : 0) | (sealed ? 0x80 : 0) | (first ? 0x100 : 0);
   return rar4Block(0x73, flags, Buffer.alloc(6));
 }
 
@@ -95,6 +95,22 @@ export interface Rar4Options {
   method?: number;
   /** AES-128 encrypt every member (`rar -p`): an 8-byte salt per file, the data CBC-encrypted, zero-padded to 16. */
   password?: string;
+  /**
+   * Encrypt the headers too (`rar -hp`): the archive header says so (MHD_PASSWORD) and every later block is an
+   * 8-byte salt and the header AES-128-CBC encrypted with that salt's key and IV, zero-padded to 16 bytes.
+   */
+  encryptHeaders?: boolean;
+}
+
+function headerSealer(opts: Rar4Options): (block: Buffer) => Buffer {
+  if (!opts.encryptHeaders) return (block) => block;
+  if (opts.password === undefined) throw new Error('encryptHeaders needs a password');
+  const salt = randomBytes(8);
+  const { key, iv } = rar3Key(opts.password, salt);
+  return (block) => {
+    const padded = Buffer.concat([block, Buffer.alloc((16 - (block.length % 16)) % 16)]);
+    return Buffer.concat([salt, createCipheriv('aes-128-cbc', key, iv).setAutoPadding(false).update(padded)]);
+  };
 }
 
 /**
@@ -150,15 +166,17 @@ export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): Writt
   const multi = opts.volumeSize !== undefined;
   const scheme = opts.scheme ?? 'part';
   const vols: VolumeBuilder[] = [];
+  const seal = headerSealer(opts);
   const start = () => {
     const v = new VolumeBuilder();
     v.put(RAR4_SIG);
-    v.put(rar4Main(vols.length === 0, multi, scheme === 'part'));
+    v.put(rar4Main(vols.length === 0, multi, scheme === 'part', opts.encryptHeaders));
     vols.push(v);
     return v;
   };
+  const end = (more: boolean) => seal(rar4End(vols.length - 1, more));
   let cur = start();
-  const END = rar4End(0, true).length;
+  const END = end(true).length;
   for (const m of members) {
     const plain = Buffer.isBuffer(m.data) ? m.data : null;
     if (opts.password !== undefined && !plain) throw new Error('an encrypted member needs its bytes');
@@ -167,7 +185,9 @@ export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): Writt
     const unpackedSize = sizeOf(m);
     const size = data?.length ?? unpackedSize;
     const sealing = sealed ? { extraFlags: 0x4, salt: sealed.salt } : {};
-    const headerLength = rar4FileHeader({ name: m.name, unpackedSize, dataSize: size, crc: 0, ...sealing }).length;
+    const headerLength = seal(
+      rar4FileHeader({ name: m.name, unpackedSize, dataSize: size, crc: 0, ...sealing }),
+    ).length;
     // CBC runs on across volumes (unrar does not restart it); pieces are still cut at whole blocks, as rar does
     const fit = (room: number) => (sealed ? room - (room % 16) : room);
     let done = 0;
@@ -175,7 +195,7 @@ export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): Writt
     while (first || done < size) {
       let room = fit(limit - cur.size - END - headerLength);
       if (room <= 0 && cur.size > 40) {
-        cur.put(rar4End(vols.length - 1, true));
+        cur.put(end(true));
         cur = start();
         room = fit(limit - cur.size - END - headerLength);
       }
@@ -184,28 +204,30 @@ export function writeRar4(members: MemberInput[], opts: Rar4Options = {}): Writt
       // a piece's CRC is of its stored bytes; the last piece's of the whole member's plain bytes
       const crc = data ? crc32(last ? (plain ?? data) : data.subarray(done, done + piece)) : 0;
       cur.put(
-        rar4FileHeader({
-          name: m.name,
-          unpackedSize,
-          dataSize: piece,
-          crc,
-          splitBefore: !first,
-          splitAfter: !last,
-          method: opts.method,
-          ...sealing,
-        }),
+        seal(
+          rar4FileHeader({
+            name: m.name,
+            unpackedSize,
+            dataSize: piece,
+            crc,
+            splitBefore: !first,
+            splitAfter: !last,
+            method: opts.method,
+            ...sealing,
+          }),
+        ),
       );
       if (data) cur.put(data.subarray(done, done + piece));
       else cur.skip(piece);
       done += piece;
       first = false;
       if (!last) {
-        cur.put(rar4End(vols.length - 1, true));
+        cur.put(end(true));
         cur = start();
       }
     }
   }
-  cur.put(rar4End(vols.length - 1, false));
+  cur.put(end(false));
   const names = multi ? rarVolumeNames(opts.base ?? 'test', vols.length, scheme) : [`${opts.base ?? 'test'}.rar`];
   return vols.map((v, i) => ({ name: names[i]!, size: v.size, chunks: v.chunks }));
 }
