@@ -1,10 +1,12 @@
 import { extname } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { NzbParseError } from '../appliance/nzb/errors.js';
 import { parseNzb } from '../appliance/nzb/parser.js';
 import { unpackNzb } from '../appliance/nzb/pack.js';
-import type { NzbLimits } from '../appliance/nzb/limits.js';
+import { resolveLimits, type NzbLimits } from '../appliance/nzb/limits.js';
 import type { NzbDocument } from '../appliance/nzb/types.js';
 import type { ParseNzbTaskInput, ParseNzbTaskOutput, WireLayoutOutcome } from './parse-nzb.task.js';
 
@@ -31,6 +33,9 @@ export function createParseNzbPool(options: { maxThreads?: number } = {}): Pisci
     minThreads: 0,
     maxThreads: options.maxThreads ?? 1,
     idleTimeout: 1_000,
+    // the parse allocates only short-lived strings (saxes events); a small young generation collects them just as
+    // well and keeps the worker's heap ~10 MB smaller at the import's peak (docs/performance.md, import memory)
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });
 }
 
@@ -47,10 +52,16 @@ export interface ParsedOffThread {
 export async function parseNzbInPool(
   pool: Piscina,
   nzb: Uint8Array,
-  options: { limits?: Partial<NzbLimits>; layouts?: ParseNzbTaskInput['layouts']; signal?: AbortSignal } = {},
+  options: {
+    limits?: Partial<NzbLimits>;
+    layouts?: ParseNzbTaskInput['layouts'];
+    signal?: AbortSignal;
+    brotli?: ParseNzbTaskInput['brotli'];
+  } = {},
 ): Promise<ParsedOffThread> {
   const owned = nzb.byteOffset === 0 && nzb.byteLength === nzb.buffer.byteLength ? nzb : new Uint8Array(nzb);
-  const input: ParseNzbTaskInput = { nzb: owned, limits: options.limits, layouts: options.layouts };
+  const { limits, layouts, brotli } = options;
+  const input: ParseNzbTaskInput = { nzb: owned, limits, layouts, brotli };
   const output = (await pool.run(input, {
     transferList: [owned.buffer as ArrayBuffer],
     signal: options.signal,
@@ -68,4 +79,36 @@ export async function parseNzbInPool(
 export async function parseNzbAuto(pool: Piscina, nzb: Uint8Array, limits?: Partial<NzbLimits>): Promise<NzbDocument> {
   if (nzb.byteLength < WORKER_THRESHOLD_BYTES) return parseNzb(nzb, limits);
   return (await parseNzbInPool(pool, nzb, { limits })).doc;
+}
+
+/** Compressed NZBs this small are decompressed and parsed inline (XML shrinks 4-10x: ~1 MiB of XML or less). */
+export const WORKER_THRESHOLD_COMPRESSED_BYTES = 128 * 1024;
+/** The size guess for the XML of a compressed NZB (it only sizes the segment arrays; unused capacity is not touched). */
+const EXPECTED_RATIO = 8;
+const decompress = promisify(brotliDecompress);
+
+/**
+ * Parses an NZB as the queue stores it (brotli): a big one is moved to the worker compressed and decompressed there
+ * while it is parsed, so the process never holds the whole XML (docs/performance.md, import memory); a small one
+ * is decompressed and parsed inline. Corrupt compressed data rejects with an `NzbParseError` like bad XML.
+ */
+export async function parseStoredNzb(
+  pool: Piscina,
+  compressed: Uint8Array,
+  limits?: Partial<NzbLimits>,
+): Promise<NzbDocument> {
+  if (compressed.byteLength >= WORKER_THRESHOLD_COMPRESSED_BYTES) {
+    const expectedBytes = compressed.byteLength * EXPECTED_RATIO;
+    return (await parseNzbInPool(pool, compressed, { limits, brotli: { expectedBytes } })).doc;
+  }
+  const maxBytes = resolveLimits(limits).maxBytes;
+  let xml: Buffer;
+  try {
+    xml = await decompress(compressed, { maxOutputLength: maxBytes + 1 });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new NzbParseError('limit', `the document is larger than ${maxBytes} bytes`);
+    throw new NzbParseError('malformed', `the stored NZB could not be decompressed (${(err as Error).message})`);
+  }
+  return parseNzb(xml, limits);
 }

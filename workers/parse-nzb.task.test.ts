@@ -5,9 +5,17 @@ import { generateLargeNzb } from '../tests/support/nzb/generate.js';
 import { NzbParseError } from '../appliance/nzb/errors.js';
 import type { FileLayout } from '../appliance/layout/index.js';
 import { findSegment } from '../appliance/layout/index.js';
-import { packNzb, unpackNzb } from '../appliance/nzb/pack.js';
 import { parseNzb } from '../appliance/nzb/parser.js';
-import { createParseNzbPool, parseNzbAuto, parseNzbInPool } from './parse-nzb.client.js';
+import { describeParse } from '../tests/support/nzb/corpus.js';
+import { randomBytes } from 'node:crypto';
+import { brotliCompressSync } from 'node:zlib';
+import {
+  createParseNzbPool,
+  parseNzbAuto,
+  parseNzbInPool,
+  parseStoredNzb,
+  WORKER_THRESHOLD_COMPRESSED_BYTES,
+} from './parse-nzb.client.js';
 
 describe('parse-nzb task in a real Piscina worker', () => {
   const pool = createParseNzbPool();
@@ -25,7 +33,10 @@ describe('parse-nzb task in a real Piscina worker', () => {
       ],
     });
     assert.equal(input.byteLength, 0, 'the NZB bytes were transferred, not copied');
-    assert.deepEqual(doc, expected);
+    assert.equal(
+      describeParse(() => doc),
+      describeParse(() => expected),
+    );
     assert.equal(layouts[0]!.kind, 'ok');
     const layout = (layouts[0] as { layout: FileLayout }).layout;
     assert.equal(layout.size, 50_000_000_000);
@@ -59,20 +70,78 @@ describe('parse-nzb task in a real Piscina worker', () => {
       .meta('password', 'x')
       .file((f) => f.segments(5, 100))
       .toBuffer();
-    assert.deepEqual(await parseNzbAuto(pool, xml), parseNzb(xml));
+    const auto = await parseNzbAuto(pool, xml);
+    assert.equal(
+      describeParse(() => auto),
+      describeParse(() => parseNzb(xml)),
+    );
+  });
+
+  it('moves the segment arrays back (values beyond 2^32 and multibyte message-ids intact)', async () => {
+    const xml = new NzbBuilder()
+      .meta('title', 'Ünï')
+      .file((f) => f.segment(1, 'a@x', 10).segment(2 ** 33, 'ç日@x', 2 ** 40))
+      .file((f) => f.subject('two').segments(3, 7))
+      .toBuffer();
+    const { doc } = await parseNzbInPool(pool, xml);
+    assert.deepEqual(doc.files[0]!.segments.toArray(), [
+      { number: 1, bytes: 10, messageId: 'a@x' },
+      { number: 2 ** 33, bytes: 2 ** 40, messageId: 'ç日@x' },
+    ]);
+    assert.equal(doc.files[1]!.segments.messageId(2), 'seg.3@spool.test');
+    assert.deepEqual(doc.meta, { title: ['Ünï'] });
   });
 });
 
-describe('packNzb / unpackNzb', () => {
-  it('round-trips a document', () => {
-    const doc = parseNzb(
-      new NzbBuilder()
-        .meta('title', 'Ünï')
-        .file((f) => f.segment(1, 'a@x', 10).segment(3, 'c@x', 2 ** 40))
-        .file((f) => f.subject('two').segments(3, 7))
-        .toXml(),
+describe('parseStoredNzb: the NZB as the queue stores it (brotli)', () => {
+  const pool = createParseNzbPool();
+  after(() => pool.destroy());
+  const big = generateLargeNzb({ articles: 70_000, splitInto: 3 }).xml;
+  const bigCompressed = brotliCompressSync(big);
+
+  it('decompresses a big one in the worker while parsing, with the same result as parsing the XML', async () => {
+    assert.ok(bigCompressed.byteLength >= WORKER_THRESHOLD_COMPRESSED_BYTES, 'the worker path is taken');
+    const moved = new Uint8Array(bigCompressed);
+    const doc = await parseStoredNzb(pool, moved);
+    assert.equal(moved.byteLength, 0, 'the compressed bytes were moved to the worker');
+    assert.equal(
+      describeParse(() => doc),
+      describeParse(() => parseNzb(big)),
     );
-    assert.deepEqual(unpackNzb(packNzb(doc)), doc);
+  });
+
+  it('parses a small one inline, with the same result', async () => {
+    const xml = new NzbBuilder()
+      .meta('password', 'p')
+      .file((f) => f.segments(4, 100))
+      .toBuffer();
+    const doc = await parseStoredNzb(pool, brotliCompressSync(xml));
+    assert.equal(
+      describeParse(() => doc),
+      describeParse(() => parseNzb(xml)),
+    );
+  });
+
+  it('turns corrupt or cut compressed data into an NzbParseError, big or small', async () => {
+    const small = brotliCompressSync(new NzbBuilder().file((f) => f.segments(4, 100)).toBuffer());
+    for (const cut of [small.subarray(0, small.length - 4), bigCompressed.subarray(0, bigCompressed.length / 2)]) {
+      await assert.rejects(parseStoredNzb(pool, new Uint8Array(cut)), (err: unknown) => {
+        assert.ok(err instanceof NzbParseError, String(err));
+        assert.equal(err.kind, 'malformed');
+        assert.match(err.message, /could not be decompressed/);
+        return true;
+      });
+    }
+    // random bytes may even decompress to something: it is then not XML; either way a parse error, never a crash
+    for (const size of [1000, WORKER_THRESHOLD_COMPRESSED_BYTES * 2]) {
+      await assert.rejects(parseStoredNzb(pool, randomBytes(size)), NzbParseError);
+    }
+  });
+
+  it('stops decompressing at the size limit, big or small (a brotli bomb costs no more than the limit)', async () => {
+    const bomb = brotliCompressSync(Buffer.alloc(50 * 1024 * 1024, 0x20)); // 50 MB of spaces in a few bytes
+    await assert.rejects(parseStoredNzb(pool, bomb, { maxBytes: 1 << 20 }), /larger than 1048576 bytes/);
+    await assert.rejects(parseStoredNzb(pool, bigCompressed, { maxBytes: 1 << 20 }), /larger than 1048576 bytes/);
   });
 });
 

@@ -66,7 +66,7 @@ test('an outage is never an answer about the article; 430 and a bad CRC are', as
 test('the probe reports missing samples, and refuses to judge during an outage', async () => {
   const ids = Array.from({ length: 10 }, (_, i) => `m${i}`);
   const missing = fakeClient({ m9: new ArticleMissingError('m9') });
-  const findings = await probeAvailability(missing, [{ name: 'f.mkv', messageIds: ids }], {
+  const findings = await probeAvailability(missing, [{ name: 'f.mkv', count: ids.length, messageId: (i) => ids[i]! }], {
     percentage: 100,
     lane: 'import',
     signal,
@@ -75,7 +75,11 @@ test('the probe reports missing samples, and refuses to judge during an outage',
   assert.ok(missing.lanes.every((l) => l === 'import'));
   const down = fakeClient({ m9: new ArticleMissingError('m9'), m3: new TimeoutError('timed out') });
   await assert.rejects(
-    probeAvailability(down, [{ name: 'f.mkv', messageIds: ids }], { percentage: 100, lane: 'import', signal }),
+    probeAvailability(down, [{ name: 'f.mkv', count: ids.length, messageId: (i) => ids[i]! }], {
+      percentage: 100,
+      lane: 'import',
+      signal,
+    }),
     ProbeOutageError,
   );
 });

@@ -11,7 +11,10 @@ import {
 export interface ProbeTarget {
   /** The virtual file's name, for the message. */
   name: string;
-  messageIds: readonly string[];
+  /** How many articles the file has. */
+  count: number;
+  /** The message-id of article `index`, asked for the sampled ones only (a big file's ids are not held as strings). */
+  messageId(index: number): string;
   /** Indexes already known to exist (the first article was fetched whole). */
   known?: ReadonlySet<number>;
 }
@@ -98,16 +101,16 @@ export async function probeAvailability(
 ): Promise<ProbeFinding[]> {
   const jobs: { target: number; index: number }[] = [];
   targets.forEach((t, target) => {
-    for (const index of sampleIndexes(t.messageIds.length, opts.percentage)) {
+    for (const index of sampleIndexes(t.count, opts.percentage)) {
       if (!t.known?.has(index)) jobs.push({ target, index });
     }
   });
-  const ids = jobs.map((job) => targets[job.target]!.messageIds[job.index]!);
+  const ids = jobs.map((job) => targets[job.target]!.messageId(job.index));
   const results = await statMany(client, ids, opts.lane, opts.signal, opts.concurrency);
   const outage = results.find((r) => r.kind === 'unreachable');
   if (outage?.kind === 'unreachable') throw new ProbeOutageError(outage.reason);
   const findings = targets.map(
-    (t) => ({ name: t.name, checked: t.known?.size ?? 0, missing: 0, total: t.messageIds.length }) as ProbeFinding,
+    (t) => ({ name: t.name, checked: t.known?.size ?? 0, missing: 0, total: t.count }) as ProbeFinding,
   );
   jobs.forEach((job, k) => {
     const f = findings[job.target]!;

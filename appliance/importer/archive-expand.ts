@@ -11,12 +11,15 @@ import {
   type ArchiveMember,
   type VolumeScan,
 } from '../archive/index.js';
-import { layoutFromExtents, type FileLayout } from '../layout/index.js';
+import { layoutFromExtents, resolveLayout, type FileLayout } from '../layout/index.js';
 import type { AddJobFile } from '../vfs/types.js';
 import { mapLimit } from '../articles/index.js';
 import { ImportError, nonRetryableError } from './import-errors.js';
 import { layoutSource, type ImportArticles } from './layout-bytes.js';
 import { cipherChecks } from './archive-passwords.js';
+
+/** An archive volume: its layout is read (headers), so it is built, not deferred. */
+type Volume = AddJobFile & { layout: FileLayout };
 
 /** A stored archive inside a stored archive is resolved; deeper than this is a loop or a trap, not a release. */
 const MAX_DEPTH = 4;
@@ -43,14 +46,15 @@ export interface Candidate {
  */
 export async function expandArchives(candidates: Candidate[], ctx: ExpandContext, depth = 0): Promise<AddJobFile[]> {
   const formats = await mapLimit(candidates, 8, async (c) => formatOf(c.head ?? (await headOf(c.file, ctx))));
-  const sets = new Map<string, { format: ArchiveFormat; volumes: AddJobFile[] }>();
+  const sets = new Map<string, { format: ArchiveFormat; volumes: Volume[] }>();
   const out: AddJobFile[] = [];
   candidates.forEach((c, i) => {
     const format = formats[i];
     if (!format) return void out.push(c.file);
     const key = `${format}:${parseVolumeName(c.file.name)?.setKey ?? (format === '7z' ? c.file.name : '?obfuscated')}`;
     const set = sets.get(key) ?? { format, volumes: [] };
-    set.volumes.push(c.file);
+    c.file.layout = resolveLayout(c.file.layout);
+    set.volumes.push(c.file as Volume);
     sets.set(key, set);
   });
   if (sets.size === 0) return out;
@@ -71,10 +75,10 @@ export async function expandArchives(candidates: Candidate[], ctx: ExpandContext
 }
 
 async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
-  return file.size < 8 ? Buffer.alloc(0) : layoutSource(file.layout, ctx.articles, file.name).read(0, 8);
+  return file.size < 8 ? Buffer.alloc(0) : layoutSource(resolveLayout(file.layout), ctx.articles, file.name).read(0, 8);
 }
 
-async function membersOf(format: ArchiveFormat, volumes: AddJobFile[], ctx: ExpandContext): Promise<ArchiveMember[]> {
+async function membersOf(format: ArchiveFormat, volumes: Volume[], ctx: ExpandContext): Promise<ArchiveMember[]> {
   try {
     if (format === '7z') {
       // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
@@ -114,7 +118,7 @@ function volumeOrder(volumes: AddJobFile[], scans: VolumeScan[]): number[] {
  * tried first on the next; members keyed before any proof are keyed again once one exists (derived keys and read
  * articles are cached, so that costs no fetch).
  */
-async function memberFiles(members: ArchiveMember[], volumes: AddJobFile[], ctx: ExpandContext): Promise<AddJobFile[]> {
+async function memberFiles(members: ArchiveMember[], volumes: Volume[], ctx: ExpandContext): Promise<AddJobFile[]> {
   const layoutOf = (m: ArchiveMember) =>
     layoutFromExtents(
       m.extents.map((e) => ({ layout: volumes[e.volume]!.layout, offset: e.offset, length: e.length })),

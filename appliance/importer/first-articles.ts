@@ -72,7 +72,7 @@ export async function fetchFirstArticles(
   concurrency = 8,
 ): Promise<FirstArticle[]> {
   return mapLimit(doc.files, concurrency, async (file): Promise<FirstArticle> => {
-    const messageId = file.segments[0]!.messageId;
+    const messageId = file.segments.messageId(0);
     const article = await fetchImportArticle(client, messageId, signal);
     if (!article) return { missing: true, messageId };
     const isPar2 = article.data.subarray(0, 8).equals(PAR2_MAGIC);

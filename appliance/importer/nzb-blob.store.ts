@@ -40,9 +40,17 @@ export class NzbBlobStore {
   }
 
   async read(id: number): Promise<Buffer | undefined> {
-    const packed = this.blobs.get(id);
-    if (!packed) return undefined;
-    return decompress(Buffer.from(packed));
+    const packed = this.readCompressed(id);
+    return packed && decompress(packed);
+  }
+
+  /**
+   * The stored bytes as they are (brotli): the importer decompresses while parsing, so a 100 MB NZB never sits in
+   * memory whole (docs/performance.md, import memory). lmdb-js returns a copy of its own for a binary value, which
+   * the importer may move to its worker (parseNzbInPool copies first if it ever shares memory).
+   */
+  readCompressed(id: number): Buffer | undefined {
+    return this.blobs.get(id);
   }
 
   remove(id: number): void {

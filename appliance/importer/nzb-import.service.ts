@@ -7,18 +7,17 @@ import {
   nameObfuscatedAfterJob,
   NzbParseError,
   type FileEvidence,
-  type FileLayout,
   type GroupedNzb,
   type NzbDocument,
   type VirtualFile,
 } from '../nzb/index.js';
 import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
-import { parseNzbAuto } from '../../workers/parse-nzb.client.js';
+import { parseStoredNzb } from '../../workers/parse-nzb.client.js';
 import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
 import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
-import { layoutPostedFile } from './file-layouts.js';
+import { layoutPostedFile, type PlannedLayout } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
 import { formatOf, KeyRing } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
@@ -58,7 +57,7 @@ export class NzbImporter {
   constructor(private readonly d: NzbImporterDeps) {}
 
   async run(item: QueueRecord, signal: AbortSignal): Promise<ImportResult> {
-    const doc = await this.parse(await this.d.queue.nzb(item.id));
+    const doc = await this.parse(this.d.queue.nzbCompressed(item.id));
     const firsts = await fetchFirstArticles(this.d.client, doc, signal);
     const evidence = firsts.map((f): FileEvidence | undefined =>
       f.missing ? undefined : { yenc: f.facts, head: f.head },
@@ -104,8 +103,7 @@ export class NzbImporter {
   ): VirtualFile[] {
     const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
     const files = grouped.files.filter((f) => !isPar2(f));
-    const sizeOf = (f: VirtualFile) =>
-      f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.reduce((n, s) => n + s.bytes, 0), 0);
+    const sizeOf = (f: VirtualFile) => f.parts.reduce((sum, p) => sum + doc.files[p]!.segments.totalBytes(), 0);
     nameObfuscatedAfterJob(files, {
       jobName: safeSegment(item.name, ''),
       headOf: (f) => {
@@ -173,9 +171,10 @@ export class NzbImporter {
     return expanded;
   }
 
-  private async parse(bytes: Buffer): Promise<NzbDocument> {
+  /** Parses the stored (compressed) NZB: decompressed while parsing, in the worker when big. */
+  private async parse(compressed: Buffer): Promise<NzbDocument> {
     try {
-      const doc = await parseNzbAuto(this.d.parsePool, bytes);
+      const doc = await parseStoredNzb(this.d.parsePool, compressed);
       if (doc.files.length === 0) throw nonRetryableError('The NZB lists no files with articles');
       return doc;
     } catch (err) {
@@ -192,13 +191,22 @@ export class NzbImporter {
     signal: AbortSignal,
   ): Promise<void> {
     const targets: ProbeTarget[] = mains.map((file) => {
-      const messageIds: string[] = [];
+      // the file's articles are its parts' segments end to end; ids are read only for the sampled ones
+      const parts = file.parts.map((p) => doc.files[p]!.segments);
+      const starts: number[] = [];
       const known = new Set<number>();
-      for (const part of file.parts) {
-        if (!firsts[part]!.missing) known.add(messageIds.length);
-        for (const s of doc.files[part]!.segments) messageIds.push(s.messageId);
-      }
-      return { name: file.name, messageIds, known };
+      let count = 0;
+      file.parts.forEach((part, k) => {
+        if (!firsts[part]!.missing) known.add(count);
+        starts.push(count);
+        count += parts[k]!.length;
+      });
+      const messageId = (index: number) => {
+        let k = starts.length - 1;
+        while (starts[k]! > index) k--;
+        return parts[k]!.messageId(index - starts[k]!);
+      };
+      return { name: file.name, count, messageId, known };
     });
     const findings = await probeAvailability(this.d.client, targets, { percentage, lane: 'import', signal }).catch(
       (err: unknown) => {
@@ -215,22 +223,23 @@ export class NzbImporter {
     item: QueueRecord,
     signal: AbortSignal,
   ): Promise<AddJobFile> {
-    const layouts: FileLayout[] = [];
+    const pieces: PlannedLayout[] = [];
     for (const part of file.parts) {
       const first = firsts[part]!;
       if (first.missing)
         throw nonRetryableError(`${file.name}: its first article <${first.messageId}> is missing on every provider`);
-      const name = file.parts.length > 1 ? `${file.name} (piece ${layouts.length + 1})` : file.name;
-      layouts.push((await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal)).layout);
+      const name = file.parts.length > 1 ? `${file.name} (piece ${pieces.length + 1})` : file.name;
+      pieces.push(await layoutPostedFile(this.d.client, doc.files[part]!, name, first.facts, signal));
     }
-    const layout = concatLayouts(layouts);
-    if (file.par2 && file.par2.length !== layout.size) {
-      throw nonRetryableError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${layout.size}`);
+    const size = pieces.reduce((sum, p) => sum + p.size, 0);
+    if (file.par2 && file.par2.length !== size) {
+      throw nonRetryableError(`${file.name}: PAR2 says ${file.par2.length} bytes but the articles hold ${size}`);
     }
     return {
       name: file.name,
-      size: layout.size,
-      layout,
+      size,
+      // built when the job is written: a million-article release never holds every file's layout at once
+      layout: () => concatLayouts(pieces.map((p) => p.build())),
       sourceNzbPath: item.nzbPath,
       queueItemId: item.id,
       passwordProtected: (doc.meta.password?.length ?? 0) > 0,

@@ -29,8 +29,8 @@ export async function readPar2Descriptions(
     const segments = doc.files[index]!.segments;
     if (segments.length > MAX_PAR2_ARTICLES) continue;
     const pieces: Buffer[] = [first.data];
-    for (const segment of segments.slice(1)) {
-      const article = await fetchImportArticle(client, segment.messageId, signal);
+    for (let i = 1; i < segments.length; i++) {
+      const article = await fetchImportArticle(client, segments.messageId(i), signal);
       if (!article) break; // parsePar2 reads what it has; a damaged tail costs only the packets in it
       pieces.push(Buffer.from(article.data));
     }

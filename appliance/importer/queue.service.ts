@@ -309,6 +309,13 @@ export class QueueService extends EventEmitter<QueueEvents> {
     return bytes;
   }
 
+  /** The NZB still brotli-compressed, as stored (`parseStoredNzb` decompresses it while parsing). */
+  nzbCompressed(id: number): Buffer {
+    const bytes = this.blobs.readCompressed(id);
+    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    return bytes;
+  }
+
   private requeued(cur: QueueRecord): QueueRecord {
     return {
       ...cur,

@@ -63,5 +63,14 @@ export interface LayoutExtent {
   length: number;
 }
 
+/**
+ * A layout, or the function that builds it. The importer hands the VFS builders for posted files, so a release of a
+ * million articles never holds all its per-article objects at once: each file's layout is built when it is checked
+ * and again when it is stored, then dropped (docs/performance.md, import memory).
+ */
+export type DeferredLayout = FileLayout | (() => FileLayout);
+
+export const resolveLayout = (layout: DeferredLayout): FileLayout => (typeof layout === 'function' ? layout() : layout);
+
 export const articleOffsetOf = (s: LayoutSegment) => s.articleOffset ?? 0;
 export const articleSizeOf = (s: LayoutSegment) => s.articleSize ?? s.end - s.start;

@@ -1,8 +1,9 @@
 import { NzbParseError } from './errors.js';
 import type { NzbLimits } from './limits.js';
-import type { NzbDocument, NzbFile, NzbMeta, NzbSegment } from './types.js';
+import { SegmentWriter } from './segment-writer.js';
+import type { FileHead, PackedNzb } from './pack.js';
+import type { NzbMeta } from './types.js';
 
-const MAX_REPORTED_MISSING = 100;
 const WHOLE_NUMBER = /^\s*\d{1,15}\s*$/;
 /** Message-ids go on the NNTP wire verbatim: whitespace or control characters would inject commands. */
 // eslint-disable-next-line no-control-regex
@@ -20,12 +21,20 @@ export interface Position {
 export class NzbDocumentBuilder {
   /** Null prototype while collecting: meta types come from the document. */
   private readonly meta: NzbMeta = Object.create(null) as NzbMeta;
-  private readonly files: NzbFile[] = [];
+  private readonly files: FileHead[] = [];
   private readonly warnings: string[] = [];
-  private current: NzbFile | null = null;
+  private current: FileHead | null = null;
+  private readonly segments: SegmentWriter;
+  /** Every `<segment>` read, repeats included (the limit is on what the document lists). */
   private totalSegments = 0;
 
-  constructor(private readonly limits: NzbLimits) {}
+  /** `expectedBytes`: the XML's size when known, so the segment arrays are sized once. */
+  constructor(
+    private readonly limits: NzbLimits,
+    expectedBytes = 0,
+  ) {
+    this.segments = new SegmentWriter(expectedBytes);
+  }
 
   addMeta(type: string, value: string): void {
     const key = type.trim().toLowerCase();
@@ -43,7 +52,8 @@ export class NzbDocumentBuilder {
       date: Number.isSafeInteger(date) && date > 0 ? date : 0,
       subject: attrs.subject ?? '',
       groups: [],
-      segments: [],
+      first: this.segments.count,
+      length: 0,
       missingCount: 0,
       missingNumbers: [],
       duplicatesDropped: 0,
@@ -58,7 +68,8 @@ export class NzbDocumentBuilder {
   addSegment(attrs: Record<string, string>, text: string, at: Position): void {
     const file = this.current;
     if (!file) return; // a <segment> outside any <file> carries nothing we could use
-    const where = `segment ${file.segments.length + 1} of file ${this.files.length + 1}`;
+    const inFile = this.segments.count - file.first;
+    const where = `segment ${inFile + 1} of file ${this.files.length + 1}`;
     const fail = (message: string) => new NzbParseError('invalid', `${where} ${message}`, at.line, at.column);
     const rawNumber = attrs.number;
     if (rawNumber === undefined || !WHOLE_NUMBER.test(rawNumber) || Number(rawNumber) < 1) {
@@ -71,7 +82,7 @@ export class NzbDocumentBuilder {
     const messageId = stripBrackets(text);
     if (messageId === '') throw fail('has no message-id');
     if (UNSAFE_MESSAGE_ID.test(messageId)) throw fail('has a message-id with spaces, brackets or control characters');
-    if (file.segments.length >= this.limits.maxSegmentsPerFile) {
+    if (inFile >= this.limits.maxSegmentsPerFile) {
       throw new NzbParseError(
         'limit',
         `a file has more than ${this.limits.maxSegmentsPerFile} segments`,
@@ -87,7 +98,7 @@ export class NzbDocumentBuilder {
         at.column,
       );
     }
-    file.segments.push({ number: Number(rawNumber), bytes: rawBytes === undefined ? 0 : Number(rawBytes), messageId });
+    this.segments.add(Number(rawNumber), rawBytes === undefined ? 0 : Number(rawBytes), messageId);
   }
 
   endFile(): void {
@@ -95,22 +106,22 @@ export class NzbDocumentBuilder {
     this.current = null;
     if (!file) return;
     const label = `file ${this.files.length + 1} (${file.subject.slice(0, 80) || 'no subject'})`;
-    if (file.segments.length === 0) {
+    if (this.segments.count === file.first) {
       this.warnings.push(`${label} lists no segments and was left out`);
       return;
     }
-    normaliseSegments(file);
+    Object.assign(file, this.segments.closeFile(file.first));
     if (file.duplicatesDropped > 0) {
       this.warnings.push(`${label}: ${file.duplicatesDropped} duplicate segment numbers dropped (first kept)`);
     }
     this.files.push(file);
   }
 
-  finish(): NzbDocument {
+  finish(): PackedNzb {
     if (this.files.length === 0) throw new NzbParseError('invalid', 'the NZB lists no files with segments');
     // a plain object again, built with own data properties so a meta type "__proto__" stays just a key
     const meta = Object.fromEntries(Object.entries(this.meta)) as NzbMeta;
-    return { meta, files: this.files, warnings: this.warnings };
+    return { meta, files: this.files, warnings: this.warnings, store: this.segments.store() };
   }
 }
 
@@ -118,33 +129,4 @@ function stripBrackets(text: string): string {
   let id = text.trim();
   if (id.startsWith('<') && id.endsWith('>')) id = id.slice(1, -1).trim();
   return id;
-}
-
-/** Sorts by number (stable: the first of two equal numbers wins), drops repeats, counts holes. */
-function normaliseSegments(file: NzbFile): void {
-  const sorted = isSorted(file.segments) ? file.segments : [...file.segments].sort((a, b) => a.number - b.number);
-  const kept: NzbSegment[] = [];
-  let expected = 1;
-  for (const segment of sorted) {
-    if (kept.length > 0 && segment.number === kept[kept.length - 1]!.number) {
-      file.duplicatesDropped++;
-      continue;
-    }
-    for (let n = expected; n < segment.number; n++) {
-      file.missingCount++;
-      if (file.missingNumbers.length < MAX_REPORTED_MISSING) file.missingNumbers.push(n);
-      else {
-        file.missingCount += segment.number - n - 1;
-        break;
-      }
-    }
-    expected = segment.number + 1;
-    kept.push(segment);
-  }
-  file.segments = kept;
-}
-
-function isSorted(segments: NzbSegment[]): boolean {
-  for (let i = 1; i < segments.length; i++) if (segments[i]!.number < segments[i - 1]!.number) return false;
-  return true;
 }

@@ -1,5 +1,7 @@
 import type { FileLayout, LayoutPost } from '../layout/index.js';
-import type { NzbFile, NzbMeta, NzbSegment } from './types.js';
+import { packSegments } from './segment-writer.js';
+import type { NzbSegment } from './segments.js';
+import type { NzbFile, NzbMeta } from './types.js';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
@@ -48,24 +50,29 @@ export function toNzbXml(parts: readonly NzbFile[], meta: NzbMeta = {}): string 
  * inside archive volumes) is listed once. Segments without post facts get honest stand-ins (`fallback`).
  */
 export function layoutToNzbFiles(layout: FileLayout, fallback: LayoutPost): NzbFile[] {
-  const files: NzbFile[] = [];
-  let current: { post: number | undefined; file: NzbFile } | undefined;
+  const files: { post: LayoutPost; segments: NzbSegment[] }[] = [];
+  let current: { post: number | undefined; segments: NzbSegment[] } | undefined;
   const seen = new Set<string>();
   for (const s of layout.segments) {
     if (seen.has(s.messageId)) continue;
     seen.add(s.messageId);
     if (!current || current.post !== s.post) {
       const post = (s.post !== undefined && layout.posts?.[s.post]) || fallback;
-      const file: NzbFile = { ...post, segments: [], missingCount: 0, missingNumbers: [], duplicatesDropped: 0 };
-      files.push(file);
-      current = { post: s.post, file };
+      current = { post: s.post, segments: [] };
+      files.push({ post, segments: current.segments });
     }
     const segment: NzbSegment = {
-      number: s.number ?? current.file.segments.length + 1,
+      number: s.number ?? current.segments.length + 1,
       bytes: s.bytes ?? s.articleSize ?? s.end - s.start,
       messageId: s.messageId,
     };
-    current.file.segments.push(segment);
+    current.segments.push(segment);
   }
-  return files;
+  return files.map(({ post, segments }) => ({
+    ...post,
+    segments: packSegments(segments),
+    missingCount: 0,
+    missingNumbers: [],
+    duplicatesDropped: 0,
+  }));
 }

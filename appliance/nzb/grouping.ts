@@ -167,5 +167,4 @@ export function par2Plan(
   return { needed: needed && par2FileIndexes.length > 0, par2FileIndexes };
 }
 
-const encodedSize = (doc: NzbDocument, index: number) =>
-  doc.files[index]!.segments.reduce((sum, s) => sum + s.bytes, 0);
+const encodedSize = (doc: NzbDocument, index: number) => doc.files[index]!.segments.totalBytes();

@@ -1,4 +1,4 @@
-import type { NzbSegment } from './types.js';
+import type { NzbSegments } from './segments.js';
 
 /**
  * yEnc never shrinks data: escapes and line ends add ~1-3%, header and trailer lines a few hundred bytes, and
@@ -27,18 +27,18 @@ export function isPlausible(decoded: number, encoded: number): boolean {
  */
 export function checkEncodedSizes(
   sizes: Float64Array,
-  segments: readonly NzbSegment[],
+  segments: NzbSegments,
   inferred: (index: number) => boolean,
 ): EncodedSizeCheck {
   const warnings: string[] = [];
   let unchecked = 0;
-  for (const segment of segments) if (segment.bytes === 0) unchecked++;
+  for (let i = 0; i < segments.length; i++) if (segments.bytes(i) === 0) unchecked++;
   if (unchecked > 0)
     warnings.push(`${unchecked} segments have no bytes= in the NZB; their sizes rest on yEnc headers alone`);
   // calibrate on the segments whose headers we read: if the NZB's count is wrong for them, it is a poster's
   // habit (decoded sizes, zeros, junk) and says nothing about the others
   for (let i = 0; i < sizes.length; i++) {
-    const encoded = segments[i]!.bytes;
+    const encoded = segments.bytes(i);
     if (!inferred(i) && encoded > 0 && !isPlausible(sizes[i]!, encoded)) {
       warnings.push(
         `bytes= of segment ${i + 1} (${encoded}) disagrees with its yEnc header (${sizes[i]}); NZB sizes ignored`,
@@ -49,7 +49,7 @@ export function checkEncodedSizes(
   const suspects: number[] = [];
   let wrong = 0;
   for (let i = 0; i < sizes.length; i++) {
-    const encoded = segments[i]!.bytes;
+    const encoded = segments.bytes(i);
     if (encoded === 0 || !inferred(i) || isPlausible(sizes[i]!, encoded)) continue;
     wrong++;
     if (suspects.length < MAX_SUSPECTS) suspects.push(i);

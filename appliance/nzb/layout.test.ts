@@ -5,6 +5,7 @@ import { layoutFile, layoutFromFirstAndLast } from './layout.js';
 import type { FileLayout } from './layout.js';
 import { concatLayouts, findSegment, segmentsForRange } from '../layout/index.js';
 import { parseNzb } from './parser.js';
+import { packSegments } from './segment-writer.js';
 import type { NzbFile, YencFacts } from './types.js';
 
 /** A posted file whose articles really have these decoded sizes; `bytes` as a poster would report them. */
@@ -19,7 +20,7 @@ function posted(
     date: 1,
     subject: '"f.mkv" yEnc',
     groups: ['g'],
-    segments: sizes.map((s, i) => ({ number: i + 1, bytes: bytes(s), messageId: `m${i}@x` })),
+    segments: packSegments(sizes.map((s, i) => ({ number: i + 1, bytes: bytes(s), messageId: `m${i}@x` }))),
     missingCount: 0,
     missingNumbers: [],
     duplicatesDropped: 0,

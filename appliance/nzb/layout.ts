@@ -11,6 +11,10 @@ export type LayoutOutcome =
   /** The file cannot be laid out (articles missing from the NZB, headers that contradict each other). */
   | { kind: 'invalid'; reason: string };
 
+/** `planLayout`'s answer: like `LayoutOutcome`, with each article's decoded size instead of the built layout. */
+export type LayoutPlan =
+  { kind: 'ok'; sizes: Float64Array; size: number; warnings: string[] } | Exclude<LayoutOutcome, { kind: 'ok' }>;
+
 interface Anchor {
   index: number;
   start: number;
@@ -24,6 +28,17 @@ interface Anchor {
  * outcome names the segment to fetch next (the last one, then bisection), so the importer converges in a few rounds.
  */
 export function layoutFile(file: NzbFile, known: ReadonlyMap<number, YencFacts>): LayoutOutcome {
+  const plan = planLayout(file, known);
+  if (plan.kind !== 'ok') return plan;
+  return { kind: 'ok', layout: buildLayout(file, plan.sizes), warnings: plan.warnings };
+}
+
+/**
+ * `layoutFile` without building the layout: the decoded size of every article (8 bytes each). The importer keeps
+ * plans and builds each file's layout only when the job is written, so a big release's per-article objects never
+ * sit in memory all at once (docs/performance.md, import memory).
+ */
+export function planLayout(file: NzbFile, known: ReadonlyMap<number, YencFacts>): LayoutPlan {
   const n = file.segments.length;
   if (n === 0) return { kind: 'invalid', reason: 'the file has no segments' };
   if (file.missingCount > 0) {
@@ -61,7 +76,8 @@ export function layoutFile(file: NzbFile, known: ReadonlyMap<number, YencFacts>)
       if (facts.name !== first.name) warnings.push(`articles name the file differently: ${first.name} / ${facts.name}`);
     }
   }
-  return { kind: 'ok', layout: buildLayout(file, sizes), warnings: [...new Set(warnings)] };
+  const size = sizes.reduce((sum, s) => sum + s, 0);
+  return { kind: 'ok', sizes, size, warnings: [...new Set(warnings)] };
 }
 
 /** Convenience for the common case: the first article's facts, and the last one's when already fetched. */
@@ -132,12 +148,14 @@ function fillBetween(
 }
 
 /** Whole articles, in order, each remembering its NZB number, encoded size and posted file (for export). */
-function buildLayout(file: NzbFile, sizes: Float64Array): FileLayout {
+export function buildLayout(file: NzbFile, sizes: Float64Array): FileLayout {
   const segments = new Array<LayoutSegment>(sizes.length);
   let at = 0;
+  const nzb = file.segments;
   for (let i = 0; i < sizes.length; i++) {
-    const { number, bytes, messageId } = file.segments[i]!;
-    segments[i] = { messageId, start: at, end: at + sizes[i]!, number, bytes, post: 0 };
+    // the key order is the stored records' (lmdb's shared structures): messageId, start, end, number, bytes, post
+    const end = at + sizes[i]!;
+    segments[i] = { messageId: nzb.messageId(i), start: at, end, number: nzb.number(i), bytes: nzb.bytes(i), post: 0 };
     at += sizes[i]!;
   }
   const { poster, date, subject, groups } = file;

@@ -44,7 +44,7 @@ describe('parseNzb: reading', () => {
     assert.equal(movie!.poster, 'poster <p@example.com>');
     assert.equal(movie!.date, 1_712_345_678);
     assert.deepEqual(movie!.groups, ['alt.binaries.a', 'alt.binaries.b']);
-    assert.deepEqual(movie!.segments, [
+    assert.deepEqual(movie!.segments.toArray(), [
       { number: 1, bytes: 100, messageId: 'a@x' },
       { number: 2, bytes: 200, messageId: 'b@x' },
       { number: 3, bytes: 300, messageId: 'c@x' },
@@ -59,7 +59,7 @@ describe('parseNzb: reading', () => {
       .toXml();
     const [file] = parseNzb(xml).files;
     assert.deepEqual(
-      file!.segments.map((s) => s.messageId),
+      file!.segments.toArray().map((s) => s.messageId),
       ['a@x', 'd@x', 'g@x'],
     );
     assert.equal(file!.duplicatesDropped, 1);
@@ -81,7 +81,7 @@ describe('parseNzb: reading', () => {
       .toXml();
     const doc = parseNzb(xml);
     assert.equal(doc.files.length, 1);
-    assert.equal(doc.files[0]!.segments[0]!.bytes, 0);
+    assert.equal(doc.files[0]!.segments.bytes(0), 0);
     assert.match(doc.warnings[0]!, /empty.*no segments/);
   });
 
@@ -102,7 +102,7 @@ describe('parseNzb: reading', () => {
     const xml =
       '<n:nzb xmlns:n="http://www.newzbin.com/DTD/2003/nzb"><n:file subject="x"><n:groups><n:group>g</n:group>' +
       '</n:groups><n:segments><n:segment number="1" bytes="5"><![CDATA[<cd@x>]]></n:segment></n:segments></n:file></n:nzb>';
-    assert.equal(parseNzb(xml).files[0]!.segments[0]!.messageId, 'cd@x');
+    assert.equal(parseNzb(xml).files[0]!.segments.messageId(0), 'cd@x');
   });
 });
 

@@ -5,6 +5,7 @@ import { NzbDocumentBuilder } from './document-builder.js';
 import { NzbParseError } from './errors.js';
 import { resolveLimits } from './limits.js';
 import type { NzbLimits } from './limits.js';
+import { unpackNzb, type PackedNzb } from './pack.js';
 import type { NzbDocument } from './types.js';
 
 /** Where a text node's content goes, decided by the element it sits in. */
@@ -31,9 +32,10 @@ export class NzbStreamParser {
   private pendingAttrs: Record<string, string> = {};
   private failure: NzbParseError | null = null;
 
-  constructor(limits?: Partial<NzbLimits>) {
+  /** `expectedBytes`: the document's size when known (it sizes the segment arrays once). */
+  constructor(limits?: Partial<NzbLimits>, expectedBytes = 0) {
     this.limits = resolveLimits(limits);
-    this.doc = new NzbDocumentBuilder(this.limits);
+    this.doc = new NzbDocumentBuilder(this.limits, Math.min(expectedBytes, this.limits.maxBytes));
     this.sax.on('doctype', (doctype) => this.checkDoctype(doctype));
     this.sax.on('opentag', (tag) => this.openTag(tag as SaxesTagPlain));
     this.sax.on('closetag', (tag) => this.closeTag(tag.name));
@@ -54,6 +56,11 @@ export class NzbStreamParser {
   }
 
   end(): NzbDocument {
+    return unpackNzb(this.endPacked());
+  }
+
+  /** Like `end`, as the packed form a worker posts back (its buffers moved, see pack.ts). */
+  endPacked(): PackedNzb {
     if (this.failure) throw this.failure;
     if (this.decoder) this.guard(() => this.sax.write(this.decoder!.decode()));
     this.guard(() => this.sax.close());
@@ -153,18 +160,23 @@ export class NzbStreamParser {
 }
 
 /** Bytes handed to the XML parser at once: the text of one chunk is all that is decoded at a time. */
-const PARSE_CHUNK_BYTES = 1024 * 1024;
+const PARSE_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Parses a whole NZB held in memory, fed to the parser 1 MiB at a time so a 100 MB NZB is never decoded into one
  * 100-200 MB string (docs/performance.md, import memory). Throws `NzbParseError`; never anything else for bad input.
  */
 export function parseNzb(input: Uint8Array | string, limits?: Partial<NzbLimits>): NzbDocument {
-  const parser = new NzbStreamParser(limits);
-  if (typeof input === 'string') return parser.write(input).end();
+  return unpackNzb(parseNzbPacked(input, limits));
+}
+
+/** `parseNzb`, giving the packed form (the worker moves its buffers to the main thread). */
+export function parseNzbPacked(input: Uint8Array | string, limits?: Partial<NzbLimits>): PackedNzb {
+  if (typeof input === 'string') return new NzbStreamParser(limits, input.length).write(input).endPacked();
+  const parser = new NzbStreamParser(limits, input.byteLength);
   for (let at = 0; at < input.byteLength; at += PARSE_CHUNK_BYTES)
     parser.write(input.subarray(at, at + PARSE_CHUNK_BYTES));
-  return parser.end();
+  return parser.endPacked();
 }
 
 /** Parses an NZB as it streams in (an upload, a file read stream), stopping at the first problem. */

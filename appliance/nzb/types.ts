@@ -1,14 +1,8 @@
 /** The NZB domain's data shapes. Plain data, so they cross worker boundaries and LMDB without ceremony. */
 
-/** One article of a posted file, as the NZB lists it. */
-export interface NzbSegment {
-  /** 1-based part number from the NZB (`number=`). */
-  number: number;
-  /** Encoded article size the NZB claims (`bytes=`); 0 when absent. Includes yEnc overhead, so never a decoded size. */
-  bytes: number;
-  /** Message-id without angle brackets. */
-  messageId: string;
-}
+import type { NzbSegments } from './segments.js';
+
+export type { NzbSegment } from './segments.js';
 
 /** One `<file>` of an NZB, segments sorted by number with duplicates dropped. */
 export interface NzbFile {
@@ -17,7 +11,8 @@ export interface NzbFile {
   date: number;
   subject: string;
   groups: string[];
-  segments: NzbSegment[];
+  /** Packed (appliance/nzb/segments.ts): read with `number(i)`, `bytes(i)`, `messageId(i)` or iterate. */
+  segments: NzbSegments;
   /** How many segment numbers are missing between 1 and the highest number listed (a damaged or incomplete post). */
   missingCount: number;
   /** The first missing numbers (at most 100), for messages a person can act on. */

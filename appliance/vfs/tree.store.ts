@@ -68,6 +68,16 @@ export class TreeStore {
     void this.db.layouts.remove(id);
   }
 
+  /** Outside any transaction: commits the layout on its own (a new job's layouts go in before its nodes). */
+  async storeLayout(id: string, layout: FileLayout): Promise<void> {
+    await this.db.layouts.put(id, layout);
+  }
+
+  /** Outside any transaction: removes layouts stored for a job that was then refused. */
+  async dropLayouts(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.db.layouts.transaction(() => ids.forEach((id) => void this.db.layouts.remove(id)));
+  }
+
   /** Runs writes atomically: either the whole job/move lands or none of it does. */
   write<T>(action: () => T): Promise<T> {
     return this.db.nodes.transaction(action);

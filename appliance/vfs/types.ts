@@ -6,7 +6,7 @@ export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'cor
  * mid-article (files inside archive volumes), so the reader slices each article at `articleOffset`.
  */
 export type { FileLayout, LayoutSegment as VfsSegment } from '../layout/index.js';
-import type { FileLayout } from '../layout/index.js';
+import type { DeferredLayout } from '../layout/index.js';
 
 /** A node of the virtual tree as stored in LMDB (key: parent path + NUL + name). */
 export interface VfsNode {
@@ -49,7 +49,8 @@ export interface AddJobFile {
   /** Path relative to the job directory ('movie.mkv' or 'Subs/en.srt'); refused if it escapes the job. */
   name: string;
   size: number;
-  layout: FileLayout;
+  /** The article map, or a function building it (built when the job is checked and written, then dropped). */
+  layout: DeferredLayout;
   sourceNzbPath?: string;
   /** The import queue item writing this job (kept on the node: which download produced this file). */
   queueItemId?: number;

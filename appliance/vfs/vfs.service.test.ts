@@ -50,6 +50,30 @@ test('addJob refuses layouts that do not tile the file and names that escape the
   assert.equal(t.vfs.stat('/complete/tv/Bad'), undefined, 'nothing half-written');
 });
 
+test('addJob builds a deferred layout once, stores what it built, and undoes every layout when one is bad', async () => {
+  let builds = 0;
+  const deferred = () => (builds++, structuredClone(layout));
+  await t.vfs.addJob({ category: 'd', jobName: 'Lazy', files: [{ name: 'a.mkv', size: 2500, layout: deferred }] });
+  assert.equal(builds, 1, 'built once: checked and stored from the same build');
+  assert.deepEqual(t.vfs.layout(t.vfs.requireNode('/complete/d/Lazy/a.mkv')), layout);
+
+  const layoutsBefore = t.root.openDB({ name: 'vfs-layouts' }).getKeysCount();
+  const badSecond = () => ({ ...layout, size: 2400 });
+  await assert.rejects(
+    t.vfs.addJob({
+      category: 'd',
+      jobName: 'Half',
+      files: [
+        { name: 'good.mkv', size: 2500, layout: deferred },
+        { name: 'bad.mkv', size: 2400, layout: badSecond },
+      ],
+    }),
+    /bad\.mkv/,
+  );
+  assert.equal(t.vfs.stat('/complete/d/Half'), undefined, 'no directory');
+  assert.equal(t.root.openDB({ name: 'vfs-layouts' }).getKeysCount(), layoutsBefore, 'no layout left behind');
+});
+
 test('corrupted files are hidden unless asked', async () => {
   await t.vfs.addJob({
     category: 'movies',

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
-import { layoutProblem } from '../layout/index.js';
+import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import { TreeStore, type VfsDatabases } from './tree.store.js';
-import type { AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
+import type { AddJobFile, AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
 
 export interface VfsOptions {
   db: VfsDatabases;
@@ -53,41 +53,47 @@ export class VfsService extends EventEmitter<VfsEvents> {
       const path = normalizeVfsPath(`${dir}/${f.name}`);
       if (!isWithin(path, dir) || path === dir)
         throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
-      checkLayout(f.layout, f.size, f.name);
       return { f, path };
     });
-    const removed: string[] = [];
-    await this.repo.write(() => {
+    const exists = () => {
       const existing = this.repo.get(dir);
-      if (existing) {
-        if (!input.replace) throw new AppError('ALREADY_EXISTS', `Job already exists: ${dir}`);
-        removed.push(...this.deleteSubtree(dir));
-      }
-      this.ensureDirs(dir, now);
-      for (const { f, path } of planned) {
-        this.ensureDirs(parentOf(path), now);
-        const layoutId = randomUUID();
-        this.repo.putLayout(layoutId, f.layout);
-        const mtime = f.modifiedAt ? toMs(f.modifiedAt) : now;
-        this.repo.put({
-          path,
-          name: baseName(path),
-          type: 'file',
-          size: f.size,
-          createdAt: now,
-          modifiedAt: mtime,
-          etag: makeEtag(layoutId, f.size, mtime),
-          layoutId,
-          segmentCount: f.layout.segments.length,
-          sourceNzbPath: f.sourceNzbPath,
-          ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
-          health: f.health ?? 'pending',
-          encryption: f.encryption ?? 'none',
-          passwordProtected: f.passwordProtected ?? false,
-          ...(f.probe ? { probe: f.probe } : {}),
-        });
-      }
-    });
+      if (existing && !input.replace) throw new AppError('ALREADY_EXISTS', `Job already exists: ${dir}`);
+      return existing;
+    };
+    exists();
+    const layouts = await this.storeLayouts(planned.map((p) => p.f));
+    const removed: string[] = [];
+    await this.repo
+      .write(() => {
+        if (exists()) removed.push(...this.deleteSubtree(dir));
+        this.ensureDirs(dir, now);
+        for (const [i, { f, path }] of planned.entries()) {
+          this.ensureDirs(parentOf(path), now);
+          const { layoutId, segmentCount } = layouts[i]!;
+          const mtime = f.modifiedAt ? toMs(f.modifiedAt) : now;
+          this.repo.put({
+            path,
+            name: baseName(path),
+            type: 'file',
+            size: f.size,
+            createdAt: now,
+            modifiedAt: mtime,
+            etag: makeEtag(layoutId, f.size, mtime),
+            layoutId,
+            segmentCount,
+            sourceNzbPath: f.sourceNzbPath,
+            ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
+            health: f.health ?? 'pending',
+            encryption: f.encryption ?? 'none',
+            passwordProtected: f.passwordProtected ?? false,
+            ...(f.probe ? { probe: f.probe } : {}),
+          });
+        }
+      })
+      .catch(async (err: unknown) => {
+        await this.repo.dropLayouts(layouts.map((l) => l.layoutId));
+        throw err;
+      });
     if (removed.length) this.emit('removed', removed);
     this.emit(
       'added',
@@ -95,6 +101,30 @@ export class VfsService extends EventEmitter<VfsEvents> {
     );
     this.emit('changed', parentOf(dir));
     return { dir, files: planned.map((p) => p.path) };
+  }
+
+  /**
+   * Stores the job's layouts before its nodes, each in a transaction of its own: each one is built (when deferred),
+   * checked, committed and dropped before the next is built, so a job of a million articles never holds every
+   * file's layout, nor their encoded bytes in one transaction, at once (docs/performance.md, import memory). The
+   * nodes that name them are then written in one transaction; if anything fails first, the stored layouts are
+   * removed again. A crash in between leaves only layouts no node names (never a node without its layout).
+   */
+  private async storeLayouts(files: readonly AddJobFile[]): Promise<{ layoutId: string; segmentCount: number }[]> {
+    const stored: { layoutId: string; segmentCount: number }[] = [];
+    try {
+      for (const f of files) {
+        const layout = resolveLayout(f.layout);
+        checkLayout(layout, f.size, f.name);
+        const layoutId = randomUUID();
+        await this.repo.storeLayout(layoutId, layout);
+        stored.push({ layoutId, segmentCount: layout.segments.length });
+      }
+    } catch (err) {
+      await this.repo.dropLayouts(stored.map((s) => s.layoutId));
+      throw err;
+    }
+    return stored;
   }
 
   stat(path: string): VfsNode | undefined {
