@@ -18,10 +18,11 @@
  *   connections (not reported), as a long-running server has its connections open.
  * The 0 ms row shows what the proxy itself costs: the raw fetch through it beside the raw fetch straight to INN.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildServer } from '../tests/support/child-server.js';
+import { tempDirsCleanup } from './lib/cleanup.js';
 import { coldPicker } from './lib/cold-offsets.js';
 import type { DelayProxyStats } from './lib/delay-proxy.js';
 import { startDelayProxyProcess, type DelayProxyProcess } from './lib/delay-proxy-process.js';
@@ -121,6 +122,7 @@ async function atRtt(
   const provider = { host, port: link.port, tlsCaFile: front.caFile, connections: CONNECTIONS };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-latency-'));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-latency-mnt-'));
+  const removeDirs = tempDirsCleanup([dataDir, mnt]);
   const boot = () => bootSpoolWith(f, dataDir, mnt, main, { provider });
   try {
     log(`RTT ${rtt} ms: import, then a sequential GET in a warmed server`);
@@ -160,8 +162,7 @@ async function atRtt(
       link: await link.stats(),
     };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(mnt, { recursive: true, force: true });
+    removeDirs();
   }
 }
 

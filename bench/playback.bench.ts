@@ -14,7 +14,7 @@
  * between.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -24,7 +24,7 @@ import { NntpConnection } from '../appliance/nntp/connection.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
 import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
 import type { ChildServer } from '../tests/support/child-server.js';
-import { cleanupOnSignal } from './lib/cleanup.js';
+import { cleanupOnSignal, tempDirsCleanup } from './lib/cleanup.js';
 import { startDelayProxyProcess } from './lib/delay-proxy-process.js';
 import type { Fixture } from './lib/fixture.js';
 import { quantile } from './lib/http-client.js';
@@ -58,6 +58,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
   const main = buildServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-playback-'));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-playback-mnt-'));
+  const removeDirs = tempDirsCleanup([mnt, dataDir]);
   const results: Plays[] = [];
   const unmount = () => (isMounted(mnt) ? run('fusermount', ['-uz', mnt]).catch(() => undefined) : Promise.resolve());
   const release = cleanupOnSignal(unmount);
@@ -87,8 +88,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
   } finally {
     await unmount();
     release();
-    rmSync(mnt, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDirs();
   }
   return report(files, sizes, results);
 }

@@ -10,9 +10,10 @@
  * Every client uses 8 connections, 4 commands deep for the workers (the server: its default pipeline).
  * SPOOL_TLS_ROUNDS rounds (default 3) alternate plain and TLS; the table shows medians.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { tempDirsCleanup } from './lib/cleanup.js';
 import { curlWithCpu } from './lib/cpu-budget.js';
 import { benchFixture, type Fixture } from './lib/fixture.js';
 import { quantile, timedGet } from './lib/http-client.js';
@@ -54,6 +55,7 @@ export async function run(log: (m: string) => void): Promise<string> {
   ];
   const dirs = transports.map(() => mkdtempSync(path.join(tmpdir(), 'spool-bench-tls-')));
   const mnt = mkdtempSync(path.join(tmpdir(), 'spool-bench-tls-mnt-'));
+  const removeDirs = tempDirsCleanup([...dirs, mnt]);
   try {
     log("warming INN's page cache with one raw fetch (not reported)");
     await runWorkerAsync('raw', f);
@@ -76,7 +78,7 @@ export async function run(log: (m: string) => void): Promise<string> {
     }
     return report(mb, f, results);
   } finally {
-    for (const d of [...dirs, mnt]) rmSync(d, { recursive: true, force: true });
+    removeDirs();
   }
 }
 
