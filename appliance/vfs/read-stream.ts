@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { VfsReader } from './reader.js';
 import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
@@ -43,7 +44,7 @@ export class ReadStream {
   private nextOffset = 0;
   /** Article index of the end of the furthest read since the last seek (-1 before the first). */
   private lastIndex = -1;
-  private ahead = new AbortController();
+  private ahead = aheadController();
   private aheadThrough = -1;
   readonly node: VfsNode;
   private readonly layout: FileLayout | null;
@@ -141,7 +142,7 @@ export class ReadStream {
     const sequential = offset === this.nextOffset || this.nearby(offset);
     if (!sequential) {
       this.ahead.abort();
-      this.ahead = new AbortController();
+      this.ahead = aheadController();
       this.aheadThrough = -1;
       this.retireAll();
       // Judge the reads sent together with this one against where it lands, not against the old position.
@@ -215,4 +216,11 @@ export class ReadStream {
     (this.window as StreamWindow).retire(((this.layout as FileLayout).segments[index] as VfsSegment).start);
     lease.release();
   }
+}
+
+/** The read-ahead's controller: one abort listener per article fetched ahead, up to the stream window's cap. */
+function aheadController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(128, c.signal);
+  return c;
 }

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { AppError } from '../errors/app-error.js';
 import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
@@ -125,6 +125,9 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const last = findIn(segs, end - 1);
     // Our own controller so that a consumer that stops early (break, error) cancels the fetches it started.
     const local = new AbortController();
+    // one listener per article in flight: the stream window may hold up to its cap (docs/streaming.md), past
+    // Node's default warning threshold of 10
+    setMaxListeners(128, local.signal);
     const onAbort = () => local.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
