@@ -85,11 +85,27 @@ test('cancelling a read cancels its fetches in flight', async () => {
   const source = new MapSource(articles, 200);
   const reader = new VfsReader(t.vfs, source, () => settings);
   const ac = new AbortController();
-  const p = collect(reader.read(PATH, 0, bytes.length, ac.signal));
+  // a bounded range (short of the end of the file): its whole window starts at once
+  const p = collect(reader.read(PATH, 0, bytes.length - 1, ac.signal));
   setTimeout(() => ac.abort(), 20);
   await assert.rejects(p, { name: 'AbortError' });
   assert.equal(source.fetched.length, 4, 'only workersPerStream started');
   assert.equal(source.cancelled, 4);
+});
+
+test('a read to the end of the file (an open-ended range) starts with 3 articles and widens as it is consumed', async () => {
+  const source = new MapSource(articles);
+  const reader = new VfsReader(t.vfs, source, () => ({ ...settings, workersPerStream: 8 }));
+  const it = reader.read(PATH, 0, bytes.length, new AbortController().signal)[Symbol.asyncIterator]();
+  const parts: Buffer[] = [];
+  let r = await it.next();
+  assert.equal(source.fetched.length, 3, 'a player probing the header puts 3 articles on the wire, not the window');
+  parts.push(Buffer.from(r.value as Uint8Array));
+  r = await it.next();
+  assert.equal(source.fetched.length, 6, 'one article consumed: the window is 5 articles past it');
+  for (; !r.done; r = await it.next()) parts.push(Buffer.from(r.value));
+  assert.ok(Buffer.concat(parts).equals(bytes), 'byte-exact');
+  assert.equal(new Set(source.fetched).size, source.fetched.length, 'no article fetched twice');
 });
 
 test('the cache serves repeated reads; read-ahead follows sequential reads and stops on a seek', async () => {

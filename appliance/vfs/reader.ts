@@ -7,6 +7,10 @@ import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
 import { streamWindow } from './stream-window.js';
+
+/** Articles an open-ended read starts with, and how many more it may have in flight per article consumed. */
+const RAMP_START = 3;
+const RAMP_STEP = 2;
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -132,9 +136,14 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
     let next = first;
-    const fill = () => {
+    // A read to the end of the file (a player's open-ended range) may be dropped after a few hundred KiB: it
+    // starts with a short window that widens as it is consumed, so a probe does not put a whole window of
+    // articles on the wire ahead of the player's next request. A bounded range is fetched at once.
+    const ramped = end >= node.size && last - first + 1 > RAMP_START;
+    const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
-      const workers = this.streamWindow();
+      const full = this.streamWindow();
+      const workers = ramped ? Math.min(full, RAMP_START + RAMP_STEP * consumed) : full;
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);
@@ -144,7 +153,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     };
     try {
       for (let i = first; i <= last; i++) {
-        fill();
+        fill(i - first);
         const lease = await (pending.shift() as Promise<Lease>);
         try {
           if (signal.aborted) throw abortError();
