@@ -6,9 +6,12 @@ import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './ar
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
-import { streamWindow } from './stream-window.js';
+import { BASE_STREAM_WINDOW, streamWindow } from './stream-window.js';
 
-/** Articles an open-ended read starts with, and how many more it may have in flight per article consumed. */
+/**
+ * Articles an open-ended read starts with on top of the link's bandwidth-delay product, and how many more it may
+ * have in flight per article consumed.
+ */
 const RAMP_START = 3;
 const RAMP_STEP = 2;
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
@@ -143,7 +146,10 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
       const full = this.streamWindow();
-      const workers = ramped ? Math.min(full, RAMP_START + RAMP_STEP * consumed) : full;
+      // the link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a
+      // long link a wave that waits for the first article costs a whole round trip
+      const start = RAMP_START + Math.max(0, full - BASE_STREAM_WINDOW);
+      const workers = ramped ? Math.min(full, start + RAMP_STEP * consumed) : full;
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);
