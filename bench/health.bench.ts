@@ -20,7 +20,8 @@ import { ConfigService } from '../appliance/config/index.js';
 import { createHealth } from '../appliance/health/index.js';
 import { checkFile } from '../appliance/health/health.checker.js';
 import { memoryLogger } from '../appliance/logging/logger.js';
-import { NntpConnection, NntpPool } from '../appliance/nntp/index.js';
+import { NntpPool } from '../appliance/nntp/index.js';
+import { openInnConnection } from './lib/fixture.js';
 import { openStore } from '../appliance/store/index.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
@@ -58,18 +59,7 @@ const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 async function rawStat(inn: InnServer, file: PostedFile, log: (m: string) => void): Promise<string> {
   const connections = 8;
   const depth = 16;
-  const conns = await Promise.all(
-    Array.from({ length: connections }, () =>
-      NntpConnection.open({
-        host: inn.host,
-        port: inn.port,
-        username: inn.username,
-        password: inn.password,
-        tls: false,
-        insecureTls: false,
-      }),
-    ),
-  );
+  const conns = await Promise.all(Array.from({ length: connections }, () => openInnConnection(inn)));
   try {
     const ids = file.messageIds.map((id) => `<${id}>`);
     let next = 0;

@@ -38,8 +38,9 @@ export async function benchFixture(log: (m: string) => void, mb = BENCH_MB): Pro
   return { inn, file, fixturePath };
 }
 
-async function stillThere(inn: InnServer, file: PostedFile): Promise<boolean> {
-  const conn = await NntpConnection.open({
+/** A plain-TCP connection to the bench INN with its credentials (raw baselines, fixture checks). */
+export function openInnConnection(inn: InnServer): Promise<NntpConnection> {
+  return NntpConnection.open({
     host: inn.host,
     port: inn.port,
     username: inn.username,
@@ -47,6 +48,10 @@ async function stillThere(inn: InnServer, file: PostedFile): Promise<boolean> {
     tls: false,
     insecureTls: false,
   });
+}
+
+async function stillThere(inn: InnServer, file: PostedFile): Promise<boolean> {
+  const conn = await openInnConnection(inn);
   try {
     await conn.stat(`<${file.messageIds[0]}>`);
     await conn.stat(`<${file.messageIds[file.messageIds.length - 1]}>`);
