@@ -6,7 +6,7 @@
 
 ARG NODE_VERSION=20
 
-# ---- build: native addons (yencode, lmdb, our FUSE 3 addon) need python3/make/g++ (already in the full image) and
+# ---- build: native addons (yencode, lmdb, our FUSE 3 and TCP options addons) need python3/make/g++ (already in the full image) and
 # the FUSE 3 headers; the server is compiled with tsc and the console with vite, then dev dependencies are dropped.
 FROM node:${NODE_VERSION}-bookworm AS build
 RUN apt-get update \
@@ -19,7 +19,7 @@ RUN npm install -g --no-audit --no-fund "npm@${NPM_VERSION}"
 ENV npm_config_nodedir=/usr/local
 WORKDIR /src
 COPY package.json package-lock.json ./
-# package.json's install script; it skips the FUSE addon here (its sources come with the rest, built below).
+# package.json's install script; it skips our addons here (their sources come with the rest, built below).
 COPY scripts/build-native.mjs scripts/
 # Not `npm ci`, for the reason in .ci/run: the lock cannot list other platforms' optional binaries (the mirror it
 # was made from lacks them), so `npm ci` refuses it; `npm install` honours every locked version it does list.
@@ -65,8 +65,9 @@ WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
-# The FUSE addon, where appliance/fuse/fuse.binding.ts looks for it (upwards from dist/appliance/fuse).
+# Our addons, where appliance/addons/addon-path.ts looks for them (upwards from dist/appliance/<domain>).
 COPY --from=build /src/appliance/fuse/native/build/Release/spool_fuse.node ./appliance/fuse/native/build/Release/
+COPY --from=build /src/appliance/nntp/native/build/Release/spool_tcp.node ./appliance/nntp/native/build/Release/
 
 # Spool's own settings: data in the /config volume, the port fixed inside the container (remap it with -p).
 ENV SPOOL_DATA=/config \

@@ -41,6 +41,7 @@ import {
   tlsFront,
   waitPoolIdle,
   type TlsFront,
+  proxyQuickAck,
 } from './lib/real-provider.js';
 import { bootSpoolWith, buildServer, davUrl, importFixture, poolBytes } from './lib/spool-server.js';
 
@@ -89,7 +90,11 @@ export async function run(log: (m: string) => void): Promise<string> {
   const straight = await runWorkerAsync('raw', f, direct);
   const results: AtRtt[] = [];
   for (const rtt of rtts) {
-    const link = await startDelayProxyProcess({ target: { host: front.host, port: front.port }, rttMs: rtt });
+    const link = await startDelayProxyProcess({
+      target: { host: front.host, port: front.port },
+      rttMs: rtt,
+      quickAck: proxyQuickAck(),
+    });
     try {
       results.push(await atRtt(rtt, link, f, front, main, depth, log));
     } finally {

@@ -29,7 +29,7 @@ import { startDelayProxyProcess } from './lib/delay-proxy-process.js';
 import type { Fixture } from './lib/fixture.js';
 import { quantile } from './lib/http-client.js';
 import { playOverHttp, playPlan, type PlayStep, type PlayTiming } from './lib/player.js';
-import { envNumber, met, MIB, ms, resultTable, tlsFront, waitPoolIdle } from './lib/real-provider.js';
+import { envNumber, met, MIB, ms, resultTable, tlsFront, waitPoolIdle, proxyQuickAck } from './lib/real-provider.js';
 import { bootSpoolWith, buildServer, davUrl, importFixture, startMount } from './lib/spool-server.js';
 
 const run = promisify(execFile);
@@ -65,7 +65,11 @@ export async function run_(log: (m: string) => void): Promise<string> {
   try {
     const paths: string[] = [];
     for (const rtt of rtts) {
-      const link = await startDelayProxyProcess({ target: { host: front.host, port: front.port }, rttMs: rtt });
+      const link = await startDelayProxyProcess({
+        target: { host: front.host, port: front.port },
+        rttMs: rtt,
+        quickAck: proxyQuickAck(),
+      });
       let srv: ChildServer | undefined;
       try {
         const provider = { host: '127.0.0.1', port: link.port, tlsCaFile: front.caFile, connections: CONNECTIONS };

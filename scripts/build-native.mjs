@@ -1,17 +1,36 @@
-// Builds the FUSE 3 addon (appliance/fuse/native) with node-gyp. Run by `npm install` (the root `install` script)
-// and by scripts/test.mjs after it installed the headers. Without the FUSE 3 headers the build is skipped with a
-// warning and exit code 0, so a fresh `npm install && npm start` still works: WebDAV serves, and the mount
-// reports why it cannot start (GET /api/rclone/mount/status). `--required` makes a missing build an error.
+// Builds our two native addons with node-gyp. Run by `npm install` (the root `install` script) and by
+// scripts/test.mjs when one is missing or older than its sources.
+// - appliance/nntp/native (spool_tcp.node): TCP socket options Node does not expose (appliance/nntp/tcp-quickack.ts).
+//   Needs only Node's headers and a C compiler. Without it Spool still works, with the delayed-ACK stalls that
+//   docs/nntp.md describes; `--required` makes a failed build an error.
+// - appliance/fuse/native (spool_fuse.node): the FUSE 3 binding. Without the FUSE 3 headers its build is skipped
+//   with a warning and exit code 0, so a fresh `npm install && npm start` still works: WebDAV serves, and the mount
+//   reports why it cannot start (GET /api/rclone/mount/status). `--required` makes a missing build an error.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const addonDir = join(root, 'appliance', 'fuse', 'native');
-export const ADDON = join(addonDir, 'build', 'Release', 'spool_fuse.node');
-const HEADER = '/usr/include/fuse3/fuse.h';
-const INSTALL = 'apt-get install libfuse3-dev fuse3';
+
+const ADDONS = [
+  {
+    name: 'TCP options addon',
+    dir: join(root, 'appliance', 'nntp', 'native'),
+    file: 'spool_tcp.node',
+    missing: () => null,
+    consequence: 'Provider connections work without it, with delayed-ACK stalls on servers that use Nagle.',
+    install: 'apt-get install build-essential python3',
+  },
+  {
+    name: 'FUSE addon',
+    dir: join(root, 'appliance', 'fuse', 'native'),
+    file: 'spool_fuse.node',
+    missing: () => (existsSync('/usr/include/fuse3/fuse.h') ? null : '/usr/include/fuse3/fuse.h is missing'),
+    consequence: 'The mount will not start (WebDAV works).',
+    install: 'apt-get install libfuse3-dev fuse3',
+  },
+];
 
 /** npm's own node-gyp: npm names it for scripts it runs; otherwise next to the npm that is on the PATH. */
 function nodeGyp() {
@@ -22,37 +41,47 @@ function nodeGyp() {
   return existsSync(candidate) ? candidate : null;
 }
 
-/** True when the addon is missing or older than one of its sources. */
-export function addonIsStale() {
-  if (!existsSync(ADDON)) return true;
-  const built = statSync(ADDON).mtimeMs;
-  const sources = [
-    join(addonDir, 'binding.gyp'),
-    ...readdirSync(join(addonDir, 'src')).map((f) => join(addonDir, 'src', f)),
-  ];
-  return sources.some((f) => statSync(f).mtimeMs > built);
+const built = (a) => join(a.dir, 'build', 'Release', a.file);
+
+function stale(a) {
+  if (!existsSync(a.dir)) return false; // a partial checkout (e.g. a Docker layer with package.json only)
+  if (!existsSync(built(a))) return true;
+  const at = statSync(built(a)).mtimeMs;
+  const sources = [join(a.dir, 'binding.gyp'), ...readdirSync(join(a.dir, 'src')).map((f) => join(a.dir, 'src', f))];
+  return sources.some((f) => statSync(f).mtimeMs > at);
 }
 
-export function buildNative({ required = false } = {}) {
+/** True when an addon is missing or older than one of its sources. */
+export function addonIsStale() {
+  return ADDONS.some(stale);
+}
+
+function buildOne(a, gyp, required) {
   const skip = (why) => {
-    const msg = `FUSE addon not built: ${why}. The mount will not start (WebDAV works).`;
     console.warn(
-      `\n!! ${msg}\n   Install the FUSE 3 headers and tools (Debian: ${INSTALL}), then: npm run build:native\n`,
+      `\n!! ${a.name} not built: ${why}. ${a.consequence}\n   Debian: ${a.install}, then: npm run build:native\n`,
     );
     return required ? 1 : 0;
   };
-  if (!existsSync(addonDir)) return 0; // a partial checkout (e.g. a Docker layer with package.json only)
-  if (!existsSync(HEADER)) return skip(`${HEADER} is missing`);
-  const gyp = nodeGyp();
+  if (!existsSync(a.dir)) return 0;
+  const missing = a.missing();
+  if (missing) return skip(missing);
   if (!gyp) return skip("npm's node-gyp was not found");
   const args = [gyp, 'rebuild'];
   // Build against the local Node headers rather than downloading them (no internet in CI).
   if (!process.env.npm_config_nodedir && existsSync(join(dirname(process.execPath), '..', 'include', 'node')))
     args.push(`--nodedir=${join(dirname(process.execPath), '..')}`);
-  const res = spawnSync(process.execPath, args, { cwd: addonDir, stdio: 'inherit' });
-  if (res.status !== 0 || !existsSync(ADDON)) return skip('node-gyp failed (output above)');
-  console.log(`FUSE addon built: ${ADDON}`);
+  const res = spawnSync(process.execPath, args, { cwd: a.dir, stdio: 'inherit' });
+  if (res.status !== 0 || !existsSync(built(a))) return skip('node-gyp failed (output above)');
+  console.log(`${a.name} built: ${built(a)}`);
   return 0;
+}
+
+export function buildNative({ required = false } = {}) {
+  const gyp = nodeGyp();
+  let status = 0;
+  for (const a of ADDONS) status = buildOne(a, gyp, required) || status;
+  return status;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -14,7 +14,7 @@ import { createStaticConsole } from '../http/static.js';
 import type { ImporterDomain } from '../importer/index.js';
 import { LogFile } from '../logging/log-file.js';
 import { createLogger, type Logger, type LogLevel } from '../logging/logger.js';
-import { NntpPool } from '../nntp/index.js';
+import { NntpPool, quickAckUnavailable } from '../nntp/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
@@ -147,6 +147,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
 
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
+    if (quickAckUnavailable)
+      logger.warn('provider connections will not ACK at once: slower first bytes on some servers', {
+        reason: quickAckUnavailable,
+      });
     closers.push(() => pool.close());
     config.on('change', () => pool.updateProviders(config.get().providers));
     const streaming = buildStreaming({

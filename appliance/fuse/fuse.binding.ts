@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { addonPath } from '../addons/addon-path.js';
 
 /** Opaque handles owned by the addon. */
 export type WindowTable = { readonly __table: unique symbol };
@@ -41,23 +39,9 @@ export interface SpoolFuseAddon {
 }
 
 const require = createRequire(import.meta.url);
-/**
- * The built addon sits in appliance/fuse/native/build/Release of the checkout; the server may run from the
- * sources (tsx), from dist/appliance/fuse or from a private build folder deeper down (benchmarks), so look upwards.
- */
-function addonPath(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    for (const p of [join(dir, 'native', ADDON), join(dir, 'appliance', 'fuse', 'native', ADDON)])
-      if (existsSync(p)) return p;
-    dir = dirname(dir);
-  }
-  return undefined;
-}
-const ADDON = join('build', 'Release', 'spool_fuse.node');
 
 function load(): { addon: SpoolFuseAddon | null; error: string } {
-  const path = addonPath();
+  const path = addonPath(import.meta.url, 'fuse', 'spool_fuse.node');
   if (!path)
     return {
       addon: null,

@@ -62,6 +62,11 @@ export class YencArticleDecoder implements BlockSink<DecodedPart> {
     this.lines = new LineReader(limits.maxLineBytes);
   }
 
+  /** Decoded bytes the part still lacks; Infinity until its header was read. */
+  get remaining(): number {
+    return this.header ? this.header.partSize - this.written : Infinity;
+  }
+
   feed(chunk: Buffer, pos: number): number {
     let p = pos;
     let lineDone = false;

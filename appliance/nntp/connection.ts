@@ -24,6 +24,7 @@ import {
 } from './article-decoder.js';
 import { DiscardSink, TextBlockSink } from './block-sinks.js';
 import { LineReader } from './line-reader.js';
+import { QUICK_ACK_TAIL_BYTES, quickAck, quickAckState } from './tcp-quickack.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
 
 export interface ConnectionOptions {
@@ -53,6 +54,8 @@ export interface ConnectionOptions {
   tlsSession?: Buffer;
   /** Called with each TLS session ticket the server issues, to resume the next connection. */
   onTlsSession?: (session: Buffer) => void;
+  /** TCP_QUICKACK after each batch of commands (tcp-quickack.ts); default on. Off only to measure the difference. */
+  quickAck?: boolean;
 }
 
 type StatusOutcome<T> = { sink: BlockSink<T> } | { value: T } | { error: Error };
@@ -98,6 +101,7 @@ export class NntpConnection {
   private readonly backend: YencBackend;
   private readonly scratch = { buf: Buffer.alloc(0) };
   private corked = false;
+  private readonly quickAcks: boolean;
   /** Greeting and AUTHINFO done: round trips are timed from here on (a handshake or a password check is no RTT). */
   private ready = false;
   /** Called once when the connection is gone (by error, timeout, QUIT or the server). */
@@ -110,6 +114,7 @@ export class NntpConnection {
     this.limits = opts.limits ?? DEFAULT_DECODE_LIMITS;
     this.backend = opts.backend ?? yencBackend();
     this.statusReader = new LineReader(this.limits.maxLineBytes);
+    this.quickAcks = opts.quickAck ?? true;
   }
 
   /** Connects, reads the greeting and authenticates; rejects with a typed error within connectTimeoutMs. */
@@ -137,6 +142,11 @@ export class NntpConnection {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The kernel's TCP_QUICKACK flag on this socket now: 1 outside delayed-ACK mode (tcp-quickack.ts; tests). */
+  get quickAckState(): number | undefined {
+    return this.socket ? quickAckState(this.socket) : undefined;
   }
 
   /** Whether the TLS handshake resumed an earlier session (false for plain TCP). */
@@ -230,6 +240,8 @@ export class NntpConnection {
           feed: (chunk, pos) => {
             const end = decoder.feed(chunk, pos);
             wire += (end < 0 ? chunk.length : end) - pos;
+            // The article's last stretch: a Nagle server holds its tail until this is ACKed (tcp-quickack.ts).
+            if (end < 0 && this.quickAcks && decoder.remaining < QUICK_ACK_TAIL_BYTES) quickAck(this.socket);
             return end;
           },
           result: () => {
@@ -313,6 +325,8 @@ export class NntpConnection {
       process.nextTick(() => {
         this.corked = false;
         this.socket.uncork();
+        // The commands have left: ACK the responses at once, not after the delayed-ACK timer (tcp-quickack.ts).
+        if (this.quickAcks) quickAck(this.socket);
       });
     }
     this.socket.write(command + '\r\n');

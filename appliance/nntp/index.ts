@@ -6,3 +6,4 @@ export { NntpConnection, type ConnectionOptions } from './connection.js';
 export * from './errors.js';
 export type { DecodedArticle, ProviderConfig, RequestPriority, YencHeader } from './types.js';
 export { yencBackend, typescriptBackend, type YencBackend } from './yenc-backend.js';
+export { quickAckUnavailable } from './tcp-quickack.js';

@@ -16,8 +16,13 @@
  *   costs a few timers per millisecond, not one per chunk.
  * - A connection keeps at most `windowBytes` in flight per direction (queued here or unread by the receiver), as a
  *   TCP window does: beyond it the sender is paused until half of it has been delivered.
+ * - The proxy ACKs every read at once (TCP_QUICKACK, appliance/nntp/tcp-quickack.ts). It is a TCP endpoint, so its
+ *   own kernel's delayed ACKs would otherwise hold the Nagle-held tail of a server's reply (INN's nnrpd over TLS)
+ *   for 40 ms, a stall of the proxy and not of the link: Spool ACKs article tails at once on its own sockets, and
+ *   a wire adds no delayed ACK. `quickAck: false` restores the proxy's kernel default (docs/performance.md).
  */
 import net from 'node:net';
+import { quickAck } from '../../appliance/nntp/tcp-quickack.js';
 
 export interface DelayProxyOptions {
   target: { host: string; port: number };
@@ -27,6 +32,8 @@ export interface DelayProxyOptions {
   bytesPerSec?: number;
   /** Bytes a connection may have in flight per direction (a TCP window); default 8 MiB. */
   windowBytes?: number;
+  /** ACK every read at once (TCP_QUICKACK); default true. */
+  quickAck?: boolean;
 }
 
 export interface DelayProxyStats {
@@ -139,6 +146,7 @@ class Lane {
 export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayProxy> {
   const half = opts.rttMs / 2;
   const window = opts.windowBytes ?? 8 * 2 ** 20;
+  const ackAtOnce = opts.quickAck ?? true;
   const sockets = new Set<net.Socket>();
   let connections = 0;
   let windowStalls = 0;
@@ -183,7 +191,10 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
     sockets.add(from);
     from.setNoDelay(true);
     from.on('error', () => undefined); // a reset shows as a close, passed on to the other side
-    from.on('data', (d: Buffer) => send(p, lane, d));
+    from.on('data', (d: Buffer) => {
+      if (ackAtOnce) quickAck(from);
+      send(p, lane, d);
+    });
     from.on('end', () => {
       p.ended = true;
       lane.push(p, 'end');

@@ -23,7 +23,16 @@ const CONNECTIONS = Number(process.env.SPOOL_FETCH_CONNECTIONS ?? 8);
 const DEPTH = Number(process.env.SPOOL_FETCH_DEPTH ?? 4);
 const caFile = process.env.SPOOL_FETCH_TLS_CA;
 const tlsCa = caFile ? readFileSync(caFile, 'utf8') : undefined;
-const server = { host, port: Number(port), username, password, tls: tlsCa !== undefined, insecureTls: false, tlsCa };
+const server = {
+  host,
+  port: Number(port),
+  username,
+  password,
+  tls: tlsCa !== undefined,
+  insecureTls: false,
+  tlsCa,
+  quickAck: process.env.SPOOL_FETCH_QUICKACK !== '0',
+};
 
 /** (a) 8 connections, each keeping 4 BODY commands in flight (by default), bodies skipped unread. */
 async function raw(): Promise<number> {

@@ -26,6 +26,11 @@ export async function tlsFront(f: Fixture): Promise<TlsFront> {
   return { host: t.host, port: t.port, caFile: path.join(f.inn.root, 'etc', 'tls', 'ca.pem') };
 }
 
+/** Whether the delay proxy ACKs every read at once (bench/lib/delay-proxy.ts); SPOOL_BENCH_PROXY_QUICKACK=0: no. */
+export function proxyQuickAck(): boolean {
+  return process.env.SPOOL_BENCH_PROXY_QUICKACK !== '0';
+}
+
 /** An env number with a default (the benches are sized by env, docs/performance.md). */
 export function envNumber(name: string, fallback: number): number {
   const v = process.env[name];
