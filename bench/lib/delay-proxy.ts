@@ -73,11 +73,15 @@ interface Pipe {
   ended: boolean;
 }
 
+/** A chunk may leave this much before its due time (timers are coarser than that). */
+const EARLY_MS = 0.5;
+
 /** One direction of the whole link: a FIFO of due chunks, one timer, the cap's clock. */
 class Lane {
   private items: Item[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private linkFreeAt = 0;
   bytes = 0;
   lagSum = 0;
@@ -101,18 +105,22 @@ class Lane {
   }
 
   private arm(): void {
-    if (this.timer || this.head >= this.items.length) return;
+    if (this.timer || this.immediate || this.head >= this.items.length) return;
     const wait = this.items[this.head]!.due - performance.now();
-    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.floor(wait)));
+    // Due now (a 0 ms link, or a timer that fired a little early): this loop turn, not setTimeout's 1 ms minimum.
+    if (wait <= EARLY_MS) this.immediate = setImmediate(() => this.fire());
+    // Else wake up to half a millisecond before it is due: Node's timers count whole milliseconds, and a timer set
+    // for floor(wait) may fire up to a millisecond after the chunk was due (the proxy's own lag, not the link's).
+    else this.timer = setTimeout(() => this.fire(), Math.max(1, Math.floor(wait - EARLY_MS)));
   }
 
   private fire(): void {
     this.timer = undefined;
+    this.immediate = undefined;
     const now = performance.now();
     const corked = new Set<net.Socket>();
-    // Chunks due within half a millisecond go now: setTimeout has 1 ms resolution, so waiting for them would
-    // only add a timer turn.
-    while (this.head < this.items.length && this.items[this.head]!.due <= now + 0.5) {
+    // Chunks due within half a millisecond go now: waiting for them would only add a timer turn.
+    while (this.head < this.items.length && this.items[this.head]!.due <= now + EARLY_MS) {
       const it = this.items[this.head]!;
       this.items[this.head++] = undefined as unknown as Item;
       const lag = Math.max(0, now - it.due);
@@ -138,6 +146,7 @@ class Lane {
 
   stop(): void {
     clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.items = [];
     this.head = 0;
   }
