@@ -5,6 +5,7 @@ import { AuthError, ConnectionResetError, NoProviderError, TimeoutError } from '
 import { sliceLayout } from '../layout/index.js';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, VfsReadError, findSegment, type ReaderSettings } from './reader.js';
+import type { LinkFacts } from '../nntp/pool.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
 const t = tempVfs();
@@ -93,19 +94,40 @@ test('cancelling a read cancels its fetches in flight', async () => {
   assert.equal(source.cancelled, 4);
 });
 
-test('a read to the end of the file (an open-ended range) starts with 3 articles and widens as it is consumed', async () => {
-  const source = new MapSource(articles);
-  const reader = new VfsReader(t.vfs, source, () => ({ ...settings, workersPerStream: 8 }));
+/** A source on a measured link: 20 ms round trip, 4 articles' worth delivered per round trip. */
+class LinkedSource extends MapSource {
+  link(): LinkFacts {
+    return { rttMs: 20, deliveryRate: (4 * 7_000) / 20, bodyBytes: 7_000, capacity: 100 };
+  }
+}
+
+test('a read from byte 0 to the end (a player probing the header) starts with 3 articles and widens as it is consumed', async () => {
+  const source = new LinkedSource(articles);
+  const reader = new VfsReader(t.vfs, source, () => ({ ...settings, workersPerStream: 16 }));
   const it = reader.read(PATH, 0, bytes.length, new AbortController().signal)[Symbol.asyncIterator]();
   const parts: Buffer[] = [];
   let r = await it.next();
-  assert.equal(source.fetched.length, 3, 'a player probing the header puts 3 articles on the wire, not the window');
+  assert.equal(source.fetched.length, 3, 'the header probe puts 3 articles on the wire: no window, no link BDP');
   parts.push(Buffer.from(r.value as Uint8Array));
   r = await it.next();
-  assert.equal(source.fetched.length, 6, 'one article consumed: the window is 5 articles past it');
+  assert.equal(source.fetched.length, 4, 'article 0 handed over: the same 3 in flight, none more');
+  parts.push(Buffer.from(r.value as Uint8Array));
+  r = await it.next();
+  assert.equal(source.fetched.length, 7, 'the consumer came back for article 2: the window is 5 articles past it');
   for (; !r.done; r = await it.next()) parts.push(Buffer.from(r.value));
   assert.ok(Buffer.concat(parts).equals(bytes), 'byte-exact');
   assert.equal(new Set(source.fetched).size, source.fetched.length, 'no article fetched twice');
+});
+
+test("an open-ended read after a seek puts the link's bandwidth-delay product in flight from the start", async () => {
+  const source = new LinkedSource(articles);
+  const reader = new VfsReader(t.vfs, source, () => ({ ...settings, workersPerStream: 16 }));
+  const from = 3 * 7_000 + 100;
+  const it = reader.read(PATH, from, bytes.length - from, new AbortController().signal)[Symbol.asyncIterator]();
+  const r = await it.next();
+  assert.equal(source.fetched.length, 3 + 4, '3 articles plus the 4 the link carries per round trip');
+  assert.deepEqual(Buffer.from(r.value as Uint8Array), bytes.subarray(from, 4 * 7_000));
+  await it.return?.(undefined);
 });
 
 test('the cache serves repeated reads; read-ahead follows sequential reads and stops on a seek', async () => {

@@ -146,10 +146,15 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
       const full = this.streamWindow();
-      // the link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a
-      // long link a wave that waits for the first article costs a whole round trip
-      const start = RAMP_START + Math.max(0, full - BASE_STREAM_WINDOW);
-      const workers = ramped ? Math.min(full, start + RAMP_STEP * consumed) : full;
+      // The link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a
+      // long link a wave that waits for the first article costs a whole round trip. Not for a read from byte 0:
+      // a player's first request reads the container header there and is dropped, and what it started competes
+      // with its next request (the index at the end) for the link.
+      const start = RAMP_START + (offset === 0 ? 0 : Math.max(0, full - BASE_STREAM_WINDOW));
+      // Widen once the consumer has come back for the article after next: the HTTP layer takes an article's
+      // bytes before the player has read them, so widening at the first one would start fetches for a reader
+      // that is about to hang up.
+      const workers = ramped ? Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1)) : full;
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);
