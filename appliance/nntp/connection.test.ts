@@ -1,23 +1,15 @@
 /** NntpConnection details the pool tests do not reach: reused read buffers, pipelined writes. */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import { addYencArticle, fakeNntpFixture } from '../../tests/support/fake-nntp/fixtures.js';
 import { NntpConnection } from './connection.js';
 
-const servers: FakeNntpServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
+const { fake } = fakeNntpFixture();
 
 test('two connections sharing a tiny read buffer decode pipelined articles byte-exact (no chunk is kept)', async () => {
-  const s = await FakeNntpServer.start({ username: 'u', password: 'p', latencyMs: 1 });
-  servers.push(s);
-  const datas = Array.from({ length: 12 }, (_, i) => randomBytes(3000 + i * 997));
-  datas.forEach((data, i) =>
-    s.addArticle(
-      `b${i}@t`,
-      encodeArticleBody({ name: `n${i}.bin`, fileSize: data.length, part: 1, totalParts: 1, offset: 0, data }),
-    ),
+  const s = await fake({ username: 'u', password: 'p', latencyMs: 1 });
+  const datas = Array.from({ length: 12 }, (_, i) =>
+    addYencArticle(s, `b${i}@t`, 3000 + i * 997, { name: `n${i}.bin` }),
   );
   // 1,000 bytes (odd, smaller than one yEnc line block) splits status lines, yEnc headers and terminators.
   const open = () =>

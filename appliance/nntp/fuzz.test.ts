@@ -3,28 +3,17 @@
  * server answering commands with random bytes. Nothing may throw anything but a typed NntpError, every request
  * must settle, and anything returned as good data must match its declared size and CRC.
  */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { fakeNntpFixture } from '../../tests/support/fake-nntp/fixtures.js';
+import { mulberry32 } from '../../tests/support/seeded-random.js';
 import { crc32Hex, encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { DEFAULT_DECODE_LIMITS, YencArticleDecoder } from './article-decoder.js';
 import { TextBlockSink } from './block-sinks.js';
 import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
 import { typescriptBackend, yencBackend } from './yenc-backend.js';
-
-/** mulberry32: a tiny seeded PRNG so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = Number(process.env.SPOOL_FUZZ_SEED ?? 20251121);
 const DICT = [
@@ -102,7 +91,7 @@ function assertTyped(err: unknown, context: string): void {
 }
 
 test('the yEnc decoder survives 3,000 mutated, truncated and re-chunked articles (native and TypeScript)', () => {
-  const r = rng(SEED);
+  const r = mulberry32(SEED);
   const data = randomBytes(5000);
   const multi = encodeArticleBody({ name: 'f.bin', fileSize: 20_000, part: 2, totalParts: 4, offset: 5000, data });
   const single = encodeArticleBody({ name: 'g.bin', fileSize: data.length, offset: 0, data });
@@ -148,7 +137,7 @@ test('the yEnc decoder survives 3,000 mutated, truncated and re-chunked articles
 });
 
 test('the HEAD block reader survives random bytes', () => {
-  const r = rng(SEED + 1);
+  const r = mulberry32(SEED + 1);
   for (let i = 0; i < 2000; i++) {
     const sink = new TextBlockSink(512, 4096);
     try {
@@ -160,11 +149,10 @@ test('the HEAD block reader survives random bytes', () => {
   }
 });
 
-const servers: FakeNntpServer[] = [];
-after(() => Promise.all(servers.map((s) => s.close())));
+const { fake } = fakeNntpFixture();
 
 test('a server answering with random, truncated or half-valid bytes never crashes the client; every request settles', async () => {
-  const r = rng(SEED + 2);
+  const r = mulberry32(SEED + 2);
   const valid = encodeArticleBody({ name: 'v.bin', fileSize: 3000, offset: 0, data: randomBytes(3000) });
   const replies = [
     () => randomBytesFrom(r, Math.floor(r() * 300)),
@@ -178,8 +166,7 @@ test('a server answering with random, truncated or half-valid bytes never crashe
       ),
     () => 'close' as const,
   ];
-  const s = await FakeNntpServer.start({ chaos: () => replies[Math.floor(r() * replies.length)]!() });
-  servers.push(s);
+  const s = await fake({ chaos: () => replies[Math.floor(r() * replies.length)]!() });
   const crashes: unknown[] = [];
   const onCrash = (err: unknown) => crashes.push(err);
   process.on('uncaughtException', onCrash);

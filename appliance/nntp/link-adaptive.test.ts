@@ -1,57 +1,36 @@
 /** The latency-adaptive pool: pipeline depth from the measured link, urgent requests first, the warm pool. */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import type { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { addYencArticle, fakeNntpFixture, fakeProvider } from '../../tests/support/fake-nntp/fixtures.js';
 import { DelayRelay } from '../../tests/support/delay-relay.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { LinkEstimate } from './link-estimate.js';
 import { NntpPool, type PoolOptions } from './pool.js';
 import type { ProviderConfig } from './types.js';
 
-const servers: FakeNntpServer[] = [];
-const relays: DelayRelay[] = [];
-const pools: NntpPool[] = [];
-after(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(relays.map((r) => r.stop()));
-  await Promise.all(servers.map((s) => s.close()));
-});
+const { fake, closeAfterTests } = fakeNntpFixture();
 
+/** A fake server (AUTHINFO u/p) holding `articles` articles a0@t, a1@t, ... of `size` random bytes each. */
 async function server(articles: number, size: number): Promise<{ s: FakeNntpServer; datas: Buffer[] }> {
-  const s = await FakeNntpServer.start({ username: 'u', password: 'p' });
-  servers.push(s);
-  const datas = Array.from({ length: articles }, (_, i) => {
-    const data = randomBytes(size);
-    s.addArticle(
-      `a${i}@t`,
-      encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data }),
-    );
-    return data;
-  });
+  const s = await fake({ username: 'u', password: 'p' });
+  const datas = Array.from({ length: articles }, (_, i) => addYencArticle(s, `a${i}@t`, size));
   return { s, datas };
 }
 
-function provider(port: number, over: Partial<ProviderConfig> = {}): ProviderConfig {
-  return {
-    id: `p${port}`,
-    host: '127.0.0.1',
-    port,
-    username: 'u',
-    password: 'p',
-    max_connections: 1,
-    tls: false,
-    insecure_tls: false,
-    enabled: true,
-    is_backup_provider: false,
-    ...over,
-  };
+/** One connection to whatever listens on `port` on loopback (the server or a relay in front of it). */
+const provider = (port: number, over: Partial<ProviderConfig> = {}): ProviderConfig =>
+  fakeProvider({ host: '127.0.0.1', port }, { username: 'u', password: 'p', max_connections: 1, ...over });
+
+/** A relay in front of `s` that makes the link's round trip `rttMs`, stopped after the file's tests. */
+async function delayedBy(s: FakeNntpServer, rttMs: number): Promise<DelayRelay> {
+  const relay = new DelayRelay({ host: s.host, port: s.port }, rttMs);
+  closeAfterTests({ close: () => relay.stop() });
+  await relay.start();
+  return relay;
 }
 
 function pool(list: ProviderConfig[], opts: PoolOptions = {}): NntpPool {
-  const p = new NntpPool(list, { connectTimeoutMs: 5000, ...opts });
-  pools.push(p);
-  return p;
+  return closeAfterTests(new NntpPool(list, { connectTimeoutMs: 5000, ...opts }));
 }
 
 const until = async (what: () => boolean, ms = 3000) => {
@@ -123,9 +102,7 @@ test('LinkEstimate: the delivery rate counts bytes over the time BODYs were in f
 
 test('the pipeline depth follows the measured round trip through a delayed link, within pipelineDepth..maxPipelineDepth', async () => {
   const { s, datas } = await server(16, 768_000);
-  const relay = new DelayRelay({ host: s.host, port: s.port }, 80);
-  relays.push(relay);
-  await relay.start();
+  const relay = await delayedBy(s, 80);
   const p = pool([provider(relay.port)], { pipelineDepth: 2, maxPipelineDepth: 5 });
   const all = () => Promise.all(datas.map((_, i) => p.body(`a${i}@t`, { priority: 'import' })));
   (await all()).forEach((g, i) => assert.ok(g.data.equals(datas[i]!), 'byte-exact'));
@@ -151,9 +128,7 @@ test('an urgent request goes before the stream requests already waiting', async 
 
 test('a busy connection takes a pipelined request and the next connection opens ahead, not under the request', async () => {
   const { s } = await server(4, 50_000);
-  const relay = new DelayRelay({ host: s.host, port: s.port }, 40);
-  relays.push(relay);
-  await relay.start();
+  const relay = await delayedBy(s, 40);
   const p = pool([provider(relay.port, { max_connections: 4 })], { pipelineDepth: 2 });
   await p.body('a0@t', { priority: 'import' }); // one connection, handshakes done (4+ round trips)
   const started = performance.now();

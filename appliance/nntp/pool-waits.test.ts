@@ -1,51 +1,26 @@
 /** Pool behaviour over time: keepalive on idle connections, deeper STAT pipelines, waiting out a cooling provider. */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FakeNntpServer, type FakeNntpOptions } from '../../tests/support/fake-nntp/server.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import type { FakeNntpServer, FakeNntpOptions } from '../../tests/support/fake-nntp/server.js';
+import { addYencArticle, fakeNntpFixture, fakeProvider } from '../../tests/support/fake-nntp/fixtures.js';
 import { NntpPool, type PoolOptions } from './pool.js';
 import { AbortedError, NoProviderError, ProviderRefusedError } from './errors.js';
 import type { ProviderConfig } from './types.js';
 
-const servers: FakeNntpServer[] = [];
-const pools: NntpPool[] = [];
-after(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(servers.map((s) => s.close()));
-});
+const { fake: start, closeAfterTests } = fakeNntpFixture();
 
+/** A fake server with these options holding `articles` articles a0@t, a1@t, ... of 2,000 random bytes each. */
 async function fake(opts: FakeNntpOptions = {}, articles = 20): Promise<FakeNntpServer> {
-  const s = await FakeNntpServer.start(opts);
-  servers.push(s);
-  for (let i = 0; i < articles; i++) {
-    const data = randomBytes(2000);
-    s.addArticle(
-      `a${i}@t`,
-      encodeArticleBody({ name: 'f.bin', fileSize: data.length, part: 1, totalParts: 1, offset: 0, data }),
-    );
-  }
+  const s = await start(opts);
+  for (let i = 0; i < articles; i++) addYencArticle(s, `a${i}@t`, 2000);
   return s;
 }
 
+/** A pool over `s` alone, one connection unless `over` says otherwise. */
 function pool(s: FakeNntpServer, opts: PoolOptions, over: Partial<ProviderConfig> = {}): NntpPool {
-  const cfg: ProviderConfig = {
-    id: 'p',
-    host: s.host,
-    port: s.port,
-    username: '',
-    password: '',
-    max_connections: 1,
-    tls: false,
-    insecure_tls: false,
-    enabled: true,
-    is_backup_provider: false,
-    ...over,
-  };
-  const p = new NntpPool([cfg], { connectTimeoutMs: 1000, stallTimeoutMs: 1000, ...opts });
-  pools.push(p);
-  return p;
+  const cfg = fakeProvider(s, { id: 'p', max_connections: 1, ...over });
+  return closeAfterTests(new NntpPool([cfg], { connectTimeoutMs: 1000, stallTimeoutMs: 1000, ...opts }));
 }
 
 test('keepalive: DATE on a silent connection keeps it past the provider idle timeout; without it, it is dropped', async () => {

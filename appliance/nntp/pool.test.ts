@@ -1,8 +1,8 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import type { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { addYencArticle, fakeNntpFixture, fakeProvider as provider } from '../../tests/support/fake-nntp/fixtures.js';
+import type { PartSpec } from '../../tests/support/yenc/encode.js';
 import { NntpPool } from './pool.js';
 import {
   AbortedError,
@@ -17,54 +17,17 @@ import { freePort } from '../../tests/support/free-port.js';
 import { checkProvider } from './provider-check.js';
 import type { ProviderConfig } from './types.js';
 
-const servers: FakeNntpServer[] = [];
-const pools: NntpPool[] = [];
-after(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function fake(opts: Parameters<typeof FakeNntpServer.start>[0] = {}) {
-  const s = await FakeNntpServer.start(opts);
-  servers.push(s);
-  return s;
-}
-
-function provider(s: FakeNntpServer, over: Partial<ProviderConfig> = {}): ProviderConfig {
-  return {
-    id: `p${s.port}`,
-    host: s.host,
-    port: s.port,
-    username: s.options.username ?? '',
-    password: s.options.password ?? '',
-    max_connections: 2,
-    tls: false,
-    insecure_tls: false,
-    enabled: true,
-    is_backup_provider: false,
-    ...over,
-  };
-}
+const { fake, closeAfterTests } = fakeNntpFixture();
 
 function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPool>[1] = {}) {
-  const p = new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts });
-  pools.push(p);
-  return p;
+  return closeAfterTests(
+    new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts }),
+  );
 }
 
-function put(
-  s: FakeNntpServer,
-  id: string,
-  size = 20_000,
-  extra: Parameters<typeof encodeArticleBody>[0] extends infer T ? Partial<T> : never = {},
-) {
-  const data = randomBytes(size);
-  s.addArticle(
-    id,
-    encodeArticleBody({ name: 'f.bin', fileSize: size, part: 1, totalParts: 1, offset: 0, data, ...extra }),
-  );
-  return data;
-}
+/** `size` random bytes as one article under `id`; returns them. */
+const put = (s: FakeNntpServer, id: string, size = 20_000, extra: Partial<PartSpec> = {}) =>
+  addYencArticle(s, id, size, extra);
 
 test('fetches and decodes through AUTHINFO, with pipelining and never more than max_connections', async () => {
   const s = await fake({ username: 'u', password: 'secret' });

@@ -3,53 +3,25 @@
  * article (true, false only for a 430 from every provider, the outage otherwise), in order, within its window,
  * pipelined, and cancelled by its signal.
  */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
+import type { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { addYencArticle, fakeNntpFixture, fakeProvider as provider } from '../../tests/support/fake-nntp/fixtures.js';
 import { freePort } from '../../tests/support/free-port.js';
 import { AbortedError, ArticleMissingError, NntpError, articleEvidence } from './errors.js';
 import { NntpPool } from './pool.js';
 import type { ProviderConfig } from './types.js';
 
-const servers: FakeNntpServer[] = [];
-const pools: NntpPool[] = [];
-after(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function fake(opts: Parameters<typeof FakeNntpServer.start>[0] = {}) {
-  const s = await FakeNntpServer.start(opts);
-  servers.push(s);
-  return s;
-}
-
-const provider = (s: { host: string; port: number }, over: Partial<ProviderConfig> = {}): ProviderConfig => ({
-  id: `p${s.port}`,
-  host: s.host,
-  port: s.port,
-  username: '',
-  password: '',
-  max_connections: 2,
-  tls: false,
-  insecure_tls: false,
-  enabled: true,
-  is_backup_provider: false,
-  ...over,
-});
+const { fake, closeAfterTests } = fakeNntpFixture();
 
 function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPool>[1] = {}) {
-  const p = new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts });
-  pools.push(p);
-  return p;
+  return closeAfterTests(
+    new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts }),
+  );
 }
 
-const article = (s: FakeNntpServer, id: string) =>
-  s.addArticle(
-    id,
-    encodeArticleBody({ name: 'f', fileSize: 10, part: 1, totalParts: 1, offset: 0, data: Buffer.alloc(10) }),
-  );
+/** STAT only asks whether an article exists: ten bytes will do. */
+const article = (s: FakeNntpServer, id: string) => addYencArticle(s, id, 10);
 
 test('answers in order: true, false for a 430 everywhere, a backup asked only after the primaries', async () => {
   const primary = await fake();

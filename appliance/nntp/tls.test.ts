@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import type { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
+import { addYencArticle, fakeNntpFixture, fakeProvider } from '../../tests/support/fake-nntp/fixtures.js';
 import { makeTestCerts, type TestCerts } from '../../tests/support/fake-nntp/certs.js';
-import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { NntpPool } from './pool.js';
 import { NntpConnection } from './connection.js';
 import { NoProviderError, TlsError } from './errors.js';
@@ -17,46 +17,26 @@ let certs: TestCerts;
 let caSigned: FakeNntpServer;
 let selfSigned: FakeNntpServer;
 let plain: FakeNntpServer;
-const pools: NntpPool[] = [];
 const data = randomBytes(300_000);
+
+const { fake, closeAfterTests } = fakeNntpFixture();
 
 before(async () => {
   certs = makeTestCerts();
   const auth = { username: 'u', password: 'p' };
-  caSigned = await FakeNntpServer.start({ ...auth, tls: certs.signed });
-  selfSigned = await FakeNntpServer.start({ ...auth, tls: certs.selfSigned });
-  plain = await FakeNntpServer.start(auth);
-  for (const s of [caSigned, selfSigned, plain]) {
-    s.addArticle(
-      't@tls',
-      encodeArticleBody({ name: 't.bin', fileSize: data.length, part: 1, totalParts: 1, offset: 0, data }),
-    );
-  }
+  caSigned = await fake({ ...auth, tls: certs.signed });
+  selfSigned = await fake({ ...auth, tls: certs.selfSigned });
+  plain = await fake(auth);
+  for (const s of [caSigned, selfSigned, plain]) addYencArticle(s, 't@tls', data);
 });
-after(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all([caSigned, selfSigned, plain].map((s) => s.close()));
-  certs.cleanup();
-});
+after(() => certs.cleanup());
 
-const provider = (s: FakeNntpServer, over: Partial<ProviderConfig> = {}): ProviderConfig => ({
-  id: `p${s.port}`,
-  host: s.host,
-  port: s.port,
-  username: 'u',
-  password: 'p',
-  max_connections: 2,
-  tls: true,
-  insecure_tls: false,
-  enabled: true,
-  is_backup_provider: false,
-  ...over,
-});
+/** The fake's AUTHINFO pair over implicit TLS. */
+const provider = (s: FakeNntpServer, over: Partial<ProviderConfig> = {}): ProviderConfig =>
+  fakeProvider(s, { tls: true, ...over });
 
 function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPool>[1] = {}): NntpPool {
-  const p = new NntpPool(list, { connectTimeoutMs: 2000, breakerCooldownMs: 60_000, ...opts });
-  pools.push(p);
-  return p;
+  return closeAfterTests(new NntpPool(list, { connectTimeoutMs: 2000, breakerCooldownMs: 60_000, ...opts }));
 }
 
 test('a certificate from a trusted CA is accepted; articles come back byte-exact over TLS with pipelining', async () => {
