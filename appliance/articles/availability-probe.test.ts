@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { mulberry32 } from '../../tests/support/seeded-random.js';
 import { sampleIndexes } from './availability-probe.js';
-
-/** A small seeded generator (mulberry32), so the statistics below are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('at the default 1%, a file of a few hundred articles is probed whole (2 of 28 missing cannot slip by)', () => {
   assert.deepEqual(
@@ -23,7 +12,7 @@ test('at the default 1%, a file of a few hundred articles is probed whole (2 of 
 });
 
 test('at the default 1%, a release missing 1% of its articles is caught at least 99% of the time', () => {
-  const random = seeded(13);
+  const random = mulberry32(13);
   for (const count of [1_400, 20_000, 68_000]) {
     const missingCount = Math.ceil(count / 100);
     let caught = 0;

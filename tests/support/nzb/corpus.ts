@@ -7,22 +7,12 @@
 import type { NzbLimits } from '../../../appliance/nzb/limits.js';
 import { NzbBuilder } from './builder.js';
 import { generateLargeNzb } from './generate.js';
+import { mulberry32 } from '../seeded-random.js';
 
 export interface CorpusCase {
   name: string;
   input: Buffer;
   limits?: Partial<NzbLimits>;
-}
-
-/** mulberry32: small, seeded, good enough to pick mutation points. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
@@ -133,7 +123,7 @@ function limited(): CorpusCase[] {
 /** Seeded damage to a real-looking NZB: truncation, a deleted or replaced byte, swapped or repeated lines. */
 function mutated(): CorpusCase[] {
   const base = generateLargeNzb({ articles: 40, totalBytes: 40 * 716_800, splitInto: 2 }).xml;
-  const next = random(13);
+  const next = mulberry32(13);
   const at = (n: number) => Math.floor(next() * n);
   const out: CorpusCase[] = [];
   for (let i = 0; i < 60; i++) {
