@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { writeRar4 } from '../../support/archive/rar4-writer.js';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { buildNzb } from '../../support/inn/poster.js';
-import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { davGet, davList, sha256, startImportServer, waitForItem, type TestServer } from '../import/support.js';
-import { davRange, importNzb, POSTER, postVolumes, rangesAround } from './support.js';
+import { davGet, davList, importServerOverInn, sha256, waitForItem } from '../import/support.js';
+import { davRange, importNzb, POSTER, postVolumes, rangesAround, withPassword } from './support.js';
 
 // RAR 3.x AES-128 members (our RAR 4 writer; its key derivation is checked against a file RAR itself encrypted in
 // writers.test.ts) and the configured password list (import.archive_passwords), against a real INN, read back
 // byte-exact through WebDAV with ranges at AES block and volume edges.
-let inn: InnServer;
-let srv: TestServer;
 
-before(async () => {
-  inn = await ensureInn();
-  srv = await startImportServer(inn);
-});
-after(() => srv?.stop());
+const env = importServerOverInn();
 
-const withPassword = (xml: string, password: string) =>
-  xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${password}</meta></head>\n`);
 /** Matroska always starts with the EBML signature; the rest is random. */
 const mkv = (size: number) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(size - 4)]);
 
 async function setPasswords(list: string[] | null): Promise<Record<string, unknown>> {
   const config = list === null ? { archive_passwords: [], archive_passwords_set: false } : { archive_passwords: list };
-  const res = await fetch(`${srv.baseUrl}/api/config/import`, {
+  const res = await fetch(`${env.srv.baseUrl}/api/config/import`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ section: 'import', config }),
@@ -47,21 +38,25 @@ test('RAR 3 AES over .rar/.r00 volumes, password from the NZB: byte-exact, range
     { volumeSize: 150_000, base: 'three', scheme: 'old', password: 'drei ünï' },
   );
   assert.ok(vols.length >= 4);
-  const posted = await postVolumes(inn, vols, { articleSize: 64_000 });
-  const xml = buildNzb(posted.reverse(), inn.group, POSTER);
-  const item = await importNzb(srv.baseUrl, inn, 'Three.nzb', [], {}, withPassword(xml, 'drei ünï'));
+  const posted = await postVolumes(env.inn, vols, { articleSize: 64_000 });
+  const xml = buildNzb(posted.reverse(), env.inn.group, POSTER);
+  const item = await importNzb(env.srv.baseUrl, env.inn, 'Three.nzb', [], {}, withPassword(xml, 'drei ünï'));
   assert.equal(item.status, 'completed', item.error_message ?? '');
   const dir = item.target_path!;
-  assert.deepEqual((await davList(srv.baseUrl, dir)).sort(), ['Three.Movie.mkv', 'Three.Movie.nfo']);
-  assert.equal(sha256((await davGet(srv.baseUrl, `${dir}/Three.Movie.mkv`)).body), sha256(movie));
-  assert.deepEqual((await davGet(srv.baseUrl, `${dir}/Three.Movie.nfo`)).body, nfo);
+  assert.deepEqual((await davList(env.srv.baseUrl, dir)).sort(), ['Three.Movie.mkv', 'Three.Movie.nfo']);
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${dir}/Three.Movie.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(env.srv.baseUrl, `${dir}/Three.Movie.nfo`)).body, nfo);
   // stored pieces are whole blocks of about 150,000 - headers; the article edges are every 64,000 volume bytes
   const edges = [16, 32, 64_000 - 100, 149_900, 150_000, 299_800, 449_700, 500_000];
   const blockEdges = edges.flatMap((e) => [e - (e % 16), e - (e % 16) + 15]);
   for (const [a, b] of rangesAround(movie.length, [...edges, ...blockEdges], 16)) {
-    assert.deepEqual(await davRange(srv.baseUrl, `${dir}/Three.Movie.mkv`, a, b), movie.subarray(a, b), `${a}-${b}`);
+    assert.deepEqual(
+      await davRange(env.srv.baseUrl, `${dir}/Three.Movie.mkv`, a, b),
+      movie.subarray(a, b),
+      `${a}-${b}`,
+    );
   }
-  const wrong = await importNzb(srv.baseUrl, inn, 'Three.2.nzb', [], {}, withPassword(xml, 'vier'));
+  const wrong = await importNzb(env.srv.baseUrl, env.inn, 'Three.2.nzb', [], {}, withPassword(xml, 'vier'));
   assert.equal(wrong.status, 'failed');
   assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });
@@ -71,7 +66,7 @@ test('import.archive_passwords: write-only, tried after the item password; the c
   assert.equal(shown.archive_passwords_count, 3);
   assert.equal(shown.archive_passwords_set, true);
   assert.ok(!('archive_passwords' in shown));
-  const got = await (await fetch(`${srv.baseUrl}/api/config`)).json();
+  const got = await (await fetch(`${env.srv.baseUrl}/api/config`)).json();
   assert.ok(!JSON.stringify(got).includes('conf-right'), 'GET /api/config never shows the passwords');
 
   // RAR 3: no check value; each member's CRC or its first block (Matroska signature) picks 'conf-right'
@@ -84,27 +79,27 @@ test('import.archive_passwords: write-only, tried after the item password; the c
     ],
     { volumeSize: 120_000, base: 'conf', password: 'conf-right' },
   );
-  const record = await srv.app().importer.queue.enqueue({
-    nzb: Buffer.from(buildNzb(await postVolumes(inn, r3), inn.group, POSTER)),
+  const record = await env.srv.app().importer.queue.enqueue({
+    nzb: Buffer.from(buildNzb(await postVolumes(env.inn, r3), env.inn.group, POSTER)),
     nzbPath: 'Conf.Movie.nzb',
     password: 'sab-wrong',
   });
-  const item = await waitForItem(srv.baseUrl, record.id, 120_000);
+  const item = await waitForItem(env.srv.baseUrl, record.id, 120_000);
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  assert.equal(sha256((await davGet(srv.baseUrl, `${item.target_path}/Conf.Movie.mkv`)).body), sha256(movie));
-  assert.deepEqual((await davGet(srv.baseUrl, `${item.target_path}/Conf.Movie.srt`)).body, sub);
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${item.target_path}/Conf.Movie.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(env.srv.baseUrl, `${item.target_path}/Conf.Movie.srt`)).body, sub);
 
   // RAR5: the password check value rejects the item's and the first two configured ones without reading data
   const secret = randomBytes(90_000);
   const r5 = writeRar5([{ name: 'Conf.Five.mkv', data: secret }], { base: 'c5', password: 'rar5-right', kdfLog2: 10 });
-  const five = await importNzb(srv.baseUrl, inn, 'Conf.Five.nzb', await postVolumes(inn, r5));
+  const five = await importNzb(env.srv.baseUrl, env.inn, 'Conf.Five.nzb', await postVolumes(env.inn, r5));
   assert.equal(five.status, 'completed', five.error_message ?? '');
-  assert.equal(sha256((await davGet(srv.baseUrl, `${five.target_path}/Conf.Five.mkv`)).body), sha256(secret));
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${five.target_path}/Conf.Five.mkv`)).body), sha256(secret));
 
   // cleared: the same archive now fails for want of a password
   const cleared = await setPasswords(null);
   assert.equal(cleared.archive_passwords_count, 0);
-  const none = await importNzb(srv.baseUrl, inn, 'Conf.Five.2.nzb', await postVolumes(inn, r5));
+  const none = await importNzb(env.srv.baseUrl, env.inn, 'Conf.Five.2.nzb', await postVolumes(env.inn, r5));
   assert.equal(none.status, 'failed');
   assert.equal(none.error_code, 'ARCHIVE_PASSWORD_MISSING', none.error_message ?? '');
 });
@@ -118,20 +113,20 @@ test('RAR 3 with encrypted headers (-hp), obfuscated names: read with the NZB pa
     encryptHeaders: true,
   });
   // obfuscated names: the order comes from the encrypted end blocks' volume numbers
-  const xml = buildNzb(await postVolumes(inn, vols, { obfuscate: true }), inn.group, POSTER);
-  const item = await importNzb(srv.baseUrl, inn, 'Hidden.Three.nzb', [], {}, withPassword(xml, 'hp three'));
+  const xml = buildNzb(await postVolumes(env.inn, vols, { obfuscate: true }), env.inn.group, POSTER);
+  const item = await importNzb(env.srv.baseUrl, env.inn, 'Hidden.Three.nzb', [], {}, withPassword(xml, 'hp three'));
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Hidden.Three.mkv']);
+  assert.deepEqual(await davList(env.srv.baseUrl, item.target_path!), ['Hidden.Three.mkv']);
   const path = `${item.target_path}/Hidden.Three.mkv`;
-  assert.equal(sha256((await davGet(srv.baseUrl, path)).body), sha256(movie));
+  assert.equal(sha256((await davGet(env.srv.baseUrl, path)).body), sha256(movie));
   for (const [a, b] of rangesAround(movie.length, [16, 99_900, 199_800], 6)) {
-    assert.deepEqual(await davRange(srv.baseUrl, path, a, b), movie.subarray(a, b), `${a}-${b}`);
+    assert.deepEqual(await davRange(env.srv.baseUrl, path, a, b), movie.subarray(a, b), `${a}-${b}`);
   }
-  const refused = await importNzb(srv.baseUrl, inn, 'Hidden.Three.2.nzb', [], {}, xml);
+  const refused = await importNzb(env.srv.baseUrl, env.inn, 'Hidden.Three.2.nzb', [], {}, xml);
   assert.equal(refused.status, 'failed');
   assert.equal(refused.error_code, 'ARCHIVE_PASSWORD_MISSING', refused.error_message ?? '');
   assert.match(refused.error_message!, /the headers of .* are encrypted and no password was given/);
-  const wrong = await importNzb(srv.baseUrl, inn, 'Hidden.Three.3.nzb', [], {}, withPassword(xml, 'nope'));
+  const wrong = await importNzb(env.srv.baseUrl, env.inn, 'Hidden.Three.3.nzb', [], {}, withPassword(xml, 'nope'));
   assert.equal(wrong.status, 'failed');
   assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });

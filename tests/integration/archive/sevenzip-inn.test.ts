@@ -4,26 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
-import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { davGet, davList, sha256, startImportServer, type TestServer } from '../import/support.js';
-import { davRange, importNzb, POSTER, rangesAround } from './support.js';
+import { davGet, davList, importServerOverInn, sha256 } from '../import/support.js';
+import { davRange, importNzb, POSTER, rangesAround, withPassword } from './support.js';
 
 // 7z archives written by Debian's 7-Zip (7zz): copy method (-mx0, its header still LZMA-compressed), split into
 // .7z.001 ... volumes, posted to a real INN, imported and read back byte-exact through WebDAV.
-let inn: InnServer;
-let srv: TestServer;
 const dir = mkdtempSync(join(tmpdir(), 'spool-7z-'));
 
-before(async () => {
-  inn = await ensureInn();
-  srv = await startImportServer(inn);
-});
-after(async () => {
-  await srv?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const env = importServerOverInn();
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs 7zz in a fresh folder holding `files`; returns the archive's pieces, in name order. */
 function sevenZip(sub: string, files: Record<string, Buffer>, args: string[]): { name: string; bytes: Buffer }[] {
@@ -41,7 +32,7 @@ function sevenZip(sub: string, files: Record<string, Buffer>, args: string[]): {
 
 async function post(pieces: { name: string; bytes: Buffer }[], articleSize = 90_000): Promise<PostedFile[]> {
   const out: PostedFile[] = [];
-  for (const p of pieces) out.push(await inn.postFile(p.name, p.bytes, { articleSize }));
+  for (const p of pieces) out.push(await env.inn.postFile(p.name, p.bytes, { articleSize }));
   return out;
 }
 
@@ -51,26 +42,26 @@ test('7z copy method split into .7z.001 pieces: several files, listed out of ord
   const pieces = sevenZip('Seven.Movie', { 'Seven.Movie.mkv': movie, 'Subs/en.srt': subs }, ['-mx0', '-v400k']);
   assert.ok(pieces.length >= 3, pieces.map((p) => p.name).join());
   const posted = await post(pieces);
-  const item = await importNzb(srv.baseUrl, inn, 'Seven.Movie.nzb', posted.reverse());
+  const item = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Movie.nzb', posted.reverse());
   assert.equal(item.status, 'completed', item.error_message ?? '');
   const target = item.target_path!;
-  assert.deepEqual((await davList(srv.baseUrl, target)).sort(), ['Seven.Movie.mkv', 'Subs']);
-  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Seven.Movie.mkv`)).body), sha256(movie));
-  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Subs/en.srt`)).body, subs);
+  assert.deepEqual((await davList(env.srv.baseUrl, target)).sort(), ['Seven.Movie.mkv', 'Subs']);
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${target}/Seven.Movie.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(env.srv.baseUrl, `${target}/Subs/en.srt`)).body, subs);
   for (const [a, b] of rangesAround(movie.length, [400 * 1024 - 40, 800 * 1024 - 40])) {
-    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Seven.Movie.mkv`, a, b), movie.subarray(a, b));
+    assert.deepEqual(await davRange(env.srv.baseUrl, `${target}/Seven.Movie.mkv`, a, b), movie.subarray(a, b));
   }
 });
 
 test('a compressed 7z fails with ARCHIVE_COMPRESSED; a 7z missing its last piece fails naming the cause', async () => {
   const packed = sevenZip('Packed7', { 'x.mkv': Buffer.alloc(200_000, 7) }, ['-mx5']);
-  const failed = await importNzb(srv.baseUrl, inn, 'Packed7.nzb', await post(packed));
+  const failed = await importNzb(env.srv.baseUrl, env.inn, 'Packed7.nzb', await post(packed));
   assert.equal(failed.status, 'failed');
   assert.match(failed.error_message!, /^compressed archive: cannot be streamed/);
   assert.equal(failed.error_code, 'ARCHIVE_COMPRESSED');
 
   const split = sevenZip('Cut7', { 'y.mkv': randomBytes(500_000) }, ['-mx0', '-v200k']);
-  const cut = await importNzb(srv.baseUrl, inn, 'Cut7.nzb', await post(split.slice(0, -1)));
+  const cut = await importNzb(env.srv.baseUrl, env.inn, 'Cut7.nzb', await post(split.slice(0, -1)));
   assert.equal(cut.status, 'failed');
   assert.equal(cut.error_code, 'ARCHIVE_VOLUME_MISSING', cut.error_message ?? '');
 });
@@ -83,18 +74,16 @@ test('7z AES-256 (-mx0 -p): decrypted on the fly with the NZB password; a wrong 
     '-pseven pass',
     '-v300k',
   ]);
-  const xml = buildNzb(await post(pieces), inn.group, POSTER);
-  const withPassword = (pw: string) =>
-    xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${pw}</meta></head>\n`);
-  const item = await importNzb(srv.baseUrl, inn, 'Seven.Aes.nzb', [], {}, withPassword('seven pass'));
+  const xml = buildNzb(await post(pieces), env.inn.group, POSTER);
+  const item = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Aes.nzb', [], {}, withPassword(xml, 'seven pass'));
   assert.equal(item.status, 'completed', item.error_message ?? '');
   const target = item.target_path!;
-  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Seven.Aes.mkv`)).body), sha256(movie));
-  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Seven.Aes.nfo`)).body, nfo);
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${target}/Seven.Aes.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(env.srv.baseUrl, `${target}/Seven.Aes.nfo`)).body, nfo);
   for (const [a, b] of rangesAround(movie.length, [16, 32, 300 * 1024, 600 * 1024], 8)) {
-    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Seven.Aes.mkv`, a, b), movie.subarray(a, b));
+    assert.deepEqual(await davRange(env.srv.baseUrl, `${target}/Seven.Aes.mkv`, a, b), movie.subarray(a, b));
   }
-  const wrong = await importNzb(srv.baseUrl, inn, 'Seven.Aes.2.nzb', [], {}, withPassword('not it'));
+  const wrong = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Aes.2.nzb', [], {}, withPassword(xml, 'not it'));
   assert.equal(wrong.status, 'failed');
   assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });
@@ -109,23 +98,21 @@ test('7z with encrypted headers (-mhe): read with the NZB password; missing and 
     '-v200k',
   ]);
   assert.ok(pieces.length >= 3);
-  const xml = buildNzb(await post(pieces), inn.group, POSTER);
-  const withPassword = (pw: string) =>
-    xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${pw}</meta></head>\n`);
-  const item = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.nzb', [], {}, withPassword('hidden pass'));
+  const xml = buildNzb(await post(pieces), env.inn.group, POSTER);
+  const item = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Mhe.nzb', [], {}, withPassword(xml, 'hidden pass'));
   assert.equal(item.status, 'completed', item.error_message ?? '');
   const target = item.target_path!;
-  assert.deepEqual((await davList(srv.baseUrl, target)).sort(), ['Hidden.Name.mkv', 'Hidden.Name.nfo']);
-  assert.equal(sha256((await davGet(srv.baseUrl, `${target}/Hidden.Name.mkv`)).body), sha256(movie));
-  assert.deepEqual((await davGet(srv.baseUrl, `${target}/Hidden.Name.nfo`)).body, nfo);
+  assert.deepEqual((await davList(env.srv.baseUrl, target)).sort(), ['Hidden.Name.mkv', 'Hidden.Name.nfo']);
+  assert.equal(sha256((await davGet(env.srv.baseUrl, `${target}/Hidden.Name.mkv`)).body), sha256(movie));
+  assert.deepEqual((await davGet(env.srv.baseUrl, `${target}/Hidden.Name.nfo`)).body, nfo);
   for (const [a, b] of rangesAround(movie.length, [16, 200 * 1024 - 40, 400 * 1024 - 40], 6)) {
-    assert.deepEqual(await davRange(srv.baseUrl, `${target}/Hidden.Name.mkv`, a, b), movie.subarray(a, b));
+    assert.deepEqual(await davRange(env.srv.baseUrl, `${target}/Hidden.Name.mkv`, a, b), movie.subarray(a, b));
   }
-  const missing = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.2.nzb', [], {}, xml);
+  const missing = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Mhe.2.nzb', [], {}, xml);
   assert.equal(missing.status, 'failed');
   assert.equal(missing.error_code, 'ARCHIVE_PASSWORD_MISSING', missing.error_message ?? '');
   assert.match(missing.error_message!, /the headers of .*\.7z.* are encrypted and no password was given/);
-  const wrong = await importNzb(srv.baseUrl, inn, 'Seven.Mhe.3.nzb', [], {}, withPassword('not it'));
+  const wrong = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Mhe.3.nzb', [], {}, withPassword(xml, 'not it'));
   assert.equal(wrong.status, 'failed');
   assert.equal(wrong.error_code, 'ARCHIVE_PASSWORD_WRONG', wrong.error_message ?? '');
 });

@@ -34,6 +34,10 @@ export async function importNzb(
   return waitForItem(baseUrl, up.body.data!.id, 120_000);
 }
 
+/** The NZB with a password in its head (<meta type="password">), as an indexer hands out an encrypted release. */
+export const withPassword = (xml: string, password: string) =>
+  xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${password}</meta></head>\n`);
+
 /** One WebDAV range GET (bytes a..b-1). */
 export async function davRange(baseUrl: string, path: string, a: number, b: number): Promise<Buffer> {
   const url = `${baseUrl}/webdav${path.split('/').map(encodeURIComponent).join('/')}`;

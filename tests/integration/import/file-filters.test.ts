@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
-import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { api, davList, startImportServer, upload, waitForItem, type TestServer } from './support.js';
+import { api, davList, importServerOverInn, upload, waitForItem } from './support.js';
 
 // import.allowed_file_extensions and import.filter_sample_files, at their defaults and changed live.
-let inn: InnServer;
-let srv: TestServer;
 
-before(async () => {
-  inn = await ensureInn();
-  srv = await startImportServer(inn);
-});
-after(() => srv?.stop());
+const env = importServerOverInn();
 
 async function post(names: [string, number][]): Promise<PostedFile[]> {
   const out: PostedFile[] = [];
-  for (const [name, size] of names) out.push(await inn.postFile(name, randomBytes(size), { articleSize: 100_000 }));
+  for (const [name, size] of names) out.push(await env.inn.postFile(name, randomBytes(size), { articleSize: 100_000 }));
   return out;
 }
 
 async function importFiles(job: string, files: PostedFile[]) {
-  const up = await upload(srv.baseUrl, `${job}.nzb`, buildNzb(files, inn.group, 'p <p@t>'));
+  const up = await upload(env.srv.baseUrl, `${job}.nzb`, buildNzb(files, env.inn.group, 'p <p@t>'));
   assert.equal(up.status, 200, JSON.stringify(up.body));
-  return waitForItem(srv.baseUrl, up.body.data!.id);
+  return waitForItem(env.srv.baseUrl, up.body.data!.id);
 }
 
 test('defaults: samples, .iso and .mkv.exe are not exposed; the movie and its subtitles are', async () => {
@@ -38,7 +31,7 @@ test('defaults: samples, .iso and .mkv.exe are not exposed; the movie and its su
   ]);
   const item = await importFiles('Filter.Movie.2024.1080p', files);
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  assert.deepEqual((await davList(srv.baseUrl, item.target_path!)).sort(), [
+  assert.deepEqual((await davList(env.srv.baseUrl, item.target_path!)).sort(), [
     'Filter.Movie.2024.1080p.mkv',
     'Filter.Movie.2024.1080p.srt',
   ]);
@@ -52,7 +45,7 @@ test('a release with no allowed file fails with a message naming the setting', a
 });
 
 test('filter_sample_files off and an empty extension list expose every file', async () => {
-  const patch = await api(srv.baseUrl, '/api/config/import', {
+  const patch = await api(env.srv.baseUrl, '/api/config/import', {
     method: 'PATCH',
     json: { section: 'import', config: { filter_sample_files: false, allowed_file_extensions: [] } },
   });
@@ -64,7 +57,7 @@ test('filter_sample_files off and an empty extension list expose every file', as
   ]);
   const item = await importFiles('Open.Movie.2024', files);
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  assert.deepEqual((await davList(srv.baseUrl, item.target_path!)).sort(), [
+  assert.deepEqual((await davList(env.srv.baseUrl, item.target_path!)).sort(), [
     'Open.Movie.2024.iso',
     'Open.Movie.2024.mkv',
     'Open.Movie.2024.sample.mkv',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { after, before } from 'node:test';
 import { innProvider } from '../../support/inn/provider.js';
-import type { InnServer } from '../../support/inn/server.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
 
 export { innProvider };
@@ -22,6 +23,36 @@ export function startImportServer(
       ...extra,
     },
   });
+}
+
+/**
+ * The setup of a test file that imports from INN: its `before` hook starts the private INN (ensureInn) and the real
+ * server importing from it (startImportServer with `extra`), its `after` hook stops the server. Call once at the top
+ * of the file; read `inn` and `srv` inside tests and hooks (they exist once `before` has run).
+ */
+export function importServerOverInn(extra: Record<string, unknown> = {}): {
+  readonly inn: InnServer;
+  readonly srv: TestServer;
+} {
+  let inn: InnServer | undefined;
+  let srv: TestServer | undefined;
+  before(async () => {
+    inn = await ensureInn();
+    srv = await startImportServer(inn, extra);
+  });
+  after(() => srv?.stop());
+  const started = <T>(what: T | undefined, name: string): T => {
+    if (what === undefined) throw new Error(`${name} is started by the before hook: read it inside a test`);
+    return what;
+  };
+  return {
+    get inn() {
+      return started(inn, 'INN');
+    },
+    get srv() {
+      return started(srv, 'the server');
+    },
+  };
 }
 
 export interface QueueItem {
