@@ -1,136 +1,65 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { lstat, mkdir, readFile, readdir, readlink, stat, symlink, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { isMounted } from '../../../appliance/fuse/mount.service.js';
-import { ArrSabClient, ArrTestFailure, type ArrItem } from '../../support/arr-sab-client.js';
+import { ArrTestFailure } from '../../support/arr-sab-client.js';
+import { arrMoveInto, LOOP_ADMIN, pollArrUntil, startSymlinkLoop, type SymlinkLoop } from '../../support/arr-loop.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { innProvider } from '../../support/inn/provider.js';
-import { api, startServer, type TestServer } from '../../support/server.js';
 import { sha256 } from '../import/support.js';
 
 // The whole Radarr loop against the real server, INN and Spool's own FUSE mount: Test, grab, polls, Completed,
 // symlinks that read byte-exact through the mount, the arr's move and `rm -r`, removal from history; failures.
 const run = promisify(execFile);
 let inn: InnServer;
-let srv: TestServer;
-let root: string;
-let mnt: string;
-let downloads: string;
-let library: string;
-let apiKey = '';
+let loop: SymlinkLoop;
 
 before(async () => {
   inn = await ensureInn();
-  root = mkdtempSync(join(tmpdir(), 'spool-arr-'));
-  mnt = join(root, 'mnt');
-  downloads = join(root, 'downloads');
-  library = join(root, 'library');
-  await mkdir(mnt);
-  await mkdir(library);
-  srv = await startServer({
-    config: {
-      mount_path: mnt,
-      providers: [innProvider(inn, { max_connections: 4 })],
-      import: {
-        queue_processing_interval_seconds: 1,
-        segment_sample_percentage: 100,
-        import_strategy: 'symlink',
-        import_dir: downloads,
-      },
-      sabnzbd: { enabled: true },
-    },
-  });
-  const admin = await api<{ user: { api_key: string } }>(srv.baseUrl, '/api/auth/register', {
-    method: 'POST',
-    json: { username: 'admin', password: 'correct horse' },
-  });
-  apiKey = admin.body.data!.user.api_key;
-  const started = await api(srv.baseUrl, '/api/rclone/mount/start', {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey },
-  });
-  assert.equal(started.status, 200, JSON.stringify(started.body));
+  loop = await startSymlinkLoop(inn, { segment_sample_percentage: 100 });
 });
-
-after(async () => {
-  await srv?.stop();
-  if (mnt && isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-
-const radarr = (over: Partial<ConstructorParameters<typeof ArrSabClient>[0]> = {}) =>
-  new ArrSabClient({ baseUrl: srv.baseUrl, urlBase: '/sabnzbd', apiKey, category: 'movies', ...over });
+after(() => loop?.stop());
 
 interface SabReply {
   queue: { paused: boolean; slots: unknown[] };
   [key: string]: unknown;
 }
 
-/** Polls like the arr (bounded) until the item reaches one of `statuses`. */
-async function pollUntil(arr: ArrSabClient, id: string, statuses: string[], timeoutMs = 60_000): Promise<ArrItem> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const item = (await arr.getItems()).find((i) => i.downloadId === id);
-    if (item && statuses.includes(item.status)) return item;
-    if (Date.now() > deadline) throw new Error(`${id} still ${item?.status ?? 'absent'} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** What the arr does on import with a folder of symlinks: a new symlink in the library, then the old one unlinked. */
-async function arrMoveInto(folder: string, dest: string): Promise<string[]> {
-  const moved: string[] = [];
-  for (const name of await readdir(folder)) {
-    const from = join(folder, name);
-    const info = await lstat(from);
-    if (!info.isSymbolicLink()) continue;
-    const to = join(dest, name);
-    await symlink(await readlink(from), to);
-    await unlink(from);
-    moved.push(to);
-  }
-  return moved;
-}
-
 test('Test passes for movies; the category folder exists where get_config says', async () => {
-  const arr = radarr();
+  const arr = loop.radarr();
   await arr.test();
   const folder = await arr.outputRootFolder();
-  assert.equal(folder, join(downloads, 'movies'));
+  assert.equal(folder, join(loop.downloads, 'movies'));
   assert.ok((await stat(folder)).isDirectory());
 });
 
 test('grab -> polls -> Completed -> symlinks read byte-exact through the mount -> arr moves, rm -r, removes', async () => {
-  const arr = radarr();
+  const arr = loop.radarr();
   const data = randomBytes(1_500_000);
   const posted = await inn.postFile('movie.2024.1080p.mkv', data, { articleSize: 300_000 });
   const id = await arr.addFile('Movie.2024.1080p.WEB-DL-GRP', posted.nzbXml);
   assert.match(id, /^SABnzbd_nzo_[a-z0-9]+_\d+$/);
-  const done = await pollUntil(arr, id, ['Completed', 'Failed']);
+  const done = await pollArrUntil(arr, id, ['Completed', 'Failed']);
   assert.equal(done.status, 'Completed', done.message);
   assert.equal(done.category, 'movies');
   assert.equal(done.totalSize, data.length);
   const jobFolder = done.outputPath!;
-  assert.equal(jobFolder, join(downloads, 'movies', 'Movie.2024.1080p.WEB-DL-GRP'));
+  assert.equal(jobFolder, join(loop.downloads, 'movies', 'Movie.2024.1080p.WEB-DL-GRP'));
   const link = join(jobFolder, 'movie.2024.1080p.mkv');
   assert.ok((await lstat(link)).isSymbolicLink());
-  assert.ok((await readlink(link)).startsWith(`${mnt}/`), 'absolute target on the mount');
+  assert.ok((await readlink(link)).startsWith(`${loop.mnt}/`), 'absolute target on the mount');
   assert.equal(sha256(await readFile(link)), sha256(data));
 
-  const dest = join(library, 'Movie (2024)');
+  const dest = join(loop.library, 'Movie (2024)');
   await mkdir(dest);
   const moved = await arrMoveInto(jobFolder, dest);
   assert.equal(moved.length, 1);
   // DeleteItemData: the arr removes the job folder recursively on its own filesystem.
   await run('rm', ['-r', jobFolder]);
   assert.equal(sha256(await readFile(moved[0]!)), sha256(data), 'content still readable after rm -r');
-  assert.ok((await stat(join(downloads, 'movies'))).isDirectory(), 'category folder kept');
+  assert.ok((await stat(join(loop.downloads, 'movies'))).isDirectory(), 'category folder kept');
   await arr.removeItem(id, true);
   assert.equal(
     (await arr.getItems()).find((i) => i.downloadId === id),
@@ -141,11 +70,11 @@ test('grab -> polls -> Completed -> symlinks read byte-exact through the mount -
 });
 
 test('a release with missing articles ends Failed with a reason a person understands', async () => {
-  const arr = radarr();
+  const arr = loop.radarr();
   const posted = await inn.postFile('broken.2024.mkv', randomBytes(900_000), { articleSize: 300_000 });
   const nzb = posted.nzbXml.replace(posted.messageIds[1]!, `gone-${randomBytes(6).toString('hex')}@spool.test`);
   const id = await arr.addFile('Broken.2024.1080p-GRP', nzb);
-  const item = await pollUntil(arr, id, ['Completed', 'Failed']);
+  const item = await pollArrUntil(arr, id, ['Completed', 'Failed']);
   assert.equal(item.status, 'Failed');
   assert.match(item.message ?? '', /missing/i);
   assert.match(item.message ?? '', /broken\.2024\.mkv/);
@@ -157,42 +86,47 @@ test('a release with missing articles ends Failed with a reason a person underst
 });
 
 test('a bad NZB fails with a readable reason', async () => {
-  const arr = radarr();
+  const arr = loop.radarr();
   const id = await arr.addFile('Not.Really.An.Nzb', '<nzb><file subject="x"><segments></segments></nzb>');
-  const item = await pollUntil(arr, id, ['Completed', 'Failed']);
+  const item = await pollArrUntil(arr, id, ['Completed', 'Failed']);
   assert.equal(item.status, 'Failed');
   assert.match(item.message ?? '', /NZB/);
 });
 
 test('wrong and missing keys answer in the form the arr turns into its field errors', async () => {
-  await assert.rejects(radarr({ apiKey: 'wrong-key' }).test(), (e: Error) => {
+  await assert.rejects(loop.radarr({ apiKey: 'wrong-key' }).test(), (e: Error) => {
     assert.ok(e instanceof ArrTestFailure);
     assert.equal(e.message, 'API Key Incorrect');
     return true;
   });
-  await assert.rejects(radarr({ apiKey: '', username: '', password: '' }).test(), /API Key Required/);
-  await assert.rejects(radarr({ apiKey: '', username: 'admin', password: 'nope' }).test(), /API Key Incorrect/);
-  await radarr({ apiKey: '', username: 'admin', password: 'correct horse' }).test();
+  await assert.rejects(loop.radarr({ apiKey: '', username: '', password: '' }).test(), /API Key Required/);
+  await assert.rejects(
+    loop.radarr({ apiKey: '', username: LOOP_ADMIN.username, password: 'nope' }).test(),
+    /API Key Incorrect/,
+  );
+  await loop.radarr({ apiKey: '', ...LOOP_ADMIN }).test();
   // version needs no key (the arr asks it first).
-  assert.match(await radarr({ apiKey: 'wrong-key' }).getVersion(), /^\d+\.\d+\.\d+$/);
+  assert.match(await loop.radarr({ apiKey: 'wrong-key' }).getVersion(), /^\d+\.\d+\.\d+$/);
 });
 
 test('an unknown category is echoed byte for byte and imported under a folder of its own name', async () => {
-  const arr = radarr({ category: 'Films.4K' });
+  const arr = loop.radarr({ category: 'Films.4K' });
   await assert.rejects(arr.test(), /Category does not exist/);
   const data = randomBytes(400_000);
   const posted = await inn.postFile('uhd.mkv', data, { articleSize: 200_000 });
   const id = await arr.addFile('Uhd.Movie.2160p', posted.nzbXml);
-  const item = await pollUntil(arr, id, ['Completed', 'Failed']);
+  const item = await pollArrUntil(arr, id, ['Completed', 'Failed']);
   assert.equal(item.status, 'Completed', item.message);
   assert.equal(item.category, 'Films.4K');
   assert.equal(sha256(await readFile(join(item.outputPath!, 'uhd.mkv'))), sha256(data));
 });
 
 test('queue: limit=0 lists every waiting job with arr-parsable slots; pause and queue delete', async () => {
-  const arr = radarr();
+  const arr = loop.radarr();
   const sab = (q: string) =>
-    fetch(`${srv.baseUrl}/sabnzbd/api?${q}&apikey=${apiKey}&output=json`).then((r) => r.json() as Promise<SabReply>);
+    fetch(`${loop.srv.baseUrl}/sabnzbd/api?${q}&apikey=${loop.apiKey}&output=json`).then(
+      (r) => r.json() as Promise<SabReply>,
+    );
   assert.deepEqual(await sab('mode=pause'), { status: true });
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push(await arr.addFile(`Waiting.${i}`, '<nzb></nzb>'));
