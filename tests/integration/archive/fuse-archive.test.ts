@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { open, readFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { writeRar4 } from '../../support/archive/rar4-writer.js';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import type { WrittenVolume } from '../../support/archive/volumes.js';
@@ -16,18 +12,17 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { sha256, upload, waitForItem } from '../import/support.js';
-import { POSTER, postVolumes } from './support.js';
+import { POSTER, postVolumes, withPassword } from './support.js';
 
 // Members of stored and AES RAR5 sets and of an AES-128 RAR 3 set read through the real FUSE mount (our FUSE 3 addon over /dev/fuse):
 // whole files and random seeks, across volume boundaries and AES block edges.
-const run = promisify(execFile);
 let inn: InnServer;
 let srv: TestServer;
 let mnt: string;
 
 before(async () => {
   inn = await ensureInn();
-  mnt = mkdtempSync(join(tmpdir(), 'spool-archive-mnt-'));
+  mnt = tempMountPoint('spool-archive-mnt-');
   srv = await startServer({
     config: {
       auth: { login_required: false },
@@ -39,13 +34,12 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
 });
 
 async function importSet(name: string, vols: WrittenVolume[], password?: string): Promise<string> {
   let xml = buildNzb(await postVolumes(inn, vols, { articleSize: 90_000 }), inn.group, POSTER);
-  if (password) xml = xml.replace(/(<nzb [^>]*>\n)/, `$1  <head><meta type="password">${password}</meta></head>\n`);
+  if (password) xml = withPassword(xml, password);
   const up = await upload(srv.baseUrl, `${name}.nzb`, xml, { category: 'movies' });
   const item = await waitForItem(srv.baseUrl, up.body.data!.id, 120_000);
   assert.equal(item.status, 'completed', item.error_message ?? '');

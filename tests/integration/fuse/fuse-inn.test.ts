@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { innProvider } from '../../support/inn/provider.js';
 
@@ -25,7 +26,7 @@ before(async () => {
   inn = await ensureInn();
   file = randomBytes(3 * 1024 * 1024 + 777);
   const posted = await inn.postFile('show.s01e01.mkv', file, { articleSize: 300_000 });
-  mnt = mkdtempSync(join(tmpdir(), 'spool-mnt-'));
+  mnt = tempMountPoint('spool-mnt-');
   srv = await startServer({
     config: {
       auth: { login_required: false },
@@ -37,8 +38,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
 });
 
 const post = (p: string, body?: unknown) =>

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
-import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { innProvider } from '../../support/inn/provider.js';
 
@@ -27,7 +25,7 @@ before(async () => {
   inn = await ensureInn();
   file = randomBytes(6 * 1024 * 1024 + 12_345);
   const posted = await inn.postFile('window.bin', file, { articleSize: 250_000 });
-  mnt = mkdtempSync(join(tmpdir(), 'spool-win-mnt-'));
+  mnt = tempMountPoint('spool-win-mnt-');
   srv = await startServer({
     config: {
       auth: { login_required: false },
@@ -43,8 +41,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
 });
 
 const counters = () => {

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startChildServer, type ChildServer } from '../../support/child-server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { innProvider, upload, waitForItem } from '../import/support.js';
 import { sha256 } from '../webdav/support.js';
 
@@ -26,13 +27,12 @@ before(async () => {
   inn = await ensureInn();
   file = randomBytes(2 * 1024 * 1024 + 4321);
   nzbXml = (await inn.postFile('boot.mount.mkv', file, { articleSize: 250_000 })).nzbXml;
-  mnt = mkdtempSync(join(tmpdir(), 'spool-boot-mnt-'));
+  mnt = tempMountPoint('spool-boot-mnt-');
   dataDir = mkdtempSync(join(tmpdir(), 'spool-boot-data-'));
 });
 after(async () => {
   for (const c of children) await c.kill();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

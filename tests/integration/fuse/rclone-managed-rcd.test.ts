@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { innProvider } from '../../support/inn/provider.js';
 import { freePort } from '../../support/free-port.js';
-import { startServer, type TestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
-import { addPosted, DAV_PASS, DAV_USER, sha256 } from '../webdav/support.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
+import { rcCall } from '../../support/rclone/rc-call.js';
+import { addPosted, sha256 } from '../webdav/support.js';
+import { startServerForRclone } from './support.js';
 
 // rc_enabled with no rc_url and nothing on rc_port: Spool starts `rclone rcd` itself (loopback, auth from the
 // environment), with cache_dir as --cache-dir, mounts through it, and stops it with the mount.
@@ -27,34 +29,18 @@ let rcPort = 0;
 let file: Buffer;
 let filePath: string;
 
-const rc = async <T = Record<string, unknown>>(command: string, params: Record<string, unknown> = {}) => {
-  const res = await fetch(`http://127.0.0.1:${rcPort}/${command}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: 'Basic ' + Buffer.from(`${RC_USER}:${RC_PASS}`).toString('base64'),
-    },
-    body: JSON.stringify(params),
-  });
-  assert.equal(res.status, 200, command);
-  return (await res.json()) as T;
-};
+/** The rcd Spool started, on the port it was given. */
+const rc = <T = Record<string, unknown>>(command: string, params: Record<string, unknown> = {}) =>
+  rcCall<T>({ url: `http://127.0.0.1:${rcPort}`, user: RC_USER, pass: RC_PASS }, command, params);
 
 before(async () => {
   inn = await ensureInn();
   file = randomBytes(2 * 1024 * 1024 + 99);
   const posted = await inn.postFile('managed.mkv', file, { articleSize: 300_000 });
-  mnt = mkdtempSync(join(tmpdir(), 'spool-rcd-mnt-'));
+  mnt = tempMountPoint('spool-rcd-mnt-');
   cacheDir = join(mkdtempSync(join(tmpdir(), 'spool-rcd-')), 'cache');
   rcPort = await freePort();
-  srv = await startServer({
-    config: {
-      auth: { login_required: true },
-      webdav: { user: DAV_USER, password: DAV_PASS },
-      mount_path: mnt,
-      providers: [innProvider(inn, { max_connections: 4 })],
-    },
-  });
+  srv = await startServerForRclone(inn, mnt);
   [filePath] = (await addPosted(srv, 'movies', 'Managed.2024', [posted])) as [string];
   await srv.app().config.patchSection('rclone', {
     rc_enabled: true,
@@ -71,8 +57,7 @@ before(async () => {
 
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
   rmSync(join(cacheDir, '..'), { recursive: true, force: true });
 });
 

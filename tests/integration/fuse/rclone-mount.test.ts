@@ -7,13 +7,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { innProvider } from '../../support/inn/provider.js';
 import { freePort } from '../../support/free-port.js';
-import { startServer, type TestServer } from '../../support/server.js';
+import type { TestServer } from '../../support/server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
+import { rcCall } from '../../support/rclone/rc-call.js';
 import { vfsOptions } from '../../../appliance/rclone/rc-mount-options.js';
 import { durationToNs, sizeToBytes } from '../../../appliance/rclone/rc-units.js';
-import { addPosted, DAV_PASS, DAV_USER, sha256 } from '../webdav/support.js';
+import { addPosted, DAV_PASS, sha256 } from '../webdav/support.js';
+import { startServerForRclone } from './support.js';
 
 // The rclone mount backend against real parts: a real `rclone rcd` (with auth, on loopback) mounts Spool's own
 // WebDAV through RC mount/mount; the file posted to a real INN reads byte-exact through rclone's FUSE mount, and
@@ -30,19 +32,9 @@ let rcdCache: string;
 let file: Buffer;
 let filePath: string;
 
-async function rc<T = Record<string, unknown>>(command: string, params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(`${rcUrl}/${command}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: 'Basic ' + Buffer.from(`${RC_USER}:${RC_PASS}`).toString('base64'),
-    },
-    body: JSON.stringify(params),
-  });
-  const body = (await res.json()) as T;
-  assert.equal(res.status, 200, `${command}: ${JSON.stringify(body)}`);
-  return body;
-}
+/** The rcd this test started. */
+const rc = <T = Record<string, unknown>>(command: string, params: Record<string, unknown> = {}) =>
+  rcCall<T>({ url: rcUrl, user: RC_USER, pass: RC_PASS }, command, params);
 
 async function startRcd(): Promise<void> {
   const port = await freePort();
@@ -75,30 +67,21 @@ before(async () => {
   inn = await ensureInn();
   file = randomBytes(3 * 1024 * 1024 + 4321);
   const posted = await inn.postFile('rc.show.s01e01.mkv', file, { articleSize: 300_000 });
-  mnt = mkdtempSync(join(tmpdir(), 'spool-rc-mnt-'));
+  mnt = tempMountPoint('spool-rc-mnt-');
   rcdCache = mkdtempSync(join(tmpdir(), 'spool-rc-cache-'));
   await startRcd();
-  srv = await startServer({
-    config: {
-      // Login on: rclone must sign in to the WebDAV with the webdav.user pair (its password obscured by the rcd).
-      auth: { login_required: true },
-      webdav: { user: DAV_USER, password: DAV_PASS },
-      mount_path: mnt,
-      providers: [innProvider(inn, { max_connections: 4 })],
-    },
-  });
+  srv = await startServerForRclone(inn, mnt);
   [filePath] = (await addPosted(srv, 'tv', 'RC.Show.S01E01', [posted])) as [string];
 });
 
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount3', ['-uz', mnt]).catch(() => undefined);
+  await removeMountPoint(mnt);
   if (rcd && rcd.exitCode === null) {
     const exited = new Promise((r) => rcd.once('exit', r));
     rcd.kill('SIGTERM');
     await exited;
   }
-  rmSync(mnt, { recursive: true, force: true });
   rmSync(rcdCache, { recursive: true, force: true });
 });
 

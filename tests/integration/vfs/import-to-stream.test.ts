@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { isMounted } from '../../../appliance/fuse/mount.service.js';
+import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { startImportServer, upload, waitForItem, type QueueItem, type TestServer } from '../import/support.js';
 import { davUrl, sha256 } from '../webdav/support.js';
 
 // End to end: an NZB of files posted to the real INN comes in through POST /api/queue/upload, the real importer
 // writes the job, and the bytes come back exact over WebDAV and the FUSE mount.
-const run = promisify(execFile);
 let inn: InnServer;
 let srv: TestServer;
 let mnt: string;
@@ -26,7 +22,7 @@ before(async () => {
   inn = await ensureInn();
   movie = randomBytes(9 * 1024 * 1024 + 54_321);
   const posted = await inn.postFile('End.To.End.2024.1080p.mkv', movie, { articleSize: 384_000 });
-  mnt = mkdtempSync(join(tmpdir(), 'spool-e2e-mnt-'));
+  mnt = tempMountPoint('spool-e2e-mnt-');
   srv = await startImportServer(inn, {
     mount_path: mnt,
     import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 10 },
@@ -38,8 +34,7 @@ before(async () => {
 });
 after(async () => {
   await srv?.stop();
-  if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);
-  rmSync(mnt, { recursive: true, force: true });
+  await removeMountPoint(mnt);
 });
 
 test('the importer completed the job and the file info reports what the probe learned', async () => {
