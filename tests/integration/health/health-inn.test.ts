@@ -1,34 +1,27 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { damageArticles } from '../../support/inn/damage.js';
-import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { api, startImportServer, type TestServer } from '../import/support.js';
+import { api, importServerOverInn } from '../import/support.js';
 import { checkAndWait, importPosted, record } from './support.js';
 
 // Files posted to a real INN and imported through the real API; then the server loses articles the way providers
 // do (ctlinnd cancel: STAT and BODY answer 430) or their stored bodies rot on disk (STAT still 223), and the real
 // health checker, on the real pool's health lane, has to tell which.
-let inn: InnServer;
-let srv: TestServer;
 
-before(async () => {
-  inn = await ensureInn();
-  // Scheduled checks a day away: every check here is one the test asks for. Every article is STATed, so the
-  // one cancelled article is found whatever a sample would have drawn (sampling: appliance/health tests).
-  srv = await startImportServer(inn, {
-    health: { enabled: true, check_interval_seconds: 86_400, check_all_segments: true },
-  });
+// Scheduled checks a day away: every check here is one the test asks for. Every article is STATed, so the
+// one cancelled article is found whatever a sample would have drawn (sampling: appliance/health tests).
+const env = importServerOverInn({
+  health: { enabled: true, check_interval_seconds: 86_400, check_all_segments: true },
 });
-after(() => srv?.stop());
 
 test('every imported file gets a pending record; a check of an intact file finds it healthy', async () => {
-  const { path } = await importPosted(srv.baseUrl, inn, 'Intact.Movie.mkv', randomBytes(400_000), 20_000);
-  const fresh = await record(srv.baseUrl, path);
+  const { path } = await importPosted(env.srv.baseUrl, env.inn, 'Intact.Movie.mkv', randomBytes(400_000), 20_000);
+  const fresh = await record(env.srv.baseUrl, path);
   assert.equal(fresh.status, 'pending');
   assert.equal(fresh.source_nzb_path, 'Intact.Movie.mkv.nzb');
-  const r = await checkAndWait(srv.baseUrl, path);
+  const r = await checkAndWait(env.srv.baseUrl, path);
   assert.equal(r.status, 'healthy');
   assert.equal(r.last_error, null);
   assert.deepEqual(r.missing_ranges, []);
@@ -36,15 +29,15 @@ test('every imported file gets a pending record; a check of an intact file finds
 
 test('an article cancelled on the server: partial, with the byte range shown; the first article: corrupted', async () => {
   const data = randomBytes(150 * 10_000);
-  const holes = await importPosted(srv.baseUrl, inn, 'Holes.Movie.mkv', data, 10_000);
-  cancelArticles(inn, [holes.ids[70]!]);
-  const r = await checkAndWait(srv.baseUrl, holes.path);
+  const holes = await importPosted(env.srv.baseUrl, env.inn, 'Holes.Movie.mkv', data, 10_000);
+  cancelArticles(env.inn, [holes.ids[70]!]);
+  const r = await checkAndWait(env.srv.baseUrl, holes.path);
   assert.equal(r.status, 'partial', r.last_error ?? '');
   assert.deepEqual(r.missing_ranges, [
     { message_id: holes.ids[70], start_offset: 700_000, end_offset: 709_999, damaged: false },
   ]);
   const info = await api<{ available_segments: number; segments: { message_id: string; available: boolean }[] }>(
-    srv.baseUrl,
+    env.srv.baseUrl,
     `/api/files/info?path=${encodeURIComponent(holes.path)}`,
   );
   assert.equal(info.body.data!.available_segments, 149);
@@ -53,20 +46,20 @@ test('an article cancelled on the server: partial, with the byte range shown; th
     [holes.ids[70]],
   );
 
-  const head = await importPosted(srv.baseUrl, inn, 'Headless.Movie.mkv', randomBytes(200_000), 20_000);
-  cancelArticles(inn, [head.ids[0]!]);
-  const h = await checkAndWait(srv.baseUrl, head.path);
+  const head = await importPosted(env.srv.baseUrl, env.inn, 'Headless.Movie.mkv', randomBytes(200_000), 20_000);
+  cancelArticles(env.inn, [head.ids[0]!]);
+  const h = await checkAndWait(env.srv.baseUrl, head.path);
   assert.equal(h.status, 'corrupted');
   assert.equal(h.missing_ranges[0]!.start_offset, 0);
-  const corrupted = await api<{ file_path: string }[]>(srv.baseUrl, '/api/health/corrupted');
+  const corrupted = await api<{ file_path: string }[]>(env.srv.baseUrl, '/api/health/corrupted');
   assert.ok(corrupted.body.data!.some((x) => x.file_path === head.path));
 });
 
 test('a body damaged on the server disk (STAT still 223) is caught by the BODY spot-check', async () => {
   // Three articles: the spot-check BODYs every one of them.
-  const rot = await importPosted(srv.baseUrl, inn, 'Rotten.Movie.mkv', randomBytes(3 * 30_000), 30_000);
-  damageArticles(inn, [rot.ids[1]!]);
-  const r = await checkAndWait(srv.baseUrl, rot.path);
+  const rot = await importPosted(env.srv.baseUrl, env.inn, 'Rotten.Movie.mkv', randomBytes(3 * 30_000), 30_000);
+  damageArticles(env.inn, [rot.ids[1]!]);
+  const r = await checkAndWait(env.srv.baseUrl, rot.path);
   assert.equal(r.status, 'corrupted', JSON.stringify(r));
   assert.deepEqual(
     r.missing_ranges.map((m) => [m.message_id, m.damaged]),
@@ -77,7 +70,7 @@ test('a body damaged on the server disk (STAT still 223) is caught by the BODY s
 
 test('the list answers with filters, search, sort and meta.total; stats count by status', async () => {
   const list = await api<{ file_path: string; status: string }[]>(
-    srv.baseUrl,
+    env.srv.baseUrl,
     '/api/health?sort_by=file_path&sort_order=asc&limit=2&offset=0',
   );
   assert.equal(list.status, 200);
@@ -86,17 +79,20 @@ test('the list answers with filters, search, sort and meta.total; stats count by
   assert.equal(list.body.data!.length, 2);
   const paths = list.body.data!.map((r) => r.file_path);
   assert.deepEqual(paths, [...paths].sort());
-  const search = await api<{ file_path: string }[]>(srv.baseUrl, '/api/health?search=rotten');
+  const search = await api<{ file_path: string }[]>(env.srv.baseUrl, '/api/health?search=rotten');
   assert.deepEqual(
     search.body.data!.map((r) => r.file_path.split('/').pop()),
     ['Rotten.Movie.mkv'],
   );
-  const stats = await api<Record<string, number>>(srv.baseUrl, '/api/health/stats');
+  const stats = await api<Record<string, number>>(env.srv.baseUrl, '/api/health/stats');
   assert.equal(stats.body.data!.total, total);
   assert.ok(stats.body.data!.corrupted! >= 2);
-  const worker = await api<{ status: string; total_files_checked: number }>(srv.baseUrl, '/api/health/worker/status');
+  const worker = await api<{ status: string; total_files_checked: number }>(
+    env.srv.baseUrl,
+    '/api/health/worker/status',
+  );
   assert.equal(worker.body.data!.status, 'running');
   assert.ok(worker.body.data!.total_files_checked >= 4);
-  const bad = await api(srv.baseUrl, '/api/health?status=broken&sort_by=size');
+  const bad = await api(env.srv.baseUrl, '/api/health?status=broken&sort_by=size');
   assert.equal(bad.status, 400);
 });
