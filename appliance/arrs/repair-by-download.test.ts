@@ -4,36 +4,19 @@
  * the arr renamed or moved where Spool cannot follow it, or whose release name several files share (a season
  * pack), is still found, and exactly that record is deleted. A good file is never touched.
  */
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, type ArrInstance, type SpoolConfig } from '../config/index.js';
+import { DEFAULTS, type SpoolConfig } from '../config/index.js';
 import { memoryLogger } from '../logging/logger.js';
-import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
+import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
+import type { FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrRepairService } from './repair.service.js';
 
-const arrs: FakeArr[] = [];
-afterEach(async () => {
-  for (const a of arrs.splice(0)) {
-    assert.deepEqual(a.unexpected, [], 'the fake saw a route it does not implement');
-    await a.close();
-  }
-});
-
-async function fake(type: 'radarr' | 'sonarr') {
-  const a = await startFakeArr({ type });
-  arrs.push(a);
-  return a;
-}
+const startFake = fakeArrPerTest();
+const fake = (type: 'radarr' | 'sonarr') => startFake({ type });
 
 function service(a: FakeArr) {
-  const inst: ArrInstance = {
-    name: a.type,
-    type: a.type,
-    url: a.url,
-    api_key: a.apiKey,
-    enabled: true,
-    root_folder: '',
-  };
+  const inst = fakeArrInstance(a);
   const config = {
     ...structuredClone(DEFAULTS),
     // Spool's mount and job folders as this machine sees them; the arr's library is somewhere Spool cannot read.

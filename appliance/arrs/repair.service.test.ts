@@ -3,38 +3,29 @@
  * standing in for the arr's library and Spool's mount: the exact calls, that no other record is touched, and how
  * 404, 409, 5xx, timeouts and wrong keys come out.
  */
-import { after, afterEach, before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULTS, type ArrInstance, type SpoolConfig } from '../config/index.js';
 import { memoryLogger } from '../logging/logger.js';
+import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
 import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrClient } from './arr.client.js';
 import { ArrRepairService, type RepairOutcome } from './repair.service.js';
 
 let dir: string;
 let mount: string;
-const arrs: FakeArr[] = [];
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'spool-repair-'));
   mount = join(dir, 'mnt');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  for (const a of arrs.splice(0)) {
-    assert.deepEqual(a.unexpected, [], 'the fake saw a route it does not implement');
-    await a.close();
-  }
-});
-
-async function fake(type: 'radarr' | 'sonarr', opts: { autoRedownloadFailed?: boolean; apiKey?: string } = {}) {
-  const a = await startFakeArr({ type, ...opts });
-  arrs.push(a);
-  return a;
-}
+const startFake = fakeArrPerTest();
+const fake = (type: 'radarr' | 'sonarr', opts: { autoRedownloadFailed?: boolean; apiKey?: string } = {}) =>
+  startFake({ type, ...opts });
 
 /** A file in the stand-in mount, and a library symlink pointing at it (what the arr holds after its import). */
 function linked(virtualPath: string, libraryPath: string): { content: string; link: string } {
@@ -47,15 +38,8 @@ function linked(virtualPath: string, libraryPath: string): { content: string; li
   return { content, link };
 }
 
-const instance = (a: FakeArr, extra: Partial<ArrInstance> = {}): ArrInstance => ({
-  name: `${a.type}-${a.port}`,
-  type: a.type,
-  url: a.url,
-  api_key: a.apiKey,
-  enabled: true,
-  root_folder: '',
-  ...extra,
-});
+const instance = (a: FakeArr, extra: Partial<ArrInstance> = {}): ArrInstance =>
+  fakeArrInstance(a, { name: `${a.type}-${a.port}`, ...extra });
 
 function service(instances: ArrInstance[], enabled = true) {
   const config = {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
+import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, innProvider, startImportServer, type TestServer } from '../import/support.js';
@@ -33,14 +34,7 @@ before(async () => {
   await relay.start();
   radarr = await startFakeArr({ type: 'radarr' });
   sonarr = await startFakeArr({ type: 'sonarr' });
-  const instance = (a: FakeArr) => ({
-    name: a.type,
-    type: a.type,
-    url: a.url,
-    api_key: a.apiKey,
-    enabled: true,
-    root_folder: ROOT,
-  });
+  const instance = (a: FakeArr) => fakeArrInstance(a, { root_folder: ROOT });
   srv = await startImportServer(
     inn,
     {
