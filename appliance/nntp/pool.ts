@@ -20,7 +20,7 @@ export type { LinkFacts } from './link-estimate.js';
 import { ProviderState, type PooledConnection } from './provider-state.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { Keepalive } from './keepalive.js';
-import { WarmPool } from './warm-pool.js';
+import { WarmPool, warmBackoffMs } from './warm-pool.js';
 import { PriorityQueue } from './request-queue.js';
 import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
@@ -34,6 +34,11 @@ export interface PoolOptions {
   statPipelineDepth?: number;
   connectTimeoutMs?: number;
   stallTimeoutMs?: number;
+  /**
+   * Connections per enabled primary provider kept open (with keepalives) when no stream reads, so the first read
+   * after a quiet spell finds one ready (warm-pool.ts). Default 0: connections only on demand.
+   */
+  idleWarmConnections?: number;
   /** A connection with no command at all for this long is closed (keepalives count as commands). */
   idleTimeoutMs?: number;
   /** Send DATE on a connection silent for this long, so providers that drop idle connections keep ours; 0 = off. */
@@ -112,14 +117,16 @@ export class NntpPool {
       breakerThreshold: options.breakerThreshold ?? 5,
       breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
       maxAttempts: options.maxAttempts ?? 3,
+      idleWarmConnections: options.idleWarmConnections ?? 0,
     };
     yencBackend(options.logger);
-    this.warmPool = new WarmPool(this.o.maxIdleMs);
+    this.warmPool = new WarmPool(this.o.maxIdleMs, this.o.idleWarmConnections);
     this.updateProviders(providers);
     this.keepalive = new Keepalive(
       () => this.allProviders(),
       this.o,
       (p) => this.warmPool.floor(p),
+      () => this.closed || this.warm(Date.now()),
     );
   }
 
@@ -254,6 +261,7 @@ export class NntpPool {
           st.generation++;
           st.tlsSession = undefined;
           st.warmBackoffUntil = 0;
+          st.warmFailures = 0;
         }
         st.config = { ...cfg };
       }
@@ -387,13 +395,17 @@ export class NntpPool {
     this.openConnection(p).then(
       (pc) => {
         p.openingAhead--;
+        p.warmFailures = 0;
         if (this.closed) void pc.conn.quit();
         else this.afterCommand(p, pc);
         this.pump();
       },
       (err: Error) => {
         p.openingAhead--;
-        p.warmBackoffUntil = Date.now() + Math.min(this.o.breakerCooldownMs, 5_000);
+        p.warmFailures++;
+        const permanent = err instanceof NntpError && (err.kind === 'auth' || err.kind === 'tls');
+        p.warmBackoffUntil =
+          Date.now() + warmBackoffMs(p.warmFailures, Math.min(this.o.breakerCooldownMs, 5_000), permanent);
         this.options.logger?.debug('connection opened ahead failed', { provider: p.id, error: err.message });
         this.pump();
       },
