@@ -8,10 +8,8 @@ import { NntpConnection } from './connection.js';
 import {
   AbortedError,
   ArticleMissingError,
-  InvalidRequestError,
-  NntpError,
+  type NntpError,
   NoProviderError,
-  ProtocolError,
   articleEvidence,
 } from './errors.js';
 import { PoolStats } from './pool-metrics.js';
@@ -24,6 +22,15 @@ import { WarmPool } from './warm-pool.js';
 import { PriorityQueue } from './request-queue.js';
 import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
 import { yencBackend, type YencBackend } from './yenc-backend.js';
+import {
+  asNntpError,
+  createRequest,
+  invalidMessageId,
+  normalizeMessageId,
+  type PoolRequest,
+  type RequestOptions,
+} from './pool-request.js';
+export type { RequestOptions } from './pool-request.js';
 
 export interface PoolOptions {
   /** BODY commands in flight per connection (pipelining) at least; more when the measured link calls for it. */
@@ -53,35 +60,6 @@ export interface PoolOptions {
   /** Extra certificate authorities (PEM) trusted for TLS providers besides the system store. */
   tlsCa?: string | Buffer | Array<string | Buffer>;
 }
-
-export interface RequestOptions {
-  priority?: RequestPriority;
-  signal?: AbortSignal;
-  /** BODY only: decode into this buffer when it is large enough (the result's data is then a view of it). */
-  into?: Buffer;
-  /** Goes to the head of its lane: the article a reader waits for right now (the first one after a seek). */
-  urgent?: boolean;
-}
-
-interface PoolRequest {
-  kind: 'body' | 'stat';
-  messageId: string;
-  priority: RequestPriority;
-  into: Buffer | undefined;
-  enqueuedAt: number;
-  missingOn: Set<string>;
-  failedOn: Set<string>;
-  attempts: number;
-  lastError: NntpError | undefined;
-  /** The last failure that was not evidence about the article (refused, timeout, auth ...). */
-  lastOutage: NntpError | undefined;
-  /** When it started waiting for a cooling provider (undefined when it is not). */
-  coolingSince: number | undefined;
-  settled: boolean;
-  finish(err: Error | undefined, value?: unknown): void;
-}
-
-const MESSAGE_ID = /^<[^\s<>]{1,250}>$/;
 
 export class NntpPool {
   private providers: ProviderState[] = [];
@@ -206,30 +184,14 @@ export class NntpPool {
           const index = next++;
           const messageId = normalizeMessageId(messageIds[index]!);
           if (!messageId) {
-            answers[index] = new InvalidRequestError(`Invalid message id: ${String(messageIds[index]).slice(0, 80)}`);
+            answers[index] = invalidMessageId(messageIds[index]);
             done++;
             continue;
           }
-          const req: PoolRequest = {
-            kind: 'stat',
-            messageId,
-            priority,
-            into: undefined,
-            enqueuedAt: now,
-            missingOn: new Set(),
-            failedOn: new Set(),
-            attempts: 0,
-            lastError: undefined,
-            lastOutage: undefined,
-            coolingSince: undefined,
-            settled: false,
-            finish(err) {
-              if (req.settled) return;
-              req.settled = true;
-              live.delete(req);
-              answer(index, err);
-            },
-          };
+          const req = createRequest('stat', messageId, priority, undefined, now, (err) => {
+            live.delete(req);
+            answer(index, err);
+          });
           live.add(req);
           this.queue.push(req);
         }
@@ -283,7 +245,7 @@ export class NntpPool {
 
   private submit<T>(kind: 'body' | 'stat', rawId: string, opts: RequestOptions): Promise<T> {
     const messageId = normalizeMessageId(rawId);
-    if (!messageId) return Promise.reject(new InvalidRequestError(`Invalid message id: ${String(rawId).slice(0, 80)}`));
+    if (!messageId) return Promise.reject(invalidMessageId(rawId));
     if (this.closed) return Promise.reject(new AbortedError('Pool closed'));
     const signal = opts.signal;
     if (signal?.aborted) return Promise.reject(new AbortedError());
@@ -292,27 +254,18 @@ export class NntpPool {
         this.queue.remove(req);
         req.finish(new AbortedError());
       };
-      const req: PoolRequest = {
+      const req = createRequest(
         kind,
         messageId,
-        priority: opts.priority ?? 'import',
-        into: opts.into,
-        enqueuedAt: performance.now(),
-        missingOn: new Set(),
-        failedOn: new Set(),
-        attempts: 0,
-        lastError: undefined,
-        lastOutage: undefined,
-        coolingSince: undefined,
-        settled: false,
-        finish(err, value) {
-          if (req.settled) return;
-          req.settled = true;
+        opts.priority ?? 'import',
+        opts.into,
+        performance.now(),
+        (err, value) => {
           signal?.removeEventListener('abort', onAbort);
           if (err) reject(err);
           else resolve(value as T);
         },
-      };
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       if (req.priority === 'stream') this.warmPool.streamRequested();
       if (opts.urgent) this.queue.unshift(req);
@@ -547,7 +500,7 @@ export class NntpPool {
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
-    const err = raw instanceof NntpError ? raw : new ProtocolError(raw instanceof Error ? raw.message : String(raw));
+    const err = asNntpError(raw);
     err.providerId = p.id;
     r.lastError = err;
     if (err instanceof ArticleMissingError) {
@@ -596,14 +549,4 @@ export class NntpPool {
     for (const pc of [...p.connections]) this.afterCommand(p, pc);
     if (p.removed && p.connectionCount === 0) this.draining.delete(p);
   }
-}
-
-const asNntpError = (err: Error): NntpError =>
-  err instanceof NntpError ? err : new ProtocolError(err.message || String(err));
-
-function normalizeMessageId(raw: string): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const t = raw.trim();
-  const id = t.startsWith('<') ? t : `<${t}>`;
-  return MESSAGE_ID.test(id) ? id : undefined;
 }
