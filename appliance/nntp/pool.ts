@@ -2,16 +2,8 @@
  * The provider pool: bounded connections per provider, pipelined commands, priority lanes, provider fallback
  * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes.
  */
-import type { Logger } from '../logging/logger.js';
-import type { DecodeLimits } from './article-decoder.js';
 import { NntpConnection } from './connection.js';
-import {
-  AbortedError,
-  ArticleMissingError,
-  type NntpError,
-  NoProviderError,
-  articleEvidence,
-} from './errors.js';
+import { AbortedError, ArticleMissingError, type NntpError, NoProviderError, articleEvidence } from './errors.js';
 import { PoolStats } from './pool-metrics.js';
 import type { PoolMetrics } from './pool.wire.js';
 export type { LinkFacts } from './link-estimate.js';
@@ -21,7 +13,9 @@ import { Keepalive } from './keepalive.js';
 import { WarmPool } from './warm-pool.js';
 import { PriorityQueue } from './request-queue.js';
 import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
-import { yencBackend, type YencBackend } from './yenc-backend.js';
+import { yencBackend } from './yenc-backend.js';
+import { resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
+export type { PoolOptions } from './pool-options.js';
 import {
   asNntpError,
   createRequest,
@@ -32,41 +26,12 @@ import {
 } from './pool-request.js';
 export type { RequestOptions } from './pool-request.js';
 
-export interface PoolOptions {
-  /** BODY commands in flight per connection (pipelining) at least; more when the measured link calls for it. */
-  pipelineDepth?: number;
-  /** BODY commands in flight per connection at most, however long the round trip (link-estimate.ts). */
-  maxPipelineDepth?: number;
-  /** Commands in flight per connection when placing a STAT (tiny answers: health checks and probes go deeper). */
-  statPipelineDepth?: number;
-  connectTimeoutMs?: number;
-  stallTimeoutMs?: number;
-  /** A connection with no command at all for this long is closed (keepalives count as commands). */
-  idleTimeoutMs?: number;
-  /** Send DATE on a connection silent for this long, so providers that drop idle connections keep ours; 0 = off. */
-  keepaliveMs?: number;
-  /** Close a connection that carried no BODY/STAT for this long, keepalives notwithstanding. */
-  maxIdleMs?: number;
-  /** When every provider that could serve a request is cooling down, wait this long at most for one to come back. */
-  coolingWaitMs?: number;
-  /** Consecutive failures that put a provider aside, and for how long. */
-  breakerThreshold?: number;
-  breakerCooldownMs?: number;
-  /** Tries per request on retryable errors (timeouts, resets) before giving up. */
-  maxAttempts?: number;
-  limits?: DecodeLimits;
-  backend?: YencBackend;
-  logger?: Logger;
-  /** Extra certificate authorities (PEM) trusted for TLS providers besides the system store. */
-  tlsCa?: string | Buffer | Array<string | Buffer>;
-}
-
 export class NntpPool {
   private providers: ProviderState[] = [];
   private readonly draining = new Set<ProviderState>();
   private readonly queue = new PriorityQueue<PoolRequest>();
   private readonly stats = new PoolStats();
-  private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
+  private readonly o: PoolTunables;
   private closed = false;
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
@@ -77,20 +42,7 @@ export class NntpPool {
     providers: ProviderConfig[],
     private readonly options: PoolOptions = {},
   ) {
-    this.o = {
-      pipelineDepth: options.pipelineDepth ?? 2,
-      maxPipelineDepth: Math.max(options.pipelineDepth ?? 2, options.maxPipelineDepth ?? 8),
-      statPipelineDepth: options.statPipelineDepth ?? 8,
-      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
-      stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
-      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-      keepaliveMs: options.keepaliveMs ?? 30_000,
-      maxIdleMs: options.maxIdleMs ?? 300_000,
-      coolingWaitMs: options.coolingWaitMs ?? 10_000,
-      breakerThreshold: options.breakerThreshold ?? 5,
-      breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
-      maxAttempts: options.maxAttempts ?? 3,
-    };
+    this.o = resolveTunables(options);
     yencBackend(options.logger);
     this.warmPool = new WarmPool(this.o.maxIdleMs);
     this.updateProviders(providers);
