@@ -3,7 +3,7 @@
  * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes.
  */
 import { NntpConnection } from './connection.js';
-import { AbortedError, ArticleMissingError, type NntpError, NoProviderError, articleEvidence } from './errors.js';
+import { AbortedError, ArticleMissingError, type NntpError } from './errors.js';
 import { PoolStats } from './pool-metrics.js';
 import type { PoolMetrics } from './pool.wire.js';
 export type { LinkFacts } from './link-estimate.js';
@@ -25,6 +25,8 @@ import {
   type RequestOptions,
 } from './pool-request.js';
 export type { RequestOptions } from './pool-request.js';
+import { recordFailure } from './request-failures.js';
+import { bodyDepth, placeRequest } from './request-placement.js';
 
 export class NntpPool {
   private providers: ProviderState[] = [];
@@ -76,7 +78,7 @@ export class NntpPool {
   linkFacts(): LinkFacts | undefined {
     const now = Date.now();
     const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
-    return combineLinks(live, (p) => p.config.max_connections * this.depthOf(p));
+    return combineLinks(live, (p) => p.config.max_connections * bodyDepth(p, this.o));
   }
 
   metrics(): PoolMetrics {
@@ -231,50 +233,23 @@ export class NntpPool {
     const now = Date.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const choice = this.choose(r, now);
-      if (choice instanceof Error) {
-        r.finish(choice);
+      const place = placeRequest(r, this.providers, now, this.o);
+      if (!place) return 'skip';
+      if (place instanceof Error) {
+        r.finish(place);
         return 'taken';
       }
-      if (!choice) return 'skip';
+      if ('retryAt' in place) {
+        this.wakeAt(place.retryAt);
+        return 'skip';
+      }
+      if (place.openBeside) this.openAhead(place.provider, now);
       this.stats.recordWait(performance.now() - r.enqueuedAt);
-      if (choice.slot === 'open') this.openAndRun(choice.provider, r);
-      else this.run(r, choice.provider, choice.slot);
+      if (place.slot === 'open') this.openAndRun(place.provider, r);
+      else this.run(r, place.provider, place.slot);
       return 'taken';
     });
     this.warm(now);
-  }
-
-  /** Where a request can go now; undefined = wait (for a slot or a cooling provider); an Error = give up. */
-  private choose(
-    r: PoolRequest,
-    now: number,
-  ): { provider: ProviderState; slot: PooledConnection | 'open' } | Error | undefined {
-    const candidates = this.providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
-    let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
-    if (fresh.length === 0 && candidates.length > 0 && r.attempts < this.o.maxAttempts) {
-      r.failedOn.clear();
-      fresh = candidates;
-    }
-    if (fresh.length === 0) return this.waitForCooling(r, now);
-    r.coolingSince = undefined;
-    const primaries = fresh.filter((p) => !p.config.is_backup_provider);
-    for (const provider of primaries.length > 0 ? primaries : fresh) {
-      const depth =
-        r.kind === 'stat' ? Math.max(this.o.statPipelineDepth, this.depthOf(provider)) : this.depthOf(provider);
-      const slot = this.findSlot(provider, depth);
-      if (!slot) continue;
-      // Pipelined behind another command: open one more connection beside it for the next request, rather than
-      // make this one wait for a handshake (several round trips on a real provider).
-      if (slot !== 'open' && slot.conn.inflight > 0) this.openAhead(provider, now);
-      return { provider, slot };
-    }
-    return undefined;
-  }
-
-  /** BODYs in flight per connection for this provider: from its measured round trip and transfer rate. */
-  private depthOf(p: ProviderState): number {
-    return p.link.pipelineDepth(this.o.pipelineDepth, this.o.maxPipelineDepth);
   }
 
   /** Tops every provider up to its warm floor (also refills after a connection dropped): warm-pool.ts. */
@@ -305,35 +280,6 @@ export class NntpPool {
     );
   }
 
-  /**
-   * No provider can take the request now. If one that might serve it is cooling down and comes back within
-   * coolingWaitMs of the request starting to wait (and the request has tries left), wait for it; else fail now.
-   */
-  private waitForCooling(r: PoolRequest, now: number): Error | undefined {
-    const cooling = this.providers.filter((p) => p.cooling(now) && !r.missingOn.has(p.id));
-    const last = r.lastError;
-    const triesLeft =
-      !last || last instanceof ArticleMissingError || (last.retryable && r.attempts < this.o.maxAttempts);
-    if (cooling.length > 0 && triesLeft) {
-      const back = Math.min(...cooling.map((p) => p.coolingUntil));
-      r.coolingSince ??= now;
-      if (back - r.coolingSince <= this.o.coolingWaitMs) {
-        this.wakeAt(back);
-        return undefined;
-      }
-    }
-    // A 430 (or a damaged copy) is the verdict only when every provider that should have the article gave it;
-    // if one could not be asked (refused, timed out, out of tries), the outage is the answer, not "missing".
-    // (A provider left unasked without an outage of this request is cooling: the message below says so.)
-    const unasked = this.providers.some((p) => (p.usable(now) || p.cooling(now)) && !r.missingOn.has(p.id));
-    if (last && articleEvidence(last) && unasked && r.lastOutage) return r.lastOutage;
-    // The real cause beats a generic "nobody available".
-    if (last && !(cooling.length > 0 && articleEvidence(last))) return last;
-    if (cooling.length === 0) return new NoProviderError();
-    const secs = Math.ceil((Math.min(...cooling.map((p) => p.coolingUntil)) - now) / 1000);
-    return new NoProviderError(`Every provider that could serve this article is cooling down (back in ${secs} s)`);
-  }
-
   private wakeAt(at: number): void {
     if (this.wake && this.wake.at <= at) return;
     if (this.wake) clearTimeout(this.wake.timer);
@@ -345,26 +291,6 @@ export class NntpPool {
       Math.max(0, at - Date.now()) + 1,
     );
     this.wake = { at, timer };
-  }
-
-  /**
-   * An idle connection; else, on a long link (a round trip longer than an article's transfer), the least loaded
-   * one with room in its pipeline (it answers after the commands ahead of it, sooner than a new connection's
-   * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
-   * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
-   */
-  private findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
-    let best: PooledConnection | undefined;
-    for (const pc of p.connections) {
-      if (pc.generation !== p.generation || pc.conn.isClosed) continue;
-      const n = pc.conn.inflight;
-      if (n === 0) return pc;
-      if (n < depth && (!best || n < best.conn.inflight)) best = pc;
-    }
-    const room = p.connectionCount < p.config.max_connections;
-    if (best && (!room || p.link.isLong)) return best;
-    if (room) return 'open';
-    return best;
   }
 
   /** Opens one connection (counted while opening) and adds it to the provider once ready. */
@@ -452,34 +378,7 @@ export class NntpPool {
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
-    const err = asNntpError(raw);
-    err.providerId = p.id;
-    r.lastError = err;
-    if (err instanceof ArticleMissingError) {
-      this.stats.recordMissing(p);
-      r.missingOn.add(p.id);
-    } else {
-      this.stats.recordError(p);
-      if (err.kind === 'corrupt_article') r.missingOn.add(p.id);
-      else {
-        r.lastOutage = err;
-        r.failedOn.add(p.id);
-        r.attempts++;
-        const tripped = p.recordFailure(
-          Date.now(),
-          err.message,
-          this.o.breakerThreshold,
-          this.o.breakerCooldownMs,
-          err.kind === 'auth' || err.kind === 'tls',
-        );
-        if (tripped)
-          this.options.logger?.warn('provider put aside', {
-            provider: p.id,
-            cooldown_ms: this.o.breakerCooldownMs,
-            error: err.message,
-          });
-      }
-    }
+    recordFailure(r, p, raw, this.stats, this.o, this.options.logger);
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));
