@@ -1,21 +1,14 @@
 /**
  * The provider pool: bounded connections per provider, pipelined commands, priority lanes, provider fallback
- * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes.
+ * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes. This file holds
+ * the public API and the pump, which offers waiting requests to request-placement.ts and carries out its
+ * decisions; the rules themselves live beside it (docs/nntp.md, "Pieces").
  */
-import { NntpConnection } from './connection.js';
 import { AbortedError, ArticleMissingError, type NntpError } from './errors.js';
-import { PoolStats } from './pool-metrics.js';
-import type { PoolMetrics } from './pool.wire.js';
-export type { LinkFacts } from './link-estimate.js';
-import { ProviderState, type PooledConnection } from './provider-state.js';
-import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { Keepalive } from './keepalive.js';
-import { WarmPool } from './warm-pool.js';
-import { PriorityQueue } from './request-queue.js';
-import type { DecodedArticle, ProviderConfig } from './types.js';
-import { yencBackend } from './yenc-backend.js';
+import { combineLinks, type LinkFacts } from './link-estimate.js';
+import { PoolStats } from './pool-metrics.js';
 import { resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
-export type { PoolOptions } from './pool-options.js';
 import {
   createRequest,
   invalidMessageId,
@@ -23,17 +16,29 @@ import {
   type PoolRequest,
   type RequestOptions,
 } from './pool-request.js';
-export type { RequestOptions } from './pool-request.js';
-import { statBatch, type StatBatchOptions } from './stat-batch.js';
+import type { PoolMetrics } from './pool.wire.js';
+import { openPooledConnection, retireIfIdle, type ConnectionSettings } from './provider-connections.js';
+import { ProviderRoster } from './provider-roster.js';
+import type { PooledConnection, ProviderState } from './provider-state.js';
 import { recordFailure } from './request-failures.js';
 import { bodyDepth, placeRequest } from './request-placement.js';
+import { PriorityQueue } from './request-queue.js';
+import { statBatch, type StatBatchOptions } from './stat-batch.js';
+import type { DecodedArticle, ProviderConfig } from './types.js';
+import { WarmPool } from './warm-pool.js';
+import { yencBackend } from './yenc-backend.js';
+
+export type { LinkFacts } from './link-estimate.js';
+export type { PoolOptions } from './pool-options.js';
+export type { RequestOptions } from './pool-request.js';
+export type { StatBatchOptions } from './stat-batch.js';
 
 export class NntpPool {
-  private providers: ProviderState[] = [];
-  private readonly draining = new Set<ProviderState>();
+  private readonly roster = new ProviderRoster();
   private readonly queue = new PriorityQueue<PoolRequest>();
   private readonly stats = new PoolStats();
   private readonly o: PoolTunables;
+  private readonly connectionSettings: ConnectionSettings;
   private closed = false;
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
@@ -45,18 +50,17 @@ export class NntpPool {
     private readonly options: PoolOptions = {},
   ) {
     this.o = resolveTunables(options);
+    const { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs } = this.o;
+    const { tlsCa, limits, backend } = options;
+    this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
     yencBackend(options.logger);
     this.warmPool = new WarmPool(this.o.maxIdleMs);
     this.updateProviders(providers);
     this.keepalive = new Keepalive(
-      () => this.allProviders(),
+      () => this.roster.all(),
       this.o,
       (p) => this.warmPool.floor(p),
     );
-  }
-
-  private allProviders(): ProviderState[] {
-    return [...this.providers, ...this.draining];
   }
 
   /** Fetch and decode one article, trying providers in priority order. */
@@ -77,12 +81,12 @@ export class NntpPool {
   /** The measured link of the primary providers (undefined until one answered a BODY). */
   linkFacts(): LinkFacts | undefined {
     const now = Date.now();
-    const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
+    const live = this.roster.active.filter((p) => p.usable(now) && !p.config.is_backup_provider);
     return combineLinks(live, (p) => p.config.max_connections * bodyDepth(p, this.o));
   }
 
   metrics(): PoolMetrics {
-    return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
+    return this.stats.snapshot(this.roster.all(), this.queue.size);
   }
 
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
@@ -93,28 +97,8 @@ export class NntpPool {
 
   /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
   updateProviders(list: ProviderConfig[]): void {
-    const byId = new Map(this.providers.map((p) => [p.id, p]));
-    const next: ProviderState[] = [];
-    for (const cfg of list) {
-      let st = byId.get(cfg.id);
-      byId.delete(cfg.id);
-      if (!st) st = new ProviderState({ ...cfg });
-      else {
-        if (ProviderState.connectionKey(st.config) !== ProviderState.connectionKey(cfg)) {
-          st.generation++;
-          st.tlsSession = undefined;
-          st.warmBackoffUntil = 0;
-        }
-        st.config = { ...cfg };
-      }
-      next.push(st);
-    }
-    for (const gone of byId.values()) {
-      gone.removed = true;
-      this.draining.add(gone);
-    }
-    this.providers = next;
-    for (const p of [...next, ...this.draining]) this.retireIdle(p);
+    this.roster.update(list);
+    for (const p of this.roster.all()) this.retireIdle(p);
     this.pump();
   }
 
@@ -127,7 +111,7 @@ export class NntpPool {
       r.finish(new AbortedError('Pool closed'));
       return 'taken';
     });
-    const all = [...this.providers, ...this.draining].flatMap((p) => [...p.connections]);
+    const all = this.roster.all().flatMap((p) => [...p.connections]);
     await Promise.all(all.map((pc) => pc.conn.quit()));
   }
 
@@ -167,7 +151,7 @@ export class NntpPool {
     const now = Date.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const place = placeRequest(r, this.providers, now, this.o);
+      const place = placeRequest(r, this.roster.active, now, this.o);
       if (!place) return 'skip';
       if (place instanceof Error) {
         r.finish(place);
@@ -188,7 +172,7 @@ export class NntpPool {
 
   /** Tops every provider up to its warm floor (also refills after a connection dropped): warm-pool.ts. */
   private warm(now: number): void {
-    for (const p of this.providers) {
+    for (const p of this.roster.active) {
       const n = this.warmPool.toOpen(p, p.usable(now));
       for (let i = 0; i < n; i++) this.openAhead(p, now);
     }
@@ -202,7 +186,7 @@ export class NntpPool {
       (pc) => {
         p.openingAhead--;
         if (this.closed) void pc.conn.quit();
-        else this.afterCommand(p, pc);
+        else retireIfIdle(p, pc);
         this.pump();
       },
       (err: Error) => {
@@ -227,58 +211,18 @@ export class NntpPool {
     this.wake = { at, timer };
   }
 
-  /** Opens one connection (counted while opening) and adds it to the provider once ready. */
   private openConnection(p: ProviderState): Promise<PooledConnection> {
-    p.opening++;
-    const cfg = p.config;
-    const generation = p.generation;
-    return NntpConnection.open({
-      host: cfg.host,
-      port: cfg.port,
-      tls: cfg.tls,
-      insecureTls: cfg.insecure_tls,
-      tlsCa: this.options.tlsCa,
-      username: cfg.username,
-      password: cfg.password,
-      connectTimeoutMs: this.o.connectTimeoutMs,
-      stallTimeoutMs: this.o.stallTimeoutMs,
-      idleTimeoutMs: this.o.idleTimeoutMs,
-      limits: this.options.limits,
-      backend: this.options.backend,
-      onBytes: (n) => {
-        this.stats.addBytes(p, n);
-        p.link.addBytes(n);
-      },
-      onRtt: (ms) => p.recordRtt(ms),
-      onTransfer: (bytes, ms) => p.link.recordTransfer(bytes, ms),
-      tlsSession: cfg.tls && generation === p.generation ? p.tlsSession : undefined,
-      onTlsSession: (session) => {
-        if (generation === p.generation) p.tlsSession = session;
-      },
-    }).then(
-      (conn) => {
-        p.opening--;
-        const pc: PooledConnection = { conn, generation, lastWorkAt: performance.now() };
-        p.connections.add(pc);
-        conn.onClose = () => {
-          p.connections.delete(pc);
-          if (p.removed && p.connectionCount === 0) this.draining.delete(p);
-          this.pump();
-        };
-        return pc;
-      },
-      (err: unknown) => {
-        p.opening--;
-        throw err;
-      },
-    );
+    return openPooledConnection(p, this.connectionSettings, this.stats, () => {
+      this.roster.forgetIfDrained(p);
+      this.pump();
+    });
   }
 
   private openAndRun(p: ProviderState, r: PoolRequest): void {
     this.openConnection(p).then(
       (pc) => {
         if (this.closed) void pc.conn.quit();
-        else if (r.settled) this.afterCommand(p, pc);
+        else if (r.settled) retireIfIdle(p, pc);
         else this.run(r, p, pc);
         this.pump();
       },
@@ -306,7 +250,7 @@ export class NntpPool {
       (err) => this.onFailure(r, p, err),
     ).finally(() => {
       if (isBody) p.link.bodyEnded(performance.now());
-      this.afterCommand(p, pc);
+      retireIfIdle(p, pc);
       this.pump();
     });
   }
@@ -320,18 +264,8 @@ export class NntpPool {
     this.queue.unshift(r);
   }
 
-  /** Close a connection that should take no more work once it is idle. */
-  private afterCommand(p: ProviderState, pc: PooledConnection): void {
-    if (pc.conn.inflight > 0 || pc.conn.isClosed) return;
-    const stale = pc.generation !== p.generation || p.removed || !p.config.enabled;
-    if (stale || p.connections.size > p.config.max_connections) {
-      p.connections.delete(pc);
-      void pc.conn.quit();
-    }
-  }
-
   private retireIdle(p: ProviderState): void {
-    for (const pc of [...p.connections]) this.afterCommand(p, pc);
-    if (p.removed && p.connectionCount === 0) this.draining.delete(p);
+    for (const pc of [...p.connections]) retireIfIdle(p, pc);
+    this.roster.forgetIfDrained(p);
   }
 }
