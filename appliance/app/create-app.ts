@@ -146,7 +146,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
 
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
-    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp') });
+    // One connection per primary provider stays open between plays: the first read after a quiet spell would
+    // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
+    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp'), idleWarmConnections: 1 });
     if (quickAckUnavailable)
       logger.warn('provider connections will not ACK at once: slower first bytes on some servers', {
         reason: quickAckUnavailable,

@@ -16,8 +16,10 @@ export class Keepalive {
   constructor(
     private readonly providers: () => ProviderState[],
     private readonly o: KeepaliveOptions,
-    /** Connections of a provider kept open however idle (the pool's warm floor while streams read). */
+    /** Connections of a provider kept open however idle (the pool's warm floor). */
     private readonly floor: (p: ProviderState) => number = () => 0,
+    /** Called after each tick: the pool tops its warm floor up (a provider may have dropped a connection). */
+    private readonly afterTick: (now: number) => void = () => undefined,
   ) {
     if (o.keepaliveMs <= 0) return;
     const period = Math.max(10, Math.min(o.keepaliveMs, o.maxIdleMs) / 4);
@@ -39,6 +41,7 @@ export class Keepalive {
         }
       }
     }
+    this.afterTick(now);
   }
 
   stop(): void {

@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
 import { DelayRelay } from '../../tests/support/delay-relay.js';
+import { Relay } from '../../tests/support/tcp-relay.js';
 import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 import { LinkEstimate } from './link-estimate.js';
 import { NntpPool, type PoolOptions } from './pool.js';
+import { WARM_BACKOFF_MAX_MS, warmBackoffMs } from './warm-pool.js';
 import type { ProviderConfig } from './types.js';
 
 const servers: FakeNntpServer[] = [];
@@ -184,6 +186,62 @@ test('warm pool: streaming keeps half of max_connections open, refilled after th
   s.dropAll();
   await until(() => s.stats.connections === opened + 3 && s.stats.activeConnections === 3);
   assert.ok((await streams.body('a1@t', { priority: 'stream' })).data.length === 10_000);
+});
+
+test('warm pool: idleWarmConnections keeps one connection per primary open from the start, quiet or not', async () => {
+  const { s } = await server(1, 10_000);
+  const p = pool(
+    [
+      provider(s.port, { max_connections: 6 }),
+      provider(s.port, { id: 'backup', max_connections: 6, is_backup_provider: true }),
+    ],
+    { idleWarmConnections: 1, keepaliveMs: 200, maxIdleMs: 400 },
+  );
+  await until(() => s.stats.activeConnections === 1);
+  await new Promise((r) => setTimeout(r, 700)); // past maxIdleMs with no request at all
+  assert.equal(s.stats.activeConnections, 1, 'one for the primary, none for the backup, kept however quiet');
+  const opened = s.stats.connections;
+  s.dropAll(); // the provider drops idle readers: the keepalive's tick opens a new one
+  await until(() => s.stats.connections === opened + 1 && s.stats.activeConnections === 1);
+  const before = s.stats.connections;
+  assert.equal((await p.body('a0@t', { priority: 'import' })).data.length, 10_000);
+  assert.equal(s.stats.connections, before, 'the first read after a quiet spell found its connection ready');
+});
+
+test('warm pool: a provider down when the pool starts gets its idle connection once it is back, with no request', async () => {
+  const { s } = await server(1, 10_000);
+  const relay = new Relay({ host: '127.0.0.1', port: s.port });
+  await relay.start();
+  await relay.stop(); // the port refuses: the warm connection fails and backs off
+  pool([provider(relay.port, { max_connections: 4 })], {
+    idleWarmConnections: 1,
+    keepaliveMs: 100,
+    maxIdleMs: 400,
+    breakerCooldownMs: 200,
+  });
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(s.stats.connections, 0);
+  await relay.start();
+  await until(() => s.stats.activeConnections === 1);
+  await relay.stop();
+});
+
+test('warm pool: opening ahead backs off, doubling per failure; a refused login waits the longest at once', async () => {
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => warmBackoffMs(n, 5_000, false)),
+    [5_000, 10_000, 20_000, 40_000],
+  );
+  assert.equal(warmBackoffMs(30, 5_000, false), WARM_BACKOFF_MAX_MS);
+  assert.equal(warmBackoffMs(1, 5_000, true), WARM_BACKOFF_MAX_MS);
+  const { s } = await server(1, 10_000);
+  pool([provider(s.port, { password: 'wrong', max_connections: 4 })], {
+    idleWarmConnections: 1,
+    keepaliveMs: 40,
+    maxIdleMs: 400,
+    breakerCooldownMs: 40,
+  });
+  await new Promise((r) => setTimeout(r, 600));
+  assert.equal(s.stats.connections, 1, 'one refused login, not one per keepalive tick');
 });
 
 test('warm pool: no connection is opened ahead while a read is on the wire', async () => {

@@ -12,6 +12,11 @@ export interface PoolOptions {
   statPipelineDepth?: number;
   connectTimeoutMs?: number;
   stallTimeoutMs?: number;
+  /**
+   * Connections per enabled primary provider kept open (with keepalives) when no stream reads, so the first read
+   * after a quiet spell finds one ready (warm-pool.ts). Default 0: connections only on demand.
+   */
+  idleWarmConnections?: number;
   /** A connection with no command at all for this long is closed (keepalives count as commands). */
   idleTimeoutMs?: number;
   /** Send DATE on a connection silent for this long, so providers that drop idle connections keep ours; 0 = off. */
@@ -50,5 +55,6 @@ export function resolveTunables(options: PoolOptions): PoolTunables {
     breakerThreshold: options.breakerThreshold ?? 5,
     breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
     maxAttempts: options.maxAttempts ?? 3,
+    idleWarmConnections: options.idleWarmConnections ?? 0,
   };
 }

@@ -4,7 +4,7 @@
  * the public API and the pump, which offers waiting requests to request-placement.ts and carries out its
  * decisions; the rules themselves live beside it (docs/nntp.md, "Pieces").
  */
-import { AbortedError, ArticleMissingError, type NntpError } from './errors.js';
+import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { PoolStats } from './pool-metrics.js';
@@ -25,7 +25,7 @@ import { bodyDepth, placeRequest } from './request-placement.js';
 import { PriorityQueue } from './request-queue.js';
 import { statBatch, type StatBatchOptions } from './stat-batch.js';
 import type { DecodedArticle, ProviderConfig } from './types.js';
-import { WarmPool } from './warm-pool.js';
+import { WarmPool, warmBackoffMs } from './warm-pool.js';
 import { yencBackend } from './yenc-backend.js';
 
 export type { LinkFacts } from './link-estimate.js';
@@ -54,12 +54,13 @@ export class NntpPool {
     const { tlsCa, limits, backend } = options;
     this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
     yencBackend(options.logger);
-    this.warmPool = new WarmPool(this.o.maxIdleMs);
+    this.warmPool = new WarmPool(this.o.maxIdleMs, this.o.idleWarmConnections);
     this.updateProviders(providers);
     this.keepalive = new Keepalive(
       () => this.roster.all(),
       this.o,
       (p) => this.warmPool.floor(p),
+      () => this.closed || this.warm(Date.now()),
     );
   }
 
@@ -185,13 +186,17 @@ export class NntpPool {
     this.openConnection(p).then(
       (pc) => {
         p.openingAhead--;
+        p.warmFailures = 0;
         if (this.closed) void pc.conn.quit();
         else retireIfIdle(p, pc);
         this.pump();
       },
       (err: Error) => {
         p.openingAhead--;
-        p.warmBackoffUntil = Date.now() + Math.min(this.o.breakerCooldownMs, 5_000);
+        p.warmFailures++;
+        const permanent = err instanceof NntpError && (err.kind === 'auth' || err.kind === 'tls');
+        p.warmBackoffUntil =
+          Date.now() + warmBackoffMs(p.warmFailures, Math.min(this.o.breakerCooldownMs, 5_000), permanent);
         this.options.logger?.debug('connection opened ahead failed', { provider: p.id, error: err.message });
         this.pump();
       },

@@ -28,6 +28,7 @@ export class ProviderRoster {
           st.generation++;
           st.tlsSession = undefined;
           st.warmBackoffUntil = 0;
+          st.warmFailures = 0;
         }
         st.config = { ...cfg };
       }

@@ -38,6 +38,8 @@ export class ProviderState {
   tlsSession: Buffer | undefined;
   /** A connection opened ahead of need failed: no more are opened ahead before this time (Date.now()). */
   warmBackoffUntil = 0;
+  /** Connections opened ahead that failed in a row (warm-pool.ts `warmBackoffMs`); reset by a success. */
+  warmFailures = 0;
 
   constructor(config: ProviderConfig) {
     this.config = config;

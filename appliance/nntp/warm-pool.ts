@@ -1,19 +1,41 @@
 /**
  * The warm pool's policy: while streams read, keep connections open ahead of need, so that a seek finds idle
- * connections instead of paying a TCP, TLS and AUTHINFO handshake (4-6 round trips on a real provider). The pool
- * does the opening (`openAhead`); this decides how many and when.
+ * connections instead of paying a TCP, TLS and AUTHINFO handshake (4-6 round trips on a real provider); and
+ * between plays, a few (`idleFloor`, the app keeps 1) so that the first read after a quiet spell does not pay it
+ * either. The pool does the opening (`openAhead`, also from the keepalive's tick, which refills a connection the
+ * provider dropped); this decides how many and when.
  */
 import type { ProviderState } from './provider-state.js';
 
 /** Connections opened ahead of need at once per provider (the warm pool fills up in steps of this). */
 const OPENING_AT_ONCE = 2;
 
+/** The longest wait between attempts to open a connection ahead of need. */
+export const WARM_BACKOFF_MAX_MS = 10 * 60_000;
+
+/**
+ * How long to wait before opening ahead again after `failures` failures in a row: `baseMs`, doubling per failure,
+ * at most WARM_BACKOFF_MAX_MS. A refused login or certificate (`permanent`) waits the longest at once: the idle
+ * floor must not retry a wrong password every few seconds (providers lock accounts for that); a real request
+ * still tries at once, and changing the provider's settings starts over.
+ */
+export function warmBackoffMs(failures: number, baseMs: number, permanent: boolean): number {
+  if (permanent) return WARM_BACKOFF_MAX_MS;
+  return Math.min(WARM_BACKOFF_MAX_MS, baseMs * 2 ** Math.max(0, Math.min(failures - 1, 20)));
+}
+
 export class WarmPool {
   /** performance.now() of the last stream request: while recent, connections are kept open ahead of need. */
   private lastStreamAt = -Infinity;
 
-  /** @param holdMs how long after the last stream request the floor holds (the pool's maxIdleMs) */
-  constructor(private readonly holdMs: number) {}
+  /**
+   * @param holdMs how long after the last stream request the streaming floor holds (the pool's maxIdleMs)
+   * @param idleFloor connections per enabled primary provider kept open when no stream reads
+   */
+  constructor(
+    private readonly holdMs: number,
+    private readonly idleFloor = 0,
+  ) {}
 
   streamRequested(now = performance.now()): void {
     this.lastStreamAt = now;
@@ -21,11 +43,11 @@ export class WarmPool {
 
   /**
    * Connections kept open for a provider: half of max_connections of each enabled primary while streams read (a
-   * stream request in the last holdMs); 0 otherwise (then connections open on demand and close when idle).
+   * stream request in the last holdMs); `idleFloor` otherwise (the rest open on demand and close when idle).
    */
   floor(p: ProviderState, now = performance.now()): number {
-    if (now - this.lastStreamAt > this.holdMs) return 0;
     if (p.removed || !p.config.enabled || p.config.is_backup_provider) return 0;
+    if (now - this.lastStreamAt > this.holdMs) return Math.min(this.idleFloor, p.config.max_connections);
     return Math.ceil(p.config.max_connections / 2);
   }
 

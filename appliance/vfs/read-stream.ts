@@ -3,6 +3,7 @@ import type { VfsReader } from './reader.js';
 import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
+import { BASE_STREAM_WINDOW } from './stream-window.js';
 
 /**
  * Where a stream shows the articles it holds to readers that do not call JS (the FUSE native window). Published
@@ -22,9 +23,10 @@ export interface StreamWindow {
 const RETIRE_SLACK = 2;
 
 /**
- * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first): the next
- * reads of a player that seeked are there one round trip later. The full window follows once a read continues
- * the stream, so a random probe (a scanner reading an index) costs a few articles, not a window.
+ * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first), plus the
+ * link's bandwidth-delay product: the next reads of a player that seeked are there one round trip later. The full
+ * window follows once a read continues the stream, so a random probe (a scanner reading an index) costs a few
+ * articles, not a window.
  */
 const SEEK_AHEAD = 4;
 
@@ -69,13 +71,20 @@ export class ReadStream {
 
   /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+    // A handle's first read at byte 0 is a player reading the container header, which it leaves for the index at
+    // the other end: a short read-ahead, and the full window only once a next read continues the stream.
+    const probe = this.lastIndex < 0 && offset === 0;
     const sequential = this.follows(offset);
     let n = 0;
     const chunks = this.reader.readFile(this.node, this.layout, offset, length, signal)[Symbol.asyncIterator]();
     let step = chunks.next(); // starts this read's fetches, its first article urgent
-    // A seek: what follows the read is asked for in the same round trip, behind the read's own first article.
-    if (!sequential && this.layout && !this.closed)
-      this.readAheadFrom(Math.min(offset + length, this.node.size), SEEK_AHEAD);
+    // A seek: what follows the read is asked for in the same round trip, behind the read's own first article, and
+    // on a long link as much more as the link carries per round trip (a second wave would wait a whole one).
+    if ((probe || !sequential) && this.layout && !this.closed)
+      this.readAheadFrom(
+        Math.min(offset + length, this.node.size),
+        probe ? SEEK_AHEAD : SEEK_AHEAD + Math.max(0, this.readAhead() - BASE_STREAM_WINDOW),
+      );
     let finished = false;
     try {
       for (let r = await step; !r.done; r = await step) {
@@ -87,7 +96,7 @@ export class ReadStream {
     } finally {
       if (!finished) await chunks.return(undefined); // as for-await would: the read's fetches and leases end here
     }
-    this.advance(offset, n, sequential);
+    this.advance(offset, n, sequential && !probe);
     return n;
   }
 

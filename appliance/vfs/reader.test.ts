@@ -151,6 +151,36 @@ test('the cache serves repeated reads; read-ahead follows sequential reads and s
   stream.close();
 });
 
+test("a handle's first read at byte 0 reads ahead a few articles; the full window waits for a next read", async () => {
+  const source = new MapSource(articles);
+  const stream = new ReadStream(new VfsReader(t.vfs, source, () => settings), PATH, () => 12);
+  const buf = Buffer.alloc(4096);
+  const sig = new AbortController().signal;
+  await stream.readInto(buf, 0, 4096, sig); // a player reading the container header
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(source.fetched, ['a0@test', 'a1@test', 'a2@test', 'a3@test'], 'the read and 3 more, not 12');
+  await stream.readInto(buf, 4096, 4096, sig); // it goes on reading: now a stream
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(source.fetched.at(-1), 'a12@test', 'the full window of 12 past the read');
+  stream.close();
+});
+
+test("a seek reads ahead a few articles plus the link's bandwidth-delay product", async () => {
+  const source = new MapSource(articles);
+  // a window of 12 is the base 10 plus 2 articles the link carries per round trip
+  const stream = new ReadStream(new VfsReader(t.vfs, source, () => settings), PATH, () => 12);
+  const buf = Buffer.alloc(4096);
+  await stream.readInto(buf, 3 * 7_000 + 100, 4096, new AbortController().signal);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(
+    source.fetched,
+    ['a3@test', 'a4@test', 'a5@test', 'a6@test', 'a7@test', 'a8@test'],
+    'the read, then 4 + 2 ahead in the same pass',
+  );
+  assert.deepEqual(buf, bytes.subarray(21_100, 25_196));
+  stream.close();
+});
+
 test('an outage is not evidence: nothing is recorded missing and zero-fill never stands in for real data', async () => {
   const z = { ...settings, zeroFill: { enabled: true, maxHoleBytes: 8_000, maxHolesPerFile: 5, maxFileShare: 1 } };
   for (const outage of [

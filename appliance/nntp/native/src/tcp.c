@@ -7,14 +7,20 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <node_api.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
-static int fd_arg(napi_env env, napi_callback_info info, int32_t *fd) {
+/* The fd argument of `name`; throws a TypeError (and returns -1) when it is missing or not a number. */
+static int fd_arg(napi_env env, napi_callback_info info, const char *name, int32_t *fd) {
   size_t argc = 1;
   napi_value argv[1];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return -1;
-  if (napi_get_value_int32(env, argv[0], fd) != napi_ok) return -1;
-  return 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+      napi_get_value_int32(env, argv[0], fd) == napi_ok)
+    return 0;
+  char msg[64];
+  snprintf(msg, sizeof msg, "%s(fd): fd must be a number", name);
+  napi_throw_type_error(env, NULL, msg);
+  return -1;
 }
 
 static napi_value int_value(napi_env env, int32_t v) {
@@ -25,20 +31,14 @@ static napi_value int_value(napi_env env, int32_t v) {
 
 static napi_value quick_ack(napi_env env, napi_callback_info info) {
   int32_t fd;
-  if (fd_arg(env, info, &fd) != 0) {
-    napi_throw_type_error(env, NULL, "quickAck(fd): fd must be a number");
-    return NULL;
-  }
+  if (fd_arg(env, info, "quickAck", &fd) != 0) return NULL;
   int one = 1;
   return int_value(env, setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one) == 0 ? 0 : errno);
 }
 
 static napi_value quick_ack_state(napi_env env, napi_callback_info info) {
   int32_t fd;
-  if (fd_arg(env, info, &fd) != 0) {
-    napi_throw_type_error(env, NULL, "quickAckState(fd): fd must be a number");
-    return NULL;
-  }
+  if (fd_arg(env, info, "quickAckState", &fd) != 0) return NULL;
   int v = 0;
   socklen_t len = sizeof v;
   return int_value(env, getsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &v, &len) == 0 ? v : -errno);
