@@ -13,9 +13,11 @@
  *   each (default 30), each in articles this server process never read (bench/lib/cold-offsets.ts, with a margin
  *   of SPOOL_BENCH_COLD_MARGIN_ARTICLES articles after each read, default 10, for any read-ahead), one read at a
  *   time with the pool idle in between; a read that did not move the pool's byte counter is counted as a cache hit.
- *   When a process has no fresh articles left, a new one starts; each new process first answers one 64 KiB read
- *   (reported on its own: the pool connects over the link) and then 4 parallel 8 MiB reads that open its
- *   connections (not reported), as a long-running server has its connections open.
+ *   When a process has no fresh articles left, a new one starts; each new process first answers one 64 KiB read,
+ *   reported on its own: every other process at once (a fresh process: its pool is still connecting over the
+ *   link), the others once the pool holds the connection its idle floor keeps (docs/nntp.md) and nothing else, as
+ *   a long-running server is between plays ("after a quiet spell"); then 4 parallel 8 MiB reads open its
+ *   connections (not reported), as a long-running server has its connections open while streams read.
  * The 0 ms row shows what the proxy itself costs: the raw fetch through it beside the raw fetch straight to INN.
  */
 import { mkdtempSync } from 'node:fs';
@@ -43,7 +45,7 @@ import {
   type TlsFront,
   proxyQuickAck,
 } from './lib/real-provider.js';
-import { bootSpoolWith, buildServer, davUrl, importFixture, poolBytes } from './lib/spool-server.js';
+import { bootSpoolWith, buildServer, davUrl, importFixture, poolBytes, poolMetrics } from './lib/spool-server.js';
 
 const CONNECTIONS = 20;
 const ARTICLE = 768_000;
@@ -57,8 +59,10 @@ interface Cold {
   values: number[];
   cacheHits: number;
   processes: number;
-  /** Time to first byte of the first read of each new process (its pool connects over the link). */
+  /** Time to first byte of the first read of a new process read at once (its pool connects over the link). */
   freshFirstByte: number[];
+  /** The same, once the process's pool held its idle connection (a long-running server between plays). */
+  quietFirstByte: number[];
   maxInFlight: number;
 }
 
@@ -181,7 +185,7 @@ async function coldReads(
   const seeks = envNumber('SPOOL_BENCH_SEEKS', 30);
   const margin = envNumber('SPOOL_BENCH_COLD_MARGIN_ARTICLES', 10) * ARTICLE;
   const spans = f.file.segments.map((s) => ({ start: s.offset, end: s.offset + s.size }));
-  const out: Cold = { values: [], cacheHits: 0, processes: 0, freshFirstByte: [], maxInFlight: 0 };
+  const out: Cold = { values: [], cacheHits: 0, processes: 0, freshFirstByte: [], quietFirstByte: [], maxInFlight: 0 };
   let srv: ChildServer | undefined;
   let pick: ((n: number) => number | null) | undefined;
   let sampler: ReturnType<typeof samplePool> | undefined;
@@ -201,8 +205,12 @@ async function coldReads(
         pick = coldPicker(spans);
         const url = davUrl(srv, file);
         const first = pick(64 * 1024 + margin);
+        const quiet = ++processesBooted % 2 === 0; // alternate across every cold series of the run
+        if (quiet) await waitIdleConnection(srv);
         if (first !== null)
-          out.freshFirstByte.push((await timedGet(url, range(first, 64 * 1024), READ_TIMEOUT)).ttfbMs);
+          (quiet ? out.quietFirstByte : out.freshFirstByte).push(
+            (await timedGet(url, range(first, 64 * 1024), READ_TIMEOUT)).ttfbMs,
+          );
         const warm = [0, 1, 2, 3].map(() => pick!(8 * MIB + margin)).filter((o) => o !== null);
         await Promise.all(warm.map((o) => timedGet(url, range(o, 8 * MIB), READ_TIMEOUT)));
         await waitPoolIdle(srv);
@@ -223,6 +231,18 @@ async function coldReads(
     await retire();
   }
   return out;
+}
+
+/** Server processes started for cold reads so far in this run (their first reads alternate fresh / quiet). */
+let processesBooted = 0;
+
+/** Waits (bounded) until the pool holds the connection of its idle floor, as it does between plays. */
+async function waitIdleConnection(srv: ChildServer, timeoutMs = 30_000): Promise<void> {
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+    if ((await poolMetrics(srv)).active_connections >= 1) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the pool did not open its idle connection within 30 s');
 }
 
 function report(mb: number, f: Fixture, depth: number, straight: Measurement, results: AtRtt[]): string {
@@ -285,8 +305,14 @@ function report(mb: number, f: Fixture, depth: number, straight: Measurement, re
     ]);
     const fresh = r.firstByte.freshFirstByte.concat(r.oneMiB.freshFirstByte, r.eightMiB.freshFirstByte);
     rows.push([
-      `${at}: first byte of a fresh server process (the pool connects: TCP, TLS, AUTHINFO over the link), p50 / max`,
+      `${at}: first byte of a fresh server process (its pool still connecting: TCP, TLS, AUTHINFO over the link), p50 / max`,
       fresh.length ? `${ms(quantile(fresh, 0.5))} / ${ms(Math.max(...fresh))} (${fresh.length} processes)` : '-',
+      '',
+    ]);
+    const quiet = r.firstByte.quietFirstByte.concat(r.oneMiB.quietFirstByte, r.eightMiB.quietFirstByte);
+    rows.push([
+      `${at}: first byte after a quiet spell (a process whose pool holds only its idle connection), p50 / max`,
+      quiet.length ? `${ms(quantile(quiet, 0.5))} / ${ms(Math.max(...quiet))} (${quiet.length} processes)` : '-',
       '',
     ]);
     rows.push([
