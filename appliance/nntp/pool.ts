@@ -1,99 +1,44 @@
 /**
  * The provider pool: bounded connections per provider, pipelined commands, priority lanes, provider fallback
- * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes.
+ * (430 -> next provider, backups last), a circuit breaker per provider, and live provider changes. This file holds
+ * the public API and the pump, which offers waiting requests to request-placement.ts and carries out its
+ * decisions; the rules themselves live beside it (docs/nntp.md, "Pieces").
  */
-import type { Logger } from '../logging/logger.js';
-import type { DecodeLimits } from './article-decoder.js';
-import { NntpConnection } from './connection.js';
-import {
-  AbortedError,
-  ArticleMissingError,
-  InvalidRequestError,
-  NntpError,
-  NoProviderError,
-  ProtocolError,
-  articleEvidence,
-} from './errors.js';
-import { PoolStats } from './pool-metrics.js';
-import type { PoolMetrics } from './pool.wire.js';
-export type { LinkFacts } from './link-estimate.js';
-import { ProviderState, type PooledConnection } from './provider-state.js';
-import { combineLinks, type LinkFacts } from './link-estimate.js';
+import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
-import { WarmPool, warmBackoffMs } from './warm-pool.js';
+import { combineLinks, type LinkFacts } from './link-estimate.js';
+import { PoolStats } from './pool-metrics.js';
+import { resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
+import {
+  createRequest,
+  invalidMessageId,
+  normalizeMessageId,
+  type PoolRequest,
+  type RequestOptions,
+} from './pool-request.js';
+import type { PoolMetrics } from './pool.wire.js';
+import { openPooledConnection, retireIfIdle, type ConnectionSettings } from './provider-connections.js';
+import { ProviderRoster } from './provider-roster.js';
+import type { PooledConnection, ProviderState } from './provider-state.js';
+import { recordFailure } from './request-failures.js';
+import { bodyDepth, placeRequest } from './request-placement.js';
 import { PriorityQueue } from './request-queue.js';
-import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
-import { yencBackend, type YencBackend } from './yenc-backend.js';
+import { statBatch, type StatBatchOptions } from './stat-batch.js';
+import type { DecodedArticle, ProviderConfig } from './types.js';
+import { WarmPool, warmBackoffMs } from './warm-pool.js';
+import { yencBackend } from './yenc-backend.js';
 
-export interface PoolOptions {
-  /** BODY commands in flight per connection (pipelining) at least; more when the measured link calls for it. */
-  pipelineDepth?: number;
-  /** BODY commands in flight per connection at most, however long the round trip (link-estimate.ts). */
-  maxPipelineDepth?: number;
-  /** Commands in flight per connection when placing a STAT (tiny answers: health checks and probes go deeper). */
-  statPipelineDepth?: number;
-  connectTimeoutMs?: number;
-  stallTimeoutMs?: number;
-  /**
-   * Connections per enabled primary provider kept open (with keepalives) when no stream reads, so the first read
-   * after a quiet spell finds one ready (warm-pool.ts). Default 0: connections only on demand.
-   */
-  idleWarmConnections?: number;
-  /** A connection with no command at all for this long is closed (keepalives count as commands). */
-  idleTimeoutMs?: number;
-  /** Send DATE on a connection silent for this long, so providers that drop idle connections keep ours; 0 = off. */
-  keepaliveMs?: number;
-  /** Close a connection that carried no BODY/STAT for this long, keepalives notwithstanding. */
-  maxIdleMs?: number;
-  /** When every provider that could serve a request is cooling down, wait this long at most for one to come back. */
-  coolingWaitMs?: number;
-  /** Consecutive failures that put a provider aside, and for how long. */
-  breakerThreshold?: number;
-  breakerCooldownMs?: number;
-  /** Tries per request on retryable errors (timeouts, resets) before giving up. */
-  maxAttempts?: number;
-  limits?: DecodeLimits;
-  backend?: YencBackend;
-  logger?: Logger;
-  /** Extra certificate authorities (PEM) trusted for TLS providers besides the system store. */
-  tlsCa?: string | Buffer | Array<string | Buffer>;
-}
-
-export interface RequestOptions {
-  priority?: RequestPriority;
-  signal?: AbortSignal;
-  /** BODY only: decode into this buffer when it is large enough (the result's data is then a view of it). */
-  into?: Buffer;
-  /** Goes to the head of its lane: the article a reader waits for right now (the first one after a seek). */
-  urgent?: boolean;
-}
-
-interface PoolRequest {
-  kind: 'body' | 'stat';
-  messageId: string;
-  priority: RequestPriority;
-  into: Buffer | undefined;
-  enqueuedAt: number;
-  missingOn: Set<string>;
-  failedOn: Set<string>;
-  attempts: number;
-  lastError: NntpError | undefined;
-  /** The last failure that was not evidence about the article (refused, timeout, auth ...). */
-  lastOutage: NntpError | undefined;
-  /** When it started waiting for a cooling provider (undefined when it is not). */
-  coolingSince: number | undefined;
-  settled: boolean;
-  finish(err: Error | undefined, value?: unknown): void;
-}
-
-const MESSAGE_ID = /^<[^\s<>]{1,250}>$/;
+export type { LinkFacts } from './link-estimate.js';
+export type { PoolOptions } from './pool-options.js';
+export type { RequestOptions } from './pool-request.js';
+export type { StatBatchOptions } from './stat-batch.js';
 
 export class NntpPool {
-  private providers: ProviderState[] = [];
-  private readonly draining = new Set<ProviderState>();
+  private readonly roster = new ProviderRoster();
   private readonly queue = new PriorityQueue<PoolRequest>();
   private readonly stats = new PoolStats();
-  private readonly o: Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
+  private readonly o: PoolTunables;
+  private readonly connectionSettings: ConnectionSettings;
   private closed = false;
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
@@ -104,34 +49,19 @@ export class NntpPool {
     providers: ProviderConfig[],
     private readonly options: PoolOptions = {},
   ) {
-    this.o = {
-      pipelineDepth: options.pipelineDepth ?? 2,
-      maxPipelineDepth: Math.max(options.pipelineDepth ?? 2, options.maxPipelineDepth ?? 8),
-      statPipelineDepth: options.statPipelineDepth ?? 8,
-      connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
-      stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
-      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-      keepaliveMs: options.keepaliveMs ?? 30_000,
-      maxIdleMs: options.maxIdleMs ?? 300_000,
-      coolingWaitMs: options.coolingWaitMs ?? 10_000,
-      breakerThreshold: options.breakerThreshold ?? 5,
-      breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
-      maxAttempts: options.maxAttempts ?? 3,
-      idleWarmConnections: options.idleWarmConnections ?? 0,
-    };
+    this.o = resolveTunables(options);
+    const { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs } = this.o;
+    const { tlsCa, limits, backend } = options;
+    this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
     yencBackend(options.logger);
     this.warmPool = new WarmPool(this.o.maxIdleMs, this.o.idleWarmConnections);
     this.updateProviders(providers);
     this.keepalive = new Keepalive(
-      () => this.allProviders(),
+      () => this.roster.all(),
       this.o,
       (p) => this.warmPool.floor(p),
       () => this.closed || this.warm(Date.now()),
     );
-  }
-
-  private allProviders(): ProviderState[] {
-    return [...this.providers, ...this.draining];
   }
 
   /** Fetch and decode one article, trying providers in priority order. */
@@ -152,127 +82,24 @@ export class NntpPool {
   /** The measured link of the primary providers (undefined until one answered a BODY). */
   linkFacts(): LinkFacts | undefined {
     const now = Date.now();
-    const live = this.providers.filter((p) => p.usable(now) && !p.config.is_backup_provider);
-    return combineLinks(live, (p) => p.config.max_connections * this.depthOf(p));
+    const live = this.roster.active.filter((p) => p.usable(now) && !p.config.is_backup_provider);
+    return combineLinks(live, (p) => p.config.max_connections * bodyDepth(p, this.o));
   }
 
   metrics(): PoolMetrics {
-    return this.stats.snapshot([...this.providers, ...this.draining], this.queue.size);
+    return this.stats.snapshot(this.roster.all(), this.queue.size);
   }
 
-  /**
-   * STAT of many articles under one promise: the health checker's and the import probe's path (docs/nntp.md,
-   * "STAT batches"). One promise and one abort listener for the whole list; at most `window` in flight, topped up
-   * an eighth at a time, so the pool places several STATs in the same tick (several per write). Each answer is
-   * exact: true (a provider has it), false (430 from every provider that should have it) or the pool's error for
-   * that article (an outage, never evidence). Aborting the signal, or closing the pool, rejects with AbortedError.
-   */
-  statBatch(
-    messageIds: readonly string[],
-    opts: { priority?: RequestPriority; signal?: AbortSignal; window?: number } = {},
-  ): Promise<Array<boolean | NntpError>> {
-    const signal = opts.signal;
+  /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
+  statBatch(messageIds: readonly string[], opts: StatBatchOptions = {}): Promise<Array<boolean | NntpError>> {
     if (this.closed) return Promise.reject(new AbortedError('Pool closed'));
-    if (signal?.aborted) return Promise.reject(new AbortedError());
-    const total = messageIds.length;
-    const answers = new Array<boolean | NntpError>(total);
-    if (total === 0) return Promise.resolve(answers);
-    const window = Math.max(1, Math.floor(opts.window ?? 64));
-    // An eighth of the window at once: several STATs leave per write, and the pipeline stays nearly full (a half
-    // window at once halved the rate: connections ran dry between top-ups; docs/performance.md, "Health").
-    const topUp = Math.max(1, window >> 3);
-    const priority = opts.priority ?? 'import';
-    return new Promise((resolve, reject) => {
-      const live = new Set<PoolRequest>();
-      let next = 0;
-      let done = 0;
-      let over = false;
-      const end = (err?: Error) => {
-        over = true;
-        signal?.removeEventListener('abort', onAbort);
-        for (const r of live) {
-          r.settled = true;
-          this.queue.remove(r);
-        }
-        live.clear();
-        if (err) reject(err);
-        else resolve(answers);
-      };
-      const onAbort = () => end(new AbortedError());
-      const answer = (index: number, err: Error | undefined) => {
-        if (over) return;
-        if (err instanceof AbortedError) return end(err);
-        answers[index] = !err ? true : err instanceof ArticleMissingError ? false : asNntpError(err);
-        if (++done === total) return end();
-        // Whoever finished this request pumps right after, placing the new ones together.
-        if (live.size <= window - topUp) fill();
-      };
-      const fill = () => {
-        const now = performance.now();
-        while (next < total && live.size < window) {
-          const index = next++;
-          const messageId = normalizeMessageId(messageIds[index]!);
-          if (!messageId) {
-            answers[index] = new InvalidRequestError(`Invalid message id: ${String(messageIds[index]).slice(0, 80)}`);
-            done++;
-            continue;
-          }
-          const req: PoolRequest = {
-            kind: 'stat',
-            messageId,
-            priority,
-            into: undefined,
-            enqueuedAt: now,
-            missingOn: new Set(),
-            failedOn: new Set(),
-            attempts: 0,
-            lastError: undefined,
-            lastOutage: undefined,
-            coolingSince: undefined,
-            settled: false,
-            finish(err) {
-              if (req.settled) return;
-              req.settled = true;
-              live.delete(req);
-              answer(index, err);
-            },
-          };
-          live.add(req);
-          this.queue.push(req);
-        }
-        if (done === total && !over) end();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      fill();
-      this.pump();
-    });
+    return statBatch(messageIds, opts, this.queue, () => this.pump());
   }
 
   /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
   updateProviders(list: ProviderConfig[]): void {
-    const byId = new Map(this.providers.map((p) => [p.id, p]));
-    const next: ProviderState[] = [];
-    for (const cfg of list) {
-      let st = byId.get(cfg.id);
-      byId.delete(cfg.id);
-      if (!st) st = new ProviderState({ ...cfg });
-      else {
-        if (ProviderState.connectionKey(st.config) !== ProviderState.connectionKey(cfg)) {
-          st.generation++;
-          st.tlsSession = undefined;
-          st.warmBackoffUntil = 0;
-          st.warmFailures = 0;
-        }
-        st.config = { ...cfg };
-      }
-      next.push(st);
-    }
-    for (const gone of byId.values()) {
-      gone.removed = true;
-      this.draining.add(gone);
-    }
-    this.providers = next;
-    for (const p of [...next, ...this.draining]) this.retireIdle(p);
+    this.roster.update(list);
+    for (const p of this.roster.all()) this.retireIdle(p);
     this.pump();
   }
 
@@ -285,13 +112,13 @@ export class NntpPool {
       r.finish(new AbortedError('Pool closed'));
       return 'taken';
     });
-    const all = [...this.providers, ...this.draining].flatMap((p) => [...p.connections]);
+    const all = this.roster.all().flatMap((p) => [...p.connections]);
     await Promise.all(all.map((pc) => pc.conn.quit()));
   }
 
   private submit<T>(kind: 'body' | 'stat', rawId: string, opts: RequestOptions): Promise<T> {
     const messageId = normalizeMessageId(rawId);
-    if (!messageId) return Promise.reject(new InvalidRequestError(`Invalid message id: ${String(rawId).slice(0, 80)}`));
+    if (!messageId) return Promise.reject(invalidMessageId(rawId));
     if (this.closed) return Promise.reject(new AbortedError('Pool closed'));
     const signal = opts.signal;
     if (signal?.aborted) return Promise.reject(new AbortedError());
@@ -300,27 +127,18 @@ export class NntpPool {
         this.queue.remove(req);
         req.finish(new AbortedError());
       };
-      const req: PoolRequest = {
+      const req = createRequest(
         kind,
         messageId,
-        priority: opts.priority ?? 'import',
-        into: opts.into,
-        enqueuedAt: performance.now(),
-        missingOn: new Set(),
-        failedOn: new Set(),
-        attempts: 0,
-        lastError: undefined,
-        lastOutage: undefined,
-        coolingSince: undefined,
-        settled: false,
-        finish(err, value) {
-          if (req.settled) return;
-          req.settled = true;
+        opts.priority ?? 'import',
+        opts.into,
+        performance.now(),
+        (err, value) => {
           signal?.removeEventListener('abort', onAbort);
           if (err) reject(err);
           else resolve(value as T);
         },
-      };
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       if (req.priority === 'stream') this.warmPool.streamRequested();
       if (opts.urgent) this.queue.unshift(req);
@@ -334,55 +152,28 @@ export class NntpPool {
     const now = Date.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const choice = this.choose(r, now);
-      if (choice instanceof Error) {
-        r.finish(choice);
+      const place = placeRequest(r, this.roster.active, now, this.o);
+      if (!place) return 'skip';
+      if (place instanceof Error) {
+        r.finish(place);
         return 'taken';
       }
-      if (!choice) return 'skip';
+      if ('retryAt' in place) {
+        this.wakeAt(place.retryAt);
+        return 'skip';
+      }
+      if (place.openBeside) this.openAhead(place.provider, now);
       this.stats.recordWait(performance.now() - r.enqueuedAt);
-      if (choice.slot === 'open') this.openAndRun(choice.provider, r);
-      else this.run(r, choice.provider, choice.slot);
+      if (place.slot === 'open') this.openAndRun(place.provider, r);
+      else this.run(r, place.provider, place.slot);
       return 'taken';
     });
     this.warm(now);
   }
 
-  /** Where a request can go now; undefined = wait (for a slot or a cooling provider); an Error = give up. */
-  private choose(
-    r: PoolRequest,
-    now: number,
-  ): { provider: ProviderState; slot: PooledConnection | 'open' } | Error | undefined {
-    const candidates = this.providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
-    let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
-    if (fresh.length === 0 && candidates.length > 0 && r.attempts < this.o.maxAttempts) {
-      r.failedOn.clear();
-      fresh = candidates;
-    }
-    if (fresh.length === 0) return this.waitForCooling(r, now);
-    r.coolingSince = undefined;
-    const primaries = fresh.filter((p) => !p.config.is_backup_provider);
-    for (const provider of primaries.length > 0 ? primaries : fresh) {
-      const depth =
-        r.kind === 'stat' ? Math.max(this.o.statPipelineDepth, this.depthOf(provider)) : this.depthOf(provider);
-      const slot = this.findSlot(provider, depth);
-      if (!slot) continue;
-      // Pipelined behind another command: open one more connection beside it for the next request, rather than
-      // make this one wait for a handshake (several round trips on a real provider).
-      if (slot !== 'open' && slot.conn.inflight > 0) this.openAhead(provider, now);
-      return { provider, slot };
-    }
-    return undefined;
-  }
-
-  /** BODYs in flight per connection for this provider: from its measured round trip and transfer rate. */
-  private depthOf(p: ProviderState): number {
-    return p.link.pipelineDepth(this.o.pipelineDepth, this.o.maxPipelineDepth);
-  }
-
   /** Tops every provider up to its warm floor (also refills after a connection dropped): warm-pool.ts. */
   private warm(now: number): void {
-    for (const p of this.providers) {
+    for (const p of this.roster.active) {
       const n = this.warmPool.toOpen(p, p.usable(now));
       for (let i = 0; i < n; i++) this.openAhead(p, now);
     }
@@ -397,7 +188,7 @@ export class NntpPool {
         p.openingAhead--;
         p.warmFailures = 0;
         if (this.closed) void pc.conn.quit();
-        else this.afterCommand(p, pc);
+        else retireIfIdle(p, pc);
         this.pump();
       },
       (err: Error) => {
@@ -410,35 +201,6 @@ export class NntpPool {
         this.pump();
       },
     );
-  }
-
-  /**
-   * No provider can take the request now. If one that might serve it is cooling down and comes back within
-   * coolingWaitMs of the request starting to wait (and the request has tries left), wait for it; else fail now.
-   */
-  private waitForCooling(r: PoolRequest, now: number): Error | undefined {
-    const cooling = this.providers.filter((p) => p.cooling(now) && !r.missingOn.has(p.id));
-    const last = r.lastError;
-    const triesLeft =
-      !last || last instanceof ArticleMissingError || (last.retryable && r.attempts < this.o.maxAttempts);
-    if (cooling.length > 0 && triesLeft) {
-      const back = Math.min(...cooling.map((p) => p.coolingUntil));
-      r.coolingSince ??= now;
-      if (back - r.coolingSince <= this.o.coolingWaitMs) {
-        this.wakeAt(back);
-        return undefined;
-      }
-    }
-    // A 430 (or a damaged copy) is the verdict only when every provider that should have the article gave it;
-    // if one could not be asked (refused, timed out, out of tries), the outage is the answer, not "missing".
-    // (A provider left unasked without an outage of this request is cooling: the message below says so.)
-    const unasked = this.providers.some((p) => (p.usable(now) || p.cooling(now)) && !r.missingOn.has(p.id));
-    if (last && articleEvidence(last) && unasked && r.lastOutage) return r.lastOutage;
-    // The real cause beats a generic "nobody available".
-    if (last && !(cooling.length > 0 && articleEvidence(last))) return last;
-    if (cooling.length === 0) return new NoProviderError();
-    const secs = Math.ceil((Math.min(...cooling.map((p) => p.coolingUntil)) - now) / 1000);
-    return new NoProviderError(`Every provider that could serve this article is cooling down (back in ${secs} s)`);
   }
 
   private wakeAt(at: number): void {
@@ -454,78 +216,18 @@ export class NntpPool {
     this.wake = { at, timer };
   }
 
-  /**
-   * An idle connection; else, on a long link (a round trip longer than an article's transfer), the least loaded
-   * one with room in its pipeline (it answers after the commands ahead of it, sooner than a new connection's
-   * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
-   * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
-   */
-  private findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
-    let best: PooledConnection | undefined;
-    for (const pc of p.connections) {
-      if (pc.generation !== p.generation || pc.conn.isClosed) continue;
-      const n = pc.conn.inflight;
-      if (n === 0) return pc;
-      if (n < depth && (!best || n < best.conn.inflight)) best = pc;
-    }
-    const room = p.connectionCount < p.config.max_connections;
-    if (best && (!room || p.link.isLong)) return best;
-    if (room) return 'open';
-    return best;
-  }
-
-  /** Opens one connection (counted while opening) and adds it to the provider once ready. */
   private openConnection(p: ProviderState): Promise<PooledConnection> {
-    p.opening++;
-    const cfg = p.config;
-    const generation = p.generation;
-    return NntpConnection.open({
-      host: cfg.host,
-      port: cfg.port,
-      tls: cfg.tls,
-      insecureTls: cfg.insecure_tls,
-      tlsCa: this.options.tlsCa,
-      username: cfg.username,
-      password: cfg.password,
-      connectTimeoutMs: this.o.connectTimeoutMs,
-      stallTimeoutMs: this.o.stallTimeoutMs,
-      idleTimeoutMs: this.o.idleTimeoutMs,
-      limits: this.options.limits,
-      backend: this.options.backend,
-      onBytes: (n) => {
-        this.stats.addBytes(p, n);
-        p.link.addBytes(n);
-      },
-      onRtt: (ms) => p.recordRtt(ms),
-      onTransfer: (bytes, ms) => p.link.recordTransfer(bytes, ms),
-      tlsSession: cfg.tls && generation === p.generation ? p.tlsSession : undefined,
-      onTlsSession: (session) => {
-        if (generation === p.generation) p.tlsSession = session;
-      },
-    }).then(
-      (conn) => {
-        p.opening--;
-        const pc: PooledConnection = { conn, generation, lastWorkAt: performance.now() };
-        p.connections.add(pc);
-        conn.onClose = () => {
-          p.connections.delete(pc);
-          if (p.removed && p.connectionCount === 0) this.draining.delete(p);
-          this.pump();
-        };
-        return pc;
-      },
-      (err: unknown) => {
-        p.opening--;
-        throw err;
-      },
-    );
+    return openPooledConnection(p, this.connectionSettings, this.stats, () => {
+      this.roster.forgetIfDrained(p);
+      this.pump();
+    });
   }
 
   private openAndRun(p: ProviderState, r: PoolRequest): void {
     this.openConnection(p).then(
       (pc) => {
         if (this.closed) void pc.conn.quit();
-        else if (r.settled) this.afterCommand(p, pc);
+        else if (r.settled) retireIfIdle(p, pc);
         else this.run(r, p, pc);
         this.pump();
       },
@@ -553,40 +255,13 @@ export class NntpPool {
       (err) => this.onFailure(r, p, err),
     ).finally(() => {
       if (isBody) p.link.bodyEnded(performance.now());
-      this.afterCommand(p, pc);
+      retireIfIdle(p, pc);
       this.pump();
     });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
-    const err = raw instanceof NntpError ? raw : new ProtocolError(raw instanceof Error ? raw.message : String(raw));
-    err.providerId = p.id;
-    r.lastError = err;
-    if (err instanceof ArticleMissingError) {
-      this.stats.recordMissing(p);
-      r.missingOn.add(p.id);
-    } else {
-      this.stats.recordError(p);
-      if (err.kind === 'corrupt_article') r.missingOn.add(p.id);
-      else {
-        r.lastOutage = err;
-        r.failedOn.add(p.id);
-        r.attempts++;
-        const tripped = p.recordFailure(
-          Date.now(),
-          err.message,
-          this.o.breakerThreshold,
-          this.o.breakerCooldownMs,
-          err.kind === 'auth' || err.kind === 'tls',
-        );
-        if (tripped)
-          this.options.logger?.warn('provider put aside', {
-            provider: p.id,
-            cooldown_ms: this.o.breakerCooldownMs,
-            error: err.message,
-          });
-      }
-    }
+    recordFailure(r, p, raw, this.stats, this.o, this.options.logger);
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));
@@ -594,28 +269,8 @@ export class NntpPool {
     this.queue.unshift(r);
   }
 
-  /** Close a connection that should take no more work once it is idle. */
-  private afterCommand(p: ProviderState, pc: PooledConnection): void {
-    if (pc.conn.inflight > 0 || pc.conn.isClosed) return;
-    const stale = pc.generation !== p.generation || p.removed || !p.config.enabled;
-    if (stale || p.connections.size > p.config.max_connections) {
-      p.connections.delete(pc);
-      void pc.conn.quit();
-    }
-  }
-
   private retireIdle(p: ProviderState): void {
-    for (const pc of [...p.connections]) this.afterCommand(p, pc);
-    if (p.removed && p.connectionCount === 0) this.draining.delete(p);
+    for (const pc of [...p.connections]) retireIfIdle(p, pc);
+    this.roster.forgetIfDrained(p);
   }
-}
-
-const asNntpError = (err: Error): NntpError =>
-  err instanceof NntpError ? err : new ProtocolError(err.message || String(err));
-
-function normalizeMessageId(raw: string): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const t = raw.trim();
-  const id = t.startsWith('<') ? t : `<${t}>`;
-  return MESSAGE_ID.test(id) ? id : undefined;
 }

@@ -1,0 +1,77 @@
+/**
+ * Where a waiting request goes now (docs/nntp.md, "Limits", "Fallback", "Retries"): which provider, in list order
+ * with backups last and without those that already failed it, and on which of its connections, or a new one.
+ * Decides only; the pool runs the command and opens the connections.
+ */
+import type { PoolTunables } from './pool-options.js';
+import type { PoolRequest } from './pool-request.js';
+import type { PooledConnection, ProviderState } from './provider-state.js';
+import { waitOrFail } from './request-failures.js';
+
+type PlacementTunables = Pick<
+  PoolTunables,
+  'pipelineDepth' | 'maxPipelineDepth' | 'statPipelineDepth' | 'maxAttempts' | 'coolingWaitMs'
+>;
+
+export interface Placement {
+  provider: ProviderState;
+  /** A connection with room in its pipeline, or 'open': a new connection for this request. */
+  slot: PooledConnection | 'open';
+  /** The request is pipelined behind another command: open one more connection beside it for the next one. */
+  openBeside: boolean;
+}
+
+/** BODYs in flight per connection for this provider: from its measured round trip and transfer rate. */
+export const bodyDepth = (p: ProviderState, o: Pick<PoolTunables, 'pipelineDepth' | 'maxPipelineDepth'>): number =>
+  p.link.pipelineDepth(o.pipelineDepth, o.maxPipelineDepth);
+
+/**
+ * A place for `r`; undefined = wait for a slot; `retryAt` = wait for a cooling provider until then; an error =
+ * give up with it (request-failures.ts).
+ */
+export function placeRequest(
+  r: PoolRequest,
+  providers: readonly ProviderState[],
+  now: number,
+  o: PlacementTunables,
+): Placement | { retryAt: number } | Error | undefined {
+  const candidates = providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
+  let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
+  // Every candidate failed it once: with tries left, start another round over all of them.
+  if (fresh.length === 0 && candidates.length > 0 && r.attempts < o.maxAttempts) {
+    r.failedOn.clear();
+    fresh = candidates;
+  }
+  if (fresh.length === 0) return waitOrFail(r, providers, now, o);
+  r.coolingSince = undefined;
+  const primaries = fresh.filter((p) => !p.config.is_backup_provider);
+  for (const provider of primaries.length > 0 ? primaries : fresh) {
+    const depth = r.kind === 'stat' ? Math.max(o.statPipelineDepth, bodyDepth(provider, o)) : bodyDepth(provider, o);
+    const slot = findSlot(provider, depth);
+    if (!slot) continue;
+    // Pipelined behind another command: open one more connection beside it for the next request, rather than
+    // make this one wait for a handshake (several round trips on a real provider).
+    return { provider, slot, openBeside: slot !== 'open' && slot.conn.inflight > 0 };
+  }
+  return undefined;
+}
+
+/**
+ * An idle connection; else, on a long link (a round trip longer than an article's transfer), the least loaded
+ * one with room in its pipeline (it answers after the commands ahead of it, sooner than a new connection's
+ * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
+ * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
+ */
+function findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
+  let best: PooledConnection | undefined;
+  for (const pc of p.connections) {
+    if (pc.generation !== p.generation || pc.conn.isClosed) continue;
+    const n = pc.conn.inflight;
+    if (n === 0) return pc;
+    if (n < depth && (!best || n < best.conn.inflight)) best = pc;
+  }
+  const room = p.connectionCount < p.config.max_connections;
+  if (best && (!room || p.link.isLong)) return best;
+  if (room) return 'open';
+  return best;
+}
