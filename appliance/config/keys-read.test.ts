@@ -17,7 +17,10 @@ import { configSchema } from './schema.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Keys read without their name appearing next to their section, each with why. */
-const GENERIC: Record<string, string> = {};
+const GENERIC: Record<string, string> = {
+  'providers.*.max_connections':
+    "each provider's entry becomes a ProviderState whose `config.max_connections` the nntp files read (request-placement.ts, provider-connections.ts, warm-pool.ts, pool.ts) without naming the providers list",
+};
 
 interface Def {
   type: string;
