@@ -57,7 +57,22 @@ export interface DelayProxy {
   stop(): Promise<void>;
 }
 
-type Item = { due: number; pipe: Pipe; data: Buffer | 'connect' | 'end' | 'destroy' };
+/** `owner`: the pooled read buffer `data` lies in, given back once the write has left it. */
+type Item = { due: number; pipe: Pipe; data: Buffer | 'connect' | 'end' | 'destroy'; owner?: Buffer };
+
+/**
+ * Read buffers for the server's side (the bulk of the bytes), reused instead of a fresh Buffer per read: Node's
+ * default reads allocate 64 KiB each, and on this VM the first touch of fresh memory (page faults) was a large
+ * part of the proxy's CPU. A buffer is held from its read until the write of its bytes is done.
+ */
+const READ_BYTES = 128 * 1024;
+class ReadBuffers {
+  private readonly free: Buffer[] = [];
+  take = (): Buffer => this.free.pop() ?? Buffer.allocUnsafeSlow(READ_BYTES);
+  give(b: Buffer): void {
+    if (this.free.length < 256) this.free.push(b);
+  }
+}
 
 /** One direction of one connection. */
 interface Pipe {
@@ -94,13 +109,13 @@ class Lane {
     private readonly deliver: (it: Item) => void,
   ) {}
 
-  push(pipe: Pipe, data: Item['data']): void {
+  push(pipe: Pipe, data: Item['data'], owner?: Buffer): void {
     let leaves = performance.now();
     if (this.bytesPerSec && Buffer.isBuffer(data)) {
       leaves = Math.max(leaves, this.linkFreeAt) + (data.length / this.bytesPerSec) * 1000;
       this.linkFreeAt = leaves;
     }
-    this.items.push({ due: leaves + this.halfMs, pipe, data });
+    this.items.push({ due: leaves + this.halfMs, pipe, data, owner });
     this.arm();
   }
 
@@ -156,6 +171,7 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
   const half = opts.rttMs / 2;
   const window = opts.windowBytes ?? 8 * 2 ** 20;
   const ackAtOnce = opts.quickAck ?? true;
+  const buffers = new ReadBuffers();
   const sockets = new Set<net.Socket>();
   let connections = 0;
   let windowStalls = 0;
@@ -166,7 +182,8 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
     const to = p.to();
     if (Buffer.isBuffer(it.data)) {
       p.queued -= it.data.length;
-      if (!to.destroyed) to.write(it.data);
+      const owner = it.owner;
+      if (!to.destroyed) to.write(it.data, owner ? () => buffers.give(owner) : undefined);
       maybeResume(p);
     } else if (it.data === 'end') {
       if (!to.destroyed) to.end();
@@ -184,10 +201,10 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
     }
   };
 
-  function send(p: Pipe, lane: Lane, d: Buffer): void {
+  function send(p: Pipe, lane: Lane, d: Buffer, owner?: Buffer): void {
     p.queued += d.length;
     lane.bytes += d.length;
-    lane.push(p, d);
+    lane.push(p, d, owner);
     if (!p.paused && inFlight(p) > window) {
       p.paused = true;
       windowStalls++;
@@ -195,15 +212,21 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
     }
   }
 
-  /** Relays what `from` sends through `lane`; its FIN travels as 'end', a reset as 'destroy'. */
-  function wire(from: net.Socket, p: Pipe, lane: Lane, other: Pipe): void {
+  /** What `from` sent, read into `owner` when it is one of the pooled buffers. */
+  const received = (from: net.Socket, p: Pipe, lane: Lane, d: Buffer, owner?: Buffer) => {
+    if (ackAtOnce) quickAck(from);
+    send(p, lane, d, owner);
+  };
+
+  /**
+   * Relays what `from` sends through `lane`; its FIN travels as 'end', a reset as 'destroy'. `pooled`: `from`
+   * reads into the pooled buffers (its `onread` calls `received`), else its 'data' events do.
+   */
+  function wire(from: net.Socket, p: Pipe, lane: Lane, other: Pipe, pooled = false): void {
     sockets.add(from);
     from.setNoDelay(true);
     from.on('error', () => undefined); // a reset shows as a close, passed on to the other side
-    from.on('data', (d: Buffer) => {
-      if (ackAtOnce) quickAck(from);
-      send(p, lane, d);
-    });
+    if (!pooled) from.on('data', (d: Buffer) => received(from, p, lane, d));
     from.on('end', () => {
       p.ended = true;
       lane.push(p, 'end');
@@ -238,9 +261,21 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
     );
     const toServer = (): net.Socket => {
       if (upstream) return upstream;
-      upstream = net.connect({ port: opts.target.port, host: opts.target.host, allowHalfOpen: true });
+      const socket: net.Socket = net.connect({
+        port: opts.target.port,
+        host: opts.target.host,
+        allowHalfOpen: true,
+        onread: {
+          buffer: buffers.take,
+          callback: (n: number, buf: Uint8Array) => {
+            received(socket, downPipe, down, Buffer.from(buf.buffer, buf.byteOffset, n), buf as Buffer);
+            return true;
+          },
+        },
+      });
+      upstream = socket;
       downPipe.from = upstream;
-      wire(upstream, downPipe, down, upPipe);
+      wire(upstream, downPipe, down, upPipe, true);
       return upstream;
     };
     wire(client, upPipe, up, downPipe);
