@@ -41,11 +41,12 @@ import {
   resultTable,
   samplePool,
   tlsFront,
+  waitIdleConnection,
   waitPoolIdle,
   type TlsFront,
   proxyQuickAck,
 } from './lib/real-provider.js';
-import { bootSpoolWith, buildServer, davUrl, importFixture, poolBytes, poolMetrics } from './lib/spool-server.js';
+import { bootSpoolWith, buildServer, davUrl, importFixture, poolBytes } from './lib/spool-server.js';
 
 const CONNECTIONS = 20;
 const ARTICLE = 768_000;
@@ -235,15 +236,6 @@ async function coldReads(
 
 /** Server processes started for cold reads so far in this run (their first reads alternate fresh / quiet). */
 let processesBooted = 0;
-
-/** Waits (bounded) until the pool holds the connection of its idle floor, as it does between plays. */
-async function waitIdleConnection(srv: ChildServer, timeoutMs = 30_000): Promise<void> {
-  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
-    if ((await poolMetrics(srv)).active_connections >= 1) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the pool did not open its idle connection within 30 s');
-}
 
 function report(mb: number, f: Fixture, depth: number, straight: Measurement, results: AtRtt[]): string {
   const pq = (c: Cold, p: number) => (c.values.length === 0 ? NaN : quantile(c.values, p));

@@ -2,7 +2,8 @@
  * Runs one measurement in its own process so CPU time and peak RSS belong to it alone.
  * argv: <mode raw|pool|readers> <fixture.json> <host> <port> <user> <pass>; prints one JSON line.
  * Env (issue 15 benches): SPOOL_FETCH_TLS_CA=<CA PEM file> speaks implicit TLS trusting that CA;
- * SPOOL_FETCH_CONNECTIONS (default 8) and SPOOL_FETCH_DEPTH (commands in flight per connection, default 4).
+ * SPOOL_FETCH_CONNECTIONS (default 8) and SPOOL_FETCH_DEPTH (commands in flight per connection, default 4);
+ * SPOOL_FETCH_QUICKACK=0 turns the raw connections' quick ACKs off (appliance/nntp/tcp-quickack.ts), to measure them.
  */
 import { readFileSync } from 'node:fs';
 import { NntpConnection } from '../../appliance/nntp/connection.js';

@@ -71,14 +71,30 @@ export function samplePool(srv: ChildServer, everyMs = 20) {
   };
 }
 
-/** Waits (bounded) until nothing is on the wire or queued, so a read does not share the link with the last one. */
-export async function waitPoolIdle(srv: ChildServer, timeoutMs = 10_000): Promise<PoolSample> {
+/** Polls the server's pool metrics until `done` holds or `timeoutMs` passed; the last sample and whether it held. */
+async function pollPool(
+  srv: ChildServer,
+  done: (m: PoolSample) => boolean,
+  timeoutMs: number,
+): Promise<{ m: PoolSample; held: boolean }> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const m = await poolMetrics(srv);
-    if ((m.in_flight_commands === 0 && m.waiting_requests === 0) || Date.now() > until) return m;
+    if (done(m)) return { m, held: true };
+    if (Date.now() > until) return { m, held: false };
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Waits (bounded) until nothing is on the wire or queued, so a read does not share the link with the last one. */
+export async function waitPoolIdle(srv: ChildServer, timeoutMs = 10_000): Promise<PoolSample> {
+  return (await pollPool(srv, (m) => m.in_flight_commands === 0 && m.waiting_requests === 0, timeoutMs)).m;
+}
+
+/** Waits until the pool holds the connection of its idle floor, as it does between plays; throws after 30 s. */
+export async function waitIdleConnection(srv: ChildServer, timeoutMs = 30_000): Promise<void> {
+  if (!(await pollPool(srv, (m) => m.active_connections >= 1, timeoutMs)).held)
+    throw new Error(`the pool did not open its idle connection within ${timeoutMs / 1000} s`);
 }
 
 /** The closing table every issue 15 bench ends with. */
