@@ -14,15 +14,17 @@
  * reply would fill the segment anyway). Set after writes alone, 14 of 528 articles still stalled; set on every
  * read, none did, but one setsockopt per 16 KiB TLS record cost 0.3 CPU-s/GiB on this VM (an ACK sent on
  * loopback runs the peer's side of it inside the call). The tail rule stalls none either, at about 1 read in 6
- * of a lone 768,000-byte article and none under a deep pipeline. Node has no API for the option: our addon appliance/nntp/native does the
- * setsockopt. Without the addon (not built) connections work as before, stalls included; the server logs it once.
+ * of a lone 768,000-byte article and none under a deep pipeline.
+ *
+ * Node has no API for the option: our addon appliance/nntp/native does the setsockopt. Without the addon (not
+ * built) connections work as before, stalls included; the server logs it once.
  */
-
-/** Reads closer than this to an article's end ACK at once (two loopback segments; many more on a real link). */
-export const QUICK_ACK_TAIL_BYTES = 128 * 1024;
 import { createRequire } from 'node:module';
 import type net from 'node:net';
 import { addonPath } from '../addons/addon-path.js';
+
+/** Reads closer than this to an article's end ACK at once (two loopback segments; many more on a real link). */
+export const QUICK_ACK_TAIL_BYTES = 128 * 1024;
 
 interface SpoolTcpAddon {
   /** 0, or the errno of setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, 1). */

@@ -3,7 +3,7 @@ import type { VfsReader } from './reader.js';
 import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
-import { BASE_STREAM_WINDOW } from './stream-window.js';
+import { linkShare } from './stream-window.js';
 
 /**
  * Where a stream shows the articles it holds to readers that do not call JS (the FUSE native window). Published
@@ -83,7 +83,7 @@ export class ReadStream {
     if ((probe || !sequential) && this.layout && !this.closed)
       this.readAheadFrom(
         Math.min(offset + length, this.node.size),
-        probe ? SEEK_AHEAD : SEEK_AHEAD + Math.max(0, this.readAhead() - BASE_STREAM_WINDOW),
+        probe ? SEEK_AHEAD : SEEK_AHEAD + linkShare(this.readAhead()),
       );
     let finished = false;
     try {

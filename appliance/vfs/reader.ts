@@ -6,7 +6,7 @@ import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './ar
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
-import { BASE_STREAM_WINDOW, streamWindow } from './stream-window.js';
+import { linkShare, streamWindow } from './stream-window.js';
 
 /**
  * Articles an open-ended read starts with on top of the link's bandwidth-delay product, and how many more it may
@@ -150,7 +150,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       // long link a wave that waits for the first article costs a whole round trip. Not for a read from byte 0:
       // a player's first request reads the container header there and is dropped, and what it started competes
       // with its next request (the index at the end) for the link.
-      const start = RAMP_START + (offset === 0 ? 0 : Math.max(0, full - BASE_STREAM_WINDOW));
+      const start = RAMP_START + (offset === 0 ? 0 : linkShare(full));
       // Widen once the consumer has come back for the article after next: the HTTP layer takes an article's
       // bytes before the player has read them, so widening at the first one would start fetches for a reader
       // that is about to hang up.

@@ -25,3 +25,12 @@ export function streamWindow(maxWorkers: number, cacheBytes: number, link: LinkF
   const room = Math.min(link.capacity, Math.floor(cacheBytes / 2 / link.bodyBytes));
   return Math.min(cap, Math.max(base, Math.min(base + bdp, room)));
 }
+
+/**
+ * The part of a stream window above the base: what the link carries per round trip, in articles. A read that
+ * seeks puts it in flight at once with its first articles (reader.ts, read-stream.ts), since a second wave would
+ * wait a whole round trip.
+ */
+export function linkShare(window: number): number {
+  return Math.max(0, window - BASE_STREAM_WINDOW);
+}
