@@ -110,6 +110,8 @@ export const providerSchema = z.strictObject({
   max_connections: intRange(1, 50),
   tls: z.boolean(),
   insecure_tls: z.boolean(),
+  // PEM certificates (checked in rules.ts: each must parse); the one string allowed line breaks.
+  ca: z.string(),
   enabled: z.boolean(),
   is_backup_provider: z.boolean(),
 });
