@@ -9,6 +9,7 @@ import type { ArticleSource } from '../vfs/article-fetcher.js';
 import { VfsReader } from '../vfs/reader.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
+import type { HealthVerdicts } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
@@ -20,6 +21,8 @@ export interface StreamingDeps {
   source: ArticleSource;
   /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
   fuseReadAheadKb?: number;
+  /** The health store's verdicts (the corrupted filter, articles known unavailable); the tree keeps no copy. */
+  health?: HealthVerdicts;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
@@ -41,6 +44,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
+    health: deps.health,
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const log = deps.logger.child('vfs');
