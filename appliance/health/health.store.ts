@@ -1,3 +1,4 @@
+import type { EventSink, SpoolEvents } from '../events/index.js';
 import { migrate, type Database, type Key, type Store } from '../store/index.js';
 import { healthMigrations } from './health.migrations.js';
 import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
@@ -7,15 +8,16 @@ import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
  * Brings the health databases up to date (health.migrations.ts), then opens the store on them and loads the
- * verdicts the VFS asks for into memory (one pass over the records at start).
+ * verdicts the VFS asks for into memory (one pass over the records at start). Every record written is announced
+ * on `events` (health.record.changed).
  */
-export function openHealthStore(store: Store): HealthStore {
+export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): HealthStore {
   migrate(
     store,
     'health',
     healthMigrations((s, writes) => new LmdbHealthStore(s).applyNow(writes)),
   );
-  const health = new LmdbHealthStore(store);
+  const health = new LmdbHealthStore(store, events);
   health.loadVerdicts();
   return health;
 }
@@ -43,7 +45,10 @@ export class LmdbHealthStore implements HealthStore {
   /** Records written by the transaction running now, in order: [before, after]. */
   private changes: [HealthRecord | undefined, HealthRecord | undefined][] = [];
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly events?: EventSink<SpoolEvents>,
+  ) {
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
   }
@@ -110,7 +115,7 @@ export class LmdbHealthStore implements HealthStore {
 
   /**
    * The one write path: every write of the unit in one transaction (a throw rolls all back), then the in-memory
-   * verdicts take the records as committed.
+   * verdicts take the records as committed and each written record is announced (health.record.changed).
    */
   async commit(writes: readonly HealthWrite[]): Promise<(HealthRecord | undefined)[]> {
     const { results, changes } = await this.records.transaction(() => {
@@ -121,7 +126,13 @@ export class LmdbHealthStore implements HealthStore {
         this.changes = [];
       }
     });
-    for (const [before, after] of changes) this.verdicts.changed(before, after);
+    const tell = this.events?.hasListeners('health.record.changed') ? this.events : undefined;
+    for (const [before, after] of changes) {
+      this.verdicts.changed(before, after);
+      const r = (after ?? before)!;
+      const change = !before ? 'created' : !after ? 'removed' : 'updated';
+      tell?.emit('health.record.changed', { id: r.id, path: r.path, change, status: r.status });
+    }
     return results;
   }
 

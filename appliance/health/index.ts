@@ -4,12 +4,11 @@
  *
  *   const healthStore = openHealthStore(store); // before the VFS: its listings ask healthStore.verdicts
  *   const health = createHealth({ store: healthStore, config, vfs, client: pool, clock, logger, repairer });
- *   registerHealthRoutes(router, health);
+ *   registerHealthRoutes(router, health); // appliance/api/health.routes.ts
  *   reader.on('article-failure', (f) => health.service.readFailed(f));
  * See docs/health.md.
  */
 export { createHealth, runnerSettings, type HealthDeps, type HealthDomain } from './health.domain.js';
-export { registerHealthRoutes } from './health.routes.js';
 export { openHealthStore } from './health.store.js';
 export type { HealthStore } from './health.port.js';
 export type { FileRepairer, RepairOutcome } from './repair.loop.js';
