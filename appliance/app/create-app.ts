@@ -161,6 +161,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
+      clock,
     });
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
