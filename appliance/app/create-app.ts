@@ -146,7 +146,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ store, settings, logger: logger.child('auth') });
+    const auth = createAuth({ store, settings, logger: logger.child('auth'), rateLimit: { now: clock.now } });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
@@ -168,6 +168,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
+      clock,
     });
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
