@@ -14,11 +14,12 @@ import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
 import { registerUsersRoutes } from '../api/users.routes.js';
-import { registerSabnzbdRoutes } from '../sabnzbd/index.js';
+import { registerSabnzbdRoutes } from '../api/sabnzbd.routes.js';
 import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
-import { registerHealthRoutes, type HealthDomain } from '../health/index.js';
+import { registerHealthRoutes } from '../api/health.routes.js';
+import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 
@@ -53,7 +54,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
-  registerFilesRoutes(router, { vfs: s.streaming.vfs, unavailable: (path) => s.health.service.unavailable(path) });
+  registerFilesRoutes(router, { vfs: s.streaming.vfs, health: (path) => s.health.service.fileHealth(path) });
   registerRcloneRoutes(router, s.streaming);
   registerSabnzbdRoutes(router, {
     sab: s.sabnzbd.service,
@@ -67,7 +68,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
 }
 
 function webdavDeps({ streaming, config, logger }: RouteServices) {
-  const { vfs, reader, locks } = streaming;
+  const { vfs, reader, handles, locks } = streaming;
   const sidecarMaxBytes = () => config.get().webdav.max_sidecar_size_mb * MIB;
-  return { vfs, reader, locks, logger: logger.child('webdav'), sidecarMaxBytes };
+  return { vfs, reader, handles, locks, logger: logger.child('webdav'), sidecarMaxBytes };
 }

@@ -70,6 +70,8 @@ export interface FakeNntpStats {
   /** Connections refused over `connectionCap`, and the most sessions admitted at once under it. */
   capRefusals: number;
   maxAdmitted: number;
+  /** Message id of each BODY answered → the ordinal (1-based, in order of acceptance) of the connection it came on. */
+  bodyConnection: Record<string, number>;
 }
 
 export class FakeNntpServer {
@@ -87,6 +89,7 @@ export class FakeNntpServer {
     tlsResumed: 0,
     capRefusals: 0,
     maxAdmitted: 0,
+    bodyConnection: {},
   };
   /** Sessions holding a place under `connectionCap` now. */
   private admitted = 0;
@@ -150,7 +153,7 @@ export class FakeNntpServer {
       socket.end();
       return;
     }
-    const session = { authed: !this.options.username, user: '', hung: false };
+    const session = { authed: !this.options.username, user: '', hung: false, ordinal: this.stats.connections };
     let pending = Buffer.alloc(0);
     let chain = Promise.resolve();
     let unanswered = 0;
@@ -173,7 +176,7 @@ export class FakeNntpServer {
 
   private async answer(
     socket: net.Socket,
-    session: { authed: boolean; user: string; hung: boolean },
+    session: { authed: boolean; user: string; hung: boolean; ordinal: number },
     line: string,
   ): Promise<void> {
     if (session.hung || socket.destroyed) return;
@@ -230,7 +233,8 @@ export class FakeNntpServer {
     return true;
   }
 
-  private article(socket: net.Socket, session: { hung: boolean }, verb: string, id: string): void {
+  private article(socket: net.Socket, session: { hung: boolean; ordinal: number }, verb: string, id: string): void {
+    if (verb === 'BODY') this.stats.bodyConnection[id] = session.ordinal;
     const body = this.articles.get(id);
     const behaviour = this.behaviours.get(id) ?? 'ok';
     const send = (text: string) => socket.write(text + '\r\n');
