@@ -25,6 +25,7 @@ import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
+import { wireStreamEvents } from './stream-events.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -176,6 +177,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
+    // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
+    closers.push(wireStreamEvents(streaming.handles, events));
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store,
