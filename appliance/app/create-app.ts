@@ -21,6 +21,7 @@ import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -166,13 +167,14 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       store,
       config,
       logger,
+      events,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     const repairer = opts.repairer ?? arrs.repair;
@@ -184,6 +186,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       logger,
       repairer: () => repairer,
+      events,
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;
@@ -191,7 +194,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       },
     });
     closers.push(() => health.close());
-    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    closers.push(wireHealthEvents(events, health));
+    wireArticleFailures({ events, vfs: streaming.vfs, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);

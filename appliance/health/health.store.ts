@@ -1,3 +1,5 @@
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
+import type { HealthRecordChange } from '../events/live.wire.js';
 import type { Database, Key, Store } from '../store/index.js';
 import type { HealthRecord } from './health.types.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
@@ -28,13 +30,19 @@ const MAX = Number.MAX_SAFE_INTEGER;
  *   ['m', 0|1, queuedAt, id]             manual checks, priority ones first, then in order
  *   ['r', repairNextAt, id]              automatic repairs waiting for their back-off
  *   ['k', status] -> count               totals in O(1);  ['n'] -> next id
- * Every change is one write transaction over both databases (see `write`).
+ * Every change is one write transaction over both databases (see `write`); once it committed, each record it
+ * created, changed or removed is announced as `health.record.changed`.
  */
 export class HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
+  /** The records the transaction running now touched (announced after its commit). */
+  private touched: { record: HealthRecord; change: HealthRecordChange }[] | null = null;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
+  ) {
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
   }
@@ -53,8 +61,19 @@ export class HealthStore {
    * together (one disk sync for many records), which is what lets a pass over 10,000 files keep up.
    * The *In methods below must run inside one.
    */
-  write<T>(action: () => T): Promise<T> {
-    return this.records.transaction(action);
+  async write<T>(action: () => T): Promise<T> {
+    const touched: NonNullable<typeof this.touched> = [];
+    const result = await this.records.transaction(() => {
+      this.touched = touched;
+      try {
+        return action();
+      } finally {
+        this.touched = null;
+      }
+    });
+    for (const { record, change } of touched)
+      this.events.emit('health.record.changed', { id: record.id, path: record.path, change, status: record.status });
+    return result;
   }
 
   upsert(path: string, create: () => Omit<HealthRecord, 'id'>, change: (r: HealthRecord) => HealthRecord) {
@@ -87,6 +106,7 @@ export class HealthStore {
     const record: HealthRecord = { ...create(), id, path };
     void this.records.put(id, record);
     this.addIndexes(record);
+    this.touched?.push({ record, change: 'created' });
     return record;
   }
 
@@ -103,6 +123,7 @@ export class HealthStore {
     if (!current) return undefined;
     this.dropIndexes(current);
     void this.records.remove(id);
+    this.touched?.push({ record: current, change: 'removed' });
     return current;
   }
 
@@ -220,8 +241,10 @@ export class HealthStore {
   private replace(current: HealthRecord, next: HealthRecord): HealthRecord {
     this.dropIndexes(current);
     void this.records.put(current.id, { ...next, id: current.id });
-    this.addIndexes({ ...next, id: current.id });
-    return { ...next, id: current.id };
+    const stored = { ...next, id: current.id };
+    this.addIndexes(stored);
+    if (next !== current) this.touched?.push({ record: stored, change: 'updated' });
+    return stored;
   }
 
   private keysOf(r: HealthRecord): Key[] {

@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ArticleClient } from '../../../appliance/articles/index.js';
+import { wireHealthEvents } from '../../../appliance/app/health-events.js';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { ConfigService } from '../../../appliance/config/index.js';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import {
   createHealth,
   type FileRepairer,
@@ -105,9 +107,11 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
+  const events = new EventBus<SpoolEvents>(log);
   const vfs = new VfsService({
     db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
     sidecarDir: join(dir, 'sidecars'),
+    events,
   });
   const clock = new ManualClock();
   const articles = new FakeArticles();
@@ -116,7 +120,19 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
     if (!cond()) throw new Error('condition not met');
   };
-  const domain = createHealth({ store, config, vfs, client: articles, clock, logger: log, repairer: () => repairer });
+  const domain = createHealth({
+    store,
+    config,
+    vfs,
+    client: articles,
+    clock,
+    logger: log,
+    repairer: () => repairer,
+    events,
+  });
+  // As createApp wires it: the tree's changes and config saves reach health over the bus.
+  const unwire = wireHealthEvents(events, domain);
+  const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
     vfs,
@@ -165,6 +181,8 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
       return path;
     },
     async close() {
+      unwire();
+      offConfig();
       await domain.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });

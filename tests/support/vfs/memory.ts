@@ -2,22 +2,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
 import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
 
-/** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
-export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; close: () => void } {
+/**
+ * A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map); the tree announces
+ * its changes on `events`.
+ */
+export function tempVfs(): {
+  vfs: VfsService;
+  events: EventBus<SpoolEvents>;
+  root: RootDatabase;
+  dir: string;
+  close: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
   const root = open({ path: join(dir, 'db') });
+  const events = new EventBus<SpoolEvents>();
   const vfs = new VfsService({
     db: { nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) },
     sidecarDir: join(dir, 'sidecars'),
+    events,
   });
   return {
     vfs,
+    events,
     root,
     dir,
     close: () => {
