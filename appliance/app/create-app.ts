@@ -20,7 +20,7 @@ import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
@@ -147,7 +147,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ store, settings, logger: logger.child('auth') });
+    const auth = createAuth({ store, settings, logger: logger.child('auth'), rateLimit: { now: clock.now } });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
@@ -163,13 +163,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
+    const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
       store,
+      health: healthStore.verdicts,
       config,
       logger,
       events,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
+      clock,
     });
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
@@ -179,14 +183,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
-      store,
+      store: healthStore,
       config,
       vfs: streaming.vfs,
       client: pool,
       clock,
       logger,
       repairer: () => repairer,
-      events,
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;
@@ -195,7 +198,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
-    wireArticleFailures({ events, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    wireArticleFailures({ events, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import { createSevenZipKeyPool, sevenZipKeysIn } from '../../workers/sevenzip-key.client.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
@@ -59,11 +60,13 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     deps.events,
   );
   const parsePool = createParseNzbPool();
+  const kdfPool = createSevenZipKeyPool();
   const importer = new NzbImporter({
     queue,
     vfs: deps.vfs,
     client: deps.client,
     parsePool,
+    sevenZipKeys: sevenZipKeysIn(kdfPool),
     settings: () => importSettings(deps.config),
     logger: log,
   });
@@ -124,6 +127,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();
+      await kdfPool.destroy();
     },
   };
 }

@@ -8,8 +8,11 @@ import { RcloneService } from '../rclone/rclone.service.js';
 import { migrate, type Store } from '../store/index.js';
 import type { ArticleSource } from '../vfs/article-fetcher.js';
 import { VfsReader } from '../vfs/reader.js';
+import { ReadHandles } from '../vfs/read-handle.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
+import type { HealthVerdicts } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
@@ -23,12 +26,18 @@ export interface StreamingDeps {
   source: ArticleSource;
   /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
   fuseReadAheadKb?: number;
+  /** The health store's verdicts (the corrupted filter, articles known unavailable); the tree keeps no copy. */
+  health?: HealthVerdicts;
+  /** Time for the read handles' time to first byte, stalls and progress throttle. */
+  clock?: Clock;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
 export interface Streaming {
   vfs: VfsService;
   reader: VfsReader;
+  /** Every open read of WebDAV and FUSE (appliance/vfs/read-handle.ts); `observe` for a live view of streams. */
+  handles: ReadHandles;
   locks: LockManager;
   mount: MountService;
   rclone: RcloneService;
@@ -44,14 +53,16 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
+    health: deps.health,
     events: deps.events,
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config), deps.events);
+  const handles = new ReadHandles(reader, deps.clock ?? systemClock);
   const log = deps.logger.child('vfs');
   const locks = new LockManager();
   // rclone.log_level is the mount's own level (both backends; the rclone rcd gets it too, as main.LogLevel).
   const fuseLog = withMinLevel(deps.logger.child('fuse'), () => mountLogLevel(deps.config.get().rclone.log_level));
-  const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
+  const mount = new MountService(vfs, reader, handles, deps.config, fuseLog, deps.fuseReadAheadKb);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   const stopRefresh = deps.events.on('directory.changed', (e) => rclone.refresh(e.dir));
   const stopInvalidating = invalidateMountOnChange(deps.events, mount, fuseLog);
@@ -59,6 +70,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   return {
     vfs,
     reader,
+    handles,
     locks,
     mount,
     rclone,
