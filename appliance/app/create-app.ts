@@ -20,7 +20,8 @@ import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -163,25 +164,29 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
+    const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
       store,
+      health: healthStore.verdicts,
       config,
       logger,
+      events,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
       clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
-      store,
+      store: healthStore,
       config,
       vfs: streaming.vfs,
       client: pool,
@@ -195,7 +200,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       },
     });
     closers.push(() => health.close());
-    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    closers.push(wireHealthEvents(events, health));
+    wireArticleFailures({ events, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);
