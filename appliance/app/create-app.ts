@@ -21,10 +21,12 @@ import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
+import { wireStreamEvents } from './stream-events.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -186,16 +188,19 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       health: healthStore.verdicts,
       config,
       logger,
+      events,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
       clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
+    // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
+    closers.push(wireStreamEvents(streaming.handles, events));
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store: healthStore,
@@ -212,7 +217,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       },
     });
     closers.push(() => health.close());
-    wireArticleFailures({ reader: streaming.reader, health, logger: logger.child('vfs') });
+    closers.push(wireHealthEvents(events, health));
+    wireArticleFailures({ events, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);
