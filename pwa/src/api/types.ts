@@ -9,7 +9,7 @@ export type {
   RegistrationStatus,
 } from '../../../appliance/auth/auth.wire';
 export type { QueueStats } from '../../../appliance/importer/queue.wire';
-export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
+export type { PoolMetrics, ProviderMetrics } from '../../../appliance/nntp/pool.wire';
 export type { HealthStatsJson as HealthStats } from '../../../appliance/health/health.wire';
 export type {
   ArrInstanceView,
