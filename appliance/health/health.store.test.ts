@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterEach, test } from 'node:test';
+import { EventBus, type SpoolEvents } from '../events/index.js';
 import { VfsReader } from '../vfs/reader.js';
 import { healthHarness, type HealthHarness } from '../../tests/support/health/harness.js';
 import { MapSource, memoryArticles, testReaderSettings } from '../../tests/support/vfs/memory.js';
@@ -76,10 +77,11 @@ test('read evidence: a read missing an article is recorded in the health store a
   const source = new MapSource(articles);
   source.missing.add('r2@test');
   const read = async () => {
-    const reader = new VfsReader(h.vfs, source, testReaderSettings);
+    const events = new EventBus<SpoolEvents>();
+    const reader = new VfsReader(h.vfs, source, testReaderSettings, events);
     // As app/article-failures.ts wires them in the app.
-    reader.on('article-failure', (f) => void h.health.service.readFailed(f));
-    reader.on('article-recovered', (r) => void h.health.service.readRecovered(r.path, r.messageIds));
+    events.on('read.article.failed', (f) => void h.health.service.readFailed(f));
+    events.on('read.article.recovered', (r) => void h.health.service.readRecovered(r.path, r.messageIds));
     const parts: Uint8Array[] = [];
     for await (const c of reader.read(path, 2_000, 1_000, new AbortController().signal)) parts.push(c);
     return Buffer.concat(parts);
