@@ -6,6 +6,12 @@
 export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
+/** GET /api/health `sort_by` (default created_at) and `sort_order` (default desc). */
+export const HEALTH_SORT_KEYS = ['file_path', 'status', 'created_at'] as const;
+export type HealthSortKey = (typeof HEALTH_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 /** One file's health record (GET /api/health, /api/health/{path}, /api/health/corrupted). */
 export interface HealthRecordJson {
   id: number;

@@ -76,25 +76,8 @@ export interface ListOptions {
   showCorrupted?: boolean;
 }
 
-/** docs/console-contract.md §3 File metadata (GET /api/files/info). */
-export interface FileMeta {
-  file_size: number;
-  segment_count: number;
-  available_segments: number;
-  status: 'healthy' | 'partial' | 'corrupted' | 'other';
-  encryption: string;
-  password_protected: boolean;
-  created_at: string;
-  modified_at: string;
-  source_nzb_path: string | null;
-  segments: {
-    message_id: string;
-    segment_size: number;
-    start_offset: number;
-    end_offset: number;
-    available: boolean;
-  }[];
-}
+/** docs/console-contract.md §3 File metadata (GET /api/files/info): file-meta.wire.ts. */
+export type { FileMetaJson as FileMeta } from './file-meta.wire.js';
 
 /** Emitted when a read could not get an article from any provider (the health domain subscribes). */
 export interface ArticleFailure {

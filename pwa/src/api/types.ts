@@ -1,7 +1,6 @@
 /**
- * Shapes the API returns. Those the server defines live in its wire files (appliance/<domain>/*.wire.ts) and are
- * re-exported here; the rest (the console's view of the config) are the console's own until their domain has a
- * wire file.
+ * Shapes the API returns, under the console's names. The server defines every one in its wire files
+ * (appliance/<domain>/*.wire.ts, docs/contributing.md "Wire types"); the console declares none of its own.
  */
 export type {
   UserJson as User,
@@ -18,83 +17,18 @@ export type {
   ArrTestResult,
   ArrType,
 } from '../../../appliance/arrs/arrs.wire';
-import type { ArrsConfigView } from '../../../appliance/arrs/arrs.wire';
+import type { RedactedConfig } from '../../../appliance/config/config.wire';
+export type { ConfigSectionName, ConfigWriteResult } from '../../../appliance/config/config.wire';
 
-export interface WebdavConfig {
-  port: number;
-  user: string;
-  password_set?: boolean;
-}
-
-export interface AuthSectionConfig {
-  login_required: boolean;
-  registration_enabled: boolean;
-  trusted_origins?: string[];
-  trusted_proxies?: string[];
-}
-
-export interface MetadataConfig {
-  root_path: string;
-}
-
-export interface StreamingConfig {
-  max_cache_size_mb: number;
-  max_download_workers: number;
-}
-
-export interface ImportConfig {
-  max_processor_workers: number;
-  queue_processing_interval_seconds: number;
-  scan_roots?: string[];
-}
-
-export interface HealthConfig {
-  enabled: boolean;
-  auto_repair_enabled: boolean;
-  max_concurrent_jobs: number;
-  max_retries: number;
-  check_interval_seconds: number;
-  check_all_segments: boolean;
-}
-
-/** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
-export interface SabnzbdCategory {
-  name: string;
-  order: number;
-  priority: number;
-  dir: string;
-}
-
+/** The whole configuration as GET /config answers it: secrets are write-only (`<name>_set` says one is stored). */
+export type SpoolConfig = RedactedConfig;
+export type WebdavConfig = SpoolConfig['webdav'];
+export type AuthSectionConfig = SpoolConfig['auth'];
+export type MetadataConfig = SpoolConfig['metadata'];
+export type StreamingConfig = SpoolConfig['streaming'];
+export type ImportConfig = SpoolConfig['import'];
+export type HealthConfig = SpoolConfig['health'];
 /** The download-client API section; the fallback key is write-only (`fallback_api_key_set`). */
-export interface SabnzbdConfig {
-  enabled: boolean;
-  complete_dir: string;
-  fallback_host: string;
-  fallback_api_key_set?: boolean;
-  categories: SabnzbdCategory[];
-}
-
-/** The whole configuration (GET /config). Sections owned by later work are kept opaque here. */
-export interface SpoolConfig {
-  mount_path: string;
-  webdav: WebdavConfig;
-  auth: AuthSectionConfig;
-  metadata: MetadataConfig;
-  streaming: StreamingConfig;
-  import: ImportConfig;
-  health: HealthConfig;
-  rclone?: Record<string, unknown>;
-  sabnzbd?: SabnzbdConfig;
-  arrs?: ArrsConfigView;
-  providers?: unknown[];
-  log?: Record<string, unknown>;
-}
-
-/** Answer of every config write and of reload: the new (redacted) config and the restart-only settings changed. */
-export interface ConfigWriteResult {
-  config: SpoolConfig;
-  restart_required: string[];
-}
-
-export type ConfigSectionName =
-  'webdav' | 'auth' | 'streaming' | 'import' | 'metadata' | 'rclone' | 'system' | 'sabnzbd' | 'arrs' | 'health';
+export type SabnzbdConfig = SpoolConfig['sabnzbd'];
+/** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
+export type SabnzbdCategory = SabnzbdConfig['categories'][number];
