@@ -7,6 +7,8 @@ import { RcloneService } from '../rclone/rclone.service.js';
 import { migrate, type Store } from '../store/index.js';
 import type { ArticleSource } from '../vfs/article-fetcher.js';
 import { VfsReader } from '../vfs/reader.js';
+import { ReadHandles } from '../vfs/read-handle.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
 import { VfsService } from '../vfs/vfs.service.js';
@@ -20,12 +22,16 @@ export interface StreamingDeps {
   source: ArticleSource;
   /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
   fuseReadAheadKb?: number;
+  /** Time for the read handles' time to first byte, stalls and progress throttle. */
+  clock?: Clock;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
 export interface Streaming {
   vfs: VfsService;
   reader: VfsReader;
+  /** Every open read of WebDAV and FUSE (appliance/vfs/read-handle.ts); `observe` for a live view of streams. */
+  handles: ReadHandles;
   locks: LockManager;
   mount: MountService;
   rclone: RcloneService;
@@ -43,17 +49,20 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
+  const handles = new ReadHandles(reader, deps.clock ?? systemClock);
   const log = deps.logger.child('vfs');
   const locks = new LockManager();
   // rclone.log_level is the mount's own level (both backends; the rclone rcd gets it too, as main.LogLevel).
   const fuseLog = withMinLevel(deps.logger.child('fuse'), () => mountLogLevel(deps.config.get().rclone.log_level));
-  const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
+  const mount = new MountService(vfs, reader, handles, deps.config, fuseLog, deps.fuseReadAheadKb);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   vfs.on('changed', (dir) => rclone.refresh(dir));
+  invalidateMountOnChange(vfs, mount, fuseLog);
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
     vfs,
     reader,
+    handles,
     locks,
     mount,
     rclone,
@@ -64,6 +73,20 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
       reader.removeAllListeners();
     },
   };
+}
+
+/**
+ * What the kernel cached about a path that left the tree or changed (a file removed, moved, or replaced by a
+ * re-import or a MOVE over it) is dropped at once, so it does not stay visible for dir_cache_time (docs/fuse.md).
+ */
+function invalidateMountOnChange(vfs: VfsService, mount: MountService, log: Logger): void {
+  const invalidate = (paths: string[]) =>
+    void mount
+      .invalidate(paths)
+      .catch((err: Error) => log.warn('kernel cache invalidation failed', { error: err.message }));
+  vfs.on('removed', (paths) => invalidate(paths));
+  vfs.on('moved', (from, to) => invalidate([from, to]));
+  vfs.on('changed', (dir) => invalidate([dir]));
 }
 
 /** rclone.log_level (DEBUG, INFO, WARN, ERROR) as a logger level. */

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { FuseMount, type ReadCounters } from './fuse-mount.js';
 import type { MountStartResult, MountStatus, MountStopResult } from './mount.wire.js';
+import type { ReadHandles } from '../vfs/read-handle.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { mountBackend, type MountBackend } from '../rclone/rc-mount-options.js';
@@ -31,6 +32,8 @@ export class MountService {
   constructor(
     private readonly vfs: VfsService,
     private readonly reader: VfsReader,
+    /** The read handles both fronts open (WebDAV too), so a live view of streams sees the mount's. */
+    private readonly handles: ReadHandles,
     private readonly config: ConfigService,
     private readonly logger: Logger,
     /** Kernel read-ahead for the mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
@@ -103,6 +106,7 @@ export class MountService {
         readOnly: r.read_only,
         // streaming.max_download_workers caps it; below that it follows the measured link (vfs/stream-window.ts)
         readAhead: () => this.reader.streamWindow(),
+        handles: this.handles,
       },
       this.kernelReadAheadKb,
     );
@@ -127,6 +131,21 @@ export class MountService {
     this.fuse = null;
     this.active = null;
     return { message: 'Mount stopped' };
+  }
+
+  /**
+   * Paths that changed in the tree (removed, moved away, replaced; app/streaming.ts subscribes): the native mount
+   * drops the kernel's cached attributes of each, so they do not stay visible for dir_cache_time (docs/fuse.md).
+   * The rclone backend learns of changes through vfs/refresh instead; nothing to do without a native mount.
+   */
+  async invalidate(paths: string[]): Promise<void> {
+    const fuse = this.fuse;
+    if (!fuse || paths.length === 0) return;
+    const results = await fuse.invalidate(paths);
+    this.logger.debug('kernel cache invalidated', {
+      paths: paths.length,
+      cached: results.filter((r) => r === 0).length,
+    });
   }
 
   /** Files open on the native mount now (each with its read window). */

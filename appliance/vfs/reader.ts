@@ -6,14 +6,7 @@ import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './ar
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
-import { linkShare, streamWindow } from './stream-window.js';
-
-/**
- * Articles an open-ended read starts with on top of the link's bandwidth-delay product, and how many more it may
- * have in flight per article consumed.
- */
-const RAMP_START = 3;
-const RAMP_STEP = 2;
+import { rampsUp, rangeWorkers, streamWindow } from './stream-window.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -139,22 +132,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
     let next = first;
-    // A read to the end of the file (a player's open-ended range) may be dropped after a few hundred KiB: it
-    // starts with a short window that widens as it is consumed, so a probe does not put a whole window of
-    // articles on the wire ahead of the player's next request. A bounded range is fetched at once.
-    const ramped = end >= node.size && last - first + 1 > RAMP_START;
+    // A read to the end of the file starts short and widens as it is consumed (stream-window.ts).
+    const ramped = rampsUp(end, node.size, last - first + 1);
     const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
-      const full = this.streamWindow();
-      // The link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a
-      // long link a wave that waits for the first article costs a whole round trip. Not for a read from byte 0:
-      // a player's first request reads the container header there and is dropped, and what it started competes
-      // with its next request (the index at the end) for the link.
-      const start = RAMP_START + (offset === 0 ? 0 : linkShare(full));
-      // Widen once the consumer has come back for the article after next: the HTTP layer takes an article's
-      // bytes before the player has read them, so widening at the first one would start fetches for a reader
-      // that is about to hang up.
-      const workers = ramped ? Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1)) : full;
+      const workers = rangeWorkers(this.streamWindow(), ramped, offset === 0, consumed);
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);

@@ -8,7 +8,7 @@ import { escapeXml } from './xml.js';
 
 /**
  * GET and HEAD: the whole file, one range (206 + Content-Range) or several (multipart/byteranges), each read
- * through the VFS reader for exactly the bytes asked for. Headers go out only once the first bytes are in hand,
+ * through one read handle (appliance/vfs/read-handle.ts, as FUSE reads) for exactly the bytes asked for. Headers go out only once the first bytes are in hand,
  * so an article missing everywhere is a clean 502 rather than a truncated 200.
  */
 export async function handleGet(r: DavRequest): Promise<void> {
@@ -68,11 +68,14 @@ async function streamParts(
   const { ctx, deps } = r;
   const ac = new AbortController();
   ctx.reply.onAborted(() => ac.abort());
-  const file = deps.reader.openFile(node.path);
+  const handle = deps.handles.open(node.path, 'webdav', {
+    address: ctx.req.ip,
+    userAgent: ctx.req.header('user-agent'),
+  });
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const p of parts) {
       if (p.preamble) yield p.preamble;
-      yield* deps.reader.readFile(file.node, file.layout, p.range.start, p.range.end - p.range.start + 1, ac.signal);
+      yield* handle.stream(p.range.start, p.range.end - p.range.start + 1, ac.signal);
     }
     if (trailer) yield Buffer.from(trailer);
   }
@@ -95,7 +98,8 @@ async function streamParts(
     ctx.reply.close();
   } finally {
     ac.abort();
-    void it.return(undefined);
+    const close = () => handle.close();
+    void it.return(undefined).then(close, close);
   }
 }
 
