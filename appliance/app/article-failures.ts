@@ -2,11 +2,9 @@ import type { HealthDomain } from '../health/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { ArticleFailure } from '../vfs/types.js';
-import type { VfsService } from '../vfs/vfs.service.js';
 
 export interface ArticleFailureDeps {
   reader: VfsReader;
-  vfs: VfsService;
   health: HealthDomain;
   logger: Logger;
 }
@@ -14,9 +12,9 @@ export interface ArticleFailureDeps {
 /**
  * The one place the reader's read outcomes are handled. A 430 everywhere or a bad CRC is evidence: kept on the
  * file's health record (so GET /api/files/info shows the segment unavailable) and a check is queued. An outage is
- * only logged (docs/health.md). A good read of an article once marked clears the mark.
+ * only logged (docs/health.md). A good read of an article once marked clears the mark on the record.
  */
-export function wireArticleFailures({ reader, vfs, health, logger }: ArticleFailureDeps): void {
+export function wireArticleFailures({ reader, health, logger }: ArticleFailureDeps): void {
   reader.on('article-failure', (f: ArticleFailure) => {
     logger.warn('article unavailable', { ...f });
     health.service
@@ -28,8 +26,5 @@ export function wireArticleFailures({ reader, vfs, health, logger }: ArticleFail
     health.service
       .readRecovered(r.path, r.messageIds)
       .catch((err: Error) => logger.warn('could not clear a health mark', { error: err.message }));
-    vfs
-      .clearMissing(r.path, r.messageIds)
-      .catch((err: Error) => logger.warn('could not clear a missing mark', { error: err.message }));
   });
 }

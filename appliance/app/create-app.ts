@@ -20,7 +20,7 @@ import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -162,8 +162,11 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
+    const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
       store,
+      health: healthStore.verdicts,
       config,
       logger,
       source: poolArticleSource(pool),
@@ -178,7 +181,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
-      store,
+      store: healthStore,
       config,
       vfs: streaming.vfs,
       client: pool,
@@ -192,7 +195,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       },
     });
     closers.push(() => health.close());
-    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    wireArticleFailures({ reader: streaming.reader, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import { createSevenZipKeyPool, sevenZipKeysIn } from '../../workers/sevenzip-key.client.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { ArticleClient } from '../articles/index.js';
@@ -51,11 +52,13 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const stopWatching = deps.config.on('change', ensureFolders);
   const queue = new QueueService(deps.store, () => ({ maxRetries: deps.config.get().import.max_retries }));
   const parsePool = createParseNzbPool();
+  const kdfPool = createSevenZipKeyPool();
   const importer = new NzbImporter({
     queue,
     vfs: deps.vfs,
     client: deps.client,
     parsePool,
+    sevenZipKeys: sevenZipKeysIn(kdfPool),
     settings: () => importSettings(deps.config),
     logger: log,
   });
@@ -108,6 +111,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();
+      await kdfPool.destroy();
     },
   };
 }

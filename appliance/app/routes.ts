@@ -54,7 +54,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
-  registerFilesRoutes(router, { vfs: s.streaming.vfs, unavailable: (path) => s.health.service.unavailable(path) });
+  registerFilesRoutes(router, { vfs: s.streaming.vfs, health: (path) => s.health.service.fileHealth(path) });
   registerRcloneRoutes(router, s.streaming);
   registerSabnzbdRoutes(router, {
     sab: s.sabnzbd.service,

@@ -11,6 +11,7 @@ import { ReadHandles } from '../vfs/read-handle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
+import type { HealthVerdicts } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
@@ -22,6 +23,8 @@ export interface StreamingDeps {
   source: ArticleSource;
   /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
   fuseReadAheadKb?: number;
+  /** The health store's verdicts (the corrupted filter, articles known unavailable); the tree keeps no copy. */
+  health?: HealthVerdicts;
   /** Time for the read handles' time to first byte, stalls and progress throttle. */
   clock?: Clock;
 }
@@ -47,6 +50,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
+    health: deps.health,
   });
   const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
   const handles = new ReadHandles(reader, deps.clock ?? systemClock);

@@ -80,7 +80,7 @@ export function createFuseOps(
   const ops: Record<number, (id: number, path: string, a?: number | string, b?: number, c?: number) => void> = {
     [Op.getattr](id, path) {
       const n = vfs.stat(path);
-      if (!n || n.health === 'corrupted') return answer(id, Errno.ENOENT);
+      if (!n || vfs.health.corrupted(n.path)) return answer(id, Errno.ENOENT);
       answer(id, 0, stat(n));
     },
     [Op.readdir](id, path) {

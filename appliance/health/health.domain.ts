@@ -2,19 +2,19 @@ import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
 import { HealthRunner, type RunnerSettings } from './health.runner.js';
 import { HealthService } from './health.service.js';
-import { HealthStore } from './health.store.js';
+import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson } from './health.wire.js';
 import { RepairBreaker } from './repair.breaker.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
 
 export interface HealthDeps {
-  store: Store;
+  /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
+  store: HealthStore;
   config: ConfigService;
   vfs: VfsService;
   /** The NNTP pool: checks ask on its health lane. */
@@ -55,7 +55,7 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
-  const store = new HealthStore(deps.store);
+  const store = deps.store;
   const breaker = new RepairBreaker(() => ({
     percent: health().repair_breaker_percent,
     windowMs: health().repair_breaker_window_minutes * 60_000,

@@ -5,6 +5,8 @@
 
 export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+/** What a check concludes (the other statuses are states of the record: not yet checked, checking, repairing). */
+export type HealthVerdict = Extract<HealthStatus, 'healthy' | 'partial' | 'corrupted'>;
 
 /** GET /api/health `sort_by` (default created_at) and `sort_order` (default desc). */
 export const HEALTH_SORT_KEYS = ['file_path', 'status', 'created_at'] as const;

@@ -214,7 +214,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     try {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, urgent);
       if (lease.data.byteLength === want) {
-        if (node.missingSegments?.includes(seg.messageId))
+        if (this.vfs.health.unavailable(node.path, seg.messageId))
           this.emit('article-recovered', { path: node.path, messageIds: [seg.messageId] });
         return lease;
       }

@@ -5,7 +5,15 @@ import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import { TreeStore, type VfsDatabases } from './tree.store.js';
-import type { AddJobFile, AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
+import {
+  NO_VERDICTS,
+  type AddJobFile,
+  type AddJobInput,
+  type FileLayout,
+  type HealthVerdicts,
+  type ListOptions,
+  type VfsNode,
+} from './types.js';
 
 export interface VfsOptions {
   db: VfsDatabases;
@@ -13,6 +21,8 @@ export interface VfsOptions {
   sidecarDir: string;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
   completeDir?: string;
+  /** The health domain's verdicts (corrupted files are hidden from listings); none known by default. */
+  health?: HealthVerdicts;
 }
 
 export interface VfsEvents {
@@ -34,9 +44,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
   private readonly repo: TreeStore;
   readonly sidecars: SidecarStore;
   readonly completeDir: string;
+  /** What the health domain knows (the tree keeps no health of its own): the listing filter and the reader ask. */
+  readonly health: HealthVerdicts;
 
   constructor(opts: VfsOptions) {
     super();
+    this.health = opts.health ?? NO_VERDICTS;
     this.repo = new TreeStore(opts.db);
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
@@ -83,7 +96,6 @@ export class VfsService extends EventEmitter<VfsEvents> {
             segmentCount,
             sourceNzbPath: f.sourceNzbPath,
             ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
-            health: f.health ?? 'pending',
             encryption: f.encryption ?? 'none',
             passwordProtected: f.passwordProtected ?? false,
             ...(f.probe ? { probe: f.probe } : {}),
@@ -136,7 +148,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
     const dir = this.requireNode(path);
     if (dir.type !== 'directory') throw new AppError('BAD_REQUEST', `Not a directory: ${dir.path}`);
     const kids = this.repo.children(dir.path);
-    return opts.showCorrupted ? kids : kids.filter((n) => n.health !== 'corrupted');
+    return opts.showCorrupted ? kids : kids.filter((n) => !this.health.corrupted(n.path));
   }
 
   requireNode(path: string): VfsNode {
@@ -270,46 +282,6 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
-  /**
-   * The health domain reports a file's status here; 'corrupted' hides it from default listings. `missing` (the
-   * message ids the check found on no provider) replaces what was known; a 'healthy' check clears it.
-   */
-  async setHealth(path: string, health: HealthStatus, missing?: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file') throw new AppError('NOT_FOUND', `No such file: ${p}`);
-      const known = health === 'healthy' ? undefined : missing ? capIds(missing) : node.missingSegments;
-      this.repo.put({ ...node, health, missingSegments: known?.length ? known : undefined });
-    });
-  }
-
-  /** Remembers articles that a read could not get from any provider (GET /api/files/info 'available'). */
-  async recordMissing(path: string, messageIds: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file') return; // removed meanwhile: nothing to remember
-      const known = new Set(node.missingSegments);
-      const before = known.size;
-      for (const id of messageIds) known.add(id);
-      if (known.size !== before) this.repo.put({ ...node, missingSegments: capIds([...known]) });
-    });
-  }
-
-  /** Forgets missing marks that a later good read disproved (the article came back whole). */
-  async clearMissing(path: string, messageIds: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file' || !node.missingSegments) return;
-      const gone = new Set(messageIds);
-      const known = node.missingSegments.filter((id) => !gone.has(id));
-      if (known.length !== node.missingSegments.length)
-        this.repo.put({ ...node, missingSegments: known.length ? known : undefined });
-    });
-  }
-
   /** Every article-backed file below `path` (health checks, stats). */
   *walkFiles(path = '/'): Generator<VfsNode> {
     for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
@@ -351,12 +323,6 @@ export class VfsService extends EventEmitter<VfsEvents> {
     }
     node.etag = makeEtag(node.layoutId ?? node.sidecarId ?? node.path, node.size, now);
   }
-}
-
-/** A file has at most as many missing ids as articles; the cap only bounds a node record against nonsense input. */
-const MAX_MISSING_IDS = 100_000;
-function capIds(ids: readonly string[]): string[] {
-  return ids.slice(0, MAX_MISSING_IDS);
 }
 
 function dirNode(path: string, now: number): VfsNode {
