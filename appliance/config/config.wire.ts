@@ -18,6 +18,7 @@ import type {
 
 export { DEFAULTS, PROVIDER_DEFAULTS } from './defaults.js';
 export { NUMERIC_FALLBACKS, type NumericField } from './fallbacks.js';
+export { RESTART_REQUIRED_FIELDS } from './restart-fields.js';
 export type { ProviderConfig } from '../nntp/types.js';
 
 /** A secret `K` of `T` as answers carry it: never the value, `<K>_set` says whether one is stored (secrets.ts). */

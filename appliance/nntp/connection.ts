@@ -438,7 +438,9 @@ function tlsError(
   const code = err.code ?? '';
   const where = `${host}:${port}`;
   if (/CERT|SIGNATURE|ALTNAME|ISSUER/.test(code)) {
-    const hint = insecure ? '' : '; turn on Insecure TLS to skip certificate checks';
+    const hint = insecure
+      ? ''
+      : '; if the provider uses a private chain, set its CA certificate, else turn on Insecure TLS to skip certificate checks';
     return new TlsError(`TLS certificate of ${where} is not trusted: ${err.message} (${code})${hint}`, code);
   }
   // Network failures before any TLS byte came back are not about TLS; keep them retryable.

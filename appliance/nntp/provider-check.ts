@@ -2,11 +2,12 @@
 import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
 import type { ProviderTestResult } from './provider-check.wire.js';
+import { withProviderCa } from './tls-ca.js';
 import type { ProviderConfig } from './types.js';
 
 export type ProviderCheckInput = Pick<
   ProviderConfig,
-  'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls'
+  'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls' | 'ca'
 >;
 
 /** POST /api/providers/test's answer (provider-check.wire.ts). */
@@ -30,7 +31,7 @@ export async function checkProvider(
       port: cfg.port,
       tls: cfg.tls,
       insecureTls: cfg.insecure_tls,
-      tlsCa,
+      tlsCa: withProviderCa(tlsCa, cfg.ca),
       username: cfg.username,
       password: cfg.password,
       connectTimeoutMs: timeoutMs,
@@ -55,7 +56,7 @@ function describe(err: unknown, cfg: ProviderCheckInput): string {
   if (/ECONNREFUSED/.test(msg)) return `Connection refused by ${where}`;
   if (/ENOTFOUND|EAI_AGAIN/.test(msg)) return `Host not found: ${cfg.host}`;
   if (/certificate|self[- ]signed|SSL|TLS|wrong version/i.test(msg)) {
-    return `TLS handshake with ${where} failed: ${msg}${cfg.tls && !cfg.insecure_tls ? ' (Insecure TLS skips certificate checks)' : ''}`;
+    return `TLS handshake with ${where} failed: ${msg}${cfg.tls && !cfg.insecure_tls ? ' (a private chain needs its CA certificate; Insecure TLS skips certificate checks)' : ''}`;
   }
   return `Connection to ${where} failed: ${msg}`;
 }

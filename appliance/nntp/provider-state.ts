@@ -86,6 +86,6 @@ export class ProviderState {
 
   /** Settings that need a new connection when changed. */
   static connectionKey(c: ProviderConfig): string {
-    return JSON.stringify([c.host, c.port, c.username, c.password, c.tls, c.insecure_tls]);
+    return JSON.stringify([c.host, c.port, c.username, c.password, c.tls, c.insecure_tls, c.ca ?? '']);
   }
 }

@@ -28,6 +28,7 @@ export type MetadataConfig = SpoolConfig['metadata'];
 export type StreamingConfig = SpoolConfig['streaming'];
 export type ImportConfig = SpoolConfig['import'];
 export type HealthConfig = SpoolConfig['health'];
+export type LogConfig = SpoolConfig['log'];
 /** The download-client API section; the fallback key is write-only (`fallback_api_key_set`). */
 export type SabnzbdConfig = SpoolConfig['sabnzbd'];
 /** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
