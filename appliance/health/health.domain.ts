@@ -35,6 +35,15 @@ export interface HealthDomain {
   runner: HealthRunner;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
+  /**
+   * The tree's changes (file.added, file.removed, file.moved; wired in appliance/app/health-events.ts), applied
+   * one after another in the order they came.
+   */
+  tree: {
+    added(paths: string[]): void;
+    removed(paths: string[]): void;
+    moved(from: string, to: string): void;
+  };
   close(): Promise<void>;
 }
 
@@ -51,7 +60,7 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
   };
 }
 
-/** Builds the health records, the worker (started here), the repair loop and the breaker; hooks into the VFS. */
+/** Builds the health records, the worker (started here), the repair loop and the breaker. */
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
@@ -107,10 +116,6 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     inOrder('could not drop records of removed files', () => service.filesRemoved(paths));
   const onMoved = (from: string, to: string) =>
     inOrder('could not move records of moved files', () => service.filesMoved(from, to));
-  deps.vfs.on('added', onAdded);
-  deps.vfs.on('removed', onRemoved);
-  deps.vfs.on('moved', onMoved);
-  const offConfig = deps.config.on('change', () => runner.wake());
   // Records for files the tree had before (or missed in a crash), then the worker starts.
   void service
     .reconcile()
@@ -124,11 +129,8 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     runner,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
+    tree: { added: onAdded, removed: onRemoved, moved: onMoved },
     async close() {
-      deps.vfs.off('added', onAdded);
-      deps.vfs.off('removed', onRemoved);
-      deps.vfs.off('moved', onMoved);
-      offConfig();
       await events;
       await runner.stop();
     },

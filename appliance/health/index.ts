@@ -5,7 +5,7 @@
  *   const healthStore = openHealthStore(store); // before the VFS: its listings ask healthStore.verdicts
  *   const health = createHealth({ store: healthStore, config, vfs, client: pool, clock, logger, repairer });
  *   registerHealthRoutes(router, health); // appliance/api/health.routes.ts
- *   reader.on('article-failure', (f) => health.service.readFailed(f));
+ *   events.on('read.article.failed', (f) => health.service.readFailed(f)); // appliance/app/article-failures.ts
  * See docs/health.md.
  */
 export { createHealth, runnerSettings, type HealthDeps, type HealthDomain } from './health.domain.js';

@@ -45,7 +45,8 @@ export class ImportRunner {
   private held = false;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: (() => void) | undefined;
-  private readonly wake = () => this.pump();
+  /** New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). */
+  readonly wake = (): void => this.pump();
 
   constructor(private readonly o: RunnerOptions) {}
 
@@ -55,14 +56,12 @@ export class ImportRunner {
     const recovered = this.o.queue.recover();
     if (recovered > 0)
       this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
-    this.o.queue.on('runnable', this.wake);
     this.pump();
   }
 
   /** Stops claiming, aborts imports in progress and waits for them to put their items back. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.o.queue.off('runnable', this.wake);
     clearTimeout(this.timer);
     for (const controller of this.active.values()) controller.abort();
     await this.idle;

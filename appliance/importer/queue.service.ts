@@ -1,11 +1,11 @@
-import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import type { Store } from '../store/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { NzbBlobStore } from './nzb-blob.store.js';
 import { QueueStore } from './queue.store.js';
 import type { QueueListQuery, QueueRecord } from './queue.types.js';
-import type { QueuePriority, QueueStats } from './queue.wire.js';
+import type { QueuePriority, QueueStats, QueueStatus } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;
@@ -20,13 +20,12 @@ export interface EnqueueInput {
   password?: string;
 }
 
-export interface QueueEvents {
-  /** New or restarted work: the runner wakes up. */
-  runnable: [];
-}
-
-/** The queue's rules (who may move where); storage is the store's, scheduling the runner's. */
-export class QueueService extends EventEmitter<QueueEvents> {
+/**
+ * The queue's rules (who may move where); storage is the store's, scheduling the runner's. Every item added,
+ * changed (its status above all) or removed is announced as a `queue.item.*` event once its write committed; the
+ * runner is woken by those (appliance/app/importer.ts).
+ */
+export class QueueService {
   readonly repo: QueueStore;
   readonly blobs: NzbBlobStore;
 
@@ -34,8 +33,8 @@ export class QueueService extends EventEmitter<QueueEvents> {
     private readonly store: Store,
     private readonly settings: () => { maxRetries: number },
     private readonly now: () => number = Date.now,
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
   ) {
-    super();
     this.repo = new QueueStore(store);
     this.blobs = new NzbBlobStore(store);
   }
@@ -68,7 +67,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       this.blobs.put(r.id, packed, hash);
       return r;
     });
-    this.emit('runnable');
+    this.events.emit('queue.item.added', queueItemEvent(record));
     return record;
   }
 
@@ -103,11 +102,9 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   /** SABnzbd's pause/resume of one item: a paused pending item is not claimed by the runner. */
   setPaused(id: number, paused: boolean): QueueRecord | undefined {
-    const changed = this.repo.update(id, (cur) =>
+    return this.change(id, (cur) =>
       cur.status === 'completed' || cur.status === 'failed' ? null : { ...cur, paused, updatedAt: this.now() },
     );
-    if (!paused) this.emit('runnable');
-    return changed;
   }
 
   stats(): QueueStats {
@@ -133,6 +130,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       return r;
     });
     if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
+    this.events.emit('queue.item.removed', queueItemEvent(removed));
     return removed;
   }
 
@@ -145,8 +143,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
         if (r) this.blobs.remove(id);
         return r;
       });
-      if (removed) deleted++;
-      else skipped.push(id);
+      if (removed) {
+        deleted++;
+        this.events.emit('queue.item.removed', queueItemEvent(removed));
+      } else skipped.push(id);
     }
     return { deleted, skipped };
   }
@@ -156,16 +156,12 @@ export class QueueService extends EventEmitter<QueueEvents> {
     const skipped: number[] = [];
     let restarted = 0;
     for (const id of new Set(ids)) {
-      let changed = false;
-      this.repo.update(id, (cur) => {
-        if (cur.status === 'processing') return null;
-        changed = true;
-        return { ...this.requeued(cur), retryCount: 0 };
-      });
-      if (changed) restarted++;
+      const changed = this.change(id, (cur) =>
+        cur.status === 'processing' ? null : { ...this.requeued(cur), retryCount: 0 },
+      );
+      if (changed?.status === 'pending') restarted++;
       else skipped.push(id);
     }
-    if (restarted > 0) this.emit('runnable');
     return { restarted, skipped };
   }
 
@@ -173,12 +169,11 @@ export class QueueService extends EventEmitter<QueueEvents> {
   retry(id: number): QueueRecord {
     const item = this.require(id);
     if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
-    const updated = this.repo.update(id, (cur) =>
+    const updated = this.change(id, (cur) =>
       cur.status === 'processing'
         ? null
         : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
     );
-    this.emit('runnable');
     return updated ?? item;
   }
 
@@ -188,16 +183,20 @@ export class QueueService extends EventEmitter<QueueEvents> {
     let deleted = 0;
     // Batches keep each write transaction short while the runner and the console keep working.
     for (let i = 0; i < ids.length; i += 500) {
-      deleted += this.store.transaction(() => {
-        let n = 0;
+      const removed = this.store.transaction(() => {
+        const gone: QueueRecord[] = [];
         for (const id of ids.slice(i, i + 500)) {
-          if (this.repo.remove(id, (cur) => cur.status === status)) {
+          const r = this.repo.remove(id, (cur) => cur.status === status);
+          if (r) {
             this.blobs.remove(id);
-            n++;
+            gone.push(r);
           }
         }
-        return n;
+        return gone;
       });
+      deleted += removed.length;
+      if (this.events.hasListeners('queue.item.removed'))
+        for (const r of removed) this.events.emit('queue.item.removed', queueItemEvent(r));
     }
     return { deleted };
   }
@@ -208,7 +207,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
   recover(): number {
     const ids = this.repo.idsWithStatus('processing');
     for (const id of ids) {
-      this.repo.update(id, (cur) =>
+      this.change(id, (cur) =>
         cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null,
       );
     }
@@ -217,18 +216,22 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   /** Takes the next runnable item and marks it processing (one transaction, so two workers never share one). */
   claim(): QueueRecord | undefined {
-    return this.store.transaction(() => {
+    const claimed = this.store.transaction(() => {
       const now = this.now();
       const next = this.repo.nextRunnable(now);
       if (!next) return undefined;
-      return this.repo.update(next.id, (cur) => ({
+      const item = this.repo.update(next.id, (cur) => ({
         ...cur,
         status: 'processing',
         startedAt: now,
         updatedAt: now,
         nextAttemptAt: null,
       }));
+      return item && { item, previous: next.status };
     });
+    if (!claimed) return undefined;
+    this.events.emit('queue.item.changed', queueItemChanged(claimed.item, claimed.previous));
+    return claimed.item;
   }
 
   nextRetryAt(): number | undefined {
@@ -276,7 +279,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       warnings?: readonly string[];
     },
   ): void {
-    this.repo.update(id, (cur) => ({
+    this.change(id, (cur) => ({
       ...cur,
       targetPath: result.targetPath || null,
       fileSize: result.fileSize,
@@ -292,7 +295,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
   fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
-    return this.repo.update(id, (cur) => ({
+    return this.change(id, (cur) => ({
       ...cur,
       errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
@@ -316,6 +319,18 @@ export class QueueService extends EventEmitter<QueueEvents> {
     return bytes;
   }
 
+  /** One item changed in its own transaction, announced once committed (nothing when `change` returns null). */
+  private change(id: number, change: (cur: QueueRecord) => QueueRecord | null): QueueRecord | undefined {
+    let previous: QueueStatus | undefined;
+    const updated = this.repo.update(id, (cur) => {
+      const next = change(cur);
+      if (next) previous = cur.status;
+      return next;
+    });
+    if (updated && previous !== undefined) this.events.emit('queue.item.changed', queueItemChanged(updated, previous));
+    return updated;
+  }
+
   private requeued(cur: QueueRecord): QueueRecord {
     return {
       ...cur,
@@ -327,6 +342,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
       updatedAt: this.now(),
     };
   }
+}
+
+function queueItemEvent(r: QueueRecord): SpoolEvents['queue.item.added'] {
+  return { id: r.id, name: r.name, category: r.category, status: r.status, paused: r.paused ?? false };
+}
+
+function queueItemChanged(r: QueueRecord, previous: QueueStatus): SpoolEvents['queue.item.changed'] {
+  return { ...queueItemEvent(r), previous_status: previous };
 }
 
 /** `Name`, `Name (2)` ... `Name (999)`: past that something is wrong, not merely popular. */

@@ -11,6 +11,8 @@ export interface ProviderTestBody {
   password: string;
   tls: boolean;
   insecure_tls: boolean;
+  /** PEM of a private CA trusted for this provider; empty when not set. */
+  ca: string;
   /** Edit mode with an empty password: the server tests with the one saved for this provider. */
   id?: string;
 }

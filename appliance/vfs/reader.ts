@@ -1,5 +1,6 @@
-import { EventEmitter, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
@@ -38,22 +39,13 @@ export class VfsReadError extends AppError {
   }
 }
 
-export interface ReaderEvents {
-  /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
-  'article-failure': [failure: ArticleFailure];
-  /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
-  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled' | 'evidence'>];
-  /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
-  'article-recovered': [recovered: { path: string; messageIds: string[] }];
-}
-
 /**
  * The one reader under WebDAV and FUSE. A byte range maps to articles by binary search over the stored layout;
  * up to `workersPerStream` articles are fetched at once in file order, and bytes are yielded as soon as the first
  * article arrives. A stream (`openStream`) adds read-ahead past the requested range while the reader is sequential
  * and drops it on a seek.
  */
-export class VfsReader extends EventEmitter<ReaderEvents> {
+export class VfsReader {
   readonly fetcher: ArticleFetcher;
   private readonly zeroFilled = new Map<string, number>();
 
@@ -61,8 +53,13 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     private readonly vfs: VfsService,
     private readonly source: ArticleSource,
     private readonly settings: () => ReaderSettings,
+    /**
+     * Where read outcomes go (appliance/app/article-failures.ts handles them): `read.article.failed` (missing or
+     * damaged on every provider: evidence), `read.article.unreachable` (no provider answered: logged, never
+     * recorded), `read.article.recovered` (articles marked missing that a read has just got whole).
+     */
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
   ) {
-    super();
     this.fetcher = new ArticleFetcher(source, new ArticleCache(settings().cacheBytes));
   }
 
@@ -215,7 +212,7 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, urgent);
       if (lease.data.byteLength === want) {
         if (this.vfs.health.unavailable(node.path, seg.messageId))
-          this.emit('article-recovered', { path: node.path, messageIds: [seg.messageId] });
+          this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });
         return lease;
       }
       lease.release();
@@ -228,11 +225,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     }
     const failure = { path: node.path, messageId: seg.messageId, segmentIndex: index, reason, at: Date.now() };
     if (!evidence) {
-      this.emit('article-unreachable', failure);
+      this.events.emit('read.article.unreachable', failure);
       throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', { ...failure, evidence, zeroFilled: zero });
+    this.events.emit('read.article.failed', { ...failure, evidence, zeroFilled: zero } satisfies ArticleFailure);
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }

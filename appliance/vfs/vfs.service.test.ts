@@ -101,7 +101,7 @@ test('move and copy are metadata only; remove reports every removed path', async
   assert.equal(t.vfs.stat('/complete/c/J'), undefined);
   assert.equal(t.vfs.stat('/complete/c/L/sub/f.bin')?.size, 2500);
   const removed: string[][] = [];
-  t.vfs.on('removed', (p) => removed.push(p));
+  t.events.on('file.removed', (e) => removed.push(e.paths));
   await t.vfs.remove('/complete/c/K');
   assert.deepEqual(removed[0], ['/complete/c/K/sub/f.bin', '/complete/c/K/sub', '/complete/c/K']);
   assert.equal(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
@@ -23,32 +23,29 @@ export interface VfsOptions {
   completeDir?: string;
   /** The health domain's verdicts (corrupted files are hidden from listings); none known by default. */
   health?: HealthVerdicts;
-}
-
-export interface VfsEvents {
-  /** Paths (files and directories) that left the tree; the health domain drops their records. */
-  removed: [paths: string[]];
-  /** A directory whose listing changed (rclone vfs/refresh). */
-  changed: [dir: string];
-  /** Article-backed files an imported job wrote (the health domain gives each a record). */
-  added: [paths: string[]];
-  /** A file or directory moved (the health domain moves its records along); emitted before 'removed'. */
-  moved: [from: string, to: string];
+  /**
+   * Where the tree announces its changes once committed: `file.added` (the article-backed files a job wrote; health
+   * gives each a record), `file.removed` (paths that left the tree; health drops their records), `file.moved`
+   * (before the `file.removed` of its source; health moves its records along), `directory.changed` (a listing
+   * changed; rclone vfs/refresh).
+   */
+  events?: EventSink<SpoolEvents>;
 }
 
 /**
  * The virtual tree: directories, article-backed files and small local sidecars. Every path that comes in is
  * normalised here (callers may pass user input); every write is one LMDB transaction.
  */
-export class VfsService extends EventEmitter<VfsEvents> {
+export class VfsService {
   private readonly repo: TreeStore;
+  private readonly events: EventSink<SpoolEvents>;
   readonly sidecars: SidecarStore;
   readonly completeDir: string;
   /** What the health domain knows (the tree keeps no health of its own): the listing filter and the reader ask. */
   readonly health: HealthVerdicts;
 
   constructor(opts: VfsOptions) {
-    super();
+    this.events = opts.events ?? silentEvents();
     this.health = opts.health ?? NO_VERDICTS;
     this.repo = new TreeStore(opts.db);
     this.sidecars = new SidecarStore(opts.sidecarDir);
@@ -106,12 +103,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
         await this.repo.dropLayouts(layouts.map((l) => l.layoutId));
         throw err;
       });
-    if (removed.length) this.emit('removed', removed);
-    this.emit(
-      'added',
-      planned.map((p) => p.path),
-    );
-    this.emit('changed', parentOf(dir));
+    if (removed.length) this.events.emit('file.removed', { paths: removed });
+    this.events.emit('file.added', {
+      paths: planned.map((p) => p.path),
+      queue_item_id: input.files.find((f) => f.queueItemId !== undefined)?.queueItemId ?? null,
+    });
+    this.changed(parentOf(dir));
     return { dir, files: planned.map((p) => p.path) };
   }
 
@@ -173,7 +170,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
         throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
       const node = dirNode(p, Date.now());
       this.repo.put(node);
-      this.emit('changed', parentOf(p));
+      this.changed(parentOf(p));
       return node;
     });
   }
@@ -186,8 +183,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (!this.repo.get(p)) throw new AppError('NOT_FOUND', `Not found: ${p}`);
       return this.deleteSubtree(p);
     });
-    this.emit('removed', removed);
-    this.emit('changed', parentOf(p));
+    this.events.emit('file.removed', { paths: removed });
+    this.changed(parentOf(p));
     return removed;
   }
 
@@ -226,13 +223,13 @@ export class VfsService extends EventEmitter<VfsEvents> {
       return existed;
     });
     // Replaced nodes at the destination go first, so records moved along with src are not dropped after.
-    if (removed.length) this.emit('removed', removed);
+    if (removed.length) this.events.emit('file.removed', { paths: removed });
     if (opts.mode === 'move') {
-      this.emit('moved', src, dst);
-      this.emit('removed', [src]);
+      this.events.emit('file.moved', { from: src, to: dst });
+      this.events.emit('file.removed', { paths: [src] });
     }
-    this.emit('changed', parentOf(dst));
-    if (opts.mode === 'move') this.emit('changed', parentOf(src));
+    this.changed(parentOf(dst));
+    if (opts.mode === 'move') this.changed(parentOf(src));
     return { replaced };
   }
 
@@ -262,7 +259,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       });
     });
     if (existing?.sidecarId) await this.sidecars.remove(existing.sidecarId);
-    this.emit('changed', parentOf(p));
+    this.changed(parentOf(p));
     return { created: !existing };
   }
 
@@ -280,6 +277,10 @@ export class VfsService extends EventEmitter<VfsEvents> {
       }
       this.repo.put({ ...node, deadProps: props });
     });
+  }
+
+  private changed(dir: string): void {
+    this.events.emit('directory.changed', { dir });
   }
 
   /** Every article-backed file below `path` (health checks, stats). */

@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ArticleClient } from '../../../appliance/articles/index.js';
+import { wireHealthEvents } from '../../../appliance/app/health-events.js';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { ConfigService } from '../../../appliance/config/index.js';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import {
   createHealth,
   openHealthStore,
@@ -109,11 +111,13 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
-  const healthStore = openHealthStore(store);
+  const events = new EventBus<SpoolEvents>(log);
+  const healthStore = openHealthStore(store, events);
   const vfs = new VfsService({
     db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
     sidecarDir: join(dir, 'sidecars'),
     health: healthStore.verdicts,
+    events,
   });
   const clock = new ManualClock();
   const articles = new FakeArticles();
@@ -131,6 +135,9 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     logger: log,
     repairer: () => repairer,
   });
+  // As createApp wires it: the tree's changes and config saves reach health over the bus.
+  const unwire = wireHealthEvents(events, domain);
+  const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
     vfs,
@@ -174,6 +181,8 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
       return path;
     },
     async close() {
+      unwire();
+      offConfig();
       await domain.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
@@ -23,10 +24,14 @@ export class MemoryVerdicts implements HealthVerdicts {
   }
 }
 
-/** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
+/**
+ * A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map); the tree announces
+ * its changes on `events`.
+ */
 export function tempVfs(): {
   vfs: VfsService;
   verdicts: MemoryVerdicts;
+  events: EventBus<SpoolEvents>;
   root: RootDatabase;
   dir: string;
   close: () => void;
@@ -34,14 +39,17 @@ export function tempVfs(): {
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
   const root = open({ path: join(dir, 'db') });
   const verdicts = new MemoryVerdicts();
+  const events = new EventBus<SpoolEvents>();
   const vfs = new VfsService({
     db: { nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) },
     sidecarDir: join(dir, 'sidecars'),
     health: verdicts,
+    events,
   });
   return {
     vfs,
     verdicts,
+    events,
     root,
     dir,
     close: () => {
