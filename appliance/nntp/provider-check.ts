@@ -53,6 +53,8 @@ function describe(err: unknown, cfg: ProviderCheckInput): string {
     if (err.kind === 'auth') return `Authentication failed (${err.status ?? 'no status'}): check username and password`;
     if (err.kind === 'timeout') return `Timed out connecting to ${where}`;
     if (err.kind === 'provider_refused') return `${where} refused the connection: ${msg}`;
+    if (err.kind === 'provider_capacity')
+      return `${where} is at the account's connection limit (other apps may be using it): ${msg}`;
     if (err.kind === 'tls') return msg;
   }
   if (/ECONNREFUSED/.test(msg)) return `Connection refused by ${where}`;
