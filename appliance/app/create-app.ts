@@ -28,6 +28,7 @@ import { forwardLiveEvents, liveHello } from './live.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
+import { wireStreamEvents } from './stream-events.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -160,7 +161,24 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
-    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp'), idleWarmConnections: 1 });
+    const pool = new NntpPool(config.get().providers, {
+      logger: logger.child('nntp'),
+      idleWarmConnections: 1,
+      // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
+      onCapChange: (id, allowed, max) => {
+        const m = pool.metrics().providers.find((p) => p.id === id);
+        const state = m?.cooling_down || allowed === 0 ? 'cooling_down' : 'usable';
+        const capped = allowed < max ? allowed : null;
+        const last_error = m?.last_error ?? null;
+        events.emit('provider.state.changed', {
+          id,
+          state,
+          last_error,
+          allowed_connections: capped,
+          max_connections: max,
+        });
+      },
+    });
     if (quickAckUnavailable)
       logger.warn('provider connections will not ACK at once: slower first bytes on some servers', {
         reason: quickAckUnavailable,
@@ -185,6 +203,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
+    // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
+    closers.push(wireStreamEvents(streaming.handles, events));
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store: healthStore,

@@ -1,7 +1,7 @@
 import { Errno, Op, type SpoolFuseAddon, type WindowTable } from './fuse.binding.js';
 import { AppError } from '../errors/app-error.js';
 import type { StreamWindow } from '../vfs/read-stream.js';
-import { ReadHandles, type ReadHandle } from '../vfs/read-handle.js';
+import { ReadHandles, type CloseReason, type ReadHandle } from '../vfs/read-handle.js';
 import { systemClock } from '../clock/clock.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
@@ -69,11 +69,12 @@ export function createFuseOps(
     publish: (offset, bytes) => native.publish(table, fh, offset, bytes) === 0,
     retire: (offset) => void native.retire(table, fh, offset),
   });
-  const close = (fh: number) => {
+  const close = (fh: number, reason: CloseReason) => {
     const h = handles.get(fh);
     handles.delete(fh);
     h?.ac.abort();
-    h?.read.close(); // retires every article it published, then unpins them
+    // retires every article it published, then unpins them; the native reads not yet counted count first
+    h?.read.close(reason, native.takeServed(table, fh));
     native.closeWindow(table, fh);
   };
 
@@ -122,7 +123,7 @@ export function createFuseOps(
       readWaiting(h, buf, Number(offset), o.readTimeoutMs ?? 15_000, done);
     },
     [Op.release](id, _path, fh) {
-      close(Number(fh));
+      close(Number(fh), 'done');
       answer(id, 0);
     },
     [Op.unlink](id, path) {
@@ -153,10 +154,10 @@ export function createFuseOps(
     },
     progress(fh) {
       const end = native.takeProgress(table, fh); // re-arms the wake-up, even for a handle already closed
-      if (end > 0) handles.get(fh)?.read.servedUpTo(end);
+      if (end > 0) handles.get(fh)?.read.servedUpTo(end, native.takeServed(table, fh));
     },
     closeAll() {
-      for (const fh of [...handles.keys()]) close(fh);
+      for (const fh of [...handles.keys()]) close(fh, 'aborted'); // the kernel never released them
     },
     get openHandles() {
       return handles.size;

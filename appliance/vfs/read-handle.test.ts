@@ -69,8 +69,8 @@ test('a WebDAV stream: opened, progress at most once a second with the bytes so 
   release();
   await waiting;
   for (let r = await it.next(); !r.done; r = await it.next()) got.push(Buffer.from(r.value));
-  h.close();
-  h.close(); // twice is once
+  h.close('done');
+  h.close('error'); // twice is once
   assert.deepEqual(Buffer.concat(got), bytes);
   assert.deepEqual(
     events.map((e) => e.kind),
@@ -82,6 +82,7 @@ test('a WebDAV stream: opened, progress at most once a second with the bytes so 
     {
       id: h.id,
       path: PATH,
+      size: bytes.length,
       front: 'webdav',
       client: { address: '10.0.0.9', userAgent: 'VLC/3.0' },
       openedAt: 1_000_000,
@@ -90,12 +91,16 @@ test('a WebDAV stream: opened, progress at most once a second with the bytes so 
       ttfbMs: null,
       stalls: 0,
       stalledMs: 0,
+      reason: null,
     },
   );
   assert.equal(p1!.bytesServed, 21_000);
   assert.equal(p1!.ttfbMs, 40);
   assert.deepEqual([p2!.bytesServed, p2!.stalls, p2!.stalledMs], [28_000, 1, 1_500]);
-  assert.deepEqual([closed!.bytesServed, closed!.offset, closed!.stalls], [bytes.length, bytes.length, 1]);
+  assert.deepEqual(
+    [closed!.bytesServed, closed!.offset, closed!.stalls, closed!.reason],
+    [bytes.length, bytes.length, 1, 'done'],
+  );
   assert.deepEqual(handles.snapshots(), [], 'a closed handle is no longer listed');
 });
 
@@ -108,14 +113,14 @@ test('a FUSE handle counts reads from the network, from memory and from the nati
   for (let i = 0; i < 50 && h.readCached(buf, 4_096, 8_000) === null; i++) await new Promise((r) => setTimeout(r, 5));
   assert.deepEqual(buf, bytes.subarray(4_096, 12_096));
   clock.t += 1_000;
-  h.servedUpTo(30_000); // the native window answered reads up to byte 30,000
-  h.close();
+  h.servedUpTo(30_000, 17_904); // the native window answered reads from byte 12,096 up to byte 30,000
+  h.close('done', 5_000); // and 5,000 more bytes before the release
   assert.deepEqual(
     events.map((e) => [e.kind, e.s.bytesServed, e.s.offset]),
     [
       ['opened', 0, 0],
       ['progress', 30_000, 30_000],
-      ['closed', 30_000, 30_000],
+      ['closed', 35_000, 30_000],
     ],
   );
   assert.deepEqual(events[0]!.s.client, { pid: 4242 });

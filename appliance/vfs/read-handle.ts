@@ -18,6 +18,8 @@ export interface StreamSnapshot {
   /** Unique per process while it runs. */
   id: number;
   path: string;
+  /** The file's size. */
+  size: number;
   front: ReadFront;
   client: ReadClient;
   openedAt: number;
@@ -30,7 +32,12 @@ export interface StreamSnapshot {
   /** Waits for the network longer than STALL_MS after the first byte, and their total length. */
   stalls: number;
   stalledMs: number;
+  /** How it ended (closed only; null while open). */
+  reason: CloseReason | null;
 }
+
+/** All read (or the reader was done), the client went away, or a read failed. */
+export type CloseReason = 'done' | 'aborted' | 'error';
 
 /** The port a live view listens on (app/ wires it to the event bus). Called on the JS thread, synchronously. */
 export interface StreamObserver {
@@ -45,6 +52,8 @@ export const STALL_MS = 1_000;
 export const PROGRESS_MS = 1_000;
 
 export interface OpenOptions {
+  /** The first byte the reader asks for, when known at open (a WebDAV range). */
+  offset?: number;
   /** Articles read ahead of a sequential reader (FUSE: the stream window). */
   readAhead?: () => number;
   /** Where read-ahead articles are published for reads that never reach JS (the FUSE native window). */
@@ -67,7 +76,7 @@ export class ReadHandles {
 
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
     const stream = new ReadStream(this.reader, path, o.readAhead ?? (() => this.reader.streamWindow()), o.window);
-    const h = new ReadHandle(this.nextId++, stream, this.reader, front, client, this);
+    const h = new ReadHandle(this.nextId++, stream, this.reader, front, client, this, o.offset ?? 0);
     this.open_.set(h.id, h);
     this.emit('opened', h);
     return h;
@@ -76,7 +85,7 @@ export class ReadHandles {
   /** Listens to every handle's opened / progress / closed; returns the unsubscribe. */
   observe(o: StreamObserver): () => void {
     this.observers.add(o);
-    return () => this.observers.delete(o);
+    return () => void this.observers.delete(o);
   }
 
   /** Whether anyone listens (events are built only then). */
@@ -107,12 +116,11 @@ export class ReadHandles {
 export class ReadHandle {
   readonly openedAt: number;
   private bytes = 0;
-  private offset = 0;
   private firstByteAt: number | null = null;
   private stalls = 0;
   private stalledMs = 0;
   private lastProgress: number;
-  private closed = false;
+  private reason: CloseReason | null = null;
 
   /** @internal: ReadHandles.open */
   constructor(
@@ -122,6 +130,7 @@ export class ReadHandle {
     readonly front: ReadFront,
     readonly client: ReadClient,
     private readonly hub: ReadHandles,
+    private offset: number,
   ) {
     this.openedAt = this.lastProgress = hub.clock.now();
   }
@@ -163,9 +172,9 @@ export class ReadHandle {
     return n;
   }
 
-  /** Reads answered without JS (the FUSE native window) reached `end`. */
-  servedUpTo(end: number): void {
-    if (end > this.offset) this.served(this.offset, end - this.offset, null);
+  /** Reads answered without JS (the FUSE native window), `bytes` of them since the last report, reached `end`. */
+  servedUpTo(end: number, bytes: number): void {
+    this.served(end - bytes, bytes, null);
     this.tracker.servedUpTo(end);
   }
 
@@ -174,10 +183,15 @@ export class ReadHandle {
     return this.tracker.publishedCount;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
+  /**
+   * Ends the handle (a second close is ignored); `reason` goes to the observers. `nativeBytes`: what the native
+   * window served since its last report (FUSE), counted before the closed event.
+   */
+  close(reason: CloseReason = 'done', nativeBytes = 0): void {
+    if (this.reason) return;
+    this.reason = reason;
     this.tracker.close();
+    if (nativeBytes > 0) this.bytes += nativeBytes;
     this.hub.emit('closed', this);
   }
 
@@ -185,6 +199,7 @@ export class ReadHandle {
     return {
       id: this.id,
       path: this.node.path,
+      size: this.node.size,
       front: this.front,
       client: this.client,
       openedAt: this.openedAt,
@@ -193,6 +208,7 @@ export class ReadHandle {
       ttfbMs: this.firstByteAt === null ? null : this.firstByteAt - this.openedAt,
       stalls: this.stalls,
       stalledMs: this.stalledMs,
+      reason: this.reason,
     };
   }
 

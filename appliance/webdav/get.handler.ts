@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
+import type { CloseReason } from '../vfs/read-handle.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
 import { mimeOf, showsInline } from './mime.js';
 import { parseRange, type ByteRange } from './ranges.js';
@@ -68,10 +69,9 @@ async function streamParts(
   const { ctx, deps } = r;
   const ac = new AbortController();
   ctx.reply.onAborted(() => ac.abort());
-  const handle = deps.handles.open(node.path, 'webdav', {
-    address: ctx.req.ip,
-    userAgent: ctx.req.header('user-agent'),
-  });
+  const client = { address: ctx.req.ip, userAgent: ctx.req.header('user-agent') };
+  const handle = deps.handles.open(node.path, 'webdav', client, { offset: parts[0]?.range.start ?? 0 });
+  let outcome: CloseReason = 'aborted';
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const p of parts) {
       if (p.preamble) yield p.preamble;
@@ -91,14 +91,16 @@ async function streamParts(
       },
     };
     await ctx.reply.stream(rest, total);
+    if (!ctx.reply.aborted) outcome = 'done';
   } catch (err) {
     if (ac.signal.aborted || ctx.reply.aborted) return; // client went away: not an error
+    outcome = 'error';
     if (!ctx.reply.sent) throw err;
     deps.logger.warn('stream failed mid-body, connection cut', { path: node.path, error: (err as Error).message });
     ctx.reply.close();
   } finally {
     ac.abort();
-    const close = () => handle.close();
+    const close = () => handle.close(outcome);
     void it.return(undefined).then(close, close);
   }
 }
