@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NntpPool } from '../appliance/nntp/index.js';
+import { QueueTables } from '../appliance/importer/queue.store.js';
 import { layoutFromFirstAndLast, parseNzb } from '../appliance/nzb/index.js';
 import { openStore } from '../appliance/store/index.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
@@ -62,7 +63,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
 async function queueList(log: (m: string) => void): Promise<string[]> {
   const srv = await startServer({ config: { auth: { login_required: false } } });
   try {
-    const repo = srv.app().importer.queue.repo;
+    const repo = new QueueTables(srv.app().store);
     const store = srv.app().store;
     const t0 = performance.now();
     const base = Date.now() - 100_000_000;
