@@ -14,6 +14,7 @@ import { NntpPool } from '../appliance/nntp/index.js';
 import { QueueTables } from '../appliance/importer/queue.store.js';
 import { layoutFromFirstAndLast, parseNzb } from '../appliance/nzb/index.js';
 import { openStore } from '../appliance/store/index.js';
+import { LmdbTreeStore } from '../appliance/vfs/tree.store.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import { ensureInn } from '../tests/support/inn/server.js';
 import { generateLargeNzb } from '../tests/support/nzb/generate.js';
@@ -34,7 +35,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
   const store = openStore({ rootPath: dir });
   try {
     const vfs = new VfsService({
-      db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+      tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
       sidecarDir: join(dir, 'sc'),
     });
     const rows: string[] = [];

@@ -4,11 +4,12 @@ import { AppError } from '../errors/app-error.js';
 import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
-import { TreeStore, type VfsDatabases } from './tree.store.js';
+import type { TreeStore } from './tree.port.js';
 import type { AddJobFile, AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
 
 export interface VfsOptions {
-  db: VfsDatabases;
+  /** Where the tree lives (LmdbTreeStore in the app). */
+  tree: TreeStore;
   /** Local directory for sidecar files (PUT .nfo/.srt/artwork). */
   sidecarDir: string;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
@@ -28,7 +29,7 @@ export interface VfsEvents {
 
 /**
  * The virtual tree: directories, article-backed files and small local sidecars. Every path that comes in is
- * normalised here (callers may pass user input); every write is one LMDB transaction.
+ * normalised here (callers may pass user input); every write is one atomic `TreeStore.write`.
  */
 export class VfsService extends EventEmitter<VfsEvents> {
   private readonly repo: TreeStore;
@@ -37,7 +38,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
 
   constructor(opts: VfsOptions) {
     super();
-    this.repo = new TreeStore(opts.db);
+    this.repo = opts.tree;
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }

@@ -15,6 +15,7 @@ import { QueueService } from '../../appliance/importer/queue.service.js';
 import { memoryLogger } from '../../appliance/logging/logger.js';
 import { ArticleMissingError, type DecodedArticle } from '../../appliance/nntp/index.js';
 import { openStore } from '../../appliance/store/index.js';
+import { LmdbTreeStore } from '../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../appliance/vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
 import { generateLargeNzb, messageIdFor } from '../../tests/support/nzb/generate.js';
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
   const parsePool = createParseNzbPool();
   const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: 0 }));
   const vfs = new VfsService({
-    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
   });
   const importer = new NzbImporter({

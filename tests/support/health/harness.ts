@@ -25,6 +25,7 @@ import {
   type RequestPriority,
 } from '../../../appliance/nntp/index.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
+import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 
 export const ARTICLE = 1000;
@@ -106,7 +107,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
   const vfs = new VfsService({
-    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
   });
   const clock = new ManualClock();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
+import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout } from '../../../appliance/vfs/types.js';
 import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
@@ -13,7 +14,7 @@ export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; c
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
   const root = open({ path: join(dir, 'db') });
   const vfs = new VfsService({
-    db: { nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) },
+    tree: new LmdbTreeStore({ nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) }),
     sidecarDir: join(dir, 'sidecars'),
   });
   return {
