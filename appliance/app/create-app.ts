@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLmdbAuthStores } from '../auth/auth-lmdb.store.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
@@ -139,7 +140,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ store, settings, logger: logger.child('auth') });
+    const auth = createAuth({ ...openLmdbAuthStores(store), settings, logger: logger.child('auth') });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto

@@ -62,7 +62,7 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
     params,
     ctx,
     sab: deps.sab,
-    isApiKey: (key) => deps.auth.users.byApiKey(key.trim()) !== undefined,
+    isApiKey: async (key) => (await deps.auth.users.byApiKey(key.trim())) !== undefined,
   });
 }
 
