@@ -5,7 +5,9 @@
 //     appliance/app/.
 //  3. The console (pwa/src) imports from appliance/ only wire files (`*.wire.ts`), and what a wire file loads at
 //     run time (type-only imports aside) uses no Node built-in and no npm package: it is bundled into the browser.
-// Exits 1 with one line per problem. See docs/contributing.md "Wire types".
+//  4. Layers (LAYERS below): a file imports only from its own layer or the layers under it, and a domain reaches
+//     http/ only through the ports in HTTP_PORTS. Tests (`*.test.ts`) stand beside the code but in no layer.
+// Exits 1 with one line per problem. See docs/contributing.md "Layers" and "Wire types".
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +72,39 @@ for (const f of [...serverFiles, ...consoleFiles]) {
 }
 
 const problems = [];
+
+/**
+ * The layers of the server, from the ground up. A file may import its own layer and every layer under it, never one
+ * above: what is lower knows nothing of what is built on it. Every folder of appliance/ (and workers/) stands in
+ * exactly one layer; a new folder is added here, or lint fails.
+ */
+const LAYERS = [
+  // Plumbing any code may use: coded errors, time, names as text, addon lookup, the logger, the LMDB environment.
+  // Knows nothing of Usenet, the config file or HTTP.
+  ['base', ['errors', 'clock', 'text', 'addons', 'logging', 'store']],
+  // Usenet's bytes: the article map, archive headers, NZB parsing (and its worker), the NNTP pool, article evidence.
+  // Takes plain settings; knows no config file, user or route.
+  ['engine', ['layout', 'archive', 'nzb', 'workers/', 'nntp', 'articles']],
+  // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
+  // rclone, the arrs, the import queue, file health, the SABnzbd service. A domain serves callers; it reaches http/
+  // only through HTTP_PORTS.
+  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd']],
+  // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
+  ['fronts', ['http', 'webdav', 'fuse']],
+  // Every route module: the /api calls of the console contract and the SABnzbd API, thin, one service call each.
+  ['api', ['api']],
+  // The composition root: builds every domain and wires them to each other and to the route table.
+  ['app', ['app']],
+  // The process: the supervisor (listen, rebuild on restart) and main (environment, signals).
+  ['main', ['supervisor.ts', 'main.ts']],
+];
+
+/**
+ * The files of http/ a domain may import: the request and caller a service reads (types), the dispatcher's
+ * Gatekeeper and NetworkPolicy that auth implements (types), the proxy address rules config and auth apply, and
+ * the multipart reader an NZB upload uses. Routes, the router and replies stay out of domains: they live in api/.
+ */
+const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-address.ts', 'multipart.ts']);
 
 // 1. Cycles (Tarjan's strongly connected components over the server files).
 {
@@ -144,10 +179,44 @@ const problems = [];
   for (const w of wires) check(w, w);
 }
 
+// 4. Layers: no import runs back up, and domains reach http/ only through its ports.
+{
+  const layerOf = new Map(); // a folder or file under appliance/ (or workers/) -> [rank, layer name]
+  LAYERS.forEach(([name, places], rank) => {
+    for (const place of places) layerOf.set(place.endsWith('/') ? place : `appliance/${place}`, [rank, name]);
+  });
+  const placeOf = (abs) => {
+    const parts = rel(abs).split('/');
+    return parts[0] === 'workers' ? 'workers/' : `appliance/${parts[1]}`;
+  };
+  const domainsRank = LAYERS.findIndex(([name]) => name === 'domains');
+  const httpDir = join(root, 'appliance', 'http') + '/';
+  for (const f of serverFiles) {
+    if (f.endsWith('.test.ts')) continue;
+    const from = layerOf.get(placeOf(f));
+    if (!from) {
+      problems.push(`${rel(f)} stands in no layer: add ${placeOf(f)} to LAYERS in scripts/check-imports.mjs`);
+      continue;
+    }
+    for (const { to } of edges.get(f)) {
+      if (!to || to.endsWith('.test.ts')) continue;
+      const target = layerOf.get(placeOf(to));
+      if (!target) continue; // reported as a file of its own
+      if (target[0] <= from[0]) continue;
+      if (from[0] === domainsRank && to.startsWith(httpDir)) {
+        if (!HTTP_PORTS.has(to.slice(httpDir.length)))
+          problems.push(`${rel(f)} (domains) imports ${rel(to)}: a domain reaches http/ only through HTTP_PORTS`);
+      } else {
+        problems.push(`${rel(f)} (${from[1]}) imports ${rel(to)} (${target[1]}): an import may not run up a layer`);
+      }
+    }
+  }
+}
+
 if (problems.length) {
   for (const p of problems) console.error(p);
   process.exit(1);
 }
 console.log(
-  `imports: ${serverFiles.length} server files, no cycles; console reaches appliance/ only through wire files`,
+  `imports: ${serverFiles.length} server files, no cycles, no import up a layer; console reaches appliance/ only through wire files`,
 );

@@ -6,6 +6,7 @@ import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js
 import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
+import { EventBus, type SpoolEvents } from '../events/index.js';
 import { createDispatcher } from '../http/dispatch.js';
 import { Front, type UwsHandler } from '../http/front.js';
 import { InflightCounter } from '../http/inflight.js';
@@ -67,6 +68,8 @@ export interface SpoolApp {
   readonly sabnzbd: SabnzbdDomain;
   /** File health: records, checks, repair through arrs.repair. */
   readonly health: HealthDomain;
+  /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
+  readonly events: EventBus<SpoolEvents>;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -119,11 +122,15 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const config =
     opts.config ??
     (await ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') }));
+  // One bus per app; the config (opened before the app, main.ts) announces its saves on it as 'config.changed'.
+  const events = new EventBus<SpoolEvents>(logger.child('events'));
+  closers.push(() => events.clear());
+  closers.push(config.on('change', (_next, _prev, paths) => events.emit('config.changed', { paths: [...paths] })));
   // log.*: the level and the rotating file, applied now and again whenever the config changes.
   const logFile = new LogFile(logger, config.dataDir);
   const applyLog = () => logFile.apply(config.get().log, opts.logLevel);
   applyLog();
-  config.on('change', applyLog);
+  events.on('config.changed', applyLog);
   closers.push(() => logFile.close());
   const store = openStore({
     rootPath: resolve(config.dataDir, config.get().metadata.root_path),
@@ -155,7 +162,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         reason: quickAckUnavailable,
       });
     closers.push(() => pool.close());
-    config.on('change', () => pool.updateProviders(config.get().providers));
+    events.on('config.changed', () => pool.updateProviders(config.get().providers));
     const streaming = buildStreaming({
       store,
       config,
@@ -228,6 +235,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       arrs,
       sabnzbd,
       health,
+      events,
       logger,
       clock,
       version,

@@ -14,11 +14,12 @@ import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
 import { registerUsersRoutes } from '../api/users.routes.js';
-import { registerSabnzbdRoutes } from '../sabnzbd/index.js';
+import { registerSabnzbdRoutes } from '../api/sabnzbd.routes.js';
 import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
-import { registerHealthRoutes, type HealthDomain } from '../health/index.js';
+import { registerHealthRoutes } from '../api/health.routes.js';
+import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 

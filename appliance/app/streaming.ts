@@ -51,6 +51,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   vfs.on('changed', (dir) => rclone.refresh(dir));
+  invalidateMountOnChange(vfs, mount, fuseLog);
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
     vfs,
@@ -65,6 +66,20 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
       reader.removeAllListeners();
     },
   };
+}
+
+/**
+ * What the kernel cached about a path that left the tree or changed (a file removed, moved, or replaced by a
+ * re-import or a MOVE over it) is dropped at once, so it does not stay visible for dir_cache_time (docs/fuse.md).
+ */
+function invalidateMountOnChange(vfs: VfsService, mount: MountService, log: Logger): void {
+  const invalidate = (paths: string[]) =>
+    void mount
+      .invalidate(paths)
+      .catch((err: Error) => log.warn('kernel cache invalidation failed', { error: err.message }));
+  vfs.on('removed', (paths) => invalidate(paths));
+  vfs.on('moved', (from, to) => invalidate([from, to]));
+  vfs.on('changed', (dir) => invalidate([dir]));
 }
 
 /** rclone.log_level (DEBUG, INFO, WARN, ERROR) as a logger level. */

@@ -12,3 +12,5 @@ export { formatOf } from './signature.js';
 export { SEVENZIP_SIGNATURE, scanSevenZip } from './sevenzip.js';
 export { lzmaDecode } from './lzma.js';
 export { KeyRing, type CipherCheck, type MemberCipher } from './crypto.js';
+export { MAX_ARCHIVE_MEMBERS, tooManyMembers } from './limits.js';
+export { setsByHeaders } from './volume-sets.js';

@@ -10,6 +10,7 @@ import {
 import type { KeyRing } from './crypto.js';
 import { readRar4Block, readSealedRar4Block, type Rar4Block } from './rar4-block.js';
 import { decodeRar4Name } from './rar4-name.js';
+import { MAX_ARCHIVE_MEMBERS, tooManyMembers } from './limits.js';
 
 /**
  * RAR 2.9/3.x ("RAR 4") volume headers, from the RAR 3.x technical notes. A block is HEAD_CRC (low 16 bits of the
@@ -74,6 +75,7 @@ export async function scanRar4Volume(
         throw invalid(`${where} claims ${dataSize} bytes of data, but the volume ends at byte ${source.size}`);
       }
       scan.entries.push(entry);
+      if (scan.entries.length > MAX_ARCHIVE_MEMBERS) throw tooManyMembers(volume, scan.entries.length, true);
       if (entry.splitAfter) {
         scan.moreVolumes = true;
         if (!readEnd) return scan;

@@ -9,6 +9,7 @@ import {
   type VolumeScan,
 } from './archive.types.js';
 import { KeyRing } from './crypto.js';
+import { MAX_ARCHIVE_MEMBERS, tooManyMembers } from './limits.js';
 
 /**
  * RAR 5.0 volume headers (rarlab's "RAR 5.0 archive format" technote). A block is CRC32 | vint header size |
@@ -119,6 +120,7 @@ export async function scanRar5Volume(source: ByteSource, volume: string, keys?: 
       if (!sawMain) throw invalid(`${volume}: a file header comes before the main archive header`);
       const entry = fileEntry(block, `${volume} at byte ${pos}`);
       scan.entries.push(entry);
+      if (scan.entries.length > MAX_ARCHIVE_MEMBERS) throw tooManyMembers(volume, scan.entries.length, true);
       // A member continues in the next volume only when this one is full: nothing but the end block follows.
       if (entry.splitAfter) {
         scan.moreVolumes = true;

@@ -5,6 +5,7 @@ import type { KeyRing } from './crypto.js';
 import { lzmaDecode, MAX_LZMA_OUTPUT } from './lzma.js';
 import { AES, isEncryptedHeader, openEncryptedHeader, sevenZipAes } from './sevenzip-crypt.js';
 import { safeMemberPath } from './member-path.js';
+import { MAX_ARCHIVE_MEMBERS, tooManyMembers } from './limits.js';
 import {
   HeaderCursor,
   Id,
@@ -75,6 +76,7 @@ export async function scanSevenZip(source: ByteSource, name: string, keys?: KeyR
     else if (id === Id.FilesInfo) files = readFilesInfo(c);
     else throw invalid(`${name}: the 7z header has an unknown property ${id}`);
   }
+  if (files.length > MAX_ARCHIVE_MEMBERS) throw tooManyMembers(name, files.length);
   return members(files, streams, source.size, name);
 }
 

@@ -193,10 +193,8 @@ test('each failure is its own typed error, retryable or not', async () => {
   assert.deepEqual([bad.kind, bad.retryable], ['bad_response', false]);
 
   radarr.fail({ path: 'system/status', status: 'hang', times: 1 });
-  const started = Date.now();
   const slow = await failure(client(radarr, { timeoutMs: 200 }).systemStatus());
   assert.deepEqual([slow.kind, slow.retryable], ['timeout', true]);
-  assert.ok(Date.now() - started < 5_000);
 
   const notUrl = await failure(new ArrClient({ type: 'radarr', url: 'radarr:7878', apiKey: 'k' }).systemStatus());
   assert.deepEqual([notUrl.kind, notUrl.retryable], ['invalid_url', false]);

@@ -68,6 +68,16 @@ export class FuseMount {
     return { native_reads, native_bytes, js_reads };
   }
 
+  /**
+   * Makes the kernel forget what it cached about `paths` (removed, moved or replaced in the tree), so the next stat
+   * through the mount asks the tree again instead of trusting attributes and entries kept for attr_timeout and
+   * dir_cache_time. Runs off the JS thread (fuse.binding.ts); resolves with one result per path.
+   */
+  invalidate(paths: string[]): Promise<number[]> {
+    if (paths.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => requireAddon().invalidate(this.native, paths, resolve));
+  }
+
   get openHandles(): number {
     return this.ops.openHandles;
   }

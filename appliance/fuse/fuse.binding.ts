@@ -36,6 +36,12 @@ export interface SpoolFuseAddon {
   ): NativeMount;
   reply(m: NativeMount, id: number, result: number, a?: unknown, b?: unknown): boolean;
   unmount(m: NativeMount, done: () => void): void;
+  /**
+   * Drops the kernel's cached attributes of each path (libfuse `fuse_invalidate_path`), on libuv's thread pool:
+   * never on the JS thread, which must stay free to answer the requests the kernel holds locks for. `done` gets
+   * one result per path: 0, -ENOENT when the kernel held nothing for it, -ENOTCONN once unmounting.
+   */
+  invalidate(m: NativeMount, paths: string[], done: (results: number[]) => void): void;
 }
 
 const require = createRequire(import.meta.url);

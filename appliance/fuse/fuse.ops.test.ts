@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { Errno, Op, requireAddon } from './fuse.binding.js';
 import { createFuseOps } from './fuse.ops.js';
 import { VfsReader } from '../vfs/reader.js';
@@ -47,7 +47,7 @@ function opsWith(source: MapSource, readTimeoutMs = 15_000) {
   };
 }
 
-test('setup', async () => {
+before(async () => {
   await t.vfs.addJob({ category: 'x', jobName: 'J', files: [{ name: 'f.bin', size: bytes.length, layout }] });
 });
 

@@ -132,6 +132,21 @@ export class MountService {
     return { message: 'Mount stopped' };
   }
 
+  /**
+   * Paths that changed in the tree (removed, moved away, replaced; app/streaming.ts subscribes): the native mount
+   * drops the kernel's cached attributes of each, so they do not stay visible for dir_cache_time (docs/fuse.md).
+   * The rclone backend learns of changes through vfs/refresh instead; nothing to do without a native mount.
+   */
+  async invalidate(paths: string[]): Promise<void> {
+    const fuse = this.fuse;
+    if (!fuse || paths.length === 0) return;
+    const results = await fuse.invalidate(paths);
+    this.logger.debug('kernel cache invalidated', {
+      paths: paths.length,
+      cached: results.filter((r) => r === 0).length,
+    });
+  }
+
   /** Files open on the native mount now (each with its read window). */
   openHandles(): number {
     return this.fuse?.openHandles ?? 0;

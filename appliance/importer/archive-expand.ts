@@ -3,10 +3,13 @@ import {
   ArchiveError,
   assembleMembers,
   formatOf,
+  MAX_ARCHIVE_MEMBERS,
   parseVolumeName,
   scanRar4Volume,
   scanRar5Volume,
   scanSevenZip,
+  setsByHeaders,
+  tooManyMembers,
   type ArchiveFormat,
   type ArchiveMember,
   type VolumeScan,
@@ -30,6 +33,8 @@ export interface ExpandContext {
   keys: KeyRing;
   /** import.show_archive_volumes: keep the volumes in the job beside what they hold. */
   showVolumes: boolean;
+  /** Files exposed from archives so far in this import (every set and level): capped at MAX_ARCHIVE_MEMBERS. */
+  membersSoFar?: number;
 }
 
 /** A job file and, when known, its first bytes (the first article's head from the first pass). */
@@ -38,29 +43,44 @@ export interface Candidate {
   head?: Uint8Array;
 }
 
+/** A set of volumes, and their scans in set order when grouping already read them. */
+interface VolumeSet {
+  format: ArchiveFormat;
+  volumes: Volume[];
+  scans?: VolumeScan[];
+}
+
 /**
  * Replaces archive volumes by the files they store (recursively: a stored RAR inside a stored RAR resolves to the
- * innermost files). Volumes are recognised by their first bytes, grouped into sets by name (or, under obfuscated
- * names, by format), and ordered by the volume numbers in their headers (by name where the headers carry none).
- * Only headers are read. Anything that cannot be streamed fails the import with the archive's reason.
+ * innermost files). Volumes are recognised by their first bytes, grouped into sets by name or, under obfuscated
+ * names, by what their headers say (archive/volume-sets.ts), and ordered by the volume numbers in their headers (by
+ * name where the headers carry none). Only headers are read. Anything that cannot be streamed fails the import with
+ * the archive's reason, and so do more than MAX_ARCHIVE_MEMBERS files from the archives of one import.
  */
 export async function expandArchives(candidates: Candidate[], ctx: ExpandContext, depth = 0): Promise<AddJobFile[]> {
   const formats = await mapLimit(candidates, 8, async (c) => formatOf(c.head ?? (await headOf(c.file, ctx))));
-  const sets = new Map<string, { format: ArchiveFormat; volumes: Volume[] }>();
+  const named = new Map<string, VolumeSet>();
+  const loose = new Map<ArchiveFormat, Volume[]>();
   const out: AddJobFile[] = [];
   candidates.forEach((c, i) => {
     const format = formats[i];
     if (!format) return void out.push(c.file);
-    const key = `${format}:${parseVolumeName(c.file.name)?.setKey ?? (format === '7z' ? c.file.name : '?obfuscated')}`;
-    const set = sets.get(key) ?? { format, volumes: [] };
     c.file.layout = resolveLayout(c.file.layout);
+    const setKey = format === '7z' ? c.file.name : parseVolumeName(c.file.name)?.setKey;
+    if (setKey === undefined) return void loose.set(format, [...(loose.get(format) ?? []), c.file as Volume]);
+    const set = named.get(`${format}:${setKey}`) ?? { format, volumes: [] };
     set.volumes.push(c.file as Volume);
-    sets.set(key, set);
+    named.set(`${format}:${setKey}`, set);
   });
-  if (sets.size === 0) return out;
+  if (named.size === 0 && loose.size === 0) return out;
   if (depth >= MAX_DEPTH) throw nonRetryableError(`archives are nested more than ${MAX_DEPTH} deep (a loop?)`);
-  for (const set of sets.values()) {
-    const members = await membersOf(set.format, set.volumes, ctx);
+  const sets = [...named.values()];
+  for (const [format, volumes] of loose) sets.push(...(await setsOfLooseVolumes(format, volumes, ctx)));
+  for (const set of sets) {
+    const members = await membersOf(set, ctx);
+    ctx.membersSoFar = (ctx.membersSoFar ?? 0) + members.length;
+    if (ctx.membersSoFar > MAX_ARCHIVE_MEMBERS)
+      throw asImportFailure(tooManyMembers('the archives of this release', ctx.membersSoFar));
     const inner = await archiveErrors(() => memberFiles(members, set.volumes, ctx));
     if (ctx.showVolumes && depth === 0) out.push(...set.volumes);
     out.push(
@@ -78,30 +98,49 @@ async function headOf(file: AddJobFile, ctx: ExpandContext): Promise<Buffer> {
   return file.size < 8 ? Buffer.alloc(0) : layoutSource(resolveLayout(file.layout), ctx.articles, file.name).read(0, 8);
 }
 
-async function membersOf(format: ArchiveFormat, volumes: Volume[], ctx: ExpandContext): Promise<ArchiveMember[]> {
-  try {
+/** Reads one volume's headers; RAR 4 volumes named nothing useful are read to their end block (its number). */
+function scanVolume(format: ArchiveFormat, v: Volume, ctx: ExpandContext, named: boolean): Promise<VolumeScan> {
+  const source = layoutSource(v.layout, ctx.articles, v.name);
+  return format === 'rar5'
+    ? scanRar5Volume(source, v.name, ctx.keys)
+    : scanRar4Volume(source, v.name, !named, ctx.keys);
+}
+
+/**
+ * RAR volumes whose names say nothing: every volume's headers are read, then the volumes are split into sets by
+ * what the headers say (archive number, continuation of split members), several sets in one NZB included.
+ */
+async function setsOfLooseVolumes(format: ArchiveFormat, volumes: Volume[], ctx: ExpandContext): Promise<VolumeSet[]> {
+  if (format === '7z') return volumes.map((v) => ({ format, volumes: [v] }));
+  const scans = await archiveErrors(() => mapLimit(volumes, 8, (v) => scanVolume(format, v, ctx, false)));
+  return setsByHeaders(
+    scans,
+    volumes.map((v) => v.size),
+  ).map((set) => ({ format, volumes: set.map((i) => volumes[i]!), scans: set.map((i) => scans[i]!) }));
+}
+
+async function membersOf(set: VolumeSet, ctx: ExpandContext): Promise<ArchiveMember[]> {
+  const { format, volumes } = set;
+  return archiveErrors(async () => {
     if (format === '7z') {
       // one joined file per archive (split .7z.001 pieces were joined by name): its header names the members
       const v = volumes[0]!;
       return await scanSevenZip(layoutSource(v.layout, ctx.articles, v.name), v.name, ctx.keys);
     }
+    if (set.scans)
+      return assembleMembers(
+        set.scans,
+        volumes.map((v) => v.name),
+      );
     // RAR 4 volumes carry their number only in the end block: read it when the names cannot order them
     const named = volumes.every((v) => parseVolumeName(v.name) !== null);
-    const scans = await mapLimit(volumes, 8, (v) => {
-      const source = layoutSource(v.layout, ctx.articles, v.name);
-      return format === 'rar5'
-        ? scanRar5Volume(source, v.name, ctx.keys)
-        : scanRar4Volume(source, v.name, !named, ctx.keys);
-    });
+    const scans = await mapLimit(volumes, 8, (v) => scanVolume(format, v, ctx, named));
     const order = volumeOrder(volumes, scans);
     return assembleMembers(
       order.map((i) => scans[i]!),
       order.map((i) => volumes[i]!.name),
     ).map((m) => ({ ...m, extents: m.extents.map((e) => ({ ...e, volume: order[e.volume]! })) }));
-  } catch (err) {
-    if (err instanceof ArchiveError) throw new ImportError(err.message, false, err.code);
-    throw err;
-  }
+  });
 }
 
 /** Indexes of `volumes` in set order: header volume numbers when every volume has one, else names. */
@@ -159,10 +198,11 @@ async function archiveErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ArchiveError) throw new ImportError(err.message, false, err.code);
-    throw err;
+    throw err instanceof ArchiveError ? asImportFailure(err) : err;
   }
 }
+
+const asImportFailure = (err: ArchiveError) => new ImportError(err.message, false, err.code);
 
 /** Two files of one name (a member named like a volume, two sets holding the same name) get ` (2)`. */
 function dedupe(files: AddJobFile[]): AddJobFile[] {

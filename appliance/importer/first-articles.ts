@@ -3,17 +3,21 @@ import type { NzbDocument, YencFacts } from '../nzb/index.js';
 import { FIRST_16K } from '../nzb/index.js';
 import { fetchArticle, mapLimit, ProbeOutageError, type ArticleClient } from '../articles/index.js';
 import { nonRetryableError, retryableError } from './import-errors.js';
-import { formatOf } from '../archive/index.js';
 
-/** The first article of one NZB file, or the fact that no provider has it. */
+/**
+ * The first article of one NZB file, or the fact that no provider has it. Only its first 16 KiB (`head`) are kept
+ * for the whole import: that is what PAR2 matching hashes and where an archive volume's first headers lie; `size`
+ * is how many bytes the article decoded to (when it is no larger than `head`, `head` is the whole article).
+ */
 export type FirstArticle =
-  | { missing: false; messageId: string; facts: YencFacts; head: Uint8Array; data: Buffer }
+  | { missing: false; messageId: string; facts: YencFacts; head: Uint8Array; size: number }
   | { missing: true; messageId: string };
 
 export const PAR2_MAGIC = Buffer.from('PAR2\0PKT', 'latin1');
 
 /** True when the first article's decoded bytes start with a PAR2 packet, whatever the file is called. */
-export const isPar2Article = (first: FirstArticle) => !first.missing && first.data.subarray(0, 8).equals(PAR2_MAGIC);
+export const isPar2Article = (first: FirstArticle) =>
+  !first.missing && Buffer.from(first.head.subarray(0, 8)).equals(PAR2_MAGIC);
 
 export function factsOf(article: DecodedArticle): YencFacts {
   return {
@@ -62,8 +66,9 @@ export function asImportError(err: unknown, messageId?: string): unknown {
 }
 
 /**
- * The first article of every NZB file: its yEnc facts (name, size, part size) and first 16 KiB (PAR2 matching).
- * Whole decoded data is kept only for PAR2 files (their first article usually is the index) and archive volumes.
+ * The first article of every NZB file: its yEnc facts (name, size, part size) and first 16 KiB (PAR2 matching,
+ * archive signatures and first headers). The rest of the article is dropped at once: a release of 500 archive
+ * volumes would otherwise hold 500 decoded articles (~350 MB) for the whole import (docs/import.md, "Memory").
  */
 export async function fetchFirstArticles(
   client: ArticleClient,
@@ -75,15 +80,8 @@ export async function fetchFirstArticles(
     const messageId = file.segments.messageId(0);
     const article = await fetchImportArticle(client, messageId, signal);
     if (!article) return { missing: true, messageId };
-    const isPar2 = article.data.subarray(0, 8).equals(PAR2_MAGIC);
+    // a copy: the decoded article may be a view of a larger buffer, which the head must not keep alive
     const head = Buffer.from(article.data.subarray(0, FIRST_16K));
-    return {
-      missing: false,
-      messageId,
-      facts: factsOf(article),
-      head,
-      // PAR2 indexes are read whole; an archive volume's first article holds its headers (archive-expand.ts)
-      data: isPar2 || formatOf(head) ? Buffer.from(article.data) : Buffer.alloc(0),
-    };
+    return { missing: false, messageId, facts: factsOf(article), head, size: article.data.length };
   });
 }

@@ -153,7 +153,7 @@ export class NzbImporter {
     signal: AbortSignal,
   ): Promise<AddJobFile[]> {
     const articles = new ImportArticles(this.d.client, signal);
-    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.data);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const candidates = mains.map((file, i) => {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };

@@ -28,8 +28,9 @@ export async function readPar2Descriptions(
     if (first.missing) continue;
     const segments = doc.files[index]!.segments;
     if (segments.length > MAX_PAR2_ARTICLES) continue;
-    const pieces: Buffer[] = [first.data];
-    for (let i = 1; i < segments.length; i++) {
+    // the first article's head is all of it for a small index; otherwise it is fetched again (docs/import.md)
+    const pieces: Buffer[] = first.head.length === first.size ? [Buffer.from(first.head)] : [];
+    for (let i = pieces.length; i < segments.length; i++) {
       const article = await fetchImportArticle(client, segments.messageId(i), signal);
       if (!article) break; // parsePar2 reads what it has; a damaged tail costs only the packets in it
       pieces.push(Buffer.from(article.data));

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DEFAULTS } from '../config/defaults.js';
-import type { LogConfig } from '../config/schema.js';
-import { LogFile, rotatedName } from './log-file.js';
+import { LogFile, rotatedName, type LogSettings } from './log-file.js';
 import { createLogger } from './logger.js';
 
-const settings = (over: Partial<LogConfig>): LogConfig => ({ ...DEFAULTS.log, ...over });
+const settings = (over: Partial<LogSettings>): LogSettings => ({ ...DEFAULTS.log, ...over });
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-log-'));

@@ -1,13 +1,28 @@
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createStream, type RotatingFileStream } from 'rotating-file-stream';
-import type { LogConfig } from '../config/schema.js';
 import type { Logger, LogLevel } from './logger.js';
+
+/**
+ * What logging needs of the `log.*` keys (docs/configuration.md): the composition root hands the config's `log`
+ * section over as it is, so logging stays under config in the layers (docs/architecture.md "Layers").
+ */
+export interface LogSettings {
+  file: string;
+  level: LogLevel;
+  /** MB */
+  max_size: number;
+  /** days, 0: no limit */
+  max_age: number;
+  /** 0: no limit */
+  max_backups: number;
+  compress: boolean;
+}
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The rotation settings of `log.*` (level aside), compared to decide whether the file must be reopened. */
-const fileKey = (c: LogConfig, dataDir: string) =>
+const fileKey = (c: LogSettings, dataDir: string) =>
   JSON.stringify([c.file ? resolve(dataDir, c.file) : '', c.max_size, c.max_age, c.max_backups, c.compress]);
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -36,7 +51,7 @@ export class LogFile {
   ) {}
 
   /** Applies `log.*`: the level at once; the file is (re)opened only when its settings changed. */
-  apply(config: LogConfig, levelOverride?: LogLevel): void {
+  apply(config: LogSettings, levelOverride?: LogLevel): void {
     this.logger.setLevel(levelOverride ?? config.level);
     const key = fileKey(config, this.dataDir);
     if (key === this.key) return;
@@ -45,7 +60,7 @@ export class LogFile {
     if (config.file) this.open(config);
   }
 
-  private open(config: LogConfig): void {
+  private open(config: LogSettings): void {
     const path = resolve(this.dataDir, config.file);
     const base = basename(path);
     try {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { fakeNntpFixture } from '../../tests/support/fake-nntp/fixtures.js';
 import { mulberry32 } from '../../tests/support/seeded-random.js';
 import { crc32Hex, encodeArticleBody } from '../../tests/support/yenc/encode.js';
@@ -15,7 +15,10 @@ import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
 import { typescriptBackend, yencBackend } from './yenc-backend.js';
 
-const SEED = Number(process.env.SPOOL_FUZZ_SEED ?? 20251121);
+// A new seed every run, so runs explore different inputs; a failure names its seed (printed here and in every
+// assertion message) and `SPOOL_FUZZ_SEED=<seed> node --import tsx --test appliance/nntp/fuzz.test.ts` replays it.
+const SEED = process.env.SPOOL_FUZZ_SEED ? Number(process.env.SPOOL_FUZZ_SEED) : randomInt(2 ** 31);
+console.log(`fuzz seed ${SEED} (replay with SPOOL_FUZZ_SEED=${SEED})`);
 const DICT = [
   '=ybegin ',
   '=ypart ',
@@ -92,7 +95,7 @@ function assertTyped(err: unknown, context: string): void {
 
 test('the yEnc decoder survives 3,000 mutated, truncated and re-chunked articles (native and TypeScript)', () => {
   const r = mulberry32(SEED);
-  const data = randomBytes(5000);
+  const data = randomBytesFrom(r, 5000);
   const multi = encodeArticleBody({ name: 'f.bin', fileSize: 20_000, part: 2, totalParts: 4, offset: 5000, data });
   const single = encodeArticleBody({ name: 'g.bin', fileSize: data.length, offset: 0, data });
   const limits = { ...DEFAULT_DECODE_LIMITS, maxPartBytes: 1 << 20 };
@@ -153,7 +156,7 @@ const { fake } = fakeNntpFixture();
 
 test('a server answering with random, truncated or half-valid bytes never crashes the client; every request settles', async () => {
   const r = mulberry32(SEED + 2);
-  const valid = encodeArticleBody({ name: 'v.bin', fileSize: 3000, offset: 0, data: randomBytes(3000) });
+  const valid = encodeArticleBody({ name: 'v.bin', fileSize: 3000, offset: 0, data: randomBytesFrom(r, 3000) });
   const replies = [
     () => randomBytesFrom(r, Math.floor(r() * 300)),
     () => Buffer.concat([Buffer.from('222 0 <x@y>\r\n'), mutate(valid, r), Buffer.from('\r\n.\r\n')]),

@@ -1,9 +1,9 @@
 /**
  * The SABnzbd-compatible download-client API (docs/sabnzbd.md). The composition root builds it
- * (appliance/app/sabnzbd.ts) and the route table registers `registerSabnzbdRoutes` (/sabnzbd/api and /api?mode=...);
+ * (appliance/app/sabnzbd.ts) and the route table registers `registerSabnzbdRoutes` (appliance/api/sabnzbd.routes.ts:
+ * /sabnzbd/api and /api?mode=..., each mode in appliance/api/sabnzbd.modes.ts);
  * `NzoIds.of(queueItemId)` is the nzo_id Radarr/Sonarr know the job by (the arr's download id).
  */
-export { registerSabnzbdRoutes } from './sabnzbd.routes.js';
 export { FallbackClient, forwardTo } from './fallback.client.js';
 
 export { NzoIds } from './nzo-ids.js';
@@ -12,5 +12,6 @@ export { LmdbDownloadTotalsStore } from './download-totals.store.js';
 export { LmdbNzoIdStore } from './nzo-ids.store.js';
 export type { DownloadTotalsStore, NzoIdStore } from './sabnzbd.port.js';
 export { SabnzbdService, SAB_VERSION } from './sabnzbd.service.js';
-export { SAB_MODES } from './sabnzbd.modes.js';
+export { fetchNzb } from './nzb-fetch.client.js';
+export { toSabXml } from './sabnzbd.xml.js';
 export * from './sabnzbd.types.js';

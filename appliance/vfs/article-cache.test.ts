@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { ArticleCache } from './article-cache.js';
 import type { ArticleSource } from './article-fetcher.js';
 import { ReadStream } from './read-stream.js';
@@ -35,7 +35,7 @@ class IntoSource implements ArticleSource {
   }
 }
 
-test('setup', async () => {
+before(async () => {
   await t.vfs.addJob({ category: 'c', jobName: 'J', files: [{ name: 'f.bin', size: bytes.length, layout }] });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, type ReaderSettings } from './reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
@@ -15,7 +15,7 @@ const settings: ReaderSettings = testReaderSettings();
 const sig = new AbortController().signal;
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
-test('setup', async () => {
+before(async () => {
   await t.vfs.addJob({ category: 'x', jobName: 'J', files: [{ name: 'f.bin', size: bytes.length, layout }] });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { AuthError, ConnectionResetError, NoProviderError, TimeoutError } from '../nntp/errors.js';
 import { sliceLayout } from '../layout/index.js';
 import { ReadStream } from './read-stream.js';
@@ -21,7 +21,7 @@ async function collect(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-test('setup', async () => {
+before(async () => {
   await t.vfs.addJob({ category: 'x', jobName: 'J', files: [{ name: 'f.bin', size: bytes.length, layout }] });
 });
 

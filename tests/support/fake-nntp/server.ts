@@ -61,6 +61,8 @@ export interface FakeNntpStats {
   tlsResumed: number;
   /** Commands the fake does not implement (a test should expect this empty). */
   unexpected: string[];
+  /** Message id of each BODY answered → the ordinal (1-based, in order of acceptance) of the connection it came on. */
+  bodyConnection: Record<string, number>;
 }
 
 export class FakeNntpServer {
@@ -76,6 +78,7 @@ export class FakeNntpServer {
     idleDrops: 0,
     tlsFailures: 0,
     tlsResumed: 0,
+    bodyConnection: {},
   };
   private readonly articles = new Map<string, Buffer>();
   private readonly behaviours = new Map<string, ArticleBehaviour>();
@@ -136,7 +139,7 @@ export class FakeNntpServer {
       socket.end();
       return;
     }
-    const session = { authed: !this.options.username, user: '', hung: false };
+    const session = { authed: !this.options.username, user: '', hung: false, ordinal: this.stats.connections };
     let pending = Buffer.alloc(0);
     let chain = Promise.resolve();
     let unanswered = 0;
@@ -159,7 +162,7 @@ export class FakeNntpServer {
 
   private async answer(
     socket: net.Socket,
-    session: { authed: boolean; user: string; hung: boolean },
+    session: { authed: boolean; user: string; hung: boolean; ordinal: number },
     line: string,
   ): Promise<void> {
     if (session.hung || socket.destroyed) return;
@@ -201,7 +204,8 @@ export class FakeNntpServer {
     }
   }
 
-  private article(socket: net.Socket, session: { hung: boolean }, verb: string, id: string): void {
+  private article(socket: net.Socket, session: { hung: boolean; ordinal: number }, verb: string, id: string): void {
+    if (verb === 'BODY') this.stats.bodyConnection[id] = session.ordinal;
     const body = this.articles.get(id);
     const behaviour = this.behaviours.get(id) ?? 'ok';
     const send = (text: string) => socket.write(text + '\r\n');

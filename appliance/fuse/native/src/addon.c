@@ -142,6 +142,7 @@ static napi_value stats(napi_env env, napi_callback_info info) {
 napi_value mount_js(napi_env env, napi_callback_info info);
 napi_value reply_js(napi_env env, napi_callback_info info);
 napi_value unmount_js(napi_env env, napi_callback_info info);
+napi_value invalidate_js(napi_env env, napi_callback_info info);
 
 #define EXPORT(name, fn)                                                                                               \
   do {                                                                                                                 \
@@ -162,5 +163,6 @@ NAPI_MODULE_INIT() {
   EXPORT("mount", mount_js);
   EXPORT("reply", reply_js);
   EXPORT("unmount", unmount_js);
+  EXPORT("invalidate", invalidate_js);
   return exports;
 }

@@ -42,7 +42,7 @@ static void call_dispatch(napi_env env, napi_value cb, void *ctx, void *data) {
   argv[0] = num(env, r->op);
   argv[1] = num(env, (double)id);
   napi_create_string_utf8(env, r->path, NAPI_AUTO_LENGTH, &argv[2]);
-  if (r->op == OP_OPEN) argv[3] = num(env, r->flags);
+  if (r->op == OP_OPEN) argv[3] = num(env, r->flags), argv[4] = num(env, r->pid);
   if (r->op == OP_READ || r->op == OP_RELEASE) argv[3] = num(env, (double)r->fh);
   if (r->op == OP_READ) argv[4] = num(env, (double)r->off), argv[5] = num(env, (double)r->size);
   if (r->op == OP_RENAME) napi_create_string_utf8(env, r->path2, NAPI_AUTO_LENGTH, &argv[3]);
@@ -71,6 +71,7 @@ static void cleanup(void *arg) {
   /* The process is ending without unmount(): detach, so no dead mount is left behind. No join: workers may
    * be waiting for a JS that no longer runs. */
   m->state = UNMOUNTING;
+  __atomic_store_n(&m->notify_closed, 1, __ATOMIC_RELEASE); /* no lock: an invalidation may be waiting on JS */
   fuse_exit(m->fuse);
   fuse_unmount(m->fuse);
 }
@@ -131,6 +132,7 @@ napi_value mount_js(napi_env env, napi_callback_info info) {
   mount_t *m = calloc(1, sizeof(mount_t));
   m->table = t;
   pthread_mutex_init(&m->mu, NULL);
+  pthread_rwlock_init(&m->notify_lock, NULL);
   const char *mr = strstr(opts, "max_read=");
   m->max_read = mr ? (unsigned)strtoul(mr + 9, NULL, 10) : 0;
   m->direct_io = take_flag(opts, "direct_io"); /* ours, not libfuse 3's: set per open in op_open */

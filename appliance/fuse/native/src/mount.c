@@ -81,7 +81,7 @@ static int op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 }
 
 static int op_open(const char *path, struct fuse_file_info *fi) {
-  req_t r = {.op = OP_OPEN, .path = path, .flags = fi->flags};
+  req_t r = {.op = OP_OPEN, .path = path, .flags = fi->flags, .pid = (int)fuse_get_context()->pid};
   int res = ask_js(current(), &r);
   if (res == 0) fi->fh = r.out_fh;
   /* -o direct_io (the default, see mountOptions): reads skip the page cache and reach us at the reader's size, up
@@ -156,6 +156,9 @@ void *mount_loop_main(void *arg) {
  */
 void *mount_unmount_main(void *arg) {
   mount_t *m = arg;
+  pthread_rwlock_wrlock(&m->notify_lock); /* waits for an invalidation in progress; none starts after this */
+  m->notify_closed = 1;
+  pthread_rwlock_unlock(&m->notify_lock);
   fuse_exit(m->fuse);
   fuse_unmount(m->fuse);
   pthread_join(m->loop, NULL);

@@ -21,6 +21,7 @@ typedef struct req {
   const char *path, *path2;
   uint64_t fh, off;
   int flags;
+  int pid; /* open: the process that opened the file (fuse_get_context), 0 when the kernel did not say */
   size_t size;
   char *buf;       /* read: where the bytes go */
   struct stat *st; /* getattr */
@@ -46,6 +47,10 @@ typedef struct mount {
   unsigned max_read; /* the -o max_read value: libfuse wants init() to say the same */
   int direct_io;     /* -o direct_io (taken out before libfuse sees it): every open skips the page cache */
   int sync_read;     /* -o sync_read (ours, taken out too): init() turns FUSE_CAP_ASYNC_READ off */
+  /* Kernel cache invalidations (addon_notify.c) hold it for reading; unmount sets notify_closed under it for
+   * writing, so none runs once the loop starts winding down or after fuse_destroy. */
+  pthread_rwlock_t notify_lock;
+  int notify_closed;
 } mount_t;
 
 enum { MOUNTED = 0, UNMOUNTING, CLOSED };

@@ -6,9 +6,7 @@ import type { Router } from '../http/router.js';
 import { UPLOAD_BODY_LIMIT } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import { SAB_MODES, type SabMode } from './sabnzbd.modes.js';
-import type { SabnzbdService } from './sabnzbd.service.js';
-import type { SabParams } from './sabnzbd.types.js';
-import { toSabXml } from './sabnzbd.xml.js';
+import { toSabXml, type SabnzbdService, type SabParams } from '../sabnzbd/index.js';
 
 export interface SabnzbdRouteDeps {
   sab: SabnzbdService;

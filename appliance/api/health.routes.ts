@@ -1,6 +1,6 @@
 import { Page } from '../http/envelope.js';
 import type { Router } from '../http/router.js';
-import type { HealthDomain } from './health.domain.js';
+import type { HealthDomain } from '../health/index.js';
 import {
   checkBody,
   cleanupBody,
@@ -12,7 +12,7 @@ import {
   repairBody,
   retryBody,
 } from './health.requests.js';
-import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResult } from './health.wire.js';
+import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResult } from '../health/health.wire.js';
 
 /** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
 export function registerHealthRoutes(router: Router, health: HealthDomain): void {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { validationFailed, zodToFieldErrors } from '../errors/field-errors.js';
 import { parseTime } from '../importer/request-parsing.js';
-import type { HealthListQuery } from './health.store.js';
-import { HEALTH_STATUSES } from './health.wire.js';
+import type { HealthListQuery } from '../health/health.store.js';
+import { HEALTH_STATUSES } from '../health/health.wire.js';
 
 /** docs/console-contract.md §9: cleanup without a time removes records older than 7 days. */
 export const CLEANUP_DEFAULT_AGE_MS = 7 * 24 * 3600_000;

@@ -1,8 +1,6 @@
 import type { Ctx } from '../http/context.js';
 import { readNzbUpload } from '../importer/index.js';
-import { fetchNzb } from './nzb-fetch.client.js';
-import type { SabnzbdService } from './sabnzbd.service.js';
-import type { SabParams } from './sabnzbd.types.js';
+import { fetchNzb, type SabnzbdService, type SabParams } from '../sabnzbd/index.js';
 
 /** What a mode gets: the merged parameters, the request (addfile reads its body), the service. */
 export interface SabCall {

@@ -1,0 +1,2 @@
+export { EventBus, silentEvents, type EventSink, type EventSource } from './event-bus.js';
+export type { ArticleFailedEvent, SpoolEventName, SpoolEvents } from './spool-events.js';

@@ -1,0 +1,145 @@
+/**
+ * What happens in Spool, as plain data, and what the console may receive of it over the live channel
+ * (`/api/live`, a WebSocket; docs/architecture.md "Events and the live channel"). A wire file: types and constants
+ * only, no imports from Node or packages (the console bundles it; `npm run lint` checks).
+ */
+import type { HealthStatus } from '../health/health.wire.js';
+import type { QueueStatus } from '../importer/queue.wire.js';
+import type { PoolMetrics } from '../nntp/pool.wire.js';
+
+/** A queue item as its events carry it: enough to update a row without asking the API again. */
+export interface QueueItemEvent {
+  id: number;
+  name: string;
+  category: string | null;
+  status: QueueStatus;
+  paused: boolean;
+}
+
+/** An item that changed; `previous_status` differs from `status` when the change was a status change. */
+export interface QueueItemChangedEvent extends QueueItemEvent {
+  previous_status: QueueStatus;
+}
+
+/** How far an import has got (the stages of docs/architecture.md "Import path"). */
+export interface ImportProgressEvent {
+  id: number;
+  stage: string;
+  done: number;
+  total: number;
+}
+
+/** Files that entered the tree; `queue_item_id` when an import wrote them. */
+export interface FilesAddedEvent {
+  paths: string[];
+  queue_item_id: number | null;
+}
+
+/** Files and directories that left the tree. */
+export interface FilesRemovedEvent {
+  paths: string[];
+}
+
+/** A file or directory moved (its records move along; a 'file.removed' of `from` follows). */
+export interface FileMovedEvent {
+  from: string;
+  to: string;
+}
+
+/** A directory whose listing changed. */
+export interface DirectoryChangedEvent {
+  dir: string;
+}
+
+export type HealthRecordChange = 'created' | 'updated' | 'removed';
+
+/** A file's health record was written: created at import, updated by a check or a repair, removed with the file. */
+export interface HealthRecordChangedEvent {
+  id: number;
+  path: string;
+  change: HealthRecordChange;
+  status: HealthStatus;
+}
+
+/** A provider's usable state: its breaker opened or closed, it was enabled, disabled, added or removed. */
+export interface ProviderStateEvent {
+  id: string;
+  state: 'usable' | 'cooling_down' | 'disabled' | 'removed';
+  last_error: string | null;
+}
+
+/** The pool's metrics, sent on a tick only while someone listens. */
+export type PoolMetricsTickEvent = PoolMetrics;
+
+/** The mount at `mount_path` came up, went down or failed. */
+export interface MountStateEvent {
+  mounted: boolean;
+  mount_point: string;
+  error: string;
+}
+
+/** One read of a file from start to close (WebDAV GET or a FUSE open): the live stream view. */
+export interface StreamOpenedEvent {
+  stream_id: string;
+  path: string;
+  via: 'webdav' | 'fuse';
+  /** The first byte asked for. */
+  offset: number;
+  size: number;
+}
+
+export interface StreamProgressEvent {
+  stream_id: string;
+  bytes_sent: number;
+  /** The byte the reader is at. */
+  position: number;
+}
+
+export interface StreamClosedEvent {
+  stream_id: string;
+  bytes_sent: number;
+  reason: 'done' | 'aborted' | 'error';
+}
+
+/** Config fields a save changed (dotted paths like `providers.0.host`); never their values. */
+export interface ConfigChangedEvent {
+  paths: string[];
+}
+
+/** Topics the live channel forwards today and the payload of each (the next issue may add more). */
+export interface LiveEventMap {
+  'queue.item.added': QueueItemEvent;
+  'queue.item.changed': QueueItemChangedEvent;
+  'queue.item.removed': QueueItemEvent;
+  'file.added': FilesAddedEvent;
+  'file.removed': FilesRemovedEvent;
+  'file.moved': FileMovedEvent;
+}
+
+export type LiveTopic = keyof LiveEventMap;
+
+export const LIVE_TOPICS = [
+  'queue.item.added',
+  'queue.item.changed',
+  'queue.item.removed',
+  'file.added',
+  'file.removed',
+  'file.moved',
+] as const satisfies readonly LiveTopic[];
+
+/** The path of the live channel (a WebSocket upgrade; authenticated like the `/api` routes). */
+export const LIVE_PATH = '/api/live';
+
+/** The first message on a new connection. */
+export interface LiveHello {
+  type: 'hello';
+  version: string;
+  topics: LiveTopic[];
+}
+
+/** One event, as `{type: 'event', topic, data}`. */
+export type LiveEventMessage = {
+  [K in LiveTopic]: { type: 'event'; topic: K; data: LiveEventMap[K] };
+}[LiveTopic];
+
+export type LiveMessage = LiveHello | LiveEventMessage;
