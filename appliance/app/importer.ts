@@ -42,7 +42,9 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
   const stopWatching = deps.config.on('change', ensureFolders);
-  const queue = new QueueService(new LmdbQueueStore(deps.store), () => ({ maxRetries: deps.config.get().import.max_retries }));
+  const queue = new QueueService(new LmdbQueueStore(deps.store), () => ({
+    maxRetries: deps.config.get().import.max_retries,
+  }));
   const parsePool = createParseNzbPool();
   const importer = new NzbImporter({
     queue,

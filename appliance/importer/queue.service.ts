@@ -223,8 +223,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       const own = item.targetPath;
       const sameParent = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
       let chosen: string | undefined;
-      if (own !== null && sameParent(own) === sameParent(dirFor(1)) && (holderOf(own) ?? id) === id)
-        chosen = own;
+      if (own !== null && sameParent(own) === sameParent(dirFor(1)) && (holderOf(own) ?? id) === id) chosen = own;
       for (let n = 1; chosen === undefined && n <= MAX_JOB_DIR_TRIES; n++) {
         const path = dirFor(n);
         const owner = holderOf(path);

@@ -43,7 +43,11 @@ test('import.watch_dir is scanned every watch_interval_seconds; each NZB is queu
     writeFileSync(join(watched, 'Second.nzb'), nzb('second'));
     await clock.advance(30_000);
     await watcher.idle();
-    assert.deepEqual(await names(), [join(watched, 'First.nzb'), join(watched, 'Second.nzb')], 'First is not queued again');
+    assert.deepEqual(
+      await names(),
+      [join(watched, 'First.nzb'), join(watched, 'Second.nzb')],
+      'First is not queued again',
+    );
     settings.watch_dir = '';
     writeFileSync(join(watched, 'Third.nzb'), nzb('third'));
     await clock.advance(60_000);

@@ -14,7 +14,10 @@ export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; c
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
   const root = open({ path: join(dir, 'db') });
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({ nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) }),
+    tree: new LmdbTreeStore({
+      nodes: root.openDB({ name: 'vfs-nodes' }),
+      layouts: root.openDB({ name: 'vfs-layouts' }),
+    }),
     sidecarDir: join(dir, 'sidecars'),
   });
   return {
