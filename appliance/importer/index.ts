@@ -1,6 +1,6 @@
 /**
- * The importer: the queue (behind its port, queue.port.ts; LMDB in the app), the runner, the import itself, uploads and directory scans. The app builds it
- * (appliance/app/importer.ts); routes use the parts:
+ * The importer: the queue (behind its port, queue.port.ts; on LMDB in the app), the runner, the import itself,
+ * uploads and directory scans. The app builds it (appliance/app/importer.ts); routes use the parts:
  *
  *   await importer.queue.enqueue({ nzb: bytes, nzbPath: 'Show.S01E01.nzb', category: 'tv', priority: 0 });
  *   await importer.queue.list({ limit: 20, offset: 0, status: 'failed' }) -> { items, total }
