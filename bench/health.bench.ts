@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import { statMany } from '../appliance/articles/index.js';
 import { systemClock } from '../appliance/clock/clock.js';
 import { ConfigService } from '../appliance/config/index.js';
-import { createHealth } from '../appliance/health/index.js';
+import { createHealth, openHealthStore } from '../appliance/health/index.js';
 import { checkFile } from '../appliance/health/health.checker.js';
 import { memoryLogger } from '../appliance/logging/logger.js';
 import { NntpPool } from '../appliance/nntp/index.js';
@@ -130,11 +130,13 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
   const config = await ConfigService.open({ configPath, dataDir: dir, logger });
   const store = openStore({ rootPath: dir });
   const pool = new NntpPool([innProvider(inn)]);
+  const healthStore = openHealthStore(store);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: path.join(dir, 'sc'),
+    health: healthStore.verdicts,
   });
-  const health = createHealth({ store, config, vfs, client: pool, clock: systemClock, logger });
+  const health = createHealth({ store: healthStore, config, vfs, client: pool, clock: systemClock, logger });
   try {
     const n = file.messageIds.length;
     const t0 = performance.now();
@@ -150,20 +152,20 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
       });
       await vfs.addJob({ category: 'bench', jobName: `job${job}`, files });
     }
-    while (health.service.stats().total < FILES) await new Promise((r) => setTimeout(r, 20));
+    while ((await health.service.stats()).total < FILES) await new Promise((r) => setTimeout(r, 20));
     log(`${FILES} files and their records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const cpu0 = process.cpuUsage();
     const t1 = performance.now();
-    const all = health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc' }).items;
+    const all = (await health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc' })).items;
     await Promise.all(all.map((r) => health.service.check(r.path, undefined, false)));
     for (;;) {
-      const w = health.service.workerStatus();
+      const w = await health.service.workerStatus();
       if (health.runner.idle && w.pending_manual_checks === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const secs = (performance.now() - t1) / 1000;
     const cpu = cpuSeconds(process.cpuUsage(cpu0));
-    const stats = health.service.stats();
+    const stats = await health.service.stats();
     if (stats.healthy !== FILES) throw new Error(`expected ${FILES} healthy, got ${JSON.stringify(stats)}`);
     log(`health pass: ${FILES} files in ${secs.toFixed(1)} s`);
     return [

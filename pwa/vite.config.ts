@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -6,11 +7,26 @@ import { VitePWA } from 'vite-plugin-pwa';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const outDir = fileURLToPath(new URL('../dist/pwa', import.meta.url));
 
+/**
+ * The footer's Source and issue links come from package.json (`repository`, `bugs`): a fork or release that sets
+ * them gets links to its own repository; without them the footer shows none rather than an address that does not
+ * exist.
+ */
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  repository?: string | { url?: string };
+  bugs?: string | { url?: string };
+};
+const urlOf = (v: string | { url?: string } | undefined) =>
+  (typeof v === 'string' ? v : (v?.url ?? '')).replace(/^git\+/, '').replace(/\.git$/, '');
+const projectLinks = { version: pkg.version, source: urlOf(pkg.repository), issues: urlOf(pkg.bugs) };
+
 /** Server paths the service worker must never answer with the cached shell. */
 const serverRoutes = [/^\/api(\/|$)/, /^\/sabnzbd(\/|$)/, /^\/webdav(\/|$)/, /^\/ping(\/|$)/];
 
 export default defineConfig({
   root,
+  define: { __SPOOL_PROJECT__: JSON.stringify(projectLinks) },
   publicDir: 'public',
   build: { outDir, emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 700 },
   server: {

@@ -2,6 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import { fileMeta } from '../vfs/file-meta.js';
 import { exportNzb } from '../vfs/nzb-export.js';
+import type { FileHealth } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
 /** The console passes WebDAV paths; accept them with or without the /webdav prefix. */
@@ -13,13 +14,14 @@ function vfsPath(raw: string | null): string {
 /** docs/console-contract.md §7 Files: GET /api/files/info and GET /api/files/export-nzb. */
 export interface FilesRouteDeps {
   vfs: VfsService;
-  /** Message ids of a file known missing (the health domain's records), shown per segment by /api/files/info. */
-  unavailable?: (path: string) => ReadonlySet<string>;
+  /** What the health domain knows of a file (its verdict, its articles known unavailable) for /api/files/info. */
+  health?: (path: string) => Promise<FileHealth>;
 }
 
-export function registerFilesRoutes(router: Router, { vfs, unavailable }: FilesRouteDeps): void {
-  router.get('/api/files/info', { access: 'user' }, (ctx) => {
-    return fileMeta(vfs, vfsPath(ctx.query.get('path')), unavailable);
+export function registerFilesRoutes(router: Router, { vfs, health }: FilesRouteDeps): void {
+  router.get('/api/files/info', { access: 'user' }, async (ctx) => {
+    const node = vfs.requireNode(vfsPath(ctx.query.get('path')));
+    return fileMeta(vfs, node.path, (await health?.(node.path)) ?? {});
   });
   router.get('/api/files/export-nzb', { access: 'user' }, (ctx) => {
     const { filename, xml } = exportNzb(vfs, vfsPath(ctx.query.get('path')));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationFailed, zodToFieldErrors } from '../errors/field-errors.js';
 import { parseTime } from '../importer/request-parsing.js';
-import type { HealthListQuery } from '../health/health.store.js';
+import type { HealthListQuery } from '../health/health.port.js';
 import { HEALTH_STATUSES } from '../health/health.wire.js';
 
 /** docs/console-contract.md §9: cleanup without a time removes records older than 7 days. */

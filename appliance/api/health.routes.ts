@@ -17,8 +17,8 @@ import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResu
 /** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
 export function registerHealthRoutes(router: Router, health: HealthDomain): void {
   const { service: s, json } = health;
-  const page = (q: ReturnType<typeof parseListQuery>) => {
-    const { items, total } = s.list(q);
+  const page = async (q: ReturnType<typeof parseListQuery>) => {
+    const { items, total } = await s.list(q);
     return new Page(items.map(json), { total, limit: q.limit, offset: q.offset });
   };
   const user = { access: 'user' } as const;
@@ -27,9 +27,9 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/corrupted', user, (ctx) => page(parseListQuery(ctx.query, { status: 'corrupted' })));
   router.get('/api/health/stats', user, () => s.stats());
   router.get('/api/health/worker/status', user, () => s.workerStatus());
-  router.get('/api/health/:path', user, (ctx) => json(s.byPath(pathParam(ctx.params.path))));
+  router.get('/api/health/:path', user, async (ctx) => json(await s.byPath(pathParam(ctx.params.path))));
   // A path sent with its slashes unencoded still finds its record.
-  router.get('/api/health/*', user, (ctx) => json(s.byPath(pathParam(ctx.params['*']))));
+  router.get('/api/health/*', user, async (ctx) => json(await s.byPath(pathParam(ctx.params['*']))));
   router.delete('/api/health/cleanup', user, async (ctx) => {
     const body = await ctx.json(cleanupBody);
     const deleted = await s.cleanup(cleanupCutoff(body.older_than, ctx.query, health.clock.now()), body.status);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ConfigService } from '../config/index.js';
 import type { Router } from '../http/router.js';
-import { checkProvider, type ProviderCheckResult } from '../nntp/index.js';
+import { caPemError, checkProvider, type ProviderCheckResult } from '../nntp/index.js';
 
 /**
  * /api/providers (docs/console-contract.md §7 Configuration). Admin only. The provider list lives in the config file; the pool picks up
@@ -37,6 +37,13 @@ const TestInput = z.strictObject({
   password: lineSafe.default(''),
   tls: z.boolean().default(false),
   insecure_tls: z.boolean().default(false),
+  ca: z
+    .string()
+    .default('')
+    .superRefine((pem, ctx) => {
+      const error = caPemError(pem);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
   /** Edit mode: an empty password means "the one already saved for this provider". */
   id: z.string().optional(),
   // The rest of the provider form may come along; it does not change how a connection is tested.

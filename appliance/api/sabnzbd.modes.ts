@@ -16,10 +16,16 @@ export interface SabMode {
   anonymous?: boolean;
   /** SABnzbd has no XML form of this reply: `output=xml` still gets JSON. */
   jsonOnly?: boolean;
+  /** True when the call changes something (its answer then carries no wildcard CORS); absent: read-only. */
+  changes?(params: SabParams): boolean;
   run(call: SabCall): unknown;
 }
 
 /** `name=` sub-commands of queue and history, as SABnzbd spells them. */
+const always = () => true;
+/** queue, history and warnings only read, unless `name=` names an action. */
+const withAction = (p: SabParams) => Boolean(p.get('name'));
+
 const queueActions: Record<string, (c: SabCall) => unknown> = {
   delete: (c) => c.sab.queueDelete(c.params),
   pause: (c) => c.sab.queuePause(c.params, true),
@@ -45,6 +51,7 @@ export const SAB_MODES: Record<string, SabMode> = {
   status: { run: (c) => c.sab.fullstatus() },
   get_cats: { run: (c) => c.sab.getCats() },
   addfile: {
+    changes: always,
     run: async (c) => {
       // The file comes in field `name` (the arrs) or `nzbfile` (other clients); the other fields join the query.
       const upload = await readNzbUpload(c.ctx.req, ['name', 'nzbfile']);
@@ -53,12 +60,14 @@ export const SAB_MODES: Record<string, SabMode> = {
     },
   },
   addurl: {
+    changes: always,
     run: async (c) => {
       const url = c.params.get('name') ?? '';
       return c.sab.add(await fetchNzb(url), c.params);
     },
   },
   queue: {
+    changes: withAction,
     run: (c) => {
       const name = c.params.get('name')?.toLowerCase();
       if (!name) return c.sab.queue(c.params);
@@ -67,14 +76,15 @@ export const SAB_MODES: Record<string, SabMode> = {
     },
   },
   history: {
+    changes: withAction,
     run: (c) => {
       const name = c.params.get('name')?.toLowerCase();
       if (!name) return c.sab.history(c.params);
       return name === 'delete' ? c.sab.historyDelete(c.params) : { status: false, error: 'not implemented' };
     },
   },
-  pause: { run: (c) => c.sab.pause(true) },
-  resume: { run: (c) => c.sab.pause(false) },
-  warnings: { run: (c) => c.sab.warnings(c.params.get('name')?.toLowerCase()) },
+  pause: { changes: always, run: (c) => c.sab.pause(true) },
+  resume: { changes: always, run: (c) => c.sab.pause(false) },
+  warnings: { changes: withAction, run: (c) => c.sab.warnings(c.params.get('name')?.toLowerCase()) },
   server_stats: { run: (c) => c.sab.serverStats() },
 };

@@ -39,7 +39,10 @@ async function gate(ctx: Ctx, deps: SabnzbdRouteDeps): Promise<void> {
     deps.logger.error('SABnzbd API call failed', { mode: params.get('mode'), error: String(err) });
     return { status: false, error: `Internal error (request ${ctx.req.requestId})` };
   });
-  ctx.reply.header('Pragma', 'no-cache').header('Access-Control-Allow-Origin', '*');
+  ctx.reply.header('Pragma', 'no-cache');
+  // SABnzbd's wildcard CORS, kept for answers that only read (the key is still required to get them); an answer
+  // to a call that changes something never invites another origin's page to read it.
+  if (mode && !mode.changes?.(params)) ctx.reply.header('Access-Control-Allow-Origin', '*');
   if (params.get('output') === 'xml' && !mode?.jsonOnly) {
     ctx.reply.status(200).send(toSabXml(body as Record<string, unknown>), 'text/xml; charset=UTF-8');
   } else {
@@ -65,12 +68,16 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
 }
 
 /**
- * The arrs' Test looks for exactly `API Key Required` / `API Key Incorrect` in the message. A caller the
- * dispatcher already knows (API key, session, or login not required) passes; so do SABnzbd's older
- * ma_username/ma_password, checked like HTTP Basic (same rate limit).
+ * The arrs' Test looks for exactly `API Key Required` / `API Key Incorrect` in the message. Only what the request
+ * itself names counts: a user's API key (`apikey` in the query or form, or `X-Api-Key`), or SABnzbd's older
+ * ma_username/ma_password, checked like HTTP Basic (same rate limit). Never what a browser adds by itself (the
+ * console's cookie, remembered Basic credentials), and not `auth.login_required: false` either: SABnzbd changes
+ * things through GET, so any page could otherwise make a browser delete the library (docs/sabnzbd.md, "Auth").
  */
 async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Promise<string | null> {
-  if (ctx.principal) return null;
+  if (ctx.principal?.via === 'api_key') return null;
+  const key = params.get('apikey') ?? ctx.req.header('x-api-key');
+  if (key !== undefined) return (await deps.auth.users.byApiKey(key.trim())) ? null : 'API Key Incorrect';
   const user = params.get('ma_username');
   const password = params.get('ma_password');
   if (user && password !== undefined) {
@@ -78,8 +85,7 @@ async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Pro
     if (await deps.auth.basic.verify(header, ctx.req.ip, false)) return null;
     return 'API Key Incorrect';
   }
-  const sent = params.get('apikey') ?? ctx.req.header('x-api-key');
-  return sent ? 'API Key Incorrect' : 'API Key Required';
+  return 'API Key Required';
 }
 
 /** The query, then the fields of an urlencoded POST body (multipart bodies are addfile's to read). */

@@ -21,11 +21,13 @@ import { openStore, type Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
+import { wireStreamEvents } from './stream-events.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -147,7 +149,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ ...openLmdbAuthStores(store), settings, logger: logger.child('auth') });
+    const auth = createAuth({
+      ...openLmdbAuthStores(store),
+      settings,
+      logger: logger.child('auth'),
+      rateLimit: { now: clock.now },
+    });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
@@ -156,29 +163,53 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
-    const pool = new NntpPool(config.get().providers, { logger: logger.child('nntp'), idleWarmConnections: 1 });
+    const pool = new NntpPool(config.get().providers, {
+      logger: logger.child('nntp'),
+      idleWarmConnections: 1,
+      // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
+      onCapChange: (id, allowed, max) => {
+        const m = pool.metrics().providers.find((p) => p.id === id);
+        const state = m?.cooling_down || allowed === 0 ? 'cooling_down' : 'usable';
+        const capped = allowed < max ? allowed : null;
+        const last_error = m?.last_error ?? null;
+        events.emit('provider.state.changed', {
+          id,
+          state,
+          last_error,
+          allowed_connections: capped,
+          max_connections: max,
+        });
+      },
+    });
     if (quickAckUnavailable)
       logger.warn('provider connections will not ACK at once: slower first bytes on some servers', {
         reason: quickAckUnavailable,
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
+    const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
       store,
+      health: healthStore.verdicts,
       config,
       logger,
+      events,
       source: poolArticleSource(pool),
       fuseReadAheadKb: opts.fuseReadAheadKb,
+      clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock });
+    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool });
+    const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
+    // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
+    closers.push(wireStreamEvents(streaming.handles, events));
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
-      store,
+      store: healthStore,
       config,
       vfs: streaming.vfs,
       client: pool,
@@ -192,7 +223,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       },
     });
     closers.push(() => health.close());
-    wireArticleFailures({ reader: streaming.reader, vfs: streaming.vfs, health, logger: logger.child('vfs') });
+    closers.push(wireHealthEvents(events, health));
+    wireArticleFailures({ events, health, logger: logger.child('vfs') });
 
     const router = new Router();
     const version = readVersion(root);

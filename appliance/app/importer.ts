@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
+import { createSevenZipKeyPool, sevenZipKeysIn } from '../../workers/sevenzip-key.client.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
+import type { EventBus, SpoolEvents } from '../events/index.js';
 import type { ArticleClient } from '../articles/index.js';
 import { ImportRunner } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
@@ -29,6 +31,8 @@ export interface ImporterDeps {
   client: ArticleClient;
   logger: Logger;
   clock: Clock;
+  /** The app's bus: the queue announces its items on it; config saves come from it. */
+  events: EventBus<SpoolEvents>;
   /** Tests shorten the back-off between retries. */
   retryDelay?: (attempt: number) => number;
 }
@@ -41,16 +45,21 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
-  const stopWatching = deps.config.on('change', ensureFolders);
-  const queue = new QueueService(new LmdbQueueStore(deps.store), () => ({
-    maxRetries: deps.config.get().import.max_retries,
-  }));
+  const stopWatching = deps.events.on('config.changed', ensureFolders);
+  const queue = new QueueService(
+    new LmdbQueueStore(deps.store),
+    () => ({ maxRetries: deps.config.get().import.max_retries }),
+    Date.now,
+    deps.events,
+  );
   const parsePool = createParseNzbPool();
+  const kdfPool = createSevenZipKeyPool();
   const importer = new NzbImporter({
     queue,
     vfs: deps.vfs,
     client: deps.client,
     parsePool,
+    sevenZipKeys: sevenZipKeysIn(kdfPool),
     settings: () => importSettings(deps.config),
     logger: log,
   });
@@ -75,6 +84,13 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     retryDelay: deps.retryDelay,
     now: () => deps.clock.now(),
   });
+  // New work wakes the runner: an item added, or one back to pending (retry, restart, resume).
+  const stopWaking = [
+    deps.events.on('queue.item.added', runner.wake),
+    deps.events.on('queue.item.changed', (e) => {
+      if (e.status === 'pending' && !e.paused) runner.wake();
+    }),
+  ];
   runner.start();
   const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
   // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
@@ -96,6 +112,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     onUnstreamable: (handler) => void (fallback.handler = handler),
     async close() {
       stopWatching();
+      for (const stop of stopWaking) stop();
       stopRetention();
       watch.stop();
       scan.cancel();
@@ -103,6 +120,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();
+      await kdfPool.destroy();
     },
   };
 }

@@ -54,7 +54,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
-  registerFilesRoutes(router, { vfs: s.streaming.vfs, unavailable: (path) => s.health.service.unavailable(path) });
+  registerFilesRoutes(router, { vfs: s.streaming.vfs, health: (path) => s.health.service.fileHealth(path) });
   registerRcloneRoutes(router, s.streaming);
   registerSabnzbdRoutes(router, {
     sab: s.sabnzbd.service,
@@ -68,7 +68,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
 }
 
 function webdavDeps({ streaming, config, logger }: RouteServices) {
-  const { vfs, reader, locks } = streaming;
+  const { vfs, reader, handles, locks } = streaming;
   const sidecarMaxBytes = () => config.get().webdav.max_sidecar_size_mb * MIB;
-  return { vfs, reader, locks, logger: logger.child('webdav'), sidecarMaxBytes };
+  return { vfs, reader, handles, locks, logger: logger.child('webdav'), sidecarMaxBytes };
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
+import type { EventSource, SpoolEvents } from '../events/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
 import { RecentWarnings } from '../logging/recent-warnings.js';
@@ -25,6 +26,7 @@ export interface SabnzbdDeps {
   clock: Clock;
   /** Its per-provider counters become the persistent download totals (server_stats). */
   pool: Pick<NntpPool, 'metrics'>;
+  events: EventSource<SpoolEvents>;
 }
 
 /** The SABnzbd API's state: the nzo_id map and the service the mode table calls (routes: appliance/app/routes.ts). */
@@ -59,7 +61,7 @@ export async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
   });
   totals.start();
   // A removed provider leaves the pool once its connections close: count what it did before that.
-  const offConfig = deps.config.on('change', () => totals.sample());
+  const offConfig = deps.events.on('config.changed', () => totals.sample());
   const warnings = new RecentWarnings(deps.logger, deps.clock);
   const service = new SabnzbdService({
     importer: deps.importer,

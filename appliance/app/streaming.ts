@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ConfigService } from '../config/index.js';
+import type { EventBus, EventSource, SpoolEvents } from '../events/index.js';
 import { MountService } from '../fuse/mount.service.js';
 import type { LogLevel, Logger } from '../logging/logger.js';
 import { withMinLevel } from '../logging/min-level.js';
@@ -7,9 +8,12 @@ import { RcloneService } from '../rclone/rclone.service.js';
 import { migrate, type Store } from '../store/index.js';
 import type { ArticleSource } from '../vfs/article-fetcher.js';
 import { VfsReader } from '../vfs/reader.js';
+import { ReadHandles } from '../vfs/read-handle.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
 import { LmdbTreeStore } from '../vfs/tree.store.js';
+import type { HealthVerdicts } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
@@ -17,16 +21,24 @@ export interface StreamingDeps {
   store: Store;
   config: ConfigService;
   logger: Logger;
+  /** The app's bus: the tree announces its changes and the reader its read outcomes on it. */
+  events: EventBus<SpoolEvents>;
   /** Decoded article bytes (poolArticleSource(pool) in the app). */
   source: ArticleSource;
   /** Kernel read-ahead for the FUSE mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
   fuseReadAheadKb?: number;
+  /** The health store's verdicts (the corrupted filter, articles known unavailable); the tree keeps no copy. */
+  health?: HealthVerdicts;
+  /** Time for the read handles' time to first byte, stalls and progress throttle. */
+  clock?: Clock;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
 export interface Streaming {
   vfs: VfsService;
   reader: VfsReader;
+  /** Every open read of WebDAV and FUSE (appliance/vfs/read-handle.ts); `observe` for a live view of streams. */
+  handles: ReadHandles;
   locks: LockManager;
   mount: MountService;
   rclone: RcloneService;
@@ -42,20 +54,24 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     tree: new LmdbTreeStore({ nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') }),
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
+    health: deps.health,
+    events: deps.events,
   });
-  const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config));
+  const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config), deps.events);
+  const handles = new ReadHandles(reader, deps.clock ?? systemClock);
   const log = deps.logger.child('vfs');
   const locks = new LockManager();
   // rclone.log_level is the mount's own level (both backends; the rclone rcd gets it too, as main.LogLevel).
   const fuseLog = withMinLevel(deps.logger.child('fuse'), () => mountLogLevel(deps.config.get().rclone.log_level));
-  const mount = new MountService(vfs, reader, deps.config, fuseLog, deps.fuseReadAheadKb);
+  const mount = new MountService(vfs, reader, handles, deps.config, fuseLog, deps.fuseReadAheadKb);
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
-  vfs.on('changed', (dir) => rclone.refresh(dir));
-  invalidateMountOnChange(vfs, mount, fuseLog);
+  const stopRefresh = deps.events.on('directory.changed', (e) => rclone.refresh(e.dir));
+  const stopInvalidating = invalidateMountOnChange(deps.events, mount, fuseLog);
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
     vfs,
     reader,
+    handles,
     locks,
     mount,
     rclone,
@@ -63,7 +79,8 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     async close() {
       await mountAtStart; // never unmount under a mount still being set up
       await mount.stop().catch((err: Error) => log.warn('unmount failed', { error: err.message }));
-      reader.removeAllListeners();
+      stopRefresh();
+      stopInvalidating();
     },
   };
 }
@@ -72,14 +89,17 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
  * What the kernel cached about a path that left the tree or changed (a file removed, moved, or replaced by a
  * re-import or a MOVE over it) is dropped at once, so it does not stay visible for dir_cache_time (docs/fuse.md).
  */
-function invalidateMountOnChange(vfs: VfsService, mount: MountService, log: Logger): void {
+function invalidateMountOnChange(events: EventSource<SpoolEvents>, mount: MountService, log: Logger): () => void {
   const invalidate = (paths: string[]) =>
     void mount
       .invalidate(paths)
       .catch((err: Error) => log.warn('kernel cache invalidation failed', { error: err.message }));
-  vfs.on('removed', (paths) => invalidate(paths));
-  vfs.on('moved', (from, to) => invalidate([from, to]));
-  vfs.on('changed', (dir) => invalidate([dir]));
+  const stops = [
+    events.on('file.removed', (e) => invalidate(e.paths)),
+    events.on('file.moved', (e) => invalidate([e.from, e.to])),
+    events.on('directory.changed', (e) => invalidate([e.dir])),
+  ];
+  return () => stops.forEach((stop) => stop());
 }
 
 /** rclone.log_level (DEBUG, INFO, WARN, ERROR) as a logger level. */

@@ -2,6 +2,7 @@ import { createHash, pbkdf2, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ArchiveError, invalid, type MemberEncryption } from './archive.types.js';
 import { rar3KeyIv } from './rar3-key.js';
+import { deriveSevenZipKey, type SevenZipKdf } from './sevenzip-key.js';
 
 const pbkdf2Async = promisify(pbkdf2);
 
@@ -39,7 +40,14 @@ export class KeyRing {
   private readonly cache = new Map<string, Promise<Derived | null>>();
   private proven: string | undefined;
 
-  constructor(readonly passwords: readonly string[]) {}
+  /**
+   * `sevenZipKey` derives 7zAES keys; the importer passes the worker pool's (workers/sevenzip-key.client.ts) so the
+   * main thread keeps serving while a key derives. Without it keys derive inline (the parsers' own tests).
+   */
+  constructor(
+    readonly passwords: readonly string[],
+    private readonly sevenZipKey: SevenZipKdf = async (p, salt, kdf) => deriveSevenZipKey(p, salt, kdf),
+  ) {}
 
   /** Whether some member has proven a password yet. */
   get hasProven(): boolean {
@@ -92,7 +100,7 @@ export class KeyRing {
           ? rar5Key(password, enc, kdf)
           : enc.scheme === 'rar3-aes128'
             ? rar3Cipher(password, enc)
-            : sevenZipKey(password, enc, kdf).then((key) => ({
+            : this.sevenZipKey(password, enc.salt, kdf).then((key) => ({
                 cipher: { algorithm: 'aes-256-cbc' as const, key, iv: enc.iv },
                 checked: false,
               }));
@@ -134,33 +142,4 @@ async function rar5Key(password: string, enc: MemberEncryption, kdf: number): Pr
     }
   }
   return { cipher: { algorithm: 'aes-256-cbc', key: key.toString('hex'), iv: enc.iv }, checked };
-}
-
-/**
- * 7zAES key: SHA-256 over 2^kdf rounds of (salt, password as UTF-16LE, 8-byte little-endian round number), as 7-Zip's
- * 7zAes.cpp does; cycles power 0x3f means the salt and password themselves, padded to 32 bytes. Rounds are hashed in
- * batches (one update per 64Ki rounds), and the event loop gets a turn between batches.
- */
-async function sevenZipKey(password: string, enc: MemberEncryption, kdf: number): Promise<string> {
-  const salt = Buffer.from(enc.salt, 'hex');
-  const pw = Buffer.from(password, 'utf16le');
-  if (kdf === 0x3f)
-    return Buffer.concat([salt, pw, Buffer.alloc(32)])
-      .subarray(0, 32)
-      .toString('hex');
-  const unit = salt.length + pw.length + 8;
-  const rounds = 2 ** kdf;
-  const batch = Math.min(rounds, 65_536);
-  const buf = Buffer.alloc(unit * batch);
-  for (let i = 0; i < batch; i++) {
-    salt.copy(buf, i * unit);
-    pw.copy(buf, i * unit + salt.length);
-  }
-  const hash = createHash('sha256');
-  for (let done = 0; done < rounds; done += batch) {
-    for (let i = 0; i < batch; i++) buf.writeBigUInt64LE(BigInt(done + i), i * unit + salt.length + pw.length);
-    hash.update(buf);
-    await new Promise((r) => setImmediate(r));
-  }
-  return hash.digest('hex');
 }

@@ -14,3 +14,4 @@ export { lzmaDecode } from './lzma.js';
 export { KeyRing, type CipherCheck, type MemberCipher } from './crypto.js';
 export { MAX_ARCHIVE_MEMBERS, tooManyMembers } from './limits.js';
 export { setsByHeaders } from './volume-sets.js';
+export { deriveSevenZipKey, type SevenZipKdf } from './sevenzip-key.js';

@@ -19,11 +19,13 @@ export class AuthService {
     private readonly limiter: LoginRateLimiter,
   ) {}
 
-  /** `client` is the caller's address, the unit of the failed-login limit. */
+  /** `client` is the caller's address: with the name, the unit of the failed-login limit (rate-limit.ts). */
   async login(input: LoginInput, client: string): Promise<SignedIn> {
-    const user = await this.limiter.attempt(client, () => this.users.verifyCredentials(input.username, input.password));
+    const { username, password } = input;
+    const user = await this.limiter.attempt(client, username, password, () =>
+      this.users.verifyCredentials(username, password),
+    );
     if (!user) throw unauthorized('Invalid username or password');
-    this.limiter.succeed(client);
     return { user: await this.users.recordLogin(user.id), sessionId: await this.sessions.create(user.id) };
   }
 

@@ -44,15 +44,16 @@ export class BasicAuthenticator {
 
   /**
    * The principal for an Authorization header, or null. `allowWebdavCredentials` admits the config pair.
-   * Every check runs under the login limiter (shared with the login form): an address that has failed too often
-   * gets RATE_LIMITED whatever it sends, the right `webdav.user` pair and a remembered header included, and each
-   * wrong pair counts as a failure. Otherwise the cheap pair comparison would let a guesser try passwords at full
-   * speed and learn the right one from the single 200 among the 429s.
+   * Every check runs under the login limiter (shared with the login form, per name and address): a name that
+   * has tried too many distinct wrong passwords from this address gets RATE_LIMITED whatever it sends, the right
+   * `webdav.user` pair and a remembered header included, and each new wrong password counts. Otherwise the cheap
+   * pair comparison would let a guesser try passwords at full speed and learn the right one from the single 200
+   * among the 429s. A client repeating one stale password does not count again (rate-limit.ts).
    */
   async verify(header: string | undefined, client: string, allowWebdavCredentials: boolean): Promise<Principal | null> {
     const creds = parseBasic(header);
     if (!creds) return null;
-    this.limiter.check(client);
+    this.limiter.check(client, creds.name);
     const cacheKey = sha256(header as string).toString('hex');
     const hit = this.verified.get(cacheKey);
     if (hit && hit.until > this.now()) {
@@ -60,14 +61,17 @@ export class BasicAuthenticator {
       if (user) return userPrincipal(user, 'basic');
     }
     this.verified.delete(cacheKey);
-    const found = await this.limiter.attempt(client, async (): Promise<Principal | null> => {
-      if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
-        return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic', readOnly: true };
-      }
+    // The pair is compared before the limiter's "seen wrong before" answer: a password that just became right in
+    // the config is accepted at once.
+    if (allowWebdavCredentials && this.matchesWebdavPair(creds.name, creds.password)) {
+      this.limiter.succeed(client, creds.name);
+      return { userId: WEBDAV_PRINCIPAL_ID, name: creds.name, isAdmin: false, via: 'basic', readOnly: true };
+    }
+    const found = await this.limiter.attempt(client, creds.name, creds.password, async () => {
       const user = await this.users.verifyCredentials(creds.name, creds.password);
       return user ? userPrincipal(user, 'basic') : null;
     });
-    if (!found || found.userId === WEBDAV_PRINCIPAL_ID) return found;
+    if (!found) return found;
     if (this.verified.size >= CACHE_MAX) this.verified.clear();
     this.verified.set(cacheKey, { userId: found.userId, until: this.now() + CACHE_TTL_MS });
     return found;

@@ -67,6 +67,17 @@ test('a partial file fills the rest from defaults without rewriting the file', a
   assert.equal(readFileSync(file, 'utf8'), '# mine\nwebdav:\n  port: 9000\n');
 });
 
+test('the queue interval and the complete dir are restart-only: changing them raises the banner', async () => {
+  using tmp = tempDir();
+  const config = await open(tmp.dir);
+  await config.patchSection('import', { queue_processing_interval_seconds: 30 });
+  const result = await config.patchSection('sabnzbd', { complete_dir: '/done' });
+  assert.deepEqual(result.restart_required, ['import.queue_processing_interval_seconds', 'sabnzbd.complete_dir']);
+  assert.deepEqual((await config.patchSection('import', { queue_processing_interval_seconds: 5 })).restart_required, [
+    'sabnzbd.complete_dir',
+  ]);
+});
+
 test('providers written without an id get one that is saved and stable', async () => {
   using tmp = tempDir();
   writeFileSync(join(tmp.dir, 'config.yaml'), 'providers:\n  - host: news.example.com\n');

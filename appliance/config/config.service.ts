@@ -136,7 +136,7 @@ export class ConfigService {
     return () => this.events.off(event, listener);
   }
 
-  /** Restart-only fields (webdav.port, import.max_processor_workers, metadata.root_path) that differ. */
+  /** Restart-only fields (restart-fields.ts) that differ. */
   restartRequired(prev: SpoolConfig, next: SpoolConfig): string[] {
     const changed = new Set(changedPaths(prev, next));
     return RESTART_REQUIRED_FIELDS.filter((f) => changed.has(f));

@@ -5,4 +5,5 @@
  */
 export { DEFAULTS, PROVIDER_DEFAULTS } from './defaults.js';
 export { NUMERIC_FALLBACKS, type NumericField } from './fallbacks.js';
+export { RESTART_REQUIRED_FIELDS } from './restart-fields.js';
 export type { ProviderConfig } from '../nntp/types.js';

@@ -173,6 +173,7 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   max_connections: 10,
   tls: false,
   insecure_tls: false,
+  ca: '',
   enabled: true,
   is_backup_provider: false,
 });

@@ -27,6 +27,18 @@ export const NUMERIC_FALLBACKS = {
   'rclone.uid': { min: 0, max: 4294967295, fallback: 1000 },
   'rclone.gid': { min: 0, max: 4294967295, fallback: 1000 },
   'rclone.vfs_read_chunk_streams': { min: 0, max: 64, fallback: 4 },
+  // The arr-loop, health and log fields the console edits (issue 21): their docs/console-contract.md §9 defaults.
+  'import.segment_sample_percentage': { min: 1, max: 100, fallback: 1 },
+  'import.max_retries': { min: 0, max: 10, fallback: 3 },
+  'import.watch_interval_seconds': { min: 1, max: 3600, fallback: 10 },
+  'import.failed_item_retention_hours': { min: 0, max: 8760, fallback: 24 },
+  'health.max_repair_retries': { min: 0, max: 10, fallback: 3 },
+  'health.segment_sample_percentage': { min: 1, max: 100, fallback: 5 },
+  'health.repair_breaker_percent': { min: 1, max: 100, fallback: 30 },
+  'health.repair_breaker_window_minutes': { min: 1, max: 1440, fallback: 30 },
+  'log.max_size': { min: 1, max: 10240, fallback: 100 },
+  'log.max_age': { min: 0, max: 3650, fallback: 30 },
+  'log.max_backups': { min: 0, max: 1000, fallback: 10 },
 } as const satisfies Record<string, NumericField>;
 
 export type NumericFallbackField = keyof typeof NUMERIC_FALLBACKS;

@@ -1,4 +1,5 @@
 import { parseProxyEntry } from '../http/client-address.js';
+import { caPemError } from '../nntp/tls-ca.js';
 import type { FieldError } from '../errors/field-errors.js';
 
 /**
@@ -42,6 +43,8 @@ export function isHttpUrl(value: string): boolean {
  * covers keys added later without anyone remembering it.
  */
 function lineBreakErrors(value: unknown, path: string): FieldError[] {
+  // A provider's CA is PEM, lines by nature; it never reaches a command line or a header (caPemError checks it).
+  if (/^providers\.\d+\.ca$/.test(path)) return [];
   if (typeof value === 'string')
     // eslint-disable-next-line no-control-regex
     return /[\r\n\u0000]/.test(value)
@@ -118,6 +121,8 @@ function providerErrors(providers: unknown): FieldError[] {
     if (id === undefined) return;
     if (seen.has(id)) errors.push({ field: `providers.${i}.id`, message: `Duplicate provider id "${id}"` });
     seen.add(id);
+    const caError = isObj(p) && typeof p.ca === 'string' ? caPemError(p.ca) : null;
+    if (caError) errors.push({ field: `providers.${i}.ca`, message: caError });
   });
   return errors;
 }

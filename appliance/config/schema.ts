@@ -110,6 +110,8 @@ export const providerSchema = z.strictObject({
   max_connections: intRange(1, 50),
   tls: z.boolean(),
   insecure_tls: z.boolean(),
+  // PEM certificates (checked in rules.ts: each must parse); the one string allowed line breaks.
+  ca: z.string(),
   enabled: z.boolean(),
   is_backup_provider: z.boolean(),
 });
@@ -239,5 +241,4 @@ export const PATCHABLE_SECTIONS = [
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 
-/** Fields that only take effect after a restart (docs/console-contract.md §4 restart banner). */
-export const RESTART_REQUIRED_FIELDS = ['webdav.port', 'import.max_processor_workers', 'metadata.root_path'] as const;
+export { RESTART_REQUIRED_FIELDS } from './restart-fields.js';

@@ -28,6 +28,30 @@ test('delivers synchronously, in subscription order, only to the named event', (
   assert.deepEqual(seen, ['a1', 'b1', 'pong x']);
 });
 
+test('an event emitted by a subscriber reaches everyone after the event in hand', () => {
+  const bus = new EventBus<TestEvents>();
+  const seen: string[] = [];
+  bus.on('ping', (p) => {
+    seen.push(`first ping ${p.n}`);
+    if (p.n === 1) bus.emit('ping', { n: 2 });
+    bus.emit('pong', { text: `after ${p.n}` });
+    seen.push(`first done ${p.n}`);
+  });
+  bus.on('ping', (p) => seen.push(`second ping ${p.n}`));
+  bus.on('pong', (p) => seen.push(`pong ${p.text}`));
+  bus.emit('ping', { n: 1 });
+  assert.deepEqual(seen, [
+    'first ping 1',
+    'first done 1',
+    'second ping 1',
+    'first ping 2',
+    'first done 2',
+    'second ping 2',
+    'pong after 1',
+    'pong after 2',
+  ]);
+});
+
 test('on returns an unsubscribe; hasListeners follows it', () => {
   const bus = new EventBus<TestEvents>();
   assert.equal(bus.hasListeners('ping'), false);

@@ -18,9 +18,15 @@ type AnyListener = (payload: never) => unknown;
  * A small typed event bus: synchronous delivery in subscription order; a subscriber that throws (or returns a
  * promise that rejects) is logged and never breaks the emitter or the other subscribers. Listener lists are
  * copied on subscribe and unsubscribe, so an emit walks a stable array and costs one map lookup when nobody listens.
+ *
+ * An event emitted by a subscriber (the runner woken by `queue.item.added` claims the item and emits its
+ * `queue.item.changed`) is delivered once the event in hand has reached every subscriber, still before the outer
+ * `emit` returns: every subscriber sees events in the order they happened.
  */
 export class EventBus<M> implements EventSink<M>, EventSource<M> {
   private readonly listeners = new Map<keyof M, readonly AnyListener[]>();
+  /** Events emitted while one is being delivered, in order; null when no delivery is under way. */
+  private pending: { name: keyof M; payload: unknown }[] | null = null;
 
   constructor(private readonly logger?: Logger) {}
 
@@ -42,6 +48,22 @@ export class EventBus<M> implements EventSink<M>, EventSource<M> {
   }
 
   emit<K extends keyof M>(name: K, payload: M[K]): void {
+    if (!this.listeners.has(name)) return;
+    if (this.pending) {
+      this.pending.push({ name, payload });
+      return;
+    }
+    const pending: { name: keyof M; payload: unknown }[] = [];
+    this.pending = pending;
+    try {
+      this.deliver(name, payload);
+      for (let next = pending.shift(); next; next = pending.shift()) this.deliver(next.name, next.payload as never);
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  private deliver<K extends keyof M>(name: K, payload: M[K]): void {
     const list = this.listeners.get(name);
     if (!list) return;
     for (const listener of list) {

@@ -66,6 +66,9 @@ export interface ProviderStateEvent {
   id: string;
   state: 'usable' | 'cooling_down' | 'disabled' | 'removed';
   last_error: string | null;
+  /** Connections the provider allows (learned from "too many connections" refusals; docs/nntp.md, "Connection caps"); null: max_connections. */
+  allowed_connections?: number | null;
+  max_connections?: number;
 }
 
 /** The pool's metrics, sent on a tick only while someone listens. */
@@ -83,21 +86,38 @@ export interface StreamOpenedEvent {
   stream_id: string;
   path: string;
   via: 'webdav' | 'fuse';
-  /** The first byte asked for. */
+  /** The first byte asked for (a FUSE open asks for none yet: 0). */
   offset: number;
   size: number;
+  client: StreamClient;
 }
 
-export interface StreamProgressEvent {
+/** Who reads: the HTTP client's address and User-Agent (WebDAV), the pid of the reading process (FUSE). */
+export interface StreamClient {
+  address?: string;
+  user_agent?: string;
+  pid?: number;
+}
+
+/** How a stream is doing: time to first byte since open (null before it), waits over 1 s after it. */
+export interface StreamTimings {
+  ttfb_ms: number | null;
+  stalls: number;
+  stalled_ms: number;
+}
+
+export interface StreamProgressEvent extends StreamTimings {
   stream_id: string;
   bytes_sent: number;
   /** The byte the reader is at. */
   position: number;
 }
 
-export interface StreamClosedEvent {
+export interface StreamClosedEvent extends StreamTimings {
   stream_id: string;
   bytes_sent: number;
+  /** Where the last read ended. */
+  position: number;
   reason: 'done' | 'aborted' | 'error';
 }
 

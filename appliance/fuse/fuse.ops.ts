@@ -1,6 +1,8 @@
 import { Errno, Op, type SpoolFuseAddon, type WindowTable } from './fuse.binding.js';
 import { AppError } from '../errors/app-error.js';
-import { ReadStream, type StreamWindow } from '../vfs/read-stream.js';
+import type { StreamWindow } from '../vfs/read-stream.js';
+import { ReadHandles, type CloseReason, type ReadHandle } from '../vfs/read-handle.js';
+import { systemClock } from '../clock/clock.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import type { VfsNode } from '../vfs/types.js';
@@ -15,13 +17,15 @@ export interface FuseOpsOptions {
   readAhead: () => number;
   /** A read still waiting for the network after this long answers ETIMEDOUT. */
   readTimeoutMs?: number;
+  /** Where handles are opened (shared with WebDAV in the app, so one live view sees both); a private set if not. */
+  handles?: ReadHandles;
 }
 
 /** How an answer reaches the waiting FUSE thread (the addon's reply, bound to one mount). */
 export type Answer = (id: number, result: number, a?: unknown, b?: unknown) => void;
 
 interface Handle {
-  stream: ReadStream;
+  read: ReadHandle;
   ac: AbortController;
   /**
    * The buffer of this handle's last answered read, for the next one: with direct I/O a sequential reader's
@@ -31,7 +35,7 @@ interface Handle {
 }
 
 export interface FuseOps {
-  /** One request from a FUSE thread: op, request id, path, then the op's own arguments. */
+  /** One request from a FUSE thread: op, request id, path, then the op's own arguments (open: flags, pid). */
   dispatch(op: number, id: number, path: string, a?: number | string, b?: number, c?: number): void;
   /** The native window served reads of `fh`: let its stream move on. */
   progress(fh: number): void;
@@ -42,8 +46,8 @@ export interface FuseOps {
 
 /**
  * The FUSE requests that reach JS, over the same VFS and reader as WebDAV. Errors become negative errnos, never
- * exceptions. Each open handle gets a native window its ReadStream publishes read-ahead articles to, so most reads
- * never get here.
+ * exceptions. Each open file is a read handle (appliance/vfs/read-handle.ts, as for WebDAV) with a native window its
+ * read-ahead publishes articles to, so most reads never get here.
  */
 export function createFuseOps(
   vfs: VfsService,
@@ -54,6 +58,7 @@ export function createFuseOps(
   answer: Answer,
 ): FuseOps {
   const handles = new Map<number, Handle>();
+  const readHandles = o.handles ?? new ReadHandles(reader, systemClock);
   let nextFh = 1;
   const stat = (n: VfsNode): Float64Array => {
     const dir = n.type === 'directory';
@@ -64,18 +69,19 @@ export function createFuseOps(
     publish: (offset, bytes) => native.publish(table, fh, offset, bytes) === 0,
     retire: (offset) => void native.retire(table, fh, offset),
   });
-  const close = (fh: number) => {
+  const close = (fh: number, reason: CloseReason) => {
     const h = handles.get(fh);
     handles.delete(fh);
     h?.ac.abort();
-    h?.stream.close(); // retires every article it published, then unpins them
+    // retires every article it published, then unpins them; the native reads not yet counted count first
+    h?.read.close(reason, native.takeServed(table, fh));
     native.closeWindow(table, fh);
   };
 
   const ops: Record<number, (id: number, path: string, a?: number | string, b?: number, c?: number) => void> = {
     [Op.getattr](id, path) {
       const n = vfs.stat(path);
-      if (!n || n.health === 'corrupted') return answer(id, Errno.ENOENT);
+      if (!n || vfs.health.corrupted(n.path)) return answer(id, Errno.ENOENT);
       answer(id, 0, stat(n));
     },
     [Op.readdir](id, path) {
@@ -87,12 +93,14 @@ export function createFuseOps(
         Uint8Array.from(kids, (k) => (k.type === 'directory' ? 1 : 0)),
       );
     },
-    [Op.open](id, path, flags) {
+    [Op.open](id, path, flags, pid) {
       if ((Number(flags) & 3) !== 0) return answer(id, Errno.EROFS); // O_WRONLY / O_RDWR: articles are immutable
       const fh = nextFh++;
-      const stream = new ReadStream(reader, path, o.readAhead, windowOf(fh));
-      native.openWindow(table, fh, stream.node.size);
-      handles.set(fh, { stream, ac: new AbortController(), spare: null });
+      // the reading process, when the kernel named one (fuse_get_context: 0 for a request it made itself)
+      const client = Number(pid) > 0 ? { pid: Number(pid) } : {};
+      const read = readHandles.open(path, 'fuse', client, { readAhead: o.readAhead, window: windowOf(fh) });
+      native.openWindow(table, fh, read.node.size);
+      handles.set(fh, { read, ac: new AbortController(), spare: null });
       answer(id, 0, fh);
     },
     [Op.read](id, _path, fh, offset, length) {
@@ -110,12 +118,12 @@ export function createFuseOps(
       };
       // A miss of the native window that the cache can still answer (an article behind the window, or not yet
       // published): now, without waiting.
-      const n = h.stream.readCached(buf, Number(offset), len);
+      const n = h.read.readCached(buf, Number(offset), len);
       if (n !== null) return done(n);
       readWaiting(h, buf, Number(offset), o.readTimeoutMs ?? 15_000, done);
     },
     [Op.release](id, _path, fh) {
-      close(Number(fh));
+      close(Number(fh), 'done');
       answer(id, 0);
     },
     [Op.unlink](id, path) {
@@ -146,10 +154,10 @@ export function createFuseOps(
     },
     progress(fh) {
       const end = native.takeProgress(table, fh); // re-arms the wake-up, even for a handle already closed
-      if (end > 0) handles.get(fh)?.stream.servedUpTo(end);
+      if (end > 0) handles.get(fh)?.read.servedUpTo(end, native.takeServed(table, fh));
     },
     closeAll() {
-      for (const fh of [...handles.keys()]) close(fh);
+      for (const fh of [...handles.keys()]) close(fh, 'aborted'); // the kernel never released them
     },
     get openHandles() {
       return handles.size;
@@ -177,7 +185,7 @@ function readWaiting(h: Handle, buf: Buffer, position: number, timeoutMs: number
     ac.abort();
     answer(Errno.ETIMEDOUT);
   }, timeoutMs);
-  h.stream.readInto(buf, position, buf.length, ac.signal).then(answer, () => answer(Errno.EIO));
+  h.read.readInto(buf, position, buf.length, ac.signal).then(answer, () => answer(Errno.EIO));
 }
 
 function errno(e: unknown): number {

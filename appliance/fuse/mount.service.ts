@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { FuseMount, type ReadCounters } from './fuse-mount.js';
+import type { ReadHandles } from '../vfs/read-handle.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { mountBackend, type MountBackend } from '../rclone/rc-mount-options.js';
@@ -34,6 +35,8 @@ export class MountService {
   constructor(
     private readonly vfs: VfsService,
     private readonly reader: VfsReader,
+    /** The read handles both fronts open (WebDAV too), so a live view of streams sees the mount's. */
+    private readonly handles: ReadHandles,
     private readonly config: ConfigService,
     private readonly logger: Logger,
     /** Kernel read-ahead for the mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
@@ -106,6 +109,7 @@ export class MountService {
         readOnly: r.read_only,
         // streaming.max_download_workers caps it; below that it follows the measured link (vfs/stream-window.ts)
         readAhead: () => this.reader.streamWindow(),
+        handles: this.handles,
       },
       this.kernelReadAheadKb,
     );

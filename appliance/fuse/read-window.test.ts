@@ -87,3 +87,16 @@ test('a published buffer stays alive while published, even with no JS reference 
   assert.equal(native.readWindow(t, 5, 0, 1_000, out), 1_000);
   assert.deepEqual(out, span(0, 1_000));
 });
+
+test('takeServed counts the bytes served natively since the last take (a read handle counts them), misses not', () => {
+  const t = native.createTable();
+  native.openWindow(t, 3, bytes.length);
+  native.publish(t, 3, 0, span(0, 50_000));
+  const out = Buffer.alloc(20_000);
+  assert.equal(native.readWindow(t, 3, 0, 20_000, out), 20_000);
+  assert.equal(native.readWindow(t, 3, 10_000, 5_000, out), 5_000);
+  assert.equal(native.readWindow(t, 3, 45_000, 10_000, out), -1);
+  assert.equal(native.takeServed(t, 3), 25_000);
+  assert.equal(native.takeServed(t, 3), 0, 'taken');
+  assert.equal(native.takeServed(t, 4), -1, 'no window');
+});

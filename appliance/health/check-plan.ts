@@ -1,5 +1,5 @@
 import { sampleIndexes } from '../articles/index.js';
-import type { HealthStatus } from './health.wire.js';
+import type { HealthVerdict } from './health.wire.js';
 import type { MissingArticle } from './health.types.js';
 
 /** BODY spot-checks per check: decoded and CRC-checked, because some providers answer STAT for dead bodies. */
@@ -44,7 +44,7 @@ export function planCheck(
  *   open or seek), or more than CORRUPTED_SHARE of the articles looked at are bad;
  * - partial: otherwise (a few holes: the file plays with glitches).
  */
-export function verdictOf(total: number, looked: number, bad: readonly MissingArticle[]): HealthStatus {
+export function verdictOf(total: number, looked: number, bad: readonly MissingArticle[]): HealthVerdict {
   if (bad.length === 0) return 'healthy';
   if (bad.some((m) => m.index === 0 || m.index === total - 1)) return 'corrupted';
   return bad.length / Math.max(1, looked) > CORRUPTED_SHARE ? 'corrupted' : 'partial';

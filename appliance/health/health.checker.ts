@@ -3,7 +3,7 @@ import { articleSizeOf } from '../layout/index.js';
 import type { VfsSegment } from '../vfs/types.js';
 import { planCheck, verdictOf } from './check-plan.js';
 import type { MissingArticle } from './health.types.js';
-import type { HealthStatus } from './health.wire.js';
+import type { HealthVerdict } from './health.wire.js';
 
 /** STATs in flight per check; the pool pipelines them over its connections on the health lane. */
 export const STAT_CONCURRENCY = 64;
@@ -20,7 +20,7 @@ export interface CheckInput {
 }
 
 export type CheckResult =
-  | { kind: 'verdict'; status: HealthStatus; missing: MissingArticle[]; checked: number; total: number }
+  | { kind: 'verdict'; status: HealthVerdict; missing: MissingArticle[]; checked: number; total: number }
   /** Some answer could not be had (timeout, refused, auth, no provider): no verdict, try again later. */
   | { kind: 'inconclusive'; reason: string; unreachable: number; checked: number; total: number };
 

@@ -2,19 +2,19 @@ import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
 import { HealthRunner, type RunnerSettings } from './health.runner.js';
 import { HealthService } from './health.service.js';
-import { HealthStore } from './health.store.js';
+import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson } from './health.wire.js';
 import { RepairBreaker } from './repair.breaker.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
 
 export interface HealthDeps {
-  store: Store;
+  /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
+  store: HealthStore;
   config: ConfigService;
   vfs: VfsService;
   /** The NNTP pool: checks ask on its health lane. */
@@ -35,6 +35,15 @@ export interface HealthDomain {
   runner: HealthRunner;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
+  /**
+   * The tree's changes (file.added, file.removed, file.moved; wired in appliance/app/health-events.ts), applied
+   * one after another in the order they came.
+   */
+  tree: {
+    added(paths: string[]): void;
+    removed(paths: string[]): void;
+    moved(from: string, to: string): void;
+  };
   close(): Promise<void>;
 }
 
@@ -51,11 +60,11 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
   };
 }
 
-/** Builds the health records, the worker (started here), the repair loop and the breaker; hooks into the VFS. */
+/** Builds the health records, the worker (started here), the repair loop and the breaker. */
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
-  const store = new HealthStore(deps.store);
+  const store = deps.store;
   const breaker = new RepairBreaker(() => ({
     percent: health().repair_breaker_percent,
     windowMs: health().repair_breaker_window_minutes * 60_000,
@@ -107,10 +116,6 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     inOrder('could not drop records of removed files', () => service.filesRemoved(paths));
   const onMoved = (from: string, to: string) =>
     inOrder('could not move records of moved files', () => service.filesMoved(from, to));
-  deps.vfs.on('added', onAdded);
-  deps.vfs.on('removed', onRemoved);
-  deps.vfs.on('moved', onMoved);
-  const offConfig = deps.config.on('change', () => runner.wake());
   // Records for files the tree had before (or missed in a crash), then the worker starts.
   void service
     .reconcile()
@@ -124,11 +129,8 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     runner,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
+    tree: { added: onAdded, removed: onRemoved, moved: onMoved },
     async close() {
-      deps.vfs.off('added', onAdded);
-      deps.vfs.off('removed', onRemoved);
-      deps.vfs.off('moved', onMoved);
-      offConfig();
       await events;
       await runner.stop();
     },

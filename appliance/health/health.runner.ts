@@ -1,10 +1,10 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { FileLayout, HealthStatus as VfsHealth, VfsNode } from '../vfs/types.js';
+import type { FileLayout, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
 import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
-import type { HealthStore } from './health.store.js';
+import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { RepairBreaker } from './repair.breaker.js';
 import type { RepairLoop } from './repair.loop.js';
@@ -13,7 +13,6 @@ import type { RepairLoop } from './repair.loop.js';
 export interface HealthFiles {
   stat(path: string): VfsNode | undefined;
   layout(node: VfsNode): FileLayout;
-  setHealth(path: string, health: VfsHealth, missing?: readonly string[]): Promise<void>;
 }
 
 /** Live settings from the `health` config section (docs/configuration.md). */
@@ -47,6 +46,8 @@ export class HealthRunner {
   private cancelTimer: (() => void) | undefined;
   private running = false;
   private cycling = false;
+  /** Woken while a cycle ran: run another as soon as it ends (its own timer would override the wake). */
+  private again = false;
   private stopped = false;
   readonly counters = { checked: 0, corrupted: 0, runs: 0, lastRunAt: null as number | null };
 
@@ -78,7 +79,8 @@ export class HealthRunner {
   /** Runs a cycle now (a manual check was queued, a setting changed). */
   wake(): void {
     if (!this.running || this.stopped) return;
-    this.arm(0);
+    if (this.cycling) this.again = true;
+    else this.arm(0);
   }
 
   isChecking(id: number): boolean {
@@ -107,13 +109,18 @@ export class HealthRunner {
   }
 
   private async cycle(): Promise<void> {
-    if (this.stopped || this.cycling) return;
+    if (this.stopped) return;
+    if (this.cycling) {
+      this.again = true;
+      return;
+    }
     this.cycling = true;
+    this.again = false;
     try {
       const s = this.d.settings();
       for (;;) {
         if (this.active.size >= s.maxConcurrent) break;
-        const next = this.nextRecord(s.enabled);
+        const next = await this.nextRecord(s.enabled);
         if (!next) break;
         this.launch(next);
       }
@@ -122,27 +129,34 @@ export class HealthRunner {
       this.counters.lastRunAt = this.d.clock.now();
     } catch (err) {
       this.d.logger.error('health cycle failed', { error: (err as Error).message });
+    }
+    try {
+      if (!this.stopped) await this.armNext();
+    } catch (err) {
+      this.d.logger.error('could not schedule the next health cycle', { error: (err as Error).message });
+      if (!this.stopped) this.arm(this.d.settings().intervalMs);
     } finally {
       this.cycling = false;
     }
-    if (!this.stopped) this.armNext();
+    if (this.again && !this.stopped) this.wake();
   }
 
-  private armNext(): void {
+  private async armNext(): Promise<void> {
     const s = this.d.settings();
-    const now = this.d.clock.now();
-    const due = this.d.store.nextDueAt();
+    const due = await this.d.store.nextDueAt();
     let wait = s.intervalMs;
-    if (due !== undefined && (s.enabled || this.d.store.manualCount() > 0))
-      wait = Math.min(wait, Math.max(0, due - now));
+    if (due !== undefined && (s.enabled || (await this.d.store.manualCount()) > 0))
+      wait = Math.min(wait, Math.max(0, due - this.d.clock.now()));
     this.arm(wait);
   }
 
-  private nextRecord(enabled: boolean): HealthRecord | undefined {
-    for (const r of this.d.store.manualQueue()) if (!this.active.has(r.id)) return r;
-    if (!enabled) return undefined;
-    for (const r of this.d.store.due(this.d.clock.now())) if (!this.active.has(r.id)) return r;
-    return undefined;
+  /** The next record to check: running ones are skipped, so one more than are running is enough to look at. */
+  private async nextRecord(enabled: boolean): Promise<HealthRecord | undefined> {
+    const enough = this.active.size + 1;
+    const idle = (rs: HealthRecord[]) => rs.find((r) => !this.active.has(r.id));
+    const manual = idle(await this.d.store.manualQueue(enough));
+    if (manual || !enabled) return manual;
+    return idle(await this.d.store.due(this.d.clock.now(), enough));
   }
 
   private launch(record: HealthRecord): void {
@@ -239,6 +253,7 @@ export class HealthRunner {
       retryCount: 0,
       lastCheckedAt: now,
       nextCheckAt: now + this.normalDelay(r),
+      verdict: result.status,
       missing: result.missing,
       readEvidence: [],
       checkedSegments: result.checked,
@@ -249,13 +264,6 @@ export class HealthRunner {
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.d.breaker.record(now, result.status !== 'healthy');
-    await this.d.files
-      .setHealth(
-        record.path,
-        result.status,
-        result.missing.map((m) => m.messageId),
-      )
-      .catch(() => undefined); // removed meanwhile
     if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
   }
 }

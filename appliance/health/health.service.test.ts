@@ -10,13 +10,13 @@ afterEach(() => h?.close());
 async function checkNow(path: string) {
   const r = await h.health.service.check(path, undefined, true);
   await h.drain();
-  return h.health.service.byId(r.id);
+  return await h.health.service.byId(r.id);
 }
 
 test('an imported file gets a pending record; a check of a good file STATs a sample and BODYs a few, on the health lane', async () => {
   h = await healthHarness({ segment_sample_percentage: 10 });
   const path = await h.addFile('Good', 200);
-  const rec = h.health.service.byPath(path);
+  const rec = await h.health.service.byPath(path);
   assert.equal(rec.status, 'pending');
   assert.equal(rec.sourceNzbPath, 'Good.nzb');
   const done = await checkNow(path);
@@ -29,7 +29,7 @@ test('an imported file gets a pending record; a check of a good file STATs a sam
   assert.ok(stats.length >= 20 && stats.length <= 25, `${stats.length} STATs for 10% of 200`);
   assert.equal(h.articles.requests.filter((r) => r.kind === 'body').length, 3, 'three BODY spot-checks');
   assert.ok(h.articles.requests.every((r) => r.lane === 'health'));
-  assert.equal(h.vfs.stat(path)?.health, 'healthy');
+  assert.equal((await h.health.service.byPath(path)).verdict, 'healthy', 'the verdict is kept on the record');
   assert.equal(h.repairer.calls.length, 0, 'a good file is never repaired');
 });
 
@@ -43,7 +43,7 @@ test('a missing article found by the sample widens to every article: exact range
     p.missing.map((m) => [m.messageId, m.start, m.end]),
     [['Holes-50', 50_000, 51_000]],
   );
-  const meta = fileMeta(h.vfs, partial, (x) => h.health.service.unavailable(x));
+  const meta = fileMeta(h.vfs, partial, await h.health.service.fileHealth(partial));
   assert.equal(meta.available_segments, 199);
   assert.equal(meta.segments[50]!.available, false);
   assert.equal(h.health.json(p).missing_ranges[0]!.end_offset, 50_999);
@@ -81,16 +81,16 @@ test('an outage is no verdict: retried later up to max_retries, the record says 
   assert.deepEqual(r1.missing, []);
   await h.clock.advance(60_000); // first retry after a minute
   await h.drain();
-  const r2 = h.health.service.byId(r1.id);
+  const r2 = await h.health.service.byId(r1.id);
   assert.equal(r2.retryCount, 2);
   await h.clock.advance(120_000);
   await h.drain();
-  const r3 = h.health.service.byId(r1.id);
+  const r3 = await h.health.service.byId(r1.id);
   assert.equal(r3.retryCount, 0, 'gave up for now');
   assert.match(r3.lastError ?? '', /after 2 retries/);
   assert.equal(r3.status, 'pending');
   assert.equal(h.repairer.calls.length, 0);
-  assert.equal(h.vfs.stat(path)?.health, 'pending');
+  assert.equal(r3.verdict, null, 'no verdict from an outage');
   h.articles.down = false;
   assert.equal((await checkNow(path)).status, 'healthy');
 });
@@ -102,11 +102,11 @@ test('cancel stops a running check and puts the record back', async () => {
   h.articles.hold = new Promise((r) => (release = r));
   const r = await h.health.service.check(path, undefined, true);
   await h.clock.advance(0);
-  await h.until(() => h.health.service.byId(r.id).status === 'checking');
-  assert.equal(h.health.service.workerStatus().active_checks, 1);
+  await h.until(async () => (await h.health.service.byId(r.id)).status === 'checking');
+  assert.equal((await h.health.service.workerStatus()).active_checks, 1);
   await h.health.service.cancel(r.id);
   await h.drain();
-  const after = h.health.service.byId(r.id);
+  const after = await h.health.service.byId(r.id);
   assert.equal(after.status, 'pending');
   assert.equal(after.lastError, 'Check cancelled');
   release();
@@ -122,14 +122,14 @@ test('manual checks jump the schedule, priority first; scheduled checks wait for
   await svc.check(a, undefined, false);
   await svc.check(b, undefined, false);
   await svc.check(c, undefined, true);
-  assert.equal(svc.workerStatus().pending_manual_checks, 3);
+  assert.equal((await svc.workerStatus()).pending_manual_checks, 3);
   await h.drain();
   const order = [...new Set(h.articles.requests.map((r) => r.id.split('-')[0]))];
   assert.deepEqual(order, ['C', 'A', 'B'], 'the priority check first, then in order, one at a time');
-  assert.equal(svc.workerStatus().pending_manual_checks, 0);
-  assert.equal(svc.workerStatus().total_files_checked, 3);
+  assert.equal((await svc.workerStatus()).pending_manual_checks, 0);
+  assert.equal((await svc.workerStatus()).total_files_checked, 3);
   // Next checks follow the file's age: a minute-old file is looked at again a minute later.
-  const rec = svc.byPath(a);
+  const rec = await svc.byPath(a);
   assert.ok(rec.nextCheckAt! - rec.lastCheckedAt! >= 60_000);
   const before = h.articles.requests.length;
   await h.clock.advance(30_000);
@@ -144,23 +144,23 @@ test('monitoring disabled: no scheduled checks, manual ones still run; worker sa
   const path = await h.addFile('Off', 5);
   await h.clock.advance(3_600_000);
   assert.equal(h.articles.requests.length, 0);
-  assert.equal(h.health.service.workerStatus().status, 'stopped');
+  assert.equal((await h.health.service.workerStatus()).status, 'stopped');
   assert.equal((await checkNow(path)).status, 'healthy');
 });
 
 test('records follow their files: removed with them, moved with them', async () => {
   h = await healthHarness();
-  const exists = (p: string) =>
-    h.health.service
-      .list({ limit: 0, offset: 0, sortBy: 'file_path', sortOrder: 'asc' })
-      .items.some((r) => r.path === p);
+  const exists = async (p: string) =>
+    (await h.health.service.list({ limit: 0, offset: 0, sortBy: 'file_path', sortOrder: 'asc' })).items.some(
+      (r) => r.path === p,
+    );
   const a = await h.addFile('Gone', 5);
   const b = await h.addFile('Moved', 5);
   await h.vfs.remove('/complete/movies/Gone');
-  await h.until(() => !exists(a));
+  await h.until(async () => !(await exists(a)));
   await h.vfs.transfer('/complete/movies/Moved', '/complete/movies/Renamed', { mode: 'move', overwrite: false });
-  await h.until(() => !exists(b));
-  assert.equal(h.health.service.byPath('/complete/movies/Renamed/Moved.mkv').sourceNzbPath, 'Moved.nzb');
+  await h.until(async () => !(await exists(b)));
+  assert.equal((await h.health.service.byPath('/complete/movies/Renamed/Moved.mkv')).sourceNzbPath, 'Moved.nzb');
 });
 
 test('list: filter by status, search, sort by path, page with total', async () => {
@@ -170,29 +170,26 @@ test('list: filter by status, search, sort by path, page with total', async () =
   await checkNow('/complete/movies/Gamma/Gamma.mkv');
   const svc = h.health.service;
   const q = { limit: 2, offset: 0, sortBy: 'file_path' as const, sortOrder: 'asc' as const };
-  const page1 = svc.list(q);
+  const page1 = await svc.list(q);
   assert.equal(page1.total, 3);
   assert.deepEqual(
     page1.items.map((r) => r.path.split('/').pop()),
     ['Alpha.mkv', 'Beta.mkv'],
   );
   assert.deepEqual(
-    svc.list({ ...q, offset: 2 }).items.map((r) => r.path.split('/').pop()),
+    (await svc.list({ ...q, offset: 2 })).items.map((r) => r.path.split('/').pop()),
     ['Gamma.mkv'],
   );
   assert.deepEqual(
-    svc.list({ ...q, status: 'corrupted' }).items.map((r) => r.path.split('/').pop()),
+    (await svc.list({ ...q, status: 'corrupted' })).items.map((r) => r.path.split('/').pop()),
     ['Gamma.mkv'],
   );
-  assert.equal(svc.list({ ...q, search: 'alp' }).total, 1);
+  assert.equal((await svc.list({ ...q, search: 'alp' })).total, 1);
   assert.equal(
-    svc
-      .list({ ...q, sortBy: 'created_at', sortOrder: 'desc' })
-      .items[0]!.path.split('/')
-      .pop(),
+    (await svc.list({ ...q, sortBy: 'created_at', sortOrder: 'desc' })).items[0]!.path.split('/').pop(),
     'Gamma.mkv',
   );
-  assert.deepEqual(svc.stats(), {
+  assert.deepEqual(await svc.stats(), {
     total: 3,
     pending: 2,
     checking: 0,

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { ArticleFailure } from '../vfs/types.js';
+import type { ArticleFailure, FileHealth } from '../vfs/types.js';
+import type { HealthListQuery, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
 import type { HealthFiles, HealthRunner } from './health.runner.js';
-import type { HealthListQuery, HealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
+import { unavailableIds } from './health.verdicts.js';
 import type { HealthStatsJson, HealthWorkerStatusJson } from './health.wire.js';
 import type { RepairBreaker } from './repair.breaker.js';
 import type { RepairLoop } from './repair.loop.js';
@@ -29,14 +30,14 @@ export class HealthService {
     return this.d.store.list(q);
   }
 
-  byPath(path: string): HealthRecord {
-    const r = this.d.store.byPath(path);
+  async byPath(path: string): Promise<HealthRecord> {
+    const r = await this.d.store.byPath(path);
     if (!r) throw new AppError('NOT_FOUND', `No health record for ${path}`);
     return r;
   }
 
-  byId(id: number): HealthRecord {
-    const r = this.d.store.get(id);
+  async byId(id: number): Promise<HealthRecord> {
+    const r = await this.d.store.get(id);
     if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
     return r;
   }
@@ -49,26 +50,28 @@ export class HealthService {
   }
 
   async bulkDelete(paths: readonly string[]): Promise<{ deleted: number; missing: string[] }> {
-    const found = paths.map((p) => this.d.store.byPath(p));
+    const found = await Promise.all(paths.map((p) => this.d.store.byPath(p)));
     for (const r of found) if (r) this.d.runner.cancel(r.id);
-    const deleted = await this.d.store.write(() => found.filter((r) => r && this.d.store.removeIn(r.id)).length);
-    return { deleted, missing: paths.filter((_, i) => !found[i]) };
+    const done = await this.d.store.commit(found.filter((r) => r).map((r) => ({ op: 'remove', id: r!.id })));
+    return { deleted: count(done), missing: paths.filter((_, i) => !found[i]) };
   }
 
   /** Restart: back to pending and queued for a check now, retry counts reset. */
   async bulkRestart(paths: readonly string[]): Promise<{ restarted: number; missing: string[] }> {
-    const found = paths.map((p) => this.d.store.byPath(p));
+    const found = await Promise.all(paths.map((p) => this.d.store.byPath(p)));
     const patch: Partial<HealthRecord> = { status: 'pending', retryCount: 0, lastError: null, errorDetails: null };
-    const restarted = await this.d.store.write(
-      () => found.filter((r) => r && this.d.store.updateIn(r.id, (x) => this.queued(x, false, patch))).length,
+    const done = await this.d.store.commit(
+      found
+        .filter((r) => r)
+        .map((r) => ({ op: 'update', id: r!.id, change: (x: HealthRecord) => this.queued(x, false, patch) })),
     );
     this.d.runner.wake();
-    return { restarted, missing: paths.filter((_, i) => !found[i]) };
+    return { restarted: count(done), missing: paths.filter((_, i) => !found[i]) };
   }
 
   /** POST /health/{path}/retry: check again now; `resetStatus` also forgets the verdict and the retry count. */
   async retry(path: string, resetStatus: boolean): Promise<HealthRecord> {
-    const r = this.byPath(path);
+    const r = await this.byPath(path);
     const patch: Partial<HealthRecord> = resetStatus ? { status: 'pending', retryCount: 0, lastError: null } : {};
     const updated = await this.queue(r.id, false, patch);
     this.d.runner.wake();
@@ -85,51 +88,52 @@ export class HealthService {
     if (!node || node.type !== 'file' || !node.layoutId)
       throw new AppError('NOT_FOUND', `No article-backed file at ${filePath}`);
     const source = sourceNzbPath || node.sourceNzbPath || null;
-    const updated = await this.d.store.write(() => {
-      const record = this.trackIn(node.path, node.createdAt, source);
-      return this.d.store.updateIn(record.id, (r) => this.queued(r, priority, {}))!;
-    });
+    const updated = await this.d.store.upsert(
+      node.path,
+      () => this.queued(this.fresh(node.path, node.createdAt, source), priority, {}),
+      (r) => this.queued(tracked(r, source), priority, {}),
+    );
     this.d.runner.wake();
     return updated;
   }
 
   async checkNow(id: number): Promise<HealthRecord> {
-    this.byId(id);
+    await this.byId(id);
     const updated = await this.queue(id, true, {});
     this.d.runner.wake();
     return updated;
   }
 
   async cancel(id: number): Promise<HealthRecord> {
-    const r = this.byId(id);
+    const r = await this.byId(id);
     if (!(await this.d.runner.cancelAndWait(id))) {
       if (r.manual)
         return (await this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))) ?? r;
       throw new AppError('NOT_FOUND', `No check is running or queued for ${r.path}`);
     }
-    return this.d.store.get(id) ?? r;
+    return (await this.d.store.get(id)) ?? r;
   }
 
   /** DELETE /health/cleanup: records created before `olderThan` (ms), optionally only some statuses. */
-  cleanup(olderThan: number, statuses?: readonly string[]): Promise<number> {
-    const doomed = [...this.d.store.all()].filter(
+  async cleanup(olderThan: number, statuses?: readonly string[]): Promise<number> {
+    const doomed = (await this.d.store.all()).filter(
       (r) => r.createdAt < olderThan && r.status !== 'checking' && (!statuses || statuses.includes(r.status)),
     );
-    return this.d.store.write(() => doomed.filter((r) => this.d.store.removeIn(r.id)).length);
+    return count(await this.d.store.commit(doomed.map((r) => ({ op: 'remove', id: r.id }))));
   }
 
-  stats(): HealthStatsJson {
-    const c = this.d.store.counts();
+  async stats(): Promise<HealthStatsJson> {
+    const c = await this.d.store.counts();
     const total = Object.values(c).reduce((a, b) => a + b, 0);
     return { total, ...c };
   }
 
-  workerStatus(): HealthWorkerStatusJson {
+  async workerStatus(): Promise<HealthWorkerStatusJson> {
     const k = this.d.runner.counters;
     const paused = this.d.breaker.openReason(this.d.clock.now());
     return {
       status: this.d.enabled() ? 'running' : 'stopped',
-      pending_manual_checks: this.d.store.manualCount(),
+      pending_manual_checks: await this.d.store.manualCount(),
       total_files_checked: k.checked,
       total_files_corrupted: k.corrupted,
       total_runs_completed: k.runs,
@@ -140,10 +144,14 @@ export class HealthService {
     };
   }
 
-  /** Message ids of a file known unavailable: the last verdict's missing articles and reads' evidence since. */
-  unavailable(path: string): Set<string> {
-    const r = this.d.store.byPath(path);
-    return new Set([...(r?.missing.map((m) => m.messageId) ?? []), ...(r?.readEvidence ?? [])]);
+  /**
+   * What GET /api/files/info shows of a file: the last verdict, and the message ids known unavailable (the last
+   * verdict's missing articles and reads' evidence since).
+   */
+  async fileHealth(path: string): Promise<FileHealth> {
+    const r = await this.d.store.byPath(path);
+    if (!r) return {};
+    return { ...(r.verdict ? { verdict: r.verdict } : {}), unavailable: unavailableIds(r) };
   }
 
   // ---- hooks -------------------------------------------------------------------------------------------------
@@ -152,40 +160,43 @@ export class HealthService {
   async filesAdded(paths: readonly string[]): Promise<void> {
     const nodes = paths.map((p) => this.d.files.stat(p)).filter((n) => n?.layoutId !== undefined);
     const now = this.d.clock.now();
-    await this.d.store.write(() => {
-      for (const node of nodes) this.freshIn(node!.path, node!.createdAt, node!.sourceNzbPath ?? null, now);
-    });
-    this.d.runner.wake();
-  }
-
-  private freshIn(path: string, fileCreatedAt: number, source: string | null, now: number): void {
-    this.d.store.upsertIn(
-      path,
-      () => this.fresh(path, fileCreatedAt, source),
-      // Same file (a check or a read tracked it first): keep what is known. A new file at the path: start over.
-      (r) =>
-        r.fileCreatedAt === fileCreatedAt
-          ? r
-          : {
-              ...this.fresh(path, fileCreatedAt, source),
-              id: r.id,
-              createdAt: r.createdAt,
-              nextCheckAt: now + this.d.intervalMs(),
-            },
+    await this.d.store.commit(
+      nodes.map((node) => {
+        const { path, createdAt } = node!;
+        const fresh = () => this.fresh(path, createdAt, node!.sourceNzbPath ?? null);
+        return {
+          op: 'upsert',
+          path,
+          create: fresh,
+          // Same file (a check or a read tracked it first): keep what is known. A new file at the path: start over.
+          change: (r) =>
+            r.fileCreatedAt === createdAt
+              ? r
+              : { ...fresh(), id: r.id, createdAt: r.createdAt, nextCheckAt: now + this.d.intervalMs() },
+        } satisfies HealthWrite;
+      }),
     );
+    this.d.runner.wake();
   }
 
   /** Paths (files or directories) left the tree: their records follow. */
   async filesRemoved(paths: readonly string[]): Promise<void> {
-    const gone = paths.flatMap((p) => [this.d.store.byPath(p), ...this.d.store.under(p)]).filter((r) => r);
-    for (const r of gone) this.d.runner.cancel(r!.id);
-    await this.d.store.write(() => gone.forEach((r) => this.d.store.removeIn(r!.id)));
+    const found = await Promise.all(
+      paths.map(async (p) => [await this.d.store.byPath(p), ...(await this.d.store.under(p))]),
+    );
+    const gone = found.flat().filter((r) => r !== undefined);
+    for (const r of gone) this.d.runner.cancel(r.id);
+    await this.d.store.commit(gone.map((r) => ({ op: 'remove', id: r.id })));
   }
 
   /** A directory or file moved: its records move with it. */
   async filesMoved(from: string, to: string): Promise<void> {
-    const moving = [...this.d.store.under(from), this.d.store.byPath(from)].filter((r) => r !== undefined);
-    for (const r of moving) await this.d.store.rename(r.id, to + r.path.slice(from.length));
+    const moving = [...(await this.d.store.under(from)), await this.d.store.byPath(from)];
+    await this.d.store.commit(
+      moving
+        .filter((r) => r !== undefined)
+        .map((r) => ({ op: 'rename', id: r.id, path: to + r.path.slice(from.length) })),
+    );
   }
 
   /**
@@ -199,23 +210,28 @@ export class HealthService {
     const now = this.d.clock.now();
     const enabled = this.d.enabled();
     let queued = false;
-    await this.d.store.write(() => {
-      const record = this.trackIn(node.path, node.createdAt, node.sourceNzbPath ?? null);
-      queued = enabled && !record.manual && !this.d.runner.isChecking(record.id);
-      this.d.store.updateIn(record.id, (r) => ({
+    const withEvidence = <R extends NewHealthRecord>(r: R, checking: boolean): R => {
+      queued = enabled && !r.manual && !checking;
+      return {
         ...r,
         readEvidence: r.readEvidence.includes(f.messageId)
           ? r.readEvidence
           : [...r.readEvidence, f.messageId].slice(-1000),
         manual: queued ? { priority: true, at: now } : r.manual,
-      }));
-    });
+      };
+    };
+    const source = node.sourceNzbPath ?? null;
+    await this.d.store.upsert(
+      node.path,
+      () => withEvidence(this.fresh(node.path, node.createdAt, source), false),
+      (r) => withEvidence(tracked(r, source), this.d.runner.isChecking(r.id)),
+    );
     if (queued) this.d.runner.wake();
   }
 
   /** A read got an article that was marked missing: the mark (verdict or read evidence) is out of date. */
   async readRecovered(path: string, messageIds: readonly string[]): Promise<void> {
-    const r = this.d.store.byPath(path);
+    const r = await this.d.store.byPath(path);
     if (!r) return;
     const back = new Set(messageIds);
     await this.d.store.update(r.id, (x) => ({
@@ -228,36 +244,35 @@ export class HealthService {
   /** Start-up: every article-backed file of the tree without a record gets one (older imports, a crash). */
   async reconcile(): Promise<number> {
     const now = this.d.clock.now();
-    let added = 0;
-    await this.d.store.write(() => {
-      for (const node of this.d.files.walkFiles('/')) {
-        if (!node.layoutId || this.d.store.byPath(node.path)) continue;
-        this.trackIn(node.path, node.createdAt, null);
-        added++;
-      }
-      // A check cut short by a stop is not running any more.
-      for (const r of [...this.d.store.all()])
-        if (r.status === 'checking')
-          this.d.store.updateIn(r.id, (x) => ({ ...x, status: x.settledStatus, nextCheckAt: now }));
-    });
+    const records = await this.d.store.all();
+    const known = new Set(records.map((r) => r.path));
+    const writes: HealthWrite[] = [];
+    for (const node of this.d.files.walkFiles('/')) {
+      if (!node.layoutId || known.has(node.path)) continue;
+      const fresh = () => this.fresh(node.path, node.createdAt, null);
+      writes.push({ op: 'upsert', path: node.path, create: fresh, change: (r) => r });
+    }
+    const added = writes.length;
+    // A check cut short by a stop is not running any more.
+    for (const r of records)
+      if (r.status === 'checking')
+        writes.push({
+          op: 'update',
+          id: r.id,
+          change: (x) => (x.status === 'checking' ? { ...x, status: x.settledStatus, nextCheckAt: now } : null),
+        });
+    await this.d.store.commit(writes);
     return added;
   }
 
-  private trackIn(path: string, fileCreatedAt: number, source: string | null): HealthRecord {
-    return this.d.store.upsertIn(
-      path,
-      () => this.fresh(path, fileCreatedAt, source),
-      (r) => (source && !r.sourceNzbPath ? { ...r, sourceNzbPath: source } : r),
-    );
-  }
-
-  private fresh(path: string, fileCreatedAt: number, source: string | null): Omit<HealthRecord, 'id'> {
+  private fresh(path: string, fileCreatedAt: number, source: string | null): NewHealthRecord {
     const now = this.d.clock.now();
     return {
       path,
       sourceNzbPath: source,
       status: 'pending',
       settledStatus: 'pending',
+      verdict: null,
       lastError: null,
       errorDetails: null,
       retryCount: 0,
@@ -282,7 +297,7 @@ export class HealthService {
   }
 
   /** The record queued for a manual check (a priority request moves a queued one forward). */
-  private queued(r: HealthRecord, priority: boolean, patch: Partial<HealthRecord>): HealthRecord {
+  private queued<R extends NewHealthRecord>(r: R, priority: boolean, patch: Partial<HealthRecord>): R {
     return {
       ...r,
       ...patch,
@@ -290,4 +305,14 @@ export class HealthService {
       manual: r.manual && !priority ? r.manual : { priority, at: this.d.clock.now() },
     };
   }
+}
+
+/** A record already there, given the source NZB path when it had none. */
+function tracked(r: HealthRecord, source: string | null): HealthRecord {
+  return source && !r.sourceNzbPath ? { ...r, sourceNzbPath: source } : r;
+}
+
+/** How many writes of a unit found their record. */
+function count(done: readonly (HealthRecord | undefined)[]): number {
+  return done.filter((r) => r !== undefined).length;
 }

@@ -1,25 +1,33 @@
-import type { Database, Key, Store } from '../store/index.js';
+import type { EventSink, SpoolEvents } from '../events/index.js';
+import { migrate, type Database, type Key, type Store } from '../store/index.js';
+import { healthMigrations } from './health.migrations.js';
+import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
+import { VerdictIndex } from './health.verdicts.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
-export type HealthSortField = 'file_path' | 'status' | 'created_at';
-
-export interface HealthListQuery {
-  limit: number;
-  offset: number;
-  status?: HealthStatus;
-  /** Records created at or after this time (ms). */
-  since?: number;
-  /** Case-insensitive substring of the file path or the source NZB path. */
-  search?: string;
-  sortBy: HealthSortField;
-  sortOrder: 'asc' | 'desc';
+/**
+ * Brings the health databases up to date (health.migrations.ts), then opens the store on them and loads the
+ * verdicts the VFS asks for into memory (one pass over the records at start). Every record written is announced
+ * on `events` (health.record.changed).
+ */
+export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): HealthStore {
+  migrate(
+    store,
+    'health',
+    healthMigrations((s, writes) => new LmdbHealthStore(s).applyNow(writes)),
+  );
+  const health = new LmdbHealthStore(store, events);
+  health.loadVerdicts();
+  return health;
 }
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
 /**
- * Health records in LMDB. Records live in `health-records` (key: id); `health-index` holds ordered keys so every
+ * The health store on LMDB (the port is health.port.ts). Reads are synchronous inside (memory-mapped) and answered
+ * as settled promises; writes are lmdb's asynchronous transactions, so concurrent ones commit together (one disk
+ * sync for many records), which is what lets a pass over 10,000 files keep up. Health records in LMDB. Records live in `health-records` (key: id); `health-index` holds ordered keys so every
  * question the scheduler and the console ask is a range read:
  *   ['p', path] -> id                    one record per file; also the file_path sort
  *   ['c', createdAt, id]                 the created_at sort
@@ -28,121 +36,74 @@ const MAX = Number.MAX_SAFE_INTEGER;
  *   ['m', 0|1, queuedAt, id]             manual checks, priority ones first, then in order
  *   ['r', repairNextAt, id]              automatic repairs waiting for their back-off
  *   ['k', status] -> count               totals in O(1);  ['n'] -> next id
- * Every change is one write transaction over both databases (see `write`).
+ * Every commit is one write transaction over both databases; after it the in-memory verdicts follow (`commit`).
  */
-export class HealthStore {
+export class LmdbHealthStore implements HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
+  readonly verdicts = new VerdictIndex();
+  /** Records written by the transaction running now, in order: [before, after]. */
+  private changes: [HealthRecord | undefined, HealthRecord | undefined][] = [];
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly events?: EventSink<SpoolEvents>,
+  ) {
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
   }
 
-  get(id: number): HealthRecord | undefined {
+  loadVerdicts(): void {
+    for (const { value } of this.records.getRange()) this.verdicts.changed(undefined, value);
+  }
+
+  /** Applies writes in the write transaction running now (a migration's); the in-memory verdicts are not told. */
+  applyNow(writes: readonly HealthWrite[]): void {
+    for (const w of writes) this.apply(w);
+    this.changes = [];
+  }
+
+  async get(id: number): Promise<HealthRecord | undefined> {
     return this.records.get(id);
   }
 
-  byPath(path: string): HealthRecord | undefined {
-    const id = this.index.get(['p', path]);
-    return typeof id === 'number' ? this.records.get(id) : undefined;
+  async byPath(path: string): Promise<HealthRecord | undefined> {
+    return this.recordAt(path);
   }
 
-  /**
-   * Runs `action` in one write transaction. Writes are lmdb's asynchronous transactions: concurrent ones commit
-   * together (one disk sync for many records), which is what lets a pass over 10,000 files keep up.
-   * The *In methods below must run inside one.
-   */
-  write<T>(action: () => T): Promise<T> {
-    return this.records.transaction(action);
+  async under(dir: string): Promise<HealthRecord[]> {
+    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    const ids = this.index.getRange({ start: ['p', prefix], end: ['p', `${prefix}\uffff`] }).map((e) => e.value);
+    return this.byIds(ids);
   }
 
-  upsert(path: string, create: () => Omit<HealthRecord, 'id'>, change: (r: HealthRecord) => HealthRecord) {
-    return this.write(() => this.upsertIn(path, create, change));
+  async all(): Promise<HealthRecord[]> {
+    return [...this.records.getRange().map((e) => e.value)];
   }
 
-  update(id: number, change: (r: HealthRecord) => HealthRecord | null): Promise<HealthRecord | undefined> {
-    return this.write(() => this.updateIn(id, change));
-  }
-
-  remove(id: number): Promise<HealthRecord | undefined> {
-    return this.write(() => this.removeIn(id));
-  }
-
-  /** Moves a record to a new path (a file moved in the tree); a record already there is replaced. */
-  rename(id: number, path: string): Promise<void> {
-    return this.write(() => {
-      const there = this.byPath(path);
-      if (there && there.id !== id) this.removeIn(there.id);
-      this.updateIn(id, (r) => ({ ...r, path }));
-    });
-  }
-
-  /** Inserts a record (id assigned here) or, when the path has one, replaces it through `change`. */
-  upsertIn(path: string, create: () => Omit<HealthRecord, 'id'>, change: (r: HealthRecord) => HealthRecord) {
-    const existing = this.byPath(path);
-    if (existing) return this.replace(existing, change(existing));
-    const id = (this.index.get(['n']) ?? 1) as number;
-    void this.index.put(['n'], id + 1);
-    const record: HealthRecord = { ...create(), id, path };
-    void this.records.put(id, record);
-    this.addIndexes(record);
-    return record;
-  }
-
-  /** Changes one record; `change` returns null to leave it alone. Undefined when it is gone. */
-  updateIn(id: number, change: (r: HealthRecord) => HealthRecord | null): HealthRecord | undefined {
-    const current = this.records.get(id);
-    if (!current) return undefined;
-    const next = change(current);
-    return next ? this.replace(current, next) : current;
-  }
-
-  removeIn(id: number): HealthRecord | undefined {
-    const current = this.records.get(id);
-    if (!current) return undefined;
-    this.dropIndexes(current);
-    void this.records.remove(id);
-    return current;
-  }
-
-  counts(): Record<HealthStatus, number> {
+  async counts(): Promise<Record<HealthStatus, number>> {
     const out = {} as Record<HealthStatus, number>;
     for (const s of HEALTH_STATUSES) out[s] = (this.index.get(['k', s]) ?? 0) as number;
     return out;
   }
 
-  /** Manual checks in the order they run: priority ones first, then oldest. */
-  *manualQueue(): Generator<HealthRecord> {
-    for (const key of this.index.getKeys({ start: ['m'], end: ['m', 2] })) {
-      const r = this.records.get((key as unknown[])[3] as number);
-      if (r) yield r;
-    }
-  }
-
-  /** Records of every file below a directory. */
-  *under(dir: string): Generator<HealthRecord> {
-    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-    for (const { value } of this.index.getRange({ start: ['p', prefix], end: ['p', `${prefix}\uffff`] })) {
-      const r = this.records.get(value as number);
-      if (r) yield r;
-    }
-  }
-
-  manualCount(): number {
+  async manualCount(): Promise<number> {
     return this.index.getCount({ start: ['m'], end: ['m', 2] });
   }
 
-  /** Records whose scheduled check is due at `now`, earliest first. */
-  *due(now: number): Generator<HealthRecord> {
-    for (const key of this.index.getKeys({ start: ['d'], end: ['d', now, MAX] })) {
-      const r = this.records.get((key as unknown[])[2] as number);
-      if (r) yield r;
-    }
+  async manualQueue(limit: number): Promise<HealthRecord[]> {
+    return this.byIds(this.index.getKeys({ start: ['m'], end: ['m', 2], limit }).map((k) => idAt(k, 3)));
   }
 
-  /** When the earliest scheduled check or repair falls due (the runner's timer). */
-  nextDueAt(): number | undefined {
+  async due(now: number, limit: number): Promise<HealthRecord[]> {
+    return this.byIds(this.index.getKeys({ start: ['d'], end: ['d', now, MAX], limit }).map((k) => idAt(k, 2)));
+  }
+
+  async repairsDue(now: number): Promise<HealthRecord[]> {
+    return this.byIds(this.index.getKeys({ start: ['r'], end: ['r', now, MAX] }).map((k) => idAt(k, 2)));
+  }
+
+  async nextDueAt(): Promise<number | undefined> {
     let at: number | undefined;
     for (const prefix of ['d', 'r'])
       for (const key of this.index.getKeys({ start: [prefix], end: [prefix, MAX], limit: 1 })) {
@@ -152,20 +113,47 @@ export class HealthStore {
     return at;
   }
 
-  /** Records whose repair back-off is over. */
-  *repairsDue(now: number): Generator<HealthRecord> {
-    for (const key of this.index.getKeys({ start: ['r'], end: ['r', now, MAX] })) {
-      const r = this.records.get((key as unknown[])[2] as number);
-      if (r) yield r;
+  /**
+   * The one write path: every write of the unit in one transaction (a throw rolls all back), then the in-memory
+   * verdicts take the records as committed and each written record is announced (health.record.changed).
+   */
+  async commit(writes: readonly HealthWrite[]): Promise<(HealthRecord | undefined)[]> {
+    const { results, changes } = await this.records.transaction(() => {
+      this.changes = [];
+      try {
+        return { results: writes.map((w) => this.apply(w)), changes: this.changes };
+      } finally {
+        this.changes = [];
+      }
+    });
+    const tell = this.events?.hasListeners('health.record.changed') ? this.events : undefined;
+    for (const [before, after] of changes) {
+      this.verdicts.changed(before, after);
+      const r = (after ?? before)!;
+      const change = !before ? 'created' : !after ? 'removed' : 'updated';
+      tell?.emit('health.record.changed', { id: r.id, path: r.path, change, status: r.status });
     }
+    return results;
   }
 
-  /** Every record (start-up reconciliation, cleanup). */
-  *all(): Generator<HealthRecord> {
-    for (const { value } of this.records.getRange()) yield value;
+  async upsert(path: string, create: () => NewHealthRecord, change: (r: HealthRecord) => HealthRecord) {
+    const [r] = await this.commit([{ op: 'upsert', path, create, change }]);
+    return r!;
   }
 
-  list(q: HealthListQuery): { items: HealthRecord[]; total: number } {
+  async update(id: number, change: (r: HealthRecord) => HealthRecord | null) {
+    return (await this.commit([{ op: 'update', id, change }]))[0];
+  }
+
+  async remove(id: number) {
+    return (await this.commit([{ op: 'remove', id }]))[0];
+  }
+
+  async rename(id: number, path: string): Promise<void> {
+    await this.commit([{ op: 'rename', id, path }]);
+  }
+
+  async list(q: HealthListQuery): Promise<{ items: HealthRecord[]; total: number }> {
     const reverse = q.sortOrder === 'desc';
     const search = q.search?.trim().toLowerCase() || undefined;
     const since = q.since;
@@ -217,11 +205,63 @@ export class HealthStore {
       yield last(key);
   }
 
+  private recordAt(path: string): HealthRecord | undefined {
+    const id = this.index.get(['p', path]);
+    return typeof id === 'number' ? this.records.get(id) : undefined;
+  }
+
+  private byIds(ids: Iterable<number | null>): HealthRecord[] {
+    const out: HealthRecord[] = [];
+    for (const id of ids) {
+      const r = typeof id === 'number' ? this.records.get(id) : undefined;
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** One write inside the transaction of `commit`. */
+  private apply(w: HealthWrite): HealthRecord | undefined {
+    switch (w.op) {
+      case 'upsert': {
+        const existing = this.recordAt(w.path);
+        if (existing) return this.replace(existing, w.change(existing));
+        const id = (this.index.get(['n']) ?? 1) as number;
+        void this.index.put(['n'], id + 1);
+        const record: HealthRecord = { ...w.create(), id, path: w.path };
+        void this.records.put(id, record);
+        this.addIndexes(record);
+        this.changes.push([undefined, record]);
+        return record;
+      }
+      case 'update': {
+        const current = this.records.get(w.id);
+        if (!current) return undefined;
+        const next = w.change(current);
+        return next ? this.replace(current, next) : current;
+      }
+      case 'remove': {
+        const current = this.records.get(w.id);
+        if (!current) return undefined;
+        this.dropIndexes(current);
+        void this.records.remove(w.id);
+        this.changes.push([current, undefined]);
+        return current;
+      }
+      case 'rename': {
+        const there = this.recordAt(w.path);
+        if (there && there.id !== w.id) this.apply({ op: 'remove', id: there.id });
+        return this.apply({ op: 'update', id: w.id, change: (r) => ({ ...r, path: w.path }) });
+      }
+    }
+  }
+
   private replace(current: HealthRecord, next: HealthRecord): HealthRecord {
+    const record = { ...next, id: current.id };
     this.dropIndexes(current);
-    void this.records.put(current.id, { ...next, id: current.id });
-    this.addIndexes({ ...next, id: current.id });
-    return { ...next, id: current.id };
+    void this.records.put(current.id, record);
+    this.addIndexes(record);
+    this.changes.push([current, record]);
+    return record;
   }
 
   private keysOf(r: HealthRecord): Key[] {
@@ -250,4 +290,9 @@ export class HealthStore {
     const key = ['k', status];
     void this.index.put(key, ((this.index.get(key) ?? 0) as number) + delta);
   }
+}
+
+/** The record id at position `at` of an index key. */
+function idAt(key: Key, at: number): number {
+  return (key as unknown[])[at] as number;
 }

@@ -1,4 +1,4 @@
-import type { HealthStatus } from './health.wire.js';
+import type { HealthStatus, HealthVerdict } from './health.wire.js';
 
 /** A missing or damaged article and the decoded bytes [start, end) of the file it carried. */
 export interface MissingArticle {
@@ -18,6 +18,11 @@ export interface HealthRecord {
   status: HealthStatus;
   /** The status to return to when a check is cancelled or ends without a verdict. */
   settledStatus: HealthStatus;
+  /**
+   * The last check's verdict, kept through later checks, retries and repairs until the next verdict (null: never
+   * checked). Listings hide a corrupted one; GET /api/files/info reports it. Absent on records stored before it.
+   */
+  verdict?: HealthVerdict | null;
   lastError: string | null;
   errorDetails: string | null;
   /** Checks in a row that ended without a verdict (providers unreachable); reset by a verdict. */

@@ -5,6 +5,8 @@
 
 export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+/** What a check concludes (the other statuses are states of the record: not yet checked, checking, repairing). */
+export type HealthVerdict = Extract<HealthStatus, 'healthy' | 'partial' | 'corrupted'>;
 
 /** One file's health record (GET /api/health, /api/health/{path}, /api/health/corrupted). */
 export interface HealthRecordJson {

@@ -10,7 +10,7 @@ async function corrupt(name: string) {
   h.articles.missing.add(`${name}-0`);
   const r = await h.health.service.check(path, undefined, true);
   await h.drain();
-  return h.health.service.byId(r.id);
+  return await h.health.service.byId(r.id);
 }
 
 test('auto repair: a corrupted file is handed to the arrs once; the record says repair_triggered', async () => {
@@ -34,8 +34,11 @@ test('auto repair: a corrupted file is handed to the arrs once; the record says 
     ],
   });
   const broken = '/complete/movies/Broken/Broken.mkv';
-  await h.until(() => h.health.service.stats().repair_triggered === 0 && h.health.service.stats().pending === 1);
-  const fresh = h.health.service.byPath(broken);
+  await h.until(async () => {
+    const stats = await h.health.service.stats();
+    return stats.repair_triggered === 0 && stats.pending === 1;
+  });
+  const fresh = await h.health.service.byPath(broken);
   assert.equal(fresh.status, 'pending');
   assert.equal(fresh.repairRetryCount, 0);
 });
@@ -62,7 +65,7 @@ test('retryable answers back off and retry up to max_repair_retries, then give u
   await h.clock.advance(6 * 60_000);
   await h.drain();
   assert.equal(h.repairer.calls.length, 2);
-  const after = h.health.service.byId(r.id);
+  const after = await h.health.service.byId(r.id);
   assert.equal(after.repairRetryCount, 2);
   assert.equal(after.repairNextAt, null, 'no further attempt planned');
   assert.ok(h.logs.some((l) => l.includes('"outcome":"retryable"')));
@@ -90,13 +93,11 @@ test('the breaker: when most checked files turn bad at once, repairs stop and th
   for (let i = 0; i < 12; i++) h.articles.missing.add(`Wave${i}-0`);
   for (let i = 0; i < 12; i++) await h.health.service.check(`/complete/movies/Wave${i}/Wave${i}.mkv`, undefined, false);
   await h.drain();
-  const w = h.health.service.workerStatus();
+  const w = await h.health.service.workerStatus();
   assert.equal(w.repair_paused, true);
   assert.match(w.repair_paused_reason ?? '', /repairs paused/);
   // The first files were repaired before the window held enough checks to judge; then it stopped.
   assert.ok(h.repairer.calls.length <= 10, `${h.repairer.calls.length} repairs`);
-  assert.ok(
-    h.health.service.list({ limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc', status: 'corrupted' }).total >=
-      2,
-  );
+  const corrupted = { limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc', status: 'corrupted' } as const;
+  assert.ok((await h.health.service.list(corrupted)).total >= 2);
 });

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { HealthStore } from './health.store.js';
+import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { repairDelayMs } from './health.schedule.js';
 import type { RepairBreaker } from './repair.breaker.js';
@@ -58,12 +58,12 @@ export class RepairLoop {
   /** Back-offs that are over (the runner calls this each cycle). */
   async runDue(): Promise<void> {
     if (!this.d.settings().autoRepair) return;
-    for (const r of [...this.d.store.repairsDue(this.d.clock.now())]) await this.attempt(r, false);
+    for (const r of await this.d.store.repairsDue(this.d.clock.now())) await this.attempt(r, false);
   }
 
   /** POST /api/health/{id}/repair: a person asks; NOT_FOUND when no arr manages the file. */
   async repairNow(id: number, resetCount: boolean): Promise<HealthRecord> {
-    let record = this.d.store.get(id);
+    let record = await this.d.store.get(id);
     if (!record) throw new AppError('NOT_FOUND', `No health record ${id}`);
     if (resetCount) record = (await this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 }))) ?? record;
     return this.attempt(record, true);
@@ -108,7 +108,7 @@ export class RepairLoop {
       case 'not_found':
         await this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
         if (manual) throw new AppError('NOT_FOUND', NOT_MANAGED);
-        return this.d.store.get(record.id)!;
+        return (await this.d.store.get(record.id))!;
       case 'retryable': {
         const again = attempts < max;
         const updated = await this.set(record.id, {
@@ -126,7 +126,7 @@ export class RepairLoop {
           lastError: `Repair failed: ${outcome.reason}`,
         });
         if (manual) throw new AppError('BAD_GATEWAY', `Repair failed: ${outcome.reason}`);
-        return this.d.store.get(record.id)!;
+        return (await this.d.store.get(record.id))!;
     }
   }
 

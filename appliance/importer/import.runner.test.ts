@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
+import { EventBus, type SpoolEvents } from '../events/index.js';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { sampleIndexes } from '../articles/index.js';
@@ -22,7 +23,13 @@ function setup(
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
   const store: Store = openStore({ rootPath: dir });
-  const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: opts.maxRetries ?? 2 }));
+  const events = new EventBus<SpoolEvents>();
+  const queue = new QueueService(
+    new LmdbQueueStore(store),
+    () => ({ maxRetries: opts.maxRetries ?? 2 }),
+    Date.now,
+    events,
+  );
   const runner = new ImportRunner({
     queue,
     job,
@@ -31,6 +38,9 @@ function setup(
     intervalMs: 60_000, // far longer than any test: only waking makes these pass
     retryDelay: opts.retryDelay ?? (() => 20),
   });
+  // As appliance/app/importer.ts wires it: new work wakes the runner.
+  events.on('queue.item.added', runner.wake);
+  events.on('queue.item.changed', (e) => e.status === 'pending' && !e.paused && runner.wake());
   cleanups.push(async () => {
     await runner.stop();
     await store.close();

@@ -49,14 +49,14 @@ export class ImportRunner {
   private pumping = false;
   private pumpAgain = false;
   private pass: Promise<void> = Promise.resolve();
-  private readonly wake = () => this.pump();
+  /** New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). */
+  readonly wake = (): void => this.pump();
 
   constructor(private readonly o: RunnerOptions) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.o.queue.on('runnable', this.wake);
     // Nothing is claimed before the interrupted items are back in the queue.
     this.pumping = true;
     this.pass = this.o.queue
@@ -77,7 +77,6 @@ export class ImportRunner {
   /** Stops claiming, aborts imports in progress and waits for them to put their items back. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.o.queue.off('runnable', this.wake);
     clearTimeout(this.timer);
     for (const controller of this.active.values()) controller.abort();
     await this.pass;

@@ -19,7 +19,7 @@ import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } f
 import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile, type PlannedLayout } from './file-layouts.js';
 import { nonRetryableError } from './import-errors.js';
-import { formatOf, KeyRing } from '../archive/index.js';
+import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
@@ -45,6 +45,8 @@ export interface NzbImporterDeps {
   vfs: VfsService;
   client: ArticleClient;
   parsePool: Piscina;
+  /** Derives 7zAES keys off the main thread (workers/sevenzip-key.client.ts); inline when absent. */
+  sevenZipKeys?: SevenZipKdf;
   settings: () => ImportSettings;
   logger: Logger;
 }
@@ -163,7 +165,7 @@ export class NzbImporter {
     const passwords = [...new Set(given.filter((p): p is string => !!p))];
     const expanded = await expandArchives(candidates, {
       articles,
-      keys: new KeyRing(passwords),
+      keys: new KeyRing(passwords, this.d.sevenZipKeys),
       showVolumes: settings.showArchiveVolumes,
     });
     if (articles.fetched > 0)

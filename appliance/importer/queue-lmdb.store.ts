@@ -44,8 +44,10 @@ export class LmdbQueueStore implements QueueStore {
     return this.store.transaction(() => this.removeNow(id, allow));
   }
 
-  async removeMany(ids: readonly number[], allow: (current: QueueRecord) => boolean): Promise<number> {
-    return this.store.transaction(() => ids.filter((id) => this.removeNow(id, allow) !== undefined).length);
+  async removeMany(ids: readonly number[], allow: (current: QueueRecord) => boolean): Promise<QueueRecord[]> {
+    return this.store.transaction(() =>
+      ids.map((id) => this.removeNow(id, allow)).filter((r): r is QueueRecord => r !== undefined),
+    );
   }
 
   async claimNext(now: number, claim: (item: QueueRecord) => QueueRecord): Promise<QueueRecord | undefined> {

@@ -36,8 +36,8 @@ export interface QueueStore {
   update(id: number, change: (current: QueueRecord) => QueueRecord | null): Promise<QueueRecord | undefined>;
   /** Deletes the item with its NZB and its job directory hold if `allow` agrees; resolves to what was removed. */
   remove(id: number, allow: (current: QueueRecord) => boolean): Promise<QueueRecord | undefined>;
-  /** `remove` of many items in one transaction (keep batches short); resolves to how many went. */
-  removeMany(ids: readonly number[], allow: (current: QueueRecord) => boolean): Promise<number>;
+  /** `remove` of many items in one transaction (keep batches short); resolves to the items removed. */
+  removeMany(ids: readonly number[], allow: (current: QueueRecord) => boolean): Promise<QueueRecord[]>;
   /**
    * Takes the next runnable item (a retry whose back-off is over at `now`, else the first pending one by priority)
    * and writes `claim(item)` in the same transaction, so two workers, or two nodes, never take the same item.

@@ -1,10 +1,10 @@
-import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { nzbHash, packNzb, unpackNzb } from './nzb-pack.js';
 import type { QueueStore } from './queue.port.js';
 import type { QueueListQuery, QueueRecord } from './queue.types.js';
-import type { QueuePriority, QueueStats } from './queue.wire.js';
+import type { QueuePriority, QueueStats, QueueStatus } from './queue.wire.js';
 
 export interface EnqueueInput {
   nzb: Uint8Array;
@@ -19,20 +19,18 @@ export interface EnqueueInput {
   password?: string;
 }
 
-export interface QueueEvents {
-  /** New or restarted work: the runner wakes up. */
-  runnable: [];
-}
-
-/** The queue's rules (who may move where); storage is the store's, scheduling the runner's. */
-export class QueueService extends EventEmitter<QueueEvents> {
+/**
+ * The queue's rules (who may move where); storage is the store's, scheduling the runner's. Every item added,
+ * changed (its status above all) or removed is announced as a `queue.item.*` event once its write committed; the
+ * runner is woken by those (appliance/app/importer.ts).
+ */
+export class QueueService {
   constructor(
     readonly repo: QueueStore,
     private readonly settings: () => { maxRetries: number },
     private readonly now: () => number = Date.now,
-  ) {
-    super();
-  }
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
+  ) {}
 
   /** Stores the NZB (compressed) and its queue item in one transaction, then wakes the runner. */
   async enqueue(input: EnqueueInput): Promise<QueueRecord> {
@@ -61,7 +59,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       },
       { packed, hash },
     );
-    this.emit('runnable');
+    this.events.emit('queue.item.added', queueItemEvent(record));
     return record;
   }
 
@@ -95,12 +93,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** SABnzbd's pause/resume of one item: a paused pending item is not claimed by the runner. */
-  async setPaused(id: number, paused: boolean): Promise<QueueRecord | undefined> {
-    const changed = await this.repo.update(id, (cur) =>
+  setPaused(id: number, paused: boolean): Promise<QueueRecord | undefined> {
+    return this.change(id, (cur) =>
       cur.status === 'completed' || cur.status === 'failed' ? null : { ...cur, paused, updatedAt: this.now() },
     );
-    if (!paused) this.emit('runnable');
-    return changed;
   }
 
   async stats(): Promise<QueueStats> {
@@ -122,6 +118,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
     if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
+    this.events.emit('queue.item.removed', queueItemEvent(removed));
     return removed;
   }
 
@@ -130,8 +127,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
     let deleted = 0;
     for (const id of new Set(ids)) {
       const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
-      if (removed) deleted++;
-      else skipped.push(id);
+      if (removed) {
+        deleted++;
+        this.events.emit('queue.item.removed', queueItemEvent(removed));
+      } else skipped.push(id);
     }
     return { deleted, skipped };
   }
@@ -141,15 +140,12 @@ export class QueueService extends EventEmitter<QueueEvents> {
     const skipped: number[] = [];
     let restarted = 0;
     for (const id of new Set(ids)) {
-      let changed = false;
-      await this.repo.update(id, (cur) => {
-        changed = cur.status !== 'processing';
-        return changed ? { ...this.requeued(cur), retryCount: 0 } : null;
-      });
-      if (changed) restarted++;
+      const changed = await this.change(id, (cur) =>
+        cur.status === 'processing' ? null : { ...this.requeued(cur), retryCount: 0 },
+      );
+      if (changed?.status === 'pending') restarted++;
       else skipped.push(id);
     }
-    if (restarted > 0) this.emit('runnable');
     return { restarted, skipped };
   }
 
@@ -157,12 +153,11 @@ export class QueueService extends EventEmitter<QueueEvents> {
   async retry(id: number): Promise<QueueRecord> {
     const item = await this.require(id);
     if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
-    const updated = await this.repo.update(id, (cur) =>
+    const updated = await this.change(id, (cur) =>
       cur.status === 'processing'
         ? null
         : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
     );
-    this.emit('runnable');
     return updated ?? item;
   }
 
@@ -172,7 +167,10 @@ export class QueueService extends EventEmitter<QueueEvents> {
     let deleted = 0;
     // Batches keep each write transaction short while the runner and the console keep working.
     for (let i = 0; i < ids.length; i += 500) {
-      deleted += await this.repo.removeMany(ids.slice(i, i + 500), (cur) => cur.status === status);
+      const removed = await this.repo.removeMany(ids.slice(i, i + 500), (cur) => cur.status === status);
+      deleted += removed.length;
+      if (this.events.hasListeners('queue.item.removed'))
+        for (const r of removed) this.events.emit('queue.item.removed', queueItemEvent(r));
     }
     return { deleted };
   }
@@ -183,7 +181,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
   async recover(): Promise<number> {
     const ids = await this.repo.idsWithStatus('processing');
     for (const id of ids) {
-      await this.repo.update(id, (cur) =>
+      await this.change(id, (cur) =>
         cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null,
       );
     }
@@ -191,15 +189,16 @@ export class QueueService extends EventEmitter<QueueEvents> {
   }
 
   /** Takes the next runnable item and marks it processing (one transaction, so two workers never share one). */
-  claim(): Promise<QueueRecord | undefined> {
+  async claim(): Promise<QueueRecord | undefined> {
     const now = this.now();
-    return this.repo.claimNext(now, (cur) => ({
-      ...cur,
-      status: 'processing',
-      startedAt: now,
-      updatedAt: now,
-      nextAttemptAt: null,
-    }));
+    let previous: QueueStatus = 'pending';
+    const item = await this.repo.claimNext(now, (cur) => {
+      previous = cur.status;
+      return { ...cur, status: 'processing', startedAt: now, updatedAt: now, nextAttemptAt: null };
+    });
+    if (!item) return undefined;
+    this.events.emit('queue.item.changed', queueItemChanged(item, previous));
+    return item;
   }
 
   nextRetryAt(): Promise<number | undefined> {
@@ -247,7 +246,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
       warnings?: readonly string[];
     },
   ): Promise<void> {
-    await this.repo.update(id, (cur) => ({
+    await this.change(id, (cur) => ({
       ...cur,
       targetPath: result.targetPath || null,
       fileSize: result.fileSize,
@@ -263,7 +262,7 @@ export class QueueService extends EventEmitter<QueueEvents> {
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
   fail(id: number, message: string, retryAt: number | null, code?: string): Promise<QueueRecord | undefined> {
-    return this.repo.update(id, (cur) => ({
+    return this.change(id, (cur) => ({
       ...cur,
       errorCode: code ?? null,
       status: retryAt === null ? 'failed' : 'retrying',
@@ -288,6 +287,18 @@ export class QueueService extends EventEmitter<QueueEvents> {
     return bytes;
   }
 
+  /** One item changed in its own transaction, announced once committed (nothing when `change` returns null). */
+  private async change(id: number, change: (cur: QueueRecord) => QueueRecord | null): Promise<QueueRecord | undefined> {
+    let previous: QueueStatus | undefined;
+    const updated = await this.repo.update(id, (cur) => {
+      const next = change(cur);
+      if (next) previous = cur.status;
+      return next;
+    });
+    if (updated && previous !== undefined) this.events.emit('queue.item.changed', queueItemChanged(updated, previous));
+    return updated;
+  }
+
   private requeued(cur: QueueRecord): QueueRecord {
     return {
       ...cur,
@@ -299,6 +310,14 @@ export class QueueService extends EventEmitter<QueueEvents> {
       updatedAt: this.now(),
     };
   }
+}
+
+function queueItemEvent(r: QueueRecord): SpoolEvents['queue.item.added'] {
+  return { id: r.id, name: r.name, category: r.category, status: r.status, paused: r.paused ?? false };
+}
+
+function queueItemChanged(r: QueueRecord, previous: QueueStatus): SpoolEvents['queue.item.changed'] {
+  return { ...queueItemEvent(r), previous_status: previous };
 }
 
 /** `Name`, `Name (2)` ... `Name (999)`: past that something is wrong, not merely popular. */

@@ -3,6 +3,7 @@ export { NntpPool, type PoolOptions, type RequestOptions } from './pool.js';
 export type { PoolMetrics, ProviderMetrics } from './pool.wire.js';
 export { checkProvider, type ProviderCheckInput, type ProviderCheckResult } from './provider-check.js';
 export { NntpConnection, type ConnectionOptions } from './connection.js';
+export { caPemError } from './tls-ca.js';
 export * from './errors.js';
 export type { DecodedArticle, ProviderConfig, RequestPriority, YencHeader } from './types.js';
 export { yencBackend, typescriptBackend, type YencBackend } from './yenc-backend.js';

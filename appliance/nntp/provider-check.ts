@@ -1,11 +1,12 @@
 /** The provider form's connection test: connect, read the greeting, authenticate, QUIT. */
 import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
+import { withProviderCa } from './tls-ca.js';
 import type { ProviderConfig } from './types.js';
 
 export type ProviderCheckInput = Pick<
   ProviderConfig,
-  'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls'
+  'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls' | 'ca'
 >;
 
 export interface ProviderCheckResult {
@@ -32,7 +33,7 @@ export async function checkProvider(
       port: cfg.port,
       tls: cfg.tls,
       insecureTls: cfg.insecure_tls,
-      tlsCa,
+      tlsCa: withProviderCa(tlsCa, cfg.ca),
       username: cfg.username,
       password: cfg.password,
       connectTimeoutMs: timeoutMs,
@@ -52,12 +53,14 @@ function describe(err: unknown, cfg: ProviderCheckInput): string {
     if (err.kind === 'auth') return `Authentication failed (${err.status ?? 'no status'}): check username and password`;
     if (err.kind === 'timeout') return `Timed out connecting to ${where}`;
     if (err.kind === 'provider_refused') return `${where} refused the connection: ${msg}`;
+    if (err.kind === 'provider_capacity')
+      return `${where} is at the account's connection limit (other apps may be using it): ${msg}`;
     if (err.kind === 'tls') return msg;
   }
   if (/ECONNREFUSED/.test(msg)) return `Connection refused by ${where}`;
   if (/ENOTFOUND|EAI_AGAIN/.test(msg)) return `Host not found: ${cfg.host}`;
   if (/certificate|self[- ]signed|SSL|TLS|wrong version/i.test(msg)) {
-    return `TLS handshake with ${where} failed: ${msg}${cfg.tls && !cfg.insecure_tls ? ' (Insecure TLS skips certificate checks)' : ''}`;
+    return `TLS handshake with ${where} failed: ${msg}${cfg.tls && !cfg.insecure_tls ? ' (a private chain needs its CA certificate; Insecure TLS skips certificate checks)' : ''}`;
   }
   return `Connection to ${where} failed: ${msg}`;
 }

@@ -4,6 +4,7 @@
  * should take no more work.
  */
 import { NntpConnection } from './connection.js';
+import { withProviderCa } from './tls-ca.js';
 import type { PoolStats } from './pool-metrics.js';
 import type { PoolOptions, PoolTunables } from './pool-options.js';
 import type { PooledConnection, ProviderState } from './provider-state.js';
@@ -31,7 +32,7 @@ export function openPooledConnection(
     port: cfg.port,
     tls: cfg.tls,
     insecureTls: cfg.insecure_tls,
-    tlsCa: settings.tlsCa,
+    tlsCa: withProviderCa(settings.tlsCa, cfg.ca),
     username: cfg.username,
     password: cfg.password,
     connectTimeoutMs: settings.connectTimeoutMs,

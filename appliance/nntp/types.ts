@@ -10,6 +10,8 @@ export interface ProviderConfig {
   max_connections: number;
   tls: boolean;
   insecure_tls: boolean;
+  /** PEM of the CA(s) that issued a private chain, trusted besides the system's for this provider; empty: none. */
+  ca?: string;
   enabled: boolean;
   is_backup_provider: boolean;
 }

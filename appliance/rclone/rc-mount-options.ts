@@ -11,24 +11,10 @@ type Value = string | number | boolean;
 /** The config's rclone section. */
 type RcloneConfig = SpoolConfig['rclone'];
 
-/** Which mount serves `mount_path`: our FUSE 3 addon, or an rclone rcd mounting Spool's WebDAV. */
-export type MountBackend = 'native' | 'rclone';
+export { mountBackend, type MountBackend } from './mount-backend.wire.js';
 
 /** `mount_options` entries Spool reads itself; every other entry goes to rclone's mountOpt unchanged. */
 export const SPOOL_MOUNT_OPTIONS = ['backend', 'webdav_url'] as const;
-
-/**
- * `mount_options.backend` (`native` or `rclone`) when set; otherwise rclone when the RC is enabled
- * (`rc_enabled`: the operator pointed Spool at an rclone rcd), else the native addon.
- */
-export function mountBackend(r: Pick<RcloneConfig, 'rc_enabled' | 'mount_options'>): MountBackend {
-  const chosen = String(r.mount_options.backend ?? '')
-    .trim()
-    .toLowerCase();
-  if (chosen === 'native' || chosen === 'rclone') return chosen;
-  if (chosen) throw new Error(`mount_options.backend must be native or rclone, not ${JSON.stringify(chosen)}`);
-  return r.rc_enabled ? 'rclone' : 'native';
-}
 
 /** rclone's VFS options (vfsOpt of mount/mount) from the rclone section. */
 export function vfsOptions(r: RcloneConfig): Record<string, Value> {

@@ -3,7 +3,7 @@ import type { VfsReader } from './reader.js';
 import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
-import { linkShare } from './stream-window.js';
+import { RETIRE_SLACK, seekReadAhead } from './stream-window.js';
 
 /**
  * Where a stream shows the articles it holds to readers that do not call JS (the FUSE native window). Published
@@ -14,21 +14,6 @@ export interface StreamWindow {
   publish(fileOffset: number, bytes: Uint8Array): boolean;
   retire(fileOffset: number): void;
 }
-
-/**
- * Articles kept published behind the furthest one read: the kernel sends a file's reads a few at a time and out
- * of order, so a read can land just behind the reader. Anything older is retired (a late read there is a miss,
- * served by JS from the cache).
- */
-const RETIRE_SLACK = 2;
-
-/**
- * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first), plus the
- * link's bandwidth-delay product: the next reads of a player that seeked are there one round trip later. The full
- * window follows once a read continues the stream, so a random probe (a scanner reading an index) costs a few
- * articles, not a window.
- */
-const SEEK_AHEAD = 4;
 
 /**
  * One open file with a reading position (a FUSE handle, or a player's successive range requests). While reads
@@ -49,7 +34,7 @@ export class ReadStream {
   private ahead = aheadController();
   private aheadThrough = -1;
   readonly node: VfsNode;
-  private readonly layout: FileLayout | null;
+  readonly layout: FileLayout | null;
   /** Published articles by index, each with the lease that pins it (only with a window). */
   private readonly held = new Map<number, Lease>();
   private closed = false;
@@ -81,10 +66,7 @@ export class ReadStream {
     // A seek: what follows the read is asked for in the same round trip, behind the read's own first article, and
     // on a long link as much more as the link carries per round trip (a second wave would wait a whole one).
     if ((probe || !sequential) && this.layout && !this.closed)
-      this.readAheadFrom(
-        Math.min(offset + length, this.node.size),
-        probe ? SEEK_AHEAD : SEEK_AHEAD + linkShare(this.readAhead()),
-      );
+      this.readAheadFrom(Math.min(offset + length, this.node.size), seekReadAhead(probe, this.readAhead()));
     let finished = false;
     try {
       for (let r = await step; !r.done; r = await step) {

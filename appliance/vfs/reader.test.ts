@@ -6,6 +6,7 @@ import { sliceLayout } from '../layout/index.js';
 import { ReadStream } from './read-stream.js';
 import { VfsReader, VfsReadError, findSegment, type ReaderSettings } from './reader.js';
 import type { LinkFacts } from '../nntp/pool.js';
+import { EventBus, type SpoolEvents } from '../events/index.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
 const t = tempVfs();
@@ -55,9 +56,10 @@ test('reads any range byte-exact and fetches only the articles it covers', async
 test('a missing article fails the read with VfsReadError, reports it, and never yields wrong bytes', async () => {
   const source = new MapSource(articles);
   source.missing.add('a3@test');
-  const reader = new VfsReader(t.vfs, source, () => settings);
+  const events = new EventBus<SpoolEvents>();
+  const reader = new VfsReader(t.vfs, source, () => settings, events);
   const failures: string[] = [];
-  reader.on('article-failure', (f) => failures.push(f.messageId));
+  events.on('read.article.failed', (f) => failures.push(f.messageId));
   const got: Buffer[] = [];
   await assert.rejects(async () => {
     for await (const c of reader.read(PATH, 0, bytes.length, new AbortController().signal)) got.push(Buffer.from(c));
@@ -191,28 +193,27 @@ test('an outage is not evidence: nothing is recorded missing and zero-fill never
   ]) {
     const source = new MapSource(articles);
     source.failWith = outage;
-    const reader = new VfsReader(t.vfs, source, () => z);
+    const events = new EventBus<SpoolEvents>();
+    const reader = new VfsReader(t.vfs, source, () => z, events);
     const failures: string[] = [];
-    reader.on('article-failure', (f) => failures.push(f.messageId));
+    events.on('read.article.failed', (f) => failures.push(f.messageId));
     await assert.rejects(collect(reader.read(PATH, 30_000, 10_000, new AbortController().signal)), VfsReadError);
     assert.deepEqual(failures, [], `${outage.name} is not a missing article`);
   }
 });
 
-test('a good read of an article once recorded missing clears the stale mark', async () => {
-  await t.vfs.recordMissing(PATH, ['a2@test', 'a9@test']);
-  const reader = new VfsReader(t.vfs, new MapSource(articles), () => settings);
+test('a good read of an article known unavailable reports it recovered', async () => {
+  t.verdicts.marks.set(PATH, new Set(['a2@test', 'a9@test'])); // the health domain's marks: the tree has no copy
+  const events = new EventBus<SpoolEvents>();
+  const reader = new VfsReader(t.vfs, new MapSource(articles), () => settings, events);
   const recovered: string[] = [];
-  reader.on('article-recovered', (r) => recovered.push(...r.messageIds));
+  events.on('read.article.recovered', (r) => recovered.push(...r.messageIds));
   assert.deepEqual(
     await collect(reader.read(PATH, 14_000, 1_000, new AbortController().signal)),
     bytes.subarray(14_000, 15_000),
   );
-  assert.deepEqual(recovered, ['a2@test']);
-  await t.vfs.clearMissing(PATH, recovered);
-  assert.deepEqual(t.vfs.stat(PATH)?.missingSegments, ['a9@test']);
-  await t.vfs.clearMissing(PATH, ['a9@test']);
-  assert.equal(t.vfs.stat(PATH)?.missingSegments, undefined);
+  assert.deepEqual(recovered, ['a2@test'], 'only the marked article read (the health store clears the mark)');
+  t.verdicts.marks.delete(PATH);
 });
 
 test('a file that starts and ends mid-article (inside an archive volume) reads byte-exact, stream and cache alike', async () => {

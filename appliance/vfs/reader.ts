@@ -1,19 +1,13 @@
-import { EventEmitter, setMaxListeners } from 'node:events';
+import { setMaxListeners } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
 import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
-import { linkShare, streamWindow } from './stream-window.js';
-
-/**
- * Articles an open-ended read starts with on top of the link's bandwidth-delay product, and how many more it may
- * have in flight per article consumed.
- */
-const RAMP_START = 3;
-const RAMP_STEP = 2;
+import { rampsUp, rangeWorkers, streamWindow } from './stream-window.js';
 import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
 
 export interface ReaderSettings {
@@ -45,22 +39,13 @@ export class VfsReadError extends AppError {
   }
 }
 
-export interface ReaderEvents {
-  /** An article known missing or damaged on every provider (recorded on the node; health subscribes). */
-  'article-failure': [failure: ArticleFailure];
-  /** A fetch that failed for want of a provider (refused, timeout, auth, cooling): logged, never recorded. */
-  'article-unreachable': [failure: Omit<ArticleFailure, 'zeroFilled' | 'evidence'>];
-  /** Articles recorded missing before that a read has just got whole: the stale marks are cleared. */
-  'article-recovered': [recovered: { path: string; messageIds: string[] }];
-}
-
 /**
  * The one reader under WebDAV and FUSE. A byte range maps to articles by binary search over the stored layout;
  * up to `workersPerStream` articles are fetched at once in file order, and bytes are yielded as soon as the first
  * article arrives. A stream (`openStream`) adds read-ahead past the requested range while the reader is sequential
  * and drops it on a seek.
  */
-export class VfsReader extends EventEmitter<ReaderEvents> {
+export class VfsReader {
   readonly fetcher: ArticleFetcher;
   private readonly zeroFilled = new Map<string, number>();
 
@@ -68,8 +53,13 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     private readonly vfs: VfsService,
     private readonly source: ArticleSource,
     private readonly settings: () => ReaderSettings,
+    /**
+     * Where read outcomes go (appliance/app/article-failures.ts handles them): `read.article.failed` (missing or
+     * damaged on every provider: evidence), `read.article.unreachable` (no provider answered: logged, never
+     * recorded), `read.article.recovered` (articles marked missing that a read has just got whole).
+     */
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
   ) {
-    super();
     this.fetcher = new ArticleFetcher(source, new ArticleCache(settings().cacheBytes));
   }
 
@@ -139,22 +129,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     signal.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<Lease>[] = [];
     let next = first;
-    // A read to the end of the file (a player's open-ended range) may be dropped after a few hundred KiB: it
-    // starts with a short window that widens as it is consumed, so a probe does not put a whole window of
-    // articles on the wire ahead of the player's next request. A bounded range is fetched at once.
-    const ramped = end >= node.size && last - first + 1 > RAMP_START;
+    // A read to the end of the file starts short and widens as it is consumed (stream-window.ts).
+    const ramped = rampsUp(end, node.size, last - first + 1);
     const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
-      const full = this.streamWindow();
-      // The link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a
-      // long link a wave that waits for the first article costs a whole round trip. Not for a read from byte 0:
-      // a player's first request reads the container header there and is dropped, and what it started competes
-      // with its next request (the index at the end) for the link.
-      const start = RAMP_START + (offset === 0 ? 0 : linkShare(full));
-      // Widen once the consumer has come back for the article after next: the HTTP layer takes an article's
-      // bytes before the player has read them, so widening at the first one would start fetches for a reader
-      // that is about to hang up.
-      const workers = ramped ? Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1)) : full;
+      const workers = rangeWorkers(this.streamWindow(), ramped, offset === 0, consumed);
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         const p = this.segment(node, layout, next, local.signal, next++ === first);
@@ -232,8 +211,8 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     try {
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, urgent);
       if (lease.data.byteLength === want) {
-        if (node.missingSegments?.includes(seg.messageId))
-          this.emit('article-recovered', { path: node.path, messageIds: [seg.messageId] });
+        if (this.vfs.health.unavailable(node.path, seg.messageId))
+          this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });
         return lease;
       }
       lease.release();
@@ -246,11 +225,11 @@ export class VfsReader extends EventEmitter<ReaderEvents> {
     }
     const failure = { path: node.path, messageId: seg.messageId, segmentIndex: index, reason, at: Date.now() };
     if (!evidence) {
-      this.emit('article-unreachable', failure);
+      this.events.emit('read.article.unreachable', failure);
       throw new VfsReadError(node.path, seg.messageId, reason, undefined);
     }
     const zero = this.mayZeroFill(node, want);
-    this.emit('article-failure', { ...failure, evidence, zeroFilled: zero });
+    this.events.emit('read.article.failed', { ...failure, evidence, zeroFilled: zero } satisfies ArticleFailure);
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
   }

@@ -34,3 +34,63 @@ export function streamWindow(maxWorkers: number, cacheBytes: number, link: LinkF
 export function linkShare(window: number): number {
   return Math.max(0, window - BASE_STREAM_WINDOW);
 }
+
+/*
+ * How a read spends the window. Every rule that decides how many articles a read puts in flight lives here; the
+ * reader (reader.ts, range reads) and the sequential tracker behind a read handle (read-stream.ts) only apply them.
+ * docs/streaming.md ("Seeks") says why each is what it is.
+ */
+
+/**
+ * Articles an open-ended read starts with on top of the link's bandwidth-delay product, and how many more it may
+ * have in flight per article consumed.
+ */
+export const RAMP_START = 3;
+export const RAMP_STEP = 2;
+
+/**
+ * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first), plus the
+ * link's bandwidth-delay product: the next reads of a player that seeked are there one round trip later. The full
+ * window follows once a read continues the stream, so a random probe (a scanner reading an index) costs a few
+ * articles, not a window.
+ */
+export const SEEK_AHEAD = 4;
+
+/**
+ * Articles kept published behind the furthest one read: the kernel sends a file's reads a few at a time and out
+ * of order, so a read can land just behind the reader. Anything older is retired (a late read there is a miss,
+ * served by JS from the cache).
+ */
+export const RETIRE_SLACK = 2;
+
+/**
+ * A read to the end of the file (a player's open-ended range) may be dropped after a few hundred KiB: it starts
+ * with a short window that widens as it is consumed, so a probe does not put a whole window of articles on the wire
+ * ahead of the player's next request. A bounded range (or one of a few articles) is fetched at once.
+ */
+export function rampsUp(end: number, size: number, articles: number): boolean {
+  return end >= size && articles > RAMP_START;
+}
+
+/**
+ * Fetches a range read keeps in flight once `consumed` of its articles were taken, given the full window now.
+ * The link's bandwidth-delay product (the window's part above the base) is in flight from the start: on a long
+ * link a wave that waits for the first article costs a whole round trip. Not for a read from byte 0: a player's
+ * first request reads the container header there and is dropped, and what it started competes with its next
+ * request (the index at the end) for the link. It widens once the consumer has come back for the article after
+ * next: the HTTP layer takes an article's bytes before the player has read them, so widening at the first one would
+ * start fetches for a reader that is about to hang up.
+ */
+export function rangeWorkers(full: number, ramped: boolean, fromByteZero: boolean, consumed: number): number {
+  if (!ramped) return full;
+  const start = RAMP_START + (fromByteZero ? 0 : linkShare(full));
+  return Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1));
+}
+
+/**
+ * Articles a handle reads ahead right after a read that seeked (or its first read, at byte 0: `probe`, a player
+ * reading the container header, which it leaves for the index at the other end: the short read-ahead alone).
+ */
+export function seekReadAhead(probe: boolean, window: number): number {
+  return probe ? SEEK_AHEAD : SEEK_AHEAD + linkShare(window);
+}

@@ -1,6 +1,3 @@
-/** File health as the health domain reports it (docs/console-contract.md §3). Corrupted files are hidden from listings by default. */
-export type HealthStatus = 'pending' | 'checking' | 'healthy' | 'partial' | 'corrupted' | 'repair_triggered';
-
 /**
  * A file's article map as stored (`vfs-layouts`): the one layout model of appliance/layout. A segment may start
  * mid-article (files inside archive volumes), so the reader slices each article at `articleOffset`.
@@ -24,13 +21,10 @@ export interface VfsNode {
   sourceNzbPath?: string;
   /** The import queue item that wrote this file (its SABnzbd nzo_id / the arr's download id derive from it). */
   queueItemId?: number;
-  health?: HealthStatus;
   /** Small files written by clients (PUT: .nfo, .srt, artwork) live on local disk under this id. */
   sidecarId?: string;
   encryption?: string;
   passwordProtected?: boolean;
-  /** Message ids known to be missing on every provider (failed reads, health checks); cleared by a healthy check. */
-  missingSegments?: string[];
   /** The import's availability probe, which passed (an import with a missing sampled article fails instead). */
   probe?: ImportProbe;
   /** WebDAV dead properties set by PROPPATCH: '{namespace}name' -> serialised value (see webdav/xml.ts). */
@@ -54,7 +48,6 @@ export interface AddJobFile {
   sourceNzbPath?: string;
   /** The import queue item writing this job (kept on the node: which download produced this file). */
   queueItemId?: number;
-  health?: HealthStatus;
   encryption?: string;
   passwordProtected?: boolean;
   /** The availability probe this file passed at import (GET /api/files/info reports it healthy until checked). */
@@ -94,6 +87,31 @@ export interface FileMeta {
     end_offset: number;
     available: boolean;
   }[];
+}
+
+/**
+ * What the VFS asks the health domain, which keeps all health state (health/health.store.ts answers from memory).
+ * Synchronous and cheap: listings, FUSE getattr and every article a read fetches ask it. The tree keeps no copy.
+ */
+export interface HealthVerdicts {
+  /** The file's last health check found it corrupted: listings hide it unless asked (X-Show-Corrupted). */
+  corrupted(path: string): boolean;
+  /** The article is known unavailable for the file: a check found it missing or damaged, or a read failed on it. */
+  unavailable(path: string, messageId: string): boolean;
+}
+
+/** Nothing known about any file (a tree without a health domain: tools, unit tests). */
+export const NO_VERDICTS: HealthVerdicts = { corrupted: () => false, unavailable: () => false };
+
+/** The last check's verdict on a file. */
+export type FileVerdict = Exclude<FileMeta['status'], 'other'>;
+
+/** What the health domain knows of one file, for GET /api/files/info (see file-meta.ts). */
+export interface FileHealth {
+  /** The last check's verdict; undefined while never checked. */
+  verdict?: FileVerdict;
+  /** Message ids known unavailable: the last verdict's missing articles and reads' evidence since. */
+  unavailable?: ReadonlySet<string>;
 }
 
 /** Emitted when a read could not get an article from any provider (the health domain subscribes). */

@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { normalizeVfsPath, decodeUrlPath } from './path.js';
 import { memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
 import { fileMeta } from './file-meta.js';
+import type { FileHealth } from './types.js';
 
 const t = tempVfs();
 after(() => t.close());
@@ -22,8 +23,7 @@ test('addJob creates /complete/<category>/<job>/<file> with its layout', async (
   const node = t.vfs.requireNode('/complete/tv/Show.S01E01/show.mkv');
   assert.equal(node.size, 2500);
   assert.equal(t.vfs.layout(node).segments.length, 3);
-  await t.vfs.recordMissing(node.path, ['a1@test']);
-  const meta = fileMeta(t.vfs, node.path);
+  const meta = fileMeta(t.vfs, node.path, { unavailable: new Set(['a1@test']) });
   assert.equal(meta.segment_count, 3);
   assert.equal(meta.available_segments, 2);
   assert.equal(meta.segments[1]!.available, false);
@@ -83,7 +83,7 @@ test('corrupted files are hidden unless asked', async () => {
       { name: 'b.mkv', size: 2500, layout },
     ],
   });
-  await t.vfs.setHealth('/complete/movies/M/b.mkv', 'corrupted');
+  t.verdicts.corruptedPaths.add('/complete/movies/M/b.mkv'); // the health domain's verdict: the tree has no copy
   assert.deepEqual(
     t.vfs.list('/complete/movies/M').map((n) => n.name),
     ['a.mkv'],
@@ -101,7 +101,7 @@ test('move and copy are metadata only; remove reports every removed path', async
   assert.equal(t.vfs.stat('/complete/c/J'), undefined);
   assert.equal(t.vfs.stat('/complete/c/L/sub/f.bin')?.size, 2500);
   const removed: string[][] = [];
-  t.vfs.on('removed', (p) => removed.push(p));
+  t.events.on('file.removed', (e) => removed.push(e.paths));
   await t.vfs.remove('/complete/c/K');
   assert.deepEqual(removed[0], ['/complete/c/K/sub/f.bin', '/complete/c/K/sub', '/complete/c/K']);
   assert.equal(
@@ -142,31 +142,28 @@ test('file info status: known missing articles first, then the health check, the
     ],
   });
   const [probed, unknown] = files as [string, string];
-  const status = (p: string) => fileMeta(t.vfs, p).status;
-  assert.equal(t.vfs.requireNode(probed).health, 'pending');
+  // What the health domain knows of a file (its record's verdict and unavailable articles) comes in as FileHealth.
+  const status = (p: string, health: FileHealth = {}) => fileMeta(t.vfs, p, health).status;
+  const ids = (...list: string[]) => new Set(list);
   assert.equal(status(probed), 'healthy', 'pending, but its import probe found every sampled article');
   assert.equal(status(unknown), 'other', 'pending and nothing known');
-  await t.vfs.setHealth(unknown, 'checking');
-  assert.equal(status(unknown), 'other');
-  await t.vfs.setHealth(unknown, 'healthy');
-  assert.equal(status(unknown), 'healthy');
-  await t.vfs.recordMissing(unknown, ['a2@test']);
-  assert.equal(status(unknown), 'partial', 'a failed read after a healthy check is news');
-  await t.vfs.recordMissing(unknown, ['a0@test', 'a1@test', 'a2@test']);
-  assert.equal(fileMeta(t.vfs, unknown).available_segments, 0);
-  assert.equal(status(unknown), 'corrupted');
-  await t.vfs.setHealth(unknown, 'healthy');
+  assert.equal(status(unknown, { unavailable: ids() }), 'other', 'checking: no verdict yet');
+  assert.equal(status(unknown, { verdict: 'healthy' }), 'healthy');
+  assert.equal(
+    status(unknown, { verdict: 'healthy', unavailable: ids('a2@test') }),
+    'partial',
+    'a failed read after a healthy check is news',
+  );
+  const none = { verdict: 'healthy', unavailable: ids('a0@test', 'a1@test', 'a2@test') } as const;
+  assert.equal(fileMeta(t.vfs, unknown, none).available_segments, 0);
+  assert.equal(status(unknown, none), 'corrupted');
   assert.deepEqual(
-    fileMeta(t.vfs, unknown).segments.map((s) => s.available),
+    fileMeta(t.vfs, unknown, { verdict: 'healthy', unavailable: ids() }).segments.map((s) => s.available),
     [true, true, true],
     'a healthy check clears old failures',
   );
-  await t.vfs.setHealth(unknown, 'partial', ['a0@test']);
-  assert.equal(status(unknown), 'partial');
-  assert.equal(fileMeta(t.vfs, unknown).available_segments, 2);
-  await t.vfs.setHealth(probed, 'repair_triggered');
-  assert.equal(status(probed), 'corrupted', 'a repair is only triggered for a broken file');
-  await t.vfs.setHealth(probed, 'corrupted');
-  assert.equal(status(probed), 'corrupted');
-  await t.vfs.recordMissing('/complete/movies/Status/gone.mkv', ['x@test']); // a file removed meanwhile: no error
+  const partial = { verdict: 'partial', unavailable: ids('a0@test') } as const;
+  assert.equal(status(unknown, partial), 'partial');
+  assert.equal(fileMeta(t.vfs, unknown, partial).available_segments, 2);
+  assert.equal(status(probed, { verdict: 'corrupted' }), 'corrupted', 'a repair triggered keeps the verdict');
 });

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { AppError } from '../errors/app-error.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
 import type { TreeStore } from './tree.port.js';
-import type { AddJobFile, AddJobInput, FileLayout, HealthStatus, ListOptions, VfsNode } from './types.js';
+import {
+  NO_VERDICTS,
+  type AddJobFile,
+  type AddJobInput,
+  type FileLayout,
+  type HealthVerdicts,
+  type ListOptions,
+  type VfsNode,
+} from './types.js';
 
 export interface VfsOptions {
   /** Where the tree lives (LmdbTreeStore in the app). */
@@ -14,30 +22,32 @@ export interface VfsOptions {
   sidecarDir: string;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
   completeDir?: string;
-}
-
-export interface VfsEvents {
-  /** Paths (files and directories) that left the tree; the health domain drops their records. */
-  removed: [paths: string[]];
-  /** A directory whose listing changed (rclone vfs/refresh). */
-  changed: [dir: string];
-  /** Article-backed files an imported job wrote (the health domain gives each a record). */
-  added: [paths: string[]];
-  /** A file or directory moved (the health domain moves its records along); emitted before 'removed'. */
-  moved: [from: string, to: string];
+  /** The health domain's verdicts (corrupted files are hidden from listings); none known by default. */
+  health?: HealthVerdicts;
+  /**
+   * Where the tree announces its changes once committed: `file.added` (the article-backed files a job wrote; health
+   * gives each a record), `file.removed` (paths that left the tree; health drops their records), `file.moved`
+   * (before the `file.removed` of its source; health moves its records along), `directory.changed` (a listing
+   * changed; rclone vfs/refresh).
+   */
+  events?: EventSink<SpoolEvents>;
 }
 
 /**
  * The virtual tree: directories, article-backed files and small local sidecars. Every path that comes in is
  * normalised here (callers may pass user input); every write is one atomic `TreeStore.write`.
  */
-export class VfsService extends EventEmitter<VfsEvents> {
+export class VfsService {
   private readonly repo: TreeStore;
+  private readonly events: EventSink<SpoolEvents>;
   readonly sidecars: SidecarStore;
   readonly completeDir: string;
+  /** What the health domain knows (the tree keeps no health of its own): the listing filter and the reader ask. */
+  readonly health: HealthVerdicts;
 
   constructor(opts: VfsOptions) {
-    super();
+    this.events = opts.events ?? silentEvents();
+    this.health = opts.health ?? NO_VERDICTS;
     this.repo = opts.tree;
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
@@ -84,7 +94,6 @@ export class VfsService extends EventEmitter<VfsEvents> {
             segmentCount,
             sourceNzbPath: f.sourceNzbPath,
             ...(f.queueItemId !== undefined ? { queueItemId: f.queueItemId } : {}),
-            health: f.health ?? 'pending',
             encryption: f.encryption ?? 'none',
             passwordProtected: f.passwordProtected ?? false,
             ...(f.probe ? { probe: f.probe } : {}),
@@ -95,12 +104,12 @@ export class VfsService extends EventEmitter<VfsEvents> {
         await this.repo.dropLayouts(layouts.map((l) => l.layoutId));
         throw err;
       });
-    if (removed.length) this.emit('removed', removed);
-    this.emit(
-      'added',
-      planned.map((p) => p.path),
-    );
-    this.emit('changed', parentOf(dir));
+    if (removed.length) this.events.emit('file.removed', { paths: removed });
+    this.events.emit('file.added', {
+      paths: planned.map((p) => p.path),
+      queue_item_id: input.files.find((f) => f.queueItemId !== undefined)?.queueItemId ?? null,
+    });
+    this.changed(parentOf(dir));
     return { dir, files: planned.map((p) => p.path) };
   }
 
@@ -137,7 +146,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
     const dir = this.requireNode(path);
     if (dir.type !== 'directory') throw new AppError('BAD_REQUEST', `Not a directory: ${dir.path}`);
     const kids = this.repo.children(dir.path);
-    return opts.showCorrupted ? kids : kids.filter((n) => n.health !== 'corrupted');
+    return opts.showCorrupted ? kids : kids.filter((n) => !this.health.corrupted(n.path));
   }
 
   requireNode(path: string): VfsNode {
@@ -162,7 +171,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
         throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
       const node = dirNode(p, Date.now());
       this.repo.put(node);
-      this.emit('changed', parentOf(p));
+      this.changed(parentOf(p));
       return node;
     });
   }
@@ -175,8 +184,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
       if (!this.repo.get(p)) throw new AppError('NOT_FOUND', `Not found: ${p}`);
       return this.deleteSubtree(p);
     });
-    this.emit('removed', removed);
-    this.emit('changed', parentOf(p));
+    this.events.emit('file.removed', { paths: removed });
+    this.changed(parentOf(p));
     return removed;
   }
 
@@ -215,13 +224,13 @@ export class VfsService extends EventEmitter<VfsEvents> {
       return existed;
     });
     // Replaced nodes at the destination go first, so records moved along with src are not dropped after.
-    if (removed.length) this.emit('removed', removed);
+    if (removed.length) this.events.emit('file.removed', { paths: removed });
     if (opts.mode === 'move') {
-      this.emit('moved', src, dst);
-      this.emit('removed', [src]);
+      this.events.emit('file.moved', { from: src, to: dst });
+      this.events.emit('file.removed', { paths: [src] });
     }
-    this.emit('changed', parentOf(dst));
-    if (opts.mode === 'move') this.emit('changed', parentOf(src));
+    this.changed(parentOf(dst));
+    if (opts.mode === 'move') this.changed(parentOf(src));
     return { replaced };
   }
 
@@ -251,7 +260,7 @@ export class VfsService extends EventEmitter<VfsEvents> {
       });
     });
     if (existing?.sidecarId) await this.sidecars.remove(existing.sidecarId);
-    this.emit('changed', parentOf(p));
+    this.changed(parentOf(p));
     return { created: !existing };
   }
 
@@ -271,44 +280,8 @@ export class VfsService extends EventEmitter<VfsEvents> {
     });
   }
 
-  /**
-   * The health domain reports a file's status here; 'corrupted' hides it from default listings. `missing` (the
-   * message ids the check found on no provider) replaces what was known; a 'healthy' check clears it.
-   */
-  async setHealth(path: string, health: HealthStatus, missing?: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file') throw new AppError('NOT_FOUND', `No such file: ${p}`);
-      const known = health === 'healthy' ? undefined : missing ? capIds(missing) : node.missingSegments;
-      this.repo.put({ ...node, health, missingSegments: known?.length ? known : undefined });
-    });
-  }
-
-  /** Remembers articles that a read could not get from any provider (GET /api/files/info 'available'). */
-  async recordMissing(path: string, messageIds: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file') return; // removed meanwhile: nothing to remember
-      const known = new Set(node.missingSegments);
-      const before = known.size;
-      for (const id of messageIds) known.add(id);
-      if (known.size !== before) this.repo.put({ ...node, missingSegments: capIds([...known]) });
-    });
-  }
-
-  /** Forgets missing marks that a later good read disproved (the article came back whole). */
-  async clearMissing(path: string, messageIds: readonly string[]): Promise<void> {
-    const p = normalizeVfsPath(path);
-    await this.repo.write(() => {
-      const node = this.repo.get(p);
-      if (!node || node.type !== 'file' || !node.missingSegments) return;
-      const gone = new Set(messageIds);
-      const known = node.missingSegments.filter((id) => !gone.has(id));
-      if (known.length !== node.missingSegments.length)
-        this.repo.put({ ...node, missingSegments: known.length ? known : undefined });
-    });
+  private changed(dir: string): void {
+    this.events.emit('directory.changed', { dir });
   }
 
   /** Every article-backed file below `path` (health checks, stats). */
@@ -352,12 +325,6 @@ export class VfsService extends EventEmitter<VfsEvents> {
     }
     node.etag = makeEtag(node.layoutId ?? node.sidecarId ?? node.path, node.size, now);
   }
-}
-
-/** A file has at most as many missing ids as articles; the cap only bounds a node record against nonsense input. */
-const MAX_MISSING_IDS = 100_000;
-function capIds(ids: readonly string[]): string[] {
-  return ids.slice(0, MAX_MISSING_IDS);
 }
 
 function dirNode(path: string, now: number): VfsNode {

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
+import type { CloseReason } from '../vfs/read-handle.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
 import { mimeOf, showsInline } from './mime.js';
 import { parseRange, type ByteRange } from './ranges.js';
@@ -8,7 +9,7 @@ import { escapeXml } from './xml.js';
 
 /**
  * GET and HEAD: the whole file, one range (206 + Content-Range) or several (multipart/byteranges), each read
- * through the VFS reader for exactly the bytes asked for. Headers go out only once the first bytes are in hand,
+ * through one read handle (appliance/vfs/read-handle.ts, as FUSE reads) for exactly the bytes asked for. Headers go out only once the first bytes are in hand,
  * so an article missing everywhere is a clean 502 rather than a truncated 200.
  */
 export async function handleGet(r: DavRequest): Promise<void> {
@@ -68,11 +69,13 @@ async function streamParts(
   const { ctx, deps } = r;
   const ac = new AbortController();
   ctx.reply.onAborted(() => ac.abort());
-  const file = deps.reader.openFile(node.path);
+  const client = { address: ctx.req.ip, userAgent: ctx.req.header('user-agent') };
+  const handle = deps.handles.open(node.path, 'webdav', client, { offset: parts[0]?.range.start ?? 0 });
+  let outcome: CloseReason = 'aborted';
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const p of parts) {
       if (p.preamble) yield p.preamble;
-      yield* deps.reader.readFile(file.node, file.layout, p.range.start, p.range.end - p.range.start + 1, ac.signal);
+      yield* handle.stream(p.range.start, p.range.end - p.range.start + 1, ac.signal);
     }
     if (trailer) yield Buffer.from(trailer);
   }
@@ -88,14 +91,17 @@ async function streamParts(
       },
     };
     await ctx.reply.stream(rest, total);
+    if (!ctx.reply.aborted) outcome = 'done';
   } catch (err) {
     if (ac.signal.aborted || ctx.reply.aborted) return; // client went away: not an error
+    outcome = 'error';
     if (!ctx.reply.sent) throw err;
     deps.logger.warn('stream failed mid-body, connection cut', { path: node.path, error: (err as Error).message });
     ctx.reply.close();
   } finally {
     ac.abort();
-    void it.return(undefined);
+    const close = () => handle.close(outcome);
+    void it.return(undefined).then(close, close);
   }
 }
 

@@ -1,12 +1,15 @@
 import type { Ctx } from '../http/context.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsReader } from '../vfs/reader.js';
+import type { ReadHandles } from '../vfs/read-handle.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import type { LockManager } from './lock.manager.js';
 
 export interface WebdavDeps {
   vfs: VfsService;
   reader: VfsReader;
+  /** GET reads through a read handle (the same as FUSE's), so the live view of streams sees it. */
+  handles: ReadHandles;
   locks: LockManager;
   logger: Logger;
   /** Largest sidecar a client may PUT (subtitles, .nfo, artwork). */

@@ -114,3 +114,19 @@ export async function api<T = unknown>(
   }
   return { status: res.status, body, res };
 }
+
+/**
+ * An administrator's API key: what a caller of the SABnzbd API needs even with `auth.login_required: false`. The
+ * first administrator's when one exists, else it registers one (registration is open while nobody exists).
+ */
+export async function adminApiKey(srv: TestServer): Promise<string> {
+  const existing = await srv.app().auth.users.firstAdmin();
+  if (existing) return existing.api_key;
+  const r = await api<{ user: { api_key: string } }>(srv.baseUrl, '/api/auth/register', {
+    method: 'POST',
+    json: { username: 'sab-admin', password: 'sab-admin-password' },
+  });
+  const key = r.body.data?.user.api_key;
+  if (!key) throw new Error(`registering an admin answered ${r.status}: ${r.body.error?.message ?? ''}`);
+  return key;
+}

@@ -45,7 +45,20 @@ export interface StreamingConfig {
 export interface ImportConfig {
   max_processor_workers: number;
   queue_processing_interval_seconds: number;
-  scan_roots?: string[];
+  segment_sample_percentage: number;
+  max_retries: number;
+  import_strategy: 'none' | 'symlink' | 'strm';
+  import_dir: string;
+  strm_base_url: string;
+  watch_dir: string;
+  watch_interval_seconds: number;
+  allowed_file_extensions: string[];
+  filter_sample_files: boolean;
+  failed_item_retention_hours: number;
+  scan_roots: string[];
+  show_archive_volumes: boolean;
+  archive_passwords_set: boolean;
+  archive_passwords_count: number;
 }
 
 export interface HealthConfig {
@@ -53,8 +66,21 @@ export interface HealthConfig {
   auto_repair_enabled: boolean;
   max_concurrent_jobs: number;
   max_retries: number;
+  max_repair_retries: number;
   check_interval_seconds: number;
   check_all_segments: boolean;
+  segment_sample_percentage: number;
+  repair_breaker_percent: number;
+  repair_breaker_window_minutes: number;
+}
+
+export interface LogConfig {
+  file: string;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  max_size: number;
+  max_age: number;
+  max_backups: number;
+  compress: boolean;
 }
 
 /** One SABnzbd category (docs/console-contract.md §3): priority -1 Low, 0 Normal, 1 High; dir is optional. */
@@ -87,7 +113,7 @@ export interface SpoolConfig {
   sabnzbd?: SabnzbdConfig;
   arrs?: ArrsConfigView;
   providers?: unknown[];
-  log?: Record<string, unknown>;
+  log: LogConfig;
 }
 
 /** Answer of every config write and of reload: the new (redacted) config and the restart-only settings changed. */
@@ -97,4 +123,4 @@ export interface ConfigWriteResult {
 }
 
 export type ConfigSectionName =
-  'webdav' | 'auth' | 'streaming' | 'import' | 'metadata' | 'rclone' | 'system' | 'sabnzbd' | 'arrs' | 'health';
+  'webdav' | 'auth' | 'streaming' | 'import' | 'metadata' | 'rclone' | 'system' | 'sabnzbd' | 'arrs' | 'health' | 'log';

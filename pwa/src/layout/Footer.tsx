@@ -3,7 +3,7 @@ import { APP_VERSION, ISSUES_URL, SOURCE_URL } from '../lib/meta';
 import { online } from './uiState';
 import { useBadgeCounts } from './badges';
 
-/** docs/console-contract.md §2 footer: status, queue line, issues, version and links. */
+/** docs/console-contract.md §2 footer: status, queue line, issues, version, and links when package.json names them. */
 export function Footer() {
   useSignals();
   const counts = useBadgeCounts();
@@ -28,12 +28,16 @@ export function Footer() {
       </div>
       <div className="footer__meta">
         <span>Spool v{APP_VERSION}</span>
-        <a href={SOURCE_URL} target="_blank" rel="noreferrer">
-          Source
-        </a>
-        <a href={ISSUES_URL} target="_blank" rel="noreferrer">
-          Report an issue
-        </a>
+        {SOURCE_URL && (
+          <a href={SOURCE_URL} target="_blank" rel="noreferrer">
+            Source
+          </a>
+        )}
+        {ISSUES_URL && (
+          <a href={ISSUES_URL} target="_blank" rel="noreferrer">
+            Report an issue
+          </a>
+        )}
       </div>
     </footer>
   );

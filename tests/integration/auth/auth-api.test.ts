@@ -220,8 +220,8 @@ describe('auth and users over HTTP (login required, registration enabled after t
   });
 
   test('10 failed logins from one client: the 11th is 429 with Retry-After, even with the right password', async () => {
-    // Two failures happened above (a wrong login and a wrong Basic header): Basic shares the login limit.
-    for (let i = 0; i < 8; i++) {
+    // One wrong password for admin was tried above; the limit counts distinct wrong passwords per name and address.
+    for (let i = 0; i < 9; i++) {
       const r = await api(srv.baseUrl, '/api/auth/login', {
         method: 'POST',
         json: { username: 'admin', password: `guess-${i}` },

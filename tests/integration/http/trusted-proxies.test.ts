@@ -29,7 +29,7 @@ const login = (srv: TestServer, password: string, headers: Record<string, string
 test('from a trusted proxy, the limit applies per forwarded client: one client locked out, another signs in', async () => {
   const srv = await server(['127.0.0.1']);
   for (let i = 0; i < 10; i++)
-    assert.equal((await login(srv, 'wrong-password', { 'x-forwarded-for': '203.0.113.5' })).status, 401);
+    assert.equal((await login(srv, `wrong-${i}`, { 'x-forwarded-for': '203.0.113.5' })).status, 401);
   assert.equal((await login(srv, 'alice-password', { 'x-forwarded-for': '203.0.113.5' })).status, 429);
   // The client cannot escape by writing its own addresses to the left: the proxy appended the real one.
   const spoofed = await login(srv, 'alice-password', { 'x-forwarded-for': '198.51.100.7, 203.0.113.5' });
@@ -39,14 +39,14 @@ test('from a trusted proxy, the limit applies per forwarded client: one client l
 
 test('a trusted range (CIDR) chains through several proxies', async () => {
   const srv = await server(['127.0.0.0/8', '10.0.0.0/8']);
-  for (let i = 0; i < 10; i++) await login(srv, 'wrong-password', { 'x-forwarded-for': '203.0.113.9, 10.1.2.3' });
+  for (let i = 0; i < 10; i++) await login(srv, `wrong-${i}`, { 'x-forwarded-for': '203.0.113.9, 10.1.2.3' });
   assert.equal((await login(srv, 'alice-password', { 'x-forwarded-for': '203.0.113.9' })).status, 429);
   assert.equal((await login(srv, 'alice-password', { 'x-forwarded-for': '203.0.113.10, 10.1.2.3' })).status, 200);
 });
 
 test('X-Forwarded-For from an untrusted peer is ignored: forging addresses does not reset the limit', async () => {
   const srv = await server();
-  for (let i = 0; i < 10; i++) await login(srv, 'wrong-password', { 'x-forwarded-for': `203.0.113.${i}` });
+  for (let i = 0; i < 10; i++) await login(srv, `wrong-${i}`, { 'x-forwarded-for': `203.0.113.${i}` });
   assert.equal((await login(srv, 'alice-password', { 'x-forwarded-for': '198.51.100.1' })).status, 429);
 });
 

@@ -6,7 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
-import { api, davGet, davList, importServerOverInn, sha256, upload, waitForItem, type QueueItem } from './support.js';
+import {
+  adminApiKey,
+  api,
+  davGet,
+  davList,
+  importServerOverInn,
+  sha256,
+  upload,
+  waitForItem,
+  type QueueItem,
+} from './support.js';
 
 // NZBs posted to a real INN, uploaded through the real HTTP API, imported by the real runner, read back
 // through the real WebDAV GET (VFS reader over the NNTP pool) and compared byte for byte.
@@ -138,7 +148,7 @@ test('SABnzbd addfile: multipart `name` part, cat and priority in the query, ans
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml], { type: 'application/x-nzb' }), 'Sab.Show.S02E03.nzb');
   const res = await fetch(
-    `${env.srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&priority=-100&apikey=anything&output=json`,
+    `${env.srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&priority=-100&apikey=${await adminApiKey(env.srv)}&output=json`,
     {
       method: 'POST',
       body: form,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { davGet, davList, importServerOverInn, sha256, upload, waitForItem } from './support.js';
+import { adminApiKey, davGet, davList, importServerOverInn, sha256, upload, waitForItem } from './support.js';
 
 // Imports that want the same job directory at the same time, through the real API, runner, LMDB and INN.
 
@@ -64,10 +64,13 @@ test('names are UTF-8: upload and addfile file names, and the yEnc name of an ob
 
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml]), 'Crème.Brûlée.2020.nzb');
-  const res = await fetch(`${env.srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&apikey=x&output=json`, {
-    method: 'POST',
-    body: form,
-  });
+  const res = await fetch(
+    `${env.srv.baseUrl}/sabnzbd/api?mode=addfile&cat=tv&apikey=${await adminApiKey(env.srv)}&output=json`,
+    {
+      method: 'POST',
+      body: form,
+    },
+  );
   const body = (await res.json()) as { status: boolean; nzo_ids: string[] };
   assert.equal(body.status, true, JSON.stringify(body));
   const sab = await waitForItem(env.srv.baseUrl, Number(/_(\d+)$/.exec(body.nzo_ids[0]!)![1]));

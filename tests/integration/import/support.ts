@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { after, before } from 'node:test';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
+import { adminApiKey, api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
 
 export { innProvider };
 
@@ -114,4 +114,4 @@ export async function davList(baseUrl: string, path: string): Promise<string[]> 
   return hrefs.filter((h) => h.replace(/\/$/, '') !== self).map((h) => h.replace(/\/$/, '').split('/').pop()!);
 }
 
-export { api, type TestServer };
+export { adminApiKey, api, type TestServer };

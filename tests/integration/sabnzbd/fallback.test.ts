@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { ImportError } from '../../../appliance/importer/index.js';
 import { ArrSabClient, type ArrItem } from '../../support/arr-sab-client.js';
-import { api, startServer, type TestServer } from '../../support/server.js';
+import { adminApiKey, api, startServer, type TestServer } from '../../support/server.js';
 
 // sabnzbd.fallback_host: an NZB Spool cannot stream goes to a real SABnzbd, and the arr (which knows only Spool's
 // nzo_id) sees that job finish there. The "real SABnzbd" is a small HTTP stand-in; the import's failure is injected
@@ -77,9 +77,16 @@ async function poll(
 }
 
 test('an unstreamable NZB is forwarded; the arr follows the job there to Completed, and the history says so', async () => {
-  const arr = new ArrSabClient({ baseUrl: srv.baseUrl, urlBase: '/sabnzbd', apiKey: 'any', category: 'tv' });
+  const arr = new ArrSabClient({
+    baseUrl: srv.baseUrl,
+    urlBase: '/sabnzbd',
+    apiKey: await adminApiKey(srv),
+    category: 'tv',
+  });
   const id = await arr.addFile('Packed.Show', '<nzb><file subject="x"><segments></segments></file></nzb>');
-  const waiting = await poll(arr, id, (i) => i?.status === 'Downloading' && i.remainingSize === 0);
+  // Downloading while Spool imports it too: wait until the fallback has it.
+  const forwarded = () => received.some((r) => r.query.get('mode') === 'addfile');
+  const waiting = await poll(arr, id, (i) => i?.status === 'Downloading' && i.remainingSize === 0 && forwarded());
   assert.equal(waiting?.outputPath, undefined);
   const add = received.find((r) => r.query.get('mode') === 'addfile')!;
   assert.equal(add.query.get('cat'), 'tv');
@@ -89,7 +96,9 @@ test('an unstreamable NZB is forwarded; the arr follows the job there to Complet
   remoteState = 'history';
   const done = await poll(arr, id, (i) => i?.status === 'Completed');
   assert.equal(done?.outputPath, '/real/complete/tv/Packed.Show');
-  const history = (await (await fetch(`${srv.baseUrl}/sabnzbd/api?mode=history&category=tv`)).json()) as {
+  const history = (await (
+    await fetch(`${srv.baseUrl}/sabnzbd/api?mode=history&category=tv&apikey=${await adminApiKey(srv)}`)
+  ).json()) as {
     history: { slots: { nzo_id: string; stage_log: { actions: string[] }[] }[] };
   };
   const slot = history.history.slots.find((s) => s.nzo_id === id)!;
@@ -102,7 +111,12 @@ test('an unstreamable NZB is forwarded; the arr follows the job there to Complet
 test('a job the fallback lost fails with a reason; without a fallback host the import fails as it would', async () => {
   remoteState = 'gone';
   await new Promise((r) => setTimeout(r, 5100)); // past the cache of the fallback's answer
-  const arr = new ArrSabClient({ baseUrl: srv.baseUrl, urlBase: '/sabnzbd', apiKey: 'any', category: 'tv' });
+  const arr = new ArrSabClient({
+    baseUrl: srv.baseUrl,
+    urlBase: '/sabnzbd',
+    apiKey: await adminApiKey(srv),
+    category: 'tv',
+  });
   const lost = (await arr.getItems()).find((i) => i.status === 'Failed');
   assert.match(lost?.message ?? '', /no longer knows job SABnzbd_nzo_real0001/);
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { SabConfig } from '../../../appliance/sabnzbd/index.js';
-import { api, startServer, type TestServer } from '../../support/server.js';
+import { adminApiKey, api, startServer, type TestServer } from '../../support/server.js';
 
 // Every SABnzbd mode against the real server (no news server needed: history items are finished in process).
 let srv: TestServer;
@@ -17,8 +17,11 @@ let indexerUrl = '';
 
 type Body = Record<string, unknown> & { status?: unknown; error?: string };
 
+let apiKey = '';
+
+/** A call as the arrs make it: the API key is always sent, login required or not. */
 const sab = async (query: string, init?: RequestInit, path = '/sabnzbd/api'): Promise<Body> => {
-  const res = await fetch(`${srv.baseUrl}${path}?${query}`, init);
+  const res = await fetch(`${srv.baseUrl}${path}?${query}&apikey=${apiKey}`, init);
   assert.equal(res.status, 200);
   return (await res.json()) as Body;
 };
@@ -41,6 +44,7 @@ before(async () => {
       },
     },
   });
+  apiKey = await adminApiKey(srv);
   // Nothing is imported here: history items are made by hand below.
   srv.app().importer.runner.pause();
   indexer = createServer((req, res) => {
@@ -107,7 +111,7 @@ test('output=xml where SABnzbd has it', async () => {
   const res = await fetch(`${srv.baseUrl}/sabnzbd/api?mode=version&output=xml`);
   assert.match(res.headers.get('content-type') ?? '', /xml/);
   assert.equal(await res.text(), '<?xml version="1.0" encoding="UTF-8" ?>\n<version>4.5.1</version>\n');
-  const queue = await (await fetch(`${srv.baseUrl}/sabnzbd/api?mode=queue&output=xml`)).text();
+  const queue = await (await fetch(`${srv.baseUrl}/sabnzbd/api?mode=queue&output=xml&apikey=${apiKey}`)).text();
   assert.match(queue, /^<\?xml [^>]+>\n<queue>.*<slots>.*<\/slots>.*<\/queue>\n$/s);
 });
 

@@ -10,7 +10,15 @@ import { after, before, test } from 'node:test';
 import { dayLabel } from '../../../appliance/sabnzbd/calendar.js';
 import { toUnits } from '../../../appliance/sabnzbd/sabnzbd.format.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { davGet, davList, sha256, startImportServer, waitForItem, type TestServer } from '../import/support.js';
+import {
+  adminApiKey,
+  davGet,
+  davList,
+  sha256,
+  startImportServer,
+  waitForItem,
+  type TestServer,
+} from '../import/support.js';
 
 let inn: InnServer;
 let srv: TestServer | undefined;
@@ -41,7 +49,7 @@ const start = (dir?: string) =>
   );
 
 async function sab<T>(query: string): Promise<T> {
-  const res = await fetch(`${srv!.baseUrl}/sabnzbd/api?${query}&output=json`);
+  const res = await fetch(`${srv!.baseUrl}/sabnzbd/api?${query}&apikey=${await adminApiKey(srv!)}&output=json`);
   assert.equal(res.status, 200);
   return (await res.json()) as T;
 }
@@ -65,10 +73,13 @@ test('server_stats counts what the import and a stream fetched, per server and d
   const posted = await inn.postFile('stats.film.mkv', data, { articleSize: 200_000 });
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml], { type: 'application/x-nzb' }), 'Stats.Film.2024.nzb');
-  const added = await fetch(`${srv!.baseUrl}/sabnzbd/api?mode=addfile&cat=movies&output=json`, {
-    method: 'POST',
-    body: form,
-  });
+  const added = await fetch(
+    `${srv!.baseUrl}/sabnzbd/api?mode=addfile&cat=movies&apikey=${await adminApiKey(srv!)}&output=json`,
+    {
+      method: 'POST',
+      body: form,
+    },
+  );
   const { nzo_ids } = (await added.json()) as { nzo_ids: string[] };
   const item = await waitForItem(srv!.baseUrl, srv!.app().sabnzbd.nzo.parse(nzo_ids[0]!)!);
   assert.equal(item.status, 'completed', item.error_message ?? '');

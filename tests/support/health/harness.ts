@@ -7,12 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ArticleClient } from '../../../appliance/articles/index.js';
+import { wireHealthEvents } from '../../../appliance/app/health-events.js';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { ConfigService } from '../../../appliance/config/index.js';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import {
   createHealth,
+  openHealthStore,
   type FileRepairer,
   type HealthDomain,
+  type HealthStore,
   type RepairOutcome,
 } from '../../../appliance/health/index.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
@@ -89,9 +93,11 @@ export interface HealthHarness {
   articles: FakeArticles;
   repairer: FakeRepairer;
   store: Store;
+  /** The health store on `store` (its verdicts are the VFS's port). */
+  healthStore: HealthStore;
   logs: string[];
   /** Waits (bounded, real time) until `cond` holds: the tree's events reach health asynchronously. */
-  until(cond: () => boolean): Promise<void>;
+  until(cond: () => boolean | Promise<boolean>): Promise<void>;
   /** Lets the worker run until no check is running or queued (bounded). */
   drain(): Promise<void>;
   /** Adds a job of one file of `count` articles ids `<name>-<i>`; returns its path. */
@@ -106,18 +112,33 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
+  const events = new EventBus<SpoolEvents>(log);
+  const healthStore = openHealthStore(store, events);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
+    health: healthStore.verdicts,
+    events,
   });
   const clock = new ManualClock();
   const articles = new FakeArticles();
   const repairer = new FakeRepairer();
-  const until = async (cond: () => boolean) => {
-    for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-    if (!cond()) throw new Error('condition not met');
+  const until = async (cond: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 400 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
+    if (!(await cond())) throw new Error('condition not met');
   };
-  const domain = createHealth({ store, config, vfs, client: articles, clock, logger: log, repairer: () => repairer });
+  const domain = createHealth({
+    store: healthStore,
+    config,
+    vfs,
+    client: articles,
+    clock,
+    logger: log,
+    repairer: () => repairer,
+  });
+  // As createApp wires it: the tree's changes and config saves reach health over the bus.
+  const unwire = wireHealthEvents(events, domain);
+  const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
     vfs,
@@ -126,12 +147,13 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     articles,
     repairer,
     store,
+    healthStore,
     logs: log.lines,
     until,
     async drain() {
       for (let i = 0; i < 400; i++) {
         await clock.advance(0);
-        const w = domain.service.workerStatus();
+        const w = await domain.service.workerStatus();
         if (domain.runner.idle && w.pending_manual_checks === 0) return;
         await new Promise((r) => setTimeout(r, 5));
       }
@@ -156,16 +178,12 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
         ],
       });
       const path = files[0]!;
-      await until(() => {
-        try {
-          return domain.service.byPath(path).createdAt > 0;
-        } catch {
-          return false;
-        }
-      });
+      await until(async () => ((await healthStore.byPath(path))?.createdAt ?? 0) > 0);
       return path;
     },
     async close() {
+      unwire();
+      offConfig();
       await domain.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });

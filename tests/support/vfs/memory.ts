@@ -2,26 +2,58 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
-import type { FileLayout } from '../../../appliance/vfs/types.js';
+import type { FileLayout, HealthVerdicts } from '../../../appliance/vfs/types.js';
 import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
 
-/** A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map). */
-export function tempVfs(): { vfs: VfsService; root: RootDatabase; dir: string; close: () => void } {
+/**
+ * The VFS's health port as plain sets, set by hand (unit tests of the tree); the health domain's own is
+ * appliance/health/health.verdicts.ts, kept by its store (tests/integration and appliance/health test it).
+ */
+export class MemoryVerdicts implements HealthVerdicts {
+  readonly corruptedPaths = new Set<string>();
+  readonly marks = new Map<string, Set<string>>();
+  corrupted(path: string): boolean {
+    return this.corruptedPaths.has(path);
+  }
+  unavailable(path: string, messageId: string): boolean {
+    return this.marks.get(path)?.has(messageId) ?? false;
+  }
+}
+
+/**
+ * A real LMDB environment in a temp dir (unit tests of the tree use the real store, not a map); the tree announces
+ * its changes on `events`.
+ */
+export function tempVfs(): {
+  vfs: VfsService;
+  verdicts: MemoryVerdicts;
+  events: EventBus<SpoolEvents>;
+  root: RootDatabase;
+  dir: string;
+  close: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-'));
   const root = open({ path: join(dir, 'db') });
+  const verdicts = new MemoryVerdicts();
+  const events = new EventBus<SpoolEvents>();
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
       nodes: root.openDB({ name: 'vfs-nodes' }),
       layouts: root.openDB({ name: 'vfs-layouts' }),
     }),
     sidecarDir: join(dir, 'sidecars'),
+    health: verdicts,
+    events,
   });
   return {
     vfs,
+    verdicts,
+    events,
     root,
     dir,
     close: () => {

@@ -5,6 +5,7 @@
  *   publish(table, fh, offset, bytes) -> code      0 ok, -1 no window, -2 overlap, -3 past end of file
  *   retire(table, fh, offset) -> code              0 ok, -1 nothing there
  *   takeProgress(table, fh) -> furthest byte served natively (-1: no window)
+ *   takeServed(table, fh) -> bytes served natively since the last take (-1: no window)
  *   readWindow(table, fh, offset, length, target) -> bytes or -1 (the FUSE thread's own lookup, for tests)
  *   stats(table) -> [nativeReads, nativeBytes, jsReads]
  *   mount(table, mountpoint, options, dispatch, progress) -> mount
@@ -111,6 +112,14 @@ static napi_value take_progress(napi_env env, napi_callback_info info) {
   return num(env, (double)window_take_progress(t, u64(env, a[1])));
 }
 
+static napi_value take_served(napi_env env, napi_callback_info info) {
+  napi_value a[2];
+  args(env, info, 2, a);
+  table_t *t = external(env, a[0]);
+  if (!t) return throw_err(env, "takeServed: not a table");
+  return num(env, (double)window_take_served(t, u64(env, a[1])));
+}
+
 static napi_value read_window(napi_env env, napi_callback_info info) {
   napi_value a[5];
   args(env, info, 5, a);
@@ -158,6 +167,7 @@ NAPI_MODULE_INIT() {
   EXPORT("publish", publish);
   EXPORT("retire", retire);
   EXPORT("takeProgress", take_progress);
+  EXPORT("takeServed", take_served);
   EXPORT("readWindow", read_window);
   EXPORT("stats", stats);
   EXPORT("mount", mount_js);

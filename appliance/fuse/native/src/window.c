@@ -70,6 +70,7 @@ int64_t window_read(table_t *t, uint64_t fh, uint64_t off, size_t len, char *dst
       }
       res = (int64_t)(end - off);
       if (end > w->furthest) w->furthest = end;
+      w->served += end - off;
       /* JS only needs to hear when the reader enters another article (to retire behind it and fetch further):
        * one wake-up per span reached, not per read, and never a second one queued before JS took the first. */
       if ((end > w->notify_hi || off < w->notify_lo) && !w->notify_pending) {
@@ -211,4 +212,18 @@ void table_free(napi_env env, table_t *t) {
   }
   pthread_rwlock_destroy(&t->lock);
   free(t);
+}
+
+int64_t window_take_served(table_t *t, uint64_t fh) {
+  int64_t res = -1;
+  pthread_rwlock_rdlock(&t->lock);
+  window_t *w = find(t, fh);
+  if (w) {
+    pthread_mutex_lock(&w->mu);
+    res = (int64_t)w->served;
+    w->served = 0;
+    pthread_mutex_unlock(&w->mu);
+  }
+  pthread_rwlock_unlock(&t->lock);
+  return res;
 }

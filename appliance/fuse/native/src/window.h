@@ -21,6 +21,7 @@ typedef struct window {
   span_t *spans; /* sorted by off, never overlapping */
   size_t count, cap;
   uint64_t furthest; /* end of the furthest read served natively since JS last took it (0: none) */
+  uint64_t served;   /* bytes served natively since JS last took them (the read handle's count) */
   uint64_t notify_lo, notify_hi; /* the span the last wake-up was in: reads leaving it wake JS again */
   int notify_pending; /* a progress call is queued and JS has not taken it yet */
   struct window *next;
@@ -51,6 +52,8 @@ int window_close(napi_env env, table_t *t, uint64_t fh);
 /* End of the furthest read served natively since the last take (0 if none), and re-arms the wake-up; -1 if
  * there is no such window. Reset on each take, so after a seek JS hears where the reader is now. */
 int64_t window_take_progress(table_t *t, uint64_t fh);
+/* Bytes served natively since the last take (0 if none); -1 if there is no such window. */
+int64_t window_take_served(table_t *t, uint64_t fh);
 void table_free(napi_env env, table_t *t);
 
 #endif

@@ -12,6 +12,8 @@ interface Props {
   saving?: boolean;
   readOnly?: boolean;
   saveLabel?: string;
+  /** The heading's id; a second form on the same screen (System's logging) needs its own. */
+  titleId?: string;
 }
 
 /** Frame of one configuration section: heading, fields, and Save enabled only when changed and valid. */
@@ -26,15 +28,16 @@ export function SectionLayout({
   saving = false,
   readOnly = false,
   saveLabel = 'Save Changes',
+  titleId = 'config-section-title',
 }: Props) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (onSave && dirty && valid && !saving) onSave();
   };
   return (
-    <form className="card config-section" onSubmit={submit} aria-labelledby="config-section-title" noValidate>
+    <form className="card config-section" onSubmit={submit} aria-labelledby={titleId} noValidate>
       <header className="config-section__header">
-        <h2 id="config-section-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <p>{description}</p>
       </header>
       <fieldset className="fieldset" disabled={readOnly || saving}>

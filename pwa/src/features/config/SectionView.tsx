@@ -11,6 +11,7 @@ import { ProvidersSection } from './sections/ProvidersSection';
 import { SabnzbdSection } from './sections/SabnzbdSection';
 import { ArrsSection } from './sections/ArrsSection';
 import { SystemSection } from './sections/SystemSection';
+import { LogSection } from './sections/LogSection';
 
 /** Picks the component of one section; each lives in its own file under sections/. */
 export function SectionView({ section, config }: { section: ConfigSectionId; config: SpoolConfig }) {
@@ -36,6 +37,11 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'arrs':
       return <ArrsSection config={config} />;
     case 'system':
-      return <SystemSection />;
+      return (
+        <>
+          <SystemSection />
+          <LogSection config={config} />
+        </>
+      );
   }
 }

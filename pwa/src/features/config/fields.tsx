@@ -142,6 +142,39 @@ export function ToggleField({
   );
 }
 
+/** One choice of a fixed list; `labels` names the values where the raw value would not read well. */
+export function SelectField<T extends string>({
+  label,
+  hint,
+  error,
+  disabled,
+  value,
+  options,
+  labels,
+  onChange,
+}: BaseProps & { value: T; options: readonly T[]; labels?: Partial<Record<T, string>>; onChange: (v: T) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value as T)}
+        aria-describedby={hint || error ? `${id}-msg` : undefined}
+      >
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labels?.[o] ?? o}
+          </option>
+        ))}
+      </select>
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
 /** A list of strings edited one per line (see lines.ts for the conversion). */
 export function LinesField({
   label,

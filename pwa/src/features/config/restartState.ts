@@ -1,10 +1,10 @@
 import { signal } from '@preact/signals-react';
+import { RESTART_REQUIRED_FIELDS } from './serverConfig';
 
 /**
  * Settings that only take effect after a server restart (docs/console-contract.md §4), and whether the operator dismissed the banner.
  * Both live in sessionStorage: dismissal lasts for this browser session; Reload and Restart clear everything.
  */
-export const RESTART_FIELDS = ['webdav.port', 'import.max_processor_workers', 'metadata.root_path'] as const;
 
 const PENDING_KEY = 'spool.restart.pending';
 const DISMISSED_KEY = 'spool.restart.dismissed';
@@ -91,7 +91,7 @@ export function changedRestartFields(
   serverList: string[] | undefined,
 ): string[] {
   const seen = new Set(serverList ?? []);
-  for (const field of RESTART_FIELDS) {
+  for (const field of RESTART_REQUIRED_FIELDS) {
     if (field in after && before[field] !== after[field]) seen.add(field);
   }
   return [...seen];

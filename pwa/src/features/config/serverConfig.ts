@@ -6,6 +6,7 @@ export {
   DEFAULTS,
   PROVIDER_DEFAULTS,
   NUMERIC_FALLBACKS,
+  RESTART_REQUIRED_FIELDS,
   type NumericField,
   type ProviderConfig,
 } from '../../../../appliance/config/config.wire';

@@ -4,15 +4,34 @@ import { NUMBER_RULES, rangeError } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
 
+const HEALTH_NUMBER_FIELDS = [
+  'max_concurrent_jobs',
+  'max_retries',
+  'check_interval_seconds',
+  'segment_sample_percentage',
+  'max_repair_retries',
+  'repair_breaker_percent',
+  'repair_breaker_window_minutes',
+] as const;
+type HealthNumberField = (typeof HEALTH_NUMBER_FIELDS)[number];
+
 export function HealthSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
   const { form, set, dirty, reset } = useSectionForm({ ...config.health });
   const save = useSaveConfig('Health settings saved');
-  const errors = {
-    jobs: rangeError(form.max_concurrent_jobs, NUMBER_RULES['health.max_concurrent_jobs']),
-    retries: rangeError(form.max_retries, NUMBER_RULES['health.max_retries']),
-    interval: rangeError(form.check_interval_seconds, NUMBER_RULES['health.check_interval_seconds']),
-  };
-  const valid = !errors.jobs && !errors.retries && !errors.interval;
+  const errors = Object.fromEntries(
+    HEALTH_NUMBER_FIELDS.map((key) => [key, rangeError(form[key], NUMBER_RULES[`health.${key}`])]),
+  ) as Record<HealthNumberField, string | undefined>;
+  const valid = Object.values(errors).every((e) => !e);
+  const number = (key: HealthNumberField, label: string, hint?: string) => (
+    <NumberInput
+      label={label}
+      value={form[key]}
+      rule={NUMBER_RULES[`health.${key}`]}
+      onChange={(v) => set(key, v)}
+      error={errors[key]}
+      hint={hint}
+    />
+  );
 
   return (
     <SectionLayout
@@ -47,27 +66,11 @@ export function HealthSection({ config, readOnly }: SectionProps & { config: Spo
         />
       )}
       <div className="field-grid field-grid--2">
-        <NumberInput
-          label="Max concurrent jobs"
-          value={form.max_concurrent_jobs}
-          rule={NUMBER_RULES['health.max_concurrent_jobs']}
-          onChange={(v) => set('max_concurrent_jobs', v)}
-          error={errors.jobs}
-        />
-        <NumberInput
-          label="Max retries"
-          value={form.max_retries}
-          rule={NUMBER_RULES['health.max_retries']}
-          onChange={(v) => set('max_retries', v)}
-          error={errors.retries}
-        />
-        <NumberInput
-          label="Check interval (seconds)"
-          value={form.check_interval_seconds}
-          rule={NUMBER_RULES['health.check_interval_seconds']}
-          onChange={(v) => set('check_interval_seconds', v)}
-          error={errors.interval}
-        />
+        {number('max_concurrent_jobs', 'Max concurrent jobs')}
+        {number('max_retries', 'Max retries')}
+        {number('check_interval_seconds', 'Check interval (seconds)')}
+        {number('segment_sample_percentage', 'Articles sampled per check (%)', '1 – 100 of a file’s articles.')}
+        {number('max_repair_retries', 'Max repair retries', '0 – 10 repair requests to Radarr/Sonarr per file.')}
       </div>
       <ToggleField
         label="Check all segments"
@@ -75,6 +78,16 @@ export function HealthSection({ config, readOnly }: SectionProps & { config: Spo
         checked={form.check_all_segments}
         onChange={(v) => set('check_all_segments', v)}
       />
+      <h3 className="config-section__subtitle">Repair brake</h3>
+      <p className="field__hint">
+        When more than this share of the files checked within the window turn bad at once (a provider outage, a backbone
+        losing articles), with at least 10 files checked, repairs pause instead of asking Radarr/Sonarr to replace your
+        library.
+      </p>
+      <div className="field-grid field-grid--2">
+        {number('repair_breaker_percent', 'Files turning bad (%)')}
+        {number('repair_breaker_window_minutes', 'Within (minutes)')}
+      </div>
     </SectionLayout>
   );
 }

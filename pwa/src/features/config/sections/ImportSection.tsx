@@ -1,56 +1,109 @@
 import type { SpoolConfig } from '../../../api/types';
-import { LinesField, NumberInput } from '../fields';
-import { fromLines, toLines } from '../lines';
-import { NUMBER_RULES, rangeError } from '../numbers';
+import { LinesField, NumberInput, SelectField, TextField, ToggleField } from '../fields';
+import { importErrors, importForm, importPayload, type ImportForm } from '../importRules';
+import { NUMBER_RULES } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
 
+const STRATEGY_HINTS: Record<ImportForm['import_strategy'], string> = {
+  symlink: 'A folder of symlinks to the mount per job; Radarr/Sonarr move the links into the library.',
+  strm: 'A folder of .strm files per job, each holding the file’s WebDAV URL, for players that read .strm.',
+  none: 'Jobs stay in Spool’s own tree (the mount’s complete folder); nothing is written for the arrs.',
+};
+
+/** Import settings (docs/configuration.md "import"), including how finished jobs are handed to Radarr/Sonarr. */
 export function ImportSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
-  const { form, set, dirty, reset } = useSectionForm({
-    max_processor_workers: config.import.max_processor_workers,
-    queue_processing_interval_seconds: config.import.queue_processing_interval_seconds,
-    scan_roots: toLines(config.import.scan_roots),
-  });
+  const { form, set, dirty, reset } = useSectionForm(importForm(config.import));
   const save = useSaveConfig('Import settings saved');
-  const workersError = rangeError(form.max_processor_workers, NUMBER_RULES['import.max_processor_workers']);
-  const intervalError = rangeError(
-    form.queue_processing_interval_seconds,
-    NUMBER_RULES['import.queue_processing_interval_seconds'],
+  const errors = importErrors(form);
+  const stored = config.import.archive_passwords_count;
+  const number = (key: Parameters<typeof set>[0] & keyof typeof errors, label: string, hint?: string) => (
+    <NumberInput
+      label={label}
+      value={form[key] as number}
+      rule={NUMBER_RULES[`import.${key}` as keyof typeof NUMBER_RULES]}
+      onChange={(v) => set(key, v)}
+      error={errors[key]}
+      hint={hint}
+    />
   );
 
   return (
     <SectionLayout
       title="Import Processing"
-      description="How many NZBs are imported in parallel and how often the queue is checked for new work."
+      description="How NZBs are imported, and how finished jobs are handed to Radarr and Sonarr."
       onSave={() =>
         save.mutate({
-          steps: [{ section: 'import', payload: { ...form, scan_roots: fromLines(form.scan_roots) } }],
-          restartValues: { 'import.max_processor_workers': form.max_processor_workers },
+          steps: [{ section: 'import', payload: importPayload(form) }],
+          restartValues: {
+            'import.max_processor_workers': form.max_processor_workers,
+            'import.queue_processing_interval_seconds': form.queue_processing_interval_seconds,
+          },
         })
       }
       onDiscard={reset}
       dirty={dirty}
-      valid={!workersError && !intervalError}
+      valid={Object.keys(errors).length === 0}
       saving={save.isPending}
       readOnly={readOnly}
     >
       <div className="field-grid field-grid--2">
-        <NumberInput
-          label="Max processor workers"
-          value={form.max_processor_workers}
-          rule={NUMBER_RULES['import.max_processor_workers']}
-          onChange={(v) => set('max_processor_workers', v)}
-          error={workersError}
-          hint="1 – 20. Takes effect after a server restart."
+        {number('max_processor_workers', 'Max processor workers', '1 – 20. Takes effect after a server restart.')}
+        {number(
+          'queue_processing_interval_seconds',
+          'Queue processing interval (seconds)',
+          '1 – 300. Interval changes need a service restart.',
+        )}
+        {number('segment_sample_percentage', 'Articles checked at import (%)', '1 – 100 of each file’s articles.')}
+        {number('max_retries', 'Max retries', '0 – 10 tries after a network failure before an item fails.')}
+        {number(
+          'failed_item_retention_hours',
+          'Keep failed items (hours)',
+          '0 – 8760. Failed queue items are removed this long after failing; 0 keeps them until cleared.',
+        )}
+      </div>
+
+      <h3 className="config-section__subtitle">Handing jobs to Radarr/Sonarr</h3>
+      <SelectField
+        label="Import strategy"
+        value={form.import_strategy}
+        options={['symlink', 'strm', 'none'] as const}
+        labels={{ symlink: 'Symlinks', strm: '.strm files', none: 'None' }}
+        onChange={(v) => set('import_strategy', v)}
+        hint={STRATEGY_HINTS[form.import_strategy]}
+      />
+      {form.import_strategy !== 'none' && (
+        <TextField
+          label="Import directory"
+          value={form.import_dir}
+          onChange={(v) => set('import_dir', v)}
+          error={errors.import_dir}
+          placeholder="/downloads"
+          hint="The folder Radarr/Sonarr find completed jobs in. They must see it at this same path (mount the same host folder at the same path in their container), or add a Remote Path Mapping."
         />
-        <NumberInput
-          label="Queue processing interval (seconds)"
-          value={form.queue_processing_interval_seconds}
-          rule={NUMBER_RULES['import.queue_processing_interval_seconds']}
-          onChange={(v) => set('queue_processing_interval_seconds', v)}
-          error={intervalError}
-          hint="1 – 300. Interval changes need a service restart."
+      )}
+      {form.import_strategy === 'strm' && (
+        <TextField
+          label="STRM base URL"
+          value={form.strm_base_url}
+          onChange={(v) => set('strm_base_url', v)}
+          error={errors.strm_base_url}
+          placeholder="http://spool:8080"
+          hint="Spool’s address as your players reach it. Empty means http://localhost:<WebDAV port>, which a player in another container or on another device cannot reach."
         />
+      )}
+
+      <h3 className="config-section__subtitle">Watch folder</h3>
+      <div className="field-grid field-grid--2">
+        <TextField
+          label="Watch folder"
+          value={form.watch_dir}
+          onChange={(v) => set('watch_dir', v)}
+          error={errors.watch_dir}
+          placeholder="/data/watch"
+          hint="NZBs dropped here (or in its subfolders) are queued once each. Empty turns watching off."
+        />
+        {number('watch_interval_seconds', 'Watch interval (seconds)', '1 – 3600 between walks of the folder.')}
       </div>
       <LinesField
         label="Scan roots"
@@ -59,6 +112,45 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
         placeholder="/data/nzb"
         hint="The folders a manual scan may read, one per line. Scans of any other path are refused."
       />
+
+      <h3 className="config-section__subtitle">Files in a job</h3>
+      <LinesField
+        label="Allowed file extensions"
+        value={form.allowed_file_extensions}
+        onChange={(v) => set('allowed_file_extensions', v)}
+        placeholder=".mkv"
+        hint="One per line. A job shows only files with one of these extensions; archives are opened and their contents filtered the same way."
+      />
+      <ToggleField
+        label="Leave out sample files"
+        hint="Hides clips named as samples (x.sample.mkv) that are not the release's largest file."
+        checked={form.filter_sample_files}
+        onChange={(v) => set('filter_sample_files', v)}
+      />
+      <ToggleField
+        label="Show archive volumes"
+        hint="Keep RAR/7z volumes in the job beside the files they hold."
+        checked={form.show_archive_volumes}
+        onChange={(v) => set('show_archive_volumes', v)}
+      />
+      <LinesField
+        label="Archive passwords"
+        value={form.archive_passwords}
+        onChange={(v) => set('archive_passwords', v)}
+        placeholder={stored > 0 ? '••••••••' : 'Not set'}
+        hint={
+          stored > 0
+            ? `${stored} password${stored === 1 ? ' is' : 's are'} stored. Type new ones (one per line) to replace them, or leave blank to keep them.`
+            : 'Tried on encrypted archives after the NZB’s own password, one per line.'
+        }
+      />
+      {stored > 0 && (
+        <ToggleField
+          label="Remove stored archive passwords"
+          checked={form.clear_archive_passwords}
+          onChange={(v) => set('clear_archive_passwords', v)}
+        />
+      )}
     </SectionLayout>
   );
 }

@@ -5,7 +5,7 @@ import { useSaveConfig, useSectionForm, type SaveStep } from '../useSectionForm'
 import { MountOptionsPanel } from './rclone/MountOptionsPanel';
 import { MountPanel } from './rclone/MountPanel';
 import { RcPanel } from './rclone/RcPanel';
-import { toForm, toPayload, validate, type RcloneConfig, type RcloneForm } from './rclone/rcloneForm';
+import { backendOf, toForm, toPayload, validate, type RcloneConfig, type RcloneForm } from './rclone/rcloneForm';
 import { useMountControls } from './rclone/useMountControls';
 import { useRcControls } from './rclone/useRcControls';
 import './rclone/rclone.css';
@@ -20,6 +20,7 @@ export function RcloneSection({ config, readOnly }: SectionProps & { config: Spo
   const savedMountEnabled = saved?.mount_enabled ?? false;
   const mount = useMountControls(savedMountEnabled, (on) => set('mount_enabled', on));
   const rc = useRcControls(saved?.rc_enabled ?? false, form, form.mount_enabled);
+  const backend = backendOf(saved?.rc_enabled ?? false, form.mount_options);
 
   const onSave = () => {
     const steps: SaveStep[] = [];
@@ -62,7 +63,7 @@ export function RcloneSection({ config, readOnly }: SectionProps & { config: Spo
         passSet={saved?.rc_pass_set ?? false}
         disabled={readOnly}
       />
-      <MountOptionsPanel form={form} errors={errors} set={set} disabled={readOnly} />
+      <MountOptionsPanel form={form} errors={errors} set={set} disabled={readOnly} native={backend === 'native'} />
     </SectionLayout>
   );
 }

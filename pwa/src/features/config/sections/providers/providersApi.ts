@@ -10,6 +10,8 @@ export interface Provider {
   max_connections: number;
   tls: boolean;
   insecure_tls: boolean;
+  /** PEM of a private CA trusted for this provider; no secret, empty when not set. */
+  ca?: string;
   enabled: boolean;
   is_backup_provider: boolean;
 }
@@ -26,6 +28,7 @@ export interface ProviderTestInput {
   password: string;
   tls: boolean;
   insecure_tls: boolean;
+  ca: string;
   /** Edit mode with an empty password: the server tests with the saved one. */
   id?: string;
 }

@@ -1,37 +1,9 @@
-import { useId } from 'react';
-import { NumberInput, TextField, ToggleField } from '../../fields';
+import { RCLONE_ONLY_KEYS } from '../../../../../../appliance/rclone/mount-backend.wire';
+import { NumberInput, SelectField, TextField, ToggleField } from '../../fields';
 import { OptionsField } from './OptionsField';
 import { RCLONE_NUMBER_RULES, type FormErrors, type RcloneForm } from './rcloneForm';
 
 type Setter = <K extends keyof RcloneForm>(key: K, value: RcloneForm[K]) => void;
-
-function SelectField<T extends string>({
-  label,
-  value,
-  options,
-  onChange,
-  disabled,
-}: {
-  label: string;
-  value: T;
-  options: readonly T[];
-  onChange: (v: T) => void;
-  disabled?: boolean;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The RC port lives in the RC panel; these are the mount's own numbers. Without a hint the range is shown. */
 const NUMBER_FIELDS: [Exclude<keyof typeof RCLONE_NUMBER_RULES, 'rc_port'>, string, string?][] = [
@@ -69,37 +41,52 @@ const TOGGLES: [keyof RcloneForm & string, string][] = [
   ['use_mmap', 'Use mmap'],
 ];
 
-/** Every mount and VFS cache setting of docs/console-contract.md §3, with §9 defaults. */
+const RCLONE_ONLY: ReadonlySet<string> = new Set(RCLONE_ONLY_KEYS);
+
+/**
+ * Every mount and VFS cache setting of docs/console-contract.md §3, with §9 defaults. While Spool's own FUSE driver
+ * mounts (`native`), the settings only rclone reads are greyed out, and the panel says why.
+ */
 export function MountOptionsPanel({
   form,
   errors,
   set,
   disabled,
+  native,
 }: {
   form: RcloneForm;
   errors: FormErrors;
   set: Setter;
   disabled?: boolean;
+  native: boolean;
 }) {
+  const off = (key: string) => disabled || (native && RCLONE_ONLY.has(key));
   return (
     <section className="rclone-block" aria-labelledby="rclone-options-title">
       <h3 id="rclone-options-title" className="rclone-block__title">
         Mount and cache options
       </h3>
+      {native && (
+        <p className="field__hint" role="note">
+          The mount is served by Spool’s own FUSE driver, which reads only the owner, permission, cache-time, read-only,
+          log-level and async-read settings. The greyed-out settings apply only when rclone mounts (RC enabled, or{' '}
+          <code>backend: rclone</code> in the extra mount options).
+        </p>
+      )}
       <div className="field-grid field-grid--2">
         <SelectField
           label="Log level"
           value={form.log_level}
           options={['DEBUG', 'INFO', 'WARN', 'ERROR'] as const}
           onChange={(v) => set('log_level', v)}
-          disabled={disabled}
+          disabled={off('log_level')}
         />
         <SelectField
           label="VFS cache mode"
           value={form.vfs_cache_mode}
           options={['off', 'minimal', 'writes', 'full'] as const}
           onChange={(v) => set('vfs_cache_mode', v)}
-          disabled={disabled}
+          disabled={off('vfs_cache_mode')}
         />
         {NUMBER_FIELDS.map(([key, label, hint]) => (
           <NumberInput
@@ -110,7 +97,7 @@ export function MountOptionsPanel({
             onChange={(v) => set(key, v)}
             error={errors[key]}
             hint={hint}
-            disabled={disabled}
+            disabled={off(key)}
           />
         ))}
         {TEXT_FIELDS.map(([key, label, hint]) => (
@@ -121,7 +108,7 @@ export function MountOptionsPanel({
             onChange={(v) => set(key, v as never)}
             error={errors[key]}
             hint={hint}
-            disabled={disabled}
+            disabled={off(key)}
           />
         ))}
       </div>
@@ -132,7 +119,7 @@ export function MountOptionsPanel({
             label={label}
             checked={Boolean(form[key])}
             onChange={(v) => set(key, v as never)}
-            disabled={disabled}
+            disabled={off(key)}
           />
         ))}
       </div>

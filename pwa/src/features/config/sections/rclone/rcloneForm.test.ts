@@ -70,3 +70,12 @@ test('sizes, durations, umask, URL and mount path are checked like the server do
     {},
   );
 });
+
+test('the backend the panel greys out for: native by default, rclone with the RC on or backend=rclone', async () => {
+  const { backendOf } = await import('./rcloneForm');
+  assert.equal(backendOf(false, ''), 'native');
+  assert.equal(backendOf(true, ''), 'rclone');
+  assert.equal(backendOf(false, 'backend=rclone'), 'rclone');
+  assert.equal(backendOf(true, 'backend=native'), 'native');
+  assert.equal(backendOf(false, 'backend=nfs'), 'native', 'an unknown name is the server’s error to report');
+});

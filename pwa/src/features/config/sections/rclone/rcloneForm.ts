@@ -4,6 +4,7 @@
  */
 import { NUMBER_RULES, type NumberRule } from '../../numbers';
 import { DEFAULTS } from '../../serverConfig';
+import { mountBackend, type MountBackend } from '../../../../../../appliance/rclone/mount-backend.wire';
 
 export type OptionValue = string | number | boolean;
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -166,4 +167,17 @@ export function validate(form: RcloneForm): FormErrors {
   const mountOpts = parseOptions(form.mount_options).errors;
   if (mountOpts.length) errors.mount_options = mountOpts.join('; ');
   return errors;
+}
+
+/**
+ * The backend the saved RC switch and the edited extra mount options select (the server's rule,
+ * appliance/rclone/mount-backend.wire.ts); a backend name the server would refuse reads as the native default here
+ * (validate() reports the options' own errors).
+ */
+export function backendOf(rcEnabled: boolean, mountOptionsText: string): MountBackend {
+  try {
+    return mountBackend({ rc_enabled: rcEnabled, mount_options: parseOptions(mountOptionsText).value });
+  } catch {
+    return 'native';
+  }
 }

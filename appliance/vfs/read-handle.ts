@@ -1,0 +1,231 @@
+import type { Clock } from '../clock/clock.js';
+import type { VfsReader } from './reader.js';
+import { ReadStream, type StreamWindow } from './read-stream.js';
+import type { VfsNode } from './types.js';
+
+/** Which front a file is read through. */
+export type ReadFront = 'webdav' | 'fuse';
+
+/** Who reads: the HTTP client's address and user agent (WebDAV), the reading process (FUSE, when the kernel says). */
+export interface ReadClient {
+  address?: string;
+  userAgent?: string;
+  pid?: number;
+}
+
+/** What a stream looked like when an event was built (opened, progress, closed). */
+export interface StreamSnapshot {
+  /** Unique per process while it runs. */
+  id: number;
+  path: string;
+  /** The file's size. */
+  size: number;
+  front: ReadFront;
+  client: ReadClient;
+  openedAt: number;
+  /** File bytes handed to the front (WebDAV: body bytes of the file; FUSE: answered reads, native ones included). */
+  bytesServed: number;
+  /** Where the last read ended. */
+  offset: number;
+  /** From open to the first byte served; null before it. */
+  ttfbMs: number | null;
+  /** Waits for the network longer than STALL_MS after the first byte, and their total length. */
+  stalls: number;
+  stalledMs: number;
+  /** How it ended (closed only; null while open). */
+  reason: CloseReason | null;
+}
+
+/** All read (or the reader was done), the client went away, or a read failed. */
+export type CloseReason = 'done' | 'aborted' | 'error';
+
+/** The port a live view listens on (app/ wires it to the event bus). Called on the JS thread, synchronously. */
+export interface StreamObserver {
+  opened(s: StreamSnapshot): void;
+  progress(s: StreamSnapshot): void;
+  closed(s: StreamSnapshot): void;
+}
+
+/** A wait for bytes after the first one that counts as a stall. */
+export const STALL_MS = 1_000;
+/** Progress of one handle is reported at most this often. */
+export const PROGRESS_MS = 1_000;
+
+export interface OpenOptions {
+  /** The first byte the reader asks for, when known at open (a WebDAV range). */
+  offset?: number;
+  /** Articles read ahead of a sequential reader (FUSE: the stream window). */
+  readAhead?: () => number;
+  /** Where read-ahead articles are published for reads that never reach JS (the FUSE native window). */
+  window?: StreamWindow;
+}
+
+/**
+ * The open read handles of both fronts and the observers of their life. `open` looks the file up (404 / not a
+ * file as AppErrors) and returns the one handle WebDAV and FUSE read through.
+ */
+export class ReadHandles {
+  private readonly open_ = new Map<number, ReadHandle>();
+  private readonly observers = new Set<StreamObserver>();
+  private nextId = 1;
+
+  constructor(
+    private readonly reader: VfsReader,
+    readonly clock: Pick<Clock, 'now'>,
+  ) {}
+
+  open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
+    const stream = new ReadStream(this.reader, path, o.readAhead ?? (() => this.reader.streamWindow()), o.window);
+    const h = new ReadHandle(this.nextId++, stream, this.reader, front, client, this, o.offset ?? 0);
+    this.open_.set(h.id, h);
+    this.emit('opened', h);
+    return h;
+  }
+
+  /** Listens to every handle's opened / progress / closed; returns the unsubscribe. */
+  observe(o: StreamObserver): () => void {
+    this.observers.add(o);
+    return () => void this.observers.delete(o);
+  }
+
+  /** Whether anyone listens (events are built only then). */
+  get observed(): boolean {
+    return this.observers.size > 0;
+  }
+
+  /** The handles open now, as snapshots (a live view's first state). */
+  snapshots(): StreamSnapshot[] {
+    return [...this.open_.values()].map((h) => h.snapshot());
+  }
+
+  /** @internal */
+  emit(kind: keyof StreamObserver, h: ReadHandle): void {
+    if (kind === 'closed') this.open_.delete(h.id);
+    if (this.observers.size === 0) return;
+    const s = h.snapshot();
+    for (const o of this.observers) o[kind](s);
+  }
+}
+
+/**
+ * One open file on one front, with its reading position: WebDAV opens one per GET (its ranges stream through
+ * `stream`), FUSE one per open() (reads through `readInto` / `readCached`, native reads reported by `servedUpTo`).
+ * The fetch policy is the reader's and `ReadStream`'s, sized by stream-window.ts; the handle counts what it serves
+ * and tells the observers (docs/streaming.md, "Read handles").
+ */
+export class ReadHandle {
+  readonly openedAt: number;
+  private bytes = 0;
+  private firstByteAt: number | null = null;
+  private stalls = 0;
+  private stalledMs = 0;
+  private lastProgress: number;
+  private reason: CloseReason | null = null;
+
+  /** @internal: ReadHandles.open */
+  constructor(
+    readonly id: number,
+    private readonly tracker: ReadStream,
+    private readonly reader: VfsReader,
+    readonly front: ReadFront,
+    readonly client: ReadClient,
+    private readonly hub: ReadHandles,
+    private offset: number,
+  ) {
+    this.openedAt = this.lastProgress = hub.clock.now();
+  }
+
+  get node(): VfsNode {
+    return this.tracker.node;
+  }
+
+  /** Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies. */
+  async *stream(offset: number, length: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    const it = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal)[Symbol.asyncIterator]();
+    let at = offset;
+    try {
+      for (;;) {
+        const asked = this.hub.clock.now();
+        const r = await it.next();
+        if (r.done) return;
+        this.served(at, r.value.byteLength, asked);
+        at += r.value.byteLength;
+        yield r.value;
+      }
+    } finally {
+      await it.return(undefined);
+    }
+  }
+
+  /** One read into `target` (FUSE), waiting for the network when it must. */
+  async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+    const asked = this.hub.clock.now();
+    const n = await this.tracker.readInto(target, offset, length, signal);
+    this.served(offset, n, asked);
+    return n;
+  }
+
+  /** The same read from memory only, or null (ReadStream.readCached). */
+  readCached(target: Buffer, offset: number, length: number): number | null {
+    const n = this.tracker.readCached(target, offset, length);
+    if (n !== null) this.served(offset, n, null);
+    return n;
+  }
+
+  /** Reads answered without JS (the FUSE native window), `bytes` of them since the last report, reached `end`. */
+  servedUpTo(end: number, bytes: number): void {
+    this.served(end - bytes, bytes, null);
+    this.tracker.servedUpTo(end);
+  }
+
+  /** Articles published to the native window now. */
+  get publishedCount(): number {
+    return this.tracker.publishedCount;
+  }
+
+  /**
+   * Ends the handle (a second close is ignored); `reason` goes to the observers. `nativeBytes`: what the native
+   * window served since its last report (FUSE), counted before the closed event.
+   */
+  close(reason: CloseReason = 'done', nativeBytes = 0): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.tracker.close();
+    if (nativeBytes > 0) this.bytes += nativeBytes;
+    this.hub.emit('closed', this);
+  }
+
+  snapshot(): StreamSnapshot {
+    return {
+      id: this.id,
+      path: this.node.path,
+      size: this.node.size,
+      front: this.front,
+      client: this.client,
+      openedAt: this.openedAt,
+      bytesServed: this.bytes,
+      offset: this.offset,
+      ttfbMs: this.firstByteAt === null ? null : this.firstByteAt - this.openedAt,
+      stalls: this.stalls,
+      stalledMs: this.stalledMs,
+      reason: this.reason,
+    };
+  }
+
+  /** `asked`: when the read started waiting (null: answered from memory, no wait). */
+  private served(offset: number, n: number, asked: number | null): void {
+    if (n <= 0) return;
+    const now = this.hub.clock.now();
+    if (this.firstByteAt === null) this.firstByteAt = now;
+    else if (asked !== null && now - asked > STALL_MS) {
+      this.stalls++;
+      this.stalledMs += now - asked;
+    }
+    this.bytes += n;
+    this.offset = offset + n;
+    if (this.hub.observed && now - this.lastProgress >= PROGRESS_MS) {
+      this.lastProgress = now;
+      this.hub.emit('progress', this);
+    }
+  }
+}
