@@ -219,17 +219,13 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
 {
   const storeDir = join(root, 'appliance', 'store') + '/';
   const appDir = join(root, 'appliance', 'app') + '/';
-  // health/ moves behind its port in its own change (issue 20, item 4, done for health/ separately); until it lands
-  // these files keep their LMDB imports. Remove an entry when its file no longer needs it.
-  const notYetBehindPorts = new Set(['appliance/health/health.domain.ts']);
   const mayUseStorage = (f) =>
     f.endsWith('.store.ts') ||
     f.endsWith('.migrations.ts') ||
     f.startsWith(storeDir) ||
     f.startsWith(appDir) ||
     // Tests build the real LMDB stores their domain runs on in the app.
-    f.endsWith('.test.ts') ||
-    notYetBehindPorts.has(rel(f));
+    f.endsWith('.test.ts');
   for (const f of serverFiles) {
     if (mayUseStorage(f)) continue;
     for (const { to, spec } of edges.get(f)) {
