@@ -7,6 +7,8 @@
 //     run time (type-only imports aside) uses no Node built-in and no npm package: it is bundled into the browser.
 //  4. Layers (LAYERS below): a file imports only from its own layer or the layers under it, and a domain reaches
 //     http/ only through the ports in HTTP_PORTS. Tests (`*.test.ts`) stand beside the code but in no layer.
+//  5. The console's API modules (`pwa/src/**/*Api.ts`, and `pwa/src/api/` but the transport client.ts) declare no
+//     `export interface`: a shape the server answers or takes is a wire type they import, never a copy.
 // Exits 1 with one line per problem. See docs/contributing.md "Layers" and "Wire types".
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -213,10 +215,28 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
   }
 }
 
+// 5. No hand-written server shapes in the console's API modules.
+{
+  const apiDir = join(root, 'pwa', 'src', 'api') + '/';
+  const isApiModule = (f) =>
+    /Api\.tsx?$/.test(f) || (f.startsWith(apiDir) && !f.endsWith('/client.ts') && !f.endsWith('.test.ts'));
+  for (const f of consoleFiles.filter(isApiModule)) {
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const m = /^\s*export\s+(?:declare\s+)?interface\s+(\w+)/.exec(line);
+        if (m)
+          problems.push(
+            `${rel(f)}:${i + 1} declares interface ${m[1]}: an API module imports its shapes from a wire file (*.wire.ts)`,
+          );
+      });
+  }
+}
+
 if (problems.length) {
   for (const p of problems) console.error(p);
   process.exit(1);
 }
 console.log(
-  `imports: ${serverFiles.length} server files, no cycles, no import up a layer; console reaches appliance/ only through wire files`,
+  `imports: ${serverFiles.length} server files, no cycles, no import up a layer; console reaches appliance/ only through wire files and its API modules declare no interface`,
 );

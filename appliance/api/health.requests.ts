@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validationFailed, zodToFieldErrors } from '../errors/field-errors.js';
 import { parseTime } from '../importer/request-parsing.js';
 import type { HealthListQuery } from '../health/health.port.js';
-import { HEALTH_STATUSES } from '../health/health.wire.js';
+import { HEALTH_SORT_KEYS, HEALTH_STATUSES, SORT_ORDERS } from '../health/health.wire.js';
 
 /** docs/console-contract.md §9: cleanup without a time removes records older than 7 days. */
 export const CLEANUP_DEFAULT_AGE_MS = 7 * 24 * 3600_000;
@@ -14,8 +14,8 @@ const listQuery = z.object({
   offset: z.coerce.number().int('offset must be a whole number').min(0).default(0),
   status: z.enum(HEALTH_STATUSES).optional(),
   search: z.string().max(500).optional(),
-  sort_by: z.enum(['file_path', 'status', 'created_at']).default('created_at'),
-  sort_order: z.enum(['asc', 'desc']).default('desc'),
+  sort_by: z.enum(HEALTH_SORT_KEYS).default('created_at'),
+  sort_order: z.enum(SORT_ORDERS).default('desc'),
 });
 
 /** GET /api/health and /api/health/corrupted query parameters. */

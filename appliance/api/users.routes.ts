@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AuthDomain } from '../auth/index.js';
 import { SESSION_COOKIE, toUserJson } from '../auth/index.js';
 import { setAdminSchema } from '../auth/auth.schemas.js';
+import type { ApiKeyJson } from '../auth/auth.wire.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { Ctx } from '../http/context.js';
 import { Page } from '../http/envelope.js';
@@ -41,7 +42,7 @@ export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain
     return { message: 'Logged out' };
   });
 
-  router.post('/api/user/api-key/regenerate', { access: 'user' }, (ctx) => ({
+  router.post('/api/user/api-key/regenerate', { access: 'user' }, (ctx): ApiKeyJson => ({
     api_key: auth.users.regenerateApiKey(me(ctx).id).api_key,
   }));
 

@@ -29,3 +29,15 @@ export interface RegistrationStatus {
 export interface SignedInJson {
   user: UserJson;
 }
+
+/** POST /api/auth/register: what the console sends (auth.schemas.ts holds the rules). */
+export interface RegisterBody {
+  username: string;
+  email?: string | null;
+  password: string;
+}
+
+/** POST /api/user/api-key/regenerate. */
+export interface ApiKeyJson {
+  api_key: string;
+}

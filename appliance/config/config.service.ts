@@ -9,6 +9,7 @@ import { changedPaths, isPlainObject, mergeSections, withDefaults } from './norm
 import { patchInput } from './patch.js';
 import * as providerOps from './providers.js';
 import { RESTART_REQUIRED_FIELDS, type SpoolConfig } from './schema.js';
+import type { ConfigWriteResult } from './config.wire.js';
 import { keepSecrets, redact, redactProvider, type RedactedConfig, type RedactedProvider } from './secrets.js';
 import { describeErrors, validateConfig, type ValidationResult } from './validate.js';
 
@@ -22,10 +23,7 @@ export interface ConfigServiceOptions {
 }
 
 /** What every write answers: the new redacted config and the restart-only fields changed since start. */
-export interface WriteResult {
-  config: RedactedConfig;
-  restart_required: string[];
-}
+export type WriteResult = ConfigWriteResult;
 
 export type ChangeListener = (next: SpoolConfig, prev: SpoolConfig, changedPaths: string[]) => void;
 

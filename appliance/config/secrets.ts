@@ -1,14 +1,8 @@
 import { isPlainObject } from './normalize.js';
-import type {
-  ArrInstance,
-  ArrsConfig,
-  ImportConfig,
-  ProviderConfig,
-  RcloneConfig,
-  SabnzbdConfig,
-  SpoolConfig,
-  WebdavConfig,
-} from './schema.js';
+import type { RedactedConfig, RedactedImport, RedactedProvider } from './config.wire.js';
+import type { ImportConfig, ProviderConfig, SpoolConfig } from './schema.js';
+
+export type { RedactedArrInstance, RedactedConfig, RedactedImport, RedactedProvider } from './config.wire.js';
 
 /**
  * Write-only secrets. Answers carry `<name>_set` booleans instead (docs/console-contract.md §3); on input a secret that is omitted,
@@ -18,21 +12,6 @@ import type {
 export const MASKED_SECRET = '********';
 
 type Redact<T, K extends keyof T & string> = Omit<T, K> & { [P in `${K}_set`]: boolean };
-export type RedactedProvider = Redact<ProviderConfig, 'password'>;
-export type RedactedArrInstance = Redact<ArrInstance, 'api_key'>;
-/** A secret list answers with whether it holds anything and how many entries, never the entries. */
-export type RedactedImport = Redact<ImportConfig, 'archive_passwords'> & { archive_passwords_count: number };
-export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs'> & {
-  webdav: Redact<WebdavConfig, 'password'>;
-  import: RedactedImport;
-  providers: RedactedProvider[];
-  rclone: Redact<RcloneConfig, 'rc_pass'>;
-  sabnzbd: Redact<SabnzbdConfig, 'fallback_api_key'>;
-  arrs: Omit<ArrsConfig, 'radarr_instances' | 'sonarr_instances'> & {
-    radarr_instances: RedactedArrInstance[];
-    sonarr_instances: RedactedArrInstance[];
-  };
-};
 
 function hide<T extends object, K extends keyof T & string>(obj: T, key: K): Redact<T, K> {
   const { [key]: secret, ...rest } = obj;

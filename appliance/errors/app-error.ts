@@ -1,10 +1,10 @@
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { ERROR_CODES, type ErrorCode } from './error-codes.wire.js';
 import type { Retryable } from './retryable.js';
 
-export { ERROR_CODES, type ErrorCode } from './error-codes.js';
+export { ERROR_CODES, type ErrorCode } from './error-codes.wire.js';
 
 /**
- * A failure with a code from the registry (`error-codes.ts`). Domains throw it; the HTTP layer turns it into the
+ * A failure with a code from the registry (`error-codes.wire.ts`). Domains throw it; the HTTP layer turns it into the
  * `{success:false,error}` envelope, WebDAV and FUSE into their own statuses, all from `status`.
  */
 export class AppError extends Error implements Retryable {

@@ -66,6 +66,9 @@ export interface ProviderStateEvent {
   id: string;
   state: 'usable' | 'cooling_down' | 'disabled' | 'removed';
   last_error: string | null;
+  /** Connections the provider allows (learned from "too many connections" refusals; docs/nntp.md, "Connection caps"); null: max_connections. */
+  allowed_connections?: number | null;
+  max_connections?: number;
 }
 
 /** The pool's metrics, sent on a tick only while someone listens. */

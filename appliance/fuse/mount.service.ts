@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { FuseMount, type ReadCounters } from './fuse-mount.js';
+import type { MountStartResult, MountStatus, MountStopResult } from './mount.wire.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -12,11 +13,7 @@ import type { VfsService } from '../vfs/vfs.service.js';
 
 const run = promisify(execFile);
 
-export interface MountStatus {
-  mounted: boolean;
-  mount_point: string;
-  error: string;
-}
+export type { MountStatus } from './mount.wire.js';
 
 /**
  * The mount of the virtual tree at `mount_path` (docs/console-contract.md §7 /api/rclone/mount/*), by one of two
@@ -56,7 +53,7 @@ export class MountService {
     }
   }
 
-  async start(): Promise<{ status: MountStatus; message: string }> {
+  async start(): Promise<MountStartResult> {
     if (this.active) return { status: await this.status(), message: 'Mount already running' };
     try {
       const c = this.config.get();
@@ -117,7 +114,7 @@ export class MountService {
     this.mountPoint = point;
   }
 
-  async stop(): Promise<{ message: string }> {
+  async stop(): Promise<MountStopResult> {
     if (this.active === 'rclone') {
       await this.rclone.stop();
       this.logger.info('unmounted', { mount_point: this.mountPoint, backend: 'rclone' });

@@ -1,8 +1,8 @@
 import type { HealthVerdicts } from '../vfs/types.js';
 import type { HealthRecord } from './health.types.js';
-import type { HealthStatus } from './health.wire.js';
+import type { HealthSortKey, HealthStatus, SortOrder } from './health.wire.js';
 
-export type HealthSortField = 'file_path' | 'status' | 'created_at';
+export type HealthSortField = HealthSortKey;
 
 export interface HealthListQuery {
   limit: number;
@@ -13,7 +13,7 @@ export interface HealthListQuery {
   /** Case-insensitive substring of the file path or the source NZB path. */
   search?: string;
   sortBy: HealthSortField;
-  sortOrder: 'asc' | 'desc';
+  sortOrder: SortOrder;
 }
 
 /** A new record's fields (the store assigns the id). */

@@ -8,6 +8,12 @@ export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 /** What a check concludes (the other statuses are states of the record: not yet checked, checking, repairing). */
 export type HealthVerdict = Extract<HealthStatus, 'healthy' | 'partial' | 'corrupted'>;
 
+/** GET /api/health `sort_by` (default created_at) and `sort_order` (default desc). */
+export const HEALTH_SORT_KEYS = ['file_path', 'status', 'created_at'] as const;
+export type HealthSortKey = (typeof HEALTH_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 /** One file's health record (GET /api/health, /api/health/{path}, /api/health/corrupted). */
 export interface HealthRecordJson {
   id: number;

@@ -1,22 +1,8 @@
 import type { AppError } from '../errors/app-error.js';
+import type { ErrorEnvelope, PageMeta, SuccessEnvelope } from './envelope.wire.js';
 
-/** The `/api` response envelope of docs/console-contract.md §7-8: `{success, data, error}`; error is `{message, details}`. */
-export interface SuccessEnvelope<T> {
-  success: true;
-  data: T;
-  meta?: PageMeta;
-}
-
-export interface ErrorEnvelope {
-  success: false;
-  error: { message: string; details: unknown; code: string; request_id?: string };
-}
-
-export interface PageMeta {
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** Builds the `/api` envelope of envelope.wire.ts (docs/console-contract.md §7-8). */
+export type { ErrorEnvelope, PageMeta, SuccessEnvelope } from './envelope.wire.js';
 
 /** Returned by a handler that answers a paged list: becomes `{success, data: items, meta}`. */
 export class Page<T> {

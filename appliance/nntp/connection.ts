@@ -14,6 +14,7 @@ import {
   ProviderRefusedError,
   TimeoutError,
   TlsError,
+  capacityRefusal,
 } from './errors.js';
 import {
   DEFAULT_DECODE_LIMITS,
@@ -83,6 +84,8 @@ const STATUS_RE = /^(\d{3})(?:[ \t](.*))?$/;
 
 export function statusError(code: number, text: string, messageId?: string): NntpError {
   if ((code === 430 || code === 423) && messageId) return new ArticleMissingError(messageId, code);
+  const capacity = capacityRefusal(code, text);
+  if (capacity) return capacity;
   if (code === 480 || code === 481 || code === 482)
     return new AuthError(`Authentication failed: ${code} ${text}`, code);
   if (code === 400 || code === 502) return new ProviderRefusedError(`Provider refused: ${code} ${text}`, code);
@@ -158,6 +161,8 @@ export class NntpConnection {
     const { host, port } = this.opts;
     const greeting = this.expect<void>('(greeting)', (code, text) => {
       if (code === 200 || code === 201) return { value: undefined };
+      const capacity = capacityRefusal(code, text);
+      if (capacity) return { error: capacity };
       if (code === 400 || code === 502)
         return { error: new ProviderRefusedError(`Provider refused: ${code} ${text}`, code) };
       return { error: new ProtocolError(`Unexpected greeting ${code} ${text}`.slice(0, 200), code) };
@@ -221,7 +226,7 @@ export class NntpConnection {
     const authStatus = (code: number, text: string): StatusOutcome<number> =>
       code === 281 || code === 381
         ? { value: code }
-        : { error: new AuthError(`Authentication failed: ${code} ${text}`, code) };
+        : { error: capacityRefusal(code, text) ?? new AuthError(`Authentication failed: ${code} ${text}`, code) };
     const user = await this.send(`AUTHINFO USER ${this.opts.username}`, authStatus);
     if (user === 281) return;
     const pass = await this.send(`AUTHINFO PASS ${this.opts.password}`, authStatus);

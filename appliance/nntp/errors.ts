@@ -8,6 +8,7 @@ export type NntpErrorKind =
   | 'article_missing'
   | 'auth'
   | 'provider_refused'
+  | 'provider_capacity'
   | 'timeout'
   | 'connection_reset'
   | 'corrupt_article'
@@ -55,6 +56,33 @@ export class ProviderRefusedError extends NntpError {
     super('provider_refused', message, false, status);
     this.name = 'ProviderRefusedError';
   }
+}
+
+/**
+ * The account's connection cap is reached ("481 Too many connections" at the greeting or at AUTHINFO): a
+ * capacity answer, not a wrong password. Retryable: the connections already open keep serving, and the pool opens
+ * more once the provider allows them (provider-capacity.ts; docs/nntp.md, "Connection caps").
+ */
+export class ProviderCapacityError extends NntpError {
+  constructor(message: string, status?: number) {
+    super('provider_capacity', message, true, status);
+    this.name = 'ProviderCapacityError';
+  }
+}
+
+/** Codes providers refuse a connection over capacity with, at the greeting or at AUTHINFO. */
+const CAPACITY_CODES = new Set([400, 481, 482, 502]);
+/** What their texts say (docs/nntp.md, "Connection caps", lists the examples it is held to). */
+const CAPACITY_TEXT =
+  /too many (connections|sessions|users|logins)|connection limit|max(imum)? (number of )?(connections|sessions)|already connected|connections? exceeded/i;
+
+/**
+ * A capacity refusal when the code is one providers use for it and the text says so; else undefined (a 502 or a
+ * 481 without such a text stays a refusal or an auth failure).
+ */
+export function capacityRefusal(code: number, text: string): ProviderCapacityError | undefined {
+  if (!CAPACITY_CODES.has(code) || !CAPACITY_TEXT.test(text)) return undefined;
+  return new ProviderCapacityError(`Connection limit reached: ${code} ${text}`.slice(0, 200), code);
 }
 
 export class TimeoutError extends NntpError {

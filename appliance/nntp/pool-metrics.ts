@@ -36,11 +36,10 @@ export class PoolStats {
     this.waitCount++;
   }
 
-  snapshot(providers: ProviderState[], waiting: number): PoolMetrics {
+  snapshot(providers: ProviderState[], waiting: number, now: number): PoolMetrics {
     const n = Math.min(this.waitCount, WINDOW);
     let sum = 0;
     for (let i = 0; i < n; i++) sum += this.waits[i]!;
-    const now = Date.now();
     const inFlight = (p: ProviderState) => {
       let n = 0;
       for (const pc of p.connections) n += pc.conn.inflight;
@@ -62,6 +61,7 @@ export class PoolStats {
         enabled: p.config.enabled && !p.removed,
         active_connections: p.connections.size,
         max_connections: p.config.max_connections,
+        allowed_connections: p.capacity.allowed ?? null,
         in_flight_commands: inFlight(p),
         bytes_downloaded: p.counters.bytes,
         commands: p.counters.commands,

@@ -1,4 +1,5 @@
 /** The pool's tunables and their defaults (docs/nntp.md, "Behaviour", says what each one does to a request). */
+import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
 import type { YencBackend } from './yenc-backend.js';
@@ -35,10 +36,28 @@ export interface PoolOptions {
   logger?: Logger;
   /** Extra certificate authorities (PEM) trusted for TLS providers besides the system store. */
   tlsCa?: string | Buffer | Array<string | Buffer>;
+  /** Time for breakers, backoffs and connection caps; the system clock unless a test passes a ManualClock. */
+  clock?: Clock;
+  /** Called once per change of a provider's learned connection cap (`allowed` = max when no cap holds). */
+  onCapChange?: (providerId: string, allowed: number, max: number) => void;
 }
 
+/**
+ * The system clock, except that a request waiting for a provider keeps the process alive (systemClock's timers
+ * are unref'd): the pool's default.
+ */
+export const poolClock: Clock = {
+  now: () => Date.now(),
+  schedule(fn, ms) {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(timer);
+  },
+};
+
 /** The numeric options with every default filled in. */
-export type PoolTunables = Required<Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa'>>;
+export type PoolTunables = Required<
+  Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa' | 'clock' | 'onCapChange'>
+>;
 
 export function resolveTunables(options: PoolOptions): PoolTunables {
   return {

@@ -81,7 +81,7 @@ test('STAT goes deeper than BODY on one connection (statPipelineDepth vs pipelin
 
 /** Makes the provider refuse one connection so its breaker (threshold 1) opens for the pool's cooldown. */
 async function trip(s: FakeNntpServer, p: NntpPool): Promise<void> {
-  s.options.greeting = '502 Too many connections';
+  s.options.greeting = '502 Service unavailable';
   await assert.rejects(p.body('a19@t'), ProviderRefusedError);
   s.options.greeting = undefined;
   assert.equal(p.metrics().providers[0]!.cooling_down, true);

@@ -116,7 +116,7 @@ test('auth failure and greeting 502 are typed; a failing provider is put aside',
   await assert.rejects(p.body('a@t'), AuthError);
   assert.equal(p.metrics().providers[0]!.cooling_down, true);
   await assert.rejects(p.body('a@t'), NoProviderError);
-  const refusing = await fake({ greeting: '502 Too many connections' });
+  const refusing = await fake({ greeting: '502 Service unavailable' });
   const q = pool([provider(refusing)], { maxAttempts: 1 });
   await assert.rejects(q.body('a@t'), ProviderRefusedError);
   assert.deepEqual(await checkProvider(provider(s, { password: 'wrong' })), {

@@ -4,11 +4,12 @@
  * the public API and the pump, which offers waiting requests to request-placement.ts and carries out its
  * decisions; the rules themselves live beside it (docs/nntp.md, "Pieces").
  */
+import type { Clock } from '../clock/clock.js';
 import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { PoolStats } from './pool-metrics.js';
-import { resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
+import { poolClock, resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
 import {
   createRequest,
   invalidMessageId,
@@ -17,6 +18,7 @@ import {
   type RequestOptions,
 } from './pool-request.js';
 import type { PoolMetrics } from './pool.wire.js';
+import type { CapChange } from './provider-capacity.js';
 import { openPooledConnection, retireIfIdle, type ConnectionSettings } from './provider-connections.js';
 import { ProviderRoster } from './provider-roster.js';
 import type { PooledConnection, ProviderState } from './provider-state.js';
@@ -43,13 +45,16 @@ export class NntpPool {
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
   /** One timer that re-runs pump() when the first cooling provider comes back. */
-  private wake: { at: number; timer: NodeJS.Timeout } | undefined;
+  private wake: { at: number; cancel: () => void } | undefined;
+  /** Time for breakers, backoffs and connection caps (a ManualClock in tests). */
+  private readonly clock: Clock;
 
   constructor(
     providers: ProviderConfig[],
     private readonly options: PoolOptions = {},
   ) {
     this.o = resolveTunables(options);
+    this.clock = options.clock ?? poolClock;
     const { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs } = this.o;
     const { tlsCa, limits, backend } = options;
     this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
@@ -60,7 +65,7 @@ export class NntpPool {
       () => this.roster.all(),
       this.o,
       (p) => this.warmPool.floor(p),
-      () => this.closed || this.warm(Date.now()),
+      () => this.closed || this.warm(this.clock.now()),
     );
   }
 
@@ -81,13 +86,13 @@ export class NntpPool {
 
   /** The measured link of the primary providers (undefined until one answered a BODY). */
   linkFacts(): LinkFacts | undefined {
-    const now = Date.now();
+    const now = this.clock.now();
     const live = this.roster.active.filter((p) => p.usable(now) && !p.config.is_backup_provider);
-    return combineLinks(live, (p) => p.config.max_connections * bodyDepth(p, this.o));
+    return combineLinks(live, (p) => p.connectionLimit(now) * bodyDepth(p, this.o));
   }
 
   metrics(): PoolMetrics {
-    return this.stats.snapshot(this.roster.all(), this.queue.size);
+    return this.stats.snapshot(this.roster.all(), this.queue.size, this.clock.now());
   }
 
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
@@ -107,7 +112,7 @@ export class NntpPool {
   async close(): Promise<void> {
     this.closed = true;
     this.keepalive.stop();
-    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake?.cancel();
     this.queue.drain((r) => {
       r.finish(new AbortedError('Pool closed'));
       return 'taken';
@@ -149,7 +154,7 @@ export class NntpPool {
 
   private pump(): void {
     if (this.closed) return;
-    const now = Date.now();
+    const now = this.clock.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
       const place = placeRequest(r, this.roster.active, now, this.o);
@@ -181,7 +186,7 @@ export class NntpPool {
 
   /** Opens a connection no request waits for; a failure only delays the next such attempt (no breaker count). */
   private openAhead(p: ProviderState, now: number): void {
-    if (this.closed || p.connectionCount >= p.config.max_connections || now < p.warmBackoffUntil) return;
+    if (this.closed || p.connectionCount >= p.connectionLimit(now) || now < p.warmBackoffUntil) return;
     p.openingAhead++;
     this.openConnection(p).then(
       (pc) => {
@@ -193,10 +198,12 @@ export class NntpPool {
       },
       (err: Error) => {
         p.openingAhead--;
+        // Over the account's cap: the cap now stops further attempts (provider-capacity.ts), no backoff needed.
+        if (err instanceof NntpError && err.kind === 'provider_capacity') return this.pump();
         p.warmFailures++;
         const permanent = err instanceof NntpError && (err.kind === 'auth' || err.kind === 'tls');
         p.warmBackoffUntil =
-          Date.now() + warmBackoffMs(p.warmFailures, Math.min(this.o.breakerCooldownMs, 5_000), permanent);
+          this.clock.now() + warmBackoffMs(p.warmFailures, Math.min(this.o.breakerCooldownMs, 5_000), permanent);
         this.options.logger?.debug('connection opened ahead failed', { provider: p.id, error: err.message });
         this.pump();
       },
@@ -205,22 +212,54 @@ export class NntpPool {
 
   private wakeAt(at: number): void {
     if (this.wake && this.wake.at <= at) return;
-    if (this.wake) clearTimeout(this.wake.timer);
-    const timer = setTimeout(
+    this.wake?.cancel();
+    const cancel = this.clock.schedule(
       () => {
         this.wake = undefined;
         this.pump();
       },
-      Math.max(0, at - Date.now()) + 1,
+      Math.max(0, at - this.clock.now()) + 1,
     );
-    this.wake = { at, timer };
+    this.wake = { at, cancel };
   }
 
+  /** Opens a connection of `p`; what each attempt's outcome says about the account's cap is learned here. */
   private openConnection(p: ProviderState): Promise<PooledConnection> {
-    return openPooledConnection(p, this.connectionSettings, this.stats, () => {
+    const opened = openPooledConnection(p, this.connectionSettings, this.stats, () => {
       this.roster.forgetIfDrained(p);
       this.pump();
     });
+    const settle = () => {
+      const max = p.config.max_connections;
+      const change = p.capacity.settled(p.connections.size, p.opening, max, this.clock.now());
+      if (change) this.capChanged(p, change);
+    };
+    return opened.then(
+      (pc) => {
+        settle();
+        return pc;
+      },
+      (err: unknown) => {
+        if (err instanceof NntpError && err.kind === 'provider_capacity') p.capacity.refused();
+        settle();
+        throw err;
+      },
+    );
+  }
+
+  /** Once per change of a provider's learned cap: the log line and the provider's listener. */
+  private capChanged(p: ProviderState, change: CapChange): void {
+    const max = p.config.max_connections;
+    const fields = { provider: p.id, allowed: change.allowed ?? max, max_connections: max };
+    if (change.allowed === undefined)
+      this.options.logger?.info('provider allows every configured connection again', fields);
+    else
+      this.options.logger?.warn('provider allows fewer connections than configured', {
+        ...fields,
+        previous: change.previous ?? max,
+        next_probe_in_ms: Math.max(0, (change.probeAt ?? 0) - this.clock.now()),
+      });
+    this.options.onCapChange?.(p.id, change.allowed ?? max, max);
   }
 
   private openAndRun(p: ProviderState, r: PoolRequest): void {
@@ -232,7 +271,7 @@ export class NntpPool {
         this.pump();
       },
       (err) => {
-        this.stats.recordCommand(p);
+        if (!(err instanceof NntpError && err.kind === 'provider_capacity')) this.stats.recordCommand(p);
         this.onFailure(r, p, err);
         this.pump();
       },
@@ -261,7 +300,7 @@ export class NntpPool {
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
-    recordFailure(r, p, raw, this.stats, this.o, this.options.logger);
+    recordFailure(r, p, raw, this.stats, this.o, this.options.logger, this.clock.now());
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));

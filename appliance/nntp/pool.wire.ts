@@ -10,6 +10,11 @@ export interface ProviderMetrics {
   enabled: boolean;
   active_connections: number;
   max_connections: number;
+  /**
+   * Connections the provider allows this account, learned when it refused one for capacity ("481 Too many
+   * connections"); null while it allows max_connections (docs/nntp.md, "Connection caps").
+   */
+  allowed_connections: number | null;
   in_flight_commands: number;
   bytes_downloaded: number;
   commands: number;

@@ -1,6 +1,7 @@
 /** The provider form's connection test: connect, read the greeting, authenticate, QUIT. */
 import { NntpConnection } from './connection.js';
 import { NntpError } from './errors.js';
+import type { ProviderTestResult } from './provider-check.wire.js';
 import { withProviderCa } from './tls-ca.js';
 import type { ProviderConfig } from './types.js';
 
@@ -9,11 +10,8 @@ export type ProviderCheckInput = Pick<
   'host' | 'port' | 'username' | 'password' | 'tls' | 'insecure_tls' | 'ca'
 >;
 
-export interface ProviderCheckResult {
-  success: boolean;
-  /** Present only on failure: a message fit to show in the console. */
-  error_message?: string;
-}
+/** POST /api/providers/test's answer (provider-check.wire.ts). */
+export type ProviderCheckResult = ProviderTestResult;
 
 export interface ProviderCheckOptions {
   timeoutMs?: number;
@@ -53,6 +51,8 @@ function describe(err: unknown, cfg: ProviderCheckInput): string {
     if (err.kind === 'auth') return `Authentication failed (${err.status ?? 'no status'}): check username and password`;
     if (err.kind === 'timeout') return `Timed out connecting to ${where}`;
     if (err.kind === 'provider_refused') return `${where} refused the connection: ${msg}`;
+    if (err.kind === 'provider_capacity')
+      return `${where} is at the account's connection limit (other apps may be using it): ${msg}`;
     if (err.kind === 'tls') return msg;
   }
   if (/ECONNREFUSED/.test(msg)) return `Connection refused by ${where}`;

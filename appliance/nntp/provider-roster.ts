@@ -29,6 +29,7 @@ export class ProviderRoster {
           st.tlsSession = undefined;
           st.warmBackoffUntil = 0;
           st.warmFailures = 0;
+          st.capacity.reset();
         }
         st.config = { ...cfg };
       }

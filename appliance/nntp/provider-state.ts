@@ -1,6 +1,7 @@
 /** Runtime state of one provider in the pool: its connections, circuit breaker and counters. */
 import type { NntpConnection } from './connection.js';
 import { LinkEstimate } from './link-estimate.js';
+import { ProviderCapacity } from './provider-capacity.js';
 import type { ProviderConfig } from './types.js';
 
 export interface PooledConnection {
@@ -36,7 +37,9 @@ export class ProviderState {
   readonly link = new LinkEstimate();
   /** The last TLS session the provider issued: the next connection resumes it (cleared when settings change). */
   tlsSession: Buffer | undefined;
-  /** A connection opened ahead of need failed: no more are opened ahead before this time (Date.now()). */
+  /** The account's connection cap as learned from capacity refusals (provider-capacity.ts). */
+  readonly capacity = new ProviderCapacity();
+  /** A connection opened ahead of need failed: no more are opened ahead before this time (the pool's clock). */
   warmBackoffUntil = 0;
   /** Connections opened ahead that failed in a row (warm-pool.ts `warmBackoffMs`); reset by a success. */
   warmFailures = 0;
@@ -54,13 +57,23 @@ export class ProviderState {
     return this.connections.size + this.opening;
   }
 
-  /** Enabled and in the config, but its breaker is open. */
+  /** Connections that may be open or opening now: max_connections, or fewer while the provider caps the account. */
+  connectionLimit(now: number): number {
+    return this.capacity.limit(this.config.max_connections, this.connectionCount, now);
+  }
+
+  /** When it can serve again: its breaker closes, or it allows a connection again after allowing none. */
+  backAt(now: number): number {
+    return Math.max(this.coolingUntil, this.capacity.blockedUntil(now));
+  }
+
+  /** Enabled and in the config, but its breaker is open (or it allows no connection for now). */
   cooling(now: number): boolean {
-    return !this.removed && this.config.enabled && now < this.coolingUntil;
+    return !this.removed && this.config.enabled && now < this.backAt(now);
   }
 
   usable(now: number): boolean {
-    return !this.removed && this.config.enabled && now >= this.coolingUntil;
+    return !this.removed && this.config.enabled && now >= this.backAt(now);
   }
 
   recordRtt(ms: number): void {

@@ -5,7 +5,13 @@
  * have it is.
  */
 import type { Logger } from '../logging/logger.js';
-import { ArticleMissingError, NoProviderError, articleEvidence, type NntpError } from './errors.js';
+import {
+  ArticleMissingError,
+  NoProviderError,
+  ProviderCapacityError,
+  articleEvidence,
+  type NntpError,
+} from './errors.js';
 import type { PoolStats } from './pool-metrics.js';
 import type { PoolTunables } from './pool-options.js';
 import { asNntpError, type PoolRequest } from './pool-request.js';
@@ -22,6 +28,7 @@ export function recordFailure(
   stats: PoolStats,
   o: Pick<PoolTunables, 'breakerThreshold' | 'breakerCooldownMs'>,
   logger: Logger | undefined,
+  now: number,
 ): void {
   const err = asNntpError(raw);
   err.providerId = p.id;
@@ -29,6 +36,12 @@ export function recordFailure(
   if (err instanceof ArticleMissingError) {
     stats.recordMissing(p);
     r.missingOn.add(p.id);
+    return;
+  }
+  // Over the account's connection cap: no fault of the provider nor a try of the request, which goes to the
+  // connections that are open (or waits for one the provider allows: provider-capacity.ts). Never evidence either.
+  if (err.kind === 'provider_capacity') {
+    r.lastOutage = err;
     return;
   }
   stats.recordError(p);
@@ -41,7 +54,7 @@ export function recordFailure(
   r.attempts++;
   // One auth or TLS failure is enough: every later connection would fail the same way.
   const tripped = p.recordFailure(
-    Date.now(),
+    now,
     err.message,
     o.breakerThreshold,
     o.breakerCooldownMs,
@@ -54,7 +67,7 @@ export function recordFailure(
 /**
  * No provider can take the request now. If one that might serve it is cooling down and comes back within
  * coolingWaitMs of the request starting to wait (and the request has tries left), the request waits until then
- * (`retryAt`, a Date.now() time); else this is the error it fails with.
+ * (`retryAt`, a time of the pool's clock); else this is the error it fails with.
  */
 export function waitOrFail(
   r: PoolRequest,
@@ -66,7 +79,7 @@ export function waitOrFail(
   const last = r.lastError;
   const triesLeft = !last || last instanceof ArticleMissingError || (last.retryable && r.attempts < o.maxAttempts);
   if (cooling.length > 0 && triesLeft) {
-    const back = Math.min(...cooling.map((p) => p.coolingUntil));
+    const back = Math.min(...cooling.map((p) => p.backAt(now)));
     r.coolingSince ??= now;
     if (back - r.coolingSince <= o.coolingWaitMs) return { retryAt: back };
   }
@@ -78,6 +91,11 @@ export function waitOrFail(
   // The real cause beats a generic "nobody available".
   if (last && !(cooling.length > 0 && articleEvidence(last))) return last;
   if (cooling.length === 0) return new NoProviderError();
-  const secs = Math.ceil((Math.min(...cooling.map((p) => p.coolingUntil)) - now) / 1000);
+  const secs = Math.ceil((Math.min(...cooling.map((p) => p.backAt(now))) - now) / 1000);
+  // Set aside by no breaker: each allows no connection now (its account's cap is used up elsewhere).
+  if (cooling.every((p) => now >= p.coolingUntil))
+    return new ProviderCapacityError(
+      `Every provider that could serve this article is at its connection limit (next try in ${secs} s)`,
+    );
   return new NoProviderError(`Every provider that could serve this article is cooling down (back in ${secs} s)`);
 }

@@ -47,7 +47,7 @@ export function placeRequest(
   const primaries = fresh.filter((p) => !p.config.is_backup_provider);
   for (const provider of primaries.length > 0 ? primaries : fresh) {
     const depth = r.kind === 'stat' ? Math.max(o.statPipelineDepth, bodyDepth(provider, o)) : bodyDepth(provider, o);
-    const slot = findSlot(provider, depth);
+    const slot = findSlot(provider, depth, now);
     if (!slot) continue;
     // Pipelined behind another command: open one more connection beside it for the next request, rather than
     // make this one wait for a handshake (several round trips on a real provider).
@@ -62,7 +62,7 @@ export function placeRequest(
  * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
  * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
  */
-function findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | undefined {
+function findSlot(p: ProviderState, depth: number, now: number): PooledConnection | 'open' | undefined {
   let best: PooledConnection | undefined;
   for (const pc of p.connections) {
     if (pc.generation !== p.generation || pc.conn.isClosed) continue;
@@ -70,7 +70,7 @@ function findSlot(p: ProviderState, depth: number): PooledConnection | 'open' | 
     if (n === 0) return pc;
     if (n < depth && (!best || n < best.conn.inflight)) best = pc;
   }
-  const room = p.connectionCount < p.config.max_connections;
+  const room = p.connectionCount < p.connectionLimit(now);
   if (best && (!room || p.link.isLong)) return best;
   if (room) return 'open';
   return best;

@@ -1,14 +1,10 @@
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { RcloneClient, rcUrl } from './rclone.client.js';
+import type { RcTestBody, RcTestResult } from './rclone.wire.js';
 
-export interface RcTestInput {
-  rc_enabled?: boolean;
-  rc_url?: string;
-  rc_port?: number;
-  rc_user?: string;
-  rc_pass?: string;
-}
+/** The fields of the test body the connection uses (rclone.wire.ts). */
+export type RcTestInput = Pick<RcTestBody, 'rc_enabled' | 'rc_url' | 'rc_port' | 'rc_user' | 'rc_pass'>;
 
 /** RC connection test and the vfs/refresh after each change of the tree when RC is enabled. */
 export class RcloneService {
@@ -20,7 +16,7 @@ export class RcloneService {
   ) {}
 
   /** POST /api/rclone/test: the posted settings, falling back to saved ones (rc_pass is write-only). */
-  async test(input: RcTestInput): Promise<{ success: boolean; error_message: string }> {
+  async test(input: RcTestInput): Promise<RcTestResult> {
     const saved = this.config.get().rclone;
     const client = new RcloneClient({
       url: rcUrl({ rc_url: input.rc_url ?? saved.rc_url, rc_port: input.rc_port ?? saved.rc_port }),

@@ -3,6 +3,7 @@
  * mid-article (files inside archive volumes), so the reader slices each article at `articleOffset`.
  */
 export type { FileLayout, LayoutSegment as VfsSegment } from '../layout/index.js';
+import type { FileMetaJson } from './file-meta.wire.js';
 import type { DeferredLayout } from '../layout/index.js';
 
 /** A node of the virtual tree as stored in LMDB (key: parent path + NUL + name). */
@@ -69,25 +70,8 @@ export interface ListOptions {
   showCorrupted?: boolean;
 }
 
-/** docs/console-contract.md §3 File metadata (GET /api/files/info). */
-export interface FileMeta {
-  file_size: number;
-  segment_count: number;
-  available_segments: number;
-  status: 'healthy' | 'partial' | 'corrupted' | 'other';
-  encryption: string;
-  password_protected: boolean;
-  created_at: string;
-  modified_at: string;
-  source_nzb_path: string | null;
-  segments: {
-    message_id: string;
-    segment_size: number;
-    start_offset: number;
-    end_offset: number;
-    available: boolean;
-  }[];
-}
+/** docs/console-contract.md §3 File metadata (GET /api/files/info): file-meta.wire.ts. */
+export type FileMeta = FileMetaJson;
 
 /**
  * What the VFS asks the health domain, which keeps all health state (health/health.store.ts answers from memory).

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ensureInn, type InnServer } from '../support/inn/server.js';
+import { ensureInnTls } from '../support/inn/tls.js';
 import { apiCall } from './support/spool.js';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
 
@@ -194,4 +195,44 @@ test('delete asks first, then removes the provider', async ({ page }) => {
   await page.reload();
   await expect(list(page).getByRole('listitem')).toHaveCount(1);
   await expect(list(page)).not.toContainText(other);
+});
+
+test('a TLS provider with a private CA: refused without it, a bad paste is a field error, saved with it', async ({
+  page,
+}) => {
+  const innTls = await ensureInnTls(inn);
+  await openProviders(page);
+  await page.getByRole('button', { name: 'Add Provider' }).click();
+  const m = modal(page);
+  await expect(m.getByLabel(/CA certificate/)).toHaveCount(0);
+  await m.getByLabel('Host').fill(innTls.host);
+  await m.getByLabel('Port').fill(String(innTls.port));
+  await m.getByLabel('Username').fill(inn.username);
+  await m.getByLabel('Password').fill(inn.password);
+  await m.getByLabel('Use TLS').check();
+  await m.getByRole('button', { name: 'Test Connection' }).click();
+  await expect(m.getByRole('status')).toContainText('not trusted');
+
+  const ca = m.getByLabel(/CA certificate/);
+  await ca.fill('not a certificate');
+  await expect(m.getByText(/^Not a PEM certificate/)).toBeVisible();
+  await expect(ca).toHaveAttribute('aria-invalid', 'true');
+  await ca.fill(innTls.caCert);
+  await expect(m.getByText(/^Not a PEM certificate/)).toHaveCount(0);
+  await m.getByRole('button', { name: 'Test Connection' }).click();
+  await expect(m.getByRole('status')).toHaveText(/Connection successful/);
+  await m.getByRole('button', { name: 'Add Provider' }).click();
+  await expect(toastWith(page, 'Provider added')).toBeVisible();
+
+  const row = list(page)
+    .getByRole('listitem')
+    .filter({ hasText: `${innTls.host}:${innTls.port}` });
+  await expect(row).toContainText('CA certificate: set');
+  await expect(
+    list(page)
+      .getByRole('listitem')
+      .filter({ hasText: `${inn.host}:${inn.port}` }),
+  ).not.toContainText('CA certificate');
+  await page.reload();
+  await expect(row).toContainText('Private CA');
 });

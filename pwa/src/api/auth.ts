@@ -1,11 +1,8 @@
 import { api } from './client';
+import type { ApiKeyJson, RegisterBody } from '../../../appliance/auth/auth.wire';
 import type { AuthConfig, RegistrationStatus, User } from './types';
 
-export interface RegisterInput {
-  username: string;
-  email?: string;
-  password: string;
-}
+export type RegisterInput = RegisterBody;
 
 export const authApi = {
   config: () => api.get<AuthConfig>('/auth/config'),
@@ -16,5 +13,5 @@ export const authApi = {
   currentUser: () => api.get<User>('/user'),
   refresh: () => api.post<User | { user?: User } | null>('/user/refresh'),
   logout: () => api.post<unknown>('/user/logout'),
-  regenerateApiKey: () => api.post<{ api_key?: string } | null>('/user/api-key/regenerate'),
+  regenerateApiKey: () => api.post<Partial<ApiKeyJson> | null>('/user/api-key/regenerate'),
 };

@@ -2,13 +2,12 @@
  * The one HTTP client of the console (docs/console-contract.md §7-8). Every call goes under /api, sends the session cookie, speaks JSON
  * and unwraps the `{success, data, error}` envelope. Failures become an `ApiError` with the texts of docs/console-contract.md §8.
  */
+import type { ErrorCode } from '../../../appliance/errors/error-codes.wire';
+import type { ErrorJson, PageMeta, SuccessEnvelope } from '../../../appliance/http/envelope.wire';
 
-export interface PageMeta {
-  total: number;
-  limit: number;
-  offset: number;
-}
+export type { ErrorCode, PageMeta };
 
+/** What `api.list` answers: the page's items and where they stand (envelope.wire.ts `meta`). */
 export interface Paged<T> {
   data: T[];
   meta: PageMeta;
@@ -18,9 +17,10 @@ export class ApiError extends Error {
   /** HTTP status; 0 means the server could not be reached at all. */
   readonly status: number;
   readonly details: unknown;
-  readonly code: string | undefined;
+  /** The server's code for the cause (docs/errors.md); undefined when none came (network error, no envelope). */
+  readonly code: ErrorCode | undefined;
 
-  constructor(status: number, message: string, details?: unknown, code?: string) {
+  constructor(status: number, message: string, details?: unknown, code?: ErrorCode) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -37,13 +37,15 @@ export class ApiError extends Error {
   }
 }
 
-interface Envelope {
+/**
+ * What may come back: the envelope of envelope.wire.ts, read defensively (a proxy or the supervisor's 503 page may
+ * answer an error as a plain string or `message`).
+ */
+type Envelope = Partial<Omit<SuccessEnvelope<unknown>, 'success'>> & {
   success?: boolean;
-  data?: unknown;
-  meta?: PageMeta;
-  error?: { message?: string; details?: unknown; code?: string } | string;
+  error?: Partial<ErrorJson> | string;
   message?: string;
-}
+};
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -74,7 +76,7 @@ async function readEnvelope(res: Response): Promise<Envelope | undefined> {
   }
 }
 
-function errorFrom(env: Envelope | undefined): { message?: string; details?: unknown; code?: string } {
+function errorFrom(env: Envelope | undefined): Partial<ErrorJson> {
   if (!env) return {};
   if (typeof env.error === 'string') return { message: env.error };
   if (env.error) return env.error;

@@ -29,7 +29,7 @@ export interface FakeNntpOptions {
   /** When set, AUTHINFO USER/PASS with these values is required before BODY/STAT/HEAD. */
   username?: string;
   password?: string;
-  /** The greeting line; e.g. '502 Too many connections' to refuse everyone. */
+  /** The greeting line; e.g. '502 Service unavailable' to refuse everyone (a capacity text: `connectionCap`). */
   greeting?: string;
   /** Accept TCP connections but never send a greeting. */
   silent?: boolean;
@@ -44,6 +44,12 @@ export interface FakeNntpOptions {
   idleTimeoutMs?: number;
   /** Serve implicit TLS (as on port 563) with this key and certificate (see certs.ts). */
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /**
+   * An account's connection cap: `max` sessions at once (counted from a good greeting, or from an accepted AUTHINFO
+   * PASS with `at: 'auth'`); the next is answered `reply` (default '481 Too many connections') and closed. Tests may
+   * change `max` while the server runs (another app letting go of connections).
+   */
+  connectionCap?: { max: number; at: 'greeting' | 'auth'; reply?: string };
 }
 
 export interface FakeNntpStats {
@@ -61,6 +67,9 @@ export interface FakeNntpStats {
   tlsResumed: number;
   /** Commands the fake does not implement (a test should expect this empty). */
   unexpected: string[];
+  /** Connections refused over `connectionCap`, and the most sessions admitted at once under it. */
+  capRefusals: number;
+  maxAdmitted: number;
   /** Message id of each BODY answered → the ordinal (1-based, in order of acceptance) of the connection it came on. */
   bodyConnection: Record<string, number>;
 }
@@ -78,8 +87,12 @@ export class FakeNntpServer {
     idleDrops: 0,
     tlsFailures: 0,
     tlsResumed: 0,
+    capRefusals: 0,
+    maxAdmitted: 0,
     bodyConnection: {},
   };
+  /** Sessions holding a place under `connectionCap` now. */
+  private admitted = 0;
   private readonly articles = new Map<string, Buffer>();
   private readonly behaviours = new Map<string, ArticleBehaviour>();
   private readonly sockets = new Set<net.Socket>();
@@ -134,6 +147,7 @@ export class FakeNntpServer {
     });
     socket.on('error', () => undefined);
     if (this.options.silent) return;
+    if (this.options.connectionCap?.at === 'greeting' && !this.admit(socket)) return;
     socket.write((this.options.greeting ?? '200 fake NNTP ready') + '\r\n');
     if (/^[45]/.test(this.options.greeting ?? '')) {
       socket.end();
@@ -182,6 +196,7 @@ export class FakeNntpServer {
           return void send('381 Password required');
         }
         const ok = session.user === this.options.username && value === this.options.password;
+        if (ok && this.options.connectionCap?.at === 'auth' && !this.admit(socket)) return;
         session.authed = ok;
         return void send(ok ? '281 Authentication accepted' : '481 Authentication failed');
       }
@@ -202,6 +217,20 @@ export class FakeNntpServer {
         this.stats.unexpected.push(line);
         return void send('500 What?');
     }
+  }
+
+  /** Takes a place under `connectionCap` for `socket` until it closes; false: refused and closed. */
+  private admit(socket: net.Socket): boolean {
+    const cap = this.options.connectionCap!;
+    if (this.admitted >= cap.max) {
+      this.stats.capRefusals++;
+      socket.end((cap.reply ?? '481 Too many connections') + '\r\n');
+      return false;
+    }
+    this.admitted++;
+    this.stats.maxAdmitted = Math.max(this.stats.maxAdmitted, this.admitted);
+    socket.on('close', () => this.admitted--);
+    return true;
   }
 
   private article(socket: net.Socket, session: { hung: boolean; ordinal: number }, verb: string, id: string): void {

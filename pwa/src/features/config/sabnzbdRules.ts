@@ -36,7 +36,9 @@ export function sortCategories(list: readonly SabnzbdCategory[]): SabnzbdCategor
 }
 
 /** The PATCH payload: the key only when the user typed a new one that is not the mask. */
-export function sabnzbdPayload(form: SabnzbdConfig & { fallback_api_key: string }): Record<string, unknown> {
+export function sabnzbdPayload(
+  form: Omit<SabnzbdConfig, 'fallback_api_key_set'> & { fallback_api_key: string; fallback_api_key_set?: boolean },
+): Record<string, unknown> {
   const { fallback_api_key, fallback_api_key_set: _set, ...rest } = form;
   const payload: Record<string, unknown> = { ...rest, categories: sortCategories(form.categories) };
   if (fallback_api_key !== '' && fallback_api_key !== MASKED_KEY) payload.fallback_api_key = fallback_api_key;

@@ -1,26 +1,8 @@
 import { api, ApiError, API_BASE } from '../../api/client';
+import type { FileMetaJson } from '../../../../appliance/vfs/file-meta.wire';
 
 /** docs/console-contract.md §3 File metadata (GET /api/files/info). */
-export interface FileSegment {
-  message_id: string;
-  segment_size: number;
-  start_offset: number;
-  end_offset: number;
-  available: boolean;
-}
-
-export interface FileMetadata {
-  file_size: number;
-  segment_count: number;
-  available_segments: number;
-  status: 'healthy' | 'partial' | 'corrupted' | 'other' | string;
-  encryption: string;
-  password_protected: boolean;
-  created_at: string;
-  modified_at: string;
-  source_nzb_path: string | null;
-  segments: FileSegment[];
-}
+export type FileMetadata = FileMetaJson;
 
 export const filesApi = {
   info: (path: string, signal?: AbortSignal) => api.get<FileMetadata>('/files/info', { query: { path }, signal }),

@@ -1,12 +1,15 @@
 import { api, type Paged } from '../../api/client';
+import type { ListParams } from '../../components/listParams';
 import type {
   HealthBulkDeleteResult,
   HealthBulkRestartResult,
   HealthCleanupResult,
   HealthRecordJson,
+  HealthSortKey,
   HealthStatus,
   HealthWorkerStatusJson,
   ManualCheckBody,
+  SortOrder,
 } from '../../../../appliance/health/health.wire';
 
 export { HEALTH_STATUSES } from '../../../../appliance/health/health.wire';
@@ -24,16 +27,10 @@ export type ManualCheck = Required<ManualCheckBody>;
 export const HEALTH_PAGE_SIZE = 20;
 
 /** Sort keys the screen offers (File Path and Created At); the server default is created_at desc. */
-export type HealthSortBy = 'file_path' | 'created_at';
-export type SortOrder = 'asc' | 'desc';
+export type HealthSortBy = Extract<HealthSortKey, 'file_path' | 'created_at'>;
+export type { SortOrder };
 
-export interface HealthListParams {
-  page: number;
-  status: HealthStatus | '';
-  search: string;
-  sortBy: HealthSortBy;
-  sortOrder: SortOrder;
-}
+export type HealthListParams = ListParams<HealthStatus> & { sortBy: HealthSortBy; sortOrder: SortOrder };
 
 export const healthKeys = {
   all: ['health'] as const,

@@ -1,4 +1,5 @@
 import { api, type Paged } from '../../api/client';
+import type { ListParams } from '../../components/listParams';
 import type {
   QueueBulkDeleteResult,
   QueueBulkRestartResult,
@@ -16,11 +17,7 @@ export type QueueItem = QueueItemJson;
 /** docs/console-contract.md §7/§9: the console pages the queue by 20. */
 export const QUEUE_PAGE_SIZE = 20;
 
-export interface QueueListParams {
-  page: number;
-  status: QueueStatus | '';
-  search: string;
-}
+export type QueueListParams = ListParams<QueueStatus>;
 
 export const queueKeys = {
   all: ['queue'] as const,

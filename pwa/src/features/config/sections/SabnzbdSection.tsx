@@ -6,7 +6,9 @@ import { addCategory, MASKED_KEY, sabnzbdErrors, sabnzbdPayload } from '../sabnz
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
 
-const PRIORITIES = [
+type Priority = SabnzbdCategory['priority'];
+
+const PRIORITIES: { value: Priority; label: string }[] = [
   { value: -1, label: 'Low' },
   { value: 0, label: 'Normal' },
   { value: 1, label: 'High' },
@@ -14,7 +16,7 @@ const PRIORITIES = [
 
 /** The download-client API Radarr and Sonarr send NZBs to (docs/sabnzbd.md), with its categories. */
 export function SabnzbdSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
-  const saved = config.sabnzbd ?? { enabled: false, complete_dir: '', fallback_host: '', categories: [] };
+  const saved = config.sabnzbd;
   const { form, set, dirty, reset } = useSectionForm({
     enabled: saved.enabled,
     complete_dir: saved.complete_dir,
@@ -127,12 +129,12 @@ export function SabnzbdSection({ config, readOnly }: SectionProps & { config: Sp
   );
 }
 
-function PrioritySelect({ value, onChange }: { value: number; onChange: (value: number) => void }) {
+function PrioritySelect({ value, onChange }: { value: Priority; onChange: (value: Priority) => void }) {
   return (
     <div className="field">
       <label>
         Priority
-        <select value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        <select value={value} onChange={(e) => onChange(Number(e.target.value) as Priority)}>
           {PRIORITIES.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}

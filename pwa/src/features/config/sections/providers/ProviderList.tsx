@@ -64,11 +64,13 @@ export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, 
             <p className="provider-row__host">
               {providerLabel(p)}
               {p.tls && <Badge tone="info">TLS</Badge>}
+              {p.tls && p.ca && <Badge tone="info">Private CA</Badge>}
               {p.is_backup_provider && <Badge tone="warning">Backup</Badge>}
               {!p.enabled && <Badge tone="neutral">Disabled</Badge>}
             </p>
             <p className="provider-row__meta muted small">
               {p.username || 'no username'} · {p.max_connections} connection{p.max_connections === 1 ? '' : 's'}
+              {p.tls && ` · CA certificate: ${p.ca ? 'set' : 'not set'}`}
             </p>
           </div>
           <label className="provider-row__toggle">

@@ -183,6 +183,30 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
                 Insecure TLS (skip certificate checks)
               </label>
             )}
+          </div>
+          {form.tls && (
+            <div className="field">
+              <label htmlFor={`${fid}-ca`}>CA certificate (PEM, optional)</label>
+              <textarea
+                id={`${fid}-ca`}
+                rows={4}
+                spellCheck={false}
+                value={form.ca ?? ''}
+                onChange={(e) => set('ca', e.target.value)}
+                aria-invalid={errors.ca ? true : undefined}
+                placeholder="-----BEGIN CERTIFICATE-----"
+              />
+              {errors.ca ? (
+                <p className="field__error">{errors.ca}</p>
+              ) : (
+                <p className="field__hint">
+                  For a provider whose certificate comes from a private CA: paste that CA&apos;s certificate and keep
+                  Insecure TLS off.
+                </p>
+              )}
+            </div>
+          )}
+          <div className="provider-form__switches">
             <label className="check">
               <input
                 type="checkbox"

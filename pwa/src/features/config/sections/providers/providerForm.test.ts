@@ -19,6 +19,7 @@ const saved = {
   max_connections: 20,
   tls: true,
   insecure_tls: false,
+  ca: '',
   enabled: true,
   is_backup_provider: false,
 };

@@ -1,4 +1,5 @@
 import { PROVIDER_DEFAULTS as SERVER_PROVIDER_DEFAULTS, type ProviderConfig } from '../../serverConfig';
+import { caPemError } from './caPem';
 import type { Provider, ProviderTestInput } from './providersApi';
 
 /** The provider form's values: the server's provider entry (docs/console-contract.md §3) without its id; the password is write-only. */
@@ -11,7 +12,7 @@ export const PORT_RANGE = { min: 1, max: 65535 } as const;
 export const CONNECTIONS_RANGE = { min: 1, max: 50 } as const;
 
 /** docs/console-contract.md §4: a change of any of these invalidates a passed connection test. */
-export const TEST_FIELDS = ['host', 'port', 'username', 'password', 'tls', 'insecure_tls'] as const;
+export const TEST_FIELDS = ['host', 'port', 'username', 'password', 'tls', 'insecure_tls', 'ca'] as const;
 
 export const MISSING_FOR_TEST = 'Please fill in all required fields before testing connection';
 export const TEST_REQUIRED = 'Please test the connection successfully before saving';
@@ -25,6 +26,7 @@ export function formFromProvider(p: Provider): ProviderForm {
     max_connections: p.max_connections,
     tls: p.tls,
     insecure_tls: p.insecure_tls,
+    ca: p.ca ?? '',
     enabled: p.enabled,
     is_backup_provider: p.is_backup_provider,
   };
@@ -48,6 +50,7 @@ export function testInput(form: ProviderForm, editingId: string | undefined): Pr
     // Insecure TLS only means something with TLS on (docs/console-contract.md §5 shows it only then).
     tls: form.tls,
     insecure_tls: form.tls && form.insecure_tls,
+    ca: caOf(form),
     ...(editingId && form.password === '' ? { id: editingId } : {}),
   };
 }
@@ -63,6 +66,8 @@ export function formErrors(form: ProviderForm): Partial<Record<keyof ProviderFor
     form.max_connections > CONNECTIONS_RANGE.max
   )
     errors.max_connections = 'Max connections must be from 1 to 50';
+  const caError = caPemError(form.ca ?? '');
+  if (caError) errors.ca = caError;
   return errors;
 }
 
@@ -73,7 +78,14 @@ export function createBody(form: ProviderForm): Record<string, unknown> {
     host: form.host.trim(),
     username: form.username.trim(),
     insecure_tls: form.tls && form.insecure_tls,
+    ca: caOf(form),
   };
+}
+
+/** The CA only means something with TLS on; blank is "none". */
+function caOf(form: ProviderForm): string {
+  const ca = form.ca ?? '';
+  return form.tls && ca.trim() !== '' ? ca.trim() + '\n' : '';
 }
 
 /** docs/console-contract.md §7: PUT /providers/{id} carries only the fields that changed; an empty password keeps the saved one. */

@@ -1,34 +1,10 @@
 import { api } from '../../../../api/client';
+import type { RedactedProvider } from '../../../../../../appliance/config/config.wire';
+import type { ProviderTestBody, ProviderTestResult } from '../../../../../../appliance/nntp/provider-check.wire';
 
 /** docs/console-contract.md §3 Provider as the server returns it: the password never comes back, only whether one is set. */
-export interface Provider {
-  id: string;
-  host: string;
-  port: number;
-  username: string;
-  password_set: boolean;
-  max_connections: number;
-  tls: boolean;
-  insecure_tls: boolean;
-  enabled: boolean;
-  is_backup_provider: boolean;
-}
-
-export interface ProviderTestResult {
-  success: boolean;
-  error_message?: string;
-}
-
-export interface ProviderTestInput {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  tls: boolean;
-  insecure_tls: boolean;
-  /** Edit mode with an empty password: the server tests with the saved one. */
-  id?: string;
-}
+export type Provider = RedactedProvider;
+export type ProviderTestInput = ProviderTestBody;
 
 export const providersApi = {
   test: (input: ProviderTestInput) => api.post<ProviderTestResult>('/providers/test', input),

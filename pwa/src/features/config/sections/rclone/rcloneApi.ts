@@ -1,28 +1,15 @@
 import { api } from '../../../../api/client';
+import type { MountStartResult, MountStatus, MountStopResult } from '../../../../../../appliance/fuse/mount.wire';
+import type { RcTestBody, RcTestResult } from '../../../../../../appliance/rclone/rclone.wire';
 
-export interface MountStatus {
-  mounted: boolean;
-  mount_point: string;
-  error: string;
-}
-
-export interface RcTestPayload {
-  rc_enabled: boolean;
-  rc_url: string;
-  rc_port: number;
-  rc_user: string;
-  rc_pass?: string;
-  rc_options: Record<string, unknown>;
-  mount_enabled: boolean;
-  mount_options: Record<string, unknown>;
-}
+export type { MountStatus };
 
 /** docs/console-contract.md §7 Mount & RClone calls. */
 export const rcloneApi = {
   status: () => api.get<MountStatus>('/rclone/mount/status'),
-  start: () => api.post<{ status?: MountStatus; message?: string }>('/rclone/mount/start'),
-  stop: () => api.post<{ message?: string }>('/rclone/mount/stop'),
-  test: (payload: RcTestPayload) => api.post<{ success: boolean; error_message?: string }>('/rclone/test', payload),
+  start: () => api.post<MountStartResult>('/rclone/mount/start'),
+  stop: () => api.post<MountStopResult>('/rclone/mount/stop'),
+  test: (payload: RcTestBody) => api.post<RcTestResult>('/rclone/test', payload),
 };
 
 export const mountStatusKey = ['rclone', 'mount', 'status'] as const;

@@ -3,52 +3,15 @@
  * PATCH payload. Option maps are edited as `key=value` lines.
  */
 import { NUMBER_RULES, type NumberRule } from '../../numbers';
+import type { SpoolConfig } from '../../../../api/types';
 import { DEFAULTS } from '../../serverConfig';
 import { mountBackend, type MountBackend } from '../../../../../../appliance/rclone/mount-backend.wire';
 
-export type OptionValue = string | number | boolean;
-export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-export type VfsCacheMode = 'off' | 'minimal' | 'writes' | 'full';
-
 /** GET /config `rclone` as the server answers it: rc_pass is write-only, rc_pass_set says whether one is stored. */
-export interface RcloneConfig {
-  rc_enabled: boolean;
-  rc_url: string;
-  rc_port: number;
-  rc_user: string;
-  rc_pass_set: boolean;
-  rc_options: Record<string, OptionValue>;
-  mount_enabled: boolean;
-  mount_options: Record<string, OptionValue>;
-  allow_other: boolean;
-  allow_non_empty: boolean;
-  read_only: boolean;
-  timeout: string;
-  syslog: boolean;
-  log_level: LogLevel;
-  uid: number;
-  gid: number;
-  umask: string;
-  buffer_size: string;
-  attr_timeout: string;
-  transfers: number;
-  cache_dir: string;
-  vfs_cache_mode: VfsCacheMode;
-  vfs_cache_max_size: string;
-  vfs_cache_max_age: string;
-  read_chunk_size: string;
-  read_chunk_size_limit: string;
-  vfs_read_ahead: string;
-  dir_cache_time: string;
-  vfs_cache_min_free_space: string;
-  vfs_disk_space_total: string;
-  vfs_read_chunk_streams: number;
-  no_mod_time: boolean;
-  no_checksum: boolean;
-  async_read: boolean;
-  vfs_fast_fingerprint: boolean;
-  use_mmap: boolean;
-}
+export type RcloneConfig = SpoolConfig['rclone'];
+export type OptionValue = RcloneConfig['rc_options'][string];
+export type LogLevel = RcloneConfig['log_level'];
+export type VfsCacheMode = RcloneConfig['vfs_cache_mode'];
 
 const { rc_pass: _writeOnly, ...serverDefaults } = DEFAULTS.rclone;
 

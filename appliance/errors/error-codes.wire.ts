@@ -1,7 +1,8 @@
 /**
  * Every coded error Spool answers with, named for its cause. One registry: code -> HTTP status and whether a retry
  * may help. docs/errors.md lists the same codes; `error-codes.test.ts` keeps the two in step. Several codes share a
- * status (409 has five causes): clients switch on the code, HTTP on the status.
+ * status (409 has five causes): clients switch on the code, HTTP on the status. A wire file (pure data): the console
+ * reads the codes it switches on from here (docs/contributing.md "Wire types").
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, retryable: false },
