@@ -77,7 +77,7 @@ export class QueueService {
 
   require(id: number): QueueRecord {
     const item = this.repo.get(id);
-    if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+    if (!item) throw new AppError('NO_SUCH_RECORD', `Queue item ${id} not found`);
     return item;
   }
 
@@ -248,7 +248,7 @@ export class QueueService {
   reserveJobDir(id: number, dirFor: (n: number) => string, inUse: (path: string) => boolean): string {
     return this.store.transaction(() => {
       const item = this.repo.get(id);
-      if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+      if (!item) throw new AppError('NO_SUCH_RECORD', `Queue item ${id} not found`);
       const own = item.targetPath;
       const sameParent = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
       let chosen: string | undefined;
@@ -308,14 +308,14 @@ export class QueueService {
 
   async nzb(id: number): Promise<Buffer> {
     const bytes = await this.blobs.read(id);
-    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    if (!bytes) throw new AppError('NO_SUCH_RECORD', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 
   /** The NZB still brotli-compressed, as stored (`parseStoredNzb` decompresses it while parsing). */
   nzbCompressed(id: number): Buffer {
     const bytes = this.blobs.readCompressed(id);
-    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    if (!bytes) throw new AppError('NO_SUCH_RECORD', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 
