@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLmdbAuthStores } from '../auth/auth-lmdb.store.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
@@ -9,6 +10,7 @@ import { EventBus, type SpoolEvents } from '../events/index.js';
 import { createDispatcher } from '../http/dispatch.js';
 import { Front, type UwsHandler } from '../http/front.js';
 import { InflightCounter } from '../http/inflight.js';
+import { LiveEndpoint } from '../http/live.js';
 import { Router } from '../http/router.js';
 import type { RunningServer } from '../http/server.js';
 import { createStaticConsole } from '../http/static.js';
@@ -23,6 +25,8 @@ import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
+import { forwardLiveEvents, liveHello } from './live.js';
+import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
@@ -76,6 +80,8 @@ export interface SpoolApp {
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
   readonly handler: UwsHandler;
+  /** The live channel (`/api/live`, a WebSocket); mounted on the Front beside `handler`. */
+  readonly live: LiveEndpoint;
   readonly inflight: InflightCounter;
   /** Resolves when POST /api/system/restart asked for a rebuild (main.ts runs the loop). */
   readonly restartRequested: Promise<RestartRequest>;
@@ -148,7 +154,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ store, settings, logger: logger.child('auth'), rateLimit: { now: clock.now } });
+    const auth = createAuth({
+      ...openLmdbAuthStores(store),
+      settings,
+      logger: logger.child('auth'),
+      rateLimit: { now: clock.now },
+    });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
@@ -181,6 +192,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // A display tick on real time: a test's ManualClock moving hours ahead need not run thousands of them.
+    closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
     const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
@@ -196,7 +209,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
+    const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
@@ -240,10 +253,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     if (!consoleFiles.built) logger.warn('console not built; serving a notice instead', { dir: staticDir });
 
     const inflight = new InflightCounter();
+    const network = networkPolicy(() => config.get().auth);
+    const live = new LiveEndpoint({
+      gatekeeper: auth.gatekeeper,
+      network,
+      logger: logger.child('live'),
+      hello: () => liveHello(version),
+    });
+    closers.push(forwardLiveEvents(events, live));
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
-      network: networkPolicy(() => config.get().auth),
+      network,
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,
@@ -266,18 +287,20 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       version,
       handler,
+      live,
       inflight,
       restartRequested,
       async start(host, port) {
         front = new Front();
         const server = await front.listen(host, port);
-        front.mount(handler);
+        front.mount(handler, live);
         logger.info('listening', { host, port: server.port, version });
         return server;
       },
       stop() {
         stopping ??= (async () => {
           front?.stopAccepting();
+          live.close();
           const drained = await inflight.idle(opts.drainTimeoutMs ?? 10_000);
           if (!drained) logger.warn('stopping with requests still in progress', { active: inflight.active });
           front?.close();

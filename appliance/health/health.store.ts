@@ -118,14 +118,17 @@ export class LmdbHealthStore implements HealthStore {
    * verdicts take the records as committed and each written record is announced (health.record.changed).
    */
   async commit(writes: readonly HealthWrite[]): Promise<(HealthRecord | undefined)[]> {
-    const { results, changes } = await this.records.transaction(() => {
-      this.changes = [];
-      try {
-        return { results: writes.map((w) => this.apply(w)), changes: this.changes };
-      } finally {
+    // The writes run in a child transaction of lmdb's batched one, so a throw aborts this unit only.
+    const { results, changes } = await this.records.transaction(() =>
+      this.records.transactionSync(() => {
         this.changes = [];
-      }
-    });
+        try {
+          return { results: writes.map((w) => this.apply(w)), changes: this.changes };
+        } finally {
+          this.changes = [];
+        }
+      }),
+    );
     const tell = this.events?.hasListeners('health.record.changed') ? this.events : undefined;
     for (const [before, after] of changes) {
       this.verdicts.changed(before, after);
