@@ -116,7 +116,8 @@ export async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access
   const principal = await gatekeeper.identify(req);
   if (access === 'public') return principal;
   if (!principal) throw new AppError('AUTH_REQUIRED', 'Authentication required');
-  if (access === 'admin' && !principal.isAdmin) throw new AppError('ADMIN_REQUIRED', 'Administrator privileges required');
+  if (access === 'admin' && !principal.isAdmin)
+    throw new AppError('ADMIN_REQUIRED', 'Administrator privileges required');
   return principal;
 }
 

@@ -33,7 +33,8 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
 function parseWant(body: string): Want {
   if (!body.trim()) return { kind: 'allprop' };
   const root = parseXml(body);
-  if (root.ns !== DAV || root.local !== 'propfind') throw new AppError('MALFORMED_BODY', 'Expected a DAV:propfind body');
+  if (root.ns !== DAV || root.local !== 'propfind')
+    throw new AppError('MALFORMED_BODY', 'Expected a DAV:propfind body');
   if (child(root, DAV, 'propname')) return { kind: 'propname' };
   const prop = child(root, DAV, 'prop');
   if (prop) return { kind: 'prop', keys: elements(prop).map((e) => propKey(e.ns, e.local)) };
