@@ -44,7 +44,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     front.close();
     throw err;
   }
-  front.mount(app.handler);
+  front.mount(app.handler, app.live);
   logger.info('listening', { host: opts.host, port, version: app.version });
 
   let stopped = false;
@@ -70,7 +70,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
       port = (await front.listen(opts.host, wanted)).port;
     }
     app = await createApp({ ...opts, logger, config });
-    front.mount(app.handler);
+    front.mount(app.handler, app.live);
     restarts++;
     logger.info('restarted', { port });
     watch();

@@ -9,6 +9,7 @@ import { EventBus, type SpoolEvents } from '../events/index.js';
 import { createDispatcher } from '../http/dispatch.js';
 import { Front, type UwsHandler } from '../http/front.js';
 import { InflightCounter } from '../http/inflight.js';
+import { LiveEndpoint } from '../http/live.js';
 import { Router } from '../http/router.js';
 import type { RunningServer } from '../http/server.js';
 import { createStaticConsole } from '../http/static.js';
@@ -23,6 +24,7 @@ import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
+import { forwardLiveEvents, liveHello } from './live.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
@@ -76,6 +78,8 @@ export interface SpoolApp {
   readonly version: string;
   /** The uWS request handler; mount it on a Front (main.ts) or let `start` make one (tests). */
   readonly handler: UwsHandler;
+  /** The live channel (`/api/live`, a WebSocket); mounted on the Front beside `handler`. */
+  readonly live: LiveEndpoint;
   readonly inflight: InflightCounter;
   /** Resolves when POST /api/system/restart asked for a rebuild (main.ts runs the loop). */
   readonly restartRequested: Promise<RestartRequest>;
@@ -240,10 +244,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     if (!consoleFiles.built) logger.warn('console not built; serving a notice instead', { dir: staticDir });
 
     const inflight = new InflightCounter();
+    const network = networkPolicy(() => config.get().auth);
+    const live = new LiveEndpoint({
+      gatekeeper: auth.gatekeeper,
+      network,
+      logger: logger.child('live'),
+      hello: () => liveHello(version),
+    });
+    closers.push(forwardLiveEvents(events, live));
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
-      network: networkPolicy(() => config.get().auth),
+      network,
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,
@@ -266,18 +278,20 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       version,
       handler,
+      live,
       inflight,
       restartRequested,
       async start(host, port) {
         front = new Front();
         const server = await front.listen(host, port);
-        front.mount(handler);
+        front.mount(handler, live);
         logger.info('listening', { host, port: server.port, version });
         return server;
       },
       stop() {
         stopping ??= (async () => {
           front?.stopAccepting();
+          live.close();
           const drained = await inflight.idle(opts.drainTimeoutMs ?? 10_000);
           if (!drained) logger.warn('stopping with requests still in progress', { active: inflight.active });
           front?.close();

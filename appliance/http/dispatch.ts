@@ -110,7 +110,8 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
   }
 }
 
-async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Access): Promise<Principal | null> {
+/** The caller of a route with rule `access`, or the 401/403 that refuses it (the live channel's upgrade too). */
+export async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Access): Promise<Principal | null> {
   if (!gatekeeper.loginRequired()) return (await gatekeeper.identify(req)) ?? OPEN_PRINCIPAL;
   const principal = await gatekeeper.identify(req);
   if (access === 'public') return principal;
@@ -120,7 +121,7 @@ async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access: Acces
 }
 
 /** The host the browser addressed: behind a trusted proxy its X-Forwarded-Host, else Host. */
-function publicHost(req: HttpRequest): string | undefined {
+export function publicHost(req: HttpRequest): string | undefined {
   const forwarded = req.viaTrustedProxy ? req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
   return forwarded || req.header('host');
 }

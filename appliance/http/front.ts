@@ -1,6 +1,8 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
 import { errorBody } from './envelope.js';
 import { AppError } from '../errors/app-error.js';
+import { LIVE_PATH } from '../events/live.wire.js';
+import { liveBehavior, type LiveEndpoint } from './live.js';
 import { Reply } from './reply.js';
 import { listen, type RunningServer } from './server.js';
 
@@ -12,6 +14,7 @@ export type UwsHandler = (res: UwsResponse, req: UwsRequest) => void;
  */
 export class Front {
   private handler: UwsHandler | null = null;
+  private live: LiveEndpoint | null = null;
   private server: RunningServer | null = null;
 
   get port(): number | null {
@@ -20,13 +23,17 @@ export class Front {
 
   async listen(host: string, port: number): Promise<RunningServer> {
     if (this.server) throw new Error('Front is already listening');
-    this.server = await listen((res, req) => (this.handler ?? answerStarting)(res, req), host, port);
+    this.server = await listen((res, req) => (this.handler ?? answerStarting)(res, req), host, port, {
+      pattern: LIVE_PATH,
+      behavior: liveBehavior(() => this.live),
+    });
     return this.server;
   }
 
-  /** Routes requests to `handler`; null puts the 503 "starting" answer back. */
-  mount(handler: UwsHandler | null): void {
+  /** Routes requests to `handler` and live channel upgrades to `live`; null puts the 503 "starting" answer back. */
+  mount(handler: UwsHandler | null, live: LiveEndpoint | null = null): void {
     this.handler = handler;
+    this.live = handler ? live : null;
   }
 
   stopAccepting(): void {

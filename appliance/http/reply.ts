@@ -1,4 +1,4 @@
-import type { HttpResponse as UwsResponse } from 'uws-pack';
+import type { HttpResponse as UwsResponse, us_socket_context_t } from 'uws-pack';
 import { statusLine } from './status-text.js';
 
 export interface CookieOptions {
@@ -61,6 +61,16 @@ export class Reply {
     parts.push(`SameSite=${opts.sameSite ?? 'Lax'}`);
     if (opts.secure) parts.push('Secure');
     return this.header('Set-Cookie', parts.join('; '));
+  }
+
+  /**
+   * Turns the request into a WebSocket (the live channel, live.ts): the handshake's key, protocol and extensions as
+   * the upgrade request carried them. A no-op after an abort or an answer.
+   */
+  upgrade<T>(userData: T, key: string, protocol: string, extensions: string, context: us_socket_context_t): void {
+    if (this.aborted || this.sent) return;
+    this.sent = true;
+    this.res.cork(() => this.res.upgrade(userData, key, protocol, extensions, context));
   }
 
   json(status: number, body: unknown): void {

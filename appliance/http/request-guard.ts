@@ -42,7 +42,23 @@ export function checkOrigin(
   host: string | undefined,
   trustedOrigins: readonly string[],
 ): void {
-  if (SAFE_METHODS.has(req.method) || principal?.via === 'api_key') return;
+  if (SAFE_METHODS.has(req.method)) return;
+  checkPageOrigin(req, principal, host, trustedOrigins);
+}
+
+/**
+ * The rule of `checkOrigin` for any method: a caller signed by what the browser adds by itself (cookie, Basic, or
+ * nothing when login is not required) must name the console's own host or a trusted origin, when it names one at
+ * all. The live channel (live.ts) applies it to its upgrade, a GET that a page of any origin can open as a
+ * WebSocket (no CORS stops it reading the answers).
+ */
+export function checkPageOrigin(
+  req: HttpRequest,
+  principal: Principal | null,
+  host: string | undefined,
+  trustedOrigins: readonly string[],
+): void {
+  if (principal?.via === 'api_key') return;
   const origin = req.header('origin');
   const referer = origin === undefined ? req.header('referer') : undefined;
   if (origin === undefined && referer === undefined) return;

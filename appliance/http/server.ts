@@ -5,6 +5,7 @@ import {
   type ListenOptions,
   type TemplatedApp,
   type us_listen_socket,
+  type WebSocketBehavior,
 } from 'uws-pack';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
 
@@ -21,16 +22,25 @@ export interface RunningServer {
   close(): void;
 }
 
+/** A WebSocket route served beside the catch-all handler (the live channel, live.ts). */
+export interface WebSocketRoute<T> {
+  pattern: string;
+  behavior: WebSocketBehavior<T>;
+}
+
 /**
- * Listens on host:port with one catch-all handler. The exclusive-port flag matters: without it uWS shares a busy
- * port silently (docs/architecture.md, "uWS traps") and two Spools would split the traffic.
+ * Listens on host:port with one catch-all handler (and a WebSocket route, registered first). The exclusive-port
+ * flag matters: without it uWS shares a busy port silently (docs/architecture.md, "uWS traps") and two Spools
+ * would split the traffic.
  */
-export function listen(
+export function listen<T>(
   handler: (res: UwsResponse, req: UwsRequest) => void,
   host: string,
   port: number,
+  ws?: WebSocketRoute<T>,
 ): Promise<RunningServer> {
   const app: TemplatedApp = App();
+  if (ws) app.ws<T>(ws.pattern, ws.behavior);
   app.any('/*', handler);
   return new Promise((resolve, reject) => {
     // uWS accepts (host, port, options, cb) at run time; its typings only list (port, options, cb).

@@ -10,6 +10,9 @@ export type {
 export type { QueueStats } from '../../../appliance/importer/queue.wire';
 export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
 export type { HealthStatsJson as HealthStats } from '../../../appliance/health/health.wire';
+/** What the live channel (`/api/live`, a WebSocket) sends: its topics, their payloads, the hello. */
+export type { LiveEventMap, LiveHello, LiveMessage, LiveTopic } from '../../../appliance/events/live.wire';
+export { LIVE_PATH, LIVE_TOPICS } from '../../../appliance/events/live.wire';
 export type {
   ArrInstanceView,
   ArrsConfigView,
