@@ -23,6 +23,7 @@ import { memoryLogger } from '../appliance/logging/logger.js';
 import { NntpPool } from '../appliance/nntp/index.js';
 import { openInnConnection } from './lib/fixture.js';
 import { openStore } from '../appliance/store/index.js';
+import { LmdbTreeStore } from '../appliance/vfs/tree.store.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
 import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
@@ -131,7 +132,7 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
   const pool = new NntpPool([innProvider(inn)]);
   const healthStore = openHealthStore(store);
   const vfs = new VfsService({
-    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: path.join(dir, 'sc'),
     health: healthStore.verdicts,
   });

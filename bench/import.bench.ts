@@ -11,8 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NntpPool } from '../appliance/nntp/index.js';
+import { QueueTables } from '../appliance/importer/queue.store.js';
 import { layoutFromFirstAndLast, parseNzb } from '../appliance/nzb/index.js';
 import { openStore } from '../appliance/store/index.js';
+import { LmdbTreeStore } from '../appliance/vfs/tree.store.js';
 import { VfsService } from '../appliance/vfs/vfs.service.js';
 import { ensureInn } from '../tests/support/inn/server.js';
 import { generateLargeNzb } from '../tests/support/nzb/generate.js';
@@ -33,7 +35,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
   const store = openStore({ rootPath: dir });
   try {
     const vfs = new VfsService({
-      db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+      tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
       sidecarDir: join(dir, 'sc'),
     });
     const rows: string[] = [];
@@ -62,7 +64,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
 async function queueList(log: (m: string) => void): Promise<string[]> {
   const srv = await startServer({ config: { auth: { login_required: false } } });
   try {
-    const repo = srv.app().importer.queue.repo;
+    const repo = new QueueTables(srv.app().store);
     const store = srv.app().store;
     const t0 = performance.now();
     const base = Date.now() - 100_000_000;

@@ -9,6 +9,8 @@
 //     http/ only through the ports in HTTP_PORTS. Tests (`*.test.ts`) stand beside the code but in no layer.
 //  5. The console's API modules (`pwa/src/**/*Api.ts`, and `pwa/src/api/` but the transport client.ts) declare no
 //     `export interface`: a shape the server answers or takes is a wire type they import, never a copy.
+//  6. Storage behind ports: only `*.store.ts`, `*.migrations.ts`, appliance/store/ and appliance/app/ import
+//     appliance/store/ or lmdb (type-only imports count); services depend on their domain's port (`*.port.ts`).
 // Exits 1 with one line per problem. See docs/contributing.md "Layers" and "Wire types".
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -233,10 +235,30 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
   }
 }
 
+// 6. Storage behind ports (docs/architecture.md, "Storage ports"): the store's types stay in the store files.
+{
+  const storeDir = join(root, 'appliance', 'store') + '/';
+  const appDir = join(root, 'appliance', 'app') + '/';
+  const mayUseStorage = (f) =>
+    f.endsWith('.store.ts') ||
+    f.endsWith('.migrations.ts') ||
+    f.startsWith(storeDir) ||
+    f.startsWith(appDir) ||
+    // Tests build the real LMDB stores their domain runs on in the app.
+    f.endsWith('.test.ts');
+  for (const f of serverFiles) {
+    if (mayUseStorage(f)) continue;
+    for (const { to, spec } of edges.get(f)) {
+      if (spec === 'lmdb' || spec.startsWith('lmdb/') || (to && to.startsWith(storeDir)))
+        problems.push(`${rel(f)} imports ${spec}: only *.store.ts, *.migrations.ts, store/ and app/ reach the store`);
+    }
+  }
+}
+
 if (problems.length) {
   for (const p of problems) console.error(p);
   process.exit(1);
 }
 console.log(
-  `imports: ${serverFiles.length} server files, no cycles, no import up a layer; console reaches appliance/ only through wire files and its API modules declare no interface`,
+  `imports: ${serverFiles.length} server files, no cycles, no import up a layer, storage only behind ports; console reaches appliance/ only through wire files and its API modules declare no interface`,
 );

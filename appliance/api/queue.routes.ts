@@ -34,27 +34,29 @@ function queueId(raw: string | undefined): number {
 export function registerQueueRoutes(router: Router, { importer }: { importer: ImporterDomain }): void {
   const { queue } = importer;
 
-  router.get('/api/queue', { access: 'user' }, (ctx) => {
+  router.get('/api/queue', { access: 'user' }, async (ctx) => {
     const parsed = listQuery.safeParse(Object.fromEntries(ctx.query));
     if (!parsed.success) throw validationFailed(zodToFieldErrors(parsed.error));
     const q = parsed.data;
     const since = parseTime(ctx.query.get('since'), 'since');
-    const { items, total } = queue.list({ ...q, since, search: q.search?.trim() || undefined });
+    const { items, total } = await queue.list({ ...q, since, search: q.search?.trim() || undefined });
     return new Page(items.map(toQueueJson), { total, limit: q.limit, offset: q.offset });
   });
 
   router.get('/api/queue/stats', { access: 'user' }, () => queue.stats());
 
-  router.get('/api/queue/:id', { access: 'user' }, (ctx) => toQueueJson(queue.require(queueId(ctx.params.id))));
+  router.get('/api/queue/:id', { access: 'user' }, async (ctx) =>
+    toQueueJson(await queue.require(queueId(ctx.params.id))),
+  );
 
-  router.delete('/api/queue/:id', { access: 'user' }, (ctx) => {
-    const removed = queue.remove(queueId(ctx.params.id));
+  router.delete('/api/queue/:id', { access: 'user' }, async (ctx) => {
+    const removed = await queue.remove(queueId(ctx.params.id));
     return { id: removed.id, message: 'Queue item deleted' };
   });
 
   router.delete('/api/queue/bulk', { access: 'user' }, async (ctx) => {
     const { ids } = await ctx.json(idsBody);
-    const { deleted, skipped } = queue.bulkRemove(ids);
+    const { deleted, skipped } = await queue.bulkRemove(ids);
     return {
       deleted_count: deleted,
       skipped_ids: skipped,
@@ -64,7 +66,7 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
 
   router.post('/api/queue/bulk/restart', { access: 'user' }, async (ctx) => {
     const { ids } = await ctx.json(idsBody);
-    const { restarted, skipped } = queue.bulkRestart(ids);
+    const { restarted, skipped } = await queue.bulkRestart(ids);
     return {
       restarted_count: restarted,
       skipped_ids: skipped,
@@ -72,11 +74,13 @@ export function registerQueueRoutes(router: Router, { importer }: { importer: Im
     } satisfies QueueBulkRestartResult;
   });
 
-  router.post('/api/queue/:id/retry', { access: 'user' }, (ctx) => toQueueJson(queue.retry(queueId(ctx.params.id))));
+  router.post('/api/queue/:id/retry', { access: 'user' }, async (ctx) =>
+    toQueueJson(await queue.retry(queueId(ctx.params.id))),
+  );
 
   for (const status of ['completed', 'failed'] as const) {
-    router.delete(`/api/queue/${status}`, { access: 'user' }, (ctx) => {
-      const { deleted } = queue.clear(status, parseTime(ctx.query.get('older_than'), 'older_than'));
+    router.delete(`/api/queue/${status}`, { access: 'user' }, async (ctx) => {
+      const { deleted } = await queue.clear(status, parseTime(ctx.query.get('older_than'), 'older_than'));
       return { deleted_count: deleted, message: `Cleared ${deleted} ${status} item(s)` } satisfies QueueClearResult;
     });
   }

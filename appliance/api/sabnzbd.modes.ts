@@ -8,7 +8,7 @@ export interface SabCall {
   ctx: Ctx;
   sab: SabnzbdService;
   /** `auth` answers whether a key is Spool's API key. */
-  isApiKey(key: string): boolean;
+  isApiKey(key: string): Promise<boolean>;
 }
 
 export interface SabMode {
@@ -40,9 +40,9 @@ export const SAB_MODES: Record<string, SabMode> = {
   version: { anonymous: true, run: (c) => c.sab.version() },
   auth: {
     anonymous: true,
-    run: (c) => {
+    run: async (c) => {
       const key = c.params.get('key');
-      return { auth: key === undefined || c.isApiKey(key) ? 'apikey' : 'badkey' };
+      return { auth: key === undefined || (await c.isApiKey(key)) ? 'apikey' : 'badkey' };
     },
   },
   get_config: { run: (c) => c.sab.getConfig() },

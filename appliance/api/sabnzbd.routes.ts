@@ -63,7 +63,7 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
     params,
     ctx,
     sab: deps.sab,
-    isApiKey: (key) => deps.auth.users.byApiKey(key.trim()) !== undefined,
+    isApiKey: async (key) => (await deps.auth.users.byApiKey(key.trim())) !== undefined,
   });
 }
 
@@ -77,7 +77,7 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
 async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Promise<string | null> {
   if (ctx.principal?.via === 'api_key') return null;
   const key = params.get('apikey') ?? ctx.req.header('x-api-key');
-  if (key !== undefined) return deps.auth.users.byApiKey(key.trim()) ? null : 'API Key Incorrect';
+  if (key !== undefined) return (await deps.auth.users.byApiKey(key.trim())) ? null : 'API Key Incorrect';
   const user = params.get('ma_username');
   const password = params.get('ma_password');
   if (user && password !== undefined) {

@@ -20,37 +20,37 @@ const pageQuery = z.object({
 
 /** docs/console-contract.md §7 "Auth and users": the signed-in user, logout, API key, and the admin's user list. */
 export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
-  const me = (ctx: Ctx) => {
-    const user = auth.auth.currentUser(ctx.user);
+  const me = async (ctx: Ctx) => {
+    const user = await auth.auth.currentUser(ctx.user);
     if (!user) throw notFound('No user account exists yet');
     return user;
   };
 
-  router.get('/api/user', { access: 'user' }, (ctx) => toUserJson(me(ctx), { includeApiKey: true }));
+  router.get('/api/user', { access: 'user' }, async (ctx) => toUserJson(await me(ctx), { includeApiKey: true }));
 
-  router.post('/api/user/refresh', { access: 'user' }, (ctx) => {
-    const user = me(ctx);
+  router.post('/api/user/refresh', { access: 'user' }, async (ctx) => {
+    const user = await me(ctx);
     // Slide the browser's cookie along with the server-side expiry.
     if (ctx.user.sessionId) setSessionCookie(ctx, ctx.user.sessionId, auth.sessions.ttlSeconds);
     return toUserJson(user, { includeApiKey: true });
   });
 
   // Public: logging out must work even when the session already expired, and always clears the cookie.
-  router.post('/api/user/logout', { access: 'public' }, (ctx) => {
-    auth.auth.logout(ctx.req.cookie(SESSION_COOKIE));
+  router.post('/api/user/logout', { access: 'public' }, async (ctx) => {
+    await auth.auth.logout(ctx.req.cookie(SESSION_COOKIE));
     clearSessionCookie(ctx);
     return { message: 'Logged out' };
   });
 
-  router.post('/api/user/api-key/regenerate', { access: 'user' }, (ctx): ApiKeyJson => ({
-    api_key: auth.users.regenerateApiKey(me(ctx).id).api_key,
+  router.post('/api/user/api-key/regenerate', { access: 'user' }, async (ctx): Promise<ApiKeyJson> => ({
+    api_key: (await auth.users.regenerateApiKey((await me(ctx)).id)).api_key,
   }));
 
-  router.get('/api/users', { access: 'admin' }, (ctx) => {
+  router.get('/api/users', { access: 'admin' }, async (ctx) => {
     const parsed = pageQuery.safeParse(Object.fromEntries(ctx.query));
     if (!parsed.success) throw validationFailed(zodToFieldErrors(parsed.error));
     const { limit, offset } = parsed.data;
-    const { items, total } = auth.users.list(offset, limit === 0 ? Number.MAX_SAFE_INTEGER : limit);
+    const { items, total } = await auth.users.list(offset, limit === 0 ? Number.MAX_SAFE_INTEGER : limit);
     return new Page(
       items.map((u) => toUserJson(u)),
       { total, limit, offset },
@@ -59,6 +59,6 @@ export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain
 
   router.put('/api/users/:id/admin', { access: 'admin' }, async (ctx) => {
     const { is_admin } = await ctx.json(setAdminSchema);
-    return toUserJson(auth.users.setAdmin(ctx.params['id'] as string, is_admin));
+    return toUserJson(await auth.users.setAdmin(ctx.params['id'] as string, is_admin));
   });
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLmdbAuthStores } from '../auth/auth-lmdb.store.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
@@ -25,6 +26,7 @@ import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } f
 import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
+import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
@@ -152,7 +154,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         webdavPassword: c.webdav.password,
       };
     };
-    const auth = createAuth({ store, settings, logger: logger.child('auth'), rateLimit: { now: clock.now } });
+    const auth = createAuth({
+      ...openLmdbAuthStores(store),
+      settings,
+      logger: logger.child('auth'),
+      rateLimit: { now: clock.now },
+    });
     closers.push(() => auth.close());
 
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
@@ -185,6 +192,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // A display tick on real time: a test's ManualClock moving hours ahead need not run thousands of them.
+    closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
     const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({
@@ -200,7 +209,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => streaming.close());
     const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
     closers.push(() => importer.close());
-    const sabnzbd = buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
+    const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)

@@ -16,7 +16,8 @@ import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
 import { migrate, type Store } from '../store/index.js';
 import { JobOutputService } from '../importer/job-output.service.js';
-import { QueueStore } from '../importer/queue.store.js';
+import { LmdbQueueStore } from '../importer/queue-lmdb.store.js';
+import { QUEUE_MIGRATIONS } from '../importer/queue.migrations.js';
 import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
@@ -37,14 +38,6 @@ export interface ImporterDeps {
 }
 
 /** Builds the queue, the import runner (started here) and the directory scan. */
-const QUEUE_MIGRATIONS = [
-  {
-    version: 1,
-    description: 'history index (completed and failed items by finish time, per category)',
-    up: (store: Store) => void new QueueStore(store).reindexHistory(),
-  },
-];
-
 export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const log = deps.logger.child('importer');
   migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
@@ -54,7 +47,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   ensureFolders();
   const stopWatching = deps.events.on('config.changed', ensureFolders);
   const queue = new QueueService(
-    deps.store,
+    new LmdbQueueStore(deps.store),
     () => ({ maxRetries: deps.config.get().import.max_retries }),
     Date.now,
     deps.events,

@@ -7,9 +7,10 @@ import { RecentWarnings } from '../logging/recent-warnings.js';
 import type { NntpPool } from '../nntp/index.js';
 import {
   DownloadTotals,
-  DownloadTotalsStore,
   FallbackClient,
   forwardTo,
+  LmdbDownloadTotalsStore,
+  LmdbNzoIdStore,
   NzoIds,
   SabnzbdService,
 } from '../sabnzbd/index.js';
@@ -37,8 +38,8 @@ export interface SabnzbdDomain {
   close(): void;
 }
 
-export function buildSabnzbd(deps: SabnzbdDeps): SabnzbdDomain {
-  const nzo = new NzoIds(deps.store);
+export async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
+  const nzo = await NzoIds.open(new LmdbNzoIdStore(deps.store));
   // sabnzbd.fallback_host: NZBs Spool cannot stream go to that real SABnzbd (read live, so a PATCH applies at once).
   const fallback = new FallbackClient(() => {
     const c = deps.config.get().sabnzbd;
@@ -46,7 +47,7 @@ export function buildSabnzbd(deps: SabnzbdDeps): SabnzbdDomain {
   });
   deps.importer.onUnstreamable(forwardTo(fallback, deps.importer, deps.logger.child('sabnzbd')));
   const totals = new DownloadTotals({
-    store: new DownloadTotalsStore(deps.store),
+    store: new LmdbDownloadTotalsStore(deps.store),
     clock: deps.clock,
     logger: deps.logger.child('sabnzbd'),
     counters: () =>

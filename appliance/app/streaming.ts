@@ -12,6 +12,7 @@ import { ReadHandles } from '../vfs/read-handle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
+import { LmdbTreeStore } from '../vfs/tree.store.js';
 import type { HealthVerdicts } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
@@ -50,7 +51,7 @@ export interface Streaming {
 export function buildStreaming(deps: StreamingDeps): Streaming {
   migrate(deps.store, 'vfs', VFS_MIGRATIONS);
   const vfs = new VfsService({
-    db: { nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') }),
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
     health: deps.health,

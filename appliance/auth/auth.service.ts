@@ -26,25 +26,25 @@ export class AuthService {
       this.users.verifyCredentials(username, password),
     );
     if (!user) throw unauthorized('Invalid username or password');
-    return { user: this.users.recordLogin(user.id), sessionId: this.sessions.create(user.id) };
+    return { user: await this.users.recordLogin(user.id), sessionId: await this.sessions.create(user.id) };
   }
 
   /** Registers and signs the new user in. */
   async register(input: RegisterInput): Promise<SignedIn> {
     const created = await this.users.register(input);
-    return { user: this.users.recordLogin(created.id), sessionId: this.sessions.create(created.id) };
+    return { user: await this.users.recordLogin(created.id), sessionId: await this.sessions.create(created.id) };
   }
 
-  logout(sessionId: string | undefined): void {
-    if (sessionId) this.sessions.end(sessionId);
+  async logout(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.sessions.end(sessionId);
   }
 
   /**
    * The record behind a principal. With login not required and nobody signed in, "you" are the first
    * administrator (everyone may do everything, docs/console-contract.md §1); null when no user exists yet.
    */
-  currentUser(principal: Principal): UserRecord | null {
-    if (principal.via === 'open') return this.users.firstAdmin() ?? null;
-    return this.users.get(principal.userId) ?? null;
+  async currentUser(principal: Principal): Promise<UserRecord | null> {
+    if (principal.via === 'open') return (await this.users.firstAdmin()) ?? null;
+    return (await this.users.get(principal.userId)) ?? null;
   }
 }

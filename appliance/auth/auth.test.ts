@@ -9,7 +9,8 @@ import { openStore, type Store } from '../store/index.js';
 import { registerSchema } from './auth.schemas.js';
 import { createAuth, type AuthDomain, type AuthSettings } from './index.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { SessionStore } from './session.store.js';
+import { openLmdbAuthStores } from './auth-lmdb.store.js';
+import { LmdbSessionStore } from './session.store.js';
 import { SessionService } from './session.service.js';
 
 interface Fixture {
@@ -28,7 +29,7 @@ async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
     webdavUser: 'dav',
     webdavPassword: '',
   };
-  const auth = createAuth({ store, settings: () => settings, logger: memoryLogger() });
+  const auth = createAuth({ ...openLmdbAuthStores(store), settings: () => settings, logger: memoryLogger() });
   const close = async () => {
     auth.close();
     await store.close();
@@ -77,10 +78,10 @@ test('registration texts of docs/console-contract.md §5', () => {
 
 test('the first user becomes admin; registration then closes unless enabled; later users are not admins', () =>
   withAuth(async ({ auth, settings }) => {
-    assert.deepEqual(auth.users.registrationStatus(), { registration_enabled: true, user_count: 0 });
+    assert.deepEqual(await auth.users.registrationStatus(), { registration_enabled: true, user_count: 0 });
     const first = await auth.users.register(input('alice'));
     assert.equal(first.is_admin, true);
-    assert.deepEqual(auth.users.registrationStatus(), { registration_enabled: false, user_count: 1 });
+    assert.deepEqual(await auth.users.registrationStatus(), { registration_enabled: false, user_count: 1 });
     await rejects(auth.users.register(input('bob')), 'FORBIDDEN', /Registration is closed/);
 
     settings.registrationEnabled = true;
@@ -92,7 +93,7 @@ test('the first user becomes admin; registration then closes unless enabled; lat
       'ALREADY_EXISTS',
       /already registered/,
     );
-    assert.equal(auth.users.count(), 2);
+    assert.equal(await auth.users.count(), 2);
   }));
 
 test('two simultaneous first registrations produce exactly one admin', () =>
@@ -108,7 +109,7 @@ test('login by name or email, case-insensitive; wrong password and unknown user 
     const byName = await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'ip1');
     assert.equal(byName.user.name, 'Alice');
     assert.ok(byName.user.last_login);
-    assert.equal(auth.sessions.validate(byName.sessionId), byName.user.id);
+    assert.equal(await auth.sessions.validate(byName.sessionId), byName.user.id);
     const byEmail = await auth.auth.login({ username: 'ALICE@example.com', password: 'alice-password' }, 'ip1');
     assert.equal(byEmail.user.id, byName.user.id);
     await rejects(
@@ -121,20 +122,20 @@ test('login by name or email, case-insensitive; wrong password and unknown user 
       'UNAUTHORIZED',
       /Invalid username or password/,
     );
-    auth.auth.logout(byName.sessionId);
-    assert.equal(auth.sessions.validate(byName.sessionId), null, 'logout ends the session');
+    await auth.auth.logout(byName.sessionId);
+    assert.equal(await auth.sessions.validate(byName.sessionId), null, 'logout ends the session');
   }));
 
 test('API keys identify their user; regenerating retires the old key', () =>
   withAuth(async ({ auth }) => {
     const alice = await auth.users.register(input('alice'));
     assert.match(alice.api_key, /^[0-9a-f]{32}$/);
-    assert.equal(auth.users.byApiKey(alice.api_key)?.id, alice.id);
-    const next = auth.users.regenerateApiKey(alice.id);
+    assert.equal((await auth.users.byApiKey(alice.api_key))?.id, alice.id);
+    const next = await auth.users.regenerateApiKey(alice.id);
     assert.notEqual(next.api_key, alice.api_key);
-    assert.equal(auth.users.byApiKey(alice.api_key), undefined);
-    assert.equal(auth.users.byApiKey(next.api_key)?.id, alice.id);
-    assert.equal(auth.users.byApiKey(''), undefined);
+    assert.equal(await auth.users.byApiKey(alice.api_key), undefined);
+    assert.equal((await auth.users.byApiKey(next.api_key))?.id, alice.id);
+    assert.equal(await auth.users.byApiKey(''), undefined);
   }));
 
 test('the last administrator cannot lose admin rights; with two admins one may go', () =>
@@ -143,8 +144,8 @@ test('the last administrator cannot lose admin rights; with two admins one may g
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob'));
     await rejects(() => auth.users.setAdmin(alice.id, false), 'LAST_ADMIN', /last administrator/);
-    assert.equal(auth.users.setAdmin(bob.id, true).is_admin, true);
-    assert.equal(auth.users.setAdmin(alice.id, false).is_admin, false);
+    assert.equal((await auth.users.setAdmin(bob.id, true)).is_admin, true);
+    assert.equal((await auth.users.setAdmin(alice.id, false)).is_admin, false);
     await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
     await rejects(() => auth.users.setAdmin('missing', true), 'NOT_FOUND');
   }));
@@ -153,19 +154,19 @@ test('sessions expire after their TTL, slide forward when used, and are purged',
   withAuth(async ({ store }) => {
     let now = 1_000_000;
     const hour = 3600 * 1000;
-    const sessions = new SessionService(new SessionStore(store), { ttlMs: 24 * hour, now: () => now });
-    const id = sessions.create('u1');
+    const sessions = new SessionService(new LmdbSessionStore(store), { ttlMs: 24 * hour, now: () => now });
+    const id = await sessions.create('u1');
     now += 23 * hour;
-    assert.equal(sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');
+    assert.equal(await sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');
     now += 23 * hour;
-    assert.equal(sessions.validate(id), 'u1', 'still alive thanks to the slide');
+    assert.equal(await sessions.validate(id), 'u1', 'still alive thanks to the slide');
     now += 25 * hour;
-    assert.equal(sessions.validate(id), null, 'idle longer than the TTL: gone');
+    assert.equal(await sessions.validate(id), null, 'idle longer than the TTL: gone');
 
-    const stale = sessions.create('u2');
+    const stale = await sessions.create('u2');
     now += 25 * hour;
-    assert.equal(sessions.purgeExpired(), 1);
-    assert.equal(sessions.validate(stale), null);
+    assert.equal(await sessions.purgeExpired(), 1);
+    assert.equal(await sessions.validate(stale), null);
     assert.ok(
       !Array.from(store.openDb('sessions').getRange()).some(({ key }) => key === stale),
       'ids are stored hashed',

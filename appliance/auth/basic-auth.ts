@@ -57,7 +57,7 @@ export class BasicAuthenticator {
     const cacheKey = sha256(header as string).toString('hex');
     const hit = this.verified.get(cacheKey);
     if (hit && hit.until > this.now()) {
-      const user = this.users.get(hit.userId);
+      const user = await this.users.get(hit.userId);
       if (user) return userPrincipal(user, 'basic');
     }
     this.verified.delete(cacheKey);

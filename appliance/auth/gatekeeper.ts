@@ -36,7 +36,7 @@ export class AuthGatekeeper implements Gatekeeper {
   async identify(req: HttpRequest): Promise<Principal | null> {
     const key = req.header('x-api-key') ?? req.query.get('apikey');
     if (key !== undefined && key !== null) {
-      const user = this.users.byApiKey(key.trim());
+      const user = await this.users.byApiKey(key.trim());
       return user ? userPrincipal(user, 'api_key') : null;
     }
     const authorization = req.header('authorization');
@@ -45,8 +45,8 @@ export class AuthGatekeeper implements Gatekeeper {
     }
     const sessionId = isSabnzbdPath(req.rawPath) ? undefined : req.cookie(SESSION_COOKIE);
     if (sessionId) {
-      const userId = this.sessions.validate(sessionId);
-      const user = userId ? this.users.get(userId) : undefined;
+      const userId = await this.sessions.validate(sessionId);
+      const user = userId ? await this.users.get(userId) : undefined;
       if (user) return userPrincipal(user, 'session', sessionId);
     }
     return null;

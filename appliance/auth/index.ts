@@ -1,12 +1,10 @@
 import type { Logger } from '../logging/logger.js';
-import { migrate, type Migration, type Store } from '../store/index.js';
 import { AuthService } from './auth.service.js';
 import { BasicAuthenticator } from './basic-auth.js';
 import { AuthGatekeeper } from './gatekeeper.js';
 import { LoginRateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { SessionStore } from './session.store.js';
+import type { SessionStore, UserStore } from './auth.port.js';
 import { SessionService, type SessionOptions } from './session.service.js';
-import { UserStore } from './user.store.js';
 import { UsersService, type AuthSettings } from './users.service.js';
 
 export { AuthService } from './auth.service.js';
@@ -16,18 +14,7 @@ export { UsersService, type AuthSettings } from './users.service.js';
 export { SessionService, SESSION_COOKIE, SESSION_TTL_MS } from './session.service.js';
 export { toUserJson, type UserRecord } from './user.js';
 export type { UserJson } from './auth.wire.js';
-
-const AUTH_MIGRATIONS: Migration[] = [
-  {
-    version: 1,
-    description: 'users, user_index and sessions databases',
-    up: (store) => {
-      store.openDb('users');
-      store.openDb('user_index');
-      store.openDb('sessions');
-    },
-  },
-];
+export type { SessionRecord, SessionStore, UserStore, UserTx } from './auth.port.js';
 
 export interface AuthDomain {
   auth: AuthService;
@@ -41,7 +28,9 @@ export interface AuthDomain {
 }
 
 export interface CreateAuthOptions {
-  store: Store;
+  /** Where users and sessions live (`openLmdbAuthStores(store)`, auth-lmdb.store.ts, in the app). */
+  users: UserStore;
+  sessions: SessionStore;
   settings: () => AuthSettings;
   logger: Logger;
   session?: SessionOptions;
@@ -49,17 +38,17 @@ export interface CreateAuthOptions {
 }
 
 export function createAuth(opts: CreateAuthOptions): AuthDomain {
-  migrate(opts.store, 'auth', AUTH_MIGRATIONS);
-  const users = new UsersService(new UserStore(opts.store), opts.settings);
-  const sessions = new SessionService(new SessionStore(opts.store), opts.session);
+  const users = new UsersService(opts.users, opts.settings);
+  const sessions = new SessionService(opts.sessions, opts.session);
   const limiter = new LoginRateLimiter(opts.rateLimit);
   const basic = new BasicAuthenticator(users, opts.settings, limiter);
   const auth = new AuthService(users, sessions, limiter);
   const gatekeeper = new AuthGatekeeper(users, sessions, basic, opts.settings);
-  const sweep = () => {
-    const n = sessions.purgeExpired();
-    if (n > 0) opts.logger.info('expired sessions removed', { count: n });
-  };
+  const sweep = () =>
+    void sessions.purgeExpired().then(
+      (n) => n > 0 && opts.logger.info('expired sessions removed', { count: n }),
+      (err: Error) => opts.logger.warn('removing expired sessions failed', { error: err.message }),
+    );
   sweep();
   const timer = setInterval(sweep, 3600 * 1000);
   timer.unref();

@@ -1,4 +1,5 @@
-import { SessionStore } from './session.store.js';
+import { randomBytes } from 'node:crypto';
+import type { SessionStore } from './auth.port.js';
 
 export const SESSION_COOKIE = 'spool_session';
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -27,37 +28,37 @@ export class SessionService {
     return Math.floor(this.ttl / 1000);
   }
 
-  create(userId: string): string {
-    const id = SessionStore.newId();
+  async create(userId: string): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
     const now = this.now();
-    this.repo.put(id, { user_id: userId, created_at: now, expires_at: now + this.ttl });
+    await this.repo.put(id, { user_id: userId, created_at: now, expires_at: now + this.ttl });
     return id;
   }
 
   /** The user id of a live session, or null. Expired sessions are deleted on sight. */
-  validate(id: string): string | null {
-    const session = this.repo.get(id);
+  async validate(id: string): Promise<string | null> {
+    const session = await this.repo.get(id);
     if (!session) return null;
     const now = this.now();
     if (session.expires_at <= now) {
-      this.repo.remove(id);
+      await this.repo.remove(id);
       return null;
     }
     if (session.expires_at - this.ttl + SLIDE_EVERY_MS <= now) {
-      this.repo.put(id, { ...session, expires_at: now + this.ttl });
+      await this.repo.put(id, { ...session, expires_at: now + this.ttl });
     }
     return session.user_id;
   }
 
-  end(id: string): void {
-    this.repo.remove(id);
+  end(id: string): Promise<void> {
+    return this.repo.remove(id);
   }
 
-  endAllFor(userId: string): number {
+  endAllFor(userId: string): Promise<number> {
     return this.repo.removeForUser(userId);
   }
 
-  purgeExpired(): number {
+  purgeExpired(): Promise<number> {
     return this.repo.purgeExpired(this.now());
   }
 }

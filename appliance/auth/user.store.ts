@@ -1,55 +1,63 @@
 import type { Database, Store } from '../store/index.js';
+import type { UserStore, UserTx } from './auth.port.js';
 import type { UserRecord } from './user.js';
 
 /**
- * Users in LMDB: `users` maps id -> record; `user_index` maps `name:<lower>`, `email:<lower>` and `apikey:<key>`
- * to the id. Writes are synchronous transactions so checks (unique name, first user) and inserts cannot interleave.
+ * Users in LMDB (the auth port's UserStore, auth.port.ts): `users` maps id -> record; `user_index` maps
+ * `name:<lower>`, `email:<lower>` and `apikey:<key>` to the id. A unit of work is one synchronous LMDB transaction,
+ * so checks (unique name, first user) and inserts cannot interleave.
  */
-export class UserStore {
+export class LmdbUserStore implements UserStore {
   private readonly users: Database<UserRecord, string>;
   private readonly index: Database<string, string>;
+  private readonly tx: UserTx = {
+    count: () => this.users.getCount(),
+    get: (id) => this.users.get(id),
+    byName: (name) => this.lookup(`name:${name.toLowerCase()}`),
+    byEmail: (email) => this.lookup(`email:${email.toLowerCase()}`),
+    all: () => Array.from(this.users.getRange(), ({ value }) => value),
+    save: (user) => this.save(user),
+  };
 
   constructor(private readonly store: Store) {
     this.users = store.openDb<UserRecord, string>('users');
     this.index = store.openDb<string, string>('user_index');
   }
 
-  count(): number {
-    return this.users.getCount();
+  async count(): Promise<number> {
+    return this.tx.count();
   }
 
-  get(id: string): UserRecord | undefined {
-    return this.users.get(id);
+  async get(id: string): Promise<UserRecord | undefined> {
+    return this.tx.get(id);
   }
 
-  byName(name: string): UserRecord | undefined {
-    return this.lookup(`name:${name.toLowerCase()}`);
+  async byName(name: string): Promise<UserRecord | undefined> {
+    return this.tx.byName(name);
   }
 
-  byEmail(email: string): UserRecord | undefined {
-    return this.lookup(`email:${email.toLowerCase()}`);
+  async byEmail(email: string): Promise<UserRecord | undefined> {
+    return this.tx.byEmail(email);
   }
 
-  byApiKey(key: string): UserRecord | undefined {
+  async byApiKey(key: string): Promise<UserRecord | undefined> {
     return this.lookup(`apikey:${key}`);
   }
 
-  /** Sorted by creation (ids are time-ordered), paged. */
-  list(offset: number, limit: number): UserRecord[] {
+  async list(offset: number, limit: number): Promise<UserRecord[]> {
     return Array.from(this.users.getRange({ offset, limit }), ({ value }) => value);
   }
 
-  all(): UserRecord[] {
-    return Array.from(this.users.getRange(), ({ value }) => value);
+  async all(): Promise<UserRecord[]> {
+    return this.tx.all();
   }
 
-  /** Runs `fn` in one write transaction (see Store.transaction). */
-  atomically<T>(fn: () => T): T {
-    return this.store.transaction(fn);
+  async atomically<T>(work: (tx: UserTx) => T): Promise<T> {
+    return this.store.transaction(() => work(this.tx));
   }
 
-  /** Inserts or replaces, keeping the lookup index in step. Call inside `atomically`. */
-  save(user: UserRecord): void {
+  /** Inside a transaction. */
+  private save(user: UserRecord): void {
     const before = this.users.get(user.id);
     if (before) {
       this.index.removeSync(`name:${before.name.toLowerCase()}`);

@@ -4,7 +4,7 @@ import type { RegisterInput } from './auth.schemas.js';
 import type { RegistrationStatus } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import type { UserRecord } from './user.js';
-import type { UserStore } from './user.store.js';
+import type { UserStore } from './auth.port.js';
 
 /** The live auth settings (read from config on every call, so a change applies at once). */
 export interface AuthSettings {
@@ -26,31 +26,31 @@ export class UsersService {
     private readonly settings: () => AuthSettings,
   ) {}
 
-  count(): number {
+  count(): Promise<number> {
     return this.repo.count();
   }
 
   /** Registration is open while nobody exists, afterwards only if an admin enabled it. */
-  registrationStatus(): RegistrationStatus {
-    const count = this.repo.count();
+  async registrationStatus(): Promise<RegistrationStatus> {
+    const count = await this.repo.count();
     return { registration_enabled: count === 0 || this.settings().registrationEnabled, user_count: count };
   }
 
   async register(input: RegisterInput): Promise<UserRecord> {
-    if (!this.registrationStatus().registration_enabled) {
+    if (!(await this.registrationStatus()).registration_enabled) {
       throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
     }
     const passwordHash = await hashPassword(input.password);
     // Check and insert in one transaction: two simultaneous first registrations cannot both become admin.
-    return this.repo.atomically(() => {
-      const count = this.repo.count();
+    return this.repo.atomically((tx) => {
+      const count = tx.count();
       if (count > 0 && !this.settings().registrationEnabled) {
         throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
       }
-      if (this.repo.byName(input.username) || this.repo.byEmail(input.username)) {
+      if (tx.byName(input.username) || tx.byEmail(input.username)) {
         throw alreadyExists(`Username '${input.username}' is already taken`);
       }
-      if (input.email && (this.repo.byEmail(input.email) || this.repo.byName(input.email))) {
+      if (input.email && (tx.byEmail(input.email) || tx.byName(input.email))) {
         throw alreadyExists(`Email '${input.email}' is already registered`);
       }
       const user: UserRecord = {
@@ -64,14 +64,14 @@ export class UsersService {
         api_key: newApiKey(),
         password_hash: passwordHash,
       };
-      this.repo.save(user);
+      tx.save(user);
       return user;
     });
   }
 
   /** The user whose name or email and password match, or null. Unknown names cost as much time as known ones. */
   async verifyCredentials(login: string, password: string): Promise<UserRecord | null> {
-    const user = this.repo.byName(login) ?? this.repo.byEmail(login);
+    const user = (await this.repo.byName(login)) ?? (await this.repo.byEmail(login));
     if (!user) {
       await verifyPassword(password, await decoyHash());
       return null;
@@ -79,53 +79,53 @@ export class UsersService {
     return (await verifyPassword(password, user.password_hash)) ? user : null;
   }
 
-  recordLogin(id: string): UserRecord {
+  recordLogin(id: string): Promise<UserRecord> {
     return this.update(id, (u) => ({ ...u, last_login: new Date().toISOString() }));
   }
 
-  get(id: string): UserRecord | undefined {
+  get(id: string): Promise<UserRecord | undefined> {
     return this.repo.get(id);
   }
 
-  byApiKey(key: string): UserRecord | undefined {
+  async byApiKey(key: string): Promise<UserRecord | undefined> {
     return key ? this.repo.byApiKey(key) : undefined;
   }
 
   /** The oldest administrator: who "you" are when login is not required. */
-  firstAdmin(): UserRecord | undefined {
-    return this.repo.all().find((u) => u.is_admin);
+  async firstAdmin(): Promise<UserRecord | undefined> {
+    return (await this.repo.all()).find((u) => u.is_admin);
   }
 
-  list(offset: number, limit: number): { items: UserRecord[]; total: number } {
-    return { items: this.repo.list(offset, limit), total: this.repo.count() };
+  async list(offset: number, limit: number): Promise<{ items: UserRecord[]; total: number }> {
+    return { items: await this.repo.list(offset, limit), total: await this.repo.count() };
   }
 
-  setAdmin(id: string, isAdmin: boolean): UserRecord {
-    return this.repo.atomically(() => {
-      const user = this.repo.get(id);
+  setAdmin(id: string, isAdmin: boolean): Promise<UserRecord> {
+    return this.repo.atomically((tx) => {
+      const user = tx.get(id);
       if (!user) throw notFound(`User '${id}' not found`);
-      if (user.is_admin && !isAdmin && this.repo.all().filter((u) => u.is_admin).length === 1) {
+      if (user.is_admin && !isAdmin && tx.all().filter((u) => u.is_admin).length === 1) {
         throw new AppError(
           'LAST_ADMIN',
           'Cannot remove admin rights from the last administrator. Make another user admin first.',
         );
       }
       const next = { ...user, is_admin: isAdmin };
-      this.repo.save(next);
+      tx.save(next);
       return next;
     });
   }
 
-  regenerateApiKey(id: string): UserRecord {
+  regenerateApiKey(id: string): Promise<UserRecord> {
     return this.update(id, (u) => ({ ...u, api_key: newApiKey() }));
   }
 
-  private update(id: string, change: (u: UserRecord) => UserRecord): UserRecord {
-    return this.repo.atomically(() => {
-      const user = this.repo.get(id);
+  private update(id: string, change: (u: UserRecord) => UserRecord): Promise<UserRecord> {
+    return this.repo.atomically((tx) => {
+      const user = tx.get(id);
       if (!user) throw notFound(`User '${id}' not found`);
       const next = change(user);
-      this.repo.save(next);
+      tx.save(next);
       return next;
     });
   }

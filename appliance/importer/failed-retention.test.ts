@@ -7,6 +7,7 @@ import { ManualClock } from '../clock/manual-clock.js';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore } from '../store/index.js';
 import { startFailedRetention } from './failed-retention.js';
+import { LmdbQueueStore } from './queue-lmdb.store.js';
 import { QueueService } from './queue.service.js';
 
 const HOUR = 3600_000;
@@ -22,14 +23,14 @@ test('import.failed_item_retention_hours: failed items leave the queue that long
   let hours = 24;
   try {
     const queue = new QueueService(
-      store,
+      new LmdbQueueStore(store),
       () => ({ maxRetries: 0 }),
       () => clock.now(),
     );
     const failNew = async (tag: string) => {
       const item = await queue.enqueue({ nzb: nzb(tag), nzbPath: `/n/${tag}.nzb` });
-      queue.claim();
-      queue.fail(item.id, 'broken', null);
+      await queue.claim();
+      await queue.fail(item.id, 'broken', null);
       return item.id;
     };
     const old = await failNew('old');
@@ -37,14 +38,14 @@ test('import.failed_item_retention_hours: failed items leave the queue that long
     const recent = await failNew('recent');
     const pending = await queue.enqueue({ nzb: nzb('pending'), nzbPath: '/n/pending.nzb' });
     const stop = startFailedRetention(queue, () => hours, memoryLogger(), clock);
-    assert.ok(queue.get(old), 'at start: 20 h old, within 24 h');
+    assert.ok(await queue.get(old), 'at start: 20 h old, within 24 h');
     await clock.advance(5 * HOUR); // old is now 25 h past its failure
-    assert.equal(queue.get(old), undefined, 'past retention: removed');
-    assert.ok(queue.get(recent), 'recent failure kept');
-    assert.ok(queue.get(pending.id), 'other statuses are never touched');
+    assert.equal(await queue.get(old), undefined, 'past retention: removed');
+    assert.ok(await queue.get(recent), 'recent failure kept');
+    assert.ok(await queue.get(pending.id), 'other statuses are never touched');
     hours = 0;
     await clock.advance(48 * HOUR);
-    assert.ok(queue.get(recent), '0 keeps failed items');
+    assert.ok(await queue.get(recent), '0 keeps failed items');
     stop();
     assert.equal(clock.timers, 0, 'stopping cancels the sweep');
   } finally {

@@ -19,19 +19,19 @@ export function startFailedRetention(
 ): () => void {
   let cancel: () => void = () => undefined;
   let stopped = false;
-  const sweep = () => {
+  const sweep = async () => {
     const h = hours();
     if (h > 0) {
       try {
-        const { deleted } = queue.clear('failed', clock.now() - h * HOUR_MS);
+        const { deleted } = await queue.clear('failed', clock.now() - h * HOUR_MS);
         if (deleted > 0) logger.info('failed items past their retention removed', { count: deleted, hours: h });
       } catch (err) {
         logger.warn('failed-item retention sweep failed', { error: (err as Error).message });
       }
     }
-    if (!stopped) cancel = clock.schedule(sweep, SWEEP_EVERY_MS);
+    if (!stopped) cancel = clock.schedule(() => void sweep(), SWEEP_EVERY_MS);
   };
-  sweep();
+  void sweep();
   return () => {
     stopped = true;
     cancel();

@@ -9,6 +9,7 @@ import { openStore, type Store } from '../store/index.js';
 import { sampleIndexes } from '../articles/index.js';
 import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
 import { ImportRunner, type ImportJob } from './import.runner.js';
+import { LmdbQueueStore } from './queue-lmdb.store.js';
 import { QueueService } from './queue.service.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -23,7 +24,12 @@ function setup(
   const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
   const store: Store = openStore({ rootPath: dir });
   const events = new EventBus<SpoolEvents>();
-  const queue = new QueueService(store, () => ({ maxRetries: opts.maxRetries ?? 2 }), Date.now, events);
+  const queue = new QueueService(
+    new LmdbQueueStore(store),
+    () => ({ maxRetries: opts.maxRetries ?? 2 }),
+    Date.now,
+    events,
+  );
   const runner = new ImportRunner({
     queue,
     job,
@@ -45,9 +51,9 @@ function setup(
 
 const nzb = (n: number) => Buffer.from(`<nzb>${n}</nzb>`);
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -65,9 +71,9 @@ test('never runs more than max_processor_workers imports at once, and wakes at o
   });
   runner.start();
   for (let i = 0; i < 7; i++) await queue.enqueue({ nzb: nzb(i), nzbPath: `n${i}.nzb` });
-  await until(() => queue.stats().total_completed === 7, 'all completed');
+  await until(async () => (await queue.stats()).total_completed === 7, 'all completed');
   assert.equal(peak, 2);
-  assert.equal(queue.get(3)?.targetPath, '/complete/default/n2');
+  assert.equal((await queue.get(3))?.targetPath, '/complete/default/n2');
 });
 
 test('a transient failure retries after the back-off and then completes', async () => {
@@ -79,11 +85,11 @@ test('a transient failure retries after the back-off and then completes', async 
   });
   runner.start();
   const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'x.nzb' });
-  await until(() => queue.get(item.id)?.status === 'retrying', 'retrying');
-  assert.equal(queue.get(item.id)?.errorMessage, 'provider down');
-  await until(() => queue.get(item.id)?.status === 'completed', 'completed after retry');
-  assert.equal(queue.get(item.id)?.retryCount, 1);
-  assert.equal(queue.get(item.id)?.errorMessage, null);
+  await until(async () => (await queue.get(item.id))?.status === 'retrying', 'retrying');
+  assert.equal((await queue.get(item.id))?.errorMessage, 'provider down');
+  await until(async () => (await queue.get(item.id))?.status === 'completed', 'completed after retry');
+  assert.equal((await queue.get(item.id))?.retryCount, 1);
+  assert.equal((await queue.get(item.id))?.errorMessage, null);
 });
 
 test('permanent failures fail at once; transient ones give up after max_retries with a clear message', async () => {
@@ -98,12 +104,12 @@ test('permanent failures fail at once; transient ones give up after max_retries 
   runner.start();
   const broken = await queue.enqueue({ nzb: nzb(1), nzbPath: 'broken.nzb' });
   const flaky = await queue.enqueue({ nzb: nzb(2), nzbPath: 'flaky.nzb' });
-  await until(() => queue.get(flaky.id)?.status === 'failed', 'flaky failed');
-  const b = queue.get(broken.id)!;
+  await until(async () => (await queue.get(flaky.id))?.status === 'failed', 'flaky failed');
+  const b = (await queue.get(broken.id))!;
   assert.equal(b.status, 'failed');
   assert.equal(b.retryCount, 0);
   assert.equal(b.errorMessage, 'The NZB could not be read: bad XML');
-  const f = queue.get(flaky.id)!;
+  const f = (await queue.get(flaky.id))!;
   assert.equal(f.retryCount, 2);
   assert.equal(f.errorMessage, 'timeout (gave up after 3 attempts)');
 });
@@ -117,10 +123,10 @@ test('stop aborts imports in progress and puts them back as pending, not failed'
   );
   runner.start();
   const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'slow.nzb' });
-  await until(() => queue.get(item.id)?.status === 'processing', 'processing');
+  await until(async () => (await queue.get(item.id))?.status === 'processing', 'processing');
   await runner.stop();
-  assert.equal(queue.get(item.id)?.status, 'pending');
-  assert.equal(queue.get(item.id)?.retryCount, 0);
+  assert.equal((await queue.get(item.id))?.status, 'pending');
+  assert.equal((await queue.get(item.id))?.retryCount, 0);
 });
 
 test('back-off doubles per attempt up to the cap', () => {

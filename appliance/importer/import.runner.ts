@@ -45,6 +45,10 @@ export class ImportRunner {
   private held = false;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: (() => void) | undefined;
+  /** A pass of claiming is under way (the queue answers asynchronously); a wake meanwhile asks for another. */
+  private pumping = false;
+  private pumpAgain = false;
+  private pass: Promise<void> = Promise.resolve();
   /** New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). */
   readonly wake = (): void => this.pump();
 
@@ -53,10 +57,21 @@ export class ImportRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const recovered = this.o.queue.recover();
-    if (recovered > 0)
-      this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
-    this.pump();
+    // Nothing is claimed before the interrupted items are back in the queue.
+    this.pumping = true;
+    this.pass = this.o.queue
+      .recover()
+      .then(
+        (recovered) => {
+          if (recovered > 0)
+            this.o.logger.warn('imports interrupted by a stop were put back in the queue', { count: recovered });
+        },
+        (err: unknown) => this.o.logger.error('putting interrupted imports back failed', { error: String(err) }),
+      )
+      .finally(() => {
+        this.pumping = false;
+        this.pump();
+      });
   }
 
   /** Stops claiming, aborts imports in progress and waits for them to put their items back. */
@@ -64,6 +79,7 @@ export class ImportRunner {
     this.stopped = true;
     clearTimeout(this.timer);
     for (const controller of this.active.values()) controller.abort();
+    await this.pass;
     await this.idle;
   }
 
@@ -92,19 +108,43 @@ export class ImportRunner {
 
   private pump(): void {
     if (this.stopped) return;
-    while (!this.held && this.active.size < this.o.workers) {
-      const item = this.o.queue.claim();
-      if (!item) break;
-      this.run(item);
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
     }
-    this.schedule();
+    this.pumping = true;
+    this.pass = this.claimAndSchedule()
+      .catch((err: unknown) => this.o.logger.error('claiming queue items failed', { error: String(err) }))
+      .finally(() => {
+        this.pumping = false;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
+      });
   }
 
-  private schedule(): void {
+  private async claimAndSchedule(): Promise<void> {
+    while (!this.stopped && !this.held && this.active.size < this.o.workers) {
+      const item = await this.o.queue.claim();
+      if (!item) break;
+      if (this.stopped) {
+        // Stopped while the claim was answered: the item goes back, as interrupted imports do.
+        await this.o.queue.recover();
+        return;
+      }
+      this.run(item);
+    }
+    await this.schedule();
+  }
+
+  private async schedule(): Promise<void> {
     clearTimeout(this.timer);
     if (this.stopped) return;
+    const due = await this.o.queue.nextRetryAt();
+    if (this.stopped) return;
+    clearTimeout(this.timer);
     const now = (this.o.now ?? Date.now)();
-    const due = this.o.queue.nextRetryAt();
     const wait = due === undefined ? this.o.intervalMs : Math.max(0, Math.min(this.o.intervalMs, due - now));
     this.timer = setTimeout(() => this.pump(), wait);
     this.timer.unref();
@@ -121,8 +161,8 @@ export class ImportRunner {
     void this.o
       .job(item, controller.signal)
       .then(
-        (result) => {
-          this.o.queue.complete(item.id, result);
+        async (result) => {
+          await this.o.queue.complete(item.id, result);
           this.o.logger.info('import completed', { id: item.id, target: result.targetPath, ms: Date.now() - started });
         },
         (err: unknown) => this.failed(item, err, controller.signal.aborted),
@@ -137,10 +177,10 @@ export class ImportRunner {
       });
   }
 
-  private failed(item: QueueRecord, err: unknown, aborted: boolean): void {
+  private async failed(item: QueueRecord, err: unknown, aborted: boolean): Promise<void> {
     if (aborted && this.stopped) {
       // Stopping, not failing: the item goes back as it was and runs again after the restart.
-      this.o.queue.recover();
+      await this.o.queue.recover();
       return;
     }
     // A full disk is said as such (the raw LMDB text means nothing to a user); it is retried like an outage.
@@ -151,7 +191,7 @@ export class ImportRunner {
     const now = (this.o.now ?? Date.now)();
     const retryAt = canRetry ? now + (this.o.retryDelay ?? retryDelayMs)(item.retryCount) : null;
     const text = canRetry || !retryable ? message : `${message} (gave up after ${item.retryCount + 1} attempts)`;
-    this.o.queue.fail(item.id, text, retryAt, err instanceof ImportError ? err.code : undefined);
+    await this.o.queue.fail(item.id, text, retryAt, err instanceof ImportError ? err.code : undefined);
     this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, retryable });
   }
 }

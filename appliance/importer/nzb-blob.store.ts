@@ -1,16 +1,9 @@
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 import type { Database, Store } from '../store/index.js';
 
-const compress = promisify(brotliCompress);
-const decompress = promisify(brotliDecompress);
-
 /**
- * The NZBs themselves, brotli-compressed in LMDB (NZB XML shrinks ~10x), kept for re-import, retries and export.
- * Compression runs on libuv's thread pool, so a 100 MB upload does not stall the event loop that serves streams.
- * `import-seen` remembers the sha256 of every NZB ever queued, so a directory scan skips NZBs already imported
- * even after their queue items were cleared.
+ * The NZBs themselves in LMDB, as nzb-pack.ts packs them, kept for re-import, retries and export. `import-seen`
+ * remembers the sha256 of every NZB ever queued, so a directory scan skips NZBs already imported even after their
+ * queue items were cleared. Part of the queue's LMDB store (queue-lmdb.store.ts), which calls it in transactions.
  */
 export class NzbBlobStore {
   private readonly blobs: Database<Buffer, number>;
@@ -21,27 +14,10 @@ export class NzbBlobStore {
     this.seen = store.openDb<number, string>('import-seen');
   }
 
-  static hash(nzb: Uint8Array): string {
-    return createHash('sha256').update(nzb).digest('hex');
-  }
-
-  /** Compresses outside any transaction; the caller writes the result with `put` inside one. */
-  static async pack(nzb: Uint8Array): Promise<Buffer> {
-    // Quality 5: within a few percent of the best ratio on XML at a fraction of the time of 11.
-    return compress(nzb, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: nzb.byteLength },
-    });
-  }
-
-  /** Must run inside a store transaction (QueueService does). */
+  /** Must run inside a store transaction (LmdbQueueStore.insert does). */
   put(id: number, packed: Buffer, hash: string): void {
     void this.blobs.put(id, packed);
     void this.seen.put(hash, id);
-  }
-
-  async read(id: number): Promise<Buffer | undefined> {
-    const packed = this.readCompressed(id);
-    return packed && decompress(packed);
   }
 
   /**

@@ -59,7 +59,7 @@ export class NzbImporter {
   constructor(private readonly d: NzbImporterDeps) {}
 
   async run(item: QueueRecord, signal: AbortSignal): Promise<ImportResult> {
-    const doc = await this.parse(this.d.queue.nzbCompressed(item.id));
+    const doc = await this.parse(await this.d.queue.nzbCompressed(item.id));
     const firsts = await fetchFirstArticles(this.d.client, doc, signal);
     const evidence = firsts.map((f): FileEvidence | undefined =>
       f.missing ? undefined : { yenc: f.facts, head: f.head },
@@ -262,7 +262,7 @@ export class NzbImporter {
     const vfs = this.d.vfs;
     const base = `${vfs.completeDir === '/' ? '' : vfs.completeDir}/${categoryDir}/`;
     const nameFor = (n: number) => (n === 1 ? jobName : `${jobName} (${n})`);
-    const targetPath = this.d.queue.reserveJobDir(
+    const targetPath = await this.d.queue.reserveJobDir(
       item.id,
       (n) => base + nameFor(n),
       (path) => vfs.stat(path) !== undefined,

@@ -1,9 +1,8 @@
 import { AppError } from '../errors/app-error.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
-import type { Store } from '../store/index.js';
 import { nonRetryableError } from './import-errors.js';
-import { NzbBlobStore } from './nzb-blob.store.js';
-import { QueueStore } from './queue.store.js';
+import { nzbHash, packNzb, unpackNzb } from './nzb-pack.js';
+import type { QueueStore } from './queue.port.js';
 import type { QueueListQuery, QueueRecord } from './queue.types.js';
 import type { QueuePriority, QueueStats, QueueStatus } from './queue.wire.js';
 
@@ -26,26 +25,20 @@ export interface EnqueueInput {
  * runner is woken by those (appliance/app/importer.ts).
  */
 export class QueueService {
-  readonly repo: QueueStore;
-  readonly blobs: NzbBlobStore;
-
   constructor(
-    private readonly store: Store,
+    readonly repo: QueueStore,
     private readonly settings: () => { maxRetries: number },
     private readonly now: () => number = Date.now,
     private readonly events: EventSink<SpoolEvents> = silentEvents(),
-  ) {
-    this.repo = new QueueStore(store);
-    this.blobs = new NzbBlobStore(store);
-  }
+  ) {}
 
   /** Stores the NZB (compressed) and its queue item in one transaction, then wakes the runner. */
   async enqueue(input: EnqueueInput): Promise<QueueRecord> {
-    const hash = NzbBlobStore.hash(input.nzb);
-    const packed = await NzbBlobStore.pack(input.nzb);
+    const hash = nzbHash(input.nzb);
+    const packed = await packNzb(input.nzb);
     const at = this.now();
-    const record = this.store.transaction(() => {
-      const r = this.repo.insert({
+    const record = await this.repo.insert(
+      {
         nzbPath: input.nzbPath,
         name: jobNameFromPath(input.nzbPath),
         category: input.category?.trim() || null,
@@ -63,52 +56,51 @@ export class QueueService {
         updatedAt: at,
         startedAt: null,
         completedAt: null,
-      });
-      this.blobs.put(r.id, packed, hash);
-      return r;
-    });
+      },
+      { packed, hash },
+    );
     this.events.emit('queue.item.added', queueItemEvent(record));
     return record;
   }
 
-  get(id: number): QueueRecord | undefined {
+  get(id: number): Promise<QueueRecord | undefined> {
     return this.repo.get(id);
   }
 
-  require(id: number): QueueRecord {
-    const item = this.repo.get(id);
+  async require(id: number): Promise<QueueRecord> {
+    const item = await this.repo.get(id);
     if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
     return item;
   }
 
-  list(q: QueueListQuery): { items: QueueRecord[]; total: number } {
+  list(q: QueueListQuery): Promise<{ items: QueueRecord[]; total: number }> {
     return this.repo.list(q);
   }
 
   /** Completed and failed items newest first (SABnzbd history); category '*' = items without one. */
-  history(q: { category?: string; offset: number; limit: number }): { items: QueueRecord[]; total: number } {
+  history(q: { category?: string; offset: number; limit: number }): Promise<{ items: QueueRecord[]; total: number }> {
     return this.repo.history(q);
   }
 
   /** Items still to import or being imported (SABnzbd queue), in the order they run: few, read from indexes. */
-  active(): QueueRecord[] {
+  async active(): Promise<QueueRecord[]> {
     const ids = [
-      ...this.repo.idsWithStatus('processing'),
-      ...this.repo.idsWithStatus('retrying'),
-      ...this.repo.idsWithStatus('pending'),
+      ...(await this.repo.idsWithStatus('processing')),
+      ...(await this.repo.idsWithStatus('retrying')),
+      ...(await this.repo.idsWithStatus('pending')),
     ];
-    return ids.map((id) => this.repo.get(id)).filter((r): r is QueueRecord => r !== undefined);
+    return this.repo.getMany(ids);
   }
 
   /** SABnzbd's pause/resume of one item: a paused pending item is not claimed by the runner. */
-  setPaused(id: number, paused: boolean): QueueRecord | undefined {
+  setPaused(id: number, paused: boolean): Promise<QueueRecord | undefined> {
     return this.change(id, (cur) =>
       cur.status === 'completed' || cur.status === 'failed' ? null : { ...cur, paused, updatedAt: this.now() },
     );
   }
 
-  stats(): QueueStats {
-    const c = this.repo.counts();
+  async stats(): Promise<QueueStats> {
+    const c = await this.repo.counts();
     return {
       total_queued: c.pending + c.processing + c.completed + c.failed + c.retrying,
       total_processing: c.processing,
@@ -120,29 +112,21 @@ export class QueueService {
   }
 
   /** Deletes an item and its NZB. An import in progress cannot be deleted (it would write a job nobody owns). */
-  remove(id: number): QueueRecord {
-    const item = this.require(id);
+  async remove(id: number): Promise<QueueRecord> {
+    const item = await this.require(id);
     if (item.status === 'processing')
       throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
-    const removed = this.store.transaction(() => {
-      const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
-      if (r) this.blobs.remove(id);
-      return r;
-    });
+    const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
     if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     this.events.emit('queue.item.removed', queueItemEvent(removed));
     return removed;
   }
 
-  bulkRemove(ids: number[]): { deleted: number; skipped: number[] } {
+  async bulkRemove(ids: number[]): Promise<{ deleted: number; skipped: number[] }> {
     const skipped: number[] = [];
     let deleted = 0;
     for (const id of new Set(ids)) {
-      const removed = this.store.transaction(() => {
-        const r = this.repo.remove(id, (cur) => cur.status !== 'processing');
-        if (r) this.blobs.remove(id);
-        return r;
-      });
+      const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
       if (removed) {
         deleted++;
         this.events.emit('queue.item.removed', queueItemEvent(removed));
@@ -152,11 +136,11 @@ export class QueueService {
   }
 
   /** Back to pending with the retry count reset (items being imported are left alone). */
-  bulkRestart(ids: number[]): { restarted: number; skipped: number[] } {
+  async bulkRestart(ids: number[]): Promise<{ restarted: number; skipped: number[] }> {
     const skipped: number[] = [];
     let restarted = 0;
     for (const id of new Set(ids)) {
-      const changed = this.change(id, (cur) =>
+      const changed = await this.change(id, (cur) =>
         cur.status === 'processing' ? null : { ...this.requeued(cur), retryCount: 0 },
       );
       if (changed?.status === 'pending') restarted++;
@@ -166,10 +150,10 @@ export class QueueService {
   }
 
   /** Runs the item again now: failed, completed or waiting for a retry; a pending one moves to the front. */
-  retry(id: number): QueueRecord {
-    const item = this.require(id);
+  async retry(id: number): Promise<QueueRecord> {
+    const item = await this.require(id);
     if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
-    const updated = this.change(id, (cur) =>
+    const updated = await this.change(id, (cur) =>
       cur.status === 'processing'
         ? null
         : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
@@ -178,22 +162,12 @@ export class QueueService {
   }
 
   /** DELETE /queue/completed and /queue/failed: items last changed before `olderThan` (all when absent). */
-  clear(status: 'completed' | 'failed', olderThan?: number): { deleted: number } {
-    const ids = this.repo.idsWithStatus(status, olderThan ?? Infinity);
+  async clear(status: 'completed' | 'failed', olderThan?: number): Promise<{ deleted: number }> {
+    const ids = await this.repo.idsWithStatus(status, olderThan ?? Infinity);
     let deleted = 0;
     // Batches keep each write transaction short while the runner and the console keep working.
     for (let i = 0; i < ids.length; i += 500) {
-      const removed = this.store.transaction(() => {
-        const gone: QueueRecord[] = [];
-        for (const id of ids.slice(i, i + 500)) {
-          const r = this.repo.remove(id, (cur) => cur.status === status);
-          if (r) {
-            this.blobs.remove(id);
-            gone.push(r);
-          }
-        }
-        return gone;
-      });
+      const removed = await this.repo.removeMany(ids.slice(i, i + 500), (cur) => cur.status === status);
       deleted += removed.length;
       if (this.events.hasListeners('queue.item.removed'))
         for (const r of removed) this.events.emit('queue.item.removed', queueItemEvent(r));
@@ -204,10 +178,10 @@ export class QueueService {
   // ---- the runner's side ----
 
   /** Items left 'processing' by a crash go back to pending (nothing was committed for them). */
-  recover(): number {
-    const ids = this.repo.idsWithStatus('processing');
+  async recover(): Promise<number> {
+    const ids = await this.repo.idsWithStatus('processing');
     for (const id of ids) {
-      this.change(id, (cur) =>
+      await this.change(id, (cur) =>
         cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null,
       );
     }
@@ -215,27 +189,25 @@ export class QueueService {
   }
 
   /** Takes the next runnable item and marks it processing (one transaction, so two workers never share one). */
-  claim(): QueueRecord | undefined {
-    const claimed = this.store.transaction(() => {
-      const now = this.now();
-      const next = this.repo.nextRunnable(now);
-      if (!next) return undefined;
-      const item = this.repo.update(next.id, (cur) => ({
-        ...cur,
-        status: 'processing',
-        startedAt: now,
-        updatedAt: now,
-        nextAttemptAt: null,
-      }));
-      return item && { item, previous: next.status };
+  async claim(): Promise<QueueRecord | undefined> {
+    const now = this.now();
+    let previous: QueueStatus = 'pending';
+    const item = await this.repo.claimNext(now, (cur) => {
+      previous = cur.status;
+      return { ...cur, status: 'processing', startedAt: now, updatedAt: now, nextAttemptAt: null };
     });
-    if (!claimed) return undefined;
-    this.events.emit('queue.item.changed', queueItemChanged(claimed.item, claimed.previous));
-    return claimed.item;
+    if (!item) return undefined;
+    this.events.emit('queue.item.changed', queueItemChanged(item, previous));
+    return item;
   }
 
-  nextRetryAt(): number | undefined {
+  nextRetryAt(): Promise<number | undefined> {
     return this.repo.nextRetryAt();
+  }
+
+  /** The queue id an NZB with this hash (nzb-pack.ts `nzbHash`) was first queued under, if any. */
+  seenAs(hash: string): Promise<number | undefined> {
+    return this.repo.seenAs(hash);
   }
 
   /**
@@ -245,31 +217,26 @@ export class QueueService {
    * is there. An item that already holds a directory in the same place keeps it: a re-run after a crash or a
    * restart replaces its own job, never another item's.
    */
-  reserveJobDir(id: number, dirFor: (n: number) => string, inUse: (path: string) => boolean): string {
-    return this.store.transaction(() => {
-      const item = this.repo.get(id);
-      if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+  reserveJobDir(id: number, dirFor: (n: number) => string, inUse: (path: string) => boolean): Promise<string> {
+    return this.repo.reserveJobDir(id, (item, holderOf) => {
       const own = item.targetPath;
       const sameParent = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
       let chosen: string | undefined;
-      if (own !== null && sameParent(own) === sameParent(dirFor(1)) && (this.repo.jobDirOwner(own) ?? id) === id)
-        chosen = own;
+      if (own !== null && sameParent(own) === sameParent(dirFor(1)) && (holderOf(own) ?? id) === id) chosen = own;
       for (let n = 1; chosen === undefined && n <= MAX_JOB_DIR_TRIES; n++) {
         const path = dirFor(n);
-        const owner = this.repo.jobDirOwner(path);
+        const owner = holderOf(path);
         if ((owner === undefined || owner === id) && !inUse(path)) chosen = path;
       }
       if (chosen === undefined)
         throw nonRetryableError(
           `No free job directory: ${dirFor(1)} and ${MAX_JOB_DIR_TRIES - 1} alternatives are taken`,
         );
-      this.repo.holdJobDir(id, chosen);
-      this.repo.update(id, (cur) => ({ ...cur, targetPath: chosen }));
       return chosen;
     });
   }
 
-  complete(
+  async complete(
     id: number,
     result: {
       targetPath: string;
@@ -278,8 +245,8 @@ export class QueueService {
       forwarded?: QueueRecord['forwarded'];
       warnings?: readonly string[];
     },
-  ): void {
-    this.change(id, (cur) => ({
+  ): Promise<void> {
+    await this.change(id, (cur) => ({
       ...cur,
       targetPath: result.targetPath || null,
       fileSize: result.fileSize,
@@ -294,7 +261,7 @@ export class QueueService {
   }
 
   /** A failed attempt: 'retrying' until `retryAt`, or 'failed' for good when retryAt is null. */
-  fail(id: number, message: string, retryAt: number | null, code?: string): QueueRecord | undefined {
+  fail(id: number, message: string, retryAt: number | null, code?: string): Promise<QueueRecord | undefined> {
     return this.change(id, (cur) => ({
       ...cur,
       errorCode: code ?? null,
@@ -307,22 +274,23 @@ export class QueueService {
   }
 
   async nzb(id: number): Promise<Buffer> {
-    const bytes = await this.blobs.read(id);
+    const packed = await this.repo.nzb(id);
+    const bytes = packed && (await unpackNzb(packed));
     if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 
   /** The NZB still brotli-compressed, as stored (`parseStoredNzb` decompresses it while parsing). */
-  nzbCompressed(id: number): Buffer {
-    const bytes = this.blobs.readCompressed(id);
+  async nzbCompressed(id: number): Promise<Buffer> {
+    const bytes = await this.repo.nzb(id);
     if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 
   /** One item changed in its own transaction, announced once committed (nothing when `change` returns null). */
-  private change(id: number, change: (cur: QueueRecord) => QueueRecord | null): QueueRecord | undefined {
+  private async change(id: number, change: (cur: QueueRecord) => QueueRecord | null): Promise<QueueRecord | undefined> {
     let previous: QueueStatus | undefined;
-    const updated = this.repo.update(id, (cur) => {
+    const updated = await this.repo.update(id, (cur) => {
       const next = change(cur);
       if (next) previous = cur.status;
       return next;

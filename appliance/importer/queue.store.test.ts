@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openStore, type Store } from '../store/index.js';
+import { LmdbQueueStore } from './queue-lmdb.store.js';
 import { QueueService } from './queue.service.js';
 
 let dir: string;
@@ -24,7 +25,7 @@ function fresh(): QueueService {
   // Each test gets its own databases by living in its own store directory.
   const d = mkdtempSync(join(dir, 'q-'));
   const s = openStore({ rootPath: d });
-  return new QueueService(s, () => ({ maxRetries: 2 }), now);
+  return new QueueService(new LmdbQueueStore(s), () => ({ maxRetries: 2 }), now);
 }
 
 const nzb = (tag: string) =>
@@ -39,8 +40,8 @@ test('enqueue stores the item pending, the NZB compressed and readable, and an e
   assert.equal(item.name, 'Show.S01E01');
   assert.equal(item.fileSize, 10);
   assert.deepEqual(await q.nzb(item.id), nzb('a'));
-  assert.equal(q.blobs.seenAs(item.contentHash), item.id);
-  assert.deepEqual(q.stats(), {
+  assert.equal(await q.seenAs(item.contentHash), item.id);
+  assert.deepEqual(await q.stats(), {
     total_queued: 1,
     total_processing: 0,
     total_completed: 0,
@@ -56,9 +57,9 @@ test('claim takes the highest priority first, then oldest; an item is never clai
   const normal = await q.enqueue({ nzb: nzb('n'), nzbPath: 'normal.nzb' });
   const high = await q.enqueue({ nzb: nzb('h'), nzbPath: 'high.nzb', priority: 1 });
   const normal2 = await q.enqueue({ nzb: nzb('n2'), nzbPath: 'normal2.nzb' });
-  const order = [q.claim(), q.claim(), q.claim(), q.claim(), q.claim()].map((r) => r?.id);
+  const order = [await q.claim(), await q.claim(), await q.claim(), await q.claim(), await q.claim()].map((r) => r?.id);
   assert.deepEqual(order, [high.id, normal.id, normal2.id, low.id, undefined]);
-  assert.equal(q.stats().total_processing, 4);
+  assert.equal((await q.stats()).total_processing, 4);
 });
 
 test('list: newest activity first, status filter, since, paging with meta total, limit 0 = all', async () => {
@@ -70,10 +71,10 @@ test('list: newest activity first, status filter, since, paging with meta total,
   }
   for (const id of ids.slice(0, 5)) {
     clock += 1000;
-    q.claim();
-    q.fail(id, 'boom', null);
+    await q.claim();
+    await q.fail(id, 'boom', null);
   }
-  const page = q.list({ limit: 10, offset: 0 });
+  const page = await q.list({ limit: 10, offset: 0 });
   assert.equal(page.total, 30);
   assert.equal(page.items.length, 10);
   assert.deepEqual(
@@ -81,15 +82,15 @@ test('list: newest activity first, status filter, since, paging with meta total,
     ids.slice(0, 5).reverse(),
     'the failed ones changed last',
   );
-  const failed = q.list({ limit: 20, offset: 0, status: 'failed' });
+  const failed = await q.list({ limit: 20, offset: 0, status: 'failed' });
   assert.equal(failed.total, 5);
   assert.ok(failed.items.every((r) => r.status === 'failed'));
-  const pendingPage2 = q.list({ limit: 20, offset: 20, status: 'pending' });
+  const pendingPage2 = await q.list({ limit: 20, offset: 20, status: 'pending' });
   assert.equal(pendingPage2.total, 25);
   assert.equal(pendingPage2.items.length, 5);
-  const since = q.list({ limit: 100, offset: 0, since: clock - 2000 });
+  const since = await q.list({ limit: 100, offset: 0, since: clock - 2000 });
   assert.equal(since.total, 3);
-  assert.equal(q.list({ limit: 0, offset: 0 }).items.length, 30);
+  assert.equal((await q.list({ limit: 0, offset: 0 })).items.length, 30);
 });
 
 test('search matches word prefixes of the name and category, combined with status', async () => {
@@ -97,70 +98,67 @@ test('search matches word prefixes of the name and category, combined with statu
   await q.enqueue({ nzb: nzb('1'), nzbPath: '/n/The.Show.S01E01.1080p.nzb', category: 'tv' });
   await q.enqueue({ nzb: nzb('2'), nzbPath: '/n/The.Show.S01E02.1080p.nzb', category: 'tv' });
   await q.enqueue({ nzb: nzb('3'), nzbPath: '/n/A.Movie.2024.2160p.nzb', category: 'movies' });
-  const names = (search: string, status?: 'pending' | 'failed') =>
-    q
-      .list({ limit: 20, offset: 0, search, status })
-      .items.map((r) => r.name)
-      .sort();
-  assert.deepEqual(names('show'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
-  assert.deepEqual(names('s01e02'), ['The.Show.S01E02.1080p']);
-  assert.deepEqual(names('show 1080'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
-  assert.deepEqual(names('MOVIES'), ['A.Movie.2024.2160p']);
-  assert.deepEqual(names('nothing-like-this'), []);
-  assert.deepEqual(names('show', 'failed'), []);
-  assert.equal(q.list({ limit: 1, offset: 1, search: 'show' }).total, 2);
+  const names = async (search: string, status?: 'pending' | 'failed') =>
+    (await q.list({ limit: 20, offset: 0, search, status })).items.map((r) => r.name).sort();
+  assert.deepEqual(await names('show'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
+  assert.deepEqual(await names('s01e02'), ['The.Show.S01E02.1080p']);
+  assert.deepEqual(await names('show 1080'), ['The.Show.S01E01.1080p', 'The.Show.S01E02.1080p']);
+  assert.deepEqual(await names('MOVIES'), ['A.Movie.2024.2160p']);
+  assert.deepEqual(await names('nothing-like-this'), []);
+  assert.deepEqual(await names('show', 'failed'), []);
+  assert.equal((await q.list({ limit: 1, offset: 1, search: 'show' })).total, 2);
 });
 
 test('processing items cannot be deleted or restarted; others can, and restart resets retries', async () => {
   const q = fresh();
   const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
   const b = await q.enqueue({ nzb: nzb('b'), nzbPath: 'b.nzb' });
-  q.claim(); // a
-  assert.throws(() => q.remove(a.id), { code: 'IN_PROGRESS' });
-  assert.deepEqual(q.bulkRestart([a.id, b.id]), { restarted: 1, skipped: [a.id] });
-  q.fail(a.id, 'provider down', clock + 60_000);
-  assert.equal(q.get(a.id)?.status, 'retrying');
-  assert.equal(q.get(a.id)?.retryCount, 1);
-  assert.deepEqual(q.bulkRestart([a.id]), { restarted: 1, skipped: [] });
-  assert.equal(q.get(a.id)?.retryCount, 0);
-  assert.equal(q.get(a.id)?.status, 'pending');
-  assert.deepEqual(q.bulkRemove([a.id, b.id, 999]), { deleted: 2, skipped: [999] });
+  await q.claim(); // a
+  await assert.rejects(q.remove(a.id), { code: 'IN_PROGRESS' });
+  assert.deepEqual(await q.bulkRestart([a.id, b.id]), { restarted: 1, skipped: [a.id] });
+  await q.fail(a.id, 'provider down', clock + 60_000);
+  assert.equal((await q.get(a.id))?.status, 'retrying');
+  assert.equal((await q.get(a.id))?.retryCount, 1);
+  assert.deepEqual(await q.bulkRestart([a.id]), { restarted: 1, skipped: [] });
+  assert.equal((await q.get(a.id))?.retryCount, 0);
+  assert.equal((await q.get(a.id))?.status, 'pending');
+  assert.deepEqual(await q.bulkRemove([a.id, b.id, 999]), { deleted: 2, skipped: [999] });
   await assert.rejects(q.nzb(a.id), { code: 'NOT_FOUND' });
-  assert.equal(q.stats().total_queued, 0);
+  assert.equal((await q.stats()).total_queued, 0);
 });
 
 test('a retrying item waits for its time; recover puts processing items back', async () => {
   const q = fresh();
   const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
-  q.claim();
-  q.fail(a.id, 'timeout', clock + 5000);
-  assert.equal(q.claim(), undefined, 'not due yet');
-  assert.equal(q.nextRetryAt(), clock + 5000);
+  await q.claim();
+  await q.fail(a.id, 'timeout', clock + 5000);
+  assert.equal(await q.claim(), undefined, 'not due yet');
+  assert.equal(await q.nextRetryAt(), clock + 5000);
   clock += 5000;
-  assert.equal(q.claim()?.id, a.id);
-  assert.equal(q.recover(), 1);
-  assert.equal(q.get(a.id)?.status, 'pending');
-  assert.equal(q.stats().total_processing, 0);
+  assert.equal((await q.claim())?.id, a.id);
+  assert.equal(await q.recover(), 1);
+  assert.equal((await q.get(a.id))?.status, 'pending');
+  assert.equal((await q.stats()).total_processing, 0);
 });
 
 test('clear removes only the given status, honouring older_than', async () => {
   const q = fresh();
   const old = await q.enqueue({ nzb: nzb('o'), nzbPath: 'o.nzb' });
-  q.claim();
-  q.complete(old.id, { targetPath: '/complete/default/o', fileSize: 1 });
+  await q.claim();
+  await q.complete(old.id, { targetPath: '/complete/default/o', fileSize: 1 });
   clock += 10_000;
   const recent = await q.enqueue({ nzb: nzb('r'), nzbPath: 'r.nzb' });
-  q.claim();
-  q.complete(recent.id, { targetPath: '/complete/default/r', fileSize: 1 });
+  await q.claim();
+  await q.complete(recent.id, { targetPath: '/complete/default/r', fileSize: 1 });
   const failed = await q.enqueue({ nzb: nzb('f'), nzbPath: 'f.nzb' });
-  q.claim();
-  q.fail(failed.id, 'bad', null);
-  assert.deepEqual(q.clear('completed', clock - 5000), { deleted: 1 });
-  assert.equal(q.get(old.id), undefined);
-  assert.ok(q.get(recent.id));
-  assert.deepEqual(q.clear('completed'), { deleted: 1 });
-  assert.equal(q.get(failed.id)?.status, 'failed');
-  assert.deepEqual(q.stats(), {
+  await q.claim();
+  await q.fail(failed.id, 'bad', null);
+  assert.deepEqual(await q.clear('completed', clock - 5000), { deleted: 1 });
+  assert.equal(await q.get(old.id), undefined);
+  assert.ok(await q.get(recent.id));
+  assert.deepEqual(await q.clear('completed'), { deleted: 1 });
+  assert.equal((await q.get(failed.id))?.status, 'failed');
+  assert.deepEqual(await q.stats(), {
     total_queued: 1,
     total_processing: 0,
     total_completed: 0,

@@ -17,11 +17,12 @@ import { QUEUE_STATUSES, type QueueStatus } from './queue.wire.js';
  *   ['j', targetPath] -> id        the job directory an item reserved (no two items ever hold the same one)
  *   ['n'] -> next id
  * Every change is one write transaction over both databases, so an index never disagrees with its item.
+ * Synchronous, as LMDB is; the queue's port (queue.port.ts) is LmdbQueueStore (queue-lmdb.store.ts) over this.
  */
 /** Upper bound for numeric key parts (ordered-binary's encoding of Infinity is not one to lean on). */
 const MAX = Number.MAX_SAFE_INTEGER;
 
-export class QueueStore {
+export class QueueTables {
   private readonly items: Database<QueueRecord, number>;
   private readonly index: Database<number | null, Key>;
 

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { AppError } from '../errors/app-error.js';
 import { validationFailed } from '../errors/field-errors.js';
 import type { Logger } from '../logging/logger.js';
-import { NzbBlobStore } from './nzb-blob.store.js';
+import { nzbHash } from './nzb-pack.js';
 import { MAX_NZB_BYTES } from './nzb-upload.js';
 import type { QueueService } from './queue.service.js';
 import type { ScanStatus } from './queue.wire.js';
@@ -140,7 +140,7 @@ export class ScanService {
       const info = await stat(file);
       if (info.size > MAX_NZB_BYTES) throw new Error('larger than 100 MB');
       const bytes = await readFile(file);
-      if (this.queue.blobs.seenAs(NzbBlobStore.hash(bytes)) !== undefined) {
+      if ((await this.queue.seenAs(nzbHash(bytes))) !== undefined) {
         this.state.files_skipped++;
         return;
       }

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { ManualClock } from '../clock/manual-clock.js';
 import { memoryLogger } from '../logging/logger.js';
 import { openStore } from '../store/index.js';
+import { LmdbQueueStore } from './queue-lmdb.store.js';
 import { QueueService } from './queue.service.js';
 import { startWatchDir } from './watch-dir.js';
 
@@ -21,37 +22,37 @@ test('import.watch_dir is scanned every watch_interval_seconds; each NZB is queu
   const logger = memoryLogger();
   try {
     const queue = new QueueService(
-      store,
+      new LmdbQueueStore(store),
       () => ({ maxRetries: 0 }),
       () => clock.now(),
     );
-    const names = () =>
-      queue
-        .list({ limit: 0, offset: 0 })
-        .items.map((i) => i.nzbPath)
-        .sort();
+    const names = async () => (await queue.list({ limit: 0, offset: 0 })).items.map((i) => i.nzbPath).sort();
     const watcher = startWatchDir(queue, () => settings, logger, clock);
     await watcher.idle();
-    assert.deepEqual(names(), [], 'a missing folder is reported, not fatal');
+    assert.deepEqual(await names(), [], 'a missing folder is reported, not fatal');
     assert.ok(logger.lines.some((l) => l.includes('watch folder')));
     const { mkdirSync } = await import('node:fs');
     mkdirSync(watched);
     writeFileSync(join(watched, 'First.nzb'), nzb('first'));
     await clock.advance(29_000);
     await watcher.idle();
-    assert.deepEqual(names(), [], 'not before the interval');
+    assert.deepEqual(await names(), [], 'not before the interval');
     await clock.advance(1_000);
     await watcher.idle();
-    assert.deepEqual(names(), [join(watched, 'First.nzb')]);
+    assert.deepEqual(await names(), [join(watched, 'First.nzb')]);
     writeFileSync(join(watched, 'Second.nzb'), nzb('second'));
     await clock.advance(30_000);
     await watcher.idle();
-    assert.deepEqual(names(), [join(watched, 'First.nzb'), join(watched, 'Second.nzb')], 'First is not queued again');
+    assert.deepEqual(
+      await names(),
+      [join(watched, 'First.nzb'), join(watched, 'Second.nzb')],
+      'First is not queued again',
+    );
     settings.watch_dir = '';
     writeFileSync(join(watched, 'Third.nzb'), nzb('third'));
     await clock.advance(60_000);
     await watcher.idle();
-    assert.equal(names().length, 2, 'an empty watch_dir watches nothing');
+    assert.equal((await names()).length, 2, 'an empty watch_dir watches nothing');
     watcher.stop();
     assert.equal(clock.timers, 0);
   } finally {

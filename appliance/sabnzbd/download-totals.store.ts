@@ -1,28 +1,12 @@
 import type { Database, Store } from '../store/index.js';
-
-/** What one provider delivered on one day. */
-export interface DayTotals {
-  /** The provider's host when last counted (a removed provider is still named in the log of days). */
-  host: string;
-  /** Bytes read from the provider (BODY and STAT answers alike: what crossed the wire). */
-  bytes: number;
-  /** Article requests sent to it. */
-  tried: number;
-  /** Requests it could not answer with the article (430, damaged, refused, timed out). */
-  failed: number;
-}
-
-export interface DayKey {
-  day: string;
-  providerId: string;
-}
+import type { DayKey, DayTotals, DownloadTotalsStore } from './sabnzbd.port.js';
 
 /**
  * Download totals per provider and day in LMDB (`download-totals`, key [day label, provider id]; day labels from
  * calendar.ts). A few hundred records a year per provider: they are all read once at start and kept in memory,
  * so answering `server_stats` or a history poll never touches the disk.
  */
-export class DownloadTotalsStore {
+export class LmdbDownloadTotalsStore implements DownloadTotalsStore {
   private readonly db: Database<DayTotals, [string, string]>;
   private readonly days = new Map<string, DayTotals & DayKey>();
 

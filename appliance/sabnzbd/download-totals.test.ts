@@ -9,7 +9,7 @@ import { RecentWarnings } from '../logging/recent-warnings.js';
 import { openStore, type Store } from '../store/index.js';
 import { dayLabel, monthPrefix, weekStartLabel } from './calendar.js';
 import { DownloadTotals, type ProviderCounters } from './download-totals.js';
-import { DownloadTotalsStore } from './download-totals.store.js';
+import { LmdbDownloadTotalsStore } from './download-totals.store.js';
 import { serverNames } from './server-names.js';
 
 const DAY = 86_400_000;
@@ -33,7 +33,7 @@ function totalsOn(s: Store, clock: ManualClock) {
   const set = (id: string, bytes: number, tried = 0, failed = 0) =>
     counters.set(id, { id, host: `${id}.example`, bytes, tried, failed });
   const totals = new DownloadTotals({
-    store: new DownloadTotalsStore(s),
+    store: new LmdbDownloadTotalsStore(s),
     clock,
     counters: () => [...counters.values()],
     logger: memoryLogger(),
@@ -103,9 +103,9 @@ test('the timer moves the counters every minute, on the injected clock', async (
   set('a', 42);
   await clock.advance(60_000);
   // Read the store itself (sums() would sample on its own), once the write is on disk.
-  await new DownloadTotalsStore(s).flushed();
+  await new LmdbDownloadTotalsStore(s).flushed();
   assert.deepEqual(
-    [...new DownloadTotalsStore(s).all()].map((r) => [r.day, r.providerId, r.bytes]),
+    [...new LmdbDownloadTotalsStore(s).all()].map((r) => [r.day, r.providerId, r.bytes]),
     [['2026-05-12', 'a', 42]],
   );
   totals.close();

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { dayLabel, monthPrefix, weekStartLabel } from './calendar.js';
-import type { DownloadTotalsStore } from './download-totals.store.js';
+import type { DownloadTotalsStore } from './sabnzbd.port.js';
 
 /** A provider's counters since the pool started (the pool's metrics: appliance/nntp/pool.wire.ts). */
 export interface ProviderCounters {

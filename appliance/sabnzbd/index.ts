@@ -8,7 +8,9 @@ export { FallbackClient, forwardTo } from './fallback.client.js';
 
 export { NzoIds } from './nzo-ids.js';
 export { DownloadTotals, type ProviderCounters, type ServerStats, type Sums } from './download-totals.js';
-export { DownloadTotalsStore } from './download-totals.store.js';
+export { LmdbDownloadTotalsStore } from './download-totals.store.js';
+export { LmdbNzoIdStore } from './nzo-ids.store.js';
+export type { DownloadTotalsStore, NzoIdStore } from './sabnzbd.port.js';
 export { SabnzbdService, SAB_VERSION } from './sabnzbd.service.js';
 export { fetchNzb } from './nzb-fetch.client.js';
 export { toSabXml } from './sabnzbd.xml.js';

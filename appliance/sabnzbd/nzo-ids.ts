@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store/index.js';
+import type { NzoIdStore } from './sabnzbd.port.js';
 
-const SALT_KEY = 'sabnzbd:nzo_salt';
 const PATTERN = /^SABnzbd_nzo_([a-z0-9]+)_(\d+)$/;
 
 /**
@@ -10,15 +9,11 @@ const PATTERN = /^SABnzbd_nzo_([a-z0-9]+)_(\d+)$/;
  * within a store, and the salt (made once per store) keeps a fresh store's item 1 apart from an old store's.
  */
 export class NzoIds {
-  private readonly salt: string;
+  private constructor(private readonly salt: string) {}
 
-  constructor(store: Store) {
-    const existing = store.meta.get(SALT_KEY);
-    if (typeof existing === 'string' && /^[a-z0-9]+$/.test(existing)) this.salt = existing;
-    else {
-      this.salt = randomBytes(4).readUInt32BE(0).toString(36);
-      store.meta.putSync(SALT_KEY, this.salt);
-    }
+  /** Reads the store's salt once (making it on first start); ids are formed and parsed in memory from then on. */
+  static async open(store: NzoIdStore): Promise<NzoIds> {
+    return new NzoIds(await store.saltOrCreate(() => randomBytes(4).readUInt32BE(0).toString(36)));
   }
 
   of(itemId: number): string {

@@ -123,13 +123,13 @@ export class SabnzbdService {
       category: parseCategory(p.get('cat') ?? p.get('category')),
       priority: this.priorityOf(p),
     });
-    if (p.get('priority')?.trim() === '-2') this.d.importer.queue.setPaused(item.id, true);
+    if (p.get('priority')?.trim() === '-2') await this.d.importer.queue.setPaused(item.id, true);
     return { status: true, nzo_ids: [this.d.nzo.of(item.id)] };
   }
 
-  queue(p: SabParams): { queue: SabQueue } {
+  async queue(p: SabParams): Promise<{ queue: SabQueue }> {
     const wanted = this.filterOf(p);
-    const all = this.d.importer.queue.active().filter(wanted);
+    const all = (await this.d.importer.queue.active()).filter(wanted);
     const { start, limit } = paging(p);
     const page = limit === 0 ? all.slice(start) : all.slice(start, start + limit);
     const bytes = all.reduce((sum, r) => sum + Math.max(0, r.fileSize), 0);
@@ -175,7 +175,7 @@ export class SabnzbdService {
 
   async history(p: SabParams): Promise<{ history: SabHistory }> {
     const { start, limit } = paging(p);
-    const { items, total } = this.historyItems(p, start, limit);
+    const { items, total } = await this.historyItems(p, start, limit);
     const slots = await Promise.all(
       items.map(async (r) =>
         historySlot(r, {
@@ -236,15 +236,15 @@ export class SabnzbdService {
   }
 
   /** queue&name=delete: removes waiting items; one being imported cannot be (it would write a job nobody owns). */
-  queueDelete(p: SabParams): { status: boolean; nzo_ids: string[]; error?: string } {
+  async queueDelete(p: SabParams): Promise<{ status: boolean; nzo_ids: string[]; error?: string }> {
     const queue = this.d.importer.queue;
-    const targets = this.targets(p, () => queue.active());
+    const targets = await this.targets(p, () => queue.active());
     const removed: string[] = [];
     const busy: string[] = [];
     for (const r of targets) {
       if (r.status === 'completed' || r.status === 'failed') continue;
       try {
-        queue.remove(r.id);
+        await queue.remove(r.id);
         removed.push(this.d.nzo.of(r.id));
       } catch {
         busy.push(this.d.nzo.of(r.id));
@@ -256,10 +256,10 @@ export class SabnzbdService {
   }
 
   /** queue&name=pause / resume of single items (`value` = nzo_ids). */
-  queuePause(p: SabParams, paused: boolean): { status: true; nzo_ids: string[] } {
+  async queuePause(p: SabParams, paused: boolean): Promise<{ status: true; nzo_ids: string[] }> {
     const done: string[] = [];
-    for (const r of this.targets(p, () => this.d.importer.queue.active())) {
-      if (this.d.importer.queue.setPaused(r.id, paused)) done.push(this.d.nzo.of(r.id));
+    for (const r of await this.targets(p, () => this.d.importer.queue.active())) {
+      if (await this.d.importer.queue.setPaused(r.id, paused)) done.push(this.d.nzo.of(r.id));
     }
     return { status: true, nzo_ids: done };
   }
@@ -271,16 +271,16 @@ export class SabnzbdService {
   async historyDelete(p: SabParams): Promise<{ status: true }> {
     const value = (p.get('value') ?? '').trim().toLowerCase();
     const queue = this.d.importer.queue;
-    const everything = () => queue.history({ offset: 0, limit: 0 }).items;
+    const everything = async () => (await queue.history({ offset: 0, limit: 0 })).items;
     const targets =
       value === 'completed' || value === 'failed'
-        ? everything().filter((r) => r.status === value)
-        : this.targets(p, everything);
+        ? (await everything()).filter((r) => r.status === value)
+        : await this.targets(p, everything);
     const delFiles = p.get('del_files') === '1';
     const delContent = p.get('del_completed_files') === '1';
     for (const r of targets) {
       if (r.status !== 'completed' && r.status !== 'failed') continue;
-      queue.remove(r.id);
+      await queue.remove(r.id);
       if (delFiles) await this.d.importer.output.removeFolder(r.storagePath);
       if (delContent && r.targetPath && this.d.vfs.stat(r.targetPath)) await this.d.vfs.remove(r.targetPath);
     }
@@ -306,7 +306,11 @@ export class SabnzbdService {
     return job;
   }
 
-  private historyItems(p: SabParams, start: number, limit: number): { items: QueueRecord[]; total: number } {
+  private async historyItems(
+    p: SabParams,
+    start: number,
+    limit: number,
+  ): Promise<{ items: QueueRecord[]; total: number }> {
     const queue = this.d.importer.queue;
     const cats = categoryList(p);
     const search = p.get('search')?.trim().toLowerCase();
@@ -316,7 +320,7 @@ export class SabnzbdService {
     }
     const wanted = this.filterOf(p);
     const matches: QueueRecord[] = [];
-    for (const r of queue.history({ offset: 0, limit: 0 }).items) if (wanted(r)) matches.push(r);
+    for (const r of (await queue.history({ offset: 0, limit: 0 })).items) if (wanted(r)) matches.push(r);
     return { items: limit === 0 ? matches.slice(start) : matches.slice(start, start + limit), total: matches.length };
   }
 
@@ -332,14 +336,14 @@ export class SabnzbdService {
   }
 
   /** `value`: nzo_ids (comma list) or `all`. */
-  private targets(p: SabParams, all: () => QueueRecord[]): QueueRecord[] {
+  private async targets(p: SabParams, all: () => Promise<QueueRecord[]>): Promise<QueueRecord[]> {
     const value = (p.get('value') ?? '').trim();
     if (value === '') throw new AppError('BAD_REQUEST', 'expects one parameter');
-    if (value.toLowerCase() === 'all') return all().filter(this.filterOf(p));
+    if (value.toLowerCase() === 'all') return (await all()).filter(this.filterOf(p));
     const out: QueueRecord[] = [];
     for (const nzo of listOf(value)) {
       const id = this.d.nzo.parse(nzo);
-      const r = id === undefined ? undefined : this.d.importer.queue.get(id);
+      const r = id === undefined ? undefined : await this.d.importer.queue.get(id);
       if (r) out.push(r);
     }
     return out;

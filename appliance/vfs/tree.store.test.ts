@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { migrate, openStore } from '../store/index.js';
 import { memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
-import { TreeStore } from './tree.store.js';
+import { LmdbTreeStore } from './tree.store.js';
 import type { VfsNode } from './types.js';
 
 const t = tempVfs();
@@ -68,7 +68,7 @@ test('migration 1 moves trees written with "parent NUL name" string keys to arra
       await nodes.put(parent + '\u0000' + n.name, n);
     }
     assert.equal(migrate(store, 'vfs', VFS_MIGRATIONS).applied.length, VFS_MIGRATIONS.length);
-    const tree = new TreeStore({ nodes, layouts: store.openDb('vfs-layouts') });
+    const tree = new LmdbTreeStore({ nodes, layouts: store.openDb('vfs-layouts') });
     assert.deepEqual(
       tree.children(release).map((n) => n.name),
       ['movie.mkv'],

@@ -1,5 +1,6 @@
 import type { Database } from 'lmdb';
 import { baseName, parentOf } from './path.js';
+import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
 
 /** The LMDB databases the tree lives in. `store.openDb('vfs-nodes')` and `store.openDb('vfs-layouts')` in the app. */
@@ -9,7 +10,7 @@ export interface VfsDatabases {
 }
 
 /**
- * Storage of the virtual tree. A node's key is the array `[parent, name]`, so the children of a directory are one
+ * The virtual tree's port (tree.port.ts) on LMDB: reads straight from LMDB's memory map. A node's key is the array `[parent, name]`, so the children of a directory are one
  * contiguous key range starting at `[parent]` (listing is a range scan, not a scan of the tree). Layouts (the
  * article maps, which can be tens of thousands of entries) sit in their own database so listings never load them.
  *
@@ -17,7 +18,7 @@ export interface VfsDatabases {
  * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
  * so real release folders listed empty. Array keys are ordered element by element by design.
  */
-export class TreeStore {
+export class LmdbTreeStore implements TreeStore {
   constructor(private readonly db: VfsDatabases) {}
 
   get(path: string): VfsNode | undefined {

@@ -4,7 +4,7 @@ import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.
 import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
 import { SidecarStore } from './sidecar.store.js';
-import { TreeStore, type VfsDatabases } from './tree.store.js';
+import type { TreeStore } from './tree.port.js';
 import {
   NO_VERDICTS,
   type AddJobFile,
@@ -16,7 +16,8 @@ import {
 } from './types.js';
 
 export interface VfsOptions {
-  db: VfsDatabases;
+  /** Where the tree lives (LmdbTreeStore in the app). */
+  tree: TreeStore;
   /** Local directory for sidecar files (PUT .nfo/.srt/artwork). */
   sidecarDir: string;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
@@ -34,7 +35,7 @@ export interface VfsOptions {
 
 /**
  * The virtual tree: directories, article-backed files and small local sidecars. Every path that comes in is
- * normalised here (callers may pass user input); every write is one LMDB transaction.
+ * normalised here (callers may pass user input); every write is one atomic `TreeStore.write`.
  */
 export class VfsService {
   private readonly repo: TreeStore;
@@ -47,7 +48,7 @@ export class VfsService {
   constructor(opts: VfsOptions) {
     this.events = opts.events ?? silentEvents();
     this.health = opts.health ?? NO_VERDICTS;
-    this.repo = new TreeStore(opts.db);
+    this.repo = opts.tree;
     this.sidecars = new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }

@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ArticleClient } from '../../appliance/articles/index.js';
 import { NzbImporter } from '../../appliance/importer/nzb-import.service.js';
+import { LmdbQueueStore } from '../../appliance/importer/queue-lmdb.store.js';
 import { QueueService } from '../../appliance/importer/queue.service.js';
 import { memoryLogger } from '../../appliance/logging/logger.js';
 import { ArticleMissingError, type DecodedArticle } from '../../appliance/nntp/index.js';
 import { openStore } from '../../appliance/store/index.js';
+import { LmdbTreeStore } from '../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../appliance/vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
 import { generateLargeNzb, messageIdFor } from '../../tests/support/nzb/generate.js';
@@ -79,9 +81,9 @@ async function main(): Promise<void> {
   };
   const store = openStore({ rootPath: dir });
   const parsePool = createParseNzbPool();
-  const queue = new QueueService(store, () => ({ maxRetries: 0 }));
+  const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: 0 }));
   const vfs = new VfsService({
-    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
   });
   const importer = new NzbImporter({
@@ -109,9 +111,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   // the upload: its bytes arrive, are queued (brotli into LMDB) and dropped, as the upload route does
   const item = await queue.enqueue({ nzb: await readFile(nzbPath), nzbPath: 'Memory.Bench.Release.2024.1080p.nzb' });
-  const claimed = queue.claim()!;
+  const claimed = (await queue.claim())!;
   const result = await importer.run(claimed, new AbortController().signal);
-  queue.complete(item.id, result);
+  await queue.complete(item.id, result);
   const ms = performance.now() - started;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);

@@ -120,7 +120,7 @@ export async function api<T = unknown>(
  * first administrator's when one exists, else it registers one (registration is open while nobody exists).
  */
 export async function adminApiKey(srv: TestServer): Promise<string> {
-  const existing = srv.app().auth.users.firstAdmin();
+  const existing = await srv.app().auth.users.firstAdmin();
   if (existing) return existing.api_key;
   const r = await api<{ user: { api_key: string } }>(srv.baseUrl, '/api/auth/register', {
     method: 'POST',

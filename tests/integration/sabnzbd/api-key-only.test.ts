@@ -44,7 +44,7 @@ async function withServer(loginRequired: boolean, fn: (s: Setup) => Promise<void
     const queue = srv.app().importer.queue;
     for (const name of ['Done.One', 'Done.Two']) {
       const item = await queue.enqueue({ nzb: Buffer.from(NZB), nzbPath: `${name}.nzb`, category: 'tv' });
-      queue.complete(item.id, { targetPath: `/complete/tv/${name}`, fileSize: 1 });
+      await queue.complete(item.id, { targetPath: `/complete/tv/${name}`, fileSize: 1 });
     }
     await queue.enqueue({ nzb: Buffer.from(NZB), nzbPath: 'Waiting.nzb', category: 'tv' });
     await fn({ srv, cookie, key });
@@ -69,9 +69,9 @@ async function sab(srv: TestServer, path: string, query: string, headers: Record
 }
 
 /** Everything a refused call could have changed. */
-function state(srv: TestServer) {
+async function state(srv: TestServer) {
   const app = srv.app();
-  const items = app.importer.queue.list({ offset: 0, limit: 100 }).items;
+  const items = (await app.importer.queue.list({ offset: 0, limit: 100 })).items;
   return {
     items: items.map((i) => `${i.nzbPath}:${i.status}:${i.paused ?? false}`).sort(),
     paused: app.importer.runner.paused,
@@ -90,7 +90,7 @@ const STATE_CHANGES = [
 
 test("cross-site GETs with the admin's cookie and no key change nothing, on both paths", () =>
   withServer(true, async ({ srv, cookie, key }) => {
-    const before = state(srv);
+    const before = await state(srv);
     const crossSite = { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
     for (const path of ['/api', '/sabnzbd/api']) {
       for (const query of [...STATE_CHANGES, `mode=addurl&name=${encodeURIComponent(indexerUrl)}`]) {
@@ -110,7 +110,7 @@ test("cross-site GETs with the admin's cookie and no key change nothing, on both
       (await sab(srv, '/api', 'mode=history&name=delete&value=all', { authorization: basic })).body.status,
       false,
     );
-    assert.deepEqual(state(srv), before);
+    assert.deepEqual(await state(srv), before);
 
     // The key alone does it, on both paths; the answer to a change carries no wildcard CORS, a read keeps SABnzbd's.
     const read = await sab(srv, '/api', `mode=history&apikey=${key}`);
@@ -118,14 +118,14 @@ test("cross-site GETs with the admin's cookie and no key change nothing, on both
     const deleted = await sab(srv, '/api', `mode=history&name=delete&value=all&apikey=${key}`);
     assert.deepEqual(deleted.body, { status: true });
     assert.equal(deleted.cors, null);
-    assert.notDeepEqual(state(srv).items, before.items);
+    assert.notDeepEqual((await state(srv)).items, before.items);
     assert.equal((await sab(srv, '/sabnzbd/api', `mode=resume&apikey=${key}`)).body.status, true);
     assert.equal(srv.app().importer.runner.paused, false);
   }));
 
 test('with login not required the key is still required, and a wrong key is refused', () =>
   withServer(false, async ({ srv, key }) => {
-    const before = state(srv);
+    const before = await state(srv);
     for (const query of STATE_CHANGES) {
       const { body, cors } = await sab(srv, '/sabnzbd/api', query);
       assert.deepEqual(body, { status: false, error: 'API Key Required' }, query);
@@ -137,7 +137,7 @@ test('with login not required the key is still required, and a wrong key is refu
       status: false,
       error: 'API Key Required',
     });
-    assert.deepEqual(state(srv), before);
+    assert.deepEqual(await state(srv), before);
     // `version` and `auth` stay open, as in SABnzbd, with its CORS header.
     const version = await sab(srv, '/sabnzbd/api', 'mode=version');
     assert.equal(version.cors, '*');

@@ -73,8 +73,8 @@ after(async () => {
 async function finished(name: string, category: string | null, outcome: 'completed' | 'failed'): Promise<number> {
   const queue = srv.app().importer.queue;
   const item = await queue.enqueue({ nzb: Buffer.from(NZB), nzbPath: `${name}.nzb`, category });
-  if (outcome === 'completed') queue.complete(item.id, { targetPath: `/complete/x/${name}`, fileSize: 1000 });
-  else queue.fail(item.id, 'Missing articles on every provider in 1 file(s)', null);
+  if (outcome === 'completed') await queue.complete(item.id, { targetPath: `/complete/x/${name}`, fileSize: 1000 });
+  else await queue.fail(item.id, 'Missing articles on every provider in 1 file(s)', null);
   return item.id;
 }
 
@@ -192,14 +192,18 @@ test('history delete: del_files removes the job folder only; the virtual job goe
   const item = await app.importer.queue.enqueue({ nzb: Buffer.from(NZB), nzbPath: 'Del.Me.nzb', category: 'tv' });
   await app.streaming.vfs.addJob({ category: 'series', jobName: 'Del.Me', files: [] });
   const storage = await app.importer.output.publish('/complete/series/Del.Me', []);
-  app.importer.queue.complete(item.id, { targetPath: '/complete/series/Del.Me', fileSize: 1, storagePath: storage });
+  await app.importer.queue.complete(item.id, {
+    targetPath: '/complete/series/Del.Me',
+    fileSize: 1,
+    storagePath: storage,
+  });
   const nzo = app.sabnzbd.nzo.of(item.id);
   assert.ok((await stat(storage)).isDirectory());
   assert.deepEqual(await sab(`mode=history&name=delete&del_files=1&archive=1&value=${nzo}`), { status: true });
   await assert.rejects(stat(storage));
   assert.ok((await stat(join(root, 'downloads', 'series'))).isDirectory());
   assert.ok(app.streaming.vfs.stat('/complete/series/Del.Me'), 'virtual files stay');
-  assert.equal(app.importer.queue.get(item.id), undefined);
+  assert.equal(await app.importer.queue.get(item.id), undefined);
 
   const other = await finished('Del.Content', 'tv', 'completed');
   await app.streaming.vfs.addJob({ category: 'x', jobName: 'Del.Content', files: [] });

@@ -29,6 +29,7 @@ import {
   type RequestPriority,
 } from '../../../appliance/nntp/index.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
+import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 
 export const ARTICLE = 1000;
@@ -114,7 +115,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const events = new EventBus<SpoolEvents>(log);
   const healthStore = openHealthStore(store, events);
   const vfs = new VfsService({
-    db: { nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') },
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
     health: healthStore.verdicts,
     events,

@@ -5,6 +5,7 @@ import { open, type RootDatabase } from 'lmdb';
 import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
+import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout, HealthVerdicts } from '../../../appliance/vfs/types.js';
 import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
@@ -41,7 +42,10 @@ export function tempVfs(): {
   const verdicts = new MemoryVerdicts();
   const events = new EventBus<SpoolEvents>();
   const vfs = new VfsService({
-    db: { nodes: root.openDB({ name: 'vfs-nodes' }), layouts: root.openDB({ name: 'vfs-layouts' }) },
+    tree: new LmdbTreeStore({
+      nodes: root.openDB({ name: 'vfs-nodes' }),
+      layouts: root.openDB({ name: 'vfs-layouts' }),
+    }),
     sidecarDir: join(dir, 'sidecars'),
     health: verdicts,
     events,

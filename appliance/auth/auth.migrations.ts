@@ -1,0 +1,14 @@
+import type { Migration } from '../store/index.js';
+
+/** The auth domain's LMDB schema steps (store/migrations.ts). */
+export const AUTH_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: 'users, user_index and sessions databases',
+    up: (store) => {
+      store.openDb('users');
+      store.openDb('user_index');
+      store.openDb('sessions');
+    },
+  },
+];
