@@ -26,6 +26,7 @@ import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } f
 import { wireHealthEvents } from './health-events.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
+import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
@@ -191,6 +192,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       });
     closers.push(() => pool.close());
     events.on('config.changed', () => pool.updateProviders(config.get().providers));
+    // A display tick on real time: a test's ManualClock moving hours ahead need not run thousands of them.
+    closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
     const healthStore = openHealthStore(store, events);
     const streaming = buildStreaming({

@@ -8,7 +8,7 @@ export type {
   RegistrationStatus,
 } from '../../../appliance/auth/auth.wire';
 export type { QueueStats } from '../../../appliance/importer/queue.wire';
-export type { PoolMetrics } from '../../../appliance/nntp/pool.wire';
+export type { PoolMetrics, ProviderMetrics } from '../../../appliance/nntp/pool.wire';
 export type { HealthStatsJson as HealthStats } from '../../../appliance/health/health.wire';
 /** What the live channel (`/api/live`, a WebSocket) sends: its topics, their payloads, the hello. */
 export type { LiveEventMap, LiveHello, LiveMessage, LiveTopic } from '../../../appliance/events/live.wire';

@@ -5,11 +5,12 @@ import { describeError } from '../../../api/client';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Icon } from '../../../components/Icon';
 import { toast } from '../../../components/toast';
-import { keys } from '../../../lib/queries';
+import { keys, usePoolMetrics } from '../../../lib/queries';
 import type { SectionProps } from '../SectionLayout';
 import { ProviderList, providerLabel } from './providers/ProviderList';
 import { ProviderModal } from './providers/ProviderModal';
 import { providersApi, type Provider } from './providers/providersApi';
+import { providerStatus } from './providers/providerStatus';
 import { moveItem } from './providers/reorder';
 import './providers/providers.css';
 
@@ -29,6 +30,9 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   // put back by React, and the mutation's pending state only arrives a tick later.
   const [flipped, setFlipped] = useState<{ id: string; enabled: boolean } | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: keys.config });
+  // The pool's view of each provider (connections it allows, breaker), polled like the dashboard's.
+  const metrics = usePoolMetrics();
+  const status = Object.fromEntries((metrics.data?.providers ?? []).map((m) => [m.id, providerStatus(m)]));
 
   const toggle = useMutation({
     mutationFn: ({ p, enabled }: { p: Provider; enabled: boolean }) => providersApi.update(p.id, { enabled }),
@@ -102,6 +106,7 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
           }}
           onMove={move}
           busyId={toggle.isPending ? toggle.variables?.p.id : undefined}
+          status={status}
         />
       )}
       {editing !== undefined && (

@@ -2,6 +2,7 @@ import { useState, type DragEvent } from 'react';
 import { Badge } from '../../../../components/Badge';
 import { Icon } from '../../../../components/Icon';
 import type { Provider } from './providersApi';
+import type { ProviderStatus } from './providerStatus';
 
 interface Props {
   providers: Provider[];
@@ -12,6 +13,8 @@ interface Props {
   /** Move the provider at `from` to position `to` (list order is priority). */
   onMove: (from: number, to: number) => void;
   busyId: string | undefined;
+  /** What the pool knows of each provider now, by id (connections the provider allows, breaker). */
+  status?: Record<string, ProviderStatus>;
 }
 
 export const providerLabel = (p: Provider) => `${p.host}:${p.port}`;
@@ -20,7 +23,7 @@ export const providerLabel = (p: Provider) => `${p.host}:${p.port}`;
  * The providers in priority order. Reordered by HTML5 drag and drop, or by the up/down buttons for keyboard and
  * touch users (drag and drop is mouse-only in most browsers).
  */
-export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, onMove, busyId }: Props) {
+export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, onMove, busyId, status }: Props) {
   const [dragFrom, setDragFrom] = useState<number | undefined>();
   const [dragOver, setDragOver] = useState<number | undefined>();
 
@@ -72,6 +75,7 @@ export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, 
               {p.username || 'no username'} · {p.max_connections} connection{p.max_connections === 1 ? '' : 's'}
               {p.tls && ` · CA certificate: ${p.ca ? 'set' : 'not set'}`}
             </p>
+            <ProviderStatusLine status={status?.[p.id]} />
           </div>
           <label className="provider-row__toggle">
             <input
@@ -124,5 +128,17 @@ export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, 
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The pool's view of one provider, when there is something to say: a learned connection cap, a breaker. */
+function ProviderStatusLine({ status }: { status: ProviderStatus | undefined }) {
+  if (!status?.allowed && !status?.cooling) return null;
+  return (
+    <p className="provider-row__status small">
+      {status.allowed && <Badge tone="warning">{status.allowed}</Badge>}
+      {status.cooling && <Badge tone="error">Cooling down</Badge>}
+      {status.cooling && <span className="muted">{status.cooling}</span>}
+    </p>
   );
 }
