@@ -62,6 +62,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     sevenZipKeys: sevenZipKeysIn(kdfPool),
     settings: () => importSettings(deps.config),
     logger: log,
+    events: deps.events,
   });
   const startup = deps.config.get().import;
   const runner = new ImportRunner({

@@ -25,6 +25,8 @@ import { ImportArticles } from './layout-bytes.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
+import type { ImportStage } from '../events/live.wire.js';
 import type { QueueRecord } from './queue.types.js';
 
 export interface ImportSettings {
@@ -49,6 +51,8 @@ export interface NzbImporterDeps {
   sevenZipKeys?: SevenZipKdf;
   settings: () => ImportSettings;
   logger: Logger;
+  /** Where each stage of an import is announced (`import.progress`). */
+  events?: EventSink<SpoolEvents>;
 }
 
 /**
@@ -56,10 +60,18 @@ export interface NzbImporterDeps {
  * named files -> availability probe -> per-article decoded layouts -> a job in the virtual tree.
  */
 export class NzbImporter {
-  constructor(private readonly d: NzbImporterDeps) {}
+  private readonly events: EventSink<SpoolEvents>;
+
+  constructor(private readonly d: NzbImporterDeps) {
+    this.events = d.events ?? silentEvents();
+  }
 
   async run(item: QueueRecord, signal: AbortSignal): Promise<ImportResult> {
+    const stage = (name: ImportStage, done = 0, total = 0) =>
+      this.events.emit('import.progress', { id: item.id, stage: name, done, total });
+    stage('parse');
     const doc = await this.parse(await this.d.queue.nzbCompressed(item.id));
+    stage('first_articles', 0, doc.files.length);
     const firsts = await fetchFirstArticles(this.d.client, doc, signal);
     const evidence = firsts.map((f): FileEvidence | undefined =>
       f.missing ? undefined : { yenc: f.facts, head: f.head },
@@ -69,9 +81,13 @@ export class NzbImporter {
     const settings = this.d.settings();
     const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
 
+    stage('probe', 0, mains.length);
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const laidOut: AddJobFile[] = [];
-    for (const file of mains) laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
+    for (const file of mains) {
+      stage('layouts', laidOut.length, mains.length);
+      laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
+    }
     const jobFiles = this.exposed(
       item,
       await this.expand(item, doc, mains, laidOut, firsts, settings, signal),
@@ -81,6 +97,7 @@ export class NzbImporter {
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
+    stage('write', 0, jobFiles.length);
     const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
     this.d.logger.info('job written', {
       id: item.id,

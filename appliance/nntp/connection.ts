@@ -84,8 +84,6 @@ const STATUS_RE = /^(\d{3})(?:[ \t](.*))?$/;
 
 export function statusError(code: number, text: string, messageId?: string): NntpError {
   if ((code === 430 || code === 423) && messageId) return new ArticleMissingError(messageId, code);
-  const capacity = capacityRefusal(code, text);
-  if (capacity) return capacity;
   if (code === 480 || code === 481 || code === 482)
     return new AuthError(`Authentication failed: ${code} ${text}`, code);
   if (code === 400 || code === 502) return new ProviderRefusedError(`Provider refused: ${code} ${text}`, code);

@@ -15,6 +15,7 @@ test('one NZB upload announces its queue statuses in order, the file added and i
     events.on('queue.item.changed', (e) => timeline.push(`queue ${e.id} ${e.previous_status} -> ${e.status}`)),
     events.on('file.added', (e) => timeline.push(`file added ${e.paths.join(',')} by ${e.queue_item_id}`)),
     events.on('health.record.changed', (e) => timeline.push(`health ${e.change} ${e.path} ${e.status}`)),
+    events.on('import.progress', (e) => timeline.push(`import ${e.id} ${e.stage}`)),
   ];
   try {
     const posted = await env.inn.postFile('Event.Movie.2024.mkv', randomBytes(300_000));
@@ -34,7 +35,16 @@ test('one NZB upload announces its queue statuses in order, the file added and i
       `queue ${id} pending -> processing`,
       `queue ${id} processing -> completed`,
     ]);
+    // Each stage of the import, in order, between its claim and the file it wrote.
+    const processing = timeline.indexOf(`queue ${id} pending -> processing`);
+    const stages = timeline.filter((line) => line.startsWith(`import ${id} `));
+    assert.deepEqual(
+      [...new Set(stages)],
+      ['parse', 'first_articles', 'probe', 'layouts', 'write'].map((s) => `import ${id} ${s}`),
+    );
+    assert.ok(timeline.indexOf(`import ${id} parse`) > processing, 'stages follow the claim');
     const added = timeline.indexOf(`file added ${file} by ${id}`);
+    assert.ok(timeline.indexOf(`import ${id} write`) < added, 'the write stage comes before the file is added');
     assert.ok(added >= 0, `file.added of ${file}: ${timeline.join(' | ')}`);
     assert.ok(timeline.indexOf(`queue ${id} pending -> processing`) < added, 'the file is added while processing');
     assert.ok(added < timeline.indexOf(`queue ${id} processing -> completed`), 'before the item completes');
