@@ -19,7 +19,9 @@ function isSabnzbdPath(path: string): boolean {
  * A credential that is present but wrong identifies nobody (the route then answers 401); it does not fall back
  * to a weaker one, so a client learns its key is wrong instead of silently acting as someone else. The console's
  * cookie does not count on /sabnzbd: that API changes the queue even through GET (SABnzbd's own design), and a
- * page of another origin could make a signed-in browser send such a GET with the cookie attached.
+ * page of another origin could make a signed-in browser send such a GET with the cookie attached. The same API at
+ * `/api?mode=` shares its path with the console, so there the SABnzbd gate itself ignores everything but a key
+ * (sabnzbd/sabnzbd.routes.ts).
  */
 export class AuthGatekeeper implements Gatekeeper {
   constructor(

@@ -23,7 +23,7 @@ export interface SpoolFuseAddon {
   retire(t: WindowTable, fh: number, offset: number): number;
   /** End of the furthest read served natively (0: none yet), -1 when the window is gone; re-arms the wake-up. */
   takeProgress(t: WindowTable, fh: number): number;
-  /** Bytes the window served natively since the last take (the read handle's count), -1 when the window is gone. */
+  /** Bytes the window served natively since the last take (a read handle takes it at release), -1: no window. */
   takeServed(t: WindowTable, fh: number): number;
   /** The FUSE thread's own lookup: bytes copied into target, or -1 when some byte is not published. */
   readWindow(t: WindowTable, fh: number, offset: number, length: number, target: Uint8Array): number;

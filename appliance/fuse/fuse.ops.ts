@@ -73,7 +73,7 @@ export function createFuseOps(
     const h = handles.get(fh);
     handles.delete(fh);
     h?.ac.abort();
-    // retires every article it published, then unpins them; the native reads not yet counted count first
+    // retires every article it published, then unpins them; the exact count of native reads replaces the estimate
     h?.read.close(reason, native.takeServed(table, fh));
     native.closeWindow(table, fh);
   };
@@ -154,7 +154,7 @@ export function createFuseOps(
     },
     progress(fh) {
       const end = native.takeProgress(table, fh); // re-arms the wake-up, even for a handle already closed
-      if (end > 0) handles.get(fh)?.read.servedUpTo(end, native.takeServed(table, fh));
+      if (end > 0) handles.get(fh)?.read.servedUpTo(end);
     },
     closeAll() {
       for (const fh of [...handles.keys()]) close(fh, 'aborted'); // the kernel never released them

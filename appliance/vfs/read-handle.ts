@@ -116,6 +116,8 @@ export class ReadHandles {
 export class ReadHandle {
   readonly openedAt: number;
   private bytes = 0;
+  /** Bytes `servedUpTo` counted for the native window (an estimate; close replaces it). */
+  private nativeEstimate = 0;
   private firstByteAt: number | null = null;
   private stalls = 0;
   private stalledMs = 0;
@@ -172,9 +174,16 @@ export class ReadHandle {
     return n;
   }
 
-  /** Reads answered without JS (the FUSE native window), `bytes` of them since the last report, reached `end`. */
-  servedUpTo(end: number, bytes: number): void {
-    this.served(end - bytes, bytes, null);
+  /**
+   * Reads answered without JS (the FUSE native window) reached `end`. What they served is estimated here by how far
+   * the position moved (the window wakes JS once per article, not per read); `close` puts the exact count in its
+   * place. Asking the addon for the count at every wake-up cost native reads (docs/performance.md).
+   */
+  servedUpTo(end: number): void {
+    if (end > this.offset) {
+      this.nativeEstimate += end - this.offset;
+      this.served(this.offset, end - this.offset, null);
+    }
     this.tracker.servedUpTo(end);
   }
 
@@ -185,13 +194,13 @@ export class ReadHandle {
 
   /**
    * Ends the handle (a second close is ignored); `reason` goes to the observers. `nativeBytes`: what the native
-   * window served since its last report (FUSE), counted before the closed event.
+   * window served in all (FUSE), which replaces the estimate `servedUpTo` kept.
    */
-  close(reason: CloseReason = 'done', nativeBytes = 0): void {
+  close(reason: CloseReason = 'done', nativeBytes?: number): void {
     if (this.reason) return;
     this.reason = reason;
     this.tracker.close();
-    if (nativeBytes > 0) this.bytes += nativeBytes;
+    if (nativeBytes !== undefined && nativeBytes >= 0) this.bytes += nativeBytes - this.nativeEstimate;
     this.hub.emit('closed', this);
   }
 

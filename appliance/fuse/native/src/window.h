@@ -21,7 +21,7 @@ typedef struct window {
   span_t *spans; /* sorted by off, never overlapping */
   size_t count, cap;
   uint64_t furthest; /* end of the furthest read served natively since JS last took it (0: none) */
-  uint64_t served;   /* bytes served natively since JS last took them (the read handle's count) */
+  uint64_t served;   /* bytes served natively since JS last took them (the read handle's count; atomic) */
   uint64_t notify_lo, notify_hi; /* the span the last wake-up was in: reads leaving it wake JS again */
   int notify_pending; /* a progress call is queued and JS has not taken it yet */
   struct window *next;
