@@ -100,13 +100,13 @@ export class LiveEndpoint {
     const request = readRequest(res, req, null);
     void (async () => {
       try {
-        if (this.closed) throw new AppError('UNAVAILABLE', 'Spool is restarting');
+        if (this.closed) throw new AppError('STARTING', 'Spool is restarting');
         const proxies = this.o.network.trustedProxies();
         request.viaTrustedProxy = proxies.has(request.peer);
         request.ip = clientAddress(request.peer, request.header('x-forwarded-for'), proxies);
         const principal = await authorize(this.o.gatekeeper, request, 'user');
         checkPageOrigin(request, principal, publicHost(request), this.o.network.trustedOrigins());
-        if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
+        if (!principal) throw new AppError('AUTH_REQUIRED', 'Authentication required');
         reply.upgrade<LiveConnection>({ endpoint: this, principal }, key, protocol, extensions, context);
       } catch (err) {
         refuse(reply, err, this.o.logger);
@@ -152,7 +152,7 @@ export class LiveEndpoint {
 /** An upgrade refused: the error's status and envelope, as any route would answer it. */
 function refuse(reply: Reply, err: unknown, logger: Logger): void {
   const appErr =
-    err instanceof AppError ? err : new AppError('INTERNAL', 'Internal server error', 'the live channel upgrade');
+    err instanceof AppError ? err : new AppError('UNEXPECTED', 'Internal server error', 'the live channel upgrade');
   if (!(err instanceof AppError)) logger.error('live channel upgrade failed', { error: String(err) });
   addSecurityHeaders(reply, 'data');
   reply.json(appErr.status, errorBody(appErr));
@@ -175,7 +175,7 @@ export function liveBehavior(current: () => LiveEndpoint | null): WebSocketBehav
       if (endpoint) return endpoint.upgrade(res, req, context);
       const reply = new Reply(res);
       reply.header('Retry-After', '2');
-      reply.json(503, errorBody(new AppError('UNAVAILABLE', 'Spool is starting')));
+      reply.json(503, errorBody(new AppError('STARTING', 'Spool is starting')));
     },
     open: (ws) => ws.getUserData().endpoint.opened(ws),
     message: (ws, data, isBinary) => ws.getUserData().endpoint.received(ws, data, isBinary),

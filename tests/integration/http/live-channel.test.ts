@@ -83,19 +83,19 @@ test('the session cookie from the console’s own origin opens the channel; from
   });
   assert.deepEqual(await refused(liveUrl(locked), { cookie: 'spool_session=forged', origin: locked.baseUrl }), {
     status: 401,
-    code: 'UNAUTHORIZED',
+    code: 'AUTH_REQUIRED',
   });
 });
 
 test('the API key opens the channel (header or apikey query, any origin); a wrong key is refused', async () => {
   (await opened(liveUrl(locked), { 'x-api-key': apiKey, origin: 'http://evil.example' })).close();
   (await opened(liveUrl(locked, `?apikey=${encodeURIComponent(apiKey)}`))).close();
-  assert.deepEqual(await refused(liveUrl(locked), { 'x-api-key': 'wrong' }), { status: 401, code: 'UNAUTHORIZED' });
+  assert.deepEqual(await refused(liveUrl(locked), { 'x-api-key': 'wrong' }), { status: 401, code: 'AUTH_REQUIRED' });
 });
 
 test('anonymous callers are refused when login is required', async () => {
-  assert.deepEqual(await refused(liveUrl(locked)), { status: 401, code: 'UNAUTHORIZED' });
-  assert.deepEqual(await refused(liveUrl(locked), { origin: locked.baseUrl }), { status: 401, code: 'UNAUTHORIZED' });
+  assert.deepEqual(await refused(liveUrl(locked)), { status: 401, code: 'AUTH_REQUIRED' });
+  assert.deepEqual(await refused(liveUrl(locked), { origin: locked.baseUrl }), { status: 401, code: 'AUTH_REQUIRED' });
 });
 
 test('with login not required anyone may listen (but not from a foreign page), and events arrive in the wire shape', async () => {
