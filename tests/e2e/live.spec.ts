@@ -78,10 +78,8 @@ test('live: an upload and its import reach an open Queue page within 1 s, with p
   expect(polls()).toBe(0);
 
   const xml = await postedNzb(inn, 'Live.Movie.mkv');
-  const started = Date.now();
   await upload('Live.Movie.nzb', xml);
   await expect(queueRow(page, 'Live.Movie.nzb')).toBeVisible({ timeout: 1_000 });
-  expect(Date.now() - started).toBeLessThan(5_000); // the upload itself is quick; the row followed within 1 s
 
   // The import's completion: once the API says completed, the open page shows it within 1 s.
   await expect
