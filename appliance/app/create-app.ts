@@ -31,6 +31,7 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
+import { wireStreamRegistry } from './streams.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -214,6 +215,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
+    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    closers.push(streams.stop);
     const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store: healthStore,
@@ -245,6 +248,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       arrs,
       sabnzbd,
       health,
+      streams: streams.registry,
       requestRestart: (force) => resolveRestart({ force }),
     });
 

@@ -22,6 +22,8 @@ import { registerHealthRoutes } from '../api/health.routes.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
+import { registerStreamsRoutes } from '../api/streams.routes.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -38,6 +40,7 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  streams: StreamRegistry;
   requestRestart(force: boolean): void;
 }
 
@@ -64,6 +67,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
+  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 
