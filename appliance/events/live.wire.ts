@@ -3,8 +3,7 @@
  * (`/api/live`, a WebSocket; docs/architecture.md "Events and the live channel"). A wire file: types and constants
  * only, no imports from Node or packages (the console bundles it; `npm run lint` checks).
  */
-import type { HealthStatus } from '../health/health.wire.js';
-import type { QueueStatus } from '../importer/queue.wire.js';
+import type { HealthStatus, QueueStatus } from './statuses.wire.js';
 import type { PoolMetrics } from '../nntp/pool.wire.js';
 
 /** A queue item as its events carry it: enough to update a row without asking the API again. */
