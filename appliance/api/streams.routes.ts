@@ -1,4 +1,4 @@
-import { notFound } from '../errors/app-error.js';
+import { noSuchRecord } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { StreamsHistoryResponse, StreamsResponse } from '../streams/streams.wire.js';
@@ -20,7 +20,7 @@ export function registerStreamsRoutes(router: Router, deps: { registry: StreamRe
   // WebDAV cuts the connection; FUSE answers the handle's reads with EIO. It closes as 'ended'.
   router.delete('/api/streams/:id', { access: 'admin' }, (ctx) => {
     const id = ctx.params.id ?? '';
-    if (!/^\d+$/.test(id) || !handles.end(Number(id))) throw notFound(`No open stream ${id}`);
+    if (!/^\d+$/.test(id) || !handles.end(Number(id))) throw noSuchRecord(`No open stream ${id}`);
     return { id, message: `Stream ${id} ended` };
   });
 }
