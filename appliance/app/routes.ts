@@ -19,6 +19,8 @@ import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerHealthRoutes } from '../api/health.routes.js';
+import { registerMetricsRoutes } from '../api/metrics.routes.js';
+import type { SpoolMetrics } from '../metrics/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
@@ -38,12 +40,13 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  metrics: SpoolMetrics;
   requestRestart(force: boolean): void;
 }
 
 /**
  * The route table: every HTTP route of Spool is registered here and nowhere else (/ping, /api/*, /sabnzbd/api,
- * /webdav). A new domain adds one line. The router matches the most specific route first, so order is free.
+ * /webdav, /metrics). A new domain adds one line. The router matches the most specific route first, so order is free.
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
@@ -64,6 +67,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
+  registerMetricsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 
