@@ -52,6 +52,6 @@ function clientOf(s: StreamSnapshot): StreamClient {
 }
 
 function timings(s: StreamSnapshot) {
-  const seek = s.seekReadMs === null ? {} : { seek_read_ms: s.seekReadMs };
+  const seek = s.seekReadMs === undefined ? {} : { seek_read_ms: s.seekReadMs };
   return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs, ...seek };
 }

@@ -34,9 +34,9 @@ export interface StreamSnapshot {
   stalledMs: number;
   /**
    * A read that began after a seek (its first byte served at offset > 0): from open until SEEK_READ_BYTES were
-   * served; null otherwise or before then.
+   * served; absent otherwise or before then.
    */
-  seekReadMs: number | null;
+  seekReadMs?: number;
   /** How it ended (closed only; null while open). */
   reason: CloseReason | null;
 }
@@ -227,8 +227,8 @@ export class ReadHandle {
       ttfbMs: this.firstByteAt === null ? null : this.firstByteAt - this.openedAt,
       stalls: this.stalls,
       stalledMs: this.stalledMs,
-      seekReadMs: this.seekReadMs,
       reason: this.reason,
+      ...(this.seekReadMs === null ? {} : { seekReadMs: this.seekReadMs }),
     };
   }
 
