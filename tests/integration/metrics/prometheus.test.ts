@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -148,6 +149,21 @@ test('the shipped alert rules pass promtool, their unit tests pass, and Promethe
   await new Promise((r) => setTimeout(r, 2_500)); // an evaluation or two
   const again = await prom!.get<typeof rules>('rules');
   for (const r of again.groups.find((g) => g.name === 'spool')!.rules) assert.notEqual(r.health, 'err', r.name);
+});
+
+test('every query of the shipped Grafana dashboard parses in Prometheus and names a family Spool exposes', async () => {
+  const dashboard = JSON.parse(readFileSync(join(ROOT, 'deploy/grafana/spool-dashboard.json'), 'utf8')) as {
+    panels: { targets?: { expr: string }[] }[];
+  };
+  const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+  assert.ok(exprs.length >= 15);
+  const text = await fetch(`${env.srv.baseUrl}/metrics`, { headers: { 'x-api-key': key } }).then((r) => r.text());
+  for (const expr of exprs) {
+    const query = expr.replaceAll('$job', 'spool').replaceAll('$__rate_interval', '1m');
+    await prom!.get(`query?query=${encodeURIComponent(query)}`); // throws on a parse error
+    for (const [name] of expr.matchAll(/spool_[a-z_]+/g))
+      assert.ok(text.includes(`\n${name}`), `${name} (in ${expr}) is not exposed`);
+  }
 });
 
 test('promtool finds nothing to lint in a scrape', async () => {
