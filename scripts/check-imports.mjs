@@ -105,7 +105,7 @@ const LAYERS = [
 
 /**
  * The files of http/ a domain may import: the request and caller a service reads (types), the dispatcher's
- * Gatekeeper and NetworkPolicy that auth implements (types), the proxy address rules config and auth apply, and
+ * Gatekeeper and NetworkPolicy that auth implements (types), the trusted proxies auth applies, and
  * the multipart reader an NZB upload uses. Routes, the router and replies stay out of domains: they live in api/.
  */
 const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-address.ts', 'multipart.ts']);

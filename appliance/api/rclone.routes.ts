@@ -25,7 +25,7 @@ export function registerRcloneRoutes(
     try {
       return await mount.start();
     } catch (err) {
-      throw new AppError('INTERNAL', 'Failed to start mount', (err as Error).message);
+      throw new AppError('MOUNT_FAILED', 'Failed to start mount', (err as Error).message);
     }
   });
   router.post('/api/rclone/mount/stop', { access: 'admin' }, () => mount.stop());

@@ -6,7 +6,7 @@ import type { ApiKeyJson } from '../auth/auth.wire.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { Ctx } from '../http/context.js';
 import { Page } from '../http/envelope.js';
-import { notFound } from '../errors/app-error.js';
+import { noSuchRecord } from '../errors/app-error.js';
 import { validationFailed } from '../errors/field-errors.js';
 import type { Router } from '../http/router.js';
 import { zodToFieldErrors } from '../errors/field-errors.js';
@@ -22,7 +22,7 @@ const pageQuery = z.object({
 export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain }): void {
   const me = async (ctx: Ctx) => {
     const user = await auth.auth.currentUser(ctx.user);
-    if (!user) throw notFound('No user account exists yet');
+    if (!user) throw noSuchRecord('No user account exists yet');
     return user;
   };
 

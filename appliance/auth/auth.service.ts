@@ -1,4 +1,4 @@
-import { unauthorized } from '../errors/app-error.js';
+import { badCredentials } from '../errors/app-error.js';
 import type { Principal } from '../http/context.js';
 import type { LoginInput, RegisterInput } from './auth.schemas.js';
 import type { LoginRateLimiter } from './rate-limit.js';
@@ -25,7 +25,7 @@ export class AuthService {
     const user = await this.limiter.attempt(client, username, password, () =>
       this.users.verifyCredentials(username, password),
     );
-    if (!user) throw unauthorized('Invalid username or password');
+    if (!user) throw badCredentials('Invalid username or password');
     return { user: await this.users.recordLogin(user.id), sessionId: await this.sessions.create(user.id) };
   }
 

@@ -82,7 +82,7 @@ test('the first user becomes admin; registration then closes unless enabled; lat
     const first = await auth.users.register(input('alice'));
     assert.equal(first.is_admin, true);
     assert.deepEqual(await auth.users.registrationStatus(), { registration_enabled: false, user_count: 1 });
-    await rejects(auth.users.register(input('bob')), 'FORBIDDEN', /Registration is closed/);
+    await rejects(auth.users.register(input('bob')), 'REGISTRATION_CLOSED', /Registration is closed/);
 
     settings.registrationEnabled = true;
     const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
@@ -114,12 +114,12 @@ test('login by name or email, case-insensitive; wrong password and unknown user 
     assert.equal(byEmail.user.id, byName.user.id);
     await rejects(
       auth.auth.login({ username: 'alice', password: 'wrong-password' }, 'ip1'),
-      'UNAUTHORIZED',
+      'BAD_CREDENTIALS',
       /Invalid username or password/,
     );
     await rejects(
       auth.auth.login({ username: 'nobody', password: 'alice-password' }, 'ip1'),
-      'UNAUTHORIZED',
+      'BAD_CREDENTIALS',
       /Invalid username or password/,
     );
     await auth.auth.logout(byName.sessionId);
@@ -147,7 +147,7 @@ test('the last administrator cannot lose admin rights; with two admins one may g
     assert.equal((await auth.users.setAdmin(bob.id, true)).is_admin, true);
     assert.equal((await auth.users.setAdmin(alice.id, false)).is_admin, false);
     await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
-    await rejects(() => auth.users.setAdmin('missing', true), 'NOT_FOUND');
+    await rejects(() => auth.users.setAdmin('missing', true), 'NO_SUCH_RECORD');
   }));
 
 test('sessions expire after their TTL, slide forward when used, and are purged', () =>
@@ -193,7 +193,7 @@ test('login through the service counts failures per client and answers 429 when 
         auth.auth.login({ username: 'alice', password: `bad-password-${i}` }, 'evil').catch((e: AppError) => e.code),
       );
     const codes = await Promise.all(attempts);
-    assert.equal(codes.filter((c) => c === 'UNAUTHORIZED').length, 10);
+    assert.equal(codes.filter((c) => c === 'BAD_CREDENTIALS').length, 10);
     assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);
     await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
     assert.ok(await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'friend'));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, alreadyExists, notFound } from '../errors/app-error.js';
+import { AppError, alreadyExists, noSuchRecord } from '../errors/app-error.js';
 import type { RegisterInput } from './auth.schemas.js';
 import type { RegistrationStatus } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
@@ -38,14 +38,14 @@ export class UsersService {
 
   async register(input: RegisterInput): Promise<UserRecord> {
     if (!(await this.registrationStatus()).registration_enabled) {
-      throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
+      throw new AppError('REGISTRATION_CLOSED', 'Registration is closed. Ask an administrator to enable it.');
     }
     const passwordHash = await hashPassword(input.password);
     // Check and insert in one transaction: two simultaneous first registrations cannot both become admin.
     return this.repo.atomically((tx) => {
       const count = tx.count();
       if (count > 0 && !this.settings().registrationEnabled) {
-        throw new AppError('FORBIDDEN', 'Registration is closed. Ask an administrator to enable it.');
+        throw new AppError('REGISTRATION_CLOSED', 'Registration is closed. Ask an administrator to enable it.');
       }
       if (tx.byName(input.username) || tx.byEmail(input.username)) {
         throw alreadyExists(`Username '${input.username}' is already taken`);
@@ -103,7 +103,7 @@ export class UsersService {
   setAdmin(id: string, isAdmin: boolean): Promise<UserRecord> {
     return this.repo.atomically((tx) => {
       const user = tx.get(id);
-      if (!user) throw notFound(`User '${id}' not found`);
+      if (!user) throw noSuchRecord(`User '${id}' not found`);
       if (user.is_admin && !isAdmin && tx.all().filter((u) => u.is_admin).length === 1) {
         throw new AppError(
           'LAST_ADMIN',
@@ -123,7 +123,7 @@ export class UsersService {
   private update(id: string, change: (u: UserRecord) => UserRecord): Promise<UserRecord> {
     return this.repo.atomically((tx) => {
       const user = tx.get(id);
-      if (!user) throw notFound(`User '${id}' not found`);
+      if (!user) throw noSuchRecord(`User '${id}' not found`);
       const next = change(user);
       tx.save(next);
       return next;

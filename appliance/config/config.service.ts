@@ -120,7 +120,8 @@ export class ConfigService {
     return this.exclusive(async () => {
       const parsed = await readConfigFile(this.path);
       const kept = 'the running configuration was kept';
-      if (parsed === null) throw new AppError('BAD_REQUEST', `Configuration file ${this.path} does not exist; ${kept}`);
+      if (parsed === null)
+        throw new AppError('CONFIG_FILE_MISSING', `Configuration file ${this.path} does not exist; ${kept}`);
       if (!parsed.ok) throw validationFailed(parsed.errors, `Configuration file has errors; ${kept}`);
       const result = validateConfig(withDefaults(parsed.value, this.defaults).candidate);
       if (!result.ok)

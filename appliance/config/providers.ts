@@ -65,6 +65,6 @@ export function errorsForEntry(errors: FieldError[], index: number): FieldError[
 
 function indexOf(list: readonly ProviderConfig[], id: string): number {
   const index = list.findIndex((p) => p.id === id);
-  if (index < 0) throw new AppError('NOT_FOUND', `No provider with id "${id}"`);
+  if (index < 0) throw new AppError('NO_SUCH_RECORD', `No provider with id "${id}"`);
   return index;
 }

@@ -24,8 +24,6 @@ export class AppError extends Error implements Retryable {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) => new AppError('BAD_REQUEST', message, details);
-export const notFound = (message: string, details?: unknown) => new AppError('NOT_FOUND', message, details);
-export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
-export const forbidden = (message = 'Administrator privileges required') => new AppError('FORBIDDEN', message);
+export const noSuchRecord = (message: string, details?: unknown) => new AppError('NO_SUCH_RECORD', message, details);
+export const badCredentials = (message = 'Invalid username or password') => new AppError('BAD_CREDENTIALS', message);
 export const alreadyExists = (message: string, details?: unknown) => new AppError('ALREADY_EXISTS', message, details);

@@ -64,6 +64,18 @@ test('getattr and readdir answer stat fields and names; a missing path is ENOENT
   assert.equal((await ask(Op.unlink, PATH)).result, Errno.EROFS, 'read_only');
 });
 
+test('a file the health domain judged corrupted is ENOENT to getattr and left out of readdir', async () => {
+  const { ask } = opsWith(new MapSource(articles));
+  t.verdicts.corruptedPaths.add(PATH); // the health store's verdict, asked through vfs.health: the node has none
+  try {
+    assert.equal((await ask(Op.getattr, PATH)).result, Errno.ENOENT);
+    assert.deepEqual((await ask(Op.readdir, '/complete/x/J')).a, []);
+  } finally {
+    t.verdicts.corruptedPaths.delete(PATH);
+  }
+  assert.equal((await ask(Op.getattr, PATH)).result, 0);
+});
+
 test('the first read waits in JS; the read-ahead then lands in the native window, byte-exact', async () => {
   const source = new MapSource(articles, 5);
   const { ask, table, ops } = opsWith(source);

@@ -32,20 +32,20 @@ export class HealthService {
 
   async byPath(path: string): Promise<HealthRecord> {
     const r = await this.d.store.byPath(path);
-    if (!r) throw new AppError('NOT_FOUND', `No health record for ${path}`);
+    if (!r) throw new AppError('NO_SUCH_RECORD', `No health record for ${path}`);
     return r;
   }
 
   async byId(id: number): Promise<HealthRecord> {
     const r = await this.d.store.get(id);
-    if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (!r) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     return r;
   }
 
   async remove(id: number): Promise<HealthRecord> {
     this.d.runner.cancel(id);
     const r = await this.d.store.remove(id);
-    if (!r) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (!r) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     return r;
   }
 
@@ -86,7 +86,7 @@ export class HealthService {
   async check(filePath: string, sourceNzbPath: string | undefined, priority: boolean): Promise<HealthRecord> {
     const node = this.d.files.stat(filePath);
     if (!node || node.type !== 'file' || !node.layoutId)
-      throw new AppError('NOT_FOUND', `No article-backed file at ${filePath}`);
+      throw new AppError('NO_SUCH_PATH', `No article-backed file at ${filePath}`);
     const source = sourceNzbPath || node.sourceNzbPath || null;
     const updated = await this.d.store.upsert(
       node.path,
@@ -109,7 +109,7 @@ export class HealthService {
     if (!(await this.d.runner.cancelAndWait(id))) {
       if (r.manual)
         return (await this.d.store.update(id, (x) => ({ ...x, manual: null, lastError: 'Check cancelled' }))) ?? r;
-      throw new AppError('NOT_FOUND', `No check is running or queued for ${r.path}`);
+      throw new AppError('NO_SUCH_RECORD', `No check is running or queued for ${r.path}`);
     }
     return (await this.d.store.get(id)) ?? r;
   }
@@ -292,7 +292,7 @@ export class HealthService {
 
   private async queue(id: number, priority: boolean, patch: Partial<HealthRecord>): Promise<HealthRecord> {
     const updated = await this.d.store.update(id, (r) => this.queued(r, priority, patch));
-    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (!updated) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     return updated;
   }
 

@@ -64,7 +64,7 @@ export class RepairLoop {
   /** POST /api/health/{id}/repair: a person asks; NOT_FOUND when no arr manages the file. */
   async repairNow(id: number, resetCount: boolean): Promise<HealthRecord> {
     let record = await this.d.store.get(id);
-    if (!record) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (!record) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     if (resetCount) record = (await this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 }))) ?? record;
     return this.attempt(record, true);
   }
@@ -116,7 +116,7 @@ export class RepairLoop {
           repairNextAt: again ? now + repairDelayMs(attempts) : null,
           lastError: `Repair failed (${again ? 'will retry' : 'gave up'}): ${outcome.reason}`,
         });
-        if (manual) throw new AppError('BAD_GATEWAY', `Repair failed: ${outcome.reason}`);
+        if (manual) throw new AppError('REPAIR_FAILED', `Repair failed: ${outcome.reason}`);
         return updated;
       }
       case 'failed':
@@ -125,14 +125,14 @@ export class RepairLoop {
           repairNextAt: null,
           lastError: `Repair failed: ${outcome.reason}`,
         });
-        if (manual) throw new AppError('BAD_GATEWAY', `Repair failed: ${outcome.reason}`);
+        if (manual) throw new AppError('REPAIR_FAILED', `Repair failed: ${outcome.reason}`);
         return (await this.d.store.get(record.id))!;
     }
   }
 
   private async set(id: number, patch: Partial<HealthRecord>): Promise<HealthRecord> {
     const updated = await this.d.store.update(id, (r) => ({ ...r, ...patch }));
-    if (!updated) throw new AppError('NOT_FOUND', `No health record ${id}`);
+    if (!updated) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     return updated;
   }
 }

@@ -52,7 +52,7 @@ export class BodyStream extends Readable {
   }
 
   private tooLarge(): void {
-    this.destroy(new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${this.limit} bytes`));
+    this.destroy(new AppError('BODY_TOO_LARGE', `Request body exceeds the limit of ${this.limit} bytes`));
   }
 
   override _read(): void {
@@ -64,7 +64,7 @@ export class BodyStream extends Readable {
 
   /** Called by the responder when the client went away. */
   abort(): void {
-    if (!this.ended) this.destroy(new AppError('BAD_REQUEST', 'Client closed the connection'));
+    if (!this.ended) this.destroy(new AppError('CLIENT_CLOSED', 'Client closed the connection'));
   }
 }
 

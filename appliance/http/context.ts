@@ -63,7 +63,7 @@ export class Ctx {
 
   /** The principal, or a 401 (for routes whose access rule already guarantees one). */
   get user(): Principal {
-    if (!this.principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
+    if (!this.principal) throw new AppError('AUTH_REQUIRED', 'Authentication required');
     return this.principal;
   }
 }

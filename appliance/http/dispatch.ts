@@ -78,12 +78,12 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
     req.viaTrustedProxy = proxies.has(req.peer);
     req.ip = clientAddress(req.peer, req.header('x-forwarded-for'), proxies);
     if (opts.isReady && !opts.isReady()) {
-      throw new AppError('UNAVAILABLE', 'Spool is starting');
+      throw new AppError('STARTING', 'Spool is starting');
     }
     const match = opts.router.match(req.method, req.rawPath);
     if (match.kind === 'method_not_allowed') {
       reply.header('Allow', match.allowed.join(', '));
-      throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} not allowed on ${req.rawPath}`);
+      throw new AppError('WRONG_METHOD', `Method ${req.method} not allowed on ${req.rawPath}`);
     }
     if (match.kind === 'none' && !req.rawPath.startsWith('/api/') && opts.fallback) {
       addSecurityHeaders(reply, 'console');
@@ -91,7 +91,7 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
       addSecurityHeaders(reply, 'data');
     }
     if (match.kind === 'none') {
-      throw new AppError('NOT_FOUND', `No route for ${req.method} ${req.rawPath}`);
+      throw new AppError('NO_SUCH_ROUTE', `No route for ${req.method} ${req.rawPath}`);
     }
     req.params = decodeParams(match.params);
     const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
@@ -115,8 +115,9 @@ export async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access
   if (!gatekeeper.loginRequired()) return (await gatekeeper.identify(req)) ?? OPEN_PRINCIPAL;
   const principal = await gatekeeper.identify(req);
   if (access === 'public') return principal;
-  if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  if (access === 'admin' && !principal.isAdmin) throw new AppError('FORBIDDEN', 'Administrator privileges required');
+  if (!principal) throw new AppError('AUTH_REQUIRED', 'Authentication required');
+  if (access === 'admin' && !principal.isAdmin)
+    throw new AppError('ADMIN_REQUIRED', 'Administrator privileges required');
   return principal;
 }
 
@@ -132,7 +133,7 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
     try {
       out[k] = decodeURIComponent(v);
     } catch {
-      throw new AppError('BAD_REQUEST', `Malformed percent-encoding in path parameter '${k}'`);
+      throw new AppError('INVALID_PATH', `Malformed percent-encoding in path parameter '${k}'`);
     }
   }
   return out;
@@ -155,7 +156,7 @@ export function sendError(logger: Logger, req: HttpRequest, reply: Reply, err: u
       path: req.rawPath,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
-    appErr = new AppError('INTERNAL', 'Internal server error', `request id ${req.requestId}`);
+    appErr = new AppError('UNEXPECTED', 'Internal server error', `request id ${req.requestId}`);
   }
   if (reply.sent) {
     // Headers already went out (a stream failed midway): the only honest thing left is to cut the connection.

@@ -50,5 +50,5 @@ function answerStarting(res: UwsResponse, req: UwsRequest): void {
   const reply = new Reply(res);
   reply.header('Retry-After', '2');
   if (req.getUrl() === '/ping') reply.json(503, { status: 'Starting' });
-  else reply.json(503, errorBody(new AppError('UNAVAILABLE', 'Spool is starting')));
+  else reply.json(503, errorBody(new AppError('STARTING', 'Spool is starting')));
 }

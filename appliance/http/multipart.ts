@@ -36,7 +36,7 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
   const body = req.body;
   const type = req.header('content-type') ?? '';
   if (!body || !/^multipart\/form-data/i.test(type)) {
-    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', rules.notMultipart));
+    return Promise.reject(new AppError('NOT_MULTIPART', rules.notMultipart));
   }
   if (body.declaredLength !== null && body.declaredLength > rules.maxBodyBytes) return Promise.reject(rules.tooLarge());
   return new Promise<MultipartFile>((resolve, reject) => {
@@ -63,7 +63,7 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
         defParamCharset: 'latin1',
       });
     } catch (err) {
-      return finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${(err as Error).message}`));
+      return finish(new AppError('MALFORMED_BODY', `Malformed multipart upload: ${(err as Error).message}`));
     }
     parser.on('field', (name, value) => {
       if (!(name in fields)) fields[name] = value;
@@ -89,10 +89,10 @@ export function readMultipartFile(req: HttpRequest, rules: MultipartRules): Prom
     });
     parser.on('close', () => finish());
     parser.on('error', (err: Error) =>
-      finish(new AppError('BAD_REQUEST', `Malformed multipart upload: ${err.message}`)),
+      finish(new AppError('MALFORMED_BODY', `Malformed multipart upload: ${err.message}`)),
     );
     body.on('error', (err) =>
-      finish(err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE' ? rules.tooLarge() : err),
+      finish(err instanceof AppError && err.code === 'BODY_TOO_LARGE' ? rules.tooLarge() : err),
     );
     body.pipe(parser);
   });

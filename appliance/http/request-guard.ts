@@ -23,7 +23,7 @@ export function requireJsonBody(req: HttpRequest, path: string, options: RouteOp
   const type = req.header('content-type');
   if (type === undefined ? req.body === null : isJsonType(type)) return;
   throw new AppError(
-    'UNSUPPORTED_MEDIA_TYPE',
+    'NOT_JSON',
     `This route reads JSON: send the body as application/json${type ? ` (got ${type.split(';')[0]})` : ''}`,
   );
 }

@@ -15,7 +15,7 @@ export const NOT_NZB_MESSAGE = 'Only .nzb files are allowed';
 export type NzbUpload = MultipartFile;
 
 const tooLarge = () =>
-  new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE_MESSAGE, [{ field: 'file', message: TOO_LARGE_MESSAGE }]);
+  new AppError('BODY_TOO_LARGE', TOO_LARGE_MESSAGE, [{ field: 'file', message: TOO_LARGE_MESSAGE }]);
 const notNzb = () => validationFailed([{ field: 'file', message: NOT_NZB_MESSAGE }], NOT_NZB_MESSAGE);
 
 /** An NZB upload: the multipart reading is HTTP's; the rules (a `.nzb` name, 100 MB at most) are the importer's. */

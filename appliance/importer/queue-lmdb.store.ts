@@ -63,7 +63,7 @@ export class LmdbQueueStore implements QueueStore {
   ): Promise<string> {
     return this.store.transaction(() => {
       const item = this.tables.get(id);
-      if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+      if (!item) throw new AppError('NO_SUCH_RECORD', `Queue item ${id} not found`);
       const chosen = choose(item, (path) => this.tables.jobDirOwner(path));
       this.tables.holdJobDir(id, chosen);
       this.tables.update(id, (cur) => ({ ...cur, targetPath: chosen }));

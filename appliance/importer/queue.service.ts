@@ -69,7 +69,7 @@ export class QueueService {
 
   async require(id: number): Promise<QueueRecord> {
     const item = await this.repo.get(id);
-    if (!item) throw new AppError('NOT_FOUND', `Queue item ${id} not found`);
+    if (!item) throw new AppError('NO_SUCH_RECORD', `Queue item ${id} not found`);
     return item;
   }
 
@@ -276,14 +276,14 @@ export class QueueService {
   async nzb(id: number): Promise<Buffer> {
     const packed = await this.repo.nzb(id);
     const bytes = packed && (await unpackNzb(packed));
-    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    if (!bytes) throw new AppError('NO_SUCH_RECORD', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 
   /** The NZB still brotli-compressed, as stored (`parseStoredNzb` decompresses it while parsing). */
   async nzbCompressed(id: number): Promise<Buffer> {
     const bytes = await this.repo.nzb(id);
-    if (!bytes) throw new AppError('NOT_FOUND', `The NZB of queue item ${id} is no longer stored`);
+    if (!bytes) throw new AppError('NO_SUCH_RECORD', `The NZB of queue item ${id} is no longer stored`);
     return bytes;
   }
 

@@ -123,7 +123,7 @@ test('processing items cannot be deleted or restarted; others can, and restart r
   assert.equal((await q.get(a.id))?.retryCount, 0);
   assert.equal((await q.get(a.id))?.status, 'pending');
   assert.deepEqual(await q.bulkRemove([a.id, b.id, 999]), { deleted: 2, skipped: [999] });
-  await assert.rejects(q.nzb(a.id), { code: 'NOT_FOUND' });
+  await assert.rejects(q.nzb(a.id), { code: 'NO_SUCH_RECORD' });
   assert.equal((await q.stats()).total_queued, 0);
 });
 

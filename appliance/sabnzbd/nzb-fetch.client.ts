@@ -14,9 +14,9 @@ export async function fetchNzb(
   opts: { timeoutMs?: number; maxBytes?: number } = {},
 ): Promise<{ bytes: Buffer; filename: string }> {
   const url = rawUrl.trim();
-  if (!isHttpUrl(url)) throw new AppError('BAD_REQUEST', 'addurl needs an http or https URL in `name`');
+  if (!isHttpUrl(url)) throw new AppError('INVALID_PARAMETER', 'addurl needs an http or https URL in `name`');
   const maxBytes = opts.maxBytes ?? MAX_NZB_BYTES;
-  const fail = (why: string) => new AppError('BAD_GATEWAY', `Could not fetch the NZB from ${redact(url)}: ${why}`);
+  const fail = (why: string) => new AppError('NZB_FETCH_FAILED', `Could not fetch the NZB from ${redact(url)}: ${why}`);
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? FETCH_TIMEOUT_MS), redirect: 'follow' });

@@ -338,7 +338,7 @@ export class SabnzbdService {
   /** `value`: nzo_ids (comma list) or `all`. */
   private async targets(p: SabParams, all: () => Promise<QueueRecord[]>): Promise<QueueRecord[]> {
     const value = (p.get('value') ?? '').trim();
-    if (value === '') throw new AppError('BAD_REQUEST', 'expects one parameter');
+    if (value === '') throw new AppError('INVALID_PARAMETER', 'expects one parameter');
     if (value.toLowerCase() === 'all') return (await all()).filter(this.filterOf(p));
     const out: QueueRecord[] = [];
     for (const nzo of listOf(value)) {
@@ -377,7 +377,7 @@ function paging(p: SabParams): { start: number; limit: number } {
   const num = (name: string) => {
     const raw = p.get(name)?.trim();
     if (!raw) return 0;
-    if (!/^\d{1,9}$/.test(raw)) throw new AppError('BAD_REQUEST', 'expects integer value');
+    if (!/^\d{1,9}$/.test(raw)) throw new AppError('INVALID_PARAMETER', 'expects integer value');
     return Number(raw);
   };
   return { start: num('start'), limit: num('limit') };

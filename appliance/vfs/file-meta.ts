@@ -10,7 +10,7 @@ import type { FileHealth, FileMeta, FileVerdict, VfsNode } from './types.js';
  */
 export function fileMeta(vfs: VfsService, path: string, health: FileHealth = {}): FileMeta {
   const node = vfs.requireNode(path);
-  if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
+  if (node.type !== 'file') throw new AppError('NOT_A_FILE', `Not a file: ${node.path}`);
   const missing = health.unavailable ?? new Set<string>();
   const segments = node.layoutId
     ? vfs.layout(node).segments.map((s) => ({

@@ -10,7 +10,7 @@ import { AppError } from '../errors/app-error.js';
  */
 export function exportNzb(vfs: VfsService, path: string): { filename: string; xml: string } {
   const node = vfs.requireNode(path);
-  if (node.type !== 'file' || !node.layoutId) throw new AppError('BAD_REQUEST', `Not an imported file: ${node.path}`);
+  if (node.type !== 'file' || !node.layoutId) throw new AppError('NOT_A_FILE', `Not an imported file: ${node.path}`);
   const layout = vfs.layout(node);
   const files = layoutToNzbFiles(layout, {
     poster: 'Spool <spool@localhost>',

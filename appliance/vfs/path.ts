@@ -60,5 +60,5 @@ export function isWithin(path: string, ancestor: string): boolean {
 }
 
 function invalid(message: string): AppError {
-  return new AppError('BAD_REQUEST', `Invalid path: ${message}`);
+  return new AppError('INVALID_PATH', `Invalid path: ${message}`);
 }

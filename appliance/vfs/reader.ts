@@ -31,7 +31,7 @@ export class VfsReadError extends AppError {
     readonly evidence: ArticleEvidence | undefined,
   ) {
     super(
-      'BAD_GATEWAY',
+      'ARTICLE_UNAVAILABLE',
       evidence
         ? `Article ${messageId} of ${path} is unavailable from every provider: ${reason}`
         : `Article ${messageId} of ${path} could not be fetched (providers unreachable, nothing is known missing): ${reason}`,
@@ -75,7 +75,7 @@ export class VfsReader {
   /** Looks a file up once; a stream or a WebDAV GET then reads through the returned handle. */
   openFile(path: string): { node: VfsNode; layout: FileLayout | null } {
     const node = this.vfs.requireNode(path);
-    if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
+    if (node.type !== 'file') throw new AppError('NOT_A_FILE', `Not a file: ${node.path}`);
     return { node, layout: node.layoutId ? this.vfs.layout(node) : null };
   }
 
@@ -95,7 +95,7 @@ export class VfsReader {
     const end = Math.min(node.size, offset + length);
     if (offset < 0 || offset >= end) return;
     if (!layout) {
-      if (!node.sidecarId) throw new AppError('NOT_FOUND', `No content for ${node.path}`);
+      if (!node.sidecarId) throw new AppError('NO_SUCH_PATH', `No content for ${node.path}`);
       const bytes = await this.vfs.sidecars.read(node.sidecarId);
       yield bytes.subarray(offset, end);
       return;

@@ -57,13 +57,13 @@ export class VfsService {
   async addJob(input: AddJobInput): Promise<{ dir: string; files: string[] }> {
     checkSegment(input.category);
     checkSegment(input.jobName);
-    if (!input.category || !input.jobName) throw new AppError('BAD_REQUEST', 'category and jobName are required');
+    if (!input.category || !input.jobName) throw new AppError('INVALID_PARAMETER', 'category and jobName are required');
     const dir = joinPath(joinPath(this.completeDir, input.category), input.jobName);
     const now = Date.now();
     const planned = input.files.map((f) => {
       const path = normalizeVfsPath(`${dir}/${f.name}`);
       if (!isWithin(path, dir) || path === dir)
-        throw new AppError('BAD_REQUEST', `File name escapes the job: ${f.name}`);
+        throw new AppError('INVALID_PATH', `File name escapes the job: ${f.name}`);
       return { f, path };
     });
     const exists = () => {
@@ -141,10 +141,10 @@ export class VfsService {
     return this.repo.get(normalizeVfsPath(path));
   }
 
-  /** A directory's children; corrupted files only when asked. Throws NOT_FOUND / BAD_REQUEST for non-dirs. */
+  /** A directory's children; corrupted files only when asked. Throws NO_SUCH_PATH / INVALID_PATH for non-dirs. */
   list(path: string, opts: ListOptions = {}): VfsNode[] {
     const dir = this.requireNode(path);
-    if (dir.type !== 'directory') throw new AppError('BAD_REQUEST', `Not a directory: ${dir.path}`);
+    if (dir.type !== 'directory') throw new AppError('INVALID_PATH', `Not a directory: ${dir.path}`);
     const kids = this.repo.children(dir.path);
     return opts.showCorrupted ? kids : kids.filter((n) => !this.health.corrupted(n.path));
   }
@@ -152,20 +152,20 @@ export class VfsService {
   requireNode(path: string): VfsNode {
     const p = normalizeVfsPath(path);
     const node = this.repo.get(p);
-    if (!node) throw new AppError('NOT_FOUND', `Not found: ${p}`);
+    if (!node) throw new AppError('NO_SUCH_PATH', `Not found: ${p}`);
     return node;
   }
 
   layout(node: VfsNode): FileLayout {
     const layout = node.layoutId ? this.repo.layout(node.layoutId) : undefined;
-    if (!layout) throw new AppError('NOT_FOUND', `No article map for ${node.path}`);
+    if (!layout) throw new AppError('NO_SUCH_PATH', `No article map for ${node.path}`);
     return layout;
   }
 
   async mkdir(path: string): Promise<VfsNode> {
     const p = normalizeVfsPath(path);
     return this.repo.write(() => {
-      if (this.repo.get(p)) throw new AppError('METHOD_NOT_ALLOWED', `Already exists: ${p}`);
+      if (this.repo.get(p)) throw new AppError('PATH_TAKEN', `Already exists: ${p}`);
       const parent = this.repo.get(parentOf(p));
       if (!parent || parent.type !== 'directory')
         throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
@@ -179,9 +179,9 @@ export class VfsService {
   /** Removes a file or directory (recursively), its layouts and sidecars; returns the removed paths. */
   async remove(path: string): Promise<string[]> {
     const p = normalizeVfsPath(path);
-    if (p === '/') throw new AppError('FORBIDDEN', 'The root cannot be deleted');
+    if (p === '/') throw new AppError('PROTECTED_PATH', 'The root cannot be deleted');
     const removed = await this.repo.write(() => {
-      if (!this.repo.get(p)) throw new AppError('NOT_FOUND', `Not found: ${p}`);
+      if (!this.repo.get(p)) throw new AppError('NO_SUCH_PATH', `Not found: ${p}`);
       return this.deleteSubtree(p);
     });
     this.events.emit('file.removed', { paths: removed });
@@ -200,17 +200,17 @@ export class VfsService {
   ): Promise<{ replaced: boolean }> {
     const src = normalizeVfsPath(from);
     const dst = normalizeVfsPath(to);
-    if (src === '/' || dst === '/') throw new AppError('FORBIDDEN', 'The root cannot be moved or replaced');
-    if (isWithin(dst, src)) throw new AppError('FORBIDDEN', 'Cannot move or copy a directory into itself');
+    if (src === '/' || dst === '/') throw new AppError('PROTECTED_PATH', 'The root cannot be moved or replaced');
+    if (isWithin(dst, src)) throw new AppError('PROTECTED_PATH', 'Cannot move or copy a directory into itself');
     const removed: string[] = [];
     const replaced = await this.repo.write(() => {
       const node = this.repo.get(src);
-      if (!node) throw new AppError('NOT_FOUND', `Not found: ${src}`);
+      if (!node) throw new AppError('NO_SUCH_PATH', `Not found: ${src}`);
       const parent = this.repo.get(parentOf(dst));
       if (!parent || parent.type !== 'directory')
         throw new AppError('PARENT_MISSING', `Destination parent missing: ${parentOf(dst)}`);
       const existed = this.repo.get(dst) !== undefined;
-      if (existed && !opts.overwrite) throw new AppError('PRECONDITION_FAILED', `Destination exists: ${dst}`);
+      if (existed && !opts.overwrite) throw new AppError('DESTINATION_EXISTS', `Destination exists: ${dst}`);
       if (existed) removed.push(...this.deleteSubtree(dst));
       const nodes = opts.shallow ? [node] : this.repo.subtree(src);
       const now = Date.now();
@@ -238,8 +238,8 @@ export class VfsService {
   async writeSidecar(path: string, bytes: Buffer): Promise<{ created: boolean }> {
     const p = normalizeVfsPath(path);
     const existing = this.repo.get(p);
-    if (existing?.type === 'directory') throw new AppError('METHOD_NOT_ALLOWED', `A directory exists at ${p}`);
-    if (existing?.layoutId) throw new AppError('FORBIDDEN', `Cannot overwrite an imported file: ${p}`);
+    if (existing?.type === 'directory') throw new AppError('PATH_TAKEN', `A directory exists at ${p}`);
+    if (existing?.layoutId) throw new AppError('PROTECTED_PATH', `Cannot overwrite an imported file: ${p}`);
     const parent = this.repo.get(parentOf(p));
     if (!parent || parent.type !== 'directory')
       throw new AppError('PARENT_MISSING', `Parent does not exist: ${parentOf(p)}`);
@@ -269,8 +269,8 @@ export class VfsService {
     const p = normalizeVfsPath(path);
     await this.repo.write(() => {
       const node = this.repo.get(p);
-      if (!node) throw new AppError('NOT_FOUND', `Not found: ${p}`);
-      if (p === '/') throw new AppError('FORBIDDEN', 'Properties of the root cannot be changed');
+      if (!node) throw new AppError('NO_SUCH_PATH', `Not found: ${p}`);
+      if (p === '/') throw new AppError('PROTECTED_PATH', 'Properties of the root cannot be changed');
       const props = { ...(node.deadProps ?? {}) };
       for (const [k, v] of changes) {
         if (v === null) delete props[k];
@@ -350,5 +350,5 @@ function toMs(t: number): number {
 /** A layout must tile [0, size) exactly, each segment inside its article; anything else could return wrong bytes. */
 function checkLayout(layout: FileLayout, size: number, name: string): void {
   const problem = layoutProblem(layout, size);
-  if (problem) throw new AppError('BAD_REQUEST', `Layout of ${name}: ${problem}`);
+  if (problem) throw new AppError('INVALID_LAYOUT', `Layout of ${name}: ${problem}`);
 }

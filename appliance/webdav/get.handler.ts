@@ -118,5 +118,5 @@ function listingPage(r: DavRequest, dir: VfsNode): void {
 }
 
 export function assertFile(node: VfsNode): void {
-  if (node.type !== 'file') throw new AppError('BAD_REQUEST', `Not a file: ${node.path}`);
+  if (node.type !== 'file') throw new AppError('NOT_A_FILE', `Not a file: ${node.path}`);
 }

@@ -33,12 +33,13 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
 function parseWant(body: string): Want {
   if (!body.trim()) return { kind: 'allprop' };
   const root = parseXml(body);
-  if (root.ns !== DAV || root.local !== 'propfind') throw new AppError('BAD_REQUEST', 'Expected a DAV:propfind body');
+  if (root.ns !== DAV || root.local !== 'propfind')
+    throw new AppError('MALFORMED_BODY', 'Expected a DAV:propfind body');
   if (child(root, DAV, 'propname')) return { kind: 'propname' };
   const prop = child(root, DAV, 'prop');
   if (prop) return { kind: 'prop', keys: elements(prop).map((e) => propKey(e.ns, e.local)) };
   if (child(root, DAV, 'allprop')) return { kind: 'allprop' };
-  throw new AppError('BAD_REQUEST', 'PROPFIND body names no allprop, propname or prop');
+  throw new AppError('MALFORMED_BODY', 'PROPFIND body names no allprop, propname or prop');
 }
 
 function responseFor(r: DavRequest, node: VfsNode, want: Want): string {
@@ -68,7 +69,7 @@ export async function handleProppatch(r: DavRequest): Promise<void> {
   requireWritable(r, r.path);
   const root = parseXml((await ctx.body()).toString('utf8'));
   if (root.ns !== DAV || root.local !== 'propertyupdate')
-    throw new AppError('BAD_REQUEST', 'Expected a DAV:propertyupdate body');
+    throw new AppError('MALFORMED_BODY', 'Expected a DAV:propertyupdate body');
   const changes: [string, string | null][] = [];
   for (const op of elements(root)) {
     if (op.ns !== DAV || (op.local !== 'set' && op.local !== 'remove')) continue;

@@ -14,8 +14,7 @@ export async function handlePut(r: DavRequest): Promise<void> {
   if (MEDIA_EXT.test(r.path)) throw new DavError(403, 'Media files cannot be uploaded; import an NZB instead');
   const max = deps.sidecarMaxBytes();
   const declared = ctx.req.body?.declaredLength ?? 0;
-  if (declared > max)
-    throw new AppError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${max} bytes (sidecar files only)`);
+  if (declared > max) throw new AppError('BODY_TOO_LARGE', `Uploads are limited to ${max} bytes (sidecar files only)`);
   const existing = deps.vfs.stat(r.path);
   const pre = checkPreconditions(ctx.req, existing?.etag ?? null, existing?.modifiedAt ?? null);
   if (pre !== 'ok') throw new DavError(412, 'Precondition failed');

@@ -59,7 +59,7 @@ export function parseXml(body: string): XmlElement {
   }
   if (error || !root) {
     throw new AppError(
-      'BAD_REQUEST',
+      'MALFORMED_BODY',
       `Request body is not well-formed XML: ${(error as Error | null)?.message ?? 'empty'}`,
     );
   }

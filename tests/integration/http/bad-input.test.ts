@@ -80,7 +80,7 @@ describe('bad input gets its status and a clear message; the server keeps servin
       big,
     );
     assert.equal(declared.status, 413);
-    assert.equal(JSON.parse(declared.body).error.code, 'PAYLOAD_TOO_LARGE');
+    assert.equal(JSON.parse(declared.body).error.code, 'BODY_TOO_LARGE');
     const chunked = await raw(
       srv,
       'POST',
@@ -98,7 +98,7 @@ describe('bad input gets its status and a clear message; the server keeps servin
     assert.equal(r.status, 404);
     assert.deepEqual(r.body, {
       success: false,
-      error: { message: 'No route for GET /api/does-not-exist', details: '', code: 'NOT_FOUND' },
+      error: { message: 'No route for GET /api/does-not-exist', details: '', code: 'NO_SUCH_ROUTE' },
     });
     const m = await api(srv.baseUrl, '/api/auth/login');
     assert.equal(m.status, 405);

@@ -83,19 +83,19 @@ test('the session cookie from the console’s own origin opens the channel; from
   });
   assert.deepEqual(await refused(liveUrl(locked), { cookie: 'spool_session=forged', origin: locked.baseUrl }), {
     status: 401,
-    code: 'UNAUTHORIZED',
+    code: 'AUTH_REQUIRED',
   });
 });
 
 test('the API key opens the channel (header or apikey query, any origin); a wrong key is refused', async () => {
   (await opened(liveUrl(locked), { 'x-api-key': apiKey, origin: 'http://evil.example' })).close();
   (await opened(liveUrl(locked, `?apikey=${encodeURIComponent(apiKey)}`))).close();
-  assert.deepEqual(await refused(liveUrl(locked), { 'x-api-key': 'wrong' }), { status: 401, code: 'UNAUTHORIZED' });
+  assert.deepEqual(await refused(liveUrl(locked), { 'x-api-key': 'wrong' }), { status: 401, code: 'AUTH_REQUIRED' });
 });
 
 test('anonymous callers are refused when login is required', async () => {
-  assert.deepEqual(await refused(liveUrl(locked)), { status: 401, code: 'UNAUTHORIZED' });
-  assert.deepEqual(await refused(liveUrl(locked), { origin: locked.baseUrl }), { status: 401, code: 'UNAUTHORIZED' });
+  assert.deepEqual(await refused(liveUrl(locked)), { status: 401, code: 'AUTH_REQUIRED' });
+  assert.deepEqual(await refused(liveUrl(locked), { origin: locked.baseUrl }), { status: 401, code: 'AUTH_REQUIRED' });
 });
 
 test('with login not required anyone may listen (but not from a foreign page), and events arrive in the wire shape', async () => {
@@ -115,6 +115,31 @@ test('with login not required anyone may listen (but not from a foreign page), a
     ws.close();
   }
 });
+
+test('a client chooses its topics: after subscribe it receives those only; a bad message gets an error', async () => {
+  const ws = await opened(liveUrl(open), { origin: open.baseUrl });
+  try {
+    const messages: LiveMessage[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
+    ws.send(JSON.stringify({ type: 'subscribe', topics: ['nope'] }));
+    ws.send(JSON.stringify({ type: 'subscribe', topics: ['health.record.changed'] }));
+    await until(() => messages.length >= 1);
+    assert.deepEqual(messages.shift(), { type: 'error', message: 'unknown topics: nope' });
+    await until(() => open.app().live.wants('health.record.changed'));
+    open.app().events.emit('queue.item.added', { id: 8, name: 'x', category: null, status: 'pending', paused: false });
+    const record = { id: 3, path: '/complete/tv/a.mkv', change: 'updated' as const, status: 'healthy' as const };
+    open.app().events.emit('health.record.changed', record);
+    await until(() => messages.length >= 1);
+    assert.deepEqual(messages, [{ type: 'event', topic: 'health.record.changed', data: record }]);
+  } finally {
+    ws.close();
+  }
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(check(), 'timed out waiting');
+}
 
 test('a restart ends the open channels (1001) and the next app takes new ones', async () => {
   const ws = await opened(liveUrl(open));

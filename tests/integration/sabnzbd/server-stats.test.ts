@@ -20,6 +20,9 @@ import {
   type TestServer,
 } from '../import/support.js';
 
+/** More than a connection's greeting, AUTHINFO and DATE answers; less than any article. */
+const HANDSHAKE_BYTES = 1_000;
+
 let inn: InnServer;
 let srv: TestServer | undefined;
 let dataDir = '';
@@ -67,7 +70,10 @@ after(async () => {
 test('server_stats counts what the import and a stream fetched, per server and day, across a restart', async () => {
   const before = await sab<Stats>('mode=server_stats');
   assert.deepEqual(Object.keys(before.servers), [inn.host]);
-  assert.equal(before.total, 0);
+  // The pool's idle warm connection may already have read the greeting and the login answers (every byte read
+  // counts, docs/sabnzbd.md "Download totals"), but no article has been asked for.
+  assert.ok(before.total < HANDSHAKE_BYTES, `${before.total} bytes before any article`);
+  assert.deepEqual(Object.values(before.servers[inn.host]!.articles_tried).filter(Boolean), [], 'no article asked');
 
   const data = randomBytes(900_000);
   const posted = await inn.postFile('stats.film.mkv', data, { articleSize: 200_000 });
@@ -110,8 +116,10 @@ test('server_stats counts what the import and a stream fetched, per server and d
   await srv!.stop();
   srv = await start(dataDir);
   const restarted = await sab<Stats>('mode=server_stats');
-  assert.equal(restarted.total, afterStream.total, 'the totals are read back from LMDB');
-  assert.deepEqual(restarted.servers[inn.host]!.daily, s.daily);
+  // Read back from LMDB; the new process's warm connection may add its own handshake on top.
+  assert.ok(restarted.total >= afterStream.total, 'the totals are read back from LMDB');
+  assert.ok(restarted.total < afterStream.total + HANDSHAKE_BYTES, `${restarted.total - afterStream.total} more`);
+  assert.deepEqual(restarted.servers[inn.host]!.articles_tried, s.articles_tried);
 });
 
 test("warnings: the log's recent warnings in SABnzbd's shape; clear empties them; the queue says how many", async () => {

@@ -1,16 +1,17 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RowSelectionState } from '@tanstack/react-table';
 import { describeError } from '../../api/client';
 import { AutoRefreshControl } from '../../components/AutoRefreshControl';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
+import { ListToolbar } from '../../components/ListToolbar';
 import { Pager } from '../../components/Pager';
 import { LoadingBlock } from '../../components/Spinner';
 import { StatTiles } from '../../components/StatTiles';
-import { NARROW, useDebounced, useMediaQuery } from '../../lib/hooks';
+import { useClampedPage, useListState } from '../../components/useListState';
+import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useHealthStats } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
 import { useAutoRefresh } from '../../lib/useAutoRefresh';
@@ -34,20 +35,26 @@ import './health.css';
 export function HealthPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<HealthStatus | ''>('');
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), 300);
   // The contract's default: newest first unless the operator sorts otherwise.
   const [sort, setSort] = useState<{ sortBy: HealthSortBy; sortOrder: SortOrder }>({
     sortBy: 'created_at',
     sortOrder: 'desc',
   });
   const onSort = useCallback((by: HealthSortBy) => setSort((cur) => nextSort(cur, by)), []);
-  const [selection, setSelection] = useState<RowSelectionState>({});
+  const {
+    params: filters,
+    page,
+    setPage,
+    status,
+    setStatus,
+    searchText,
+    setSearchText,
+    selection,
+    setSelection,
+  } = useListState<HealthStatus>(sort);
   const narrow = useMediaQuery(NARROW);
 
-  const listParams = useMemo(() => ({ page, status, search, ...sort }), [page, status, search, sort]);
+  const listParams = useMemo(() => ({ ...filters, ...sort }), [filters, sort]);
   const list = useQuery({
     queryKey: healthKeys.list(listParams),
     queryFn: ({ signal }) => healthApi.list(listParams, signal),
@@ -60,13 +67,8 @@ export function HealthPage() {
   const auto = useAutoRefresh(refresh);
   const actions = useHealthActions(() => setSelection({}));
 
-  useEffect(() => setSelection({}), [page, status, search, sort]);
-  useEffect(() => setPage(1), [status, search, sort]);
   const total = list.data?.meta.total ?? 0;
-  useEffect(() => {
-    const last = Math.max(1, Math.ceil(total / HEALTH_PAGE_SIZE));
-    if (list.data && page > last) setPage(last);
-  }, [list.data, total, page]);
+  useClampedPage(page, setPage, HEALTH_PAGE_SIZE, list.data?.meta.total);
 
   const selectedPaths = Object.keys(selection);
   const s = stats.data;
@@ -125,55 +127,36 @@ export function HealthPage() {
       </div>
 
       <div className="card list-card">
-        <div className="list-filters">
-          <label className="visually-hidden" htmlFor="health-search">
-            Search health records
-          </label>
-          <input
-            id="health-search"
-            className="search-input"
-            type="search"
-            placeholder="Search file paths..."
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            {...auto.pauseHandlers}
-          />
-          <label className="visually-hidden" htmlFor="health-status">
-            Status
-          </label>
-          <select
-            id="health-status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value as HealthStatus | '')}
-            {...auto.pauseHandlers}
+        <ListToolbar
+          search={{
+            id: 'health-search',
+            label: 'Search health records',
+            placeholder: 'Search file paths...',
+            value: searchText,
+            onChange: setSearchText,
+          }}
+          status={{
+            id: 'health-status',
+            label: 'Status',
+            allLabel: 'All',
+            options: HEALTH_STATUSES,
+            value: status,
+            onChange: setStatus,
+          }}
+          pauseHandlers={auto.pauseHandlers}
+          selected={selectedPaths.length}
+        >
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            onClick={() => actions.bulkRestart(selectedPaths)}
           >
-            <option value="">All</option>
-            {HEALTH_STATUSES.map((st) => (
-              <option key={st} value={st}>
-                {st}
-              </option>
-            ))}
-          </select>
-          {selectedPaths.length > 0 && (
-            <div className="list-bulk" role="group" aria-label="Bulk actions">
-              <span className="muted small">{selectedPaths.length} selected</span>
-              <button
-                type="button"
-                className="btn btn--secondary btn--sm"
-                onClick={() => actions.bulkRestart(selectedPaths)}
-              >
-                Restart Checks
-              </button>
-              <button
-                type="button"
-                className="btn btn--danger btn--sm"
-                onClick={() => actions.bulkDelete(selectedPaths)}
-              >
-                Delete Selected
-              </button>
-            </div>
-          )}
-        </div>
+            Restart Checks
+          </button>
+          <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedPaths)}>
+            Delete Selected
+          </button>
+        </ListToolbar>
 
         {list.isPending ? (
           <LoadingBlock label="Loading health records..." />

@@ -1,7 +1,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
-import { Checkbox } from '../../components/Checkbox';
 import { Icon } from '../../components/Icon';
 import type { SelectableFeatures } from '../../components/SelectableTable';
+import { selectColumn } from '../../components/selectColumn';
 import { StatusBadge } from '../../components/StatusBadge';
 import { StatusTip } from '../../components/StatusTip';
 import { formatDate, formatRelativeTime, shortenMiddle } from '../../lib/format';
@@ -84,24 +84,7 @@ const when = (iso: string | null) => <span title={iso ? formatDate(iso) : undefi
 /** The Health columns (docs/console.md), in order; File Path and Created At sort on the server. */
 export function healthColumns(opts: HealthColumnOptions) {
   return column.columns([
-    column.display({
-      id: 'select',
-      header: ({ table }) => (
-        <Checkbox
-          label="Select all on this page"
-          checked={table.getIsAllRowsSelected()}
-          indeterminate={table.getIsSomeRowsSelected()}
-          onChange={(on) => table.toggleAllRowsSelected(on)}
-        />
-      ),
-      cell: ({ row }) => (
-        <Checkbox
-          label={`Select ${fileName(row.original.file_path)}`}
-          checked={row.getIsSelected()}
-          onChange={(on) => row.toggleSelected(on)}
-        />
-      ),
-    }),
+    selectColumn<HealthRecord>((record) => fileName(record.file_path)),
     column.accessor('file_path', {
       header: () => <SortHeader label="File Path" by="file_path" opts={opts} />,
       cell: ({ getValue }) => (

@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RowSelectionState } from '@tanstack/react-table';
 import { describeError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
+import { ListToolbar } from '../../components/ListToolbar';
 import { LoadingBlock } from '../../components/Spinner';
 import { AutoRefreshControl } from '../../components/AutoRefreshControl';
 import { Pager } from '../../components/Pager';
+import { useClampedPage, useListState } from '../../components/useListState';
 import { useAutoRefresh } from '../../lib/useAutoRefresh';
-import { NARROW, useDebounced, useMediaQuery } from '../../lib/hooks';
+import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useQueueStats } from '../../lib/queries';
 import { QueueStatTiles } from './QueueStatTiles';
 import { QueueTable } from './QueueTable';
@@ -22,14 +23,9 @@ import './queue.css';
 /** Queue Management (docs/console-contract.md §2). */
 export function QueuePage() {
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<QueueStatus | ''>('');
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), 300);
-  const [selection, setSelection] = useState<RowSelectionState>({});
   const narrow = useMediaQuery(NARROW);
-
-  const params = useMemo(() => ({ page, status, search }), [page, status, search]);
+  const { params, page, setPage, status, setStatus, searchText, setSearchText, selection, setSelection } =
+    useListState<QueueStatus>();
   const list = useQuery({
     queryKey: queueKeys.list(params),
     queryFn: ({ signal }) => queueApi.list(params, signal),
@@ -44,17 +40,11 @@ export function QueuePage() {
     [actions.rowActions, narrow],
   );
 
-  // A new filter or page starts from a clean selection; the page is clamped when items go away.
-  useEffect(() => setSelection({}), [page, status, search]);
-  useEffect(() => setPage(1), [status, search]);
   const total = list.data?.meta.total ?? 0;
-  useEffect(() => {
-    const last = Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE));
-    if (list.data && page > last) setPage(last);
-  }, [list.data, total, page]);
+  useClampedPage(page, setPage, QUEUE_PAGE_SIZE, list.data?.meta.total);
 
   const selectedIds = Object.keys(selection).map(Number);
-  const filtered = status !== '' || search !== '';
+  const filtered = status !== '' || params.search !== '';
   const s = stats.data;
 
   return (
@@ -94,51 +84,32 @@ export function QueuePage() {
       <QueueStatTiles stats={s} />
 
       <div className="card list-card">
-        <div className="list-filters">
-          <label className="visually-hidden" htmlFor="queue-search">
-            Search queue
-          </label>
-          <input
-            id="queue-search"
-            className="search-input"
-            type="search"
-            placeholder="Search NZB files..."
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            {...auto.pauseHandlers}
-          />
-          <label className="visually-hidden" htmlFor="status-tip">
-            Status filter
-          </label>
-          <select
-            id="status-tip"
-            value={status}
-            onChange={(e) => setStatus(e.target.value as QueueStatus | '')}
-            {...auto.pauseHandlers}
-          >
-            <option value="">All statuses</option>
-            {QUEUE_STATUSES.map((st) => (
-              <option key={st} value={st}>
-                {st}
-              </option>
-            ))}
-          </select>
-          {selectedIds.length > 0 && (
-            <div className="list-bulk" role="group" aria-label="Bulk actions">
-              <span className="muted small">{selectedIds.length} selected</span>
-              <button
-                type="button"
-                className="btn btn--secondary btn--sm"
-                onClick={() => actions.bulkRestart(selectedIds)}
-              >
-                Restart Selected
-              </button>
-              <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
-                Delete Selected
-              </button>
-            </div>
-          )}
-        </div>
+        <ListToolbar
+          search={{
+            id: 'queue-search',
+            label: 'Search queue',
+            placeholder: 'Search NZB files...',
+            value: searchText,
+            onChange: setSearchText,
+          }}
+          status={{
+            id: 'status-tip',
+            label: 'Status filter',
+            allLabel: 'All statuses',
+            options: QUEUE_STATUSES,
+            value: status,
+            onChange: setStatus,
+          }}
+          pauseHandlers={auto.pauseHandlers}
+          selected={selectedIds.length}
+        >
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => actions.bulkRestart(selectedIds)}>
+            Restart Selected
+          </button>
+          <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
+            Delete Selected
+          </button>
+        </ListToolbar>
 
         {list.isPending ? (
           <LoadingBlock label="Loading queue..." />

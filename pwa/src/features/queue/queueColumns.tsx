@@ -1,6 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
-import { Checkbox } from '../../components/Checkbox';
 import type { SelectableFeatures } from '../../components/SelectableTable';
+import { selectColumn } from '../../components/selectColumn';
 import { StatusBadge } from '../../components/StatusBadge';
 import { StatusTip } from '../../components/StatusTip';
 import { Icon } from '../../components/Icon';
@@ -93,24 +93,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
 /** The columns of docs/console-contract.md §2, in order. */
 export function queueColumns(actions: RowActions) {
   return column.columns([
-    column.display({
-      id: 'select',
-      header: ({ table }) => (
-        <Checkbox
-          label="Select all on this page"
-          checked={table.getIsAllRowsSelected()}
-          indeterminate={table.getIsSomeRowsSelected()}
-          onChange={(on) => table.toggleAllRowsSelected(on)}
-        />
-      ),
-      cell: ({ row }) => (
-        <Checkbox
-          label={`Select ${baseName(row.original.nzb_path)}`}
-          checked={row.getIsSelected()}
-          onChange={(on) => row.toggleSelected(on)}
-        />
-      ),
-    }),
+    selectColumn<QueueItem>((item) => baseName(item.nzb_path)),
     column.accessor('nzb_path', {
       header: 'NZB File',
       cell: ({ row }) => <NzbCell item={row.original} max={actions.pathMax} />,
