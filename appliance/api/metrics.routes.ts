@@ -19,7 +19,7 @@ export interface MetricsRouteDeps {
  */
 export function registerMetricsRoutes(router: Router, deps: MetricsRouteDeps): void {
   router.get('/metrics', { access: 'public' }, async (ctx) => {
-    if (!(await allowed(ctx, deps))) throw new AppError('UNAUTHORIZED', 'An API key is required to read /metrics');
+    if (!(await allowed(ctx, deps))) throw new AppError('AUTH_REQUIRED', 'An API key is required to read /metrics');
     const text = await deps.metrics.scrape();
     ctx.reply.header('Cache-Control', 'no-store').send(text, deps.metrics.contentType, ctx.req.method === 'HEAD');
   });
