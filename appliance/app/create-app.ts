@@ -32,6 +32,7 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
+import { wireStreamRegistry } from './streams.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -218,6 +219,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
+    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = countRepairs(opts.repairer ?? arrs.repair, metrics);
     const health = createHealth({
@@ -251,6 +254,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       sabnzbd,
       health,
       metrics,
+      streams: streams.registry,
       requestRestart: (force) => resolveRestart({ force }),
     });
 

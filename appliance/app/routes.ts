@@ -24,6 +24,8 @@ import type { SpoolMetrics } from '../metrics/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
+import { registerStreamsRoutes } from '../api/streams.routes.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -41,6 +43,7 @@ export interface RouteServices {
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
   metrics: SpoolMetrics;
+  streams: StreamRegistry;
   requestRestart(force: boolean): void;
 }
 
@@ -68,6 +71,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
   registerMetricsRoutes(router, s);
+  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

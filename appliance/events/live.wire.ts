@@ -126,7 +126,8 @@ export interface StreamClosedEvent extends StreamTimings {
   bytes_sent: number;
   /** Where the last read ended. */
   position: number;
-  reason: 'done' | 'aborted' | 'error';
+  /** 'ended': an admin ended it (DELETE /api/streams/{id}). */
+  reason: 'done' | 'aborted' | 'error' | 'ended';
 }
 
 /** Config fields a save changed (dotted paths like `providers.0.host`); never their values. */

@@ -41,8 +41,8 @@ export interface StreamSnapshot {
   reason: CloseReason | null;
 }
 
-/** All read (or the reader was done), the client went away, or a read failed. */
-export type CloseReason = 'done' | 'aborted' | 'error';
+/** All read (or the reader was done), the client went away, a read failed, or an admin ended it (`end`). */
+export type CloseReason = 'done' | 'aborted' | 'error' | 'ended';
 
 /** The port a live view listens on (app/ wires it to the event bus). Called on the JS thread, synchronously. */
 export interface StreamObserver {
@@ -95,6 +95,17 @@ export class ReadHandles {
     return () => void this.observers.delete(o);
   }
 
+  /**
+   * Ends an open handle for an admin (DELETE /api/streams/{id}): its front stops serving it (WebDAV cuts the
+   * connection, FUSE answers its reads with EIO) and it closes as 'ended'. False when no such handle is open.
+   */
+  end(id: number): boolean {
+    const h = this.open_.get(id);
+    if (!h) return false;
+    h.end();
+    return true;
+  }
+
   /** Whether anyone listens (events are built only then). */
   get observed(): boolean {
     return this.observers.size > 0;
@@ -133,6 +144,8 @@ export class ReadHandle {
   private seekReadMs: number | null = null;
   private lastProgress: number;
   private reason: CloseReason | null = null;
+  private endedByAdmin = false;
+  private readonly onEnd_: (() => void)[] = [];
 
   /** @internal: ReadHandles.open */
   constructor(
@@ -202,13 +215,30 @@ export class ReadHandle {
     return this.tracker.publishedCount;
   }
 
+  /** What the front does when an admin ends the handle (cut the connection, fail the reads). */
+  onEnd(fn: () => void): void {
+    this.onEnd_.push(fn);
+  }
+
+  /** True once an admin ended the handle: the front serves nothing more of it. */
+  get ended(): boolean {
+    return this.endedByAdmin;
+  }
+
+  /** @internal: ReadHandles.end */
+  end(): void {
+    if (this.reason || this.endedByAdmin) return;
+    this.endedByAdmin = true;
+    for (const fn of this.onEnd_.splice(0)) fn();
+  }
+
   /**
    * Ends the handle (a second close is ignored); `reason` goes to the observers. `nativeBytes`: what the native
    * window served in all (FUSE), which replaces the estimate `servedUpTo` kept.
    */
   close(reason: CloseReason = 'done', nativeBytes?: number): void {
     if (this.reason) return;
-    this.reason = reason;
+    this.reason = this.endedByAdmin ? 'ended' : reason;
     this.tracker.close();
     if (nativeBytes !== undefined && nativeBytes >= 0) this.bytes += nativeBytes - this.nativeEstimate;
     this.hub.emit('closed', this);
