@@ -90,9 +90,9 @@ const LAYERS = [
   // Takes plain settings; knows no config file, user or route.
   ['engine', ['layout', 'archive', 'nzb', 'workers/', 'nntp', 'articles']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service. A domain serves callers; it reaches http/
+  // rclone, the arrs, the import queue, file health, the SABnzbd service, notifications. A domain serves callers; it reaches http/
   // only through HTTP_PORTS.
-  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd']],
+  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd', 'notify']],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
   ['fronts', ['http', 'webdav', 'fuse']],
   // Every route module: the /api calls of the console contract and the SABnzbd API, thin, one service call each.

@@ -19,6 +19,8 @@ import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerHealthRoutes } from '../api/health.routes.js';
+import { registerNotificationsRoutes } from '../api/notifications.routes.js';
+import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
@@ -38,6 +40,7 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  notifier: Notifier;
   requestRestart(force: boolean): void;
 }
 
@@ -64,6 +67,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
+  registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 
