@@ -244,7 +244,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger: logger.child('notify'),
     });
     closers.push(() => notifier.close());
-    closers.push(wireNotifications({ events, config, notifier, importer, health, clock, logger: logger.child('notify') }));
+    closers.push(
+      wireNotifications({ events, config, notifier, importer, health, clock, logger: logger.child('notify') }),
+    );
 
     const router = new Router();
     const version = readVersion(root);

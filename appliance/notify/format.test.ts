@@ -68,3 +68,12 @@ test('apprise: {title, body, type}, an error as failure and a warning as warning
   const warn = formatRequest({ type: 'apprise', url: 'http://a', token: '' }, { ...notice, severity: 'warning' });
   assert.equal((JSON.parse(warn.body) as { type: string }).type, 'warning');
 });
+
+test('discord: a long message is cut to the limits Discord accepts', () => {
+  const long = { ...notice, title: 't'.repeat(300), message: 'm'.repeat(5000) };
+  const body = JSON.parse(formatRequest({ type: 'discord', url: 'http://d', token: '' }, long).body) as {
+    embeds: { title: string; description: string }[];
+  };
+  assert.equal(body.embeds[0]!.title.length, 256);
+  assert.equal(body.embeds[0]!.description.length, 4096);
+});

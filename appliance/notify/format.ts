@@ -17,7 +17,11 @@ export interface OutboundRequest {
 
 const JSON_TYPE = 'application/json';
 const NTFY_PRIORITY: Record<NotifySeverity, string> = { info: '3', warning: '4', error: '5' };
-const NTFY_TAG: Record<NotifySeverity, string> = { info: 'information_source', warning: 'warning', error: 'rotating_light' };
+const NTFY_TAG: Record<NotifySeverity, string> = {
+  info: 'information_source',
+  warning: 'warning',
+  error: 'rotating_light',
+};
 const DISCORD_COLOR: Record<NotifySeverity, number> = { info: 0x3b82f6, warning: 0xf59e0b, error: 0xef4444 };
 const APPRISE_TYPE: Record<NotifySeverity, string> = { info: 'info', warning: 'warning', error: 'failure' };
 
@@ -44,11 +48,11 @@ export function formatRequest(target: TargetAddress, n: Notice): OutboundRequest
         url: target.url,
         headers: { 'Content-Type': JSON_TYPE },
         body: JSON.stringify({
-          content: `**${n.title}**`,
+          content: cut(`**${n.title}**`, 2000),
           embeds: [
             {
-              title: n.title,
-              description: n.message,
+              title: cut(n.title, 256),
+              description: cut(n.message, 4096),
               color: DISCORD_COLOR[n.severity],
               timestamp: new Date(n.time).toISOString(),
               footer: { text: `Spool · ${n.kind}` },
@@ -63,6 +67,11 @@ export function formatRequest(target: TargetAddress, n: Notice): OutboundRequest
         body: JSON.stringify({ title: n.title, body: n.message, type: APPRISE_TYPE[n.severity] }),
       };
   }
+}
+
+/** Discord refuses a message whose fields exceed their limits (content 2000, embed title 256, description 4096). */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** HTTP header values are Latin-1 without line breaks: anything else becomes '?' and breaks become spaces. */

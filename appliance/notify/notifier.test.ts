@@ -16,7 +16,9 @@ function settings(over: Partial<NotificationsConfig> = {}): NotificationsConfig 
     ...structuredClone(DEFAULTS.notifications),
     enabled: true,
     min_interval_seconds: 0,
-    targets: [{ name: 'hook', type: 'webhook', url: 'http://h/x', token: '', enabled: true, events: [...NOTIFY_KINDS] }],
+    targets: [
+      { name: 'hook', type: 'webhook', url: 'http://h/x', token: '', enabled: true, events: [...NOTIFY_KINDS] },
+    ],
     ...over,
   };
 }

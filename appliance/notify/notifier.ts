@@ -45,7 +45,9 @@ export class Notifier {
         this.limited(t.name, notice, s.min_interval_seconds * 1000);
       }
     } catch (err) {
-      this.d.logger.error('could not queue a notification', { error: err instanceof Error ? err.message : String(err) });
+      this.d.logger.error('could not queue a notification', {
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 
@@ -95,11 +97,14 @@ export class Notifier {
       return;
     }
     const entry: Held = { notices: [notice], cancel: () => undefined };
-    entry.cancel = this.d.clock.schedule(() => {
-      this.held.delete(key);
-      this.lastSent.set(key, this.d.clock.now());
-      if (!this.closed) this.queue(target).push(coalesced(entry.notices));
-    }, last + intervalMs - now);
+    entry.cancel = this.d.clock.schedule(
+      () => {
+        this.held.delete(key);
+        this.lastSent.set(key, this.d.clock.now());
+        if (!this.closed) this.queue(target).push(coalesced(entry.notices));
+      },
+      last + intervalMs - now,
+    );
     this.held.set(key, entry);
   }
 
