@@ -173,6 +173,10 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     backlog_window_minutes: 60,
     backlog_growth: 500,
   },
+  metrics: {
+    // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
+    open: false,
+  },
 });
 
 /** Defaults for one provider entry (docs/console-contract.md §9). */

@@ -217,6 +217,11 @@ export const notificationsSchema = z.strictObject({
   backlog_growth: intRange(1, 1_000_000),
 });
 
+/** GET /metrics (docs/metrics.md): `open` serves it without an API key. */
+export const metricsSchema = z.strictObject({
+  open: z.boolean(),
+});
+
 export const configSchema = z.strictObject({
   webdav: webdavSchema,
   auth: authSchema,
@@ -231,6 +236,7 @@ export const configSchema = z.strictObject({
   arrs: arrsSchema,
   log: logSchema,
   notifications: notificationsSchema,
+  metrics: metricsSchema,
 });
 
 export type SpoolConfig = z.infer<typeof configSchema>;
@@ -249,6 +255,7 @@ export type ArrInstance = ArrsConfig['radarr_instances'][number];
 export type LogConfig = SpoolConfig['log'];
 export type NotificationsConfig = SpoolConfig['notifications'];
 export type NotifyTargetConfig = NotificationsConfig['targets'][number];
+export type MetricsConfig = SpoolConfig['metrics'];
 
 /** Sections the console edits with PATCH /api/config/{section} (providers have their own API). */
 export const PATCHABLE_SECTIONS = [
@@ -264,6 +271,7 @@ export const PATCHABLE_SECTIONS = [
   'health',
   'log',
   'notifications',
+  'metrics',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 

@@ -203,3 +203,26 @@ test('no connection allowed at all: requests wait for the probe, or fail retryab
   assert.equal(articleEvidence(err), undefined);
   assert.equal(await impatient.stat('a1@t').catch((e: NntpError) => e.kind), 'provider_capacity');
 });
+
+test('a primary that allows no connection: requests go to the next provider, and a 430 there is no verdict', async () => {
+  const { s: full } = await capped(0, 'auth');
+  const { s: other, data } = await capped(8, 'auth');
+  other.setBehaviour('a5@t', 'missing');
+  const p = closeAfterTests(
+    new NntpPool([fakeProvider(full, { id: 'full', max_connections: 8 }), fakeProvider(other, { id: 'other' })], {
+      connectTimeoutMs: 2000,
+      keepaliveMs: 0,
+      coolingWaitMs: 0,
+    }),
+  );
+  await burst(p, data.slice(0, 4), 4);
+  const err = await p.body('a5@t').then(
+    () => assert.fail('a5 is on no provider that answered'),
+    (e: NntpError) => e,
+  );
+  assert.equal(articleEvidence(err), undefined, `${err.name}: ${err.message}`);
+  assert.equal(err.kind, 'provider_capacity');
+  const [m] = p.metrics().providers;
+  assert.equal(m!.allowed_connections, 0);
+  assert.equal(m!.cooling_down, false);
+});
