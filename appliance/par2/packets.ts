@@ -39,8 +39,10 @@ export interface ScanOptions {
 
 export interface ScanResult {
   packets: RawPacket[];
-  /** Packets dropped because their MD5 did not match their bytes (or, lenient, whose header was unreadable). */
+  /** Packets dropped because their MD5 did not match their bytes. */
   damagedPackets: number;
+  /** Lenient only: headers skipped as unreadable (bad magic, length, a truncated tail). */
+  unreadableHeaders: number;
   /** Why, for the first few of them. */
   reasons: string[];
 }
@@ -50,9 +52,8 @@ const MAX_REASONS = 8;
 /** Splits `data` into verified packets. Every step moves forward by at least 8 bytes, so the loop is bounded. */
 export function scanPackets(data: Uint8Array, options: ScanOptions = {}): ScanResult {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const result: ScanResult = { packets: [], damagedPackets: 0, reasons: [] };
-  const damaged = (reason: string) => {
-    result.damagedPackets++;
+  const result: ScanResult = { packets: [], damagedPackets: 0, unreadableHeaders: 0, reasons: [] };
+  const note = (reason: string) => {
     if (result.reasons.length < MAX_REASONS) result.reasons.push(reason);
   };
   let offset = options.lenient ? buf.indexOf(PAR2_MAGIC) : 0;
@@ -60,7 +61,8 @@ export function scanPackets(data: Uint8Array, options: ScanOptions = {}): ScanRe
     const fault = headerFault(buf, offset);
     if (fault) {
       if (!options.lenient) throw new Par2Error('malformed', fault);
-      damaged(fault);
+      result.unreadableHeaders++;
+      note(fault);
       offset = buf.indexOf(PAR2_MAGIC, offset + 8); // resynchronise on the next magic
       continue;
     }
@@ -74,7 +76,10 @@ export function scanPackets(data: Uint8Array, options: ScanOptions = {}): ScanRe
       if (md5.equals(buf.subarray(offset + 16, offset + 32))) {
         const setId = buf.subarray(offset + 32, offset + 48);
         result.packets.push({ offset, setId, type, body: buf.subarray(offset + PAR2_HEADER_BYTES, end) });
-      } else damaged(`packet ${typeName(type)} at byte ${offset}: its MD5 does not match its bytes`);
+      } else {
+        result.damagedPackets++;
+        note(`packet ${typeName(type)} at byte ${offset}: its MD5 does not match its bytes`);
+      }
     }
     offset = options.lenient ? buf.indexOf(PAR2_MAGIC, end) : end;
   }
@@ -98,5 +103,11 @@ function headerFault(buf: Buffer, offset: number): string | null {
 
 /** The readable part of a type ("FileDesc", "RecvSlic"), for messages. */
 export function typeName(type: Buffer): string {
-  return type.subarray(8).toString('latin1').replace(/\0+$/, '').replace(/[^\x20-\x7e]/g, '?') || '(unnamed)';
+  return (
+    type
+      .subarray(8)
+      .toString('latin1')
+      .replace(/\0+$/, '')
+      .replace(/[^\x20-\x7e]/g, '?') || '(unnamed)'
+  );
 }

@@ -61,7 +61,10 @@ export function readPar2Set(volumes: readonly Uint8Array[]): Par2Set {
   const setId = main.setId.toString('hex');
   for (const p of packets)
     if (!p.setId.equals(main.setId))
-      throw new Par2Error('mismatch', `packet ${typeName(p.type)} belongs to set ${p.setId.toString('hex')}, not ${setId}`);
+      throw new Par2Error(
+        'mismatch',
+        `packet ${typeName(p.type)} belongs to set ${p.setId.toString('hex')}, not ${setId}`,
+      );
   const { sliceSize, recoveryIds, nonRecoveryIds } = readMain(main.body);
   const descriptions = new Map<string, Omit<Par2File, 'sliceCount' | 'firstSlice'>>();
   const checksums = new Map<string, SliceChecksum[]>();
@@ -76,7 +79,10 @@ export function readPar2Set(volumes: readonly Uint8Array[]): Par2Set {
       checksums.set(fileId, list);
     } else if (p.type.equals(PACKET_TYPES.recoverySlice)) {
       if (p.body.length !== 4 + sliceSize)
-        throw new Par2Error('mismatch', `recovery slice of ${p.body.length - 4} bytes in a set of ${sliceSize}-byte slices`);
+        throw new Par2Error(
+          'mismatch',
+          `recovery slice of ${p.body.length - 4} bytes in a set of ${sliceSize}-byte slices`,
+        );
       recovery.set(p.body.readUInt32LE(0), p.body.subarray(4));
     } else if (p.type.equals(PACKET_TYPES.creator)) creator = p.body.toString('latin1').replace(/\0+$/, '');
   }

@@ -45,7 +45,11 @@ export async function findDamagedSlices(set: Par2Set, read: SliceReader): Promis
  * read once; memory beyond the k rebuilt slices is one slice). Each rebuilt slice is checked against its MD5 and
  * CRC32; the result holds the zero-padded slice (cut it to the file's length for the last slice of a file).
  */
-export async function repairSlices(set: Par2Set, missing: readonly number[], read: SliceReader): Promise<Map<number, Buffer>> {
+export async function repairSlices(
+  set: Par2Set,
+  missing: readonly number[],
+  read: SliceReader,
+): Promise<Map<number, Buffer>> {
   const k = missing.length;
   const result = new Map<number, Buffer>();
   if (k === 0) return result;
@@ -60,12 +64,14 @@ export async function repairSlices(set: Par2Set, missing: readonly number[], rea
   const b = invert(a);
   const out = missing.map(() => Buffer.alloc(set.sliceSize));
   const scratch = Buffer.alloc(set.sliceSize);
-  for (let j = 0; j < k; j++) for (let r = 0; r < k; r++) mulAdd(out[j]!, aligned(set.recovery.get(used[r]!)!, scratch), b[j]![r]!);
+  for (let j = 0; j < k; j++)
+    for (let r = 0; r < k; r++) mulAdd(out[j]!, aligned(set.recovery.get(used[r]!)!, scratch), b[j]![r]!);
   const isMissing = new Set(missing);
   for (let i = 0; i < count; i++) {
     if (isMissing.has(i)) continue;
     const data = await read(i);
-    if (!data) throw new Par2Error('unrepairable', `cannot repair: input slice ${i} became unreadable during the repair`);
+    if (!data)
+      throw new Par2Error('unrepairable', `cannot repair: input slice ${i} became unreadable during the repair`);
     const slice = padInto(data, scratch);
     const c = gfExp2(logs[i]!);
     const powers = used.map((e) => gfPow(c, e));
