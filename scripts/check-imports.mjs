@@ -91,9 +91,12 @@ const LAYERS = [
   // Takes plain settings; knows no config file, user or route.
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service. A domain serves callers; it reaches http/
-  // only through HTTP_PORTS.
-  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd']],
+  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics.
+  // A domain serves callers; it reaches http/ only through HTTP_PORTS.
+  [
+    'domains',
+    ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd', 'streams', 'metrics'],
+  ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
   ['fronts', ['http', 'webdav', 'fuse']],
   // Every route module: the /api calls of the console contract and the SABnzbd API, thin, one service call each.
@@ -106,7 +109,7 @@ const LAYERS = [
 
 /**
  * The files of http/ a domain may import: the request and caller a service reads (types), the dispatcher's
- * Gatekeeper and NetworkPolicy that auth implements (types), the proxy address rules config and auth apply, and
+ * Gatekeeper and NetworkPolicy that auth implements (types), the trusted proxies auth applies, and
  * the multipart reader an NZB upload uses. Routes, the router and replies stay out of domains: they live in api/.
  */
 const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-address.ts', 'multipart.ts']);

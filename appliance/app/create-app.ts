@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { countRepairs, createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
 import { tickPoolMetrics } from './pool-events.js';
@@ -31,6 +32,7 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
+import { wireStreamRegistry } from './streams.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -168,8 +170,11 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
+    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
+    const metrics = createMetrics(() => ({ pool, handles: streaming.handles, importer, healthStore, clock }));
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
+      onCommandDone: (done) => metrics.commandDone(done),
       idleWarmConnections: 1,
       // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
       onCapChange: (id, allowed, max) => {
@@ -214,7 +219,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
-    const repairer = opts.repairer ?? arrs.repair;
+    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    closers.push(streams.stop);
+    closers.push(wireMetrics(events, metrics));
+    const repairer = countRepairs(opts.repairer ?? arrs.repair, metrics);
     const health = createHealth({
       store: healthStore,
       config,
@@ -245,6 +253,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       arrs,
       sabnzbd,
       health,
+      metrics,
+      streams: streams.registry,
       requestRestart: (force) => resolveRestart({ force }),
     });
 

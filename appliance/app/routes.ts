@@ -19,9 +19,13 @@ import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerHealthRoutes } from '../api/health.routes.js';
+import { registerMetricsRoutes } from '../api/metrics.routes.js';
+import type { SpoolMetrics } from '../metrics/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
+import { registerStreamsRoutes } from '../api/streams.routes.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -38,12 +42,14 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  metrics: SpoolMetrics;
+  streams: StreamRegistry;
   requestRestart(force: boolean): void;
 }
 
 /**
  * The route table: every HTTP route of Spool is registered here and nowhere else (/ping, /api/*, /sabnzbd/api,
- * /webdav). A new domain adds one line. The router matches the most specific route first, so order is free.
+ * /webdav, /metrics). A new domain adds one line. The router matches the most specific route first, so order is free.
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
@@ -64,6 +70,8 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
+  registerMetricsRoutes(router, s);
+  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

@@ -63,7 +63,16 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   const locks = new LockManager();
   // rclone.log_level is the mount's own level (both backends; the rclone rcd gets it too, as main.LogLevel).
   const fuseLog = withMinLevel(deps.logger.child('fuse'), () => mountLogLevel(deps.config.get().rclone.log_level));
-  const mount = new MountService(vfs, reader, handles, deps.config, fuseLog, deps.fuseReadAheadKb);
+  const mount = new MountService(
+    vfs,
+    reader,
+    handles,
+    deps.config,
+    fuseLog,
+    deps.fuseReadAheadKb,
+    undefined,
+    deps.events,
+  );
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   const stopRefresh = deps.events.on('directory.changed', (e) => rclone.refresh(e.dir));
   const stopInvalidating = invalidateMountOnChange(deps.events, mount, fuseLog);

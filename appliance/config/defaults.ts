@@ -162,6 +162,10 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     max_backups: 10,
     compress: true,
   },
+  metrics: {
+    // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
+    open: false,
+  },
 });
 
 /** Defaults for one provider entry (docs/console-contract.md §9). */

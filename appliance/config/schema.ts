@@ -195,6 +195,11 @@ export const logSchema = z.strictObject({
   compress: z.boolean(),
 });
 
+/** GET /metrics (docs/metrics.md): `open` serves it without an API key. */
+export const metricsSchema = z.strictObject({
+  open: z.boolean(),
+});
+
 export const configSchema = z.strictObject({
   webdav: webdavSchema,
   auth: authSchema,
@@ -208,6 +213,7 @@ export const configSchema = z.strictObject({
   sabnzbd: sabnzbdSchema,
   arrs: arrsSchema,
   log: logSchema,
+  metrics: metricsSchema,
 });
 
 export type SpoolConfig = z.infer<typeof configSchema>;
@@ -224,6 +230,7 @@ export type SabnzbdCategory = SabnzbdConfig['categories'][number];
 export type ArrsConfig = SpoolConfig['arrs'];
 export type ArrInstance = ArrsConfig['radarr_instances'][number];
 export type LogConfig = SpoolConfig['log'];
+export type MetricsConfig = SpoolConfig['metrics'];
 
 /** Sections the console edits with PATCH /api/config/{section} (providers have their own API). */
 export const PATCHABLE_SECTIONS = [
@@ -238,6 +245,7 @@ export const PATCHABLE_SECTIONS = [
   'arrs',
   'health',
   'log',
+  'metrics',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 

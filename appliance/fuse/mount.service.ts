@@ -5,6 +5,7 @@ import { FuseMount, type ReadCounters } from './fuse-mount.js';
 import type { MountStartResult, MountStatus, MountStopResult } from './mount.wire.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 import type { ConfigService } from '../config/index.js';
+import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import { mountBackend, type MountBackend } from '../rclone/rc-mount-options.js';
 import { RcloneMount } from '../rclone/rclone-mount.js';
@@ -39,6 +40,8 @@ export class MountService {
     /** Kernel read-ahead for the mount in KiB (SPOOL_FUSE_READ_AHEAD_KB); 0 keeps the kernel's default. */
     private readonly kernelReadAheadKb = 0,
     readonly rclone = new RcloneMount(logger),
+    /** Where the mount's coming up, going down or failing is announced (`mount.state.changed`). */
+    private readonly events: EventSink<SpoolEvents> = silentEvents(),
   ) {}
 
   async status(): Promise<MountStatus> {
@@ -62,9 +65,13 @@ export class MountService {
       else await this.mountNative();
       this.lastError = '';
       this.logger.info('mounted', { mount_point: this.mountPoint, backend: this.active });
-      return { status: await this.status(), message: 'Mount started' };
+      const status = await this.status();
+      this.events.emit('mount.state.changed', status);
+      return { status, message: 'Mount started' };
     } catch (err) {
       this.lastError = (err as Error).message; // GET /api/rclone/mount/status shows why
+      const point = this.mountPoint || this.config.get().mount_path;
+      this.events.emit('mount.state.changed', { mounted: false, mount_point: point, error: this.lastError });
       throw err;
     }
   }
@@ -119,6 +126,7 @@ export class MountService {
       await this.rclone.stop();
       this.logger.info('unmounted', { mount_point: this.mountPoint, backend: 'rclone' });
       this.active = null;
+      this.stopped();
       return { message: 'Mount stopped' };
     }
     const fuse = this.fuse;
@@ -130,7 +138,12 @@ export class MountService {
     if (isMounted(this.mountPoint)) await cleanStale(this.mountPoint, this.logger);
     this.fuse = null;
     this.active = null;
+    this.stopped();
     return { message: 'Mount stopped' };
+  }
+
+  private stopped(): void {
+    this.events.emit('mount.state.changed', { mounted: false, mount_point: this.mountPoint, error: '' });
   }
 
   /**
