@@ -86,13 +86,31 @@ const LAYERS = [
   // Plumbing any code may use: coded errors, time, names as text, addon lookup, the logger, the LMDB environment.
   // Knows nothing of Usenet, the config file or HTTP.
   ['base', ['errors', 'clock', 'text', 'addons', 'logging', 'store']],
-  // Usenet's bytes: the article map, archive headers, NZB parsing (and its worker), the NNTP pool, article evidence.
+  // Usenet's bytes: the article map, archive headers, PAR2 packets and repair math, NZB parsing (and its worker), the
+  // NNTP pool, article evidence.
   // Takes plain settings; knows no config file, user or route.
-  ['engine', ['layout', 'archive', 'nzb', 'workers/', 'nntp', 'articles']],
+  ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view. A domain serves callers; it reaches http/
-  // only through HTTP_PORTS.
-  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd', 'streams']],
+  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics,
+  // notifications.
+  // A domain serves callers; it reaches http/ only through HTTP_PORTS.
+  [
+    'domains',
+    [
+      'events',
+      'config',
+      'auth',
+      'vfs',
+      'rclone',
+      'arrs',
+      'importer',
+      'health',
+      'sabnzbd',
+      'streams',
+      'metrics',
+      'notify',
+    ],
+  ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
   ['fronts', ['http', 'webdav', 'fuse']],
   // Every route module: the /api calls of the console contract and the SABnzbd API, thin, one service call each.

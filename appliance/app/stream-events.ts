@@ -52,5 +52,6 @@ function clientOf(s: StreamSnapshot): StreamClient {
 }
 
 function timings(s: StreamSnapshot) {
-  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs };
+  const seek = s.seekReadMs === undefined ? {} : { seek_read_ms: s.seekReadMs };
+  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs, ...seek };
 }

@@ -110,6 +110,8 @@ export interface StreamTimings {
   ttfb_ms: number | null;
   stalls: number;
   stalled_ms: number;
+  /** A read that began past byte 0 (a seek): ms from open until 8 MiB were served; absent before then or otherwise. */
+  seek_read_ms?: number;
 }
 
 export interface StreamProgressEvent extends StreamTimings {

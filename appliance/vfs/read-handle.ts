@@ -32,6 +32,11 @@ export interface StreamSnapshot {
   /** Waits for the network longer than STALL_MS after the first byte, and their total length. */
   stalls: number;
   stalledMs: number;
+  /**
+   * A read that began after a seek (its first byte served at offset > 0): from open until SEEK_READ_BYTES were
+   * served; absent otherwise or before then.
+   */
+  seekReadMs?: number;
   /** How it ended (closed only; null while open). */
   reason: CloseReason | null;
 }
@@ -48,6 +53,8 @@ export interface StreamObserver {
 
 /** A wait for bytes after the first one that counts as a stall. */
 export const STALL_MS = 1_000;
+/** How much a read after a seek must serve to count as playing again (the metrics' seek histogram). */
+export const SEEK_READ_BYTES = 8 * 1024 * 1024;
 /** Progress of one handle is reported at most this often. */
 export const PROGRESS_MS = 1_000;
 
@@ -132,6 +139,9 @@ export class ReadHandle {
   private firstByteAt: number | null = null;
   private stalls = 0;
   private stalledMs = 0;
+  /** Where the first byte served began (null before it), and the time to SEEK_READ_BYTES when it began past 0. */
+  private firstOffset: number | null = null;
+  private seekReadMs: number | null = null;
   private lastProgress: number;
   private reason: CloseReason | null = null;
   private endedByAdmin = false;
@@ -248,6 +258,7 @@ export class ReadHandle {
       stalls: this.stalls,
       stalledMs: this.stalledMs,
       reason: this.reason,
+      ...(this.seekReadMs === null ? {} : { seekReadMs: this.seekReadMs }),
     };
   }
 
@@ -255,14 +266,19 @@ export class ReadHandle {
   private served(offset: number, n: number, asked: number | null): void {
     if (n <= 0) return;
     const now = this.hub.clock.now();
-    if (this.firstByteAt === null) this.firstByteAt = now;
-    else if (asked !== null && now - asked > STALL_MS) {
+    if (this.firstByteAt === null) {
+      this.firstByteAt = now;
+      this.firstOffset = offset;
+    } else if (asked !== null && now - asked > STALL_MS) {
       this.stalls++;
       this.stalledMs += now - asked;
     }
     this.bytes += n;
     this.offset = offset + n;
-    if (this.hub.observed && now - this.lastProgress >= PROGRESS_MS) {
+    // Reported at once, so the time is exact, not a progress tick late.
+    const seekRead = this.seekReadMs === null && this.firstOffset! > 0 && this.bytes >= SEEK_READ_BYTES;
+    if (seekRead) this.seekReadMs = now - this.openedAt;
+    if (this.hub.observed && (seekRead || now - this.lastProgress >= PROGRESS_MS)) {
       this.lastProgress = now;
       this.hub.emit('progress', this);
     }
