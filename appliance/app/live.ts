@@ -14,16 +14,30 @@ export function liveHello(version: string): string {
 }
 
 /**
- * Forwards the live topics (events/live.wire.ts LIVE_TOPICS) from the bus to every live client, as
- * `{type: 'event', topic, data}`; nothing is serialised while no client is connected. Returns the unsubscribe.
+ * Forwards the live topics (events/live.wire.ts LIVE_TOPICS) from the bus to the live clients that subscribe to
+ * them, as `{type: 'event', topic, data}`. The bus is listened to only for topics some client wants, so an event
+ * nobody watches (a pool metrics tick, a stream's progress) is not even built. Returns the unsubscribe.
  */
-export function forwardLiveEvents(events: EventSource<SpoolEvents>, live: LiveEndpoint): () => void {
+export function forwardLiveEvents(events: EventSource<SpoolEvents>, live: LivePublisher): () => void {
+  const listening = new Map<LiveTopic, () => void>();
   const forward = <K extends LiveTopic>(topic: K) =>
     events.on(topic, (data) => {
-      if (live.connections === 0) return;
       const wire: LiveEventMap[K] = data; // the bus carries the wire shape (a type error when they part)
-      live.broadcast(JSON.stringify({ type: 'event', topic, data: wire } as LiveEventMessage));
+      live.publish(topic, () => JSON.stringify({ type: 'event', topic, data: wire } as LiveEventMessage));
     });
-  const stops = LIVE_TOPICS.map(forward);
-  return () => stops.forEach((stop) => stop());
+  const stopDemand = live.onDemand((topic, wanted) => {
+    if (wanted && !listening.has(topic)) listening.set(topic, forward(topic));
+    if (!wanted) {
+      listening.get(topic)?.();
+      listening.delete(topic);
+    }
+  });
+  return () => {
+    stopDemand();
+    for (const stop of listening.values()) stop();
+    listening.clear();
+  };
 }
+
+/** What forwarding needs of the live channel (http/live.ts LiveEndpoint). */
+export type LivePublisher = Pick<LiveEndpoint, 'publish' | 'onDemand'>;

@@ -3,8 +3,7 @@
  * (`/api/live`, a WebSocket; docs/architecture.md "Events and the live channel"). A wire file: types and constants
  * only, no imports from Node or packages (the console bundles it; `npm run lint` checks).
  */
-import type { HealthStatus } from '../health/health.wire.js';
-import type { QueueStatus } from '../importer/queue.wire.js';
+import type { HealthStatus, QueueStatus } from './statuses.wire.js';
 import type { PoolMetrics } from '../nntp/pool.wire.js';
 
 /** A queue item as its events carry it: enough to update a row without asking the API again. */
@@ -111,6 +110,8 @@ export interface StreamTimings {
   ttfb_ms: number | null;
   stalls: number;
   stalled_ms: number;
+  /** A read that began past byte 0 (a seek): ms from open until 8 MiB were served; absent before then or otherwise. */
+  seek_read_ms?: number;
 }
 
 export interface StreamProgressEvent extends StreamTimings {
@@ -125,7 +126,8 @@ export interface StreamClosedEvent extends StreamTimings {
   bytes_sent: number;
   /** Where the last read ended. */
   position: number;
-  reason: 'done' | 'aborted' | 'error';
+  /** 'ended': an admin ended it (DELETE /api/streams/{id}). */
+  reason: 'done' | 'aborted' | 'error' | 'ended';
 }
 
 /** Config fields a save changed (dotted paths like `providers.0.host`); never their values. */
@@ -133,19 +135,46 @@ export interface ConfigChangedEvent {
   paths: string[];
 }
 
-/** Topics the live channel forwards today and the payload of each (the next issue may add more). */
+/** Topics the live channel forwards and the payload of each. */
 export interface LiveEventMap {
   'queue.item.added': QueueItemEvent;
   'queue.item.changed': QueueItemChangedEvent;
   'queue.item.removed': QueueItemEvent;
+  'import.progress': ImportProgressEvent;
   'file.added': FilesAddedEvent;
   'file.removed': FilesRemovedEvent;
   'file.moved': FileMovedEvent;
+  'health.record.changed': HealthRecordChangedEvent;
+  'provider.state.changed': ProviderStateEvent;
+  /** Every 2 s, built only while a client subscribes to it. */
+  'pool.metrics.tick': PoolMetricsTickEvent;
+  'mount.state.changed': MountStateEvent;
+  'stream.opened': StreamOpenedEvent;
+  'stream.progress': StreamProgressEvent;
+  'stream.closed': StreamClosedEvent;
 }
 
 export type LiveTopic = keyof LiveEventMap;
 
 export const LIVE_TOPICS = [
+  'queue.item.added',
+  'queue.item.changed',
+  'queue.item.removed',
+  'import.progress',
+  'file.added',
+  'file.removed',
+  'file.moved',
+  'health.record.changed',
+  'provider.state.changed',
+  'pool.metrics.tick',
+  'mount.state.changed',
+  'stream.opened',
+  'stream.progress',
+  'stream.closed',
+] as const satisfies readonly LiveTopic[];
+
+/** What a new connection receives until it subscribes: the queue items and the tree. */
+export const LIVE_DEFAULT_TOPICS = [
   'queue.item.added',
   'queue.item.changed',
   'queue.item.removed',
@@ -169,4 +198,23 @@ export type LiveEventMessage = {
   [K in LiveTopic]: { type: 'event'; topic: K; data: LiveEventMap[K] };
 }[LiveTopic];
 
-export type LiveMessage = LiveHello | LiveEventMessage;
+/** The server could not read a client's message (it changed nothing). */
+export interface LiveErrorMessage {
+  type: 'error';
+  message: string;
+}
+
+export type LiveMessage = LiveHello | LiveEventMessage | LiveErrorMessage;
+
+/**
+ * What a client may send: `subscribe` replaces the topics it receives (an empty list receives nothing). A text
+ * message of JSON, at most LIVE_MAX_CLIENT_MESSAGE bytes.
+ */
+export interface LiveSubscribe {
+  type: 'subscribe';
+  topics: LiveTopic[];
+}
+
+export type LiveClientMessage = LiveSubscribe;
+
+export const LIVE_MAX_CLIENT_MESSAGE = 4 * 1024;

@@ -6,6 +6,7 @@ import type {
   WebSocketBehavior,
 } from 'uws-pack';
 import { AppError } from '../errors/app-error.js';
+import { LIVE_DEFAULT_TOPICS, LIVE_MAX_CLIENT_MESSAGE, type LiveTopic } from '../events/live.wire.js';
 import type { Logger } from '../logging/logger.js';
 import { clientAddress } from './client-address.js';
 import type { Principal } from './context.js';
@@ -13,6 +14,7 @@ import { authorize, publicHost, type Gatekeeper, type NetworkPolicy } from './di
 import { errorBody } from './envelope.js';
 import { Reply } from './reply.js';
 import { readRequest } from './request.js';
+import { parseLiveClientMessage, TopicSubscribers, type TopicDemand } from './live-topics.js';
 import { checkPageOrigin } from './request-guard.js';
 import { addSecurityHeaders } from './security-headers.js';
 
@@ -45,16 +47,48 @@ export interface LiveOptions {
  * live channel"). The upgrade is authenticated exactly like a `user` route (API key, Basic or session cookie; open
  * when login is not required), and a caller signed by what the browser adds by itself must name the console's own
  * origin (request-guard.ts `checkPageOrigin`): otherwise 401/403 before any upgrade. Messages go out as JSON text;
- * a client past LIVE_MAX_BACKPRESSURE is dropped.
+ * a client past LIVE_MAX_BACKPRESSURE is dropped. A client receives the topics it subscribed to (LIVE_DEFAULT_TOPICS
+ * until its first `subscribe`); an event is serialised once, and only when someone subscribes to its topic.
  */
 export class LiveEndpoint {
   private readonly clients = new Set<WebSocket<LiveConnection>>();
+  private readonly topics = new TopicSubscribers<WebSocket<LiveConnection>>();
   private closed = false;
 
   constructor(private readonly o: LiveOptions) {}
 
   get connections(): number {
     return this.clients.size;
+  }
+
+  /** Whether any client receives `topic` now. */
+  wants(topic: LiveTopic): boolean {
+    return this.topics.wants(topic);
+  }
+
+  /** Hears each topic's first subscriber and last unsubscribe (told at once of the topics wanted now). */
+  onDemand(listener: TopicDemand): () => void {
+    for (const topic of this.topics.wanted()) listener(topic, true);
+    return this.topics.onDemand(listener);
+  }
+
+  /** Sends `message()` (built once) to the subscribers of `topic`; nothing is built when there are none. */
+  publish(topic: LiveTopic, message: () => string): void {
+    const to = this.topics.of(topic);
+    if (to.length === 0) return;
+    const text = message();
+    for (const ws of to) this.send(ws, text);
+  }
+
+  /** A client's message: a `subscribe` replaces its topics; anything else is answered with an error. */
+  received(ws: WebSocket<LiveConnection>, data: ArrayBuffer, isBinary: boolean): void {
+    if (!this.clients.has(ws)) return;
+    const msg = parseLiveClientMessage(data, isBinary);
+    if (typeof msg === 'string') {
+      ws.send(JSON.stringify({ type: 'error', message: msg }));
+      return;
+    }
+    this.topics.set(ws, msg.topics);
   }
 
   /** uWS hands the upgrade request here: headers are copied now, the answer may come after awaits. */
@@ -87,29 +121,31 @@ export class LiveEndpoint {
     }
     this.clients.add(ws);
     ws.send(this.o.hello());
+    this.topics.set(ws, LIVE_DEFAULT_TOPICS);
   }
 
   gone(ws: WebSocket<LiveConnection>): void {
     this.clients.delete(ws);
+    this.topics.remove(ws);
   }
 
-  /** Sends one message to every client; one that has fallen too far behind is dropped instead. */
-  broadcast(message: string): void {
-    for (const ws of this.clients) {
-      if (ws.getBufferedAmount() > LIVE_MAX_BACKPRESSURE) {
-        this.clients.delete(ws);
-        ws.end(TOO_SLOW, 'Too slow: reconnect');
-        continue;
-      }
-      ws.send(message);
+  /** Sends to one client; one that has fallen too far behind is dropped instead. */
+  private send(ws: WebSocket<LiveConnection>, message: string): void {
+    if (ws.getBufferedAmount() > LIVE_MAX_BACKPRESSURE) {
+      this.gone(ws);
+      ws.end(TOO_SLOW, 'Too slow: reconnect');
+      return;
     }
+    ws.send(message);
   }
 
   /** Ends every connection (the app stops or restarts; the console reconnects to the next one). */
   close(): void {
     this.closed = true;
-    for (const ws of [...this.clients]) ws.end(GOING_AWAY, 'Spool is restarting or stopping');
-    this.clients.clear();
+    for (const ws of [...this.clients]) {
+      this.gone(ws);
+      ws.end(GOING_AWAY, 'Spool is restarting or stopping');
+    }
   }
 }
 
@@ -125,11 +161,11 @@ function refuse(reply: Reply, err: unknown, logger: Logger): void {
 /**
  * The uWS behaviour of the live route, registered once by the Front: upgrades go to the endpoint of the app
  * mounted now (`current`); while none is (starting, restarting) they get 503. A connection keeps the endpoint that
- * accepted it. Clients send nothing the server reads; a message larger than 4 KiB closes the connection.
+ * accepted it. Clients send `subscribe` messages (events/live.wire.ts); one larger than 4 KiB closes the connection.
  */
 export function liveBehavior(current: () => LiveEndpoint | null): WebSocketBehavior<LiveConnection> {
   return {
-    maxPayloadLength: 4 * 1024,
+    maxPayloadLength: LIVE_MAX_CLIENT_MESSAGE,
     idleTimeout: 120,
     sendPingsAutomatically: true,
     maxBackpressure: LIVE_MAX_BACKPRESSURE,
@@ -142,6 +178,7 @@ export function liveBehavior(current: () => LiveEndpoint | null): WebSocketBehav
       reply.json(503, errorBody(new AppError('STARTING', 'Spool is starting')));
     },
     open: (ws) => ws.getUserData().endpoint.opened(ws),
+    message: (ws, data, isBinary) => ws.getUserData().endpoint.received(ws, data, isBinary),
     close: (ws) => ws.getUserData().endpoint.gone(ws),
   };
 }

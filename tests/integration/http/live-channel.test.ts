@@ -116,6 +116,31 @@ test('with login not required anyone may listen (but not from a foreign page), a
   }
 });
 
+test('a client chooses its topics: after subscribe it receives those only; a bad message gets an error', async () => {
+  const ws = await opened(liveUrl(open), { origin: open.baseUrl });
+  try {
+    const messages: LiveMessage[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
+    ws.send(JSON.stringify({ type: 'subscribe', topics: ['nope'] }));
+    ws.send(JSON.stringify({ type: 'subscribe', topics: ['health.record.changed'] }));
+    await until(() => messages.length >= 1);
+    assert.deepEqual(messages.shift(), { type: 'error', message: 'unknown topics: nope' });
+    await until(() => open.app().live.wants('health.record.changed'));
+    open.app().events.emit('queue.item.added', { id: 8, name: 'x', category: null, status: 'pending', paused: false });
+    const record = { id: 3, path: '/complete/tv/a.mkv', change: 'updated' as const, status: 'healthy' as const };
+    open.app().events.emit('health.record.changed', record);
+    await until(() => messages.length >= 1);
+    assert.deepEqual(messages, [{ type: 'event', topic: 'health.record.changed', data: record }]);
+  } finally {
+    ws.close();
+  }
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(check(), 'timed out waiting');
+}
+
 test('a restart ends the open channels (1001) and the next app takes new ones', async () => {
   const ws = await opened(liveUrl(open));
   const closed = new Promise<number>((resolve, reject) => {
