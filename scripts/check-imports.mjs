@@ -86,13 +86,31 @@ const LAYERS = [
   // Plumbing any code may use: coded errors, time, names as text, addon lookup, the logger, the LMDB environment.
   // Knows nothing of Usenet, the config file or HTTP.
   ['base', ['errors', 'clock', 'text', 'addons', 'logging', 'store']],
-  // Usenet's bytes: the article map, archive headers, NZB parsing (and its worker), the NNTP pool, article evidence.
+  // Usenet's bytes: the article map, archive headers, PAR2 packets and repair math, NZB parsing (and its worker), the
+  // NNTP pool, article evidence.
   // Takes plain settings; knows no config file, user or route.
-  ['engine', ['layout', 'archive', 'nzb', 'workers/', 'nntp', 'articles']],
+  ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service. A domain serves callers; it reaches http/
-  // only through HTTP_PORTS.
-  ['domains', ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd']],
+  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics,
+  // notifications.
+  // A domain serves callers; it reaches http/ only through HTTP_PORTS.
+  [
+    'domains',
+    [
+      'events',
+      'config',
+      'auth',
+      'vfs',
+      'rclone',
+      'arrs',
+      'importer',
+      'health',
+      'sabnzbd',
+      'streams',
+      'metrics',
+      'notify',
+    ],
+  ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
   ['fronts', ['http', 'webdav', 'fuse']],
   // Every route module: the /api calls of the console contract and the SABnzbd API, thin, one service call each.
@@ -105,7 +123,7 @@ const LAYERS = [
 
 /**
  * The files of http/ a domain may import: the request and caller a service reads (types), the dispatcher's
- * Gatekeeper and NetworkPolicy that auth implements (types), the proxy address rules config and auth apply, and
+ * Gatekeeper and NetworkPolicy that auth implements (types), the trusted proxies auth applies, and
  * the multipart reader an NZB upload uses. Routes, the router and replies stay out of domains: they live in api/.
  */
 const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-address.ts', 'multipart.ts']);

@@ -29,6 +29,8 @@ export const SYSTEM_DEPS = {
     packages: ['s6', 'execline'],
     tiers: ['integration'],
   },
+  // A real Prometheus scrapes GET /metrics and promtool checks the shipped alert rules (tests/integration/metrics/).
+  prometheus: { check: ['/usr/bin/prometheus', '/usr/bin/promtool'], packages: ['prometheus'], tiers: ['integration'] },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
 };

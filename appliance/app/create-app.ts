@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { countRepairs, createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
 import { tickPoolMetrics } from './pool-events.js';
@@ -31,6 +32,9 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
+import { wireStreamRegistry } from './streams.js';
+import { httpSender, Notifier } from '../notify/index.js';
+import { wireNotifications } from './notifications.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -165,11 +169,21 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
     // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
 
+    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
+    const metrics = createMetrics(() => ({
+      pool,
+      handles: streaming.handles,
+      importer,
+      healthStore,
+      clock,
+      streams: streams.registry,
+    }));
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
+      onCommandDone: (done) => metrics.commandDone(done),
       idleWarmConnections: 1,
       // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
       onCapChange: (id, allowed, max) => {
@@ -214,7 +228,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
-    const repairer = opts.repairer ?? arrs.repair;
+    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    closers.push(streams.stop);
+    closers.push(wireMetrics(events, metrics));
+    const repairer = countRepairs(opts.repairer ?? arrs.repair, metrics);
     const health = createHealth({
       store: healthStore,
       config,
@@ -223,6 +240,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       logger,
       repairer: () => repairer,
+      events,
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;
@@ -232,6 +250,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
+    // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
+    const notifications = () => config.get().notifications;
+    const notifier = new Notifier({
+      settings: notifications,
+      send: httpSender(() => notifications().timeout_seconds * 1000),
+      clock,
+      logger: logger.child('notify'),
+    });
+    closers.push(() => notifier.close());
+    closers.push(
+      wireNotifications({ events, config, notifier, importer, health, clock, logger: logger.child('notify') }),
+    );
 
     const router = new Router();
     const version = readVersion(root);
@@ -245,6 +275,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       arrs,
       sabnzbd,
       health,
+      metrics,
+      streams: streams.registry,
+      notifier,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -268,6 +301,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,
+      onDiskFull: (where, error) => events.emit('disk.full', { where, error }),
     });
     let front: Front | null = null;
     let stopping: Promise<void> | null = null;

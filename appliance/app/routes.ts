@@ -19,9 +19,15 @@ import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerHealthRoutes } from '../api/health.routes.js';
+import { registerMetricsRoutes } from '../api/metrics.routes.js';
+import type { SpoolMetrics } from '../metrics/index.js';
+import { registerNotificationsRoutes } from '../api/notifications.routes.js';
+import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
+import { registerStreamsRoutes } from '../api/streams.routes.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -38,12 +44,15 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  metrics: SpoolMetrics;
+  streams: StreamRegistry;
+  notifier: Notifier;
   requestRestart(force: boolean): void;
 }
 
 /**
  * The route table: every HTTP route of Spool is registered here and nowhere else (/ping, /api/*, /sabnzbd/api,
- * /webdav). A new domain adds one line. The router matches the most specific route first, so order is free.
+ * /webdav, /metrics). A new domain adds one line. The router matches the most specific route first, so order is free.
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
@@ -64,6 +73,9 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
+  registerMetricsRoutes(router, s);
+  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
+  registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

@@ -1,5 +1,5 @@
 import type { EventSink, SpoolEvents } from '../events/index.js';
-import type { StreamClient } from '../events/live.wire.js';
+import type { StreamClient, StreamProgressEvent } from '../events/live.wire.js';
 import type { ReadHandles, StreamSnapshot } from '../vfs/read-handle.js';
 
 /**
@@ -22,12 +22,7 @@ export function wireStreamEvents(handles: ReadHandles, events: EventSink<SpoolEv
     },
     progress(s) {
       if (!events.hasListeners('stream.progress')) return;
-      events.emit('stream.progress', {
-        stream_id: String(s.id),
-        bytes_sent: s.bytesServed,
-        position: s.offset,
-        ...timings(s),
-      });
+      events.emit('stream.progress', progressOf(s));
     },
     closed(s) {
       if (!events.hasListeners('stream.closed')) return;
@@ -42,6 +37,11 @@ export function wireStreamEvents(handles: ReadHandles, events: EventSink<SpoolEv
   });
 }
 
+/** A handle's numbers as a stream.progress payload (also the Streams view's fresh look, app/streams.ts). */
+export function progressOf(s: StreamSnapshot): StreamProgressEvent {
+  return { stream_id: String(s.id), bytes_sent: s.bytesServed, position: s.offset, ...timings(s) };
+}
+
 function clientOf(s: StreamSnapshot): StreamClient {
   const c = s.client;
   return {
@@ -52,5 +52,6 @@ function clientOf(s: StreamSnapshot): StreamClient {
 }
 
 function timings(s: StreamSnapshot) {
-  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs };
+  const seek = s.seekReadMs === undefined ? {} : { seek_read_ms: s.seekReadMs };
+  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs, ...seek };
 }

@@ -1,4 +1,4 @@
-import { parseProxyEntry } from '../http/client-address.js';
+import { parseProxyEntry } from './proxy-entry.js';
 import { caPemError } from '../nntp/tls-ca.js';
 import type { FieldError } from '../errors/field-errors.js';
 

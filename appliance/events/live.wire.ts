@@ -3,8 +3,7 @@
  * (`/api/live`, a WebSocket; docs/architecture.md "Events and the live channel"). A wire file: types and constants
  * only, no imports from Node or packages (the console bundles it; `npm run lint` checks).
  */
-import type { HealthStatus } from '../health/health.wire.js';
-import type { QueueStatus } from '../importer/queue.wire.js';
+import type { HealthStatus, QueueStatus } from './statuses.wire.js';
 import type { PoolMetrics } from '../nntp/pool.wire.js';
 
 /** A queue item as its events carry it: enough to update a row without asking the API again. */
@@ -111,6 +110,8 @@ export interface StreamTimings {
   ttfb_ms: number | null;
   stalls: number;
   stalled_ms: number;
+  /** A read that began past byte 0 (a seek): ms from open until 8 MiB were served; absent before then or otherwise. */
+  seek_read_ms?: number;
 }
 
 export interface StreamProgressEvent extends StreamTimings {
@@ -125,7 +126,8 @@ export interface StreamClosedEvent extends StreamTimings {
   bytes_sent: number;
   /** Where the last read ended. */
   position: number;
-  reason: 'done' | 'aborted' | 'error';
+  /** 'ended': an admin ended it (DELETE /api/streams/{id}). */
+  reason: 'done' | 'aborted' | 'error' | 'ended';
 }
 
 /** Config fields a save changed (dotted paths like `providers.0.host`); never their values. */

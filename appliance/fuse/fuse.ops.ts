@@ -100,12 +100,19 @@ export function createFuseOps(
       const client = Number(pid) > 0 ? { pid: Number(pid) } : {};
       const read = readHandles.open(path, 'fuse', client, { readAhead: o.readAhead, window: windowOf(fh) });
       native.openWindow(table, fh, read.node.size);
-      handles.set(fh, { read, ac: new AbortController(), spare: null });
+      const h: Handle = { read, ac: new AbortController(), spare: null };
+      handles.set(fh, h);
+      // an admin ended it: the native window closes so every later read comes here and fails
+      read.onEnd(() => {
+        h.ac.abort();
+        native.closeWindow(table, fh);
+      });
       answer(id, 0, fh);
     },
     [Op.read](id, _path, fh, offset, length) {
       const h = handles.get(Number(fh));
       if (!h) return answer(id, Errno.EBADF);
+      if (h.read.ended) return answer(id, Errno.EIO);
       const len = Number(length);
       const whole = h.spare && h.spare.length >= len ? h.spare : Buffer.allocUnsafeSlow(len);
       const buf = whole.subarray(0, len);

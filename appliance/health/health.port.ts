@@ -54,6 +54,8 @@ export interface HealthStore {
   manualQueue(limit: number): Promise<HealthRecord[]>;
   /** The first `limit` records whose scheduled check is due at `now`, earliest first. */
   due(now: number, limit: number): Promise<HealthRecord[]>;
+  /** How many records' scheduled check is due at `now` (the metrics' backlog; counted in the index, none read). */
+  dueCount(now: number): Promise<number>;
   /** Records whose repair back-off is over at `now`. */
   repairsDue(now: number): Promise<HealthRecord[]>;
   /** When the earliest scheduled check or repair falls due (the runner's timer). */

@@ -99,6 +99,10 @@ export class LmdbHealthStore implements HealthStore {
     return this.byIds(this.index.getKeys({ start: ['d'], end: ['d', now, MAX], limit }).map((k) => idAt(k, 2)));
   }
 
+  async dueCount(now: number): Promise<number> {
+    return this.index.getCount({ start: ['d'], end: ['d', now, MAX] });
+  }
+
   async repairsDue(now: number): Promise<HealthRecord[]> {
     return this.byIds(this.index.getKeys({ start: ['r'], end: ['r', now, MAX] }).map((k) => idAt(k, 2)));
   }

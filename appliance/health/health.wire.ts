@@ -3,8 +3,10 @@
  * console may import it. Times are ISO strings; ids are numbers.
  */
 
-export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;
-export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+import type { HealthStatus } from '../events/statuses.wire.js';
+
+/** A health record's statuses (shared with the events that carry them). */
+export { HEALTH_STATUSES, type HealthStatus } from '../events/statuses.wire.js';
 /** What a check concludes (the other statuses are states of the record: not yet checked, checking, repairing). */
 export type HealthVerdict = Extract<HealthStatus, 'healthy' | 'partial' | 'corrupted'>;
 

@@ -4,8 +4,10 @@
  * packages (the console bundles it; `npm run lint` checks).
  */
 
-export const QUEUE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'retrying'] as const;
-export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+import type { QueueStatus } from '../events/statuses.wire.js';
+
+/** A queue item's statuses (shared with the events that carry them). */
+export { QUEUE_STATUSES, type QueueStatus } from '../events/statuses.wire.js';
 
 /** SABnzbd's priorities as Spool keeps them: -1 low, 0 normal, 1 high, 2 force (goes first). */
 export type QueuePriority = -1 | 0 | 1 | 2;

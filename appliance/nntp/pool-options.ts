@@ -40,6 +40,16 @@ export interface PoolOptions {
   clock?: Clock;
   /** Called once per change of a provider's learned connection cap (`allowed` = max when no cap holds). */
   onCapChange?: (providerId: string, allowed: number, max: number) => void;
+  /** Called once per BODY or STAT a provider answered (or failed), with its time: the metrics' article latency. */
+  onCommandDone?: (done: CommandDone) => void;
+}
+
+/** One command on one provider, sent to settled: `missing` a 430, `damaged` a body failing its CRC or yEnc check. */
+export interface CommandDone {
+  providerId: string;
+  command: 'body' | 'stat';
+  ms: number;
+  outcome: 'ok' | 'missing' | 'damaged' | 'error';
 }
 
 /**
@@ -56,7 +66,7 @@ export const poolClock: Clock = {
 
 /** The numeric options with every default filled in. */
 export type PoolTunables = Required<
-  Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa' | 'clock' | 'onCapChange'>
+  Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa' | 'clock' | 'onCapChange' | 'onCommandDone'>
 >;
 
 export function resolveTunables(options: PoolOptions): PoolTunables {

@@ -9,7 +9,7 @@ import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { PoolStats } from './pool-metrics.js';
-import { poolClock, resolveTunables, type PoolOptions, type PoolTunables } from './pool-options.js';
+import { poolClock, resolveTunables, type CommandDone, type PoolOptions, type PoolTunables } from './pool-options.js';
 import {
   createRequest,
   invalidMessageId,
@@ -31,7 +31,7 @@ import { WarmPool, warmBackoffMs } from './warm-pool.js';
 import { yencBackend } from './yenc-backend.js';
 
 export type { LinkFacts } from './link-estimate.js';
-export type { PoolOptions } from './pool-options.js';
+export type { CommandDone, PoolOptions } from './pool-options.js';
 export type { RequestOptions } from './pool-request.js';
 export type { StatBatchOptions } from './stat-batch.js';
 
@@ -280,7 +280,7 @@ export class NntpPool {
 
   private run(r: PoolRequest, p: ProviderState, pc: PooledConnection): void {
     this.stats.recordCommand(p);
-    pc.lastWorkAt = performance.now();
+    const sentAt = (pc.lastWorkAt = performance.now());
     const isBody = r.kind === 'body';
     if (isBody) p.link.bodyStarted(pc.lastWorkAt);
     const op: Promise<unknown> = isBody
@@ -289,14 +289,23 @@ export class NntpPool {
     op.then(
       (value) => {
         p.recordSuccess();
+        this.commandDone(p, r, 'ok', sentAt);
         r.finish(undefined, value);
       },
-      (err) => this.onFailure(r, p, err),
+      (err) => {
+        this.commandDone(p, r, commandOutcome(err), sentAt);
+        this.onFailure(r, p, err);
+      },
     ).finally(() => {
       if (isBody) p.link.bodyEnded(performance.now());
       retireIfIdle(p, pc);
       this.pump();
     });
+  }
+
+  private commandDone(p: ProviderState, r: PoolRequest, outcome: CommandDone['outcome'], sentAt: number): void {
+    const done = this.options.onCommandDone;
+    if (done) done({ providerId: p.id, command: r.kind, ms: performance.now() - sentAt, outcome });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
@@ -312,4 +321,11 @@ export class NntpPool {
     for (const pc of [...p.connections]) retireIfIdle(p, pc);
     this.roster.forgetIfDrained(p);
   }
+}
+
+/** What a failed command says about the article: a 430, a damaged copy, or nothing (an outage). */
+function commandOutcome(err: unknown): CommandDone['outcome'] {
+  if (err instanceof ArticleMissingError) return 'missing';
+  if (err instanceof NntpError && err.kind === 'corrupt_article') return 'damaged';
+  return 'error';
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PACKET_TYPES, PAR2_HEADER_BYTES, scanPackets } from '../par2/packets.js';
 
 /**
  * Reads PAR2 packets (the published PAR 2.0 format): every packet starts with a 64-byte header
@@ -26,45 +27,30 @@ export interface Par2Index {
   damagedPackets: number;
 }
 
-const MAGIC = Buffer.from('PAR2\0PKT', 'latin1');
-const HEADER = 64;
-const TYPE_MAIN = Buffer.from('PAR 2.0\0Main\0\0\0\0', 'latin1');
-const TYPE_FILE_DESC = Buffer.from('PAR 2.0\0FileDesc', 'latin1');
-const TYPE_UNICODE_NAME = Buffer.from('PAR 2.0\0UniFileN', 'latin1');
+const TYPE_MAIN = PACKET_TYPES.main;
+const TYPE_FILE_DESC = PACKET_TYPES.fileDesc;
+const TYPE_UNICODE_NAME = PACKET_TYPES.unicodeName;
 /** No description packet is anywhere near this; a bigger claimed length on one is damage, not data. */
 const MAX_NAMING_PACKET = 64 * 1024;
 
 /** Parses what it can from `data` (a whole .par2 file or its first bytes); never throws on bad bytes. */
 export function parsePar2(data: Uint8Array): Par2Index {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const index: Par2Index = { sliceSize: 0, recoveryFileIds: [], files: [], damagedPackets: 0 };
   const byId = new Map<string, Par2FileDescription>();
   const unicodeNames = new Map<string, string>();
-  let offset = buf.indexOf(MAGIC);
-  while (offset !== -1 && offset + HEADER <= buf.length) {
-    const length = Number(buf.readBigUInt64LE(offset + 8));
-    const end = offset + length;
-    if (length < HEADER || length % 4 !== 0 || end > buf.length) {
-      offset = buf.indexOf(MAGIC, offset + 8); // damaged header or truncated tail: resynchronise on the next magic
+  const naming = (type: Buffer) =>
+    type.equals(TYPE_MAIN) || type.equals(TYPE_FILE_DESC) || type.equals(TYPE_UNICODE_NAME);
+  // the one PAR2 packet reader (appliance/par2/packets.ts), lenient: a damaged header or tail resynchronises
+  const scan = scanPackets(data, { lenient: true, want: naming });
+  index.damagedPackets = scan.damagedPackets;
+  for (const { type, body } of scan.packets) {
+    if (body.length + PAR2_HEADER_BYTES > MAX_NAMING_PACKET) {
+      index.damagedPackets++;
       continue;
     }
-    const type = buf.subarray(offset + 48, offset + 64);
-    const naming = type.equals(TYPE_MAIN) || type.equals(TYPE_FILE_DESC) || type.equals(TYPE_UNICODE_NAME);
-    if (naming) {
-      const md5 = createHash('md5')
-        .update(buf.subarray(offset + 32, end))
-        .digest();
-      if (length > MAX_NAMING_PACKET || !md5.equals(buf.subarray(offset + 16, offset + 32))) {
-        index.damagedPackets++;
-        offset = buf.indexOf(MAGIC, offset + 8);
-        continue;
-      }
-      const body = buf.subarray(offset + HEADER, end);
-      if (type.equals(TYPE_MAIN)) readMain(body, index);
-      else if (type.equals(TYPE_FILE_DESC)) readFileDescription(body, byId);
-      else if (body.length >= 16) unicodeNames.set(hex(body, 0, 16), trimNul(body.subarray(16).toString('utf16le')));
-    }
-    offset = buf.indexOf(MAGIC, end);
+    if (type.equals(TYPE_MAIN)) readMain(body, index);
+    else if (type.equals(TYPE_FILE_DESC)) readFileDescription(body, byId);
+    else if (body.length >= 16) unicodeNames.set(hex(body, 0, 16), trimNul(body.subarray(16).toString('utf16le')));
   }
   for (const [id, name] of unicodeNames) {
     const desc = byId.get(id);

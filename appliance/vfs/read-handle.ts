@@ -32,12 +32,17 @@ export interface StreamSnapshot {
   /** Waits for the network longer than STALL_MS after the first byte, and their total length. */
   stalls: number;
   stalledMs: number;
+  /**
+   * A read that began after a seek (its first byte served at offset > 0): from open until SEEK_READ_BYTES were
+   * served; absent otherwise or before then.
+   */
+  seekReadMs?: number;
   /** How it ended (closed only; null while open). */
   reason: CloseReason | null;
 }
 
-/** All read (or the reader was done), the client went away, or a read failed. */
-export type CloseReason = 'done' | 'aborted' | 'error';
+/** All read (or the reader was done), the client went away, a read failed, or an admin ended it (`end`). */
+export type CloseReason = 'done' | 'aborted' | 'error' | 'ended';
 
 /** The port a live view listens on (app/ wires it to the event bus). Called on the JS thread, synchronously. */
 export interface StreamObserver {
@@ -48,6 +53,8 @@ export interface StreamObserver {
 
 /** A wait for bytes after the first one that counts as a stall. */
 export const STALL_MS = 1_000;
+/** How much a read after a seek must serve to count as playing again (the metrics' seek histogram). */
+export const SEEK_READ_BYTES = 8 * 1024 * 1024;
 /** Progress of one handle is reported at most this often. */
 export const PROGRESS_MS = 1_000;
 
@@ -88,6 +95,17 @@ export class ReadHandles {
     return () => void this.observers.delete(o);
   }
 
+  /**
+   * Ends an open handle for an admin (DELETE /api/streams/{id}): its front stops serving it (WebDAV cuts the
+   * connection, FUSE answers its reads with EIO) and it closes as 'ended'. False when no such handle is open.
+   */
+  end(id: number): boolean {
+    const h = this.open_.get(id);
+    if (!h) return false;
+    h.end();
+    return true;
+  }
+
   /** Whether anyone listens (events are built only then). */
   get observed(): boolean {
     return this.observers.size > 0;
@@ -121,8 +139,13 @@ export class ReadHandle {
   private firstByteAt: number | null = null;
   private stalls = 0;
   private stalledMs = 0;
+  /** Where the first byte served began (null before it), and the time to SEEK_READ_BYTES when it began past 0. */
+  private firstOffset: number | null = null;
+  private seekReadMs: number | null = null;
   private lastProgress: number;
   private reason: CloseReason | null = null;
+  private endedByAdmin = false;
+  private readonly onEnd_: (() => void)[] = [];
 
   /** @internal: ReadHandles.open */
   constructor(
@@ -192,13 +215,30 @@ export class ReadHandle {
     return this.tracker.publishedCount;
   }
 
+  /** What the front does when an admin ends the handle (cut the connection, fail the reads). */
+  onEnd(fn: () => void): void {
+    this.onEnd_.push(fn);
+  }
+
+  /** True once an admin ended the handle: the front serves nothing more of it. */
+  get ended(): boolean {
+    return this.endedByAdmin;
+  }
+
+  /** @internal: ReadHandles.end */
+  end(): void {
+    if (this.reason || this.endedByAdmin) return;
+    this.endedByAdmin = true;
+    for (const fn of this.onEnd_.splice(0)) fn();
+  }
+
   /**
    * Ends the handle (a second close is ignored); `reason` goes to the observers. `nativeBytes`: what the native
    * window served in all (FUSE), which replaces the estimate `servedUpTo` kept.
    */
   close(reason: CloseReason = 'done', nativeBytes?: number): void {
     if (this.reason) return;
-    this.reason = reason;
+    this.reason = this.endedByAdmin ? 'ended' : reason;
     this.tracker.close();
     if (nativeBytes !== undefined && nativeBytes >= 0) this.bytes += nativeBytes - this.nativeEstimate;
     this.hub.emit('closed', this);
@@ -218,6 +258,7 @@ export class ReadHandle {
       stalls: this.stalls,
       stalledMs: this.stalledMs,
       reason: this.reason,
+      ...(this.seekReadMs === null ? {} : { seekReadMs: this.seekReadMs }),
     };
   }
 
@@ -225,14 +266,19 @@ export class ReadHandle {
   private served(offset: number, n: number, asked: number | null): void {
     if (n <= 0) return;
     const now = this.hub.clock.now();
-    if (this.firstByteAt === null) this.firstByteAt = now;
-    else if (asked !== null && now - asked > STALL_MS) {
+    if (this.firstByteAt === null) {
+      this.firstByteAt = now;
+      this.firstOffset = offset;
+    } else if (asked !== null && now - asked > STALL_MS) {
       this.stalls++;
       this.stalledMs += now - asked;
     }
     this.bytes += n;
     this.offset = offset + n;
-    if (this.hub.observed && now - this.lastProgress >= PROGRESS_MS) {
+    // Reported at once, so the time is exact, not a progress tick late.
+    const seekRead = this.seekReadMs === null && this.firstOffset! > 0 && this.bytes >= SEEK_READ_BYTES;
+    if (seekRead) this.seekReadMs = now - this.openedAt;
+    if (this.hub.observed && (seekRead || now - this.lastProgress >= PROGRESS_MS)) {
       this.lastProgress = now;
       this.hub.emit('progress', this);
     }

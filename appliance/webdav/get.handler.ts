@@ -72,6 +72,10 @@ async function streamParts(
   const client = { address: ctx.req.ip, userAgent: ctx.req.header('user-agent') };
   const handle = deps.handles.open(node.path, 'webdav', client, { offset: parts[0]?.range.start ?? 0 });
   let outcome: CloseReason = 'aborted';
+  handle.onEnd(() => {
+    ac.abort();
+    ctx.reply.close(); // cut the connection: the client sees the body end short
+  });
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const p of parts) {
       if (p.preamble) yield p.preamble;

@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = new Set([
   '/sabnzbd/api',
   // SABnzbd's own path for the same API (`/api?mode=...`); it checks the key itself.
   '/api',
+  // Prometheus: checks the key itself (also as a Bearer token) unless metrics.open (tests/integration/metrics/).
+  '/metrics',
 ]);
 
 let srv: TestServer;

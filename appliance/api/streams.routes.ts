@@ -1,0 +1,26 @@
+import { noSuchRecord } from '../errors/app-error.js';
+import type { Router } from '../http/router.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { StreamsHistoryResponse, StreamsResponse } from '../streams/streams.wire.js';
+import type { ReadHandles } from '../vfs/read-handle.js';
+
+/** The Streams view (docs/streaming.md, "The Streams view"): open streams, the ended ones, and ending one. */
+export function registerStreamsRoutes(router: Router, deps: { registry: StreamRegistry; handles: ReadHandles }): void {
+  const { registry, handles } = deps;
+  router.get(
+    '/api/streams',
+    { access: 'user' },
+    () => ({ streams: registry.list(), bytes_by_class: registry.bytesByClass() }) satisfies StreamsResponse,
+  );
+  router.get(
+    '/api/streams/history',
+    { access: 'user' },
+    () => ({ streams: registry.history() }) satisfies StreamsHistoryResponse,
+  );
+  // WebDAV cuts the connection; FUSE answers the handle's reads with EIO. It closes as 'ended'.
+  router.delete('/api/streams/:id', { access: 'admin' }, (ctx) => {
+    const id = ctx.params.id ?? '';
+    if (!/^\d+$/.test(id) || !handles.end(Number(id))) throw noSuchRecord(`No open stream ${id}`);
+    return { id, message: `Stream ${id} ended` };
+  });
+}

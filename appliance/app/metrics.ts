@@ -1,0 +1,79 @@
+import type { Clock } from '../clock/clock.js';
+import type { EventSource, SpoolEvents } from '../events/index.js';
+import type { FileRepairer, HealthStore } from '../health/index.js';
+import type { ImporterDomain } from '../importer/index.js';
+import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
+import type { NntpPool } from '../nntp/index.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { ReadHandles } from '../vfs/read-handle.js';
+
+/** What the scrape-time metrics read; asked for only when a scrape runs (the app builds some of it later). */
+export interface MetricsParts {
+  pool: Pick<NntpPool, 'metrics'>;
+  handles: Pick<ReadHandles, 'snapshots'>;
+  importer: Pick<ImporterDomain, 'queue'>;
+  healthStore: Pick<HealthStore, 'dueCount' | 'manualCount'>;
+  clock: Pick<Clock, 'now'>;
+  /** The Streams view (appliance/streams/): each stream's reader class. */
+  streams?: Pick<StreamRegistry, 'readerClassOf'>;
+}
+
+/** Spool's metrics (appliance/metrics/), their scrape-time sources taken from `parts()` at each scrape. */
+export function createMetrics(parts: () => MetricsParts): SpoolMetrics {
+  const sources: MetricsSources = {
+    pool: () => parts().pool.metrics(),
+    openStreams() {
+      const open = Object.fromEntries(FRONTS.map((f) => [f, 0])) as Record<(typeof FRONTS)[number], number>;
+      for (const s of parts().handles.snapshots()) open[s.front]++;
+      return open;
+    },
+    async queueCounts() {
+      const s = await parts().importer.queue.stats();
+      return {
+        pending: s.total_pending,
+        processing: s.total_processing,
+        retrying: s.total_retrying,
+        completed: s.total_completed,
+        failed: s.total_failed,
+      };
+    },
+    async healthDue() {
+      const { healthStore, clock } = parts();
+      return (await healthStore.dueCount(clock.now())) + (await healthStore.manualCount());
+    },
+  };
+  return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
+}
+
+/**
+ * The metrics' event subscriptions: streams, imports, health checks. Subscribe after the Streams view's registry,
+ * so a stream's class is its latest when its bytes are counted. Returns the unsubscribe.
+ */
+export function wireMetrics(events: EventSource<SpoolEvents>, metrics: SpoolMetrics): () => void {
+  const stops = [
+    events.on('stream.opened', (e) => metrics.streams.opened(e)),
+    events.on('stream.progress', (e) => metrics.streams.progress(e)),
+    events.on('stream.closed', (e) => metrics.streams.closed(e)),
+    events.on('queue.item.changed', (e) => metrics.queueItemChanged(e)),
+    events.on('health.record.changed', (e) => metrics.healthRecordChanged(e)),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** The arrs' repair, each outcome counted (a throw counts as retryable, as the repair loop takes it). */
+export function countRepairs(repairer: FileRepairer, metrics: SpoolMetrics): FileRepairer {
+  return {
+    async repairFile(input) {
+      try {
+        const outcome = await repairer.repairFile(input);
+        metrics.repairDone(outcome.kind);
+        return outcome;
+      } catch (err) {
+        metrics.repairDone('retryable');
+        throw err;
+      }
+    },
+  };
+}

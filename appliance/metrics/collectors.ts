@@ -1,0 +1,103 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
+import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
+
+/** What the scrape-time families read: each is called only while a scrape runs, so an idle Spool computes nothing. */
+export interface MetricsSources {
+  /** The NNTP pool's snapshot (NntpPool.metrics). */
+  pool(): PoolMetrics;
+  /** The read handles open now, by front. */
+  openStreams(): Record<Front, number>;
+  /** Queue items by status (pending, processing, retrying, completed, failed). */
+  queueCounts(): Promise<Record<string, number>>;
+  /** Files whose health check is due now (scheduled ones past their time plus manual ones waiting). */
+  healthDue(): Promise<number>;
+}
+
+function providerState(p: ProviderMetrics): ProviderStateLabel {
+  if (!p.enabled) return 'disabled';
+  return p.cooling_down ? 'cooling_down' : 'usable';
+}
+
+/** The families filled at scrape time from `sources`. */
+export function defineCollected(registry: Registry, sources: MetricsSources): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'spool_streams_open',
+    help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',
+    labelNames: ['front'] as const,
+    registers,
+    collect() {
+      const open = sources.openStreams();
+      for (const front of FRONTS) this.set({ front }, open[front]);
+    },
+  });
+  new Gauge({
+    name: 'spool_provider_connections',
+    help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, disabled).",
+    labelNames: ['provider', 'state'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const p of sources.pool().providers)
+        this.set({ provider: p.id, state: providerState(p) }, p.active_connections);
+    },
+  });
+  new Gauge({
+    name: 'spool_provider_up',
+    help: 'Whether a provider takes requests now (1) or is cooling down after failures or disabled (0).',
+    labelNames: ['provider'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const p of sources.pool().providers) this.set({ provider: p.id }, providerState(p) === 'usable' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'spool_provider_state',
+    help: "A provider's state as one series per state, 1 for the current one.",
+    labelNames: ['provider', 'state'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const p of sources.pool().providers)
+        for (const state of PROVIDER_STATES) this.set({ provider: p.id, state }, providerState(p) === state ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'spool_provider_bytes_fetched_total',
+    help: 'Bytes read from a provider since Spool started, by provider.',
+    labelNames: ['provider'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const p of sources.pool().providers) this.inc({ provider: p.id }, p.bytes_downloaded);
+    },
+  });
+  new Gauge({
+    name: 'spool_pool_waiting_requests',
+    help: 'Article requests waiting for a provider connection.',
+    registers,
+    collect() {
+      this.set(sources.pool().waiting_requests);
+    },
+  });
+  new Gauge({
+    name: 'spool_queue_items',
+    help: 'Import queue items by status; pending + processing + retrying is the queue depth.',
+    labelNames: ['status'] as const,
+    registers,
+    async collect() {
+      const counts = await sources.queueCounts();
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    name: 'spool_health_due_files',
+    help: 'Files whose health check is due now and not yet run.',
+    registers,
+    async collect() {
+      this.set(await sources.healthDue());
+    },
+  });
+}

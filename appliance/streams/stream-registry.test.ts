@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ManualClock } from '../clock/manual-clock.js';
+import type { StreamOpenedEvent } from '../events/live.wire.js';
+import { StreamRegistry } from './stream-registry.js';
+
+const MIB = 1024 * 1024;
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+
+function opened(id: string, over: Partial<StreamOpenedEvent> = {}): StreamOpenedEvent {
+  const client = { address: '127.0.0.1', user_agent: 'curl/8.5' };
+  return { stream_id: id, path: `/movies/${id}.mkv`, via: 'webdav', offset: 0, size: 1024 * MIB, client, ...over };
+}
+const timings = { ttfb_ms: 40, stalls: 1, stalled_ms: 1500 };
+
+test('opened → progress → closed: listed with its rate and class, then moved to history with its reason', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  r.opened(opened('1'));
+  assert.equal(r.list()[0]?.reader_class, 'player');
+  assert.equal(r.list()[0]?.class_settled, false);
+  await clock.advance(1000);
+  r.progress({ stream_id: '1', bytes_sent: 2 * MIB, position: 2 * MIB, ...timings });
+  await clock.advance(1000);
+  r.progress({ stream_id: '1', bytes_sent: 4 * MIB, position: 4 * MIB, ...timings });
+  const [s] = r.list();
+  assert.equal(s?.bytes_served, 4 * MIB);
+  assert.equal(s?.rate_bps, 2 * MIB);
+  assert.equal(s?.front, 'webdav');
+  assert.equal(s?.stalls, 1);
+  await clock.advance(1000);
+  r.closed({ stream_id: '1', bytes_sent: 20 * MIB, position: 20 * MIB, reason: 'aborted', ...timings });
+  assert.deepEqual(r.list(), []);
+  const [h] = r.history();
+  assert.equal(h?.reason, 'aborted');
+  assert.equal(h?.reader_class, 'player');
+  assert.equal(h?.class_settled, true);
+  assert.equal(h?.closed_at, new Date(T0 + 3000).toISOString());
+});
+
+test('the rate falls to 0 once nothing arrives for the rate window', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  r.opened(opened('1'));
+  await clock.advance(1000);
+  r.progress({ stream_id: '1', bytes_sent: MIB, position: MIB, ...timings });
+  await clock.advance(6000);
+  assert.equal(r.list()[0]?.rate_bps, 0);
+});
+
+test('rclone is told from WebDAV by its user agent; a short head read settles as a scanner', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  r.opened(opened('1', { client: { address: '127.0.0.1', user_agent: 'rclone/v1.66.0' } }));
+  assert.equal(r.list()[0]?.front, 'rclone');
+  await clock.advance(300);
+  r.closed({ stream_id: '1', bytes_sent: 256 * 1024, position: 256 * 1024, reason: 'done', ...timings });
+  assert.equal(r.history()[0]?.reader_class, 'scanner');
+});
+
+test('history is bounded in count and age, newest first', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock, historyLimit: 3, historyMaxAgeMs: 60_000 });
+  for (const id of ['1', '2', '3', '4']) {
+    r.opened(opened(id));
+    r.closed({ stream_id: id, bytes_sent: 0, position: 0, reason: 'done', ...timings });
+  }
+  assert.deepEqual(
+    r.history().map((h) => h.id),
+    ['4', '3', '2'],
+  );
+  await clock.advance(60_001);
+  assert.deepEqual(r.history(), []);
+});
+
+test('bytes per class per day: bytes of a provisional class move when it settles; days roll over in UTC', async () => {
+  const clock = new ManualClock(Date.parse('2026-11-25T23:59:00Z'));
+  const r = new StreamRegistry({ clock });
+  // a tail read: provisionally a scanner, then it reads on at length and settles as a player
+  r.opened(opened('1', { offset: 1000 * MIB }));
+  await clock.advance(500);
+  r.progress({ stream_id: '1', bytes_sent: MIB, position: 1001 * MIB, ...timings });
+  assert.deepEqual(r.bytesByClass(), [{ day: '2026-11-25', bytes: { player: 0, scanner: MIB } }]);
+  await clock.advance(1000);
+  r.progress({ stream_id: '1', bytes_sent: 10 * MIB, position: 1010 * MIB, ...timings });
+  assert.deepEqual(r.bytesByClass(), [{ day: '2026-11-25', bytes: { player: 10 * MIB, scanner: 0 } }]);
+  await clock.advance(60_000);
+  r.closed({ stream_id: '1', bytes_sent: 12 * MIB, position: 1012 * MIB, reason: 'done', ...timings });
+  assert.deepEqual(r.bytesByClass(), [
+    { day: '2026-11-26', bytes: { player: 2 * MIB, scanner: 0 } },
+    { day: '2026-11-25', bytes: { player: 10 * MIB, scanner: 0 } },
+  ]);
+});
+
+test('one client opening three files in a burst is a scanner', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  for (const id of ['1', '2', '3']) r.opened(opened(id));
+  assert.deepEqual(
+    r.list().map((s) => s.reader_class),
+    ['player', 'player', 'scanner'],
+  );
+});

@@ -1,0 +1,99 @@
+import type { StreamClosedEvent, StreamOpenedEvent, StreamProgressEvent } from '../events/live.wire.js';
+import { classifyReader, type Classification } from './reader-class.js';
+import type { EndedStreamInfo, StreamEndReason, StreamFront, StreamInfo } from './streams.wire.js';
+
+/** The window the delivered rate is measured over. */
+export const RATE_WINDOW_MS = 5_000;
+
+/** One open stream as the registry keeps it: the last event's numbers, rate samples, its class. */
+export class StreamSession {
+  readonly front: StreamFront;
+  bytesServed = 0;
+  offset: number;
+  ttfbMs: number | null = null;
+  stalls = 0;
+  stalledMs = 0;
+  klass: Classification = { readerClass: 'player', settled: false };
+  /** Bytes counted per UTC day under the current class (moved when the class changes). */
+  readonly countedByDay = new Map<string, number>();
+  /** (time, bytes) samples within RATE_WINDOW_MS, plus the one before it. */
+  private samples: { t: number; bytes: number }[];
+
+  constructor(
+    readonly opened: StreamOpenedEvent,
+    readonly openedAt: number,
+  ) {
+    this.offset = opened.offset;
+    this.front = opened.via === 'webdav' && /^rclone\//i.test(opened.client.user_agent ?? '') ? 'rclone' : opened.via;
+    this.samples = [{ t: openedAt, bytes: 0 }];
+  }
+
+  get clientKey(): string {
+    const c = this.opened.client;
+    return c.pid !== undefined ? `pid:${c.pid}` : `${c.address ?? ''}|${c.user_agent ?? ''}`;
+  }
+
+  /** Takes the numbers of a progress or closed event; returns the bytes served since the last one. */
+  update(e: StreamProgressEvent | StreamClosedEvent, now: number): number {
+    const delta = Math.max(0, e.bytes_sent - this.bytesServed);
+    this.bytesServed = e.bytes_sent;
+    this.offset = e.position;
+    this.ttfbMs = e.ttfb_ms;
+    this.stalls = e.stalls;
+    this.stalledMs = e.stalled_ms;
+    this.samples.push({ t: now, bytes: e.bytes_sent });
+    const from = now - RATE_WINDOW_MS;
+    while (this.samples.length > 1 && this.samples[1]!.t <= from) this.samples.shift();
+    return delta;
+  }
+
+  /** Bytes per second over the last RATE_WINDOW_MS (0 when nothing arrived in it). */
+  rate(now: number): number {
+    const first = this.samples[0]!;
+    const last = this.samples[this.samples.length - 1]!;
+    const start = Math.max(first.t, now - RATE_WINDOW_MS);
+    if (last.t <= now - RATE_WINDOW_MS || now <= start) return 0;
+    return Math.round(((last.bytes - first.bytes) * 1000) / (now - first.t));
+  }
+
+  /** Re-runs the classifier (reader-class.ts) unless the class is settled; returns whether it changed. */
+  reclassify(now: number, recentFilesOfClient: number, closed: boolean): boolean {
+    if (this.klass.settled) return false;
+    const before = this.klass.readerClass;
+    this.klass = classifyReader({
+      userAgent: this.opened.client.user_agent,
+      size: this.opened.size,
+      openOffset: this.opened.offset,
+      bytesServed: this.bytesServed,
+      ageMs: now - this.openedAt,
+      closed,
+      recentFilesOfClient,
+    });
+    return this.klass.readerClass !== before;
+  }
+
+  info(now: number): StreamInfo {
+    const o = this.opened;
+    return {
+      id: o.stream_id,
+      path: o.path,
+      size: o.size,
+      front: this.front,
+      client: { ...o.client },
+      reader_class: this.klass.readerClass,
+      class_settled: this.klass.settled,
+      opened_at: new Date(this.openedAt).toISOString(),
+      bytes_served: this.bytesServed,
+      offset: this.offset,
+      rate_bps: this.rate(now),
+      ttfb_ms: this.ttfbMs,
+      stalls: this.stalls,
+      stalled_ms: this.stalledMs,
+    };
+  }
+
+  ended(now: number, reason: StreamEndReason): EndedStreamInfo {
+    // the rate a finished stream had over its last window, not the 0 it has once time moves on
+    return { ...this.info(now), closed_at: new Date(now).toISOString(), reason };
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Wire shapes of GET /api/streams and GET /api/streams/history (docs/streaming.md, "The Streams view"). A wire
+ * file: types and constants only, no imports from Node or packages (the console bundles it).
+ */
+
+/**
+ * Who a reader is, told from its access pattern (appliance/streams/reader-class.ts): a player reads on from the
+ * start or a seek, sustained; a scanner (ffprobe, mediainfo, a library scan) reads the head and/or tail and leaves.
+ */
+export const READER_CLASSES = ['player', 'scanner'] as const;
+export type ReaderClass = (typeof READER_CLASSES)[number];
+
+/** The front a file is read through; rclone's mount reads over WebDAV and is told apart by its user agent. */
+export type StreamFront = 'webdav' | 'fuse' | 'rclone';
+
+/** How a stream ended: read to its end (or the reader was done), the client left, a read failed, an admin ended it. */
+export type StreamEndReason = 'done' | 'aborted' | 'error' | 'ended';
+
+export interface StreamClientInfo {
+  address?: string;
+  user_agent?: string;
+  /** The reading process (FUSE, when the kernel names it). */
+  pid?: number;
+}
+
+export interface StreamInfo {
+  id: string;
+  path: string;
+  size: number;
+  front: StreamFront;
+  client: StreamClientInfo;
+  reader_class: ReaderClass;
+  /** False while the class is provisional (decided at open, settled after the first reads or at close). */
+  class_settled: boolean;
+  opened_at: string;
+  bytes_served: number;
+  /** Where the last read ended. */
+  offset: number;
+  /** Bytes per second delivered over the last few seconds. */
+  rate_bps: number;
+  ttfb_ms: number | null;
+  stalls: number;
+  stalled_ms: number;
+}
+
+export interface EndedStreamInfo extends StreamInfo {
+  closed_at: string;
+  reason: StreamEndReason;
+}
+
+/** Bytes served per reader class on one UTC day (`YYYY-MM-DD`). */
+export interface ClassBytesDay {
+  day: string;
+  bytes: Record<ReaderClass, number>;
+}
+
+export interface StreamsResponse {
+  streams: StreamInfo[];
+  /** Today (UTC) and the days before it that are kept, newest first. */
+  bytes_by_class: ClassBytesDay[];
+}
+
+export interface StreamsHistoryResponse {
+  /** Newest first; bounded (docs/streaming.md). */
+  streams: EndedStreamInfo[];
+}
