@@ -18,6 +18,30 @@ const stale = (): Record<string, readonly QueryKey[]> => ({
   stream: [['streams']],
 });
 
+/** Lists whose live refetches wait (a filter has focus: the rows must not move under the operator's hands). */
+const holds: { prefix: QueryKey; missed: boolean }[] = [];
+let current: QueryClient | null = null;
+
+const startsWith = (key: QueryKey, prefix: QueryKey) =>
+  prefix.every((part, i) => JSON.stringify(part) === JSON.stringify(key[i]));
+
+/** Holds live refetches of the queries under `prefix`; the release refetches them if an event came meanwhile. */
+export function holdLiveUpdates(prefix: QueryKey): () => void {
+  const hold = { prefix, missed: false };
+  holds.push(hold);
+  return () => {
+    holds.splice(holds.indexOf(hold), 1);
+    if (hold.missed) void current?.invalidateQueries({ queryKey: prefix });
+  };
+}
+
+/** Whether a live event may refetch `key` now (noting a miss for a held one). */
+function mayRefetch(key: QueryKey): boolean {
+  const hold = holds.find((h) => startsWith(key, h.prefix));
+  if (hold) hold.missed = true;
+  return !hold;
+}
+
 export interface LiveCacheUpdater {
   event(msg: LiveEventMessage): void;
   resync(): void;
@@ -25,14 +49,17 @@ export interface LiveCacheUpdater {
 
 /** Applies live events to the TanStack Query cache (docs/console.md, "Live updates"). */
 export function liveCacheUpdater(queryClient: QueryClient): LiveCacheUpdater {
+  current = queryClient;
   const byDomain = stale();
   const pending = new Map<string, QueryKey>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     timer = undefined;
-    const stale = [...pending.values()];
+    const due = [...pending.values()];
     pending.clear();
-    for (const queryKey of stale) void queryClient.invalidateQueries({ queryKey });
+    for (const queryKey of due) {
+      void queryClient.invalidateQueries({ queryKey, predicate: (q) => mayRefetch(q.queryKey) });
+    }
   };
   const invalidate = (list: readonly QueryKey[]) => {
     for (const key of list) pending.set(JSON.stringify(key), key);

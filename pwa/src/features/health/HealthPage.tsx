@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
@@ -15,6 +15,7 @@ import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useHealthStats } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
 import { useAutoRefresh } from '../../lib/useAutoRefresh';
+import { holdLiveUpdates } from '../../lib/liveCache';
 import { useLive } from '../../lib/live';
 import { AddHealthCheckDialog } from './AddHealthCheckDialog';
 import { HealthTable } from './HealthTable';
@@ -67,6 +68,8 @@ export function HealthPage() {
   const stats = useHealthStats();
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: healthKeys.all }), [queryClient]);
   const auto = useAutoRefresh(refresh);
+  // A paused refresh (a filter has focus) holds the live updates of the list too.
+  useEffect(() => (auto.paused ? holdLiveUpdates(['health', 'list']) : undefined), [auto.paused]);
   const actions = useHealthActions(() => setSelection({}));
 
   const total = list.data?.meta.total ?? 0;

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -10,6 +10,7 @@ import { AutoRefreshControl } from '../../components/AutoRefreshControl';
 import { Pager } from '../../components/Pager';
 import { useClampedPage, useListState } from '../../components/useListState';
 import { useAutoRefresh } from '../../lib/useAutoRefresh';
+import { holdLiveUpdates } from '../../lib/liveCache';
 import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useQueueStats } from '../../lib/queries';
 import { QueueStatTiles } from './QueueStatTiles';
@@ -34,6 +35,8 @@ export function QueuePage() {
   const stats = useQueueStats();
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queueKeys.all }), [queryClient]);
   const auto = useAutoRefresh(refresh);
+  // A paused refresh (a filter has focus) holds the live updates of the list too.
+  useEffect(() => (auto.paused ? holdLiveUpdates(['queue', 'list']) : undefined), [auto.paused]);
   const actions = useQueueActions(() => setSelection({}));
   const rowActions = useMemo(
     () => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }),
