@@ -91,11 +91,25 @@ const LAYERS = [
   // Takes plain settings; knows no config file, user or route.
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics.
+  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics,
+  // notifications.
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
-    ['events', 'config', 'auth', 'vfs', 'rclone', 'arrs', 'importer', 'health', 'sabnzbd', 'streams', 'metrics'],
+    [
+      'events',
+      'config',
+      'auth',
+      'vfs',
+      'rclone',
+      'arrs',
+      'importer',
+      'health',
+      'sabnzbd',
+      'streams',
+      'metrics',
+      'notify',
+    ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
   ['fronts', ['http', 'webdav', 'fuse']],

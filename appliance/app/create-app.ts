@@ -33,6 +33,8 @@ import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
 import { wireStreamRegistry } from './streams.js';
+import { httpSender, Notifier } from '../notify/index.js';
+import { wireNotifications } from './notifications.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -167,11 +169,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
     // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
 
+    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
+    const metrics = createMetrics(() => ({
+      pool,
+      handles: streaming.handles,
+      importer,
+      healthStore,
+      clock,
+      streams: streams.registry,
+    }));
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
-    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
-    const metrics = createMetrics(() => ({ pool, handles: streaming.handles, importer, healthStore, clock }));
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
       onCommandDone: (done) => metrics.commandDone(done),
@@ -231,6 +240,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       logger,
       repairer: () => repairer,
+      events,
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;
@@ -240,6 +250,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
+    // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
+    const notifications = () => config.get().notifications;
+    const notifier = new Notifier({
+      settings: notifications,
+      send: httpSender(() => notifications().timeout_seconds * 1000),
+      clock,
+      logger: logger.child('notify'),
+    });
+    closers.push(() => notifier.close());
+    closers.push(
+      wireNotifications({ events, config, notifier, importer, health, clock, logger: logger.child('notify') }),
+    );
 
     const router = new Router();
     const version = readVersion(root);
@@ -255,6 +277,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       health,
       metrics,
       streams: streams.registry,
+      notifier,
       requestRestart: (force) => resolveRestart({ force }),
     });
 
@@ -278,6 +301,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger: logger.child('http'),
       fallback: consoleFiles.fallback,
       inflight,
+      onDiskFull: (where, error) => events.emit('disk.full', { where, error }),
     });
     let front: Front | null = null;
     let stopping: Promise<void> | null = null;

@@ -21,6 +21,8 @@ import type { SabnzbdDomain } from './sabnzbd.js';
 import { registerHealthRoutes } from '../api/health.routes.js';
 import { registerMetricsRoutes } from '../api/metrics.routes.js';
 import type { SpoolMetrics } from '../metrics/index.js';
+import { registerNotificationsRoutes } from '../api/notifications.routes.js';
+import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
@@ -44,6 +46,7 @@ export interface RouteServices {
   health: HealthDomain;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
+  notifier: Notifier;
   requestRestart(force: boolean): void;
 }
 
@@ -72,6 +75,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerHealthRoutes(router, s.health);
   registerMetricsRoutes(router, s);
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
+  registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }
 

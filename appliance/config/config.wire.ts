@@ -8,6 +8,8 @@ import type {
   ArrInstance,
   ArrsConfig,
   ImportConfig,
+  NotificationsConfig,
+  NotifyTargetConfig,
   PatchableSection,
   ProviderConfig,
   RcloneConfig,
@@ -29,7 +31,11 @@ export type RedactedArrInstance = Redact<ArrInstance, 'api_key'>;
 /** A secret list answers with whether it holds anything and how many entries, never the entries. */
 export type RedactedImport = Redact<ImportConfig, 'archive_passwords'> & { archive_passwords_count: number };
 /** GET /api/config: the whole config, secrets write-only. */
-export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs'> & {
+export type RedactedNotifyTarget = Redact<NotifyTargetConfig, 'token'>;
+export type RedactedConfig = Omit<
+  SpoolConfig,
+  'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs' | 'notifications'
+> & {
   webdav: Redact<WebdavConfig, 'password'>;
   import: RedactedImport;
   providers: RedactedProvider[];
@@ -39,6 +45,7 @@ export type RedactedConfig = Omit<SpoolConfig, 'webdav' | 'import' | 'providers'
     radarr_instances: RedactedArrInstance[];
     sonarr_instances: RedactedArrInstance[];
   };
+  notifications: Omit<NotificationsConfig, 'targets'> & { targets: RedactedNotifyTarget[] };
 };
 
 /** What every config write (and reload) answers: the new redacted config and the restart-only fields changed. */

@@ -1,3 +1,4 @@
+import { NOTIFY_KINDS } from '../notify/notify.wire.js';
 import type { SpoolConfig } from './schema.js';
 
 /**
@@ -78,6 +79,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    max_queued_items: 1000,
+    stuck_timeout_minutes: 30,
     // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
     scan_roots: ['./data/nzb'],
     show_archive_volumes: false,
@@ -162,6 +165,16 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     max_backups: 10,
     compress: true,
   },
+  notifications: {
+    enabled: false,
+    targets: [],
+    min_interval_seconds: 300,
+    timeout_seconds: 10,
+    queue_size: 50,
+    stall_seconds: 30,
+    backlog_window_minutes: 60,
+    backlog_growth: 500,
+  },
   metrics: {
     // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
     open: false,
@@ -187,6 +200,9 @@ export const CATEGORY_DEFAULTS = deepFreeze({ order: 1, priority: 0, dir: '' });
 
 /** Defaults for one arr instance (docs/console-contract.md §5: new instances are enabled). */
 export const ARR_INSTANCE_DEFAULTS = deepFreeze({ name: '', url: '', api_key: '', enabled: true, root_folder: '' });
+
+/** Defaults for one notification target: enabled, every kind of notice. */
+export const NOTIFY_TARGET_DEFAULTS = deepFreeze({ token: '', enabled: true, events: [...NOTIFY_KINDS] });
 
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -25,6 +25,11 @@ const GENERIC: Record<string, string> = {
   ...handedOver('auth', ['trusted_origins', 'trusted_proxies'], 'auth/network-policy.ts'),
   ...handedOver('import', ['watch_dir', 'watch_interval_seconds'], 'importer/watch-dir.ts'),
   ...handedOver('log', ['file', 'level', 'max_size', 'max_age', 'max_backups', 'compress'], 'logging/log-file.ts'),
+  ...handedOver(
+    'notifications',
+    ['min_interval_seconds', 'queue_size', 'targets.*.enabled', 'targets.*.events'],
+    'notify/notifier.ts',
+  ),
 };
 
 /** Keys of a section that app/ hands over whole (`config.get().<section>`) to the file that reads them. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ARR_INSTANCE_DEFAULTS, CATEGORY_DEFAULTS, PROVIDER_DEFAULTS } from './defaults.js';
+import { ARR_INSTANCE_DEFAULTS, CATEGORY_DEFAULTS, NOTIFY_TARGET_DEFAULTS, PROVIDER_DEFAULTS } from './defaults.js';
 import type { SpoolConfig } from './schema.js';
 
 type Obj = Record<string, unknown>;
@@ -57,6 +57,12 @@ export function withDefaults(input: unknown, defaults: SpoolConfig): { candidate
       const key = `${type}_instances`;
       merged.arrs[key] = mapEntries(merged.arrs[key], (a) => ({ ...ARR_INSTANCE_DEFAULTS, type, ...a }));
     }
+  }
+  if (isPlainObject(merged.notifications)) {
+    merged.notifications.targets = mapEntries(merged.notifications.targets, (t) => ({
+      ...structuredClone(NOTIFY_TARGET_DEFAULTS),
+      ...t,
+    }));
   }
   return { candidate: merged, generatedIds };
 }

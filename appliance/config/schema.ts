@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 
 /**
  * The whole YAML config (docs/console-contract.md §3) as one strict zod schema: unknown keys are errors, ranges are docs/console-contract.md §5.
@@ -76,6 +77,10 @@ export const importSchema = z.strictObject({
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
+  // docs/import.md "Admission control": adds are refused while this many items are unfinished (0 = no limit).
+  max_queued_items: intRange(0, 1000000),
+  // docs/import.md "Stuck imports": an import with no progress for this long is aborted and retried (0 = off).
+  stuck_timeout_minutes: intRange(0, 1440),
   // The only directories a manual scan may read (relative ones are under the data dir, like metadata.root_path).
   scan_roots: z.array(nonBlank('A scan root cannot be blank')),
   // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)
@@ -195,6 +200,27 @@ export const logSchema = z.strictObject({
   compress: z.boolean(),
 });
 
+/** One place notices go (docs/notifications.md); `token` is a write-only secret. */
+export const notifyTargetSchema = z.strictObject({
+  name: nonBlank('A target needs a name'),
+  type: z.enum(NOTIFY_TARGET_TYPES),
+  url: z.url({ protocol: /^https?$/, error: 'Must be an http:// or https:// URL' }),
+  token: z.string(),
+  enabled: z.boolean(),
+  events: z.array(z.enum(NOTIFY_KINDS)),
+});
+
+export const notificationsSchema = z.strictObject({
+  enabled: z.boolean(),
+  targets: z.array(notifyTargetSchema),
+  min_interval_seconds: intRange(0, 86400),
+  timeout_seconds: intRange(1, 120),
+  queue_size: intRange(1, 1000),
+  stall_seconds: intRange(1, 3600),
+  backlog_window_minutes: intRange(1, 1440),
+  backlog_growth: intRange(1, 1_000_000),
+});
+
 /** GET /metrics (docs/metrics.md): `open` serves it without an API key. */
 export const metricsSchema = z.strictObject({
   open: z.boolean(),
@@ -213,6 +239,7 @@ export const configSchema = z.strictObject({
   sabnzbd: sabnzbdSchema,
   arrs: arrsSchema,
   log: logSchema,
+  notifications: notificationsSchema,
   metrics: metricsSchema,
 });
 
@@ -230,6 +257,8 @@ export type SabnzbdCategory = SabnzbdConfig['categories'][number];
 export type ArrsConfig = SpoolConfig['arrs'];
 export type ArrInstance = ArrsConfig['radarr_instances'][number];
 export type LogConfig = SpoolConfig['log'];
+export type NotificationsConfig = SpoolConfig['notifications'];
+export type NotifyTargetConfig = NotificationsConfig['targets'][number];
 export type MetricsConfig = SpoolConfig['metrics'];
 
 /** Sections the console edits with PATCH /api/config/{section} (providers have their own API). */
@@ -245,6 +274,7 @@ export const PATCHABLE_SECTIONS = [
   'arrs',
   'health',
   'log',
+  'notifications',
   'metrics',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];

@@ -38,6 +38,7 @@ export function redact(config: SpoolConfig): RedactedConfig {
       radarr_instances: config.arrs.radarr_instances.map((a) => hide(a, 'api_key')),
       sonarr_instances: config.arrs.sonarr_instances.map((a) => hide(a, 'api_key')),
     },
+    notifications: { ...config.notifications, targets: config.notifications.targets.map((t) => hide(t, 'token')) },
   } as RedactedConfig;
 }
 
@@ -113,5 +114,17 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
       });
     }
   }
+  keepTargetTokens(out, current);
   return out;
+}
+
+/** notifications.targets[].token: matched to the stored target by name, then by position (like arr instances). */
+function keepTargetTokens(out: Obj, current: SpoolConfig): void {
+  const list = isPlainObject(out.notifications) ? out.notifications.targets : undefined;
+  if (!Array.isArray(list)) return;
+  const stored = current.notifications.targets;
+  list.forEach((t, i) => {
+    if (!isPlainObject(t)) return;
+    keepSecret(t, 'token', (stored.find((s) => s.name === t.name) ?? stored[i])?.token);
+  });
 }

@@ -27,6 +27,24 @@ export interface ArticleFailedEvent {
   zeroFilled: boolean;
 }
 
+/** A repair of a file through the arrs (appliance/health/repair.loop.ts; docs/health.md). */
+export interface RepairEvent {
+  record_id: number;
+  path: string;
+  /** Asked for by a person (POST /api/health/{id}/repair), not by the automatic loop. */
+  manual: boolean;
+  /** Why it failed (repair.failed); null otherwise. */
+  reason: string | null;
+  /** A failed repair that the loop will try again after a back-off. */
+  will_retry: boolean;
+}
+
+/** A write refused for want of space (appliance/errors/disk-full.ts): where it happened, and the error. */
+export interface DiskFullEvent {
+  where: string;
+  error: string;
+}
+
 /**
  * Everything that happens in Spool, one name each, payloads plain data (ids, paths, statuses). Domains emit
  * through an `EventSink<SpoolEvents>`; subscribers are wired in appliance/app/ only. The payloads the console may
@@ -45,6 +63,14 @@ export interface SpoolEvents {
   /** A directory's listing changed (rclone's vfs/refresh follows it). */
   'directory.changed': DirectoryChangedEvent;
   'health.record.changed': HealthRecordChangedEvent;
+  /** Spool asked an arr to replace a broken file. */
+  'repair.requested': RepairEvent;
+  /** The arr took the repair: the release is blocklisted and a replacement searched for. */
+  'repair.done': RepairEvent;
+  /** The repair could not be made (no arr manages the file, the arr refused or did not answer). */
+  'repair.failed': RepairEvent;
+  /** A write failed because the disk is full (a request, or an import's commit). */
+  'disk.full': DiskFullEvent;
   /** A read's article was missing or damaged on every provider. */
   'read.article.failed': ArticleFailedEvent;
   /** A read's article could not be fetched because no provider answered: logged, never evidence. */

@@ -1,5 +1,6 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
+import type { EventSink, SpoolEvents } from '../events/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsService } from '../vfs/vfs.service.js';
@@ -28,6 +29,8 @@ export interface HealthDeps {
   downloadIdOf?: (path: string) => string | undefined;
   /** The arrs' repair (appliance/arrs); undefined until that domain is built. */
   repairer?: () => FileRepairer | undefined;
+  /** Where the repair loop announces repairs (repair.requested / done / failed). */
+  events?: EventSink<SpoolEvents>;
 }
 
 export interface HealthDomain {
@@ -82,6 +85,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     }),
     breaker,
     logger: log.child('repair'),
+    events: deps.events,
   });
   const runner = new HealthRunner({
     store,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
+import type { EventSink, RepairEvent, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
@@ -37,6 +38,8 @@ export interface RepairLoopDeps {
   settings: () => RepairSettings;
   breaker: RepairBreaker;
   logger: Logger;
+  /** Where repair.requested / repair.done / repair.failed are announced. */
+  events?: EventSink<SpoolEvents>;
 }
 
 /**
@@ -82,6 +85,7 @@ export class RepairLoop {
         lastError: `Automatic repair gave up after ${record.repairRetryCount} attempt(s)`,
         repairNextAt: null,
       });
+    this.announce('repair.requested', record, manual);
     const repairer = this.d.repairer();
     const downloadId = this.d.downloadIdOf(record.path);
     const outcome: RepairOutcome = repairer
@@ -95,6 +99,12 @@ export class RepairLoop {
       : { kind: 'not_found' };
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
     const attempts = record.repairRetryCount + 1;
+    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual);
+    else {
+      const reason = outcome.kind === 'not_found' ? NOT_MANAGED : outcome.reason;
+      const willRetry = outcome.kind === 'retryable' && attempts < max;
+      this.announce('repair.failed', record, manual, reason, willRetry);
+    }
     switch (outcome.kind) {
       case 'triggered':
         return this.set(record.id, {
@@ -128,6 +138,17 @@ export class RepairLoop {
         if (manual) throw new AppError('REPAIR_FAILED', `Repair failed: ${outcome.reason}`);
         return (await this.d.store.get(record.id))!;
     }
+  }
+
+  private announce(
+    name: 'repair.requested' | 'repair.done' | 'repair.failed',
+    record: HealthRecord,
+    manual: boolean,
+    reason: string | null = null,
+    willRetry = false,
+  ): void {
+    const event: RepairEvent = { record_id: record.id, path: record.path, manual, reason, will_retry: willRetry };
+    this.d.events?.emit(name, event);
   }
 
   private async set(id: number, patch: Partial<HealthRecord>): Promise<HealthRecord> {

@@ -4,7 +4,7 @@ import { BodyStream } from './body.js';
 import { Ctx, DEFAULT_JSON_LIMIT, type Principal } from './context.js';
 import { errorBody, successBody } from './envelope.js';
 import { AppError } from '../errors/app-error.js';
-import { diskFullError } from '../errors/disk-full.js';
+import { diskFullError, isDiskFull } from '../errors/disk-full.js';
 import type { InflightCounter } from './inflight.js';
 import { Reply } from './reply.js';
 import { readRequest, type HttpRequest } from './request.js';
@@ -46,6 +46,8 @@ export interface DispatchOptions {
   isReady?: () => boolean;
   /** Counts requests in progress, for a graceful stop. */
   inflight?: InflightCounter;
+  /** A request failed because the disk is full (the app announces it as 'disk.full'). */
+  onDiskFull?: (where: string, error: string) => void;
 }
 
 export const OPEN_PRINCIPAL: Principal = { userId: 'open', name: 'admin', isAdmin: true, via: 'open' };
@@ -102,6 +104,8 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
     const result = await match.route.handler(ctx);
     if (!reply.sent && !reply.aborted) reply.json(200, successBody(result));
   } catch (err) {
+    if (opts.onDiskFull && !(err instanceof AppError) && isDiskFull(err))
+      opts.onDiskFull(`${req.method} ${req.rawPath}`, (err as Error).message);
     sendError(opts.logger, req, reply, err);
   } finally {
     opts.inflight?.leave();

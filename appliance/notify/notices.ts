@@ -1,0 +1,97 @@
+import type { RepairEvent } from '../events/index.js';
+import type { Notice } from './notice.js';
+
+/** The notice of each kind, from what the event that causes it carries (docs/notifications.md lists them). */
+export const notices = {
+  importFailed(item: { id: number; name: string; category: string | null }, error: string, time: number): Notice {
+    return {
+      kind: 'import_failed',
+      title: `Import failed: ${item.name}`,
+      message: error || 'The import failed',
+      severity: 'error',
+      time,
+      details: { queue_item_id: item.id, name: item.name, category: item.category, error },
+    };
+  },
+  repair(stage: 'requested' | 'done' | 'failed', e: RepairEvent, time: number): Notice {
+    const what = { requested: 'Repair requested', done: 'Repair done', failed: 'Repair failed' }[stage];
+    const message = {
+      requested: `Spool asked the arrs to replace ${e.path}`,
+      done: `The arr blocklisted the release of ${e.path} and is searching for a replacement`,
+      failed: `Could not repair ${e.path}: ${e.reason ?? 'unknown reason'}${e.will_retry ? ' (will retry)' : ''}`,
+    }[stage];
+    return {
+      kind: `repair_${stage}`,
+      title: `${what}: ${basename(e.path)}`,
+      message,
+      severity: stage === 'failed' ? 'error' : 'info',
+      time,
+      details: { path: e.path, record_id: e.record_id, manual: e.manual, reason: e.reason, will_retry: e.will_retry },
+    };
+  },
+  providerDown(id: string, error: string | null, time: number): Notice {
+    return {
+      kind: 'provider_down',
+      title: `Provider down: ${id}`,
+      message: `Provider ${id} stopped answering${error ? `: ${error}` : ''}`,
+      severity: 'error',
+      time,
+      details: { provider: id, error },
+    };
+  },
+  providerUp(id: string, time: number): Notice {
+    return {
+      kind: 'provider_up',
+      title: `Provider back: ${id}`,
+      message: `Provider ${id} answers again`,
+      severity: 'info',
+      time,
+      details: { provider: id },
+    };
+  },
+  providerNearCap(id: string, why: string, used: number, max: number, time: number): Notice {
+    return {
+      kind: 'provider_near_cap',
+      title: `Provider near its connection cap: ${id}`,
+      message: `Provider ${id}: ${why}`,
+      severity: 'warning',
+      time,
+      details: { provider: id, connections: used, max_connections: max },
+    };
+  },
+  streamStalled(path: string, stalledMs: number, time: number): Notice {
+    const seconds = Math.round(stalledMs / 1000);
+    return {
+      kind: 'stream_stalled',
+      title: `Stream stalled: ${basename(path)}`,
+      message: `A read of ${path} waited ${seconds} s for data`,
+      severity: 'warning',
+      time,
+      details: { path, stalled_seconds: seconds },
+    };
+  },
+  healthBacklog(pending: number, grew: number, minutes: number, time: number): Notice {
+    return {
+      kind: 'health_backlog',
+      title: 'Health backlog growing',
+      message: `${pending} files wait for their first check (${grew} more than ${minutes} min ago)`,
+      severity: 'warning',
+      time,
+      details: { pending, growth: grew, window_minutes: minutes },
+    };
+  },
+  diskFull(where: string, error: string, time: number): Notice {
+    return {
+      kind: 'disk_full',
+      title: 'Disk full',
+      message: `The data directory has no space left (${where}); nothing was saved. Free some space.`,
+      severity: 'error',
+      time,
+      details: { where, error },
+    };
+  },
+};
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1) || path;
+}
