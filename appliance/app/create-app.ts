@@ -169,11 +169,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // Other domains: build your service here (after the store and auth it may need), push its close() onto
     // `closers`, add it to RouteServices (routes.ts) and its routes to the table there.
 
+    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
+    const metrics = createMetrics(() => ({
+      pool,
+      handles: streaming.handles,
+      importer,
+      healthStore,
+      clock,
+      streams: streams.registry,
+    }));
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
-    // Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command; the rest is read at scrape.
-    const metrics = createMetrics(() => ({ pool, handles: streaming.handles, importer, healthStore, clock }));
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
       onCommandDone: (done) => metrics.commandDone(done),

@@ -8,6 +8,7 @@ import { VfsReader } from '../vfs/reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 import { countRepairs, createMetrics, wireMetrics, type MetricsParts } from './metrics.js';
 import { wireStreamEvents } from './stream-events.js';
+import { wireStreamRegistry } from './streams.js';
 
 // The metrics as app/ feeds them: events move counters and histograms, gauges are read only at scrape time, and
 // no label ever carries a file path.
@@ -83,9 +84,10 @@ function setup() {
     healthStore: { dueCount: async () => (reads.health++, 4), manualCount: async () => 1 },
     clock,
   };
-  const metrics = createMetrics(() => parts);
   const bus = new EventBus<SpoolEvents>();
-  const stops = [wireStreamEvents(handles, bus), wireMetrics(bus, metrics)];
+  const streams = wireStreamRegistry(bus, handles, clock);
+  const metrics = createMetrics(() => ({ ...parts, streams: streams.registry }));
+  const stops = [wireStreamEvents(handles, bus), streams.stop, wireMetrics(bus, metrics)];
   return { clock, handles, metrics, bus, reads, stop: () => stops.forEach((s) => s()) };
 }
 
@@ -108,10 +110,26 @@ test('a seek read through WebDAV moves the stream families, and no label carries
   assert.equal(value(text, 'spool_stream_first_byte_seconds_count{front="webdav"}'), 1);
   assert.equal(value(text, 'spool_stream_first_byte_seconds_sum{front="webdav"}'), 0.3);
   assert.equal(value(text, 'spool_stream_seek_read_seconds_count{front="webdav"}'), 1);
-  assert.equal(value(text, 'spool_stream_bytes_served_total{front="webdav",reader_class="unknown"}'), 9 * MIB);
+  // Counted as a player's once the Streams view saw more than a scanner reads (appliance/streams/reader-class.ts).
+  const player = value(text, 'spool_stream_bytes_served_total{front="webdav",reader_class="player"}') ?? 0;
+  assert.equal(
+    player + (value(text, 'spool_stream_bytes_served_total{front="webdav",reader_class="scanner"}') ?? 0),
+    9 * MIB,
+  );
+  assert.ok(player > 0);
   assert.equal(value(text, 'spool_streams_total{front="webdav",outcome="done"}'), 1);
   assert.equal(metrics.streams.tracked, 0, 'a closed stream leaves nothing behind');
   for (const word of ['secret', 'private-film', '192.0.2.9', 'Kodi']) assert.ok(!text.includes(word), word);
+  stop();
+});
+
+test("a probing tool's bytes count as a scanner's", async () => {
+  const { handles, metrics, stop } = setup();
+  const h = handles.open(PATH, 'webdav', { userAgent: 'ffprobe/6.0' });
+  for await (const c of h.stream(0, MIB, sig)) void c;
+  h.close('done');
+  const text = await metrics.scrape();
+  assert.equal(value(text, 'spool_stream_bytes_served_total{front="webdav",reader_class="scanner"}'), MIB);
   stop();
 });
 

@@ -4,6 +4,7 @@ import type { FileRepairer, HealthStore } from '../health/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 
 /** What the scrape-time metrics read; asked for only when a scrape runs (the app builds some of it later). */
@@ -13,6 +14,8 @@ export interface MetricsParts {
   importer: Pick<ImporterDomain, 'queue'>;
   healthStore: Pick<HealthStore, 'dueCount' | 'manualCount'>;
   clock: Pick<Clock, 'now'>;
+  /** The Streams view (appliance/streams/): each stream's reader class. */
+  streams?: Pick<StreamRegistry, 'readerClassOf'>;
 }
 
 /** Spool's metrics (appliance/metrics/), their scrape-time sources taken from `parts()` at each scrape. */
@@ -39,10 +42,13 @@ export function createMetrics(parts: () => MetricsParts): SpoolMetrics {
       return (await healthStore.dueCount(clock.now())) + (await healthStore.manualCount());
     },
   };
-  return new SpoolMetrics(sources);
+  return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }
 
-/** The metrics' event subscriptions: streams, imports, health checks. Returns the unsubscribe. */
+/**
+ * The metrics' event subscriptions: streams, imports, health checks. Subscribe after the Streams view's registry,
+ * so a stream's class is its latest when its bytes are counted. Returns the unsubscribe.
+ */
 export function wireMetrics(events: EventSource<SpoolEvents>, metrics: SpoolMetrics): () => void {
   const stops = [
     events.on('stream.opened', (e) => metrics.streams.opened(e)),

@@ -9,10 +9,10 @@ export const FRONTS = ['webdav', 'fuse'] as const;
 export type Front = (typeof FRONTS)[number];
 
 /**
- * Who reads, by kind (a player, a scanner, ...). The read handles do not classify readers yet: every stream is
- * `unknown` until they do, and a value outside this list is counted as `unknown` too.
+ * Who reads, by the class the Streams view gives it (appliance/streams/reader-class.ts); `unknown` when it has none
+ * (a stream it never saw), and for any value outside this list.
  */
-export const READER_CLASSES = ['player', 'scanner', 'other', 'unknown'] as const;
+export const READER_CLASSES = ['player', 'scanner', 'unknown'] as const;
 export type ReaderClass = (typeof READER_CLASSES)[number];
 
 export const STREAM_OUTCOMES = ['done', 'aborted', 'error'] as const;

@@ -19,10 +19,11 @@ export class SpoolMetrics {
   /** Health records seen entering `checking`: their next status is the check's outcome. */
   private readonly checking = new Set<number>();
 
-  constructor(sources: MetricsSources) {
+  /** `readerClassOf`: a stream's reader class (the Streams view's), for the bytes served. */
+  constructor(sources: MetricsSources, readerClassOf?: (streamId: string) => string | undefined) {
     this.f = defineFamilies(this.registry);
     defineCollected(this.registry, sources);
-    this.streams = new StreamMeter(this.f);
+    this.streams = new StreamMeter(this.f, readerClassOf);
     for (const outcome of IMPORT_OUTCOMES) this.f.imports.inc({ outcome }, 0);
     for (const outcome of CHECK_OUTCOMES) this.f.healthChecks.inc({ outcome }, 0);
     for (const outcome of REPAIR_OUTCOMES) this.f.repairs.inc({ outcome }, 0);

@@ -3,8 +3,8 @@ import type { Families } from './families.js';
 import { FRONTS, READER_CLASSES, STREAM_OUTCOMES, bounded, type Front, type ReaderClass } from './labels.js';
 
 interface Open {
+  id: string;
   front: Front;
-  readerClass: ReaderClass;
   bytes: number;
   stalls: number;
   firstByte: boolean;
@@ -13,12 +13,17 @@ interface Open {
 
 /**
  * Turns the stream events into the stream families: bytes and stalls as they grow, the first byte and the read
- * after a seek once per stream. Keeps one small entry per open stream (dropped at stream.closed), never its path.
+ * after a seek once per stream. Bytes count under the reader class the stream has when they are served: a class
+ * the Streams view changes later (a provisional one) leaves the bytes already counted where they are. Keeps one small entry per open stream (dropped at stream.closed), never its path.
  */
 export class StreamMeter {
   private readonly open = new Map<string, Open>();
 
-  constructor(private readonly f: Families) {
+  /** `classOf`: a stream's reader class when its bytes are counted (the Streams view's; undefined: `unknown`). */
+  constructor(
+    private readonly f: Families,
+    private readonly classOf: (streamId: string) => string | undefined = () => undefined,
+  ) {
     for (const front of FRONTS) {
       for (const outcome of STREAM_OUTCOMES) f.streams.inc({ front, outcome }, 0);
       f.stalls.inc({ front }, 0);
@@ -30,10 +35,10 @@ export class StreamMeter {
     return this.open.size;
   }
 
-  opened(e: StreamOpenedEvent & { reader_class?: string }): void {
+  opened(e: StreamOpenedEvent): void {
     this.open.set(e.stream_id, {
+      id: e.stream_id,
       front: bounded(FRONTS, e.via, 'webdav'),
-      readerClass: bounded(READER_CLASSES, e.reader_class, 'unknown'),
       bytes: 0,
       stalls: 0,
       firstByte: false,
@@ -56,7 +61,8 @@ export class StreamMeter {
 
   private advance(s: Open, e: StreamProgressEvent | StreamClosedEvent): void {
     if (e.bytes_sent > s.bytes) {
-      this.f.bytesServed.inc({ front: s.front, reader_class: s.readerClass }, e.bytes_sent - s.bytes);
+      const readerClass: ReaderClass = bounded(READER_CLASSES, this.classOf(s.id), 'unknown');
+      this.f.bytesServed.inc({ front: s.front, reader_class: readerClass }, e.bytes_sent - s.bytes);
       s.bytes = e.bytes_sent;
     }
     if (e.stalls > s.stalls) {

@@ -78,6 +78,11 @@ export class StreamRegistry {
     return [...this.open.values()].map((s) => s.info(now));
   }
 
+  /** A stream's class now, or as it ended when it is in the history (the metrics' reader_class label). */
+  readerClassOf(id: string): ReaderClass | undefined {
+    return this.open.get(id)?.klass.readerClass ?? this.ended.find((e) => e.id === id)?.reader_class;
+  }
+
   has(id: string): boolean {
     return this.open.has(id);
   }
