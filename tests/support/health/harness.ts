@@ -86,6 +86,8 @@ export class FakeRepairer implements FileRepairer {
 }
 
 export interface HealthHarness {
+  /** The bus the health domain announces on (records, repairs). */
+  events: EventBus<SpoolEvents>;
   health: HealthDomain;
   vfs: VfsService;
   config: ConfigService;
@@ -135,12 +137,14 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     clock,
     logger: log,
     repairer: () => repairer,
+    events,
   });
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);
   const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
+    events,
     vfs,
     config,
     clock,
