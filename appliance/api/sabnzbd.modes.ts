@@ -63,6 +63,8 @@ export const SAB_MODES: Record<string, SabMode> = {
     changes: always,
     run: async (c) => {
       const url = c.params.get('name') ?? '';
+      // A full queue refuses before the NZB is fetched (the add itself checks again).
+      await c.sab.admit();
       return c.sab.add(await fetchNzb(url), c.params);
     },
   },

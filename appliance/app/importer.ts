@@ -48,7 +48,10 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const stopWatching = deps.events.on('config.changed', ensureFolders);
   const queue = new QueueService(
     new LmdbQueueStore(deps.store),
-    () => ({ maxRetries: deps.config.get().import.max_retries }),
+    () => ({
+      maxRetries: deps.config.get().import.max_retries,
+      maxQueuedItems: deps.config.get().import.max_queued_items,
+    }),
     Date.now,
     deps.events,
   );
@@ -84,6 +87,9 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     intervalMs: startup.queue_processing_interval_seconds * 1000,
     retryDelay: deps.retryDelay,
     now: () => deps.clock.now(),
+    // docs/import.md "Stuck imports": read at each check, so a change applies to imports already running.
+    stuckTimeoutMs: () => deps.config.get().import.stuck_timeout_minutes * 60_000,
+    clock: deps.clock,
   });
   // New work wakes the runner: an item added, or one back to pending (retry, restart, resume).
   const stopWaking = [
@@ -91,6 +97,8 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     deps.events.on('queue.item.changed', (e) => {
       if (e.status === 'pending' && !e.paused) runner.wake();
     }),
+    // The stuck-import watchdog counts silence from an import's last progress.
+    deps.events.on('import.progress', (e) => runner.progress(e.id)),
   ];
   runner.start();
   const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));

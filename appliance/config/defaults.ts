@@ -79,6 +79,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     ],
     filter_sample_files: true,
     failed_item_retention_hours: 24,
+    max_queued_items: 1000,
+    stuck_timeout_minutes: 30,
     // The manual scan reads only under these; `defaultsFor` places the default under the data dir.
     scan_roots: ['./data/nzb'],
     show_archive_volumes: false,

@@ -77,6 +77,10 @@ export const importSchema = z.strictObject({
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
+  // docs/import.md "Admission control": adds are refused while this many items are unfinished (0 = no limit).
+  max_queued_items: intRange(0, 1000000),
+  // docs/import.md "Stuck imports": an import with no progress for this long is aborted and retried (0 = off).
+  stuck_timeout_minutes: intRange(0, 1440),
   // The only directories a manual scan may read (relative ones are under the data dir, like metadata.root_path).
   scan_roots: z.array(nonBlank('A scan root cannot be blank')),
   // docs/archives.md: RAR/7z volumes stay in the job beside the files they hold (off: only the inner files show)

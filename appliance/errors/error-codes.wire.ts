@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   REPAIR_FAILED: { status: 502, retryable: true },
   NZB_FETCH_FAILED: { status: 502, retryable: true },
   STARTING: { status: 503, retryable: true },
+  QUEUE_FULL: { status: 503, retryable: true },
   DISK_FULL: { status: 507, retryable: true },
 } as const;
 

@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
+import { systemClock, type Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { DISK_FULL_MESSAGE, isDiskFull } from '../errors/disk-full.js';
 import { ImportError, retryDelayMs } from './import-errors.js';
+import { ImportStalledError, ImportWatchdog } from './import-watchdog.js';
 import type { QueueService } from './queue.service.js';
 import type { QueueRecord } from './queue.types.js';
 
@@ -32,6 +34,10 @@ export interface RunnerOptions {
   /** Back-off before retry n (0-based); default 1, 2, 4 ... minutes. */
   retryDelay?: (attempt: number) => number;
   now?: () => number;
+  /** import.stuck_timeout_minutes in ms (0 = off), read at each check; absent = off. */
+  stuckTimeoutMs?: () => number;
+  /** The stuck-import watchdog's time (default the system clock). */
+  clock?: Clock;
 }
 
 /**
@@ -51,8 +57,13 @@ export class ImportRunner {
   private pass: Promise<void> = Promise.resolve();
   /** New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). */
   readonly wake = (): void => this.pump();
+  /** Import `id` made progress (its `import.progress` events, appliance/app/importer.ts): the watchdog's reset. */
+  readonly progress = (id: number): void => this.watchdog.progress(id);
+  private readonly watchdog: ImportWatchdog;
 
-  constructor(private readonly o: RunnerOptions) {}
+  constructor(private readonly o: RunnerOptions) {
+    this.watchdog = new ImportWatchdog(o.clock ?? systemClock, o.stuckTimeoutMs ?? (() => 0));
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -158,19 +169,29 @@ export class ImportRunner {
     this.active.set(item.id, controller);
     const started = Date.now();
     this.o.logger.info('import started', { id: item.id, nzb: item.nzbPath, attempt: item.retryCount + 1 });
-    void this.o
-      .job(item, controller.signal)
+    // A stalled import is aborted and its item retried at once, even if the job ignores the abort and never settles.
+    let unwatch: () => void = () => undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      unwatch = this.watchdog.watch(item.id, (err) => {
+        this.o.logger.warn('import stalled: aborted to be retried', { id: item.id, error: err.message });
+        controller.abort(err);
+        reject(err);
+      });
+    });
+    stalled.catch(() => undefined);
+    void Promise.race([this.o.job(item, controller.signal), stalled])
       .then(
         async (result) => {
           await this.o.queue.complete(item.id, result);
           this.o.logger.info('import completed', { id: item.id, target: result.targetPath, ms: Date.now() - started });
         },
-        (err: unknown) => this.failed(item, err, controller.signal.aborted),
+        (err: unknown) => this.failed(item, stalledBy(controller.signal) ?? err, controller.signal.aborted),
       )
       .catch((err: unknown) =>
         this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) }),
       )
       .finally(() => {
+        unwatch();
         this.active.delete(item.id);
         if (this.active.size === 0) this.settleIdle?.();
         this.pump();
@@ -178,7 +199,7 @@ export class ImportRunner {
   }
 
   private async failed(item: QueueRecord, err: unknown, aborted: boolean): Promise<void> {
-    if (aborted && this.stopped) {
+    if (aborted && this.stopped && !(err instanceof ImportStalledError)) {
       // Stopping, not failing: the item goes back as it was and runs again after the restart.
       await this.o.queue.recover();
       return;
@@ -194,4 +215,9 @@ export class ImportRunner {
     await this.o.queue.fail(item.id, text, retryAt, err instanceof ImportError ? err.code : undefined);
     this.o.logger.warn('import failed', { id: item.id, error: message, retry_at: retryAt, retryable });
   }
+}
+
+/** The watchdog's reason when it aborted this import: the import's own error then is only the abort's echo. */
+function stalledBy(signal: AbortSignal): ImportStalledError | undefined {
+  return signal.aborted && signal.reason instanceof ImportStalledError ? signal.reason : undefined;
 }

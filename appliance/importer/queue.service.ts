@@ -2,6 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { nonRetryableError } from './import-errors.js';
 import { nzbHash, packNzb, unpackNzb } from './nzb-pack.js';
+import { QueueAdmission } from './queue-admission.js';
 import type { QueueStore } from './queue.port.js';
 import type { QueueListQuery, QueueRecord } from './queue.types.js';
 import type { QueuePriority, QueueStats, QueueStatus } from './queue.wire.js';
@@ -25,19 +26,34 @@ export interface EnqueueInput {
  * runner is woken by those (appliance/app/importer.ts).
  */
 export class QueueService {
+  /** import.max_queued_items: refuses adds while the queue is full (queue-admission.ts). */
+  readonly admission: QueueAdmission;
+
   constructor(
     readonly repo: QueueStore,
-    private readonly settings: () => { maxRetries: number },
+    private readonly settings: () => { maxRetries: number; maxQueuedItems?: number },
     private readonly now: () => number = Date.now,
     private readonly events: EventSink<SpoolEvents> = silentEvents(),
-  ) {}
+  ) {
+    this.admission = new QueueAdmission(repo, () => this.settings().maxQueuedItems ?? 0);
+  }
 
-  /** Stores the NZB (compressed) and its queue item in one transaction, then wakes the runner. */
+  /**
+   * Stores the NZB (compressed) and its queue item in one transaction, then wakes the runner. Throws QUEUE_FULL,
+   * storing nothing, while import.max_queued_items items are unfinished.
+   */
   async enqueue(input: EnqueueInput): Promise<QueueRecord> {
+    await this.admission.check();
     const hash = nzbHash(input.nzb);
     const packed = await packNzb(input.nzb);
+    const record = await this.admission.admitted(() => this.insert(input, packed, hash));
+    this.events.emit('queue.item.added', queueItemEvent(record));
+    return record;
+  }
+
+  private insert(input: EnqueueInput, packed: Buffer, hash: string): Promise<QueueRecord> {
     const at = this.now();
-    const record = await this.repo.insert(
+    return this.repo.insert(
       {
         nzbPath: input.nzbPath,
         name: jobNameFromPath(input.nzbPath),
@@ -59,8 +75,6 @@ export class QueueService {
       },
       { packed, hash },
     );
-    this.events.emit('queue.item.added', queueItemEvent(record));
-    return record;
   }
 
   get(id: number): Promise<QueueRecord | undefined> {

@@ -109,6 +109,11 @@ export class SabnzbdService {
     ];
   }
 
+  /** Throws QUEUE_FULL while import.max_queued_items items are unfinished (answered as `{status: false, error}`). */
+  admit(): Promise<void> {
+    return this.d.importer.queue.admission.check();
+  }
+
   /**
    * addfile / addurl: one queue item; `cat`, `priority`, `nzbname` and `password` from the query or the form (an
    * archive password may also come as `Name{{password}}` in nzbname or the file name: job-password.ts).

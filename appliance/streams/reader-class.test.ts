@@ -50,3 +50,9 @@ test('one client opening many files in a burst is a scanner, unless a file is re
   assert.deepEqual(classifyReader({ ...burst, closed: true }), { readerClass: 'scanner', settled: true });
   assert.equal(classifyReader({ ...burst, bytesServed: SCAN_BYTES * 2 }).readerClass, 'player');
 });
+
+test('a small file read whole, however quickly, is a player', () => {
+  const f = { ...base, size: 6 * 1024 * 1024, bytesServed: 6 * 1024 * 1024, ageMs: 400, closed: true };
+  assert.deepEqual(classifyReader(f), { readerClass: 'player', settled: true });
+  assert.equal(classifyReader({ ...f, bytesServed: 65536 }).readerClass, 'scanner');
+});

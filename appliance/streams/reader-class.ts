@@ -30,6 +30,8 @@ export const SUSTAINED_MS = 10_000;
 /** Opens of this many distinct files by one client within SCAN_BURST_MS make it a scanner. */
 export const SCAN_BURST_FILES = 3;
 export const SCAN_BURST_MS = 30_000;
+/** A reader that has served this share of the file has read it whole. */
+const WHOLE_SHARE = 0.9;
 /** An open at or past this share of the file (or in its last SCAN_BYTES) is a tail read. */
 const TAIL_SHARE = 0.9;
 
@@ -42,6 +44,8 @@ export function classifyReader(f: ReaderFacts): Classification {
   const small = f.bytesServed <= SCAN_BYTES;
   if (!small) return { readerClass: 'player', settled: true };
   if (f.recentFilesOfClient >= SCAN_BURST_FILES) return { readerClass: 'scanner', settled: f.closed };
+  // a small file read whole is played (or copied), not probed
+  if (f.size > 0 && f.bytesServed >= f.size * WHOLE_SHARE) return { readerClass: 'player', settled: true };
   if (f.closed) return { readerClass: f.ageMs < SUSTAINED_MS ? 'scanner' : 'player', settled: true };
   if (f.ageMs >= SUSTAINED_MS && f.bytesServed > 0) return { readerClass: 'player', settled: true };
   return { readerClass: isTail(f) ? 'scanner' : 'player', settled: false };

@@ -6,6 +6,7 @@ import { DashboardPage } from './features/dashboard/DashboardPage';
 import { QueuePage } from './features/queue/QueuePage';
 import { HealthPage } from './features/health/HealthPage';
 import { FilesPage } from './features/files/FilesPage';
+import { StreamsPage } from './features/streams/StreamsPage';
 import { UsersPage } from './features/admin/UsersPage';
 import { ConfigPage } from './features/config/ConfigPage';
 import { isConfigSection } from './features/config/sections';
@@ -28,6 +29,7 @@ export function App() {
           <Route path="queue" element={<QueuePage />} />
           <Route path="health" element={<HealthPage />} />
           <Route path="files" element={<FilesPage />} />
+          <Route path="streams" element={<StreamsPage />} />
           <Route
             path="admin"
             element={

@@ -6,11 +6,13 @@ import { BrowserRouter } from 'react-router-dom';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { createQueryClient } from './lib/queryClient';
+import { keepLastKnown } from './lib/lastKnown';
 import { initAuth } from './auth/authStore';
 import { ToastViewport } from './components/ToastViewport';
 import { UpdatePrompt } from './layout/UpdatePrompt';
 
 const queryClient = createQueryClient();
+keepLastKnown(queryClient);
 void initAuth();
 
 const root = document.getElementById('root');

@@ -157,7 +157,9 @@ test('pool metrics thresholds and the pool card failure', async ({ page }) => {
 test('a health statistics failure turns the Dashboard into the error; a failed later poll stays in its chart', async ({
   page,
 }) => {
-  // Fault injection: the health statistics call fails on demand; everything else is the real server.
+  // Fault injection: the health statistics call fails on demand; everything else is the real server. The live
+  // channel is blocked, so the statistics are polled (while it is up nothing polls: docs/console.md "Live updates").
+  await page.routeWebSocket(/\/api\/live$/, (ws) => ws.close());
   let fail = true;
   await page.route('**/api/health/stats', (route) =>
     fail

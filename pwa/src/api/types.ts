@@ -11,7 +11,13 @@ export type { QueueStats } from '../../../appliance/importer/queue.wire';
 export type { PoolMetrics, ProviderMetrics } from '../../../appliance/nntp/pool.wire';
 export type { HealthStatsJson as HealthStats } from '../../../appliance/health/health.wire';
 /** What the live channel (`/api/live`, a WebSocket) sends: its topics, their payloads, the hello. */
-export type { LiveEventMap, LiveHello, LiveMessage, LiveTopic } from '../../../appliance/events/live.wire';
+export type {
+  LiveEventMap,
+  LiveEventMessage,
+  LiveHello,
+  LiveMessage,
+  LiveTopic,
+} from '../../../appliance/events/live.wire';
 export { LIVE_PATH, LIVE_TOPICS } from '../../../appliance/events/live.wire';
 export type {
   ArrInstanceView,
@@ -20,6 +26,14 @@ export type {
   ArrTestResult,
   ArrType,
 } from '../../../appliance/arrs/arrs.wire';
+export type {
+  NotifyKind,
+  NotifyTargetType,
+  NotifyTargetView,
+  NotifyTestInput,
+  NotifyTestResult,
+} from '../../../appliance/notify/notify.wire';
+export { NOTIFY_KINDS, NOTIFY_KIND_LABELS, NOTIFY_TARGET_TYPES } from '../../../appliance/notify/notify.wire';
 import type { RedactedConfig } from '../../../appliance/config/config.wire';
 export type { ConfigSectionName, ConfigWriteResult } from '../../../appliance/config/config.wire';
 

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-react';
 import { ApiError } from '../api/client';
 import { authApi, type RegisterInput } from '../api/auth';
 import type { User } from '../api/types';
+import { clearLastKnown } from '../lib/lastKnown';
 
 /**
  * The auth state machine of docs/console-contract.md §4: unknown → loading → authenticated | logged_out (with an error on failure).
@@ -109,6 +110,7 @@ export async function logout(): Promise<void> {
   } catch {
     // The session is gone for this tab either way.
   } finally {
+    clearLastKnown(); // what this user saw is not left for the next one
     patch({ status: 'logged_out', user: null, error: null });
   }
 }

@@ -1,9 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { APP_VERSION, ISSUES_URL, SOURCE_URL } from '../lib/meta';
 import { online } from './uiState';
+import { live } from '../lib/live';
 import { useBadgeCounts } from './badges';
 
-/** docs/console-contract.md §2 footer: status, queue line, issues, version, and links when package.json names them. */
+/**
+ * docs/console-contract.md §2 footer: status, whether changes arrive live or by polling (docs/console.md "Live
+ * updates"), queue line, issues, version, and links when package.json names them.
+ */
 export function Footer() {
   useSignals();
   const counts = useBadgeCounts();
@@ -13,6 +17,14 @@ export function Footer() {
       <div className="footer__status">
         <span className={`status-dot ${isOnline ? 'status-dot--ok' : 'status-dot--off'}`} aria-hidden="true" />
         <span>{isOnline ? 'Online' : 'Offline'}</span>
+        <span className="footer__sep" aria-hidden="true">
+          ·
+        </span>
+        {live.value ? (
+          <span title="Changes arrive as they happen">Live</span>
+        ) : (
+          <span title="The live channel is down: refreshing every few seconds">Polling</span>
+        )}
         <span className="footer__sep" aria-hidden="true">
           ·
         </span>

@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { statsApi } from '../api/stats';
+import { useLive, wantLiveTopic } from './live';
 import { POLL } from './queryClient';
 
 /** Query keys shared by every screen so a refetch in one place updates all. */
@@ -14,14 +16,24 @@ export const keys = {
   poolMetrics: ['system', 'pool', 'metrics'] as const,
 };
 
+/** The contract's polling interval, or none while the live channel pushes the changes. */
+export function usePoll(ms: number): number | false {
+  return useLive() ? false : ms;
+}
+
 export function useQueueStats() {
-  return useQuery({ queryKey: keys.queueStats, queryFn: statsApi.queue, refetchInterval: POLL.stats });
+  const refetchInterval = usePoll(POLL.stats);
+  return useQuery({ queryKey: keys.queueStats, queryFn: statsApi.queue, refetchInterval });
 }
 
 export function useHealthStats() {
-  return useQuery({ queryKey: keys.healthStats, queryFn: statsApi.health, refetchInterval: POLL.stats });
+  const refetchInterval = usePoll(POLL.stats);
+  return useQuery({ queryKey: keys.healthStats, queryFn: statsApi.health, refetchInterval });
 }
 
+/** Pool metrics: ticks of the live channel while it is up (asked for only while a card shows them), else polled. */
 export function usePoolMetrics() {
-  return useQuery({ queryKey: keys.poolMetrics, queryFn: statsApi.pool, refetchInterval: POLL.stats });
+  const refetchInterval = usePoll(POLL.stats);
+  useEffect(() => wantLiveTopic('pool.metrics.tick'), []);
+  return useQuery({ queryKey: keys.poolMetrics, queryFn: statsApi.pool, refetchInterval });
 }

@@ -9,6 +9,8 @@ export interface ImportForm {
   segment_sample_percentage: number;
   max_retries: number;
   failed_item_retention_hours: number;
+  max_queued_items: number;
+  stuck_timeout_minutes: number;
   import_strategy: ImportConfig['import_strategy'];
   import_dir: string;
   strm_base_url: string;
@@ -30,6 +32,8 @@ export const IMPORT_NUMBER_FIELDS = [
   'segment_sample_percentage',
   'max_retries',
   'failed_item_retention_hours',
+  'max_queued_items',
+  'stuck_timeout_minutes',
   'watch_interval_seconds',
 ] as const satisfies readonly (keyof ImportForm)[];
 
@@ -42,6 +46,8 @@ export function importForm(c: ImportConfig): ImportForm {
     segment_sample_percentage: c.segment_sample_percentage,
     max_retries: c.max_retries,
     failed_item_retention_hours: c.failed_item_retention_hours,
+    max_queued_items: c.max_queued_items,
+    stuck_timeout_minutes: c.stuck_timeout_minutes,
     import_strategy: c.import_strategy,
     import_dir: c.import_dir,
     strm_base_url: c.strm_base_url,

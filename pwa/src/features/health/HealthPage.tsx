@@ -15,6 +15,7 @@ import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useHealthStats } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
 import { useAutoRefresh } from '../../lib/useAutoRefresh';
+import { useLive } from '../../lib/live';
 import { AddHealthCheckDialog } from './AddHealthCheckDialog';
 import { HealthTable } from './HealthTable';
 import {
@@ -55,12 +56,13 @@ export function HealthPage() {
   const narrow = useMediaQuery(NARROW);
 
   const listParams = useMemo(() => ({ ...filters, ...sort }), [filters, sort]);
+  const isLive = useLive();
   const list = useQuery({
     queryKey: healthKeys.list(listParams),
     queryFn: ({ signal }) => healthApi.list(listParams, signal),
     placeholderData: keepPreviousData,
     // While a check runs the list follows it every 5 s, auto-refresh or not.
-    refetchInterval: (q) => (q.state.data?.data.some((r) => r.status === 'checking') ? POLL.stats : false),
+    refetchInterval: (q) => (!isLive && q.state.data?.data.some((r) => r.status === 'checking') ? POLL.stats : false),
   });
   const stats = useHealthStats();
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: healthKeys.all }), [queryClient]);

@@ -2,15 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../components/Badge';
 import { Icon } from '../../components/Icon';
 import { formatDate, formatRelativeTime } from '../../lib/format';
+import { usePoll } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
 import { healthApi, healthKeys } from './healthApi';
 
-/** The Health Worker Status card, polled every 5 s. */
+/** The Health Worker Status card, polled every 5 s while the live channel is down. */
 export function WorkerStatusCard() {
+  const refetchInterval = usePoll(POLL.stats);
   const worker = useQuery({
     queryKey: healthKeys.worker,
     queryFn: healthApi.workerStatus,
-    refetchInterval: POLL.stats,
+    refetchInterval,
   });
   const w = worker.data;
   const running = w?.status === 'running';

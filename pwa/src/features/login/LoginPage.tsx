@@ -8,6 +8,7 @@ import type { FromState } from '../../auth/guards';
 import { keys } from '../../lib/queries';
 import { Icon } from '../../components/Icon';
 import { LoadingBlock } from '../../components/Spinner';
+import { LastKnownView } from '../offline/LastKnownView';
 import { ErrorAlert } from './ErrorAlert';
 import { SignInForm } from './SignInForm';
 import { RegisterForm } from './RegisterForm';
@@ -80,6 +81,7 @@ export function LoginPage() {
           </p>
         )}
       </section>
+      {state.connectionFailed && <LastKnownView />}
     </div>
   );
 }

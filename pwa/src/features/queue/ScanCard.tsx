@@ -5,8 +5,9 @@ import { Badge, type Tone } from '../../components/Badge';
 import { Icon } from '../../components/Icon';
 import { ProgressBar } from '../../components/ProgressBar';
 import { toast } from '../../components/toast';
+import { useLive } from '../../lib/live';
 import { POLL } from '../../lib/queryClient';
-import { queueApi, queueKeys } from './queueApi';
+import { queueApi, queueKeys, type ScanStatus } from './queueApi';
 import { scanLabel, scanPathError, scanProgress } from './rules';
 
 const LABEL_TONE: Record<string, Tone> = {
@@ -16,19 +17,23 @@ const LABEL_TONE: Record<string, Tone> = {
   Error: 'error',
 };
 
+const isActive = (s: ScanStatus | undefined) => s?.status === 'scanning' || s?.status === 'canceling';
+
 /** Manual Directory Scan (docs/console-contract.md §2/§5): path checks, Start/Cancel, status polled every 2 s, capped progress. */
 export function ScanCard() {
   const queryClient = useQueryClient();
   const inputId = useId();
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const isLive = useLive();
   const status = useQuery({
     queryKey: queueKeys.scanStatus,
     queryFn: queueApi.scanStatus,
-    refetchInterval: POLL.scanStatus,
+    // No event tells a scan's progress: it is polled while one runs, and always while the live channel is down.
+    refetchInterval: (q) => (isLive && !isActive(q.state.data) ? false : POLL.scanStatus),
   });
   const s = status.data;
-  const active = s?.status === 'scanning' || s?.status === 'canceling';
+  const active = isActive(s);
 
   // New items arrive while a scan runs: refresh the list and the tiles when it ends.
   const wasActive = useRef(false);

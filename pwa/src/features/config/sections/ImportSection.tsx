@@ -61,6 +61,16 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
           'Keep failed items (hours)',
           '0 – 8760. Failed queue items are removed this long after failing; 0 keeps them until cleared.',
         )}
+        {number(
+          'max_queued_items',
+          'Max queued items',
+          '0 – 1000000 unfinished items; past that, new NZBs are refused so Radarr/Sonarr retry later. 0 = no limit.',
+        )}
+        {number(
+          'stuck_timeout_minutes',
+          'Stuck import timeout (minutes)',
+          '0 – 1440. An import with no progress this long is stopped and retried. 0 = off.',
+        )}
       </div>
 
       <h3 className="config-section__subtitle">Handing jobs to Radarr/Sonarr</h3>

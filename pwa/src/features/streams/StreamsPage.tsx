@@ -1,0 +1,139 @@
+import { useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSignals } from '@preact/signals-react/runtime';
+import { auth, canAdminister } from '../../auth/authStore';
+import { describeError } from '../../api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { SelectableTable } from '../../components/SelectableTable';
+import { LoadingBlock } from '../../components/Spinner';
+import { toast } from '../../components/toast';
+import { useConfirm } from '../../components/useConfirm';
+import { formatBytes } from '../../lib/format';
+import { NARROW, useMediaQuery } from '../../lib/hooks';
+import { todayOf } from './rules';
+import { endedColumns, openColumns } from './streamColumns';
+import { READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
+import './streams.css';
+
+/** How often the screen asks again (docs/console.md, Streams). */
+const STREAMS_POLL_MS = 2000;
+const noSelection = {};
+const ignore = () => undefined;
+
+/** Streams (docs/console.md, Streams): every open reader of WebDAV, FUSE and rclone, the ended ones, bytes per class. */
+export function StreamsPage() {
+  useSignals();
+  const isAdmin = canAdminister(auth.value);
+  const queryClient = useQueryClient();
+  const narrow = useMediaQuery(NARROW);
+  const max = narrow ? 40 : 50;
+  const list = useQuery({
+    queryKey: streamsKeys.open,
+    queryFn: ({ signal }) => streamsApi.list(signal),
+    refetchInterval: STREAMS_POLL_MS,
+  });
+  const history = useQuery({
+    queryKey: streamsKeys.history,
+    queryFn: ({ signal }) => streamsApi.history(signal),
+    refetchInterval: STREAMS_POLL_MS,
+  });
+  const confirm = useConfirm(() => void queryClient.invalidateQueries({ queryKey: streamsKeys.all }));
+  const askEnd = useMemo(
+    () =>
+      isAdmin
+        ? (s: StreamInfo) =>
+            confirm.ask({
+              title: 'End Stream',
+              message: `End the stream of ${s.path}? The reader gets an error and may open the file again.`,
+              confirmLabel: 'End Stream',
+              run: async () => {
+                try {
+                  await streamsApi.end(s.id);
+                  toast.success('Stream ended');
+                } catch (err) {
+                  toast.error(describeError(err, 'Failed to end the stream'));
+                }
+              },
+            })
+        : undefined,
+    // confirm.ask is a state setter: stable
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [isAdmin],
+  );
+  const openCols = useMemo(() => openColumns({ max, onEnd: askEnd }), [max, askEnd]);
+  const endedCols = useMemo(() => endedColumns(max), [max]);
+  const today = todayOf(list.data?.bytes_by_class);
+
+  return (
+    <section className="list-page" aria-label="Streams">
+      <div className="page-header">
+        <div className="page-header__text">
+          <h2>Streams</h2>
+          <p className="muted">Every open read of a file over WebDAV, FUSE and rclone, and the ones that ended.</p>
+        </div>
+      </div>
+
+      <dl className="stat-tiles" aria-label="Bytes served today by reader class">
+        {READER_CLASSES.map((c) => (
+          <div key={c} className="stat-tile stat-tile--neutral">
+            <dt>{c === 'player' ? 'Players today' : 'Scanners today'}</dt>
+            <dd>{today ? formatBytes(today.bytes[c]) : '–'}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <div className="card list-card">
+        <h3 className="streams-heading">Open streams</h3>
+        {list.isPending ? (
+          <LoadingBlock label="Loading streams..." />
+        ) : list.isError ? (
+          <ErrorPanel
+            title="Failed to load streams"
+            message={describeError(list.error, 'Failed to load streams')}
+            onRetry={() => void list.refetch()}
+          />
+        ) : list.data.streams.length === 0 ? (
+          <p className="empty-state">Nothing is being read</p>
+        ) : (
+          <SelectableTable
+            items={list.data.streams}
+            columns={openCols}
+            rowId={(s) => s.id}
+            rowStatus={(s) => s.reader_class}
+            selection={noSelection}
+            onSelectionChange={ignore}
+            className="streams-table streams-table--open"
+          />
+        )}
+      </div>
+
+      <div className="card list-card">
+        <h3 className="streams-heading">Recently ended</h3>
+        {history.isPending ? (
+          <LoadingBlock label="Loading history..." />
+        ) : history.isError ? (
+          <ErrorPanel
+            title="Failed to load ended streams"
+            message={describeError(history.error, 'Failed to load ended streams')}
+            onRetry={() => void history.refetch()}
+          />
+        ) : history.data.streams.length === 0 ? (
+          <p className="empty-state">No stream has ended in the last 24 hours</p>
+        ) : (
+          <SelectableTable
+            items={history.data.streams}
+            columns={endedCols}
+            rowId={(s) => s.id}
+            rowStatus={(s) => s.reason}
+            selection={noSelection}
+            onSelectionChange={ignore}
+            className="streams-table streams-table--ended"
+          />
+        )}
+      </div>
+
+      <ConfirmDialog {...confirm.dialog} tone="danger" />
+    </section>
+  );
+}

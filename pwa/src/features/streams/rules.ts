@@ -1,0 +1,32 @@
+import { formatBytes } from '../../lib/format';
+import type { ClassBytesDay, StreamInfo } from './streamsApi';
+
+/** Who reads, in one line: the HTTP client's address and user agent, or the FUSE reading process. */
+export function clientLabel(s: Pick<StreamInfo, 'client'>): string {
+  const c = s.client;
+  if (c.pid !== undefined) return `pid ${c.pid}`;
+  return [c.address, c.user_agent].filter(Boolean).join(' · ') || 'unknown';
+}
+
+export const FRONT_LABELS: Record<StreamInfo['front'], string> = { webdav: 'WebDAV', fuse: 'FUSE', rclone: 'rclone' };
+
+/** A delivered rate as bytes per second ('–' for nothing delivered in the window). */
+export function formatRate(bps: number): string {
+  return bps > 0 ? `${formatBytes(bps)}/s` : '–';
+}
+
+/** Time to first byte, or '–' before it. */
+export function formatTtfb(ms: number | null): string {
+  if (ms === null) return '–';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Stalls as "count (total)"; '0' when none. */
+export function formatStalls(s: Pick<StreamInfo, 'stalls' | 'stalled_ms'>): string {
+  return s.stalls === 0 ? '0' : `${s.stalls} (${(s.stalled_ms / 1000).toFixed(1)} s)`;
+}
+
+/** Today's bytes per class: the newest day the server sent (it always sends today first). */
+export function todayOf(days: ClassBytesDay[] | undefined): ClassBytesDay | undefined {
+  return days?.[0];
+}

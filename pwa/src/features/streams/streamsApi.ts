@@ -1,0 +1,24 @@
+import { api } from '../../api/client';
+import type { StreamsHistoryResponse, StreamsResponse } from '../../../../appliance/streams/streams.wire';
+
+export type {
+  ClassBytesDay,
+  EndedStreamInfo,
+  StreamInfo,
+  StreamsHistoryResponse,
+  StreamsResponse,
+} from '../../../../appliance/streams/streams.wire';
+export { READER_CLASSES } from '../../../../appliance/streams/streams.wire';
+
+export const streamsKeys = {
+  all: ['streams'] as const,
+  open: ['streams', 'open'] as const,
+  history: ['streams', 'history'] as const,
+};
+
+export const streamsApi = {
+  list: (signal?: AbortSignal) => api.get<StreamsResponse>('/streams', { signal }),
+  history: (signal?: AbortSignal) => api.get<StreamsHistoryResponse>('/streams/history', { signal }),
+  /** Admin: WebDAV cuts the connection, FUSE answers the handle's reads with EIO. */
+  end: (id: string) => api.delete<unknown>(`/streams/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { QueryClient } from '@tanstack/react-query';
+import { clearLastKnown, keepLastKnown, LAST_KNOWN_KEY, partOf, readLastKnown } from './lastKnown';
+
+// What the console keeps for offline use: the dashboard figures and the first unfiltered page of queue and health,
+// nothing else, with the time it was received.
+class MemoryStorage implements Storage {
+  private map = new Map<string, string>();
+  get length() {
+    return this.map.size;
+  }
+  clear() {
+    this.map.clear();
+  }
+  getItem(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  key(i: number) {
+    return [...this.map.keys()][i] ?? null;
+  }
+  removeItem(k: string) {
+    this.map.delete(k);
+  }
+  setItem(k: string, v: string) {
+    this.map.set(k, v);
+  }
+}
+
+const FIRST = { page: 1, status: '', search: '' };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+test('only the dashboard figures and the unfiltered first pages are kept', () => {
+  assert.equal(partOf(['queue', 'stats']), 'queueStats');
+  assert.equal(partOf(['health', 'stats']), 'healthStats');
+  assert.equal(partOf(['system', 'pool', 'metrics']), 'poolMetrics');
+  assert.equal(partOf(['queue', 'list', FIRST]), 'queue');
+  assert.equal(partOf(['health', 'list', { ...FIRST, sortBy: 'created_at', sortOrder: 'desc' }]), 'health');
+  assert.equal(partOf(['queue', 'list', { ...FIRST, page: 2 }]), null);
+  assert.equal(partOf(['queue', 'list', { ...FIRST, search: 'x' }]), null);
+  assert.equal(partOf(['config']), null);
+  assert.equal(partOf(['users']), null);
+  assert.equal(partOf(['user']), null);
+});
+
+test('successful answers are written with their time; other queries are not; clear removes them', async () => {
+  const storage = new MemoryStorage();
+  const qc = new QueryClient();
+  const stop = keepLastKnown(qc, storage, () => 1_000, 0);
+  const queue = { data: [{ id: 1, nzb_path: 'a.nzb', status: 'completed' }], meta: { total: 1 } };
+  qc.setQueryData(['queue', 'list', FIRST], queue);
+  qc.setQueryData(['queue', 'stats'], { total_queued: 0 });
+  qc.setQueryData(['config'], { api_key: 'secret' });
+  await tick();
+  const kept = readLastKnown(storage);
+  assert.deepEqual(kept, { savedAt: 1_000, queue, queueStats: { total_queued: 0 } });
+  assert.doesNotMatch(storage.getItem(LAST_KNOWN_KEY)!, /secret/);
+  clearLastKnown(storage);
+  assert.equal(readLastKnown(storage), null);
+  stop();
+});
+
+test('a damaged entry reads as nothing kept', () => {
+  const storage = new MemoryStorage();
+  storage.setItem(LAST_KNOWN_KEY, '{not json');
+  assert.equal(readLastKnown(storage), null);
+});

@@ -1,0 +1,96 @@
+import type { Query, QueryClient } from '@tanstack/react-query';
+import type { Paged } from '../api/client';
+import type { HealthStats, PoolMetrics, QueueStats } from '../api/types';
+import type { HealthRecordJson } from '../../../appliance/health/health.wire';
+import type { QueueItemJson } from '../../../appliance/importer/queue.wire';
+
+/**
+ * The last dashboard, queue and health data the server gave, kept in localStorage so the installed console can
+ * show it, with its age, when the server cannot be reached (docs/console.md "Offline"). Only these lists and
+ * figures are kept, never settings, users or keys; signing out deletes them.
+ */
+export interface LastKnown {
+  /** When the newest part was received (ms since the epoch). */
+  savedAt: number;
+  queueStats?: QueueStats;
+  healthStats?: HealthStats;
+  poolMetrics?: PoolMetrics;
+  /** The queue's first page, unfiltered. */
+  queue?: Paged<QueueItemJson>;
+  /** The health list's first page, unfiltered. */
+  health?: Paged<HealthRecordJson>;
+}
+
+export const LAST_KNOWN_KEY = 'spool.lastKnown';
+/** Writes are gathered for this long: a burst of refetches is one write. */
+const WRITE_DELAY_MS = 500;
+
+type Part = Exclude<keyof LastKnown, 'savedAt'>;
+
+const unfilteredFirstPage = (p: unknown) => {
+  const params = p as { page?: number; status?: string; search?: string } | undefined;
+  return params?.page === 1 && !params.status && !params.search;
+};
+
+/** Which part of LastKnown a query's data is, if any. */
+export function partOf(key: readonly unknown[]): Part | null {
+  const [a, b, c] = key;
+  if (a === 'queue' && b === 'stats') return 'queueStats';
+  if (a === 'health' && b === 'stats') return 'healthStats';
+  if (a === 'system' && b === 'pool' && c === 'metrics') return 'poolMetrics';
+  if (a === 'queue' && b === 'list' && unfilteredFirstPage(c)) return 'queue';
+  if (a === 'health' && b === 'list' && unfilteredFirstPage(c)) return 'health';
+  return null;
+}
+
+export function readLastKnown(storage: Storage | undefined = globalThis.localStorage): LastKnown | null {
+  try {
+    const raw = storage?.getItem(LAST_KNOWN_KEY);
+    const parsed = raw ? (JSON.parse(raw) as LastKnown) : null;
+    return parsed && typeof parsed.savedAt === 'number' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export function clearLastKnown(storage: Storage | undefined = globalThis.localStorage): void {
+  try {
+    storage?.removeItem(LAST_KNOWN_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}
+
+/** Keeps LastKnown up to date from the query cache's successful answers; returns the stop. */
+export function keepLastKnown(
+  queryClient: QueryClient,
+  storage: Storage = localStorage,
+  now = Date.now,
+  delayMs = WRITE_DELAY_MS,
+): () => void {
+  const pending = new Map<Part, unknown>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const write = () => {
+    timer = undefined;
+    const next: LastKnown = { ...(readLastKnown(storage) ?? {}), ...Object.fromEntries(pending), savedAt: now() };
+    pending.clear();
+    try {
+      storage.setItem(LAST_KNOWN_KEY, JSON.stringify(next));
+    } catch {
+      // Full or unavailable: the console works on without it.
+    }
+  };
+  const seen = (query: Query) => {
+    const part = partOf(query.queryKey);
+    if (!part || query.state.status !== 'success' || query.state.data === undefined) return;
+    pending.set(part, query.state.data);
+    timer ??= setTimeout(write, delayMs);
+  };
+  const stop = queryClient.getQueryCache().subscribe((e) => {
+    if (e.type === 'updated' && e.action.type === 'success') seen(e.query);
+  });
+  return () => {
+    stop();
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,189 @@
+import type { Locator, Page } from '@playwright/test';
+import { ensureInn, type InnServer } from '../support/inn/server.js';
+import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
+import { importNzb } from './support/imports.js';
+import { postedNzb } from './support/nzb-files.js';
+import { apiCall } from './support/spool.js';
+
+// The console sees Spool live: changes reach an open page over /api/live within 1 s while its polling is off;
+// with the channel blocked it polls at the contract's intervals; offline it shows the last known data with its age.
+let inn: InnServer;
+let cookie = '';
+const spool = useSpool({
+  config: {
+    import: { queue_processing_interval_seconds: 1, allowed_file_extensions: ['.mkv'] },
+    health: { enabled: true, auto_repair_enabled: false, max_retries: 0 },
+  },
+});
+// The service worker stays out of the way: page.route must see every /api request of these pages.
+test.use({ serviceWorkers: 'block' });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  inn = await ensureInn();
+  cookie = await createAdmin(spool());
+  const provider = {
+    host: inn.host,
+    port: inn.port,
+    username: inn.username,
+    password: inn.password,
+    max_connections: 4,
+  };
+  const added = await apiCall(spool().baseURL, 'POST', '/api/providers', provider, cookie);
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+});
+
+const footer = (page: Page) => page.getByRole('contentinfo');
+const queueRow = (page: Page, name: string): Locator =>
+  page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${name}`, exact: true }) });
+const healthRow = (page: Page, file: string): Locator =>
+  page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${file}`, exact: true }) });
+const tile = (page: Page, label: string) =>
+  page.locator('dl[aria-label="Queue statistics"] .stat-tile').filter({ hasText: label }).getByRole('definition');
+
+/** POST /api/queue/upload through the API (not the page); the new item's id. */
+async function upload(name: string, xml: string): Promise<number> {
+  const form = new FormData();
+  form.append('category', 'movies');
+  form.append('file', new Blob([xml]), name);
+  const res = await fetch(`${spool().baseURL}/api/queue/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { Cookie: cookie },
+  });
+  const body = (await res.json()) as { data: { id: number } };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.data.id;
+}
+
+/** Counts the page's requests to `paths` from now on. */
+function counter(page: Page, paths: RegExp): () => number {
+  let n = 0;
+  page.on('request', (r) => paths.test(new URL(r.url()).pathname) && n++);
+  return () => n;
+}
+
+async function turnAutoRefreshOff(page: Page): Promise<void> {
+  await page.getByRole('switch').uncheck();
+  await expect(page.getByText('Auto-refresh off')).toBeVisible();
+}
+
+test('live: an upload and its import reach an open Queue page within 1 s, with polling off', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/queue');
+  await expect(footer(page).getByText('Live', { exact: true })).toBeVisible();
+  await turnAutoRefreshOff(page);
+  const polls = counter(page, /^\/api\/queue/);
+  await page.waitForTimeout(6_000); // longer than the 5 s stats interval: nothing polls while live
+  expect(polls()).toBe(0);
+
+  const xml = await postedNzb(inn, 'Live.Movie.mkv');
+  await upload('Live.Movie.nzb', xml);
+  await expect(queueRow(page, 'Live.Movie.nzb')).toBeVisible({ timeout: 1_000 });
+
+  // The import's completion: once the API says completed, the open page shows it within 1 s.
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ status: string }[]>(spool().baseURL, 'GET', '/api/queue', undefined, cookie)).body.data[0]
+          ?.status,
+      { timeout: 30_000, intervals: [100] },
+    )
+    .toBe('completed');
+  await expect(queueRow(page, 'Live.Movie.nzb')).toHaveAttribute('data-status', 'completed', { timeout: 1_000 });
+  await expect(tile(page, 'Completed')).toHaveText('1', { timeout: 1_000 });
+});
+
+test('live: a health verdict reaches an open Health page within 1 s, with polling off', async ({ page }) => {
+  const target = await importNzb(
+    spool().baseURL,
+    cookie,
+    'Verdict.Movie.nzb',
+    await postedNzb(inn, 'Verdict.Movie.mkv'),
+  );
+  const file = `${target}/Verdict.Movie.mkv`;
+  await signIn(page, ADMIN);
+  await page.goto('/health');
+  await expect(footer(page).getByText('Live', { exact: true })).toBeVisible();
+  await turnAutoRefreshOff(page);
+  await page.getByLabel('Search health records').fill('Verdict');
+  await page.getByRole('heading', { level: 2, name: 'Health Monitoring' }).click();
+
+  const check = await apiCall(
+    spool().baseURL,
+    'POST',
+    '/api/health/check',
+    { file_path: file, source_nzb_path: 'Verdict.Movie.nzb', priority: true },
+    cookie,
+  );
+  expect(check.status, JSON.stringify(check.body)).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const r = await apiCall<{ file_path: string; status: string }[]>(
+          spool().baseURL,
+          'GET',
+          '/api/health?limit=100',
+          undefined,
+          cookie,
+        );
+        return r.body.data.find((h) => h.file_path === file)?.status;
+      },
+      { timeout: 60_000, intervals: [100] },
+    )
+    .toBe('healthy');
+  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'healthy', { timeout: 1_000 });
+});
+
+test('with /api/live blocked the footer says Polling and the page still updates by polling', async ({ page }) => {
+  let attempts = 0;
+  await page.routeWebSocket(/\/api\/live$/, (ws) => {
+    attempts++;
+    ws.close({ code: 1011, reason: 'blocked by the test' });
+  });
+  await signIn(page, ADMIN);
+  await page.goto('/queue');
+  await expect(footer(page).getByText('Polling', { exact: true })).toBeVisible();
+  await turnAutoRefreshOff(page);
+  await expect(tile(page, 'Completed')).toHaveText('2');
+
+  await importNzb(spool().baseURL, cookie, 'Polled.Movie.nzb', await postedNzb(inn, 'Polled.Movie.mkv'));
+  // The stats are polled every 5 s while the channel is down.
+  await expect(tile(page, 'Completed')).toHaveText('3', { timeout: 8_000 });
+  await expect(footer(page).getByText('Polling', { exact: true })).toBeVisible();
+  expect(attempts).toBeGreaterThan(0);
+});
+
+test('offline: the last known queue and dashboard figures are shown with their age', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/queue');
+  await expect(queueRow(page, 'Polled.Movie.nzb')).toBeVisible();
+  await expect(tile(page, 'Completed')).toHaveText('3');
+  await page.waitForTimeout(1_000); // the last answers are written half a second after they arrive
+
+  await page.route('**/api/**', (r) => r.abort('internetdisconnected'));
+  await page.clock.setFixedTime(Date.now() + 5 * 60_000);
+  await page.reload();
+  await expect(page.getByText('Connection to server failed.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Last updated' })).toHaveText(
+    'Last updated 5 minutes ago — server unreachable',
+  );
+  const queue = page.getByRole('table', { name: 'Last known queue' });
+  for (const name of ['Live.Movie.nzb', 'Verdict.Movie.nzb', 'Polled.Movie.nzb']) {
+    await expect(queue.getByRole('row').filter({ hasText: name })).toContainText('completed');
+  }
+  const figures = page.getByRole('region', { name: 'Last known data' }).locator('dl div');
+  await expect(figures.filter({ hasText: 'Completed' }).getByRole('definition')).toHaveText('3');
+});
+
+test('signing out deletes what was kept', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/queue');
+  await expect(queueRow(page, 'Polled.Movie.nzb')).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(await page.evaluate('localStorage.getItem("spool.lastKnown") !== null')).toBe(true);
+  await page.getByRole('button', { name: /account menu/ }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate('localStorage.getItem("spool.lastKnown")')).toBeNull();
+});
