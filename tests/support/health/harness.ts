@@ -86,8 +86,6 @@ export class FakeRepairer implements FileRepairer {
 }
 
 export interface HealthHarness {
-  /** The bus the health domain announces on (records, repairs). */
-  events: EventBus<SpoolEvents>;
   health: HealthDomain;
   vfs: VfsService;
   config: ConfigService;
@@ -146,7 +144,6 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
   const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
-    events,
     vfs,
     config,
     clock,
