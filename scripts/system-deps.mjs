@@ -16,7 +16,7 @@ export const SYSTEM_DEPS = {
     packages: ['fuse3', 'libfuse3-dev'],
     tiers: ['unit', 'integration', 'e2e'],
   },
-  par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration'] },
+  par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration', 'bench'] },
   // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.
   archives: {
     check: ['/usr/bin/unar', '/usr/bin/lsar', '/usr/bin/bsdtar', '/usr/bin/7zz'],

@@ -24,7 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
-import { countRepairs, createMetrics, wireMetrics } from './metrics.js';
+import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
 import { tickPoolMetrics } from './pool-events.js';
@@ -231,7 +231,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
-    const repairer = countRepairs(opts.repairer ?? arrs.repair, metrics);
+    const repairer = opts.repairer ?? arrs.repair;
     const health = createHealth({
       store: healthStore,
       config,

@@ -6,7 +6,7 @@ import type { PoolMetrics } from '../nntp/index.js';
 import { ReadHandles, SEEK_READ_BYTES } from '../vfs/read-handle.js';
 import { VfsReader } from '../vfs/reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
-import { countRepairs, createMetrics, wireMetrics, type MetricsParts } from './metrics.js';
+import { createMetrics, wireMetrics, type MetricsParts } from './metrics.js';
 import { wireStreamEvents } from './stream-events.js';
 import { wireStreamRegistry } from './streams.js';
 
@@ -152,21 +152,22 @@ test('imports, health checks and repairs are counted by outcome', async () => {
   bus.emit('queue.item.changed', { ...item, status: 'processing', previous_status: 'pending' });
   bus.emit('queue.item.changed', { ...item, status: 'completed', previous_status: 'processing' });
   bus.emit('queue.item.changed', { ...item, status: 'failed', previous_status: 'processing' });
-  const rec = { id: 5, path: PATH, change: 'updated' as const };
-  bus.emit('health.record.changed', { ...rec, status: 'checking' });
-  bus.emit('health.record.changed', { ...rec, status: 'corrupted' });
-  bus.emit('health.record.changed', { ...rec, status: 'corrupted' }); // a later write, no check: not counted
-  bus.emit('health.record.changed', { ...rec, id: 6, status: 'checking' });
-  bus.emit('health.record.changed', { ...rec, id: 6, status: 'pending' }); // an outage: no verdict
-  const repairer = countRepairs({ repairFile: async () => ({ kind: 'triggered' }) }, metrics);
-  await repairer.repairFile({ path: PATH });
+  bus.emit('health.check.done', { record_id: 5, outcome: 'corrupted' });
+  bus.emit('health.check.done', { record_id: 6, outcome: 'inconclusive' });
+  const repair = { record_id: 5, path: PATH, manual: false, reason: null, will_retry: false };
+  bus.emit('repair.requested', repair); // asked, not yet an outcome
+  bus.emit('repair.done', repair);
+  bus.emit('repair.failed', { ...repair, reason: 'arr down', will_retry: true });
   const text = await metrics.scrape();
   assert.equal(value(text, 'spool_imports_total{outcome="completed"}'), 1);
   assert.equal(value(text, 'spool_imports_total{outcome="failed"}'), 1);
   assert.equal(value(text, 'spool_imports_total{outcome="retrying"}'), 0);
   assert.equal(value(text, 'spool_health_checks_total{outcome="corrupted"}'), 1);
   assert.equal(value(text, 'spool_health_checks_total{outcome="inconclusive"}'), 1);
+  assert.equal(value(text, 'spool_health_checks_total{outcome="healthy"}'), 0);
   assert.equal(value(text, 'spool_repairs_total{outcome="triggered"}'), 1);
+  assert.equal(value(text, 'spool_repairs_total{outcome="retrying"}'), 1);
+  assert.equal(value(text, 'spool_repairs_total{outcome="failed"}'), 0);
   assert.ok(!text.includes('secret'));
   stop();
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { EventSource, SpoolEvents } from '../events/index.js';
-import type { FileRepairer, HealthStore } from '../health/index.js';
+import type { HealthStore } from '../health/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
@@ -46,7 +46,7 @@ export function createMetrics(parts: () => MetricsParts): SpoolMetrics {
 }
 
 /**
- * The metrics' event subscriptions: streams, imports, health checks. Subscribe after the Streams view's registry,
+ * The metrics' event subscriptions: streams, imports, health checks, repairs. Subscribe after the Streams view's registry,
  * so a stream's class is its latest when its bytes are counted. Returns the unsubscribe.
  */
 export function wireMetrics(events: EventSource<SpoolEvents>, metrics: SpoolMetrics): () => void {
@@ -55,25 +55,11 @@ export function wireMetrics(events: EventSource<SpoolEvents>, metrics: SpoolMetr
     events.on('stream.progress', (e) => metrics.streams.progress(e)),
     events.on('stream.closed', (e) => metrics.streams.closed(e)),
     events.on('queue.item.changed', (e) => metrics.queueItemChanged(e)),
-    events.on('health.record.changed', (e) => metrics.healthRecordChanged(e)),
+    events.on('health.check.done', (e) => metrics.healthCheckDone(e)),
+    events.on('repair.done', (e) => metrics.repairEnded(e, true)),
+    events.on('repair.failed', (e) => metrics.repairEnded(e, false)),
   ];
   return () => {
     for (const stop of stops) stop();
-  };
-}
-
-/** The arrs' repair, each outcome counted (a throw counts as retryable, as the repair loop takes it). */
-export function countRepairs(repairer: FileRepairer, metrics: SpoolMetrics): FileRepairer {
-  return {
-    async repairFile(input) {
-      try {
-        const outcome = await repairer.repairFile(input);
-        metrics.repairDone(outcome.kind);
-        return outcome;
-      } catch (err) {
-        metrics.repairDone('retryable');
-        throw err;
-      }
-    },
   };
 }

@@ -41,6 +41,11 @@ export const NUMERIC_FALLBACKS = {
   'log.max_size': { min: 1, max: 10240, fallback: 100 },
   'log.max_age': { min: 0, max: 3650, fallback: 30 },
   'log.max_backups': { min: 0, max: 1000, fallback: 10 },
+  // The notifications form (docs/notifications.md): their defaults.
+  'notifications.min_interval_seconds': { min: 0, max: 86400, fallback: 300 },
+  'notifications.timeout_seconds': { min: 1, max: 120, fallback: 10 },
+  'notifications.stall_seconds': { min: 1, max: 3600, fallback: 30 },
+  'notifications.backlog_growth': { min: 1, max: 1_000_000, fallback: 500 },
 } as const satisfies Record<string, NumericField>;
 
 export type NumericFallbackField = keyof typeof NUMERIC_FALLBACKS;

@@ -1,2 +1,9 @@
 export { EventBus, silentEvents, type EventSink, type EventSource } from './event-bus.js';
-export type { ArticleFailedEvent, DiskFullEvent, RepairEvent, SpoolEventName, SpoolEvents } from './spool-events.js';
+export type {
+  ArticleFailedEvent,
+  DiskFullEvent,
+  HealthCheckDoneEvent,
+  RepairEvent,
+  SpoolEventName,
+  SpoolEvents,
+} from './spool-events.js';

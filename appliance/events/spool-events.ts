@@ -39,6 +39,15 @@ export interface RepairEvent {
   will_retry: boolean;
 }
 
+/**
+ * A health check ended (appliance/health/health.runner.ts): its verdict, `inconclusive` when the providers could
+ * not answer (never evidence), `cancelled` when it was stopped or failed before one.
+ */
+export interface HealthCheckDoneEvent {
+  record_id: number;
+  outcome: 'healthy' | 'partial' | 'corrupted' | 'inconclusive' | 'cancelled';
+}
+
 /** A write refused for want of space (appliance/errors/disk-full.ts): where it happened, and the error. */
 export interface DiskFullEvent {
   where: string;
@@ -63,6 +72,7 @@ export interface SpoolEvents {
   /** A directory's listing changed (rclone's vfs/refresh follows it). */
   'directory.changed': DirectoryChangedEvent;
   'health.record.changed': HealthRecordChangedEvent;
+  'health.check.done': HealthCheckDoneEvent;
   /** Spool asked an arr to replace a broken file. */
   'repair.requested': RepairEvent;
   /** The arr took the repair: the release is blocklisted and a replacement searched for. */

@@ -29,7 +29,7 @@ export interface HealthDeps {
   downloadIdOf?: (path: string) => string | undefined;
   /** The arrs' repair (appliance/arrs); undefined until that domain is built. */
   repairer?: () => FileRepairer | undefined;
-  /** Where the repair loop announces repairs (repair.requested / done / failed). */
+  /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
 }
 
@@ -96,6 +96,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     repair,
     breaker,
     logger: log,
+    events: deps.events,
   });
   const service = new HealthService({
     store,

@@ -1,5 +1,6 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
+import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { FileLayout, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
@@ -34,6 +35,8 @@ export interface RunnerDeps {
   repair: RepairLoop;
   breaker: RepairBreaker;
   logger: Logger;
+  /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
+  events?: EventSink<SpoolEvents>;
 }
 
 /**
@@ -199,7 +202,7 @@ export class HealthRunner {
     } catch (err) {
       if (!signal.aborted) this.d.logger.error('health check failed', { path: record.path, error: String(err) });
       await this.settle(record.id, signal.aborted ? 'Check cancelled' : `Check failed: ${(err as Error).message}`);
-      return;
+      return this.done(record, 'cancelled');
     }
     if (result.kind === 'inconclusive') return this.inconclusive(record, result);
     await this.verdict(record, result);
@@ -241,6 +244,11 @@ export class HealthRunner {
       };
     });
     this.d.logger.warn('health check without a verdict', { path: record.path, reason: result.reason });
+    this.done(record, 'inconclusive');
+  }
+
+  private done(record: HealthRecord, outcome: HealthCheckDoneEvent['outcome']): void {
+    this.d.events?.emit('health.check.done', { record_id: record.id, outcome });
   }
 
   private async verdict(record: HealthRecord, result: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
@@ -263,6 +271,7 @@ export class HealthRunner {
     }));
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
+    this.done(record, result.status);
     this.d.breaker.record(now, result.status !== 'healthy');
     if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
   }

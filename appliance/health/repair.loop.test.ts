@@ -101,3 +101,19 @@ test('the breaker: when most checked files turn bad at once, repairs stop and th
   const corrupted = { limit: 0, offset: 0, sortBy: 'created_at', sortOrder: 'asc', status: 'corrupted' } as const;
   assert.ok((await h.health.service.list(corrupted)).total >= 2);
 });
+
+test('each repair is announced: requested, then done when the arr took it or failed with the reason', async () => {
+  h = await healthHarness({ auto_repair_enabled: true, max_repair_retries: 2 });
+  const said: string[] = [];
+  for (const name of ['repair.requested', 'repair.done', 'repair.failed'] as const)
+    h.events.on(name, (e) => said.push(`${name} ${e.path} ${e.reason ?? '-'} ${e.will_retry}`));
+  await corrupt('Fixed');
+  h.repairer.outcomes = [{ kind: 'retryable', reason: 'Radarr answered 503' }];
+  await corrupt('Flaky');
+  assert.deepEqual(said, [
+    'repair.requested /complete/movies/Fixed/Fixed.mkv - false',
+    'repair.done /complete/movies/Fixed/Fixed.mkv - false',
+    'repair.requested /complete/movies/Flaky/Flaky.mkv - false',
+    'repair.failed /complete/movies/Flaky/Flaky.mkv Radarr answered 503 true',
+  ]);
+});

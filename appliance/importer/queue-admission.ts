@@ -44,6 +44,6 @@ export class QueueAdmission {
 function queueFull(unfinished: number, limit: number): AppError {
   return new AppError(
     'QUEUE_FULL',
-    `Spool's queue is full: ${unfinished} items are waiting or importing and the limit (import.max_queued_items) is ${limit}; try again later`,
+    `The Spool queue is full: ${unfinished} ${unfinished === 1 ? 'item is' : 'items are'} waiting or importing and the limit (import.max_queued_items) is ${limit}; try again later`,
   );
 }

@@ -60,3 +60,35 @@ test('import.watch_dir is scanned every watch_interval_seconds; each NZB is queu
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a full queue (import.max_queued_items) leaves a watched NZB in place for the next walk', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-watch-full-'));
+  const store = openStore({ rootPath: join(dir, 'db') });
+  const clock = new ManualClock();
+  const settings = { watch_dir: dir, watch_interval_seconds: 30 };
+  try {
+    const queue = new QueueService(
+      new LmdbQueueStore(store),
+      () => ({ maxRetries: 0, maxQueuedItems: 1 }),
+      () => clock.now(),
+    );
+    writeFileSync(join(dir, 'A.nzb'), nzb('a'));
+    writeFileSync(join(dir, 'B.nzb'), nzb('b'));
+    const names = async () => (await queue.list({ limit: 0, offset: 0 })).items.map((i) => i.nzbPath).sort();
+    const watcher = startWatchDir(queue, () => settings, memoryLogger(), clock);
+    await watcher.idle();
+    assert.deepEqual(await names(), [join(dir, 'A.nzb')], 'B refused: the queue holds one item');
+    await clock.advance(30_000);
+    await watcher.idle();
+    assert.deepEqual(await names(), [join(dir, 'A.nzb')], 'still full: B waits');
+    const a = await queue.claim();
+    await queue.complete(a!.id, { targetPath: '/complete/default/A', fileSize: 1 });
+    await clock.advance(30_000);
+    await watcher.idle();
+    assert.deepEqual(await names(), [join(dir, 'A.nzb'), join(dir, 'B.nzb')], 'queued by the walk after the drain');
+    watcher.stop();
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

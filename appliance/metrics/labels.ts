@@ -18,9 +18,10 @@ export type ReaderClass = (typeof READER_CLASSES)[number];
 export const STREAM_OUTCOMES = ['done', 'aborted', 'error'] as const;
 export const ARTICLE_OUTCOMES = ['ok', 'missing', 'damaged', 'error'] as const;
 export const IMPORT_OUTCOMES = ['completed', 'failed', 'retrying'] as const;
-/** A check's verdict, or `inconclusive` when it ended without one (an outage: never evidence). */
-export const CHECK_OUTCOMES = ['healthy', 'partial', 'corrupted', 'inconclusive'] as const;
-export const REPAIR_OUTCOMES = ['triggered', 'not_found', 'retryable', 'failed'] as const;
+/** A check's verdict, `inconclusive` when the providers could not answer (never evidence), or `cancelled`. */
+export const CHECK_OUTCOMES = ['healthy', 'partial', 'corrupted', 'inconclusive', 'cancelled'] as const;
+/** The arr took the repair, it failed and will be tried again, or it failed for good (no arr manages the file, ...). */
+export const REPAIR_OUTCOMES = ['triggered', 'retrying', 'failed'] as const;
 export const PROVIDER_STATES = ['usable', 'cooling_down', 'disabled'] as const;
 export type ProviderStateLabel = (typeof PROVIDER_STATES)[number];
 

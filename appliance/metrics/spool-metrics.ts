@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
-import type { HealthRecordChangedEvent, QueueItemChangedEvent } from '../events/live.wire.js';
+import type { HealthCheckDoneEvent, RepairEvent } from '../events/index.js';
+import type { QueueItemChangedEvent } from '../events/live.wire.js';
 import type { CommandDone } from '../nntp/index.js';
 import { defineCollected, type MetricsSources } from './collectors.js';
 import { defineFamilies, type Families } from './families.js';
@@ -16,8 +17,6 @@ export class SpoolMetrics {
   private readonly f: Families;
   /** The per-stream state behind the stream families (stream.opened / progress / closed). */
   readonly streams: StreamMeter;
-  /** Health records seen entering `checking`: their next status is the check's outcome. */
-  private readonly checking = new Set<number>();
 
   /** `readerClassOf`: a stream's reader class (the Streams view's), for the bytes served. */
   constructor(sources: MetricsSources, readerClassOf?: (streamId: string) => string | undefined) {
@@ -56,22 +55,13 @@ export class SpoolMetrics {
     if ((IMPORT_OUTCOMES as readonly string[]).includes(e.status)) this.f.imports.inc({ outcome: e.status });
   }
 
-  /** health.record.changed: a record leaving `checking` is a check's end; its new status the verdict. */
-  healthRecordChanged(e: HealthRecordChangedEvent): void {
-    if (e.change === 'removed') {
-      this.checking.delete(e.id);
-      return;
-    }
-    if (e.status === 'checking') {
-      this.checking.add(e.id);
-      return;
-    }
-    if (!this.checking.delete(e.id)) return;
-    this.f.healthChecks.inc({ outcome: bounded(CHECK_OUTCOMES, e.status, 'inconclusive') });
+  /** health.check.done: a check ended, with its verdict or why it has none. */
+  healthCheckDone(e: HealthCheckDoneEvent): void {
+    this.f.healthChecks.inc({ outcome: bounded(CHECK_OUTCOMES, e.outcome, 'inconclusive') });
   }
 
-  /** A repair asked of the arrs came back (or threw: counted as retryable, as the repair loop treats it). */
-  repairDone(kind: string): void {
-    this.f.repairs.inc({ outcome: bounded(REPAIR_OUTCOMES, kind, 'retryable') });
+  /** repair.done and repair.failed: what a repair asked of the arrs came to. */
+  repairEnded(e: RepairEvent, done: boolean): void {
+    this.f.repairs.inc({ outcome: done ? 'triggered' : e.will_retry ? 'retrying' : 'failed' });
   }
 }

@@ -90,3 +90,9 @@ test('a singular matrix is refused', () => {
     ],
   );
 });
+
+test('a surviving slice read longer than the slice size is refused, not written past the scratch', async () => {
+  const honest = reader([2]);
+  const long = async (i: number) => (i === 5 ? Buffer.alloc(SLICE + 4) : honest(i));
+  await assert.rejects(repairSlices(set, [2], long), (e: unknown) => e instanceof Par2Error && e.kind === 'malformed');
+});

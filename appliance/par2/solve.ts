@@ -72,6 +72,11 @@ export async function repairSlices(
     const data = await read(i);
     if (!data)
       throw new Par2Error('unrepairable', `cannot repair: input slice ${i} became unreadable during the repair`);
+    if (data.length > set.sliceSize)
+      throw new Par2Error(
+        'malformed',
+        `input slice ${i} read as ${data.length} bytes, over the slice size ${set.sliceSize}`,
+      );
     const slice = padInto(data, scratch);
     const c = gfExp2(logs[i]!);
     const powers = used.map((e) => gfPow(c, e));

@@ -89,6 +89,9 @@ test('defaults of docs/console-contract.md §9 are shown; numbers fall back; Tes
   await expect(page.getByLabel('Buffer size')).toHaveValue('32M');
   await expect(page.getByLabel('VFS cache max age')).toHaveValue('504h');
   await expect(page.getByLabel('Mount path')).toHaveValue('/mnt/spool');
+  // Transfers is an rclone-only setting, greyed out while the native driver mounts: pick the rclone backend.
+  await expect(page.getByLabel('Transfers')).toBeDisabled();
+  await page.getByLabel('Extra mount options').fill('backend=rclone');
   await page.getByLabel('Transfers').fill('');
   await expect(page.getByLabel('Transfers')).toHaveValue('4');
   await page.getByLabel('RC port').fill('');

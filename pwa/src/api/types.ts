@@ -26,6 +26,14 @@ export type {
   ArrTestResult,
   ArrType,
 } from '../../../appliance/arrs/arrs.wire';
+export type {
+  NotifyKind,
+  NotifyTargetType,
+  NotifyTargetView,
+  NotifyTestInput,
+  NotifyTestResult,
+} from '../../../appliance/notify/notify.wire';
+export { NOTIFY_KINDS, NOTIFY_KIND_LABELS, NOTIFY_TARGET_TYPES } from '../../../appliance/notify/notify.wire';
 import type { RedactedConfig } from '../../../appliance/config/config.wire';
 export type { ConfigSectionName, ConfigWriteResult } from '../../../appliance/config/config.wire';
 

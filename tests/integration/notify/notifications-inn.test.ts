@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import type { NoticeJson, NotifyTestResult } from '../../../appliance/notify/notify.wire.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { api, importServerOverInn, upload, waitForItem } from '../import/support.js';
-import { startReceiver } from './receivers.js';
+import { startReceiver } from '../../support/notify-receiver.js';
 
 // A real Spool importing from the real INN, with three local targets: a webhook receiver, an ntfy-style endpoint
 // that answers 500 once (the retry must bring the notice), and a receiver that never answers (it must not delay

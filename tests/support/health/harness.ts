@@ -96,6 +96,8 @@ export interface HealthHarness {
   /** The health store on `store` (its verdicts are the VFS's port). */
   healthStore: HealthStore;
   logs: string[];
+  /** The bus the domain announces on (health.record.changed, health.check.done, repair.*). */
+  events: EventBus<SpoolEvents>;
   /** Waits (bounded, real time) until `cond` holds: the tree's events reach health asynchronously. */
   until(cond: () => boolean | Promise<boolean>): Promise<void>;
   /** Lets the worker run until no check is running or queued (bounded). */
@@ -135,6 +137,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     clock,
     logger: log,
     repairer: () => repairer,
+    events,
   });
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);
@@ -149,6 +152,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     store,
     healthStore,
     logs: log.lines,
+    events,
     until,
     async drain() {
       for (let i = 0; i < 400; i++) {

@@ -12,6 +12,7 @@ import { SabnzbdSection } from './sections/SabnzbdSection';
 import { ArrsSection } from './sections/ArrsSection';
 import { SystemSection } from './sections/SystemSection';
 import { LogSection } from './sections/LogSection';
+import { NotificationsSection } from './sections/NotificationsSection';
 
 /** Picks the component of one section; each lives in its own file under sections/. */
 export function SectionView({ section, config }: { section: ConfigSectionId; config: SpoolConfig }) {
@@ -41,6 +42,7 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
         <>
           <SystemSection />
           <LogSection config={config} />
+          <NotificationsSection config={config} />
         </>
       );
   }
