@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
+import { cancelArticles } from '../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../support/inn/server.js';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
@@ -12,7 +14,7 @@ let cookie = '';
 const spool = useSpool({
   config: {
     import: { queue_processing_interval_seconds: 1, allowed_file_extensions: ['.mkv'] },
-    health: { enabled: true, auto_repair_enabled: false, max_retries: 0 },
+    health: { enabled: true, auto_repair_enabled: false, max_retries: 0, check_all_segments: true },
   },
 });
 // The service worker stays out of the way: page.route must see every /api request of these pages.
@@ -73,6 +75,7 @@ test('live: an upload and its import reach an open Queue page within 1 s, with p
   await page.goto('/queue');
   await expect(footer(page).getByText('Live', { exact: true })).toBeVisible();
   await turnAutoRefreshOff(page);
+  await page.waitForTimeout(1_000); // the refetch that follows going live has ended
   const polls = counter(page, /^\/api\/queue/);
   await page.waitForTimeout(6_000); // longer than the 5 s stats interval: nothing polls while live
   expect(polls()).toBe(0);
@@ -95,44 +98,48 @@ test('live: an upload and its import reach an open Queue page within 1 s, with p
 });
 
 test('live: a health verdict reaches an open Health page within 1 s, with polling off', async ({ page }) => {
-  const target = await importNzb(
-    spool().baseURL,
-    cookie,
-    'Verdict.Movie.nzb',
-    await postedNzb(inn, 'Verdict.Movie.mkv'),
-  );
+  const posted = await inn.postFile('Verdict.Movie.mkv', randomBytes(150_000), { articleSize: 64_000 });
+  const target = await importNzb(spool().baseURL, cookie, 'Verdict.Movie.nzb', posted.nzbXml);
   const file = `${target}/Verdict.Movie.mkv`;
+  const statusOf = async () => {
+    const r = await apiCall<{ file_path: string; status: string }[]>(
+      spool().baseURL,
+      'GET',
+      '/api/health?limit=100',
+      undefined,
+      cookie,
+    );
+    return r.body.data.find((h) => h.file_path === file)?.status;
+  };
+  const check = async () => {
+    const res = await apiCall(
+      spool().baseURL,
+      'POST',
+      '/api/health/check',
+      { file_path: file, source_nzb_path: 'Verdict.Movie.nzb', priority: true },
+      cookie,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  await check();
+  await expect.poll(statusOf, { timeout: 60_000 }).toBe('healthy');
+
   await signIn(page, ADMIN);
   await page.goto('/health');
   await expect(footer(page).getByText('Live', { exact: true })).toBeVisible();
   await turnAutoRefreshOff(page);
   await page.getByLabel('Search health records').fill('Verdict');
   await page.getByRole('heading', { level: 2, name: 'Health Monitoring' }).click();
+  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'healthy');
 
-  const check = await apiCall(
-    spool().baseURL,
-    'POST',
-    '/api/health/check',
-    { file_path: file, source_nzb_path: 'Verdict.Movie.nzb', priority: true },
-    cookie,
+  // The articles go from the server; the next check's verdict reaches the open page within 1 s of the API's.
+  cancelArticles(
+    inn,
+    posted.segments.map((s) => s.messageId),
   );
-  expect(check.status, JSON.stringify(check.body)).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const r = await apiCall<{ file_path: string; status: string }[]>(
-          spool().baseURL,
-          'GET',
-          '/api/health?limit=100',
-          undefined,
-          cookie,
-        );
-        return r.body.data.find((h) => h.file_path === file)?.status;
-      },
-      { timeout: 60_000, intervals: [100] },
-    )
-    .toBe('healthy');
-  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'healthy', { timeout: 1_000 });
+  await check();
+  await expect.poll(statusOf, { timeout: 60_000, intervals: [100] }).toBe('corrupted');
+  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'corrupted', { timeout: 1_000 });
 });
 
 test('with /api/live blocked the footer says Polling and the page still updates by polling', async ({ page }) => {
