@@ -1,13 +1,13 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { LiveEventMessage } from '../api/types';
-import { keys } from './queries';
+import { keys } from './queryKeys';
 
 /** How long invalidations are gathered before the refetch: a burst of events costs one request per list. */
 const COALESCE_MS = 100;
 
 /**
  * The query keys each topic's domain makes stale (their active queries refetch); pool metrics ticks replace their
- * data. A function: queries.ts imports this module's user, so its `keys` are read only once both are loaded.
+ * data.
  */
 const stale = (): Record<string, readonly QueryKey[]> => ({
   queue: [['queue'], ['import', 'scan', 'status']],

@@ -3,18 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { statsApi } from '../api/stats';
 import { useLive, wantLiveTopic } from './live';
 import { POLL } from './queryClient';
+import { keys } from './queryKeys';
 
-/** Query keys shared by every screen so a refetch in one place updates all. */
-export const keys = {
-  authConfig: ['auth', 'config'] as const,
-  registration: ['auth', 'registration-status'] as const,
-  user: ['user'] as const,
-  users: ['users'] as const,
-  config: ['config'] as const,
-  queueStats: ['queue', 'stats'] as const,
-  healthStats: ['health', 'stats'] as const,
-  poolMetrics: ['system', 'pool', 'metrics'] as const,
-};
+export { keys } from './queryKeys';
 
 /** The contract's polling interval, or none while the live channel pushes the changes. */
 export function usePoll(ms: number): number | false {
