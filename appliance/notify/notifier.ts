@@ -1,15 +1,35 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { NotificationsConfig, NotifyTargetConfig } from '../config/schema.js';
 import type { TargetAddress } from './format.js';
 import { coalesced, type Notice } from './notice.js';
-import type { NotifyTestResult } from './notify.wire.js';
+import type { NotifyKind, NotifyTargetType, NotifyTestResult } from './notify.wire.js';
 import type { Sender } from './send.js';
 import { TargetQueue } from './target-queue.js';
 
+/** One `notifications.targets` entry of the config, as the notifier reads it (docs/notifications.md). */
+export interface NotifyTargetSettings {
+  name: string;
+  type: NotifyTargetType;
+  url: string;
+  token: string;
+  enabled: boolean;
+  events: readonly NotifyKind[];
+}
+
+/**
+ * The `notifications` keys the notifier reads. Declared here, not taken from the config's schema, so this domain
+ * imports nothing from config/ (config/ takes the kinds and target types from notify.wire.ts).
+ */
+export interface NotifySettings {
+  enabled: boolean;
+  targets: readonly NotifyTargetSettings[];
+  min_interval_seconds: number;
+  queue_size: number;
+}
+
 export interface NotifierDeps {
   /** notifications.* of the config, read at every notice (a save applies at once). */
-  settings: () => NotificationsConfig;
+  settings: () => NotifySettings;
   send: Sender;
   clock: Clock;
   logger: Logger;
@@ -41,7 +61,7 @@ export class Notifier {
       const s = this.d.settings();
       if (!s.enabled || this.closed) return;
       for (const t of s.targets) {
-        if (!t.enabled || !t.events.includes(notice.kind as never)) continue;
+        if (!t.enabled || !t.events.includes(notice.kind as NotifyKind)) continue;
         this.limited(t.name, notice, s.min_interval_seconds * 1000);
       }
     } catch (err) {
@@ -125,6 +145,6 @@ export class Notifier {
   }
 }
 
-function addressOf(t: NotifyTargetConfig | undefined): TargetAddress | undefined {
+function addressOf(t: NotifyTargetSettings | undefined): TargetAddress | undefined {
   return t && t.enabled ? { type: t.type, url: t.url, token: t.token } : undefined;
 }
