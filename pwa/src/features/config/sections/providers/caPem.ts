@@ -1,22 +1,11 @@
+import { caPemShapeError } from '../../../../../../appliance/nntp/ca-pem.wire';
+
 /**
  * The provider form's check of a CA certificate (PEM), before the server's own (appliance/nntp/tls-ca.ts, which
  * parses each certificate): the same messages, so a paste that cannot be a certificate is a field error at once.
  */
-const BLOCK = /-----BEGIN CERTIFICATE-----\r?\n([\s\S]*?)-----END CERTIFICATE-----/g;
-
-export function caPemError(pem: string): string | null {
-  if (pem.trim() === '') return null;
-  const blocks = [...pem.matchAll(BLOCK)];
-  if (blocks.length === 0)
-    return 'Not a PEM certificate: paste the CA certificate, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----';
-  if (pem.replace(BLOCK, '').trim() !== '')
-    return 'Only certificates may be pasted here: the text outside the BEGIN/END CERTIFICATE lines is not one';
-  for (const [i, block] of blocks.entries()) {
-    if (!isDerSequence(block[1] ?? ''))
-      return `Certificate ${i + 1} of ${blocks.length} does not parse: it was cut or changed while copying`;
-  }
-  return null;
-}
+export const caPemError = (pem: string): string | null =>
+  caPemShapeError(pem, (_block, base64) => isDerSequence(base64));
 
 /** Base64 whose bytes start as a DER SEQUENCE whose stated length is exactly what follows. */
 function isDerSequence(base64: string): boolean {
