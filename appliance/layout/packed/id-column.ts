@@ -73,15 +73,25 @@ function readTemplate(r: ByteReader, n: number): string[] {
     else throw new LayoutCodecError(`row flag ${whole[i]}`);
   }
   const m = rowsAt.length;
-  const parts: string[] = new Array<string>(m).fill(prefix);
+  // the pieces of every id in order: text all ids share, or a column with one string per id
+  const pieces: Piece[] = [prefix];
   for (let j = 0; j <= delimiters.length; j++) {
-    const column = readField(r, m);
-    const glue = j < delimiters.length ? delimiters[j]! : suffix;
-    for (let k = 0; k < m; k++) parts[k] += column[k]! + glue;
+    pieces.push(...readField(r, m), j < delimiters.length ? delimiters[j]! : suffix);
   }
-  for (let k = 0; k < m; k++) out[rowsAt[k]!] = parts[k]!;
+  // joined once per id: a flat string, no chain of concatenations kept alive
+  const row = new Array<string>(pieces.length);
+  for (let k = 0; k < m; k++) {
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p]!;
+      row[p] = typeof piece === 'string' ? piece : piece[k]!;
+    }
+    out[rowsAt[k]!] = row.join('');
+  }
   return out;
 }
+
+/** Text every id has at this place, or each id's own. */
+type Piece = string | string[];
 
 const CONST = 0;
 const DIGITS = 1;
@@ -103,11 +113,11 @@ function writeField(w: ByteWriter, kind: FieldKind, rows: readonly string[][], j
   }
 }
 
-function readField(r: ByteReader, m: number): string[] {
+function readField(r: ByteReader, m: number): Piece[] {
   const kind = r.byte();
-  if (kind === CONST) return new Array<string>(m).fill(r.string());
+  if (kind === CONST) return [r.string()];
   if (kind === DIGITS) return readDigits(r, m);
-  if (kind === PACKED) return readPacked(r, m);
+  if (kind === PACKED) return [readPacked(r, m)];
   throw new LayoutCodecError(`unknown field kind ${kind}`);
 }
 
@@ -136,28 +146,25 @@ function writeDigits(w: ByteWriter, shape: readonly Token[], rows: readonly stri
     });
 }
 
-function readDigits(r: ByteReader, m: number): string[] {
+function readDigits(r: ByteReader, m: number): Piece[] {
   const shape: Token[] = Array.from({ length: r.count(MAX_FIELDS, 'token count') }, () =>
     r.byte() === 1 ? null : r.string(),
   );
-  const out = new Array<string>(m).fill('');
-  for (const t of shape) {
-    if (t !== null) {
-      for (let k = 0; k < m; k++) out[k] += t;
-      continue;
-    }
+  return shape.map((t) => {
+    if (t !== null) return t;
     const values = readInts(r, m);
     const pads = readInts(r, m);
+    const column = new Array<string>(m);
     for (let k = 0; k < m; k++) {
       const v = values[k]!;
       const pad = pads[k]!;
       if (!(v >= 0 && v < 10 ** MAX_DIGITS && pad >= 0 && pad <= MAX_DIGITS)) {
         throw new LayoutCodecError(`number ${v} with ${pad} leading zeros in a message-id`);
       }
-      out[k] += '0'.repeat(pad) + String(v);
+      column[k] = pad === 0 ? String(v) : '0'.repeat(pad) + String(v);
     }
-  }
-  return out;
+    return column;
+  });
 }
 
 /**
