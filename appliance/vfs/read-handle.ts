@@ -40,6 +40,12 @@ export interface StreamSnapshot {
   seekReadMs?: number;
   /** How it ended (closed only; null while open). */
   reason: CloseReason | null;
+  /** The file's playing time read at import (absent when unknown). */
+  durationSeconds?: number;
+  /** How long the read in progress has waited for the network so far (absent when none waits). */
+  waitingMs?: number;
+  /** Decoded bytes cached past the offset (`ReadHandles.snapshots()` only: it walks the layout). */
+  bufferedBytes?: number;
 }
 
 /** All read (or the reader was done), the client went away, a read failed, or an admin ended it (`end`). */
@@ -128,7 +134,7 @@ export class ReadHandles {
 
   /** The handles open now, as snapshots (a live view's first state). */
   snapshots(): StreamSnapshot[] {
-    return [...this.open_.values()].map((h) => h.snapshot());
+    return [...this.open_.values()].map((h) => ({ ...h.snapshot(), bufferedBytes: h.bufferedAhead() }));
   }
 
   /** @internal */
@@ -159,6 +165,8 @@ export class ReadHandle {
   private seekReadMs: number | null = null;
   private lastProgress: number;
   private reason: CloseReason | null = null;
+  /** When the read in progress began waiting for bytes (null: none waits); a field, so a read allocates nothing. */
+  private waitingSince: number | null = null;
   private endedByAdmin = false;
   private readonly onEnd_: (() => void)[] = [];
 
@@ -188,22 +196,29 @@ export class ReadHandle {
     let at = offset;
     try {
       for (;;) {
-        const asked = this.hub.clock.now();
+        const asked = (this.waitingSince = this.hub.clock.now());
         const r = await it.next();
+        this.waitingSince = null;
         if (r.done) return;
         this.served(at, r.value.byteLength, asked);
         at += r.value.byteLength;
         yield r.value;
       }
     } finally {
+      this.waitingSince = null;
       await it.return(undefined);
     }
   }
 
   /** One read into `target` (FUSE), waiting for the network when it must. */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
-    const asked = this.hub.clock.now();
-    const n = await this.tracker.readInto(target, offset, length, signal);
+    const asked = (this.waitingSince = this.hub.clock.now());
+    let n: number;
+    try {
+      n = await this.tracker.readInto(target, offset, length, signal);
+    } finally {
+      this.waitingSince = null;
+    }
     this.served(offset, n, asked);
     return n;
   }
@@ -226,6 +241,11 @@ export class ReadHandle {
       this.served(this.offset, end - this.offset, null);
     }
     this.tracker.servedUpTo(end);
+  }
+
+  /** Decoded bytes cached ahead of where the last read ended (ReadStream.bufferedFrom). */
+  bufferedAhead(): number {
+    return this.reason ? 0 : this.tracker.bufferedFrom(this.offset);
   }
 
   /** Articles published to the native window now. */
@@ -276,6 +296,8 @@ export class ReadHandle {
       stalls: this.stalls,
       stalledMs: this.stalledMs,
       reason: this.reason,
+      ...(this.waitingSince === null ? {} : { waitingMs: this.hub.clock.now() - this.waitingSince }),
+      ...(this.node.durationSeconds === undefined ? {} : { durationSeconds: this.node.durationSeconds }),
       ...(this.seekReadMs === null ? {} : { seekReadMs: this.seekReadMs }),
     };
   }

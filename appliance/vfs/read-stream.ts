@@ -126,6 +126,24 @@ export class ReadStream {
     this.retireBehind();
   }
 
+  /**
+   * Bytes past `offset` already decoded and cached, article after article until the first one that is not (at most
+   * `most` articles looked at): what a reader at `offset` has buffered ahead of it. Read when a view asks, not per read.
+   */
+  bufferedFrom(offset: number, most = 64): number {
+    const layout = this.layout;
+    if (!layout || layout.cipher || offset < 0 || offset >= layout.size) return 0;
+    const segs = layout.segments;
+    const cache = this.reader.fetcher.cache;
+    let bytes = 0;
+    for (let i = findSegment(segs, offset), n = 0; i < segs.length && n < most; i++, n++) {
+      const s = segs[i]!;
+      if (!cache.holds(s.messageId)) break;
+      bytes += s.end - Math.max(s.start, offset);
+    }
+    return bytes;
+  }
+
   /** Articles published now (each pinned in the cache), for tests and bounds. */
   get publishedCount(): number {
     return this.held.size;
