@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
-import type { VfsReader } from './reader.js';
+import type { ReaderKind } from '../nntp/types.js';
+import type { Reading, VfsReader } from './reader.js';
 import { ReadStream, type StreamWindow } from './read-stream.js';
 import type { VfsNode } from './types.js';
 
@@ -81,6 +82,8 @@ export class ReadHandles {
   private readonly open_ = new Map<number, ReadHandle>();
   private readonly observers = new Set<StreamObserver>();
   private nextId = 1;
+  /** A handle's reader class now (the Streams view's classifier, wired in app/streams.ts); a player when unset. */
+  private classOf: (id: number) => ReaderKind | undefined = () => undefined;
 
   constructor(
     private readonly reader: VfsReader,
@@ -88,11 +91,23 @@ export class ReadHandles {
   ) {}
 
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
-    const stream = new ReadStream(this.reader, path, o.readAhead ?? (() => this.reader.streamWindow()), o.window);
-    const h = new ReadHandle(this.nextId++, stream, this.reader, front, client, this, o.offset ?? 0);
+    const id = this.nextId++;
+    const who = () => ({ reader: this.classOf(id) ?? 'player', stream: id });
+    const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
+    const stream = new ReadStream(this.reader, path, readAhead, o.window, who);
+    const h = new ReadHandle(id, stream, this.reader, front, client, this, o.offset ?? 0, who);
     this.open_.set(h.id, h);
     this.emit('opened', h);
     return h;
+  }
+
+  /**
+   * Where a handle's reader class comes from (docs/streaming.md, "Reader classes"): every article a handle asks
+   * for carries it to the pool, which serves players first. Read at each read, so a class that settles counts at
+   * once.
+   */
+  classifyWith(classOf: (id: number) => ReaderKind | undefined): void {
+    this.classOf = classOf;
   }
 
   /** Listens to every handle's opened / progress / closed; returns the unsubscribe. */
@@ -164,6 +179,8 @@ export class ReadHandle {
     readonly client: ReadClient,
     private readonly hub: ReadHandles,
     private offset: number,
+    /** Who reads now, for the pool's lanes (ReadHandles.classifyWith). */
+    private readonly who: () => Reading,
   ) {
     this.openedAt = this.lastProgress = hub.clock.now();
   }
@@ -174,7 +191,8 @@ export class ReadHandle {
 
   /** Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies. */
   async *stream(offset: number, length: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-    const it = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal)[Symbol.asyncIterator]();
+    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, this.who());
+    const it = chunks[Symbol.asyncIterator]();
     let at = offset;
     try {
       for (;;) {
