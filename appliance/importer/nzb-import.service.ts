@@ -23,6 +23,7 @@ import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import { checkJobFiles, type BrokenReleaseLookup } from './import-checks.js';
+import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -97,13 +98,14 @@ export class NzbImporter {
     for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const jobFiles = this.exposed(
       item,
-      await this.expand(item, doc, mains, laidOut, firsts, settings, articles),
+      await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
     await checkJobFiles(jobFiles, articles, {
       brokenRelease: this.d.brokenRelease,
       headers: settings.verifyMediaHeaders,
     });
+    await readMediaDurations(jobFiles, articles, signal, this.d.logger);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -179,8 +181,8 @@ export class NzbImporter {
     mains: readonly VirtualFile[],
     files: AddJobFile[],
     firsts: readonly FirstArticle[],
-    settings: ImportSettings,
     articles: ImportArticles,
+    settings: ImportSettings,
   ): Promise<AddJobFile[]> {
     const candidates = mains.map((file, i) => {
       const first = firsts[file.parts[0]!]!;
