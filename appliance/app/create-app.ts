@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
@@ -228,7 +229,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
+    const importer = buildImporter({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      logger,
+      clock,
+      events,
+      // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
+      brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
+    });
     closers.push(() => importer.close());
     const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
@@ -259,6 +270,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
+    closers.push(wireRepairHistory(events, health, logger.child('health')));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
     // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
     const notifications = () => config.get().notifications;
