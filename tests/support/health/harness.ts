@@ -111,7 +111,10 @@ export interface HealthHarness {
 export async function healthHarness(health: Record<string, unknown> = {}): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
-  writeFileSync(configPath, stringify({ health: { enabled: true, check_interval_seconds: 60, repair_delay_minutes: 0, ...health } }));
+  writeFileSync(
+    configPath,
+    stringify({ health: { enabled: true, check_interval_seconds: 60, repair_delay_minutes: 0, ...health } }),
+  );
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
