@@ -95,8 +95,11 @@ export async function run_(log: (m: string) => void): Promise<string> {
       ['a link that cannot', 1.5],
     ] as const) {
       await withLink(f, mbs * MB, async (link) => {
-        log(`ten players at 2 MB/s on ${label} (${CONNECTIONS} x ${mbs} MB/s)`);
-        ten.push({ label, linkMBs: CONNECTIONS * mbs, players: await tenPlayers(setup!, link) });
+        for (const [build, main] of builds) {
+          log(`${build}: ten players at 2 MB/s on ${label} (${CONNECTIONS} x ${mbs} MB/s)`);
+          const players = await tenPlayers({ ...setup!, main }, link);
+          ten.push({ build, label, linkMBs: CONNECTIONS * mbs, players });
+        }
       });
     }
     return report(rate, contention, ten);
@@ -222,6 +225,7 @@ async function pacedPlay(file: string, plan: PacedPlan): Promise<PacedResult> {
 }
 
 interface TenPlayers {
+  build: string;
   label: string;
   linkMBs: number;
   players: PacedResult[];
@@ -292,7 +296,7 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[]): string {
     const fair = Math.min(...rates) / Math.max(...rates);
     const wanted = (10 * TEN_RATE) / MB;
     rows.push([
-      `ten players at 2 MB/s (${wanted} MB/s) on ${t.label} (${t.linkMBs} MB/s)`,
+      `${t.build}: ten players at 2 MB/s (${wanted} MB/s) on ${t.label} (${t.linkMBs} MB/s)`,
       `delivered ${rates.map((r) => r.toFixed(2)).join(', ')} MB/s; stalls per player ${stalls.join(', ')}; ` +
         `least/most **${fair.toFixed(2)}**`,
       t.linkMBs > wanted ? `no stall: ${met(stalls.every((n) => n === 0))}` : `fair (>= 0.8): ${met(fair >= 0.8)}`,
