@@ -1,5 +1,6 @@
 import type { Database } from 'lmdb';
 import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
+import { LayoutCache } from './layout-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
@@ -23,6 +24,8 @@ export interface VfsDatabases {
  * per article instead of ~100 as msgpack objects) and decoded here, so the VFS only ever sees `FileLayout`.
  */
 export class LmdbTreeStore implements TreeStore {
+  private readonly decoded = new LayoutCache();
+
   constructor(private readonly db: VfsDatabases) {}
 
   get(path: string): VfsNode | undefined {
@@ -61,33 +64,42 @@ export class LmdbTreeStore implements TreeStore {
     void this.db.nodes.remove(keyOf(path));
   }
 
-  /** Decoded from its packed form; a record of the shape before migration 3 is read as it is. */
+  /** Decoded from its packed form (kept decoded while read: layout-cache.ts); a record of the shape before migration 3 is read as it is. */
   layout(id: string): FileLayout | undefined {
+    const cached = this.decoded.get(id);
+    if (cached) return cached;
     const value: unknown = this.db.layouts.get(id);
     if (value === undefined || !isPackedLayout(value)) return value as FileLayout | undefined;
+    let layout: FileLayout;
     try {
-      return decodeLayout(value);
+      layout = decodeLayout(value);
     } catch (e) {
       if (e instanceof LayoutCodecError) throw new LayoutCodecError(`${e.detail} (layout ${id})`);
       throw e;
     }
+    this.decoded.set(id, layout);
+    return layout;
   }
 
   putLayout(id: string, layout: FileLayout): void {
+    this.decoded.forget(id);
     void this.db.layouts.put(id, encodeLayout(layout));
   }
 
   deleteLayout(id: string): void {
+    this.decoded.forget(id);
     void this.db.layouts.remove(id);
   }
 
   /** Outside any transaction: commits the layout on its own (a new job's layouts go in before its nodes). */
   async storeLayout(id: string, layout: FileLayout): Promise<void> {
+    this.decoded.forget(id);
     await this.db.layouts.put(id, encodeLayout(layout));
   }
 
   /** Outside any transaction: removes layouts stored for a job that was then refused. */
   async dropLayouts(ids: readonly string[]): Promise<void> {
+    ids.forEach((id) => this.decoded.forget(id));
     if (ids.length > 0) await this.db.layouts.transaction(() => ids.forEach((id) => void this.db.layouts.remove(id)));
   }
 
