@@ -11,11 +11,14 @@ export type Piece =
   /** Characters per id: id k is codes[offsets[k] .. offsets[k + 1]). */
   | { codes: Uint8Array | Uint16Array | Uint32Array; offsets: Float64Array };
 
-const LATIN1 = /^[\u0000-\u00ff]*$/;
+const isLatin1 = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+};
 
 export function assemble(pieces: readonly Piece[], m: number): string[] {
   const narrow = pieces.every((p) =>
-    'text' in p ? LATIN1.test(p.text) : 'codes' in p ? p.codes instanceof Uint8Array : true,
+    'text' in p ? isLatin1(p.text) : 'codes' in p ? p.codes instanceof Uint8Array : true,
   );
   return narrow ? assembleLatin1(pieces, m) : assembleJoined(pieces, m);
 }

@@ -1,5 +1,5 @@
 import type { ByteReader } from './bytes.js';
-import { BitReader, BitWriter, ByteWriter, LayoutCodecError } from './bytes.js';
+import { ByteWriter, LayoutCodecError } from './bytes.js';
 import { readInts, writeInts } from './int-column.js';
 import { assemble, type Piece } from './id-assemble.js';
 import { readDigits, readPacked, writeDigits, writePacked } from './id-fields.js';

@@ -1,4 +1,5 @@
-import { BitReader, BitWriter, ByteReader, ByteWriter, LayoutCodecError } from './bytes.js';
+import type { ByteReader, ByteWriter } from './bytes.js';
+import { BitReader, BitWriter, LayoutCodecError } from './bytes.js';
 import type { Piece } from './id-assemble.js';
 import { MAX_DIGITS, type Token } from './id-template.js';
 import { readInts, writeInts } from './int-column.js';
