@@ -98,6 +98,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     segment_sample_percentage: 5,
     repair_breaker_percent: 30,
     repair_breaker_window_minutes: 30,
+    repair_delay_minutes: 30,
   },
   providers: [],
   rclone: {
