@@ -30,6 +30,7 @@ import {
 } from './healthApi';
 import { nextSort } from './rules';
 import { useHealthActions } from './useHealthActions';
+import { RepairsCard } from './RepairsCard';
 import { WorkerStatusCard } from './WorkerStatusCard';
 import './health.css';
 
@@ -130,6 +131,8 @@ export function HealthPage() {
         />
         <WorkerStatusCard />
       </div>
+
+      <RepairsCard />
 
       <div className="card list-card">
         <ListToolbar
