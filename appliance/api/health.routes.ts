@@ -27,6 +27,7 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/corrupted', user, (ctx) => page(parseListQuery(ctx.query, { status: 'corrupted' })));
   router.get('/api/health/stats', user, () => s.stats());
   router.get('/api/health/worker/status', user, () => s.workerStatus());
+  router.get('/api/health/schedule', user, () => health.schedule());
   router.get('/api/health/:path', user, async (ctx) => json(await s.byPath(pathParam(ctx.params.path))));
   // A path sent with its slashes unencoded still finds its record.
   router.get('/api/health/*', user, async (ctx) => json(await s.byPath(pathParam(ctx.params['*']))));

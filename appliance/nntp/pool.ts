@@ -26,7 +26,7 @@ import { recordFailure } from './request-failures.js';
 import { bodyDepth, placeRequest } from './request-placement.js';
 import { PriorityQueue } from './request-queue.js';
 import { statBatch, type StatBatchOptions } from './stat-batch.js';
-import type { DecodedArticle, ProviderConfig } from './types.js';
+import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
 import { WarmPool, warmBackoffMs } from './warm-pool.js';
 import { yencBackend } from './yenc-backend.js';
 
@@ -93,6 +93,11 @@ export class NntpPool {
 
   metrics(): PoolMetrics {
     return this.stats.snapshot(this.roster.all(), this.queue.size, this.clock.now());
+  }
+
+  /** Requests waiting for a connection on one lane (health checks yield while stream requests wait). */
+  waitingIn(lane: RequestPriority): number {
+    return this.queue.sizeOf(lane);
   }
 
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */

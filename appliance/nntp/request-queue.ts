@@ -10,6 +10,11 @@ export class PriorityQueue<T extends { priority: RequestPriority }> {
     return n;
   }
 
+  /** Requests waiting in one lane. */
+  sizeOf(priority: RequestPriority): number {
+    return this.lanes.get(priority)!.length;
+  }
+
   push(item: T): void {
     this.lanes.get(item.priority)!.push(item);
   }
