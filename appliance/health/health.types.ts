@@ -30,7 +30,7 @@ export interface HealthRecord {
   repairRetryCount: number;
   lastCheckedAt: number | null;
   createdAt: number;
-  /** When the file entered the tree: the age-based schedule reads it. */
+  /** When the file entered the tree: the age tiers read it. */
   fileCreatedAt: number;
   /** When the scheduler runs the next check; null = not scheduled (manual queue only). */
   nextCheckAt: number | null;
