@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
@@ -32,7 +33,7 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
-import { wireStreamRegistry } from './streams.js';
+import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
 import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
@@ -182,9 +183,16 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
+    // what the pool fetched per class per day and who served each stream (the Streams view, appliance/streams/)
+    const hostOf = (id: string) => config.get().providers.find((p) => p.id === id)?.host;
+    const poolTraffic = buildPoolTraffic(store, clock, hostOf, logger.child('streams'));
+    closers.push(poolTraffic.stop);
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
-      onCommandDone: (done) => metrics.commandDone(done),
+      onCommandDone: (done) => {
+        metrics.commandDone(done);
+        poolTraffic.traffic.command(done);
+      },
       idleWarmConnections: 1,
       // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
       onCapChange: (id, allowed, max) => {
@@ -222,14 +230,27 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
+    const importer = buildImporter({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      logger,
+      clock,
+      events,
+      // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
+      brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
+    });
     closers.push(() => importer.close());
     const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
-    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    const streams = wireStreamRegistry(events, streaming.handles, clock, {
+      traffic: poolTraffic.traffic,
+      streamCommands: (id) => pool.streamCommands(id),
+    }); // the Streams view (appliance/streams/)
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;
@@ -252,6 +273,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
+    closers.push(wireRepairHistory(events, health, logger.child('health')));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
     // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
     const notifications = () => config.get().notifications;

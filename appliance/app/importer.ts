@@ -22,6 +22,7 @@ import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
 import { startWatchDir } from '../importer/watch-dir.js';
+import type { BrokenReleaseLookup } from '../importer/import-checks.js';
 
 export interface ImporterDeps {
   store: Store;
@@ -35,6 +36,8 @@ export interface ImporterDeps {
   events: EventBus<SpoolEvents>;
   /** Tests shorten the back-off between retries. */
   retryDelay?: (attempt: number) => number;
+  /** Releases a health verdict found broken (the health store's ledger): refused at import. */
+  brokenRelease?: BrokenReleaseLookup;
 }
 
 /** Builds the queue, the import runner (started here) and the directory scan. */
@@ -66,6 +69,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     settings: () => importSettings(deps.config),
     logger: log,
     events: deps.events,
+    brokenRelease: deps.brokenRelease,
   });
   const startup = deps.config.get().import;
   const runner = new ImportRunner({

@@ -76,6 +76,8 @@ export const importSchema = z.strictObject({
   watch_interval_seconds: intRange(1, 3600),
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
+  // docs/import.md "Checks before the write": each exposed media file's first bytes must be its container.
+  verify_media_headers: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
   // docs/import.md "Admission control": adds are refused while this many items are unfinished (0 = no limit).
   max_queued_items: intRange(0, 1000000),
@@ -104,6 +106,9 @@ export const healthSchema = z.strictObject({
   // The repair breaker: more than this share of checked files turning bad within the window pauses repairs.
   repair_breaker_percent: intRange(1, 100),
   repair_breaker_window_minutes: intRange(1, 1440),
+  // docs/health.md "The repair brake": an automatic repair waits this long after the verdict, so a wave can engage
+  // the brake before any arr deletes anything (0: at once).
+  repair_delay_minutes: intRange(0, 1440),
   // What checks may spend (token buckets, docs/health.md "Budget"): articles STATed and fetched whole per hour.
   stat_budget_per_hour: intRange(100, 10_000_000),
   body_budget_per_hour: intRange(1, 1_000_000),

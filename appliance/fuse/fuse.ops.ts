@@ -6,6 +6,7 @@ import { systemClock } from '../clock/clock.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import type { VfsNode } from '../vfs/types.js';
+import { processName } from './process-name.js';
 
 export interface FuseOpsOptions {
   uid: number;
@@ -22,7 +23,7 @@ export interface FuseOpsOptions {
 }
 
 /** How an answer reaches the waiting FUSE thread (the addon's reply, bound to one mount). */
-export type Answer = (id: number, result: number, a?: unknown, b?: unknown) => void;
+export type Answer = (id: number, result: number, a?: unknown, b?: unknown, c?: unknown) => void;
 
 interface Handle {
   read: ReadHandle;
@@ -86,18 +87,24 @@ export function createFuseOps(
     },
     [Op.readdir](id, path) {
       const kids = vfs.list(path);
+      // each entry's attributes too (8 fields each, as getattr's): the addon returns them for a readdirplus
+      const attrs = new Float64Array(kids.length * 8);
+      kids.forEach((k, i) => attrs.set(stat(k), i * 8));
       answer(
         id,
         0,
         kids.map((k) => k.name),
         Uint8Array.from(kids, (k) => (k.type === 'directory' ? 1 : 0)),
+        attrs,
       );
     },
     [Op.open](id, path, flags, pid) {
       if ((Number(flags) & 3) !== 0) return answer(id, Errno.EROFS); // O_WRONLY / O_RDWR: articles are immutable
       const fh = nextFh++;
-      // the reading process, when the kernel named one (fuse_get_context: 0 for a request it made itself)
-      const client = Number(pid) > 0 ? { pid: Number(pid) } : {};
+      // the reading process, when the kernel named one (fuse_get_context: 0 for a request it made itself), and its
+      // name as the user agent a FUSE reader has not got (a scanner such as ffprobe is known by it)
+      const name = processName(Number(pid));
+      const client = Number(pid) > 0 ? { pid: Number(pid), ...(name ? { userAgent: name } : {}) } : {};
       const read = readHandles.open(path, 'fuse', client, { readAhead: o.readAhead, window: windowOf(fh) });
       native.openWindow(table, fh, read.node.size);
       const h: Handle = { read, ac: new AbortController(), spare: null };

@@ -60,7 +60,7 @@ export interface HealthWorkerStatusJson {
   total_runs_completed: number;
   last_run_time: string | null;
   active_checks: number;
-  /** The repair breaker: repairs stop when too many files turned bad at once (an outage, not takedowns). */
+  /** The repair brake is engaged: arr repairs stop when too many files turned bad at once (an outage, not takedowns). */
   repair_paused: boolean;
   repair_paused_reason: string | null;
 }
@@ -127,4 +127,35 @@ export interface HealthScheduleJson {
   tiers: HealthTierJson[];
   /** Why scheduled checks wait now: the budget is spent, or a player is reading; null when they do not. */
   held_by: 'budget' | 'playback' | null;
+}
+
+/** GET /api/health/repairs and POST /api/health/repairs/resume: the repair brake (docs/health.md). */
+export interface RepairBrakeJson {
+  engaged: boolean;
+  /** Why it engaged; null while released. */
+  reason: string | null;
+  /** When it last engaged or was released; null when it never changed. */
+  changed_at: string | null;
+  /** The admin who released it last; null while engaged. */
+  released_by: string | null;
+  /** The settings it engages by (health.repair_breaker_percent, health.repair_breaker_window_minutes). */
+  percent: number;
+  window_minutes: number;
+}
+
+export const REPAIR_METHODS = ['par2', 'arr'] as const;
+export const REPAIR_RESULTS = ['done', 'failed', 'held'] as const;
+
+/** One repair in GET /api/health/repairs/history (newest first, paged with limit and offset). */
+export interface RepairHistoryJson {
+  id: number;
+  at: string;
+  file_path: string;
+  method: (typeof REPAIR_METHODS)[number];
+  /** The arr instance that took it (arr repairs that reached one); null otherwise. */
+  instance: string | null;
+  result: (typeof REPAIR_RESULTS)[number];
+  reason: string | null;
+  /** Asked for by a person rather than the automatic loop. */
+  manual: boolean;
 }

@@ -5,11 +5,13 @@ import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { repairDelayMs } from './health.schedule.js';
-import type { RepairBreaker } from './repair.breaker.js';
+import type { RepairBrake } from './repair.brake.js';
+import { recentArrRepairs, repairHold } from './repair.holds.js';
 
 /** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
 export type RepairOutcome =
-  | { kind: 'triggered' }
+  /** `instance`: the arr instance that took it (the repair history names it). */
+  | { kind: 'triggered'; instance?: string }
   | { kind: 'not_found' }
   | { kind: 'retryable'; reason: string }
   | { kind: 'failed'; reason: string };
@@ -23,6 +25,8 @@ export interface RepairSettings {
   /** health.enabled && health.auto_repair_enabled. */
   autoRepair: boolean;
   maxRepairRetries: number;
+  /** health.repair_delay_minutes in ms: how long an automatic repair waits after the verdict. */
+  delayMs: number;
 }
 
 export const NOT_MANAGED = 'File not found in any arr: not managed by any configured Radarr or Sonarr instance';
@@ -36,7 +40,7 @@ export interface RepairLoopDeps {
   repairer: () => FileRepairer | undefined;
   clock: Clock;
   settings: () => RepairSettings;
-  breaker: RepairBreaker;
+  brake: RepairBrake;
   logger: Logger;
   /** Where repair.requested / repair.done / repair.failed are announced. */
   events?: EventSink<SpoolEvents>;
@@ -44,18 +48,27 @@ export interface RepairLoopDeps {
 
 /**
  * Asks the arrs to replace corrupted files: at once after a corrupted verdict (with auto repair on), again after a
- * back-off while the arr answers "try later", at most `max_repair_retries` times; never while the breaker is open.
+ * back-off while the arr answers "try later", at most `max_repair_retries` times. Never while the repair brake is
+ * engaged, and at most FILE_REPAIR_CAP arr repairs of one file in 6 h (repair.holds.ts): a held repair asks no arr
+ * anything, the file waits, and a person asking gets REPAIR_HELD.
  */
 export class RepairLoop {
+  /** The hold each held file was last announced with: a file held again for the same reason is not said again. */
+  private readonly announcedHolds = new Map<number, string>();
+
   constructor(private readonly d: RepairLoopDeps) {}
 
   /**
-   * After a verdict: repair a file that just turned corrupted, when auto repair is on. A file that was corrupted
+   * After a verdict: repair a file that just turned corrupted, when auto repair is on (after
+   * `repair_delay_minutes`, through runDue). A file that was corrupted
    * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
    */
   async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
-    if (record.status !== 'corrupted' || previous === 'corrupted' || !this.d.settings().autoRepair) return;
-    await this.attempt(record, false);
+    const s = this.d.settings();
+    if (record.status !== 'corrupted' || previous === 'corrupted' || !s.autoRepair) return;
+    // Waiting lets a wave of bad verdicts engage the brake before the first of them has the arr delete anything.
+    if (s.delayMs > 0) await this.set(record.id, { repairNextAt: this.d.clock.now() + s.delayMs });
+    else await this.attempt(record, false);
   }
 
   /** Back-offs that are over (the runner calls this each cycle). */
@@ -75,16 +88,25 @@ export class RepairLoop {
   private async attempt(record: HealthRecord, manual: boolean): Promise<HealthRecord> {
     const now = this.d.clock.now();
     const max = this.d.settings().maxRepairRetries;
-    const paused = manual ? null : this.d.breaker.openReason(now);
-    if (paused) {
-      this.d.logger.warn('repair paused by the breaker', { path: record.path, reason: paused });
-      return this.set(record.id, { lastError: paused, repairNextAt: now + 15 * 60_000 });
+    const hold = repairHold(record, now, this.d.brake);
+    if (hold) {
+      // Said once per hold (a held file is looked at again every 15 min while the brake holds).
+      if (this.announcedHolds.get(record.id) !== hold.reason) {
+        if (this.announcedHolds.size >= 10_000) this.announcedHolds.clear();
+        this.announcedHolds.set(record.id, hold.reason);
+        this.d.logger.warn('repair held', { path: record.path, reason: hold.reason });
+        this.announce('repair.held', record, manual, hold.reason);
+      }
+      const held = await this.set(record.id, { lastError: hold.reason, repairNextAt: hold.until });
+      if (manual) throw new AppError('REPAIR_HELD', hold.reason);
+      return held;
     }
     if (!manual && record.repairRetryCount >= max)
       return this.set(record.id, {
         lastError: `Automatic repair gave up after ${record.repairRetryCount} attempt(s)`,
         repairNextAt: null,
       });
+    this.announcedHolds.delete(record.id);
     this.announce('repair.requested', record, manual);
     const repairer = this.d.repairer();
     const downloadId = this.d.downloadIdOf(record.path);
@@ -99,7 +121,7 @@ export class RepairLoop {
       : { kind: 'not_found' };
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
     const attempts = record.repairRetryCount + 1;
-    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual);
+    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual, null, false, outcome.instance);
     else {
       const reason = outcome.kind === 'not_found' ? NOT_MANAGED : outcome.reason;
       const willRetry = outcome.kind === 'retryable' && attempts < max;
@@ -114,6 +136,7 @@ export class RepairLoop {
           repairNextAt: null,
           nextCheckAt: null,
           lastError: null,
+          arrRepairsAt: [...recentArrRepairs(record, now), now],
         });
       case 'not_found':
         await this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
@@ -141,13 +164,22 @@ export class RepairLoop {
   }
 
   private announce(
-    name: 'repair.requested' | 'repair.done' | 'repair.failed',
+    name: 'repair.requested' | 'repair.done' | 'repair.failed' | 'repair.held',
     record: HealthRecord,
     manual: boolean,
     reason: string | null = null,
     willRetry = false,
+    instance?: string,
   ): void {
-    const event: RepairEvent = { record_id: record.id, path: record.path, manual, reason, will_retry: willRetry };
+    const event: RepairEvent = {
+      record_id: record.id,
+      path: record.path,
+      method: 'arr',
+      manual,
+      reason,
+      will_retry: willRetry,
+      ...(instance ? { instance } : {}),
+    };
     this.d.events?.emit(name, event);
   }
 

@@ -22,6 +22,8 @@ import { nonRetryableError } from './import-errors.js';
 import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
+import { checkJobFiles, type BrokenReleaseLookup } from './import-checks.js';
+import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { readPar2Descriptions } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -34,6 +36,8 @@ export interface ImportSettings {
   samplePercentage: number;
   /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
   showArchiveVolumes: boolean;
+  /** import.verify_media_headers: each exposed media file's first bytes must be the container its name says. */
+  verifyMediaHeaders: boolean;
   /** import.archive_passwords: tried on encrypted archives after the item's and the NZB's own passwords. */
   archivePasswords: readonly string[];
   /** Resolves a queue item's category to its directory under the complete dir. */
@@ -53,6 +57,8 @@ export interface NzbImporterDeps {
   logger: Logger;
   /** Where each stage of an import is announced (`import.progress`). */
   events?: EventSink<SpoolEvents>;
+  /** Releases a health verdict found broken, by fingerprint (the health store's ledger). */
+  brokenRelease?: BrokenReleaseLookup;
 }
 
 /**
@@ -88,11 +94,18 @@ export class NzbImporter {
       stage('layouts', laidOut.length, mains.length);
       laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
     }
+    const articles = new ImportArticles(this.d.client, signal);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const jobFiles = this.exposed(
       item,
-      await this.expand(item, doc, mains, laidOut, firsts, settings, signal),
+      await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
+    await checkJobFiles(jobFiles, articles, {
+      brokenRelease: this.d.brokenRelease,
+      headers: settings.verifyMediaHeaders,
+    });
+    await readMediaDurations(jobFiles, articles, signal, this.d.logger);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -168,11 +181,9 @@ export class NzbImporter {
     mains: readonly VirtualFile[],
     files: AddJobFile[],
     firsts: readonly FirstArticle[],
+    articles: ImportArticles,
     settings: ImportSettings,
-    signal: AbortSignal,
   ): Promise<AddJobFile[]> {
-    const articles = new ImportArticles(this.d.client, signal);
-    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const candidates = mains.map((file, i) => {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };

@@ -1,7 +1,9 @@
 /** The pool's tunables and their defaults (docs/nntp.md, "Behaviour", says what each one does to a request). */
+import { BACKGROUND_SHARE, PLAYER_LINGER_MS } from './lane-budget.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
+import type { Lane } from './request-queue.js';
 import type { YencBackend } from './yenc-backend.js';
 
 export interface PoolOptions {
@@ -26,6 +28,10 @@ export interface PoolOptions {
   maxIdleMs?: number;
   /** When every provider that could serve a request is cooling down, wait this long at most for one to come back. */
   coolingWaitMs?: number;
+  /** Share of each provider's connections background work may hold while a player reads (lane-budget.ts). */
+  backgroundShare?: number;
+  /** How long after a player's last request it still counts as reading (lane-budget.ts). */
+  playerLingerMs?: number;
   /** Consecutive failures that put a provider aside, and for how long. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
@@ -50,6 +56,12 @@ export interface CommandDone {
   command: 'body' | 'stat';
   ms: number;
   outcome: 'ok' | 'missing' | 'damaged' | 'error';
+  /** The lane the request waited in (who fetched: request-queue.ts). */
+  lane?: Lane;
+  /** The read handle it was for, when it said (RequestOptions.stream). */
+  stream?: number;
+  /** Decoded bytes of an answered BODY; 0 otherwise. */
+  bytes?: number;
 }
 
 /**
@@ -85,5 +97,7 @@ export function resolveTunables(options: PoolOptions): PoolTunables {
     breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
     maxAttempts: options.maxAttempts ?? 3,
     idleWarmConnections: options.idleWarmConnections ?? 0,
+    backgroundShare: options.backgroundShare ?? BACKGROUND_SHARE,
+    playerLingerMs: options.playerLingerMs ?? PLAYER_LINGER_MS,
   };
 }

@@ -7,6 +7,7 @@
 import type { Clock } from '../clock/clock.js';
 import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
+import { LaneBudget } from './lane-budget.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { PoolStats } from './pool-metrics.js';
 import { poolClock, resolveTunables, type CommandDone, type PoolOptions, type PoolTunables } from './pool-options.js';
@@ -26,7 +27,7 @@ import { recordFailure } from './request-failures.js';
 import { bodyDepth, placeRequest } from './request-placement.js';
 import { PriorityQueue } from './request-queue.js';
 import { statBatch, type StatBatchOptions } from './stat-batch.js';
-import type { DecodedArticle, ProviderConfig, RequestPriority } from './types.js';
+import type { DecodedArticle, ProviderConfig } from './types.js';
 import { WarmPool, warmBackoffMs } from './warm-pool.js';
 import { yencBackend } from './yenc-backend.js';
 
@@ -37,7 +38,11 @@ export type { StatBatchOptions } from './stat-batch.js';
 
 export class NntpPool {
   private readonly roster = new ProviderRoster();
-  private readonly queue = new PriorityQueue<PoolRequest>();
+  /** Playback first: the background budget and the players' turns (lane-budget.ts). */
+  private readonly lanes: LaneBudget;
+  /** Commands on the wire per read handle, for the Streams view (streamCommands); nothing schedules by it. */
+  private readonly onWire = new Map<number, number>();
+  private readonly queue: PriorityQueue<PoolRequest>;
   private readonly stats = new PoolStats();
   private readonly o: PoolTunables;
   private readonly connectionSettings: ConnectionSettings;
@@ -55,6 +60,8 @@ export class NntpPool {
   ) {
     this.o = resolveTunables(options);
     this.clock = options.clock ?? poolClock;
+    this.lanes = new LaneBudget(this.o.backgroundShare, this.o.playerLingerMs);
+    this.queue = new PriorityQueue<PoolRequest>((stream) => this.lanes.inFlight(stream));
     const { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs } = this.o;
     const { tlsCa, limits, backend } = options;
     this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
@@ -74,6 +81,17 @@ export class NntpPool {
     return this.submit<DecodedArticle>('body', messageId, opts);
   }
 
+  /**
+   * A player now waits for an article it asked for as read-ahead: if the request still waits, it goes to the head
+   * of the player lane (docs/nntp.md, "Lanes"). False when it is not waiting (on the wire, or unknown).
+   */
+  promote(messageId: string): boolean {
+    const id = normalizeMessageId(messageId);
+    if (!id || !this.queue.promote((r) => r.messageId === id && !r.settled)) return false;
+    this.pump();
+    return true;
+  }
+
   /** Whether any provider has the article. */
   async stat(messageId: string, opts: RequestOptions = {}): Promise<boolean> {
     try {
@@ -91,13 +109,18 @@ export class NntpPool {
     return combineLinks(live, (p) => p.connectionLimit(now) * bodyDepth(p, this.o));
   }
 
+  /** Commands of one read handle on the wire now (RequestOptions.stream): the connections it holds, pipelining aside. */
+  streamCommands(stream: number): number {
+    return this.onWire.get(stream) ?? 0;
+  }
+
   metrics(): PoolMetrics {
     return this.stats.snapshot(this.roster.all(), this.queue.size, this.clock.now());
   }
 
-  /** Requests waiting for a connection on one lane (health checks yield while stream requests wait). */
-  waitingIn(lane: RequestPriority): number {
-    return this.queue.sizeOf(lane);
+  /** A player's reads waiting for a connection now (the `play` lane): health checks hold back while any do. */
+  playerWaiting(): number {
+    return this.queue.waiting('play');
   }
 
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
@@ -136,6 +159,7 @@ export class NntpPool {
       const onAbort = () => {
         this.queue.remove(req);
         req.finish(new AbortedError());
+        this.pump(); // a player's last request gone: background work may have its connections back
       };
       const req = createRequest(
         kind,
@@ -145,11 +169,14 @@ export class NntpPool {
         performance.now(),
         (err, value) => {
           signal?.removeEventListener('abort', onAbort);
+          this.lanes.settled(req, this.clock.now());
           if (err) reject(err);
           else resolve(value as T);
         },
+        opts,
       );
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.lanes.submitted(req, this.clock.now());
       if (req.priority === 'stream') this.warmPool.streamRequested();
       if (opts.urgent) this.queue.unshift(req);
       else this.queue.push(req);
@@ -162,8 +189,13 @@ export class NntpPool {
     const now = this.clock.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const place = placeRequest(r, this.roster.active, now, this.o);
-      if (!place) return 'skip';
+      const place = placeRequest(r, this.roster.active, now, this.o, (p, slot) => this.lanes.allows(r, p, slot, now));
+      if (!place) {
+        // held back for a player only while it lingers: look again when it stops counting as reading
+        const until = this.lanes.lingerEndsAt(now);
+        if (until !== undefined) this.wakeAt(until);
+        return 'skip';
+      }
       if (place instanceof Error) {
         r.finish(place);
         return 'taken';
@@ -174,6 +206,7 @@ export class NntpPool {
       }
       if (place.openBeside) this.openAhead(place.provider, now);
       this.stats.recordWait(performance.now() - r.enqueuedAt);
+      this.lanes.placed(r, place.provider, place.slot);
       if (place.slot === 'open') this.openAndRun(place.provider, r);
       else this.run(r, place.provider, place.slot);
       return 'taken';
@@ -270,12 +303,14 @@ export class NntpPool {
   private openAndRun(p: ProviderState, r: PoolRequest): void {
     this.openConnection(p).then(
       (pc) => {
+        this.lanes.openSettled(r, p);
         if (this.closed) void pc.conn.quit();
         else if (r.settled) retireIfIdle(p, pc);
         else this.run(r, p, pc);
         this.pump();
       },
       (err) => {
+        this.lanes.openSettled(r, p);
         if (!(err instanceof NntpError && err.kind === 'provider_capacity')) this.stats.recordCommand(p);
         this.onFailure(r, p, err);
         this.pump();
@@ -287,6 +322,8 @@ export class NntpPool {
     this.stats.recordCommand(p);
     const sentAt = (pc.lastWorkAt = performance.now());
     const isBody = r.kind === 'body';
+    const stream = r.stream;
+    if (stream !== undefined) this.onWire.set(stream, (this.onWire.get(stream) ?? 0) + 1);
     if (isBody) p.link.bodyStarted(pc.lastWorkAt);
     const op: Promise<unknown> = isBody
       ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
@@ -294,7 +331,7 @@ export class NntpPool {
     op.then(
       (value) => {
         p.recordSuccess();
-        this.commandDone(p, r, 'ok', sentAt);
+        this.commandDone(p, r, 'ok', sentAt, isBody ? (value as { data: Uint8Array }).data.byteLength : 0);
         r.finish(undefined, value);
       },
       (err) => {
@@ -302,15 +339,30 @@ export class NntpPool {
         this.onFailure(r, p, err);
       },
     ).finally(() => {
+      if (stream !== undefined) {
+        const n = (this.onWire.get(stream) ?? 1) - 1;
+        if (n > 0) this.onWire.set(stream, n);
+        else this.onWire.delete(stream);
+      }
+      this.lanes.ended(r, pc);
       if (isBody) p.link.bodyEnded(performance.now());
       retireIfIdle(p, pc);
       this.pump();
     });
   }
 
-  private commandDone(p: ProviderState, r: PoolRequest, outcome: CommandDone['outcome'], sentAt: number): void {
+  private commandDone(
+    p: ProviderState,
+    r: PoolRequest,
+    outcome: CommandDone['outcome'],
+    sentAt: number,
+    bytes = 0,
+  ): void {
     const done = this.options.onCommandDone;
-    if (done) done({ providerId: p.id, command: r.kind, ms: performance.now() - sentAt, outcome });
+    if (!done) return;
+    const ms = performance.now() - sentAt;
+    const stream = r.stream === undefined ? {} : { stream: r.stream };
+    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {

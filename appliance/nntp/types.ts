@@ -19,6 +19,8 @@ export interface ProviderConfig {
 /** Streaming reads go before health checks, which go before imports. */
 export type RequestPriority = 'stream' | 'health' | 'import';
 export const PRIORITIES: readonly RequestPriority[] = ['stream', 'health', 'import'];
+/** Who reads on the stream lane: a player (playback) or a scanner (a library scan's probes). */
+export type ReaderKind = 'player' | 'scanner';
 
 /** Facts from the =ybegin / =ypart / =yend lines of one article. */
 export interface YencHeader {

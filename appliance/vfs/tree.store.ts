@@ -1,4 +1,6 @@
 import type { Database } from 'lmdb';
+import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
+import { ListingCache } from './listing-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
@@ -17,8 +19,16 @@ export interface VfsDatabases {
  * Not `parent + NUL + name` strings: lmdb's key encoding (ordered-binary) does not keep such strings in plain byte
  * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
  * so real release folders listed empty. Array keys are ordered element by element by design.
+ *
+ * A layout is stored packed (appliance/layout/packed/: columns, message-ids against their template, ~1-25 bytes
+ * per article instead of ~100 as msgpack objects) and decoded here, so the VFS only ever sees `FileLayout`.
  */
 export class LmdbTreeStore implements TreeStore {
+  /** Listings read lately (listing-cache.ts); a write drops the folders it touches once it has committed. */
+  private readonly listings = new ListingCache(LISTING_CACHE_NODES);
+  /** The folders the write running now changes; null outside a write (reads inside one see its own writes). */
+  private touched: Set<string> | null = null;
+
   constructor(private readonly db: VfsDatabases) {}
 
   get(path: string): VfsNode | undefined {
@@ -27,12 +37,15 @@ export class LmdbTreeStore implements TreeStore {
   }
 
   children(dir: string): VfsNode[] {
+    const cached = this.touched ? undefined : this.listings.get(dir);
+    if (cached) return [...cached];
     const out: VfsNode[] = [];
     // `[dir]` sorts just before every `[dir, name]`; stop at the first key of another parent.
     for (const { key, value } of this.db.nodes.getRange({ start: [dir] })) {
       if (!Array.isArray(key) || key[0] !== dir) break;
       out.push(value as VfsNode);
     }
+    if (!this.touched) this.listings.set(dir, [...out]);
     return out;
   }
 
@@ -50,19 +63,34 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Must run inside a transaction (see `write`). */
   put(node: VfsNode): void {
+    this.touch(parentOf(node.path));
     void this.db.nodes.put(keyOf(node.path), node);
   }
 
   delete(path: string): void {
+    this.touch(parentOf(path));
     void this.db.nodes.remove(keyOf(path));
   }
 
+  private touch(dir: string): void {
+    this.touched?.add(dir);
+    this.listings.drop(dir);
+  }
+
+  /** Decoded from its packed form; a record of the shape before migration 3 is read as it is. */
   layout(id: string): FileLayout | undefined {
-    return this.db.layouts.get(id) as FileLayout | undefined;
+    const value: unknown = this.db.layouts.get(id);
+    if (value === undefined || !isPackedLayout(value)) return value as FileLayout | undefined;
+    try {
+      return decodeLayout(value);
+    } catch (e) {
+      if (e instanceof LayoutCodecError) throw new LayoutCodecError(`${e.detail} (layout ${id})`);
+      throw e;
+    }
   }
 
   putLayout(id: string, layout: FileLayout): void {
-    void this.db.layouts.put(id, layout);
+    void this.db.layouts.put(id, encodeLayout(layout));
   }
 
   deleteLayout(id: string): void {
@@ -71,7 +99,7 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Outside any transaction: commits the layout on its own (a new job's layouts go in before its nodes). */
   async storeLayout(id: string, layout: FileLayout): Promise<void> {
-    await this.db.layouts.put(id, layout);
+    await this.db.layouts.put(id, encodeLayout(layout));
   }
 
   /** Outside any transaction: removes layouts stored for a job that was then refused. */
@@ -81,9 +109,22 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Runs writes atomically: either the whole job/move lands or none of it does. */
   write<T>(action: () => T): Promise<T> {
-    return this.db.nodes.transaction(action);
+    const touched = new Set<string>();
+    const run = () => {
+      this.touched = touched;
+      try {
+        return action();
+      } finally {
+        this.touched = null;
+      }
+    };
+    // Dropped again once committed: a listing read while the commit was on its way still held the old children.
+    return this.db.nodes.transaction(run).finally(() => touched.forEach((dir) => this.listings.drop(dir)));
   }
 }
+
+/** Nodes the listing cache holds at most (a few MB): a category of 10,000 job folders and the folders around it. */
+const LISTING_CACHE_NODES = 25_000;
 
 const ROOT: VfsNode = Object.freeze({
   path: '/',

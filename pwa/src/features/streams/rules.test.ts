@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientLabel, formatRate, formatStalls, formatTtfb } from './rules';
+import {
+  clientLabel,
+  formatBuffered,
+  formatServing,
+  formatRate,
+  formatRateVsBitrate,
+  formatStalls,
+  formatTtfb,
+} from './rules';
 
 test('the client is its address and user agent, or the FUSE reading process', () => {
   assert.equal(clientLabel({ client: { address: '10.0.0.2', user_agent: 'VLC/3.0' } }), '10.0.0.2 · VLC/3.0');
@@ -16,4 +24,26 @@ test('rate, time to first byte and stalls read as the Streams table shows them',
   assert.equal(formatTtfb(1500), '1.5 s');
   assert.equal(formatStalls({ stalls: 0, stalled_ms: 0 }), '0');
   assert.equal(formatStalls({ stalls: 2, stalled_ms: 3400 }), '2 (3.4 s)');
+});
+
+test('the rate against the media bitrate, and the bytes buffered ahead', () => {
+  const MIB = 1024 * 1024;
+  assert.match(
+    formatRateVsBitrate({ rate_bps: 2 * MIB, media_bitrate_bps: MIB }),
+    /^2(\.0+)? MB\/s of 1(\.0+)? MB\/s$/,
+  );
+  assert.match(formatRateVsBitrate({ rate_bps: 2 * MIB, media_bitrate_bps: null }), /^2(\.0+)? MB\/s$/);
+  assert.match(formatRateVsBitrate({ rate_bps: 0, media_bitrate_bps: MIB }), /^– of 1(\.0+)? MB\/s$/);
+  assert.equal(formatBuffered(null), '–');
+  assert.equal(formatBuffered(0), '–');
+  assert.match(formatBuffered(3 * MIB), /^3(\.0+)? MB$/);
+});
+
+test('connections and providers read as one cell', () => {
+  assert.equal(
+    formatServing({ connections: 2, providers: ['news.a.example', 'news.b.example'] }),
+    '2 · news.a.example, news.b.example',
+  );
+  assert.equal(formatServing({ connections: 0, providers: ['news.a.example'] }), '0 · news.a.example');
+  assert.equal(formatServing({ connections: null, providers: [] }), '–');
 });

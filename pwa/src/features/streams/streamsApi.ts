@@ -1,18 +1,20 @@
 import { api } from '../../api/client';
+import { keys } from '../../lib/queryKeys';
 import type { StreamsHistoryResponse, StreamsResponse } from '../../../../appliance/streams/streams.wire';
 
 export type {
   ClassBytesDay,
   EndedStreamInfo,
+  FetchedBytesDay,
   StreamInfo,
   StreamsHistoryResponse,
   StreamsResponse,
 } from '../../../../appliance/streams/streams.wire';
-export { READER_CLASSES } from '../../../../appliance/streams/streams.wire';
+export { FETCH_CLASSES, READER_CLASSES } from '../../../../appliance/streams/streams.wire';
 
 export const streamsKeys = {
   all: ['streams'] as const,
-  open: ['streams', 'open'] as const,
+  open: keys.openStreams,
   history: ['streams', 'history'] as const,
 };
 
