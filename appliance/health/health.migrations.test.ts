@@ -56,7 +56,7 @@ test('migration 1 moves health and missing articles from tree nodes into the hea
     );
 
     const health = openHealthStore(store);
-    assert.equal(schemaVersion(store, 'health'), 1);
+    assert.equal(schemaVersion(store, 'health'), 2, 'every step applied (2: the indexes of the schedule)');
     for (const p of [A, B, C, D]) {
       const node = nodes.get(keyOf(p)) as Record<string, unknown>;
       assert.ok(!('health' in node) && !('missingSegments' in node), `${p}: no health left on the node`);

@@ -63,10 +63,12 @@ export async function repairSlicesStreaming(
 ): Promise<void> {
   const k = missing.length;
   if (k === 0) return;
+  const count = set.checksums.length;
+  if (new Set(missing).size !== k || missing.some((m) => !Number.isInteger(m) || m < 0 || m >= count))
+    throw new RangeError(`missing slices must be distinct indexes below ${count}: ${missing.join(', ')}`);
   const used = [...new Set(exponents)].sort((a, b) => a - b).slice(0, k);
   if (used.length < k)
     throw new Par2Error('unrepairable', `cannot repair: ${k} slices missing, ${used.length} recovery slices`);
-  const count = set.checksums.length;
   const logs = inputConstantLogs(count);
   const b = invert(used.map((e) => missing.map((m) => gfPow(gfExp2(logs[m]!), e))));
   const isMissing = new Set(missing);
