@@ -5,11 +5,15 @@ import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
-import { HealthRunner, type RunnerSettings } from './health.runner.js';
+import { healthBudget, type HealthBudget } from './health.budget.js';
+import { scheduleFigures } from './health.figures.js';
+import type { PassSettings } from './health.pass.js';
+import { HealthRunner, type PlaybackLoad, type RunnerSettings } from './health.runner.js';
+import type { AgeTiers } from './health.schedule.js';
 import { HealthService } from './health.service.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import type { HealthRecordJson } from './health.wire.js';
+import type { HealthRecordJson, HealthScheduleJson } from './health.wire.js';
 import { RepairBrake, type BrakeSettings } from './repair.brake.js';
 import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
@@ -32,15 +36,21 @@ export interface HealthDeps {
   repairer?: () => FileRepairer | undefined;
   /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
+  /** Playback's load: scheduled checks yield to it (HealthRunner); app/health-playback.ts answers it. */
+  playback?: () => PlaybackLoad;
 }
 
 export interface HealthDomain {
   service: HealthService;
   runner: HealthRunner;
+  /** What scheduled checks may spend (the STAT and BODY buckets). */
+  budget: HealthBudget;
   /** The repair brake, the repair history and the broken releases (repair.control.ts). */
   repairs: RepairControl;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
+  /** GET /api/health/schedule: share verified, backlog, budget, full-pass time. */
+  schedule(): Promise<HealthScheduleJson>;
   /**
    * The tree's changes (file.added, file.removed, file.moved; wired in appliance/app/health-events.ts), applied
    * one after another in the order they came.
@@ -63,6 +73,31 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
     intervalMs: h.check_interval_seconds * 1000,
     checkAll: h.check_all_segments,
     samplePercent: h.segment_sample_percentage,
+    tiers: ageTiers(config),
+  };
+}
+
+/** The age tiers (`tier_*` keys). */
+export function ageTiers(config: ConfigService): AgeTiers {
+  const h = config.get().health;
+  return {
+    newMaxAgeDays: h.tier_new_max_age_days,
+    newIntervalHours: h.tier_new_interval_hours,
+    recentMaxAgeDays: h.tier_recent_max_age_days,
+    recentIntervalHours: h.tier_recent_interval_hours,
+    oldIntervalHours: h.tier_old_interval_hours,
+  };
+}
+
+/** What the full-pass estimate reads (the budgets, the tiers, the sample). */
+export function passSettings(config: ConfigService): PassSettings {
+  const h = config.get().health;
+  return {
+    checkAll: h.check_all_segments,
+    samplePercent: h.segment_sample_percentage,
+    statBudgetPerHour: h.stat_budget_per_hour,
+    bodyBudgetPerHour: h.body_budget_per_hour,
+    tiers: ageTiers(config),
   };
 }
 
@@ -92,17 +127,24 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       // Auto repair only while monitoring is on (the console offers it only then).
       autoRepair: health().enabled && health().auto_repair_enabled,
       maxRepairRetries: health().max_repair_retries,
+      delayMs: health().repair_delay_minutes * 60_000,
     }),
     brake,
     logger: log.child('repair'),
     events: deps.events,
   });
+  const budget = healthBudget(deps.clock, () => ({
+    stat: health().stat_budget_per_hour,
+    body: health().body_budget_per_hour,
+  }));
   const runner = new HealthRunner({
     store,
     files: deps.vfs,
     client: deps.client,
     clock: deps.clock,
     settings: () => runnerSettings(deps.config),
+    budget,
+    playback: deps.playback,
     repair,
     brake,
     logger: log,
@@ -153,9 +195,17 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   return {
     service,
     runner,
+    budget,
     repairs,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
+    schedule: () =>
+      scheduleFigures({
+        store,
+        settings: { ...passSettings(deps.config), windowDays: health().verified_window_days },
+        now: deps.clock.now(),
+        heldBy: runner.holding,
+      }),
     tree: { added: onAdded, removed: onRemoved, moved: onMoved },
     async close() {
       await events;

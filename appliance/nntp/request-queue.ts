@@ -54,6 +54,24 @@ export class PriorityQueue<T extends Queued> {
     this.lanes.get(item.lane)!.unshift(item);
   }
 
+  /**
+   * The waiting read-ahead (or scan) request for `messageId` that a player now waits for: to the head of the
+   * `play` lane, urgent. False when none waits (it is on the wire already, or was never asked).
+   */
+  promote(matches: (item: T) => boolean): boolean {
+    for (const name of ['play-ahead', 'play'] as const) {
+      const lane = this.lanes.get(name)!;
+      const at = lane.findIndex(matches);
+      if (at < 0) continue;
+      const [item] = lane.splice(at, 1) as [T];
+      item.lane = 'play';
+      item.urgent = true;
+      this.lanes.get('play')!.unshift(item);
+      return true;
+    }
+    return false;
+  }
+
   remove(item: T): boolean {
     const lane = this.lanes.get(item.lane)!;
     const at = lane.indexOf(item);
@@ -71,10 +89,20 @@ export class PriorityQueue<T extends Queued> {
     for (const name of LANES) {
       const lane = this.lanes.get(name)!;
       if (lane.length === 0) continue;
-      const order = PLAYER_LANES.has(name) && this.inFlight ? this.turns(lane) : [...lane];
+      if (!PLAYER_LANES.has(name) || !this.inFlight) {
+        // FIFO, in place (the health and import lanes may hold thousands of STATs)
+        for (let i = 0; i < lane.length && looked < limit; looked++) {
+          const verdict = place(lane[i]!);
+          if (verdict === 'stop') return;
+          if (verdict === 'taken') lane.splice(i, 1);
+          else i++;
+        }
+        if (looked >= limit) return;
+        continue;
+      }
       const taken = new Set<T>();
       let stop = false;
-      for (const item of order) {
+      for (const item of this.turns(lane)) {
         if (looked++ >= limit) break;
         const verdict = place(item);
         if (verdict === 'taken') taken.add(item);

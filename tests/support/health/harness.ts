@@ -15,6 +15,7 @@ import {
   createHealth,
   openHealthStore,
   type FileRepairer,
+  type HealthDeps,
   type HealthDomain,
   type HealthStore,
   type RepairOutcome,
@@ -107,10 +108,17 @@ export interface HealthHarness {
   close(): Promise<void>;
 }
 
-export async function healthHarness(health: Record<string, unknown> = {}): Promise<HealthHarness> {
+/** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
+export async function healthHarness(
+  health: Record<string, unknown> = {},
+  deps: Pick<HealthDeps, 'playback'> = {},
+): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
-  writeFileSync(configPath, stringify({ health: { enabled: true, check_interval_seconds: 60, ...health } }));
+  writeFileSync(
+    configPath,
+    stringify({ health: { enabled: true, check_interval_seconds: 60, repair_delay_minutes: 0, ...health } }),
+  );
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
@@ -138,6 +146,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     logger: log,
     repairer: () => repairer,
     events,
+    ...deps,
   });
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);
