@@ -132,7 +132,7 @@ export async function run(log: (m: string) => void): Promise<string> {
       const one = await importAll(srv, 'tv', [pack], 600_000);
       add(
         'import of a 24-episode season pack (one NZB)',
-        `${one.seconds.toFixed(1)} s (${one.failed} failed)`,
+        `${one.seconds.toFixed(1)} s (${one.failed} failed${one.why ? `: ${one.why}` : ''})`,
         '',
         one.failed === 0 ? null : false,
       );
@@ -142,7 +142,7 @@ export async function run(log: (m: string) => void): Promise<string> {
       const many = await importAll(srv, 'movies', singles, 1_800_000);
       add(
         '1,000 single-file NZBs queued at once: uploads, then all imported',
-        `${many.uploadSeconds.toFixed(1)} s, ${many.seconds.toFixed(1)} s (${(1000 / many.seconds).toFixed(1)}/s, ${many.failed} failed)`,
+        `${many.uploadSeconds.toFixed(1)} s, ${many.seconds.toFixed(1)} s (${(1000 / many.seconds).toFixed(1)}/s, ${many.failed} failed${many.why ? `: ${many.why}` : ''})`,
         '',
         many.failed === 0 ? null : false,
       );
