@@ -103,7 +103,8 @@ export class HealthRunner {
 
   /** Why scheduled checks are waiting now (the console's schedule figures); null when they are not. */
   get holding(): 'budget' | 'playback' | null {
-    return this.held?.why ?? null;
+    const { stat, body } = this.d.budget;
+    return this.held?.why ?? (stat.waiting + body.waiting > 0 ? 'budget' : null);
   }
 
   /** Runs a cycle now (a manual check was queued, a setting changed). */
