@@ -1,7 +1,7 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { EventSink, SpoolEvents } from '../events/index.js';
-import type { ConfigService } from '../config/index.js';
+import type { ConfigService, HealthConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
@@ -79,25 +79,28 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
 
 /** The age tiers (`tier_*` keys). */
 export function ageTiers(config: ConfigService): AgeTiers {
-  const h = config.get().health;
-  return {
-    newMaxAgeDays: h.tier_new_max_age_days,
-    newIntervalHours: h.tier_new_interval_hours,
-    recentMaxAgeDays: h.tier_recent_max_age_days,
-    recentIntervalHours: h.tier_recent_interval_hours,
-    oldIntervalHours: h.tier_old_interval_hours,
-  };
+  return passSettingsOf(config.get().health).tiers;
 }
 
 /** What the full-pass estimate reads (the budgets, the tiers, the sample). */
 export function passSettings(config: ConfigService): PassSettings {
-  const h = config.get().health;
+  return passSettingsOf(config.get().health);
+}
+
+/** The same from a `health` section (the scale bench passes the defaults). */
+export function passSettingsOf(h: HealthConfig): PassSettings {
   return {
     checkAll: h.check_all_segments,
     samplePercent: h.segment_sample_percentage,
     statBudgetPerHour: h.stat_budget_per_hour,
     bodyBudgetPerHour: h.body_budget_per_hour,
-    tiers: ageTiers(config),
+    tiers: {
+      newMaxAgeDays: h.tier_new_max_age_days,
+      newIntervalHours: h.tier_new_interval_hours,
+      recentMaxAgeDays: h.tier_recent_max_age_days,
+      recentIntervalHours: h.tier_recent_interval_hours,
+      oldIntervalHours: h.tier_old_interval_hours,
+    },
   };
 }
 
