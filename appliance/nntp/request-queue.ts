@@ -1,4 +1,4 @@
-/** Waiting requests in three FIFO lanes, served stream first, then health, then import. */
+/** Waiting requests in FIFO lanes, served stream first, then health, then import, then repair. */
 import { PRIORITIES, type RequestPriority } from './types.js';
 
 export class PriorityQueue<T extends { priority: RequestPriority }> {
