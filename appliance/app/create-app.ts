@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { buildPar2Repair, openRepairStores, wireRepairEvents } from './repair.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
@@ -210,7 +211,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
     const healthStore = openHealthStore(store, events);
+    // PAR2 repair's patches (rebuilt bytes) and kept PAR2 files: the reader serves the patches (docs/health.md).
+    const repairStores = openRepairStores(store, config);
     const streaming = buildStreaming({
+      patches: repairStores.patches,
       store,
       health: healthStore.verdicts,
       config,
@@ -221,7 +225,16 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
     });
     closers.push(() => streaming.close());
-    const importer = buildImporter({ store, config, vfs: streaming.vfs, client: pool, logger, clock, events });
+    const importer = buildImporter({
+      store,
+      config,
+      vfs: streaming.vfs,
+      client: pool,
+      logger,
+      clock,
+      events,
+      keepPar2: (id, files) => repairStores.par2Files.put(id, files),
+    });
     closers.push(() => importer.close());
     const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
     closers.push(() => sabnzbd.close());
@@ -232,7 +245,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;
+    const par2 = buildPar2Repair({
+      stores: repairStores,
+      files: streaming.vfs,
+      client: pool,
+      health: healthStore,
+      config,
+      logger,
+    });
+    closers.push(wireRepairEvents(events, repairStores, logger.child('repair')));
     const health = createHealth({
+      par2: () => par2,
       store: healthStore,
       config,
       vfs: streaming.vfs,

@@ -37,7 +37,12 @@ export interface RepairEvent {
   reason: string | null;
   /** A failed repair that the loop will try again after a back-off. */
   will_retry: boolean;
+  /** How: rebuilt from the release's PAR2 recovery data (no arr asked), or a replacement asked of the arr. */
+  method: RepairMethod;
 }
+
+/** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
+export type RepairMethod = 'par2' | 'arr';
 
 /**
  * A health check ended (appliance/health/health.runner.ts): its verdict, `inconclusive` when the providers could

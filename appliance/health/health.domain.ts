@@ -12,6 +12,7 @@ import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson } from './health.wire.js';
 import { RepairBreaker } from './repair.breaker.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
+import type { Par2Repairer } from './repair.par2.js';
 
 export interface HealthDeps {
   /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
@@ -31,6 +32,8 @@ export interface HealthDeps {
   repairer?: () => FileRepairer | undefined;
   /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
+  /** The PAR2 repair (appliance/repair), tried before the arrs; undefined when not built. */
+  par2?: () => Par2Repairer | undefined;
 }
 
 export interface HealthDomain {
@@ -86,6 +89,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     breaker,
     logger: log.child('repair'),
     events: deps.events,
+    par2: deps.par2,
   });
   const runner = new HealthRunner({
     store,
@@ -97,6 +101,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     breaker,
     logger: log,
     events: deps.events,
+    patched: (path, start, end) => deps.par2?.()?.patched(path, start, end) ?? false,
   });
   const service = new HealthService({
     store,

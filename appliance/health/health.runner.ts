@@ -4,6 +4,7 @@ import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/ind
 import type { Logger } from '../logging/logger.js';
 import type { FileLayout, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
+import { verdictOf } from './check-plan.js';
 import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
@@ -37,6 +38,8 @@ export interface RunnerDeps {
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
+  /** True when a PAR2 repair's committed patches cover bytes [start, end) of the file (they read whole). */
+  patched?: (path: string, start: number, end: number) => boolean;
 }
 
 /**
@@ -251,8 +254,15 @@ export class HealthRunner {
     this.d.events?.emit('health.check.done', { record_id: record.id, outcome });
   }
 
-  private async verdict(record: HealthRecord, result: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
+  private async verdict(record: HealthRecord, checked: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
     const now = this.d.clock.now();
+    // Articles whose bytes a PAR2 repair rebuilt read whole from the patch store: they do not count against the file.
+    const patched = this.d.patched;
+    const open = patched ? checked.missing.filter((m) => !patched(record.path, m.start, m.end)) : checked.missing;
+    const repaired = open.length < checked.missing.length;
+    const result = repaired
+      ? { ...checked, missing: open, status: verdictOf(checked.total, checked.checked, open) }
+      : checked;
     const bad = result.missing.length > 0;
     const updated = await this.d.store.update(record.id, (r) => ({
       ...r,
@@ -267,7 +277,12 @@ export class HealthRunner {
       checkedSegments: result.checked,
       totalSegments: result.total,
       lastError: bad ? describeBad(result.missing, result.total) : null,
-      errorDetails: bad ? detailBad(result.missing) : null,
+      errorDetails: bad
+        ? detailBad(result.missing)
+        : repaired
+          ? 'Repaired from PAR2: missing articles read from the patch store'
+          : null,
+      repairedFrom: repaired ? 'par2' : null,
     }));
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
