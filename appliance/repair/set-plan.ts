@@ -58,7 +58,8 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
     .list(dir, { showCorrupted: true })
     .filter((n) => n.type === 'file' && n.layoutId && n.queueItemId === node.queueItemId);
   const nodes = matchFiles(set, siblings);
-  if (![...nodes.values()].includes(node)) return { reason: `${node.name} is not in the release's PAR2 recovery set` };
+  if (![...nodes.values()].some((n) => n.path === node.path))
+    return { reason: `${node.name} is not in the release's PAR2 recovery set` };
   const missing = new Set<number>();
   for (const f of set.files) {
     const n = nodes.get(f.fileId);
@@ -127,5 +128,5 @@ function matchFiles(set: Par2Set, siblings: readonly VfsNode[]): Map<string, Vfs
 
 function belongsTo(set: Par2Set, node: VfsNode, nodes: Map<string, VfsNode>, index: number): boolean {
   const f = set.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
-  return f !== undefined && nodes.get(f.fileId) === node;
+  return f !== undefined && nodes.get(f.fileId)?.path === node.path;
 }
