@@ -68,6 +68,7 @@ COPY --from=build /src/dist ./dist
 # Our addons, where appliance/addons/addon-path.ts looks for them (upwards from dist/appliance/<domain>).
 COPY --from=build /src/appliance/fuse/native/build/Release/spool_fuse.node ./appliance/fuse/native/build/Release/
 COPY --from=build /src/appliance/nntp/native/build/Release/spool_tcp.node ./appliance/nntp/native/build/Release/
+COPY --from=build /src/appliance/par2/native/build/Release/spool_gf16.node ./appliance/par2/native/build/Release/
 
 # Spool's own settings: data in the /config volume, the port fixed inside the container (remap it with -p).
 ENV SPOOL_DATA=/config \

@@ -88,9 +88,9 @@ const LAYERS = [
   // Knows nothing of Usenet, the config file or HTTP.
   ['base', ['errors', 'clock', 'text', 'addons', 'logging', 'store']],
   // Usenet's bytes: the article map, archive headers, PAR2 packets and repair math, NZB parsing (and its worker), the
-  // NNTP pool, article evidence.
+  // NNTP pool, article evidence, media container headers (a file's duration).
   // Takes plain settings; knows no config file, user or route.
-  ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles']],
+  ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
   // the Streams view, the Prometheus metrics, notifications.

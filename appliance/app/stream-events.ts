@@ -18,6 +18,7 @@ export function wireStreamEvents(handles: ReadHandles, events: EventSink<SpoolEv
         offset: s.offset,
         size: s.size,
         client: clientOf(s),
+        ...(s.durationSeconds === undefined ? {} : { duration_seconds: s.durationSeconds }),
       });
     },
     progress(s) {
@@ -53,5 +54,7 @@ function clientOf(s: StreamSnapshot): StreamClient {
 
 function timings(s: StreamSnapshot) {
   const seek = s.seekReadMs === undefined ? {} : { seek_read_ms: s.seekReadMs };
-  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs, ...seek };
+  const waiting = s.waitingMs ? { waiting_ms: s.waitingMs } : {};
+  const buffered = s.bufferedBytes === undefined ? {} : { buffered_bytes: s.bufferedBytes };
+  return { ttfb_ms: s.ttfbMs, stalls: s.stalls, stalled_ms: s.stalledMs, ...seek, ...waiting, ...buffered };
 }

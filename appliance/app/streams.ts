@@ -14,6 +14,8 @@ export function wireStreamRegistry(
   clock: Pick<Clock, 'now'>,
 ): { registry: StreamRegistry; stop: () => void } {
   const registry = new StreamRegistry({ clock, current: () => handles.snapshots().map(progressOf) });
+  // every read handle's fetches carry its class to the pool, which serves players first (docs/nntp.md, "Lanes")
+  handles.classifyWith((id) => registry.readerClassOf(String(id)));
   const stops = [
     events.on('stream.opened', (e) => registry.opened(e)),
     events.on('stream.progress', (e) => registry.progress(e)),

@@ -96,6 +96,8 @@ export interface StreamOpenedEvent {
   offset: number;
   size: number;
   client: StreamClient;
+  /** The file's playing time read from its container at import; absent when unknown. */
+  duration_seconds?: number;
 }
 
 /** Who reads: the HTTP client's address and User-Agent (WebDAV), the pid of the reading process (FUSE). */
@@ -112,6 +114,10 @@ export interface StreamTimings {
   stalled_ms: number;
   /** A read that began past byte 0 (a seek): ms from open until 8 MiB were served; absent before then or otherwise. */
   seek_read_ms?: number;
+  /** How long the read in progress has waited for the network so far (absent or 0: none waits). */
+  waiting_ms?: number;
+  /** Decoded bytes cached ahead of the position (present on the Streams view's own look, not on the bus). */
+  buffered_bytes?: number;
 }
 
 export interface StreamProgressEvent extends StreamTimings {

@@ -6,6 +6,7 @@ import { systemClock } from '../clock/clock.js';
 import type { VfsReader } from '../vfs/reader.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import type { VfsNode } from '../vfs/types.js';
+import { processName } from './process-name.js';
 
 export interface FuseOpsOptions {
   uid: number;
@@ -96,8 +97,10 @@ export function createFuseOps(
     [Op.open](id, path, flags, pid) {
       if ((Number(flags) & 3) !== 0) return answer(id, Errno.EROFS); // O_WRONLY / O_RDWR: articles are immutable
       const fh = nextFh++;
-      // the reading process, when the kernel named one (fuse_get_context: 0 for a request it made itself)
-      const client = Number(pid) > 0 ? { pid: Number(pid) } : {};
+      // the reading process, when the kernel named one (fuse_get_context: 0 for a request it made itself), and its
+      // name as the user agent a FUSE reader has not got (a scanner such as ffprobe is known by it)
+      const name = processName(Number(pid));
+      const client = Number(pid) > 0 ? { pid: Number(pid), ...(name ? { userAgent: name } : {}) } : {};
       const read = readHandles.open(path, 'fuse', client, { readAhead: o.readAhead, window: windowOf(fh) });
       native.openWindow(table, fh, read.node.size);
       const h: Handle = { read, ac: new AbortController(), spare: null };

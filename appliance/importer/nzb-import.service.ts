@@ -22,6 +22,7 @@ import { nonRetryableError } from './import-errors.js';
 import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
+import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
@@ -94,11 +95,14 @@ export class NzbImporter {
       stage('layouts', laidOut.length, mains.length);
       laidOut.push(await this.layoutOf(doc, file, firsts, item, signal));
     }
+    const articles = new ImportArticles(this.d.client, signal);
+    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const jobFiles = this.exposed(
       item,
-      await this.expand(item, doc, mains, laidOut, firsts, settings, signal),
+      await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
+    await readMediaDurations(jobFiles, articles, signal, this.d.logger);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
@@ -175,11 +179,9 @@ export class NzbImporter {
     mains: readonly VirtualFile[],
     files: AddJobFile[],
     firsts: readonly FirstArticle[],
+    articles: ImportArticles,
     settings: ImportSettings,
-    signal: AbortSignal,
   ): Promise<AddJobFile[]> {
-    const articles = new ImportArticles(this.d.client, signal);
-    for (const first of firsts) if (!first.missing) articles.seed(first.messageId, first.head);
     const candidates = mains.map((file, i) => {
       const first = firsts[file.parts[0]!]!;
       return { file: files[i]!, head: first.missing ? undefined : first.head };

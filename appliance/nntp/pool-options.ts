@@ -1,4 +1,5 @@
 /** The pool's tunables and their defaults (docs/nntp.md, "Behaviour", says what each one does to a request). */
+import { BACKGROUND_SHARE, PLAYER_LINGER_MS } from './lane-budget.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
@@ -26,6 +27,10 @@ export interface PoolOptions {
   maxIdleMs?: number;
   /** When every provider that could serve a request is cooling down, wait this long at most for one to come back. */
   coolingWaitMs?: number;
+  /** Share of each provider's connections background work may hold while a player reads (lane-budget.ts). */
+  backgroundShare?: number;
+  /** How long after a player's last request it still counts as reading (lane-budget.ts). */
+  playerLingerMs?: number;
   /** Consecutive failures that put a provider aside, and for how long. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
@@ -85,5 +90,7 @@ export function resolveTunables(options: PoolOptions): PoolTunables {
     breakerCooldownMs: options.breakerCooldownMs ?? 30_000,
     maxAttempts: options.maxAttempts ?? 3,
     idleWarmConnections: options.idleWarmConnections ?? 0,
+    backgroundShare: options.backgroundShare ?? BACKGROUND_SHARE,
+    playerLingerMs: options.playerLingerMs ?? PLAYER_LINGER_MS,
   };
 }

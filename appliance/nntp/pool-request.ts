@@ -4,7 +4,8 @@
  * from the same state whichever door it came in by (body/stat, or a STAT batch).
  */
 import { InvalidRequestError, NntpError, ProtocolError } from './errors.js';
-import type { RequestPriority } from './types.js';
+import { laneOf, type Lane } from './request-queue.js';
+import type { ReaderKind, RequestPriority } from './types.js';
 
 export interface RequestOptions {
   priority?: RequestPriority;
@@ -13,12 +14,27 @@ export interface RequestOptions {
   into?: Buffer;
   /** Goes to the head of its lane: the article a reader waits for right now (the first one after a seek). */
   urgent?: boolean;
+  /**
+   * Stream lane only (docs/nntp.md, "Lanes"): who reads. A scanner's reads go below every player's, and while a
+   * player reads they hold at most the background budget of a provider's connections. Default: a player.
+   */
+  reader?: ReaderKind;
+  /** Stream lane only: fetched ahead of the reader (below the bytes a player waits for now). */
+  readAhead?: boolean;
+  /** The read handle it is for: players share the connections fairly by it. */
+  stream?: number;
 }
 
 export interface PoolRequest {
   kind: 'body' | 'stat';
   messageId: string;
   priority: RequestPriority;
+  /** The queue lane it waits in (from priority, reader and read-ahead: request-queue.ts). */
+  lane: Lane;
+  /** The read handle it is for (undefined: none said). */
+  stream: number | undefined;
+  /** Went to the head of its lane. */
+  urgent: boolean;
   into: Buffer | undefined;
   /** performance.now() of when it (last) started waiting for a slot: the metrics' acquire wait. */
   enqueuedAt: number;
@@ -44,11 +60,15 @@ export function createRequest(
   into: Buffer | undefined,
   enqueuedAt: number,
   onSettled: (err: Error | undefined, value: unknown) => void,
+  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent'> = {},
 ): PoolRequest {
   const req: PoolRequest = {
     kind,
     messageId,
     priority,
+    lane: laneOf(priority, tags),
+    stream: tags.stream,
+    urgent: tags.urgent === true,
     into,
     enqueuedAt,
     missingOn: new Set(),

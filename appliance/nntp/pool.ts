@@ -7,6 +7,7 @@
 import type { Clock } from '../clock/clock.js';
 import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
+import { LaneBudget } from './lane-budget.js';
 import { combineLinks, type LinkFacts } from './link-estimate.js';
 import { PoolStats } from './pool-metrics.js';
 import { poolClock, resolveTunables, type CommandDone, type PoolOptions, type PoolTunables } from './pool-options.js';
@@ -37,7 +38,9 @@ export type { StatBatchOptions } from './stat-batch.js';
 
 export class NntpPool {
   private readonly roster = new ProviderRoster();
-  private readonly queue = new PriorityQueue<PoolRequest>();
+  /** Playback first: the background budget and the players' turns (lane-budget.ts). */
+  private readonly lanes: LaneBudget;
+  private readonly queue: PriorityQueue<PoolRequest>;
   private readonly stats = new PoolStats();
   private readonly o: PoolTunables;
   private readonly connectionSettings: ConnectionSettings;
@@ -55,6 +58,8 @@ export class NntpPool {
   ) {
     this.o = resolveTunables(options);
     this.clock = options.clock ?? poolClock;
+    this.lanes = new LaneBudget(this.o.backgroundShare, this.o.playerLingerMs);
+    this.queue = new PriorityQueue<PoolRequest>((stream) => this.lanes.inFlight(stream));
     const { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs } = this.o;
     const { tlsCa, limits, backend } = options;
     this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
@@ -131,6 +136,7 @@ export class NntpPool {
       const onAbort = () => {
         this.queue.remove(req);
         req.finish(new AbortedError());
+        this.pump(); // a player's last request gone: background work may have its connections back
       };
       const req = createRequest(
         kind,
@@ -140,11 +146,14 @@ export class NntpPool {
         performance.now(),
         (err, value) => {
           signal?.removeEventListener('abort', onAbort);
+          this.lanes.settled(req, this.clock.now());
           if (err) reject(err);
           else resolve(value as T);
         },
+        opts,
       );
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.lanes.submitted(req, this.clock.now());
       if (req.priority === 'stream') this.warmPool.streamRequested();
       if (opts.urgent) this.queue.unshift(req);
       else this.queue.push(req);
@@ -157,8 +166,13 @@ export class NntpPool {
     const now = this.clock.now();
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const place = placeRequest(r, this.roster.active, now, this.o);
-      if (!place) return 'skip';
+      const place = placeRequest(r, this.roster.active, now, this.o, (p, slot) => this.lanes.allows(r, p, slot, now));
+      if (!place) {
+        // held back for a player only while it lingers: look again when it stops counting as reading
+        const until = this.lanes.lingerEndsAt(now);
+        if (until !== undefined) this.wakeAt(until);
+        return 'skip';
+      }
       if (place instanceof Error) {
         r.finish(place);
         return 'taken';
@@ -169,6 +183,7 @@ export class NntpPool {
       }
       if (place.openBeside) this.openAhead(place.provider, now);
       this.stats.recordWait(performance.now() - r.enqueuedAt);
+      this.lanes.placed(r, place.provider, place.slot);
       if (place.slot === 'open') this.openAndRun(place.provider, r);
       else this.run(r, place.provider, place.slot);
       return 'taken';
@@ -265,12 +280,14 @@ export class NntpPool {
   private openAndRun(p: ProviderState, r: PoolRequest): void {
     this.openConnection(p).then(
       (pc) => {
+        this.lanes.openSettled(r, p);
         if (this.closed) void pc.conn.quit();
         else if (r.settled) retireIfIdle(p, pc);
         else this.run(r, p, pc);
         this.pump();
       },
       (err) => {
+        this.lanes.openSettled(r, p);
         if (!(err instanceof NntpError && err.kind === 'provider_capacity')) this.stats.recordCommand(p);
         this.onFailure(r, p, err);
         this.pump();
@@ -297,6 +314,7 @@ export class NntpPool {
         this.onFailure(r, p, err);
       },
     ).finally(() => {
+      this.lanes.ended(r, pc);
       if (isBody) p.link.bodyEnded(performance.now());
       retireIfIdle(p, pc);
       this.pump();

@@ -34,6 +34,8 @@ export function placeRequest(
   providers: readonly ProviderState[],
   now: number,
   o: PlacementTunables,
+  /** Whether the lanes' budget lets `r` take this slot (lane-budget.ts); every slot when absent. */
+  allows: (p: ProviderState, slot: PooledConnection | 'open') => boolean = () => true,
 ): Placement | { retryAt: number } | Error | undefined {
   const candidates = providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
   let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
@@ -47,7 +49,7 @@ export function placeRequest(
   const primaries = fresh.filter((p) => !p.config.is_backup_provider);
   for (const provider of primaries.length > 0 ? primaries : fresh) {
     const depth = r.kind === 'stat' ? Math.max(o.statPipelineDepth, bodyDepth(provider, o)) : bodyDepth(provider, o);
-    const slot = findSlot(provider, depth, now);
+    const slot = findSlot(provider, depth, now, (s) => allows(provider, s));
     if (!slot) continue;
     // Pipelined behind another command: open one more connection beside it for the next request, rather than
     // make this one wait for a handshake (several round trips on a real provider).
@@ -62,15 +64,20 @@ export function placeRequest(
  * handshakes) and the choice opens another beside it; on a short link (loopback, or nothing measured yet) a new
  * connection first, as handshakes are cheap there and separate connections run in parallel on the server.
  */
-function findSlot(p: ProviderState, depth: number, now: number): PooledConnection | 'open' | undefined {
+function findSlot(
+  p: ProviderState,
+  depth: number,
+  now: number,
+  allows: (slot: PooledConnection | 'open') => boolean,
+): PooledConnection | 'open' | undefined {
   let best: PooledConnection | undefined;
   for (const pc of p.connections) {
-    if (pc.generation !== p.generation || pc.conn.isClosed) continue;
+    if (pc.generation !== p.generation || pc.conn.isClosed || !allows(pc)) continue;
     const n = pc.conn.inflight;
     if (n === 0) return pc;
     if (n < depth && (!best || n < best.conn.inflight)) best = pc;
   }
-  const room = p.connectionCount < p.connectionLimit(now);
+  const room = p.connectionCount < p.connectionLimit(now) && allows('open');
   if (best && (!room || p.link.isLong)) return best;
   if (room) return 'open';
   return best;

@@ -22,6 +22,8 @@ export interface ProviderConfig {
  */
 export type RequestPriority = 'stream' | 'health' | 'import' | 'repair';
 export const PRIORITIES: readonly RequestPriority[] = ['stream', 'health', 'import', 'repair'];
+/** Who reads on the stream lane: a player (playback) or a scanner (a library scan's probes). */
+export type ReaderKind = 'player' | 'scanner';
 
 /** Facts from the =ybegin / =ypart / =yend lines of one article. */
 export interface YencHeader {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { Par2Error } from './errors.js';
-import { gfExp2, gfInv, gfMul, gfPow, mulAdd } from './gf16.js';
+import { gfExp2, gfInv, gfMul, gfPow } from './gf16.js';
+import { mulAdd } from './gf16-native.js';
 import type { Par2Set } from './set.js';
 
 /**

@@ -21,8 +21,11 @@ export interface Classification {
   settled: boolean;
 }
 
-/** User agents of probing tools (ffprobe and libavformat's probes, MediaInfo, Plex's scanner). */
-const SCANNER_AGENT = /ffprobe|mediainfo|plex media scanner/i;
+/**
+ * User agents of probing tools (ffprobe and libavformat's probes, MediaInfo, Plex's scanner), also as a FUSE
+ * reader's process name, which the kernel cuts to 15 characters (`Plex Media Scan`).
+ */
+const SCANNER_AGENT = /ffprobe|mediainfo|plex media scan/i;
 /** A scanner reads at most this much of a file (a head or a tail, an index). */
 export const SCAN_BYTES = 8 * 1024 * 1024;
 /** A reader still reading after this long is sustained: a player. */

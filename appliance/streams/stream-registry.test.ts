@@ -101,3 +101,45 @@ test('one client opening three files in a burst is a scanner', async () => {
     ['player', 'player', 'scanner'],
   );
 });
+
+test('a file with a known duration shows its media bitrate; a player waiting below it is starved, then recovers', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  // 1 GiB over 1024 s: 1 MiB/s
+  r.opened(opened('1', { size: 1024 * MIB, duration_seconds: 1024 }));
+  assert.equal(r.list()[0]?.media_bitrate_bps, MIB);
+  assert.equal(r.list()[0]?.duration_seconds, 1024);
+  assert.equal(r.list()[0]?.starved, false, 'not before a whole window');
+  const slow = { ...timings, stalls: 0, stalled_ms: 0 };
+  for (let i = 1; i <= 6; i++) {
+    await clock.advance(1000);
+    r.progress({ stream_id: '1', bytes_sent: (i * MIB) / 4, position: (i * MIB) / 4, ...slow, waiting_ms: 1200 });
+  }
+  const [s] = r.list();
+  assert.ok(s!.rate_bps < MIB);
+  assert.equal(s?.starved, true);
+  // it catches up: past the bitrate, nothing waits
+  for (let i = 1; i <= 6; i++) {
+    await clock.advance(1000);
+    r.progress({ stream_id: '1', bytes_sent: 2 * MIB + i * 2 * MIB, position: 2 * MIB + i * 2 * MIB, ...slow });
+  }
+  assert.equal(r.list()[0]?.starved, false);
+  r.closed({ stream_id: '1', bytes_sent: 20 * MIB, position: 20 * MIB, reason: 'done', ...slow });
+  assert.equal(r.history()[0]?.starved, false);
+  assert.equal(r.history()[0]?.media_bitrate_bps, MIB);
+});
+
+test('paused: no bytes and nothing waiting is not starved; unknown duration has no bitrate', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  r.opened(opened('1', { duration_seconds: 1024 }));
+  r.opened(opened('2', { path: '/movies/other.mkv' }));
+  await clock.advance(1000);
+  r.progress({ stream_id: '1', bytes_sent: MIB, position: MIB, ...timings, stalls: 0, stalled_ms: 0 });
+  await clock.advance(10_000);
+  const [paused, unknown] = r.list();
+  assert.equal(paused?.rate_bps, 0);
+  assert.equal(paused?.starved, false);
+  assert.equal(unknown?.media_bitrate_bps, null);
+  assert.equal(unknown?.duration_seconds, null);
+});

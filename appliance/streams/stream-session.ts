@@ -1,5 +1,6 @@
 import type { StreamClosedEvent, StreamOpenedEvent, StreamProgressEvent } from '../events/live.wire.js';
 import { classifyReader, type Classification } from './reader-class.js';
+import { isStarved } from './starved.js';
 import type { EndedStreamInfo, StreamEndReason, StreamFront, StreamInfo } from './streams.wire.js';
 
 /** The window the delivered rate is measured over. */
@@ -13,11 +14,14 @@ export class StreamSession {
   ttfbMs: number | null = null;
   stalls = 0;
   stalledMs = 0;
+  /** The wait in progress at the last update, and the bytes cached ahead then (null before a look at the handle). */
+  waitingMs = 0;
+  bufferedBytes: number | null = null;
   klass: Classification = { readerClass: 'player', settled: false };
   /** Bytes counted per UTC day under the current class (moved when the class changes). */
   readonly countedByDay = new Map<string, number>();
-  /** (time, bytes) samples within RATE_WINDOW_MS, plus the one before it. */
-  private samples: { t: number; bytes: number }[];
+  /** (time, bytes, stalled ms) samples within RATE_WINDOW_MS, plus the one before it. */
+  private samples: { t: number; bytes: number; stalledMs: number }[];
 
   constructor(
     readonly opened: StreamOpenedEvent,
@@ -25,7 +29,7 @@ export class StreamSession {
   ) {
     this.offset = opened.offset;
     this.front = opened.via === 'webdav' && /^rclone\//i.test(opened.client.user_agent ?? '') ? 'rclone' : opened.via;
-    this.samples = [{ t: openedAt, bytes: 0 }];
+    this.samples = [{ t: openedAt, bytes: 0, stalledMs: 0 }];
   }
 
   get clientKey(): string {
@@ -41,7 +45,9 @@ export class StreamSession {
     this.ttfbMs = e.ttfb_ms;
     this.stalls = e.stalls;
     this.stalledMs = e.stalled_ms;
-    this.samples.push({ t: now, bytes: e.bytes_sent });
+    this.waitingMs = e.waiting_ms ?? 0;
+    if (e.buffered_bytes !== undefined) this.bufferedBytes = e.buffered_bytes;
+    this.samples.push({ t: now, bytes: e.bytes_sent, stalledMs: e.stalled_ms });
     const from = now - RATE_WINDOW_MS;
     while (this.samples.length > 1 && this.samples[1]!.t <= from) this.samples.shift();
     return delta;
@@ -54,6 +60,26 @@ export class StreamSession {
     const start = Math.max(first.t, now - RATE_WINDOW_MS);
     if (last.t <= now - RATE_WINDOW_MS || now <= start) return 0;
     return Math.round(((last.bytes - first.bytes) * 1000) / (now - first.t));
+  }
+
+  /** size / duration in bytes per second, when the file's duration is known. */
+  get mediaBitrate(): number | null {
+    const d = this.opened.duration_seconds;
+    return d !== undefined && d > 0 ? Math.round(this.opened.size / d) : null;
+  }
+
+  /** The starved rule (starved.ts) on this stream now. */
+  starved(now: number, rateBps: number): boolean {
+    return isStarved({
+      readerClass: this.klass.readerClass,
+      mediaBitrateBps: this.mediaBitrate,
+      rateBps,
+      offset: this.offset,
+      size: this.opened.size,
+      ageMs: now - this.openedAt,
+      windowMs: RATE_WINDOW_MS,
+      waitedMs: this.stalledMs - this.samples[0]!.stalledMs + this.waitingMs,
+    });
   }
 
   /** Re-runs the classifier (reader-class.ts) unless the class is settled; returns whether it changed. */
@@ -72,8 +98,9 @@ export class StreamSession {
     return this.klass.readerClass !== before;
   }
 
-  info(now: number): StreamInfo {
+  info(now: number, closed = false): StreamInfo {
     const o = this.opened;
+    const rate = this.rate(now);
     return {
       id: o.stream_id,
       path: o.path,
@@ -85,15 +112,19 @@ export class StreamSession {
       opened_at: new Date(this.openedAt).toISOString(),
       bytes_served: this.bytesServed,
       offset: this.offset,
-      rate_bps: this.rate(now),
+      rate_bps: rate,
       ttfb_ms: this.ttfbMs,
       stalls: this.stalls,
       stalled_ms: this.stalledMs,
+      duration_seconds: o.duration_seconds ?? null,
+      media_bitrate_bps: this.mediaBitrate,
+      starved: !closed && this.starved(now, rate),
+      buffered_bytes: closed ? null : this.bufferedBytes,
     };
   }
 
   ended(now: number, reason: StreamEndReason): EndedStreamInfo {
     // the rate a finished stream had over its last window, not the 0 it has once time moves on
-    return { ...this.info(now), closed_at: new Date(now).toISOString(), reason };
+    return { ...this.info(now, true), closed_at: new Date(now).toISOString(), reason };
   }
 }

@@ -41,6 +41,17 @@ export interface StreamInfo {
   ttfb_ms: number | null;
   stalls: number;
   stalled_ms: number;
+  /** The file's playing time read from its container at import (Matroska, MP4); null when unknown. */
+  duration_seconds: number | null;
+  /** The rate the media plays at, size / duration in bytes per second (like rate_bps); null when unknown. */
+  media_bitrate_bps: number | null;
+  /**
+   * True while a player is starved: over the last rate window it got less than the media bitrate while it waited
+   * for the network, short of the end of the file (appliance/streams/starved.ts).
+   */
+  starved: boolean;
+  /** Decoded bytes cached ahead of the offset (read-ahead the reader has not asked for yet); null when closed. */
+  buffered_bytes: number | null;
 }
 
 export interface EndedStreamInfo extends StreamInfo {

@@ -43,6 +43,11 @@ export class ArticleCache {
     return e;
   }
 
+  /** Whether `key` is cached, without marking it used (a look at what a stream holds must not keep it alive). */
+  holds(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Admits a fetched article (when it fits) and returns its entry; the caller pins it for each reader. */
   add(key: string, data: Uint8Array): CacheEntry {
     const entry: CacheEntry = { data, pins: 0, cached: false };

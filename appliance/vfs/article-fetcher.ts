@@ -1,4 +1,5 @@
 import type { LinkFacts } from '../nntp/pool.js';
+import type { ReaderKind } from '../nntp/types.js';
 import type { ArticleCache, CacheEntry } from './article-cache.js';
 
 /**
@@ -9,10 +10,22 @@ import type { ArticleCache, CacheEntry } from './article-cache.js';
 export interface ArticleSource {
   fetch(
     messageId: string,
-    opts: { signal: AbortSignal; groups?: string[]; into?: Buffer; urgent?: boolean },
+    opts: { signal: AbortSignal; groups?: string[]; into?: Buffer } & FetchHow,
   ): Promise<Uint8Array>;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
+}
+
+/**
+ * How a fetch goes to the pool (docs/streaming.md, "Reader classes"): `urgent`, a reader waits for it right now
+ * (the first article after a seek); `reader`, a player or a scanner; `readAhead`, fetched ahead of the reader;
+ * `stream`, the read handle it is for. The reader that starts a fetch decides; one that joins it changes nothing.
+ */
+export interface FetchHow {
+  urgent?: boolean;
+  reader?: ReaderKind;
+  readAhead?: boolean;
+  stream?: number;
 }
 
 /** A reader's hold on an article's bytes: valid until `release()`, after which the buffer may be reused. */
@@ -48,9 +61,9 @@ export class ArticleFetcher {
 
   /**
    * The article's bytes; `size` (expected decoded size, 0 if unknown) sizes the buffer it is decoded into.
-   * `urgent`: a reader waits for it right now (the first article after a seek): fetched before queued read-ahead.
+   * `how`: its lane in the pool (urgent, player or scanner, read-ahead; FetchHow).
    */
-  get(messageId: string, signal: AbortSignal, size = 0, groups?: string[], urgent = false): Promise<Lease> {
+  get(messageId: string, signal: AbortSignal, size = 0, groups?: string[], how: FetchHow = {}): Promise<Lease> {
     if (signal.aborted) return Promise.reject(abortError());
     const cached = this.cache.get(messageId);
     if (cached) {
@@ -58,7 +71,7 @@ export class ArticleFetcher {
       this.cache.pin(cached);
       return Promise.resolve(this.lease(cached));
     }
-    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups, urgent);
+    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups, how);
     return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
         flight.waiters.delete(waiter);
@@ -95,7 +108,7 @@ export class ArticleFetcher {
     };
   }
 
-  private start(messageId: string, size: number, groups: string[] | undefined, urgent: boolean): InFlight {
+  private start(messageId: string, size: number, groups: string[] | undefined, how: FetchHow): InFlight {
     const controller = new AbortController();
     const flight: InFlight = { controller, waiters: new Set() };
     this.inFlight.set(messageId, flight);
@@ -107,7 +120,7 @@ export class ArticleFetcher {
       flight.waiters.clear();
       return waiters;
     };
-    this.source.fetch(messageId, { signal: controller.signal, groups, into, urgent }).then(
+    this.source.fetch(messageId, { ...how, signal: controller.signal, groups, into }).then(
       (data) => {
         if (into) this.cache.settle(into, data.buffer !== into.buffer);
         const entry = this.cache.add(messageId, data);

@@ -1,22 +1,25 @@
 import type { LinkFacts } from '../nntp/pool.js';
-import type { ArticleSource } from './article-fetcher.js';
+import type { ArticleSource, FetchHow } from './article-fetcher.js';
 
 /** The part of the NNTP pool the reader uses (appliance/nntp NntpPool satisfies it). */
 export interface BodyFetcher {
   body(
     messageId: string,
-    opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer; urgent?: boolean },
+    opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer } & FetchHow,
   ): Promise<{ data: Uint8Array }>;
   linkFacts?(): LinkFacts | undefined;
 }
 
-/** Fetches on the pool's stream lane, so playback never waits behind imports or health checks. */
+/**
+ * Fetches on the pool's stream lane, so playback never waits behind imports or health checks; who reads (player
+ * or scanner) and whether it is read-ahead pick the lane within it (docs/nntp.md, "Lanes").
+ */
 export function poolArticleSource(pool: BodyFetcher): ArticleSource {
   return {
-    async fetch(messageId, { signal, into, urgent }) {
+    async fetch(messageId, { signal, into, urgent, reader, readAhead, stream }) {
       const id = messageId.startsWith('<') ? messageId : `<${messageId}>`;
       // Decoding into the cache's recycled buffer spares a fresh 768 KB allocation (and its GC) per article.
-      const article = await pool.body(id, { priority: 'stream', signal, into, urgent });
+      const article = await pool.body(id, { priority: 'stream', signal, into, urgent, reader, readAhead, stream });
       return article.data;
     },
     link: () => pool.linkFacts?.(),

@@ -146,3 +146,28 @@ test('nobody listening: no event is built, the handle still reads', async () => 
   handles.open(PATH, 'fuse', {}).close();
   assert.deepEqual(seen, [], 'an observer that stopped hears nothing');
 });
+
+test('a listing sees the wait in progress, the bytes cached ahead of the reader, and none of either once served', async () => {
+  const { clock, handles, release } = setup('a2@test');
+  const h = handles.open(PATH, 'webdav', { address: '10.0.0.9' });
+  const it = h.stream(0, bytes.length, sig)[Symbol.asyncIterator]();
+  await it.next(); // article 0
+  await it.next(); // article 1; a2 is held back, a3.. arrive as the window fetches them
+  const waiting = it.next(); // waits for a2
+  await new Promise((r) => setImmediate(r));
+  clock.t += 1500;
+  const [during] = handles.snapshots();
+  assert.equal(during?.waitingMs, 1500);
+  assert.equal(during?.offset, 14_000);
+  // a2 is not cached yet: nothing is buffered ahead of the reader however much lies after it
+  assert.equal(during?.bufferedBytes, 0);
+  release();
+  await waiting;
+  const [after] = handles.snapshots();
+  assert.equal(after?.waitingMs, undefined);
+  // the reader is at 21000; the articles after it that the window fetched are cached
+  assert.ok((after?.bufferedBytes ?? 0) > 0, `buffered ${after?.bufferedBytes}`);
+  assert.ok(after!.offset + after!.bufferedBytes! <= bytes.length);
+  h.close('aborted');
+  await it.return?.(undefined);
+});

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/clock.js';
-import type { VfsReader } from './reader.js';
+import type { ReaderKind } from '../nntp/types.js';
+import type { Reading, VfsReader } from './reader.js';
 import { ReadStream, type StreamWindow } from './read-stream.js';
 import type { VfsNode } from './types.js';
 
@@ -39,6 +40,12 @@ export interface StreamSnapshot {
   seekReadMs?: number;
   /** How it ended (closed only; null while open). */
   reason: CloseReason | null;
+  /** The file's playing time read at import (absent when unknown). */
+  durationSeconds?: number;
+  /** How long the read in progress has waited for the network so far (absent when none waits). */
+  waitingMs?: number;
+  /** Decoded bytes cached past the offset (`ReadHandles.snapshots()` only: it walks the layout). */
+  bufferedBytes?: number;
 }
 
 /** All read (or the reader was done), the client went away, a read failed, or an admin ended it (`end`). */
@@ -75,6 +82,8 @@ export class ReadHandles {
   private readonly open_ = new Map<number, ReadHandle>();
   private readonly observers = new Set<StreamObserver>();
   private nextId = 1;
+  /** A handle's reader class now (the Streams view's classifier, wired in app/streams.ts); a player when unset. */
+  private classOf: (id: number) => ReaderKind | undefined = () => undefined;
 
   constructor(
     private readonly reader: VfsReader,
@@ -82,11 +91,23 @@ export class ReadHandles {
   ) {}
 
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
-    const stream = new ReadStream(this.reader, path, o.readAhead ?? (() => this.reader.streamWindow()), o.window);
-    const h = new ReadHandle(this.nextId++, stream, this.reader, front, client, this, o.offset ?? 0);
+    const id = this.nextId++;
+    const who = () => ({ reader: this.classOf(id) ?? 'player', stream: id });
+    const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
+    const stream = new ReadStream(this.reader, path, readAhead, o.window, who);
+    const h = new ReadHandle(id, stream, this.reader, front, client, this, o.offset ?? 0, who);
     this.open_.set(h.id, h);
     this.emit('opened', h);
     return h;
+  }
+
+  /**
+   * Where a handle's reader class comes from (docs/streaming.md, "Reader classes"): every article a handle asks
+   * for carries it to the pool, which serves players first. Read at each read, so a class that settles counts at
+   * once.
+   */
+  classifyWith(classOf: (id: number) => ReaderKind | undefined): void {
+    this.classOf = classOf;
   }
 
   /** Listens to every handle's opened / progress / closed; returns the unsubscribe. */
@@ -113,7 +134,7 @@ export class ReadHandles {
 
   /** The handles open now, as snapshots (a live view's first state). */
   snapshots(): StreamSnapshot[] {
-    return [...this.open_.values()].map((h) => h.snapshot());
+    return [...this.open_.values()].map((h) => ({ ...h.snapshot(), bufferedBytes: h.bufferedAhead() }));
   }
 
   /** @internal */
@@ -144,6 +165,8 @@ export class ReadHandle {
   private seekReadMs: number | null = null;
   private lastProgress: number;
   private reason: CloseReason | null = null;
+  /** When the read in progress began waiting for bytes (null: none waits); a field, so a read allocates nothing. */
+  private waitingSince: number | null = null;
   private endedByAdmin = false;
   private readonly onEnd_: (() => void)[] = [];
 
@@ -156,6 +179,8 @@ export class ReadHandle {
     readonly client: ReadClient,
     private readonly hub: ReadHandles,
     private offset: number,
+    /** Who reads now, for the pool's lanes (ReadHandles.classifyWith). */
+    private readonly who: () => Reading,
   ) {
     this.openedAt = this.lastProgress = hub.clock.now();
   }
@@ -166,26 +191,34 @@ export class ReadHandle {
 
   /** Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies. */
   async *stream(offset: number, length: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-    const it = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal)[Symbol.asyncIterator]();
+    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, this.who());
+    const it = chunks[Symbol.asyncIterator]();
     let at = offset;
     try {
       for (;;) {
-        const asked = this.hub.clock.now();
+        const asked = (this.waitingSince = this.hub.clock.now());
         const r = await it.next();
+        this.waitingSince = null;
         if (r.done) return;
         this.served(at, r.value.byteLength, asked);
         at += r.value.byteLength;
         yield r.value;
       }
     } finally {
+      this.waitingSince = null;
       await it.return(undefined);
     }
   }
 
   /** One read into `target` (FUSE), waiting for the network when it must. */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
-    const asked = this.hub.clock.now();
-    const n = await this.tracker.readInto(target, offset, length, signal);
+    const asked = (this.waitingSince = this.hub.clock.now());
+    let n: number;
+    try {
+      n = await this.tracker.readInto(target, offset, length, signal);
+    } finally {
+      this.waitingSince = null;
+    }
     this.served(offset, n, asked);
     return n;
   }
@@ -208,6 +241,11 @@ export class ReadHandle {
       this.served(this.offset, end - this.offset, null);
     }
     this.tracker.servedUpTo(end);
+  }
+
+  /** Decoded bytes cached ahead of where the last read ended (ReadStream.bufferedFrom). */
+  bufferedAhead(): number {
+    return this.reason ? 0 : this.tracker.bufferedFrom(this.offset);
   }
 
   /** Articles published to the native window now. */
@@ -258,6 +296,8 @@ export class ReadHandle {
       stalls: this.stalls,
       stalledMs: this.stalledMs,
       reason: this.reason,
+      ...(this.waitingSince === null ? {} : { waitingMs: this.hub.clock.now() - this.waitingSince }),
+      ...(this.node.durationSeconds === undefined ? {} : { durationSeconds: this.node.durationSeconds }),
       ...(this.seekReadMs === null ? {} : { seekReadMs: this.seekReadMs }),
     };
   }

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import type { VfsReader } from './reader.js';
+import type { Reading, VfsReader } from './reader.js';
 import { articleOffsetOf, articleSizeOf, findIn as findSegment } from '../layout/index.js';
 import type { Lease } from './article-fetcher.js';
 import type { FileLayout, VfsNode, VfsSegment } from './types.js';
-import { RETIRE_SLACK, seekReadAhead } from './stream-window.js';
+import { RETIRE_SLACK, SCANNER_READ_AHEAD, seekReadAhead } from './stream-window.js';
 
 /**
  * Where a stream shows the articles it holds to readers that do not call JS (the FUSE native window). Published
@@ -44,6 +44,8 @@ export class ReadStream {
     path: string,
     private readonly readAhead: () => number,
     window?: StreamWindow,
+    /** Who reads now (player or scanner, and the handle), for the pool's lanes; a scanner reads ahead little. */
+    private readonly who: () => Reading = () => ({}),
   ) {
     const f = reader.openFile(path);
     this.node = f.node;
@@ -61,11 +63,12 @@ export class ReadStream {
     const probe = this.lastIndex < 0 && offset === 0;
     const sequential = this.follows(offset);
     let n = 0;
-    const chunks = this.reader.readFile(this.node, this.layout, offset, length, signal)[Symbol.asyncIterator]();
+    const who = this.who();
+    const chunks = this.reader.readFile(this.node, this.layout, offset, length, signal, who)[Symbol.asyncIterator]();
     let step = chunks.next(); // starts this read's fetches, its first article urgent
     // A seek: what follows the read is asked for in the same round trip, behind the read's own first article, and
     // on a long link as much more as the link carries per round trip (a second wave would wait a whole one).
-    if ((probe || !sequential) && this.layout && !this.closed)
+    if ((probe || !sequential) && this.layout && !this.closed && who.reader !== 'scanner')
       this.readAheadFrom(Math.min(offset + length, this.node.size), seekReadAhead(probe, this.readAhead()));
     let finished = false;
     try {
@@ -123,6 +126,24 @@ export class ReadStream {
     this.retireBehind();
   }
 
+  /**
+   * Bytes past `offset` already decoded and cached, article after article until the first one that is not (at most
+   * `most` articles looked at): what a reader at `offset` has buffered ahead of it. Read when a view asks, not per read.
+   */
+  bufferedFrom(offset: number, most = 64): number {
+    const layout = this.layout;
+    if (!layout || layout.cipher || offset < 0 || offset >= layout.size) return 0;
+    const segs = layout.segments;
+    const cache = this.reader.fetcher.cache;
+    let bytes = 0;
+    for (let i = findSegment(segs, offset), n = 0; i < segs.length && n < most; i++, n++) {
+      const s = segs[i]!;
+      if (!cache.holds(s.messageId)) break;
+      bytes += s.end - Math.max(s.start, offset);
+    }
+    return bytes;
+  }
+
   /** Articles published now (each pinned in the cache), for tests and bounds. */
   get publishedCount(): number {
     return this.held.size;
@@ -166,13 +187,16 @@ export class ReadStream {
     const layout = this.layout as FileLayout;
     if (pos >= this.node.size) return;
     const start = findSegment(layout.segments, pos);
-    const until = start + Math.min(most, Math.max(1, this.readAhead())) - 1;
+    const who = this.who();
+    // a scanner: the articles just past the one the read ended in, however long the window
+    const until =
+      who.reader === 'scanner' ? start + SCANNER_READ_AHEAD : start + Math.min(most, Math.max(1, this.readAhead())) - 1;
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;
     const signal = this.ahead.signal;
     const keep = this.window ? (i: number, lease: Lease) => this.publish(i, lease, signal) : undefined;
-    this.reader.prefetch(this.node, layout, from, until, signal, keep);
+    this.reader.prefetch(this.node, layout, from, until, signal, keep, who);
   }
 
   /** Publishes a fetched read-ahead article, keeping its lease; or lets it go when it is no longer wanted. */

@@ -3,11 +3,11 @@ import { AppError } from '../errors/app-error.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { articleEvidence, type ArticleEvidence } from '../nntp/errors.js';
 import { ArticleCache } from './article-cache.js';
-import { ArticleFetcher, abortError, type ArticleSource, type Lease } from './article-fetcher.js';
+import { ArticleFetcher, abortError, type ArticleSource, type FetchHow, type Lease } from './article-fetcher.js';
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
-import { rampsUp, rangeWorkers, streamWindow } from './stream-window.js';
+import { rampsUp, rangeWorkers, readerWindow, streamWindow } from './stream-window.js';
 import {
   NO_PATCHES,
   type ArticleFailure,
@@ -16,6 +16,9 @@ import {
   type VfsNode,
   type VfsSegment,
 } from './types.js';
+
+/** Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. */
+export type Reading = Pick<FetchHow, 'reader' | 'stream'>;
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
@@ -100,6 +103,7 @@ export class VfsReader {
     offset: number,
     length: number,
     signal: AbortSignal,
+    who: Reading = {},
   ): AsyncGenerator<Uint8Array> {
     const end = Math.min(node.size, offset + length);
     if (offset < 0 || offset >= end) return;
@@ -111,10 +115,12 @@ export class VfsReader {
     }
     if (layout.cipher) {
       // a member of an encrypted archive: the articles hold ciphertext, decrypted on the way out
-      yield* decryptRange(layout.cipher, offset, end, (from, to) => this.readStored(node, layout, from, to, signal));
+      yield* decryptRange(layout.cipher, offset, end, (from, to) =>
+        this.readStored(node, layout, from, to, signal, who),
+      );
       return;
     }
-    yield* this.readStored(node, layout, offset, end, signal);
+    yield* this.readStored(node, layout, offset, end, signal, who);
   }
 
   /** Bytes [offset, end) as the articles store them (end within the layout). */
@@ -124,6 +130,7 @@ export class VfsReader {
     offset: number,
     end: number,
     signal: AbortSignal,
+    who: Reading,
   ): AsyncGenerator<Uint8Array> {
     this.cacheResize();
     const segs = layout.segments;
@@ -142,10 +149,17 @@ export class VfsReader {
     const ramped = rampsUp(end, node.size, last - first + 1);
     const fill = (consumed: number) => {
       // Read again at every article: a long read follows the link as the pool measures it.
-      const workers = rangeWorkers(this.streamWindow(), ramped, offset === 0, consumed);
+      const window = readerWindow(who.reader, this.streamWindow());
+      const workers = rangeWorkers(window, ramped, offset === 0, consumed);
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
-        const p = this.segment(node, layout, next, local.signal, next++ === first);
+        // Past the article after the consumer's, the range's articles are read-ahead to the pool's lanes.
+        const ahead = next - (first + consumed) > 1;
+        const p = this.segment(node, layout, next, local.signal, {
+          ...who,
+          urgent: next++ === first,
+          readAhead: ahead,
+        });
         p.catch(() => undefined); // observed below; this only stops "unhandled rejection" if we exit early
         pending.push(p);
       }
@@ -188,11 +202,12 @@ export class VfsReader {
     to: number,
     signal: AbortSignal,
     keep?: (index: number, lease: Lease) => void,
+    who: Reading = {},
   ): void {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups).then(
+      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups, { ...who, readAhead: true }).then(
         (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
@@ -211,7 +226,7 @@ export class VfsReader {
     layout: FileLayout,
     index: number,
     signal: AbortSignal,
-    urgent = false,
+    how: FetchHow = {},
   ): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
     const want = articleSizeOf(seg);
@@ -220,7 +235,7 @@ export class VfsReader {
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
-      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, urgent);
+      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, how);
       if (lease.data.byteLength === want) {
         if (this.vfs.health.unavailable(node.path, seg.messageId))
           this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });

@@ -1,3 +1,4 @@
+import type { ReaderKind } from '../nntp/types.js';
 import type { LinkFacts } from '../nntp/pool.js';
 
 /**
@@ -93,4 +94,17 @@ export function rangeWorkers(full: number, ramped: boolean, fromByteZero: boolea
  */
 export function seekReadAhead(probe: boolean, window: number): number {
   return probe ? SEEK_AHEAD : SEEK_AHEAD + linkShare(window);
+}
+
+/**
+ * Articles a scanner's range read keeps in flight (a library scan's probe reads a head, a tail, an index: a few
+ * hundred KiB to a few MiB), and what a scanner's FUSE handle reads ahead of a sequential read (none after a
+ * seek): what a scanner would fetch ahead only competes with playback (docs/streaming.md, "Reader classes").
+ */
+export const SCANNER_WINDOW = 2;
+export const SCANNER_READ_AHEAD = 1;
+
+/** The window of a range read by this reader (a scanner's is at most SCANNER_WINDOW). */
+export function readerWindow(reader: ReaderKind | undefined, window: number): number {
+  return reader === 'scanner' ? Math.min(SCANNER_WINDOW, window) : window;
 }

@@ -1,4 +1,5 @@
-import type { Migration } from '../store/index.js';
+import { encodeLayout, isPackedLayout } from '../layout/index.js';
+import type { Migration, Store } from '../store/index.js';
 import type { FileLayout, VfsNode } from './types.js';
 import { keyOf } from './tree.store.js';
 
@@ -28,7 +29,31 @@ export const VFS_MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    description: 'layouts stored packed (columns, message-ids against their template) instead of msgpack objects',
+    up: (store) => packLayouts(store),
+  },
 ];
+
+/**
+ * Rewrites every layout not yet packed. Runs inside the migration's one transaction, so a crash leaves the old
+ * records as they were (and the version at 2) and the next start does it all again; records already packed are
+ * skipped, and the tree store reads both forms, so a half-done store would read right too. Keys are collected
+ * first and each record read alone, so a store of 100,000 files is never held in memory at once.
+ * `onEach` lets a test stop the process mid-way.
+ */
+export function packLayouts(store: Store, onEach?: (done: number) => void): number {
+  const layouts = store.openDb('vfs-layouts');
+  let done = 0;
+  for (const key of [...layouts.getKeys({})]) {
+    const value: unknown = layouts.get(key);
+    if (value === undefined || isPackedLayout(value)) continue;
+    void layouts.put(key, encodeLayout(value as FileLayout));
+    onEach?.(++done);
+  }
+  return done;
+}
 
 /** The stored shape before version 2: whole articles only, export facts in a side record. */
 interface LegacyLayout {

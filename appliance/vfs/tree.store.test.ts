@@ -100,7 +100,8 @@ test('migration 2 turns stored layouts of the old shape into the one layout mode
     });
     await layouts.put('bare', { segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
     migrate(store, 'vfs', VFS_MIGRATIONS);
-    assert.deepEqual(layouts.get('old'), {
+    const tree = new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts });
+    assert.deepEqual(tree.layout('old'), {
       size: 15,
       segments: [
         { messageId: 'a@x', start: 0, end: 10, number: 1, bytes: 12, post: 0 },
@@ -109,7 +110,7 @@ test('migration 2 turns stored layouts of the old shape into the one layout mode
       groups: ['alt.test'],
       posts: [{ poster: 'p', date: 5, subject: 's', groups: ['alt.test'] }],
     });
-    assert.deepEqual(layouts.get('bare'), { size: 3, segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
+    assert.deepEqual(tree.layout('bare'), { size: 3, segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import type { Database } from 'lmdb';
+import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
@@ -17,6 +18,9 @@ export interface VfsDatabases {
  * Not `parent + NUL + name` strings: lmdb's key encoding (ordered-binary) does not keep such strings in plain byte
  * order; with parents of about 35-60 characters a range scan over `dir + NUL` .. `dir + \u0001` found nothing,
  * so real release folders listed empty. Array keys are ordered element by element by design.
+ *
+ * A layout is stored packed (appliance/layout/packed/: columns, message-ids against their template, ~1-25 bytes
+ * per article instead of ~100 as msgpack objects) and decoded here, so the VFS only ever sees `FileLayout`.
  */
 export class LmdbTreeStore implements TreeStore {
   constructor(private readonly db: VfsDatabases) {}
@@ -57,12 +61,20 @@ export class LmdbTreeStore implements TreeStore {
     void this.db.nodes.remove(keyOf(path));
   }
 
+  /** Decoded from its packed form; a record of the shape before migration 3 is read as it is. */
   layout(id: string): FileLayout | undefined {
-    return this.db.layouts.get(id) as FileLayout | undefined;
+    const value: unknown = this.db.layouts.get(id);
+    if (value === undefined || !isPackedLayout(value)) return value as FileLayout | undefined;
+    try {
+      return decodeLayout(value);
+    } catch (e) {
+      if (e instanceof LayoutCodecError) throw new LayoutCodecError(`${e.detail} (layout ${id})`);
+      throw e;
+    }
   }
 
   putLayout(id: string, layout: FileLayout): void {
-    void this.db.layouts.put(id, layout);
+    void this.db.layouts.put(id, encodeLayout(layout));
   }
 
   deleteLayout(id: string): void {
@@ -71,7 +83,7 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Outside any transaction: commits the layout on its own (a new job's layouts go in before its nodes). */
   async storeLayout(id: string, layout: FileLayout): Promise<void> {
-    await this.db.layouts.put(id, layout);
+    await this.db.layouts.put(id, encodeLayout(layout));
   }
 
   /** Outside any transaction: removes layouts stored for a job that was then refused. */

@@ -28,6 +28,8 @@ export interface VfsNode {
   passwordProtected?: boolean;
   /** The import's availability probe, which passed (an import with a missing sampled article fails instead). */
   probe?: ImportProbe;
+  /** The media's playing time from its container's headers, read at import (appliance/media/); absent when unknown. */
+  durationSeconds?: number;
   /** WebDAV dead properties set by PROPPATCH: '{namespace}name' -> serialised value (see webdav/xml.ts). */
   deadProps?: Record<string, string>;
 }
@@ -53,6 +55,8 @@ export interface AddJobFile {
   passwordProtected?: boolean;
   /** The availability probe this file passed at import (GET /api/files/info reports it healthy until checked). */
   probe?: ImportProbe;
+  /** The media's playing time read at import (appliance/media/), when its container says. */
+  durationSeconds?: number;
   /** Seconds or ms since epoch; defaults to now. */
   modifiedAt?: number;
 }

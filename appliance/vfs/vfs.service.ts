@@ -97,6 +97,7 @@ export class VfsService {
             encryption: f.encryption ?? 'none',
             passwordProtected: f.passwordProtected ?? false,
             ...(f.probe ? { probe: f.probe } : {}),
+            ...(f.durationSeconds !== undefined ? { durationSeconds: f.durationSeconds } : {}),
           });
         }
       })

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { buildNzb } from '../support/inn/poster.js';
 import { ensureInn } from '../support/inn/server.js';
 import { innProvider } from '../support/inn/provider.js';
+import { makeMedia } from '../support/media/ffmpeg.js';
 import { ADMIN, expect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
@@ -46,7 +47,11 @@ test.beforeAll(async () => {
   const reg = await apiCall(spool.baseURL, 'POST', '/api/auth/register', ADMIN);
   expect(reg.status).toBe(200);
   cookie = reg.cookie!;
-  const movie = await inn.postFile('Streamed.Movie.mkv', randomBytes(SIZE), { articleSize: 256_000 });
+  // a real Matroska file of 60 s (ffmpeg) padded to SIZE: the import reads its duration, the screen its bitrate
+  const mkv = makeMedia('mkv', 60);
+  const movie = await inn.postFile('Streamed.Movie.mkv', Buffer.concat([mkv, randomBytes(SIZE - mkv.length)]), {
+    articleSize: 256_000,
+  });
   const job = await importNzb(
     spool.baseURL,
     cookie,
@@ -92,6 +97,8 @@ test('a slow curl over WebDAV shows as a player with its rate, then ends and mov
   await expect(open.locator('.col-class')).toContainText('player');
   await expect(open.locator('.col-client')).toContainText('curl/');
   await expect(open.locator('.col-rate')).toContainText(/[KM]B\/s/);
+  // 24 MiB over 60 s: the media bitrate beside the delivered rate
+  await expect(open.locator('.col-rate')).toContainText(/of 4[01]\d\.\d KB\/s/);
 
   expect(await done).toBe(0);
   await expect(open).toHaveCount(0, { timeout: 10_000 });
@@ -118,6 +125,7 @@ test('a dd through the FUSE mount shows with front FUSE and its process, and an 
   await expect(open.locator('.col-front')).toHaveText('FUSE');
   await expect(open.locator('.col-client')).toContainText(`pid ${dd.pid}`);
   await expect(open.locator('.col-class')).toContainText('player');
+  await expect(open.locator('.col-rate')).toContainText(/of 4[01]\d\.\d KB\/s/);
 
   await open.getByRole('button', { name: /End stream/ }).click();
   await page.getByRole('dialog', { name: 'End Stream' }).getByRole('button', { name: 'End Stream' }).click();

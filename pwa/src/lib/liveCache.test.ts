@@ -46,3 +46,19 @@ test('a held list is left alone while held and made stale on release when an eve
   release();
   assert.equal(stale(['queue', 'list', { page: 1 }]), true);
 });
+
+test('stream progress makes only the open streams stale; an opened or closed stream all of the streams', async () => {
+  const { qc } = client();
+  qc.setQueryData(['streams', 'open'], { streams: [] });
+  qc.setQueryData(['streams', 'history'], { streams: [] });
+  const stale = (key: unknown[]) => qc.getQueryState(key)?.isInvalidated ?? false;
+  const live = liveCacheUpdater(qc);
+  const progress = { stream_id: '1', bytes_sent: 1, position: 1, ttfb_ms: 1, stalls: 0, stalled_ms: 0 };
+  live.event({ type: 'event', topic: 'stream.progress', data: progress });
+  await gathered();
+  assert.equal(stale(['streams', 'open']), true);
+  assert.equal(stale(['streams', 'history']), false);
+  live.event({ type: 'event', topic: 'stream.closed', data: { ...progress, reason: 'done' } });
+  await gathered();
+  assert.equal(stale(['streams', 'history']), true);
+});

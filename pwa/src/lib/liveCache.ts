@@ -71,7 +71,9 @@ export function liveCacheUpdater(queryClient: QueryClient): LiveCacheUpdater {
         queryClient.setQueryData(keys.poolMetrics, msg.data);
         return;
       }
-      if (msg.topic === 'import.progress' || msg.topic === 'stream.progress') return;
+      if (msg.topic === 'import.progress') return;
+      // asked for only while the Streams screen is open: its open list (rates, bytes, starved) is fetched again
+      if (msg.topic === 'stream.progress') return invalidate([keys.openStreams]);
       const domain = msg.topic.split('.')[0] ?? '';
       invalidate(byDomain[domain] ?? []);
     },

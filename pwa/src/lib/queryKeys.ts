@@ -8,4 +8,5 @@ export const keys = {
   queueStats: ['queue', 'stats'] as const,
   healthStats: ['health', 'stats'] as const,
   poolMetrics: ['system', 'pool', 'metrics'] as const,
+  openStreams: ['streams', 'open'] as const,
 };

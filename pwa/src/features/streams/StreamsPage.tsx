@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSignals } from '@preact/signals-react/runtime';
 import { auth, canAdminister } from '../../auth/authStore';
@@ -11,13 +11,19 @@ import { toast } from '../../components/toast';
 import { useConfirm } from '../../components/useConfirm';
 import { formatBytes } from '../../lib/format';
 import { NARROW, useMediaQuery } from '../../lib/hooks';
+import { useLive, wantLiveTopic } from '../../lib/live';
 import { todayOf } from './rules';
 import { endedColumns, openColumns } from './streamColumns';
 import { READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
 import './streams.css';
 
-/** How often the screen asks again (docs/console.md, Streams). */
+/** How often the screen asks again while the live channel is down (docs/console.md, Streams). */
 const STREAMS_POLL_MS = 2000;
+/**
+ * While it is up, stream events refetch the lists; the open list is also asked again at this pace, since a reader
+ * that waits or pauses sends no event while its rate falls (and it may turn starved).
+ */
+const STREAMS_LIVE_REFRESH_MS = 5000;
 const noSelection = {};
 const ignore = () => undefined;
 
@@ -28,15 +34,18 @@ export function StreamsPage() {
   const queryClient = useQueryClient();
   const narrow = useMediaQuery(NARROW);
   const max = narrow ? 40 : 50;
+  const isLive = useLive();
+  // each open stream's progress (at most once a second each) while this screen is open
+  useEffect(() => wantLiveTopic('stream.progress'), []);
   const list = useQuery({
     queryKey: streamsKeys.open,
     queryFn: ({ signal }) => streamsApi.list(signal),
-    refetchInterval: STREAMS_POLL_MS,
+    refetchInterval: isLive ? STREAMS_LIVE_REFRESH_MS : STREAMS_POLL_MS,
   });
   const history = useQuery({
     queryKey: streamsKeys.history,
     queryFn: ({ signal }) => streamsApi.history(signal),
-    refetchInterval: STREAMS_POLL_MS,
+    refetchInterval: isLive ? false : STREAMS_POLL_MS,
   });
   const confirm = useConfirm(() => void queryClient.invalidateQueries({ queryKey: streamsKeys.all }));
   const askEnd = useMemo(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientLabel, formatRate, formatStalls, formatTtfb } from './rules';
+import { clientLabel, formatBuffered, formatRate, formatRateVsBitrate, formatStalls, formatTtfb } from './rules';
 
 test('the client is its address and user agent, or the FUSE reading process', () => {
   assert.equal(clientLabel({ client: { address: '10.0.0.2', user_agent: 'VLC/3.0' } }), '10.0.0.2 · VLC/3.0');
@@ -16,4 +16,17 @@ test('rate, time to first byte and stalls read as the Streams table shows them',
   assert.equal(formatTtfb(1500), '1.5 s');
   assert.equal(formatStalls({ stalls: 0, stalled_ms: 0 }), '0');
   assert.equal(formatStalls({ stalls: 2, stalled_ms: 3400 }), '2 (3.4 s)');
+});
+
+test('the rate against the media bitrate, and the bytes buffered ahead', () => {
+  const MIB = 1024 * 1024;
+  assert.match(
+    formatRateVsBitrate({ rate_bps: 2 * MIB, media_bitrate_bps: MIB }),
+    /^2(\.0+)? MB\/s of 1(\.0+)? MB\/s$/,
+  );
+  assert.match(formatRateVsBitrate({ rate_bps: 2 * MIB, media_bitrate_bps: null }), /^2(\.0+)? MB\/s$/);
+  assert.match(formatRateVsBitrate({ rate_bps: 0, media_bitrate_bps: MIB }), /^– of 1(\.0+)? MB\/s$/);
+  assert.equal(formatBuffered(null), '–');
+  assert.equal(formatBuffered(0), '–');
+  assert.match(formatBuffered(3 * MIB), /^3(\.0+)? MB$/);
 });

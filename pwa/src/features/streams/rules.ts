@@ -30,3 +30,14 @@ export function formatStalls(s: Pick<StreamInfo, 'stalls' | 'stalled_ms'>): stri
 export function todayOf(days: ClassBytesDay[] | undefined): ClassBytesDay | undefined {
   return days?.[0];
 }
+
+/** Delivered rate against the media's: "2.1 MB/s of 1.0 MB/s", or the rate alone when the bitrate is unknown. */
+export function formatRateVsBitrate(s: Pick<StreamInfo, 'rate_bps' | 'media_bitrate_bps'>): string {
+  const rate = formatRate(s.rate_bps);
+  return s.media_bitrate_bps ? `${rate} of ${formatBytes(s.media_bitrate_bps)}/s` : rate;
+}
+
+/** Bytes buffered ahead of the reader, '–' when none or unknown. */
+export function formatBuffered(bytes: number | null): string {
+  return bytes ? formatBytes(bytes) : '–';
+}

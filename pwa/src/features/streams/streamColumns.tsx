@@ -2,7 +2,7 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Badge } from '../../components/Badge';
 import type { SelectableFeatures } from '../../components/SelectableTable';
 import { formatBytes, formatRelativeTime, shortenMiddle } from '../../lib/format';
-import { clientLabel, formatRate, formatStalls, formatTtfb, FRONT_LABELS } from './rules';
+import { clientLabel, formatBuffered, formatRateVsBitrate, formatStalls, formatTtfb, FRONT_LABELS } from './rules';
 import type { EndedStreamInfo, StreamInfo } from './streamsApi';
 
 const open = createColumnHelper<SelectableFeatures, StreamInfo>();
@@ -25,6 +25,20 @@ function ClassCell({ s }: { s: StreamInfo }) {
   );
 }
 
+/** Delivered rate against the media bitrate, marked when the player is starved. */
+function RateCell({ s }: { s: StreamInfo }) {
+  return (
+    <span className="streams-rate">
+      {formatRateVsBitrate(s)}
+      {s.starved && (
+        <span title="Getting less than the media bitrate while it waits for Usenet">
+          <Badge tone="error">starved</Badge>
+        </span>
+      )}
+    </span>
+  );
+}
+
 /** The columns both tables share: file, front, client, class, served, rate, time to first byte, stalls. */
 function common<T extends StreamInfo>(h: typeof open | typeof ended, max: number) {
   const c = h as unknown as ReturnType<typeof createColumnHelper<SelectableFeatures, T>>;
@@ -38,7 +52,7 @@ function common<T extends StreamInfo>(h: typeof open | typeof ended, max: number
     }),
     c.display({ id: 'class', header: 'Class', cell: ({ row }) => <ClassCell s={row.original} /> }),
     c.display({ id: 'served', header: 'Served', cell: ({ row }) => formatBytes(row.original.bytes_served) }),
-    c.display({ id: 'rate', header: 'Rate', cell: ({ row }) => formatRate(row.original.rate_bps) }),
+    c.display({ id: 'rate', header: 'Rate / bitrate', cell: ({ row }) => <RateCell s={row.original} /> }),
     c.display({ id: 'ttfb', header: 'First byte', cell: ({ row }) => formatTtfb(row.original.ttfb_ms) }),
     c.display({ id: 'stalls', header: 'Stalls', cell: ({ row }) => formatStalls(row.original) }),
   ] as ColumnDef<SelectableFeatures, T>[];
@@ -51,6 +65,11 @@ export function openColumns(opts: {
 }): ColumnDef<SelectableFeatures, StreamInfo>[] {
   const cols = common<StreamInfo>(open, opts.max);
   cols.push(
+    open.display({
+      id: 'buffered',
+      header: 'Buffered',
+      cell: ({ row }) => formatBuffered(row.original.buffered_bytes),
+    }) as ColumnDef<SelectableFeatures, StreamInfo>,
     open.display({
       id: 'opened',
       header: 'Opened',

@@ -1,4 +1,5 @@
 import { api } from '../../api/client';
+import { keys } from '../../lib/queryKeys';
 import type { StreamsHistoryResponse, StreamsResponse } from '../../../../appliance/streams/streams.wire';
 
 export type {
@@ -12,7 +13,7 @@ export { READER_CLASSES } from '../../../../appliance/streams/streams.wire';
 
 export const streamsKeys = {
   all: ['streams'] as const,
-  open: ['streams', 'open'] as const,
+  open: keys.openStreams,
   history: ['streams', 'history'] as const,
 };
 

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { ReadHandles } from './read-handle.js';
+import { VfsReader } from './reader.js';
+import type { ArticleSource, FetchHow } from './article-fetcher.js';
+import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
+import { SCANNER_READ_AHEAD, SCANNER_WINDOW } from './stream-window.js';
+
+// Reader classes reach the pool: every fetch a read handle starts says who reads (docs/streaming.md).
+const t = tempVfs();
+after(() => t.close());
+const bytes = randomBytes(140_000);
+const { layout, articles } = memoryArticles(bytes, 7_000); // 20 articles
+const PATH = '/complete/x/K/f.bin';
+const sig = new AbortController().signal;
+
+before(async () => {
+  await t.vfs.addJob({ category: 'x', jobName: 'K', files: [{ name: 'f.bin', size: bytes.length, layout }] });
+});
+
+function setup(kind: 'player' | 'scanner' | undefined) {
+  const inner = new MapSource(articles);
+  const asked: Array<{ id: string } & FetchHow> = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push({ id, urgent: opts.urgent, reader: opts.reader, readAhead: opts.readAhead, stream: opts.stream });
+      return inner.fetch(id, opts);
+    },
+  };
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
+  handles.classifyWith(() => kind);
+  return { handles, asked };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+test("a player's FUSE reads: the read's articles on the player lane, what it reads ahead marked read-ahead", async () => {
+  const { handles, asked } = setup('player');
+  const h = handles.open(PATH, 'fuse', { pid: 42 }, { readAhead: () => 6 });
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig);
+  await h.readInto(Buffer.alloc(4096), 4096, 4096, sig);
+  await settle();
+  assert.ok(asked.every((a) => a.reader === 'player' && a.stream === h.id));
+  assert.deepEqual(
+    asked.filter((a) => !a.readAhead).map((a) => a.id),
+    ['a0@test'],
+  );
+  assert.ok(asked.filter((a) => a.readAhead).length >= 4, 'the header probe reads ahead');
+  h.close();
+});
+
+test('a scanner reads ahead one article on a sequential read and none after a seek', async () => {
+  const { handles, asked } = setup('scanner');
+  const h = handles.open(PATH, 'fuse', { pid: 43, userAgent: 'ffprobe' }, { readAhead: () => 6 });
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // the head: no probe read-ahead
+  await settle();
+  assert.deepEqual(
+    asked.map((a) => a.id),
+    ['a0@test'],
+  );
+  await h.readInto(Buffer.alloc(4096), 7_000, 4096, sig); // sequential: SCANNER_READ_AHEAD past it
+  await settle();
+  assert.equal(asked.filter((a) => a.readAhead).length, SCANNER_READ_AHEAD);
+  const before = asked.length;
+  await h.readInto(Buffer.alloc(4096), 133_000, 4096, sig); // the tail: a seek
+  await settle();
+  assert.deepEqual(
+    asked.slice(before).map((a) => a.id),
+    ['a19@test'],
+  );
+  assert.ok(asked.every((a) => a.reader === 'scanner'));
+  h.close();
+});
+
+test("a scanner's WebDAV range keeps at most SCANNER_WINDOW articles in flight; a player's the whole window", async () => {
+  for (const kind of ['scanner', 'player'] as const) {
+    const { handles, asked } = setup(kind);
+    const h = handles.open(PATH, 'webdav', { address: '10.0.0.1' });
+    const it = h.stream(7_000, 70_000, sig)[Symbol.asyncIterator]();
+    await it.next();
+    const started = asked.length;
+    await it.return(undefined);
+    if (kind === 'scanner') assert.equal(started, SCANNER_WINDOW);
+    else assert.ok(started > SCANNER_WINDOW, `the reader's window (${started})`);
+    assert.ok(asked.every((a) => a.reader === kind));
+    h.close();
+  }
+});
+
+test('unclassified (no classifier wired), a handle reads as a player', async () => {
+  const { handles, asked } = setup(undefined);
+  const h = handles.open(PATH, 'fuse', {}, { readAhead: () => 2 });
+  await h.readInto(Buffer.alloc(100), 0, 100, sig);
+  assert.equal(asked[0]?.reader, 'player');
+  h.close();
+});

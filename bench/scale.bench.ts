@@ -1,0 +1,164 @@
+/**
+ * Spool at the size of a real library (npm run bench -- scale; issue 24): SCALE_FILES files (default 100,000) in
+ * arr-shaped jobs (bench/lib/scale-library.ts: a category of one folder per movie, season folders of 30 episodes),
+ * written through the real app with message ids a pattern server answers (bench/lib/pattern-nntp.ts), then the
+ * built server (plain node) started on it with the pattern server as its provider. Every figure is measured from
+ * outside the server and printed with its target:
+ * start to ready and idle RSS, PROPFIND Depth 1 of the big folder and of a season folder, `ls -l` and `find` through
+ * the FUSE mount, store bytes per article (with the NZBs' size), a read through the pool, and the import of a
+ * 24-episode season pack and of 1,000 single-file NZBs queued at once.
+ *
+ * SCALE_ARTICLE_FACTOR (default 0.1) scales every file's article count (1 = real posts: ~25 M articles per 10,000
+ * files, which costs the store ~2.5 KB... per file to write); the per-article figures do not depend on it.
+ * SCALE_FILES=1000000 runs the same at a million files. SCALE_KEEP=1 keeps the data dir.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import { startChildServer } from '../tests/support/child-server.js';
+import { cleanupOnSignal } from './lib/cleanup.js';
+import { startPatternServer } from './lib/pattern-nntp.js';
+import { figureHooks, ms, table, type Figure } from './lib/scale-figures.js';
+import { buildLibrary, openLibraryApp } from './lib/scale-library.js';
+import { importAll, lsP50, propfindP50, readThroughPool, rssMb, timed } from './lib/scale-measure.js';
+import { buildServer } from './lib/spool-server.js';
+
+const FILES = Number(process.env.SCALE_FILES ?? 100_000);
+const FACTOR = Number(process.env.SCALE_ARTICLE_FACTOR ?? 0.1);
+const IDLE_SECONDS = 15;
+
+export async function run(log: (m: string) => void): Promise<string> {
+  const builtMain = buildServer();
+  const pattern = await startPatternServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-scale-'));
+  const mountPath = mkdtempSync(path.join(tmpdir(), 'spool-scale-mnt-'));
+  const release = cleanupOnSignal(() => pattern.close());
+  const rows: Figure[] = [];
+  const add = (figure: string, value: string, target: string, pass: boolean | null) =>
+    rows.push({ figure, value, target, pass });
+  try {
+    writeFileSync(path.join(dataDir, 'config.yaml'), stringify(config(pattern.port, mountPath)));
+    log(`building ${FILES} files (article factor ${FACTOR}) in ${dataDir}`);
+    const app = await openLibraryApp(dataDir);
+    const lib = await buildLibrary(app, { files: FILES, articleFactor: FACTOR, seed: 24 }, log);
+    const layouts = app.store.openDb('vfs-layouts').getStats() as Record<string, number>;
+    const storeFile = path.join(app.store.path, 'data.mdb');
+    await app.stop();
+    const layoutBytes =
+      (layouts.treeBranchPageCount! + layouts.treeLeafPageCount! + layouts.overflowPages!) * layouts.pageSize!;
+    const storeBytes = statSync(storeFile).size;
+    log(`built ${lib.files} files, ${lib.jobs} jobs, ${lib.articles} articles in ${lib.buildSeconds} s`);
+    add(
+      'library',
+      `${lib.files} files, ${lib.jobs} jobs, ${lib.articles} articles`,
+      '100,000 files, 10,000+ jobs',
+      null,
+    );
+    add('library build (layouts, nodes, health records)', `${lib.buildSeconds} s`, '', null);
+    const perArticle = layoutBytes / lib.articles;
+    add('layout store bytes per article', perArticle.toFixed(1), 'under 25', perArticle < 25);
+    add('whole store (data.mdb) bytes per article', (storeBytes / lib.articles).toFixed(1), '', null);
+    add('raw NZB bytes per article (for comparison)', (lib.nzbBytes / lib.articles).toFixed(1), '', null);
+
+    const t0 = performance.now();
+    const srv = await startChildServer({ builtMain, dataDir, readyTimeoutMs: 600_000 });
+    const startMs = performance.now() - t0;
+    const releaseSrv = cleanupOnSignal(() => srv.stop());
+    try {
+      add('start to ready with the library in place', ms(startMs), 'under 5 s', startMs < 5000);
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      const idle = rssMb(srv.pid);
+      add(`idle RSS (${IDLE_SECONDS} s after ready)`, `${idle.toFixed(0)} MiB`, 'under 300 MB', idle * 1.048576 < 300);
+
+      const big = await propfindP50(srv, lib.bigFolder, 11);
+      add(`PROPFIND Depth 1 of ${big.entries}-entry folder, p50`, ms(big.p50), 'under 150 ms', big.p50 < 150);
+      const season = await propfindP50(srv, lib.seasonFolder, 101);
+      add(`PROPFIND Depth 1 of ${season.entries}-entry folder, p50`, ms(season.p50), 'under 5 ms', season.p50 < 5);
+      const read = await readThroughPool(srv, lib.sampleFile, 16 * 768_000);
+      add(
+        'read of 12 MB of a file through the pool (WebDAV GET)',
+        `${ms(read.ms)} (${read.mbps.toFixed(0)} MB/s)`,
+        '',
+        null,
+      );
+
+      await fetch(`${srv.baseUrl}/api/rclone/mount/start`, { method: 'POST' });
+      const ls = await lsP50(path.join(mountPath, lib.bigFolder), 5);
+      add(
+        `FUSE ls -l of the ${ls.lines - 1}-entry folder, p50 (first ${ms(ls.first)})`,
+        ms(ls.p50),
+        'under 300 ms',
+        ls.p50 < 300,
+      );
+      const find = timed('find', [path.join(mountPath, 'complete'), '-type', 'f']);
+      add(`FUSE find over all ${find.lines} files`, `${(find.ms / 1000).toFixed(1)} s`, 'under 10 s', find.ms < 10_000);
+
+      const pack = Array.from({ length: 24 }, (_, e) => ({
+        name: `Scale.Pack.S01E${String(e + 1).padStart(2, '0')}.1080p.WEB-DL.mkv`,
+        articles: Math.max(1, Math.round(2500 * FACTOR)),
+      }));
+      const one = await importAll(srv, 'tv', [pack], 600_000);
+      add(
+        'import of a 24-episode season pack (one NZB)',
+        `${one.seconds.toFixed(1)} s (${one.failed} failed)`,
+        '',
+        one.failed === 0 ? null : false,
+      );
+      const singles = Array.from({ length: 1000 }, (_, i) => [
+        { name: `Single.${i}.2024.1080p.mkv`, articles: Math.max(1, Math.round(3000 * FACTOR)) },
+      ]);
+      const many = await importAll(srv, 'movies', singles, 1_800_000);
+      add(
+        '1,000 single-file NZBs queued at once: uploads, then all imported',
+        `${many.uploadSeconds.toFixed(1)} s, ${many.seconds.toFixed(1)} s (${(1000 / many.seconds).toFixed(1)}/s, ${many.failed} failed)`,
+        '',
+        many.failed === 0 ? null : false,
+      );
+      for (const hook of figureHooks) rows.push(...(await hook({ srv, library: lib, log })));
+      add(
+        'pattern server: BODY / STAT / HEAD answered',
+        `${pattern.counts.body} / ${pattern.counts.stat} / ${pattern.counts.head}`,
+        '',
+        null,
+      );
+    } finally {
+      releaseSrv();
+      await srv.stop(60_000);
+    }
+  } finally {
+    release();
+    await pattern.close();
+    if (!process.env.SCALE_KEEP) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(mountPath, { recursive: true, force: true });
+  }
+  return [
+    `${FILES} files, article counts x${FACTOR} of real posts; the server is the built one under plain node, its`,
+    'provider the pattern server on loopback; every figure measured from outside the server process.',
+    '',
+    table(rows),
+  ].join('\n');
+}
+
+function config(port: number, mountPath: string): Record<string, unknown> {
+  return {
+    auth: { login_required: false },
+    mount_path: mountPath,
+    import: { queue_processing_interval_seconds: 1 },
+    providers: [
+      {
+        id: 'pattern',
+        host: '127.0.0.1',
+        port,
+        username: 'scale',
+        password: 'scale',
+        max_connections: 8,
+        tls: false,
+        insecure_tls: false,
+        enabled: true,
+        is_backup_provider: false,
+      },
+    ],
+  };
+}
