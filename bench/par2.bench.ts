@@ -1,100 +1,134 @@
 /**
- * PAR2 repair benchmark (issue 23, docs/par2.md "Speed"): a set made by Debian's `par2 create` (10% recovery,
- * 1 MiB slices) over four files, damaged on disk by zeroing whole slices (as missing articles read back), then
- * repaired twice in the same run: in memory by appliance/par2/ (find damaged slices by checksum, then solve), and by
- * `par2 repair` on a copy of the same damaged files. Prints both times and peak RSS (ours: this process; par2's:
- * /usr/bin/time). SPOOL_BENCH_PAR2_MB (default 256) sets the data, SPOOL_BENCH_PAR2_SLICE_KB (default 1024) the
- * slice size, SPOOL_BENCH_PAR2_DAMAGE the slices zeroed (default half the recovery slices).
+ * PAR2 repair benchmark (issue 23, docs/par2.md "Speed"): a release of SPOOL_BENCH_PAR2_MB MiB (default 4096) in
+ * files of at most 512 MiB, a recovery set made by Debian's `par2 create -r5`, all posted to the bench INN, and
+ * articles cancelled from INN until their slices make half the recovery slices (bench/lib/par2-fixture.ts; made once
+ * and reused). Then, in the same run:
+ * - `par2 repair` (par2cmdline) on a local copy of the files with the cancelled articles' bytes zeroed;
+ * - Spool's repair in a child process (bench/lib/par2-repair-child.ts): every byte read from INN, the damage found by
+ *   the PAR2 checksums, the solve streamed in strips (repairSlicesStreaming), its peak RSS from /proc/self/status.
+ * Both results are checked byte for byte against the originals. SPOOL_BENCH_PAR2_MEMORY_MB (default 64) is the
+ * solve's strip budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readPar2Set } from '../appliance/par2/set.js';
-import { findDamagedSlices, repairSlices } from '../appliance/par2/solve.js';
+import { closeSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { damagedCopy, par2Fixture, type Par2Fixture } from './lib/par2-fixture.js';
 
-const MB = Number(process.env.SPOOL_BENCH_PAR2_MB ?? 256);
-const SLICE = Number(process.env.SPOOL_BENCH_PAR2_SLICE_KB ?? 1024) * 1024;
-const MiB = 1024 * 1024;
+const WANT_MB = Number(process.env.SPOOL_BENCH_PAR2_MB ?? 4096);
+const MEMORY = Number(process.env.SPOOL_BENCH_PAR2_MEMORY_MB ?? 64) * 2 ** 20;
+const RSS_TARGET_MB = 300;
+const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib', 'par2-repair-child.ts');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+interface ChildResult {
+  damaged: number[];
+  findMs: number;
+  solveMs: number;
+  totalMs: number;
+  baselineMb: number;
+  vmHwmMb: number;
+  findFetchedMb: number;
+  solveFetchedMb: number;
+  strip: number;
+  backend: string;
+}
+
 export async function run(log: (m: string) => void): Promise<string> {
-  const root = mkdtempSync(join(tmpdir(), 'spool-bench-par2-'));
+  // the originals, par2cmdline's copy and INN's yEnc articles: about 3.2 times the set, plus room to spare
+  const free = statfsSync('/var/tmp');
+  const freeMb = (free.bavail * free.bsize) / 2 ** 20;
+  const mb = Math.min(WANT_MB, Math.floor((freeMb - 8192) / 3.2 / 256) * 256);
+  const note =
+    mb < WANT_MB ? `**Smaller than asked**: ${mb} MiB, not ${WANT_MB} MiB (${freeMb.toFixed(0)} MiB free).` : '';
+  if (mb < 256) throw new Error(`not enough disk in /var/tmp for the PAR2 bench (${freeMb.toFixed(0)} MiB free)`);
+  const { inn, f } = await par2Fixture(mb, log);
+  const theirs = `${f.dir}-theirs`;
+  const out = `${f.dir}-rebuilt.bin`;
   try {
-    const made = join(root, 'made');
-    mkdirSync(made);
-    const total = MB * MiB;
-    const sizes = [Math.floor(total * 0.7) + 13, Math.floor(total * 0.2) + 4093, Math.floor(total * 0.1) - 4106, 777];
-    const originals = sizes.map((size, i) => ({ name: `file${i}.bin`, data: randomBytes(size) }));
-    for (const f of originals) writeFileSync(join(made, f.name), f.data);
-    log(`par2 create -r10 -s${SLICE} over ${MB} MiB`);
+    log(
+      `${f.inputSlices} slices of ${f.sliceSize} bytes, ${f.recoverySlices} recovery; ${f.cancelled.length} articles cancelled`,
+    );
+    damagedCopy(f, theirs);
+    log('par2 repair on the local damaged copy');
     let t0 = performance.now();
-    execFileSync('par2', ['create', '-q', '-q', '-r10', `-s${SLICE}`, 'set.par2', ...originals.map((f) => f.name)], {
-      cwd: made,
-    });
-    const createMs = performance.now() - t0;
-    const volumeNames = readdirSync(made).filter((f) => f.endsWith('.par2'));
-    const set = readPar2Set(volumeNames.map((f) => readFileSync(join(made, f))));
-    const damage = Number(process.env.SPOOL_BENCH_PAR2_DAMAGE ?? Math.floor(set.recovery.size / 2));
-    // zero `damage` whole slices spread over the set, on disk
-    const step = Math.floor(set.checksums.length / damage);
-    const zeroed = Array.from({ length: damage }, (_, n) => n * step);
-    for (const i of zeroed) {
-      const file = set.files.find((f) => i >= f.firstSlice && i < f.firstSlice + f.sliceCount)!;
-      const onDisk = originals.find((f) => f.name === file.name)!;
-      const damaged = Buffer.from(readFileSync(join(made, file.name)));
-      damaged.fill(0, (i - file.firstSlice) * SLICE, Math.min(onDisk.data.length, (i - file.firstSlice + 1) * SLICE));
-      writeFileSync(join(made, file.name), damaged);
-    }
-    const theirs = join(root, 'theirs');
-    cpSync(made, theirs, { recursive: true });
-    log(`${set.checksums.length} slices, ${set.recovery.size} recovery, ${damage} zeroed: repairing in memory`);
-
-    t0 = performance.now();
-    const volumes = volumeNames.map((f) => readFileSync(join(made, f)));
-    const files = new Map(set.files.map((f) => [f.name, readFileSync(join(made, f.name))]));
-    const repairSet = readPar2Set(volumes);
-    const read = async (i: number) => {
-      const file = repairSet.files.find((f) => i >= f.firstSlice && i < f.firstSlice + f.sliceCount)!;
-      const at = (i - file.firstSlice) * SLICE;
-      return files.get(file.name)!.subarray(at, at + SLICE);
-    };
-    const damaged = await findDamagedSlices(repairSet, read);
-    const findMs = performance.now() - t0;
-    const rebuilt = await repairSlices(repairSet, damaged, read);
-    const oursMs = performance.now() - t0;
-    const oursRss = process.resourceUsage().maxRSS / 1024;
-    for (const [i, bytes] of rebuilt) {
-      const file = repairSet.files.find((f) => i >= f.firstSlice && i < f.firstSlice + f.sliceCount)!;
-      const at = (i - file.firstSlice) * SLICE;
-      const want = originals.find((f) => f.name === file.name)!.data.subarray(at, at + SLICE);
-      if (!bytes.subarray(0, want.length).equals(want)) throw new Error(`slice ${i} rebuilt wrong`);
-    }
-    if (damaged.length !== damage) throw new Error(`found ${damaged.length} damaged slices, zeroed ${damage}`);
-
-    log('par2 repair on a copy of the same damaged files');
-    t0 = performance.now();
-    const par2 = spawnSync('/usr/bin/time', ['-f', '%M', 'par2', 'repair', '-q', '-q', 'set.par2'], {
+    const par2 = spawnSync('/usr/bin/time', ['-f', '%M', 'par2', 'repair', '-q', '-q', 'release.par2'], {
       cwd: theirs,
       encoding: 'utf8',
     });
     const theirsMs = performance.now() - t0;
-    if (par2.status !== 0) throw new Error(`par2 repair failed: ${par2.stderr}`);
+    if (par2.status !== 0) throw new Error(`par2 repair failed: ${par2.stdout}${par2.stderr}`);
     const theirsRss = Number(par2.stderr.trim().split('\n').pop()) / 1024;
-    for (const f of originals)
-      if (!readFileSync(join(theirs, f.name)).equals(f.data)) throw new Error(`par2 repair left ${f.name} wrong`);
+    for (const file of f.files) execFileSync('cmp', [path.join(f.dir, file.name), path.join(theirs, file.name)]);
+    rmSync(theirs, { recursive: true, force: true });
 
+    log("Spool's repair, reading from INN, in a child process");
+    t0 = performance.now();
+    const child = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CHILD,
+        JSON.stringify({
+          inn: { host: inn.host, port: inn.port, username: inn.username, password: inn.password },
+          fixture: path.join(f.dir, 'fixture.json'),
+          out,
+          memoryBytes: MEMORY,
+          connections: 4,
+        }),
+      ],
+      { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+    );
+    const wallMs = performance.now() - t0;
+    const ours = JSON.parse(child.trim().split('\n').pop()!) as ChildResult;
+    if (ours.damaged.join() !== f.damagedSlices.join())
+      throw new Error(
+        `Spool found damaged slices ${ours.damaged.join()}, the cancelled articles touch ${f.damagedSlices.join()}`,
+      );
+    checkRebuilt(f, ours.damaged, out);
+
+    const ratio = ours.totalMs / theirsMs;
     return [
-      `${MB} MiB in 4 files, ${SLICE / 1024} KiB slices: ${set.checksums.length} slices, ${set.recovery.size} recovery ` +
-        `slices (par2 create: ${secs(createMs)}), ${damage} slices zeroed on disk.`,
+      note,
+      `${mb} MiB in ${f.files.length} files; par2 create -r5 (${secs(f.createMs)} when the set was made): ` +
+        `${f.inputSlices} slices of ${f.sliceSize} bytes, ${f.recoverySlices} recovery slices. ` +
+        `${f.cancelled.length} articles cancelled from INN, damaging ${f.damagedSlices.length} slices ` +
+        `(zeroed in par2cmdline's local copy). Both repairs checked byte for byte against the originals.`,
       '',
       '| Repair | Time | Peak RSS |',
       '| --- | --- | --- |',
-      `| appliance/par2 (JS, in memory; finding the damage: ${secs(findMs)}) | ${secs(oursMs)} | ${oursRss.toFixed(0)} MiB |`,
-      `| par2 repair (par2cmdline) | ${secs(theirsMs)} | ${theirsRss.toFixed(0)} MiB |`,
-    ].join('\n');
+      `| Spool (reads from INN; find ${secs(ours.findMs)} reading ${ours.findFetchedMb.toFixed(0)} MiB, solve ` +
+        `${secs(ours.solveMs)} reading ${ours.solveFetchedMb.toFixed(0)} MiB; ${ours.strip}-byte strips, ` +
+        `${ours.backend} kernel) | ${secs(ours.totalMs)} (process ${secs(wallMs)}) | ` +
+        `${ours.vmHwmMb.toFixed(0)} MiB VmHWM (${ours.baselineMb.toFixed(0)} MiB at start) |`,
+      `| par2 repair (par2cmdline, local files) | ${secs(theirsMs)} | ${theirsRss.toFixed(0)} MiB |`,
+      '',
+      `Spool / par2cmdline time: ${ratio.toFixed(2)} (${ratio <= 1 ? 'meets' : 'misses'} the target of at most 1). ` +
+        `Spool's peak RSS ${ours.vmHwmMb.toFixed(0)} MiB against the ${RSS_TARGET_MB} MB target: ` +
+        `${ours.vmHwmMb * 1.048576 < RSS_TARGET_MB ? 'under' : 'OVER'}.`,
+    ]
+      .filter((l, i) => i > 0 || l)
+      .join('\n');
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(theirs, { recursive: true, force: true });
+    rmSync(out, { force: true });
   }
+}
+
+/** Each rebuilt slice (at its place in `out`) equals the original bytes, zero-padded past its file's end. */
+function checkRebuilt(f: Par2Fixture, damaged: number[], out: string): void {
+  const rebuilt = openSync(out, 'r');
+  const got = Buffer.alloc(f.sliceSize);
+  const want = Buffer.alloc(f.sliceSize);
+  damaged.forEach((i, j) => {
+    const file = f.sliceOrder.filter((x) => x.firstSlice <= i).at(-1)!;
+    readSync(rebuilt, got, 0, f.sliceSize, j * f.sliceSize);
+    want.fill(0);
+    const fd = openSync(path.join(f.dir, file.name), 'r');
+    readSync(fd, want, 0, f.sliceSize, (i - file.firstSlice) * f.sliceSize);
+    closeSync(fd);
+    if (!got.equals(want)) throw new Error(`slice ${i} rebuilt wrong`);
+  });
+  closeSync(rebuilt);
 }
