@@ -72,3 +72,15 @@ export function pathParam(raw: string | undefined): string {
   if (!p) throw validationFailed([{ field: 'path', message: 'path is required' }]);
   return p.startsWith('/') ? p : `/${p}`;
 }
+
+const historyQuery = z.object({
+  limit: z.coerce.number().int('limit must be a whole number').min(1).max(200).default(20),
+  offset: z.coerce.number().int('offset must be a whole number').min(0).default(0),
+});
+
+/** GET /api/health/repairs/history query parameters (newest first, 20 a page). */
+export function parseHistoryQuery(query: URLSearchParams): { limit: number; offset: number } {
+  const parsed = historyQuery.safeParse(Object.fromEntries(query));
+  if (!parsed.success) throw validationFailed(zodToFieldErrors(parsed.error));
+  return parsed.data;
+}

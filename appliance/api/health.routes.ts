@@ -6,6 +6,7 @@ import {
   cleanupBody,
   cleanupCutoff,
   filePathsBody,
+  parseHistoryQuery,
   parseListQuery,
   pathParam,
   recordId,
@@ -27,6 +28,14 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/corrupted', user, (ctx) => page(parseListQuery(ctx.query, { status: 'corrupted' })));
   router.get('/api/health/stats', user, () => s.stats());
   router.get('/api/health/worker/status', user, () => s.workerStatus());
+  // The repair brake and the repair history (docs/health.md; an extension of the contract, docs/console-contract.md).
+  router.get('/api/health/repairs', user, () => health.repairs.brake());
+  router.post('/api/health/repairs/resume', { access: 'admin' }, (ctx) => health.repairs.resume(ctx.user.name));
+  router.get('/api/health/repairs/history', user, async (ctx) => {
+    const q = parseHistoryQuery(ctx.query);
+    const { items, total } = await health.repairs.history(q.limit, q.offset);
+    return new Page(items, { total, limit: q.limit, offset: q.offset });
+  });
   router.get('/api/health/:path', user, async (ctx) => json(await s.byPath(pathParam(ctx.params.path))));
   // A path sent with its slashes unencoded still finds its record.
   router.get('/api/health/*', user, async (ctx) => json(await s.byPath(pathParam(ctx.params['*']))));

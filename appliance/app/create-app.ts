@@ -25,6 +25,7 @@ import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
 import { buildPar2Repair, openRepairStores, wireRepairEvents } from './repair.js';
+import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
@@ -234,6 +235,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       events,
       keepPar2: (id, files) => repairStores.par2Files.put(id, files),
+      // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
+      brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
     });
     closers.push(() => importer.close());
     const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
@@ -272,6 +275,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
+    closers.push(wireRepairHistory(events, health, logger.child('health')));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
     // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
     const notifications = () => config.get().notifications;

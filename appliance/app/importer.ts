@@ -22,6 +22,7 @@ import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
 import { startWatchDir } from '../importer/watch-dir.js';
+import type { BrokenReleaseLookup } from '../importer/import-checks.js';
 
 export interface ImporterDeps {
   store: Store;
@@ -37,6 +38,8 @@ export interface ImporterDeps {
   retryDelay?: (attempt: number) => number;
   /** Keeps a release's PAR2 layouts for a PAR2 repair later (appliance/repair). */
   keepPar2?: NzbImporterDeps['keepPar2'];
+  /** Releases a health verdict found broken (the health store's ledger): refused at import. */
+  brokenRelease?: BrokenReleaseLookup;
 }
 
 /** Builds the queue, the import runner (started here) and the directory scan. */
@@ -69,6 +72,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     logger: log,
     events: deps.events,
     keepPar2: deps.keepPar2,
+    brokenRelease: deps.brokenRelease,
   });
   const startup = deps.config.get().import;
   const runner = new ImportRunner({

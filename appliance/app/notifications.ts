@@ -46,6 +46,7 @@ export function wireNotifications(w: NotificationWiring): () => void {
     events.on('repair.requested', (e) => send(notices.repair('requested', e, clock.now()))),
     events.on('repair.done', (e) => send(notices.repair('done', e, clock.now()))),
     events.on('repair.failed', (e) => send(notices.repair('failed', e, clock.now()))),
+    events.on('repair.brake.changed', (e) => send(notices.repairBrake(e, clock.now()))),
     events.on('disk.full', (e) => send(notices.diskFull(e.where, e.error, clock.now()))),
     events.on('provider.state.changed', (e) => providers.state(e, clock.now()).forEach(send)),
     whileEnabled(w, () => watchFrequent(w, providers)),

@@ -78,6 +78,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
       '.nfo',
     ],
     filter_sample_files: true,
+    verify_media_headers: true,
     failed_item_retention_hours: 24,
     max_queued_items: 1000,
     stuck_timeout_minutes: 30,

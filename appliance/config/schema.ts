@@ -76,6 +76,8 @@ export const importSchema = z.strictObject({
   watch_interval_seconds: intRange(1, 3600),
   allowed_file_extensions: z.array(z.string()),
   filter_sample_files: z.boolean(),
+  // docs/import.md "Checks before the write": each exposed media file's first bytes must be its container.
+  verify_media_headers: z.boolean(),
   failed_item_retention_hours: intRange(0, 8760),
   // docs/import.md "Admission control": adds are refused while this many items are unfinished (0 = no limit).
   max_queued_items: intRange(0, 1000000),

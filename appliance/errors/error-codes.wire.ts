@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   ALREADY_EXISTS: { status: 409, retryable: false },
   LAST_ADMIN: { status: 409, retryable: false },
   IN_PROGRESS: { status: 409, retryable: true },
+  REPAIR_HELD: { status: 409, retryable: true },
   PARENT_MISSING: { status: 409, retryable: false },
   NOT_A_DIRECTORY: { status: 409, retryable: false },
   DESTINATION_EXISTS: { status: 412, retryable: false },

@@ -5,6 +5,7 @@ export type {
   HealthCheckDoneEvent,
   RepairEvent,
   RepairMethod,
+  RepairBrakeEvent,
   SpoolEventName,
   SpoolEvents,
 } from './spool-events.js';

@@ -27,22 +27,34 @@ export interface ArticleFailedEvent {
   zeroFilled: boolean;
 }
 
-/** A repair of a file through the arrs (appliance/health/repair.loop.ts; docs/health.md). */
+/** A repair of a file: through the arrs (appliance/health/repair.loop.ts; docs/health.md) or PAR2. */
 export interface RepairEvent {
   record_id: number;
   path: string;
+  /** PAR2 recovery blocks in place, or the arr replacing the release. Absent: arr. */
+  method?: RepairMethod;
+  /** The arr instance that took the repair (repair.done through an arr). */
+  instance?: string;
   /** Asked for by a person (POST /api/health/{id}/repair), not by the automatic loop. */
   manual: boolean;
   /** Why it failed (repair.failed); null otherwise. */
   reason: string | null;
   /** A failed repair that the loop will try again after a back-off. */
   will_retry: boolean;
-  /** How: rebuilt from the release's PAR2 recovery data (no arr asked), or a replacement asked of the arr. */
-  method: RepairMethod;
 }
 
 /** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
 export type RepairMethod = 'par2' | 'arr';
+
+/** The repair brake engaged (too many files turned bad at once) or an admin released it (docs/health.md). */
+export interface RepairBrakeEvent {
+  engaged: boolean;
+  /** Why it engaged; null when released. */
+  reason: string | null;
+  at: number;
+  /** The admin who released it; null when it engaged. */
+  released_by: string | null;
+}
 
 /**
  * A health check ended (appliance/health/health.runner.ts): its verdict, `inconclusive` when the providers could
@@ -84,6 +96,9 @@ export interface SpoolEvents {
   'repair.done': RepairEvent;
   /** The repair could not be made (no arr manages the file, the arr refused or did not answer). */
   'repair.failed': RepairEvent;
+  /** A repair was not made because the repair brake is engaged or the file had its arr repairs for now. */
+  'repair.held': RepairEvent;
+  'repair.brake.changed': RepairBrakeEvent;
   /** A write failed because the disk is full (a request, or an import's commit). */
   'disk.full': DiskFullEvent;
   /** A read's article was missing or damaged on every provider. */

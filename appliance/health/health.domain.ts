@@ -10,7 +10,8 @@ import { HealthService } from './health.service.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson } from './health.wire.js';
-import { RepairBreaker } from './repair.breaker.js';
+import { RepairBrake, type BrakeSettings } from './repair.brake.js';
+import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
 import type { Par2Repairer } from './repair.par2.js';
 
@@ -39,6 +40,8 @@ export interface HealthDeps {
 export interface HealthDomain {
   service: HealthService;
   runner: HealthRunner;
+  /** The repair brake, the repair history and the broken releases (repair.control.ts). */
+  repairs: RepairControl;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
   /**
@@ -66,15 +69,22 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
   };
 }
 
-/** Builds the health records, the worker (started here), the repair loop and the breaker. */
+/** Builds the health records, the worker (started here), the repair loop and the repair brake. */
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
   const store = deps.store;
-  const breaker = new RepairBreaker(() => ({
+  const brakeSettings = (): BrakeSettings => ({
     percent: health().repair_breaker_percent,
     windowMs: health().repair_breaker_window_minutes * 60_000,
-  }));
+  });
+  const brake = new RepairBrake({
+    ledger: store.ledger,
+    clock: deps.clock,
+    settings: brakeSettings,
+    logger: log.child('brake'),
+    events: deps.events,
+  });
   const repair = new RepairLoop({
     store,
     sizeOf: (path) => deps.vfs.stat(path)?.size,
@@ -86,7 +96,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       autoRepair: health().enabled && health().auto_repair_enabled,
       maxRepairRetries: health().max_repair_retries,
     }),
-    breaker,
+    brake,
     logger: log.child('repair'),
     events: deps.events,
     par2: deps.par2,
@@ -98,7 +108,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     clock: deps.clock,
     settings: () => runnerSettings(deps.config),
     repair,
-    breaker,
+    brake,
     logger: log,
     events: deps.events,
     patched: (path, start, end) => deps.par2?.()?.patched(path, start, end) ?? false,
@@ -108,11 +118,19 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     files: deps.vfs,
     runner,
     repair,
-    breaker,
+    brake,
     clock: deps.clock,
     enabled: () => health().enabled,
     intervalMs: () => health().check_interval_seconds * 1000,
     logger: log,
+  });
+  const repairs = new RepairControl({
+    store,
+    brake,
+    clock: deps.clock,
+    settings: brakeSettings,
+    wake: () => runner.wake(),
+    logger: log.child('repair'),
   });
   const logged = (what: string) => (err: Error) => log.error(what, { error: err.message });
   // The tree's events are applied one after another, in the order they came: a move's records must have moved
@@ -127,8 +145,11 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   const onMoved = (from: string, to: string) =>
     inOrder('could not move records of moved files', () => service.filesMoved(from, to));
   // Records for files the tree had before (or missed in a crash), then the worker starts.
-  void service
-    .reconcile()
+  // The brake's kept state first: engaged before a restart, it holds after it.
+  void brake
+    .load()
+    .catch(logged('could not read the repair brake state'))
+    .then(() => service.reconcile())
     .then((added) => {
       if (added > 0) log.info('tracking files imported before health records existed', { files: added });
     })
@@ -137,6 +158,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   return {
     service,
     runner,
+    repairs,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
     tree: { added: onAdded, removed: onRemoved, moved: onMoved },

@@ -8,7 +8,8 @@ import { verdictOf } from './check-plan.js';
 import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import type { RepairBreaker } from './repair.breaker.js';
+import { layoutFingerprint } from '../layout/index.js';
+import type { RepairBrake } from './repair.brake.js';
 import type { RepairLoop } from './repair.loop.js';
 
 /** The part of the VFS a check needs (VfsService satisfies it). */
@@ -34,7 +35,7 @@ export interface RunnerDeps {
   clock: Clock;
   settings: () => RunnerSettings;
   repair: RepairLoop;
-  breaker: RepairBreaker;
+  brake: RepairBrake;
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
@@ -193,8 +194,10 @@ export class HealthRunner {
     }
     const s = this.d.settings();
     let result: CheckResult;
+    let fingerprint: string;
     try {
       const layout = this.d.files.layout(node);
+      fingerprint = layoutFingerprint(layout);
       result = await checkFile(this.d.client, {
         segments: layout.segments,
         checkAll: s.checkAll,
@@ -208,7 +211,7 @@ export class HealthRunner {
       return this.done(record, 'cancelled');
     }
     if (result.kind === 'inconclusive') return this.inconclusive(record, result);
-    await this.verdict(record, result);
+    await this.verdict(record, result, fingerprint);
   }
 
   private normalDelay(r: HealthRecord): number {
@@ -254,7 +257,11 @@ export class HealthRunner {
     this.d.events?.emit('health.check.done', { record_id: record.id, outcome });
   }
 
-  private async verdict(record: HealthRecord, checked: Extract<CheckResult, { kind: 'verdict' }>): Promise<void> {
+  private async verdict(
+    record: HealthRecord,
+    checked: Extract<CheckResult, { kind: 'verdict' }>,
+    fingerprint: string,
+  ): Promise<void> {
     const now = this.d.clock.now();
     // Articles whose bytes a PAR2 repair rebuilt read whole from the patch store: they do not count against the file.
     const patched = this.d.patched;
@@ -287,8 +294,17 @@ export class HealthRunner {
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.done(record, result.status);
-    this.d.breaker.record(now, result.status !== 'healthy');
-    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
+    this.d.brake.record(now, result.status !== 'healthy');
+    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases"),
+    // unless its own PAR2 recovery data rebuilt it (asked first, in afterVerdict).
+    const markBroken = async () => {
+      if (result.status === 'corrupted' && updated)
+        await this.d.store.ledger
+          .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
+          .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
+    };
+    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus, markBroken);
+    else await markBroken();
   }
 }
 

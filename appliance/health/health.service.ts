@@ -7,7 +7,7 @@ import type { HealthFiles, HealthRunner } from './health.runner.js';
 import type { HealthRecord } from './health.types.js';
 import { unavailableIds } from './health.verdicts.js';
 import type { HealthStatsJson, HealthWorkerStatusJson } from './health.wire.js';
-import type { RepairBreaker } from './repair.breaker.js';
+import type { RepairBrake } from './repair.brake.js';
 import type { RepairLoop } from './repair.loop.js';
 
 export interface HealthServiceDeps {
@@ -15,7 +15,7 @@ export interface HealthServiceDeps {
   files: HealthFiles & { walkFiles(path?: string): Iterable<{ path: string; layoutId?: string; createdAt: number }> };
   runner: HealthRunner;
   repair: RepairLoop;
-  breaker: RepairBreaker;
+  brake: RepairBrake;
   clock: Clock;
   enabled: () => boolean;
   intervalMs: () => number;
@@ -130,7 +130,7 @@ export class HealthService {
 
   async workerStatus(): Promise<HealthWorkerStatusJson> {
     const k = this.d.runner.counters;
-    const paused = this.d.breaker.openReason(this.d.clock.now());
+    const paused = this.d.brake.heldReason();
     return {
       status: this.d.enabled() ? 'running' : 'stopped',
       pending_manual_checks: await this.d.store.manualCount(),

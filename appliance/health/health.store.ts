@@ -4,6 +4,8 @@ import { healthMigrations } from './health.migrations.js';
 import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { VerdictIndex } from './health.verdicts.js';
+import { LmdbRepairLedger } from './repair-ledger.store.js';
+import type { RepairLedger } from './repair.types.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
@@ -42,6 +44,7 @@ export class LmdbHealthStore implements HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
   readonly verdicts = new VerdictIndex();
+  readonly ledger: RepairLedger;
   /** Records written by the transaction running now, in order: [before, after]. */
   private changes: [HealthRecord | undefined, HealthRecord | undefined][] = [];
 
@@ -51,6 +54,7 @@ export class LmdbHealthStore implements HealthStore {
   ) {
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
+    this.ledger = new LmdbRepairLedger(store);
   }
 
   loadVerdicts(): void {

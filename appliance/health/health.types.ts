@@ -38,6 +38,8 @@ export interface HealthRecord {
   manual: { priority: boolean; at: number } | null;
   /** When an automatic repair may be tried again (back-off); null = none pending. */
   repairNextAt: number | null;
+  /** When arr repairs of this file were made (the per-file cap, repair.holds.ts); absent on older records. */
+  arrRepairsAt?: number[];
   missing: MissingArticle[];
   /** Articles that reads could not get (430 / bad CRC) since the last check: evidence, not a verdict. */
   readEvidence: string[];

@@ -62,7 +62,7 @@ export interface HealthWorkerStatusJson {
   total_runs_completed: number;
   last_run_time: string | null;
   active_checks: number;
-  /** The repair breaker: repairs stop when too many files turned bad at once (an outage, not takedowns). */
+  /** The repair brake is engaged: arr repairs stop when too many files turned bad at once (an outage, not takedowns). */
   repair_paused: boolean;
   repair_paused_reason: string | null;
 }
@@ -92,4 +92,35 @@ export interface HealthBulkRestartResult {
   restarted_count: number;
   missing_paths: string[];
   message: string;
+}
+
+/** GET /api/health/repairs and POST /api/health/repairs/resume: the repair brake (docs/health.md). */
+export interface RepairBrakeJson {
+  engaged: boolean;
+  /** Why it engaged; null while released. */
+  reason: string | null;
+  /** When it last engaged or was released; null when it never changed. */
+  changed_at: string | null;
+  /** The admin who released it last; null while engaged. */
+  released_by: string | null;
+  /** The settings it engages by (health.repair_breaker_percent, health.repair_breaker_window_minutes). */
+  percent: number;
+  window_minutes: number;
+}
+
+export const REPAIR_METHODS = ['par2', 'arr'] as const;
+export const REPAIR_RESULTS = ['done', 'failed', 'held'] as const;
+
+/** One repair in GET /api/health/repairs/history (newest first, paged with limit and offset). */
+export interface RepairHistoryJson {
+  id: number;
+  at: string;
+  file_path: string;
+  method: (typeof REPAIR_METHODS)[number];
+  /** The arr instance that took it (arr repairs that reached one); null otherwise. */
+  instance: string | null;
+  result: (typeof REPAIR_RESULTS)[number];
+  reason: string | null;
+  /** Asked for by a person rather than the automatic loop. */
+  manual: boolean;
 }

@@ -5,12 +5,14 @@ import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { repairDelayMs } from './health.schedule.js';
-import type { RepairBreaker } from './repair.breaker.js';
+import type { RepairBrake } from './repair.brake.js';
+import { recentArrRepairs, repairHold } from './repair.holds.js';
 import { par2Step, type Par2Repairer } from './repair.par2.js';
 
 /** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
 export type RepairOutcome =
-  | { kind: 'triggered' }
+  /** `instance`: the arr instance that took it (the repair history names it). */
+  | { kind: 'triggered'; instance?: string }
   | { kind: 'not_found' }
   | { kind: 'retryable'; reason: string }
   | { kind: 'failed'; reason: string };
@@ -37,7 +39,7 @@ export interface RepairLoopDeps {
   repairer: () => FileRepairer | undefined;
   clock: Clock;
   settings: () => RepairSettings;
-  breaker: RepairBreaker;
+  brake: RepairBrake;
   logger: Logger;
   /** Where repair.requested / repair.done / repair.failed are announced. */
   events?: EventSink<SpoolEvents>;
@@ -47,18 +49,30 @@ export interface RepairLoopDeps {
 
 /**
  * Asks the arrs to replace corrupted files: at once after a corrupted verdict (with auto repair on), again after a
- * back-off while the arr answers "try later", at most `max_repair_retries` times; never while the breaker is open.
+ * back-off while the arr answers "try later", at most `max_repair_retries` times. Never while the repair brake is
+ * engaged, and at most FILE_REPAIR_CAP arr repairs of one file in 6 h (repair.holds.ts): a held repair asks no arr
+ * anything, the file waits, and a person asking gets REPAIR_HELD.
  */
 export class RepairLoop {
+  /** The hold each held file was last announced with: a file held again for the same reason is not said again. */
+  private readonly announcedHolds = new Map<number, string>();
+
   constructor(private readonly d: RepairLoopDeps) {}
 
   /**
-   * After a verdict: repair a file that just turned corrupted, when auto repair is on. A file that was corrupted
-   * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
+   * After a verdict: PAR2 first for any missing bytes; then repair a file that just turned corrupted through the
+   * arrs, when auto repair is on. A file that was corrupted already is not asked about again on every re-check: its
+   * retries run on their own back-off (runDue). `unlessPar2Repairs` runs unless PAR2 rebuilt the file.
    */
-  async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
+  async afterVerdict(
+    record: HealthRecord,
+    previous: HealthRecord['status'],
+    unlessPar2Repairs: () => Promise<void> = async () => undefined,
+  ): Promise<void> {
     // PAR2 first, on any verdict with missing bytes: it asks no arr and the file reads whole again.
     const step = await this.par2(record, false);
+    if (step.next === 'done' && step.record.repairedFrom === 'par2') return;
+    await unlessPar2Repairs();
     if (step.next === 'done') return;
     if (record.status !== 'corrupted' || previous === 'corrupted' || !this.d.settings().autoRepair) return;
     await this.attempt(step.record, false);
@@ -95,7 +109,7 @@ export class RepairLoop {
         clock: this.d.clock,
         logger: this.d.logger,
         announce: (name, r, m, reason = null, willRetry = false) =>
-          this.announce(name, r, m, reason, willRetry, 'par2'),
+          this.announce(name, r, m, reason, willRetry, undefined, 'par2'),
       },
       record,
       manual,
@@ -105,16 +119,25 @@ export class RepairLoop {
   private async attempt(record: HealthRecord, manual: boolean): Promise<HealthRecord> {
     const now = this.d.clock.now();
     const max = this.d.settings().maxRepairRetries;
-    const paused = manual ? null : this.d.breaker.openReason(now);
-    if (paused) {
-      this.d.logger.warn('repair paused by the breaker', { path: record.path, reason: paused });
-      return this.set(record.id, { lastError: paused, repairNextAt: now + 15 * 60_000 });
+    const hold = repairHold(record, now, this.d.brake);
+    if (hold) {
+      // Said once per hold (a held file is looked at again every 15 min while the brake holds).
+      if (this.announcedHolds.get(record.id) !== hold.reason) {
+        if (this.announcedHolds.size >= 10_000) this.announcedHolds.clear();
+        this.announcedHolds.set(record.id, hold.reason);
+        this.d.logger.warn('repair held', { path: record.path, reason: hold.reason });
+        this.announce('repair.held', record, manual, hold.reason);
+      }
+      const held = await this.set(record.id, { lastError: hold.reason, repairNextAt: hold.until });
+      if (manual) throw new AppError('REPAIR_HELD', hold.reason);
+      return held;
     }
     if (!manual && record.repairRetryCount >= max)
       return this.set(record.id, {
         lastError: `Automatic repair gave up after ${record.repairRetryCount} attempt(s)`,
         repairNextAt: null,
       });
+    this.announcedHolds.delete(record.id);
     this.announce('repair.requested', record, manual);
     const repairer = this.d.repairer();
     const downloadId = this.d.downloadIdOf(record.path);
@@ -129,7 +152,7 @@ export class RepairLoop {
       : { kind: 'not_found' };
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
     const attempts = record.repairRetryCount + 1;
-    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual);
+    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual, null, false, outcome.instance);
     else {
       const reason = outcome.kind === 'not_found' ? NOT_MANAGED : outcome.reason;
       const willRetry = outcome.kind === 'retryable' && attempts < max;
@@ -144,6 +167,7 @@ export class RepairLoop {
           repairNextAt: null,
           nextCheckAt: null,
           lastError: null,
+          arrRepairsAt: [...recentArrRepairs(record, now), now],
         });
       case 'not_found':
         await this.set(record.id, { lastError: NOT_MANAGED, repairNextAt: null });
@@ -171,20 +195,22 @@ export class RepairLoop {
   }
 
   private announce(
-    name: 'repair.requested' | 'repair.done' | 'repair.failed',
+    name: 'repair.requested' | 'repair.done' | 'repair.failed' | 'repair.held',
     record: HealthRecord,
     manual: boolean,
     reason: string | null = null,
     willRetry = false,
+    instance?: string,
     method: RepairMethod = 'arr',
   ): void {
     const event: RepairEvent = {
       record_id: record.id,
       path: record.path,
+      method,
       manual,
       reason,
       will_retry: willRetry,
-      method,
+      ...(instance ? { instance } : {}),
     };
     this.d.events?.emit(name, event);
   }

@@ -7,6 +7,7 @@ export function importSettings(config: ConfigService): ImportSettings {
   return {
     samplePercentage: c.import.segment_sample_percentage,
     showArchiveVolumes: c.import.show_archive_volumes,
+    verifyMediaHeaders: c.import.verify_media_headers,
     archivePasswords: c.import.archive_passwords,
     categoryDir: (category) => categoryDir(c.sabnzbd.categories, category),
     fileFilters: {

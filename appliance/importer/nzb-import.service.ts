@@ -22,6 +22,7 @@ import { nonRetryableError } from './import-errors.js';
 import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
+import { checkJobFiles, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
@@ -35,6 +36,8 @@ export interface ImportSettings {
   samplePercentage: number;
   /** import.show_archive_volumes: keep RAR/7z volumes in the job beside the files they hold. */
   showArchiveVolumes: boolean;
+  /** import.verify_media_headers: each exposed media file's first bytes must be the container its name says. */
+  verifyMediaHeaders: boolean;
   /** import.archive_passwords: tried on encrypted archives after the item's and the NZB's own passwords. */
   archivePasswords: readonly string[];
   /** Resolves a queue item's category to its directory under the complete dir. */
@@ -59,6 +62,8 @@ export interface NzbImporterDeps {
    * later can read the recovery packets (appliance/repair, docs/health.md "PAR2 repair").
    */
   keepPar2?: (queueItemId: number, files: KeptPar2Layout[]) => Promise<void>;
+  /** Releases a health verdict found broken, by fingerprint (the health store's ledger). */
+  brokenRelease?: BrokenReleaseLookup;
 }
 
 /**
@@ -102,6 +107,10 @@ export class NzbImporter {
       await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
+    await checkJobFiles(jobFiles, articles, {
+      brokenRelease: this.d.brokenRelease,
+      headers: settings.verifyMediaHeaders,
+    });
     await readMediaDurations(jobFiles, articles, signal, this.d.logger);
     // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
     for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };

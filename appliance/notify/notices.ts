@@ -1,4 +1,4 @@
-import type { RepairEvent } from '../events/index.js';
+import type { RepairBrakeEvent, RepairEvent } from '../events/index.js';
 import type { Notice } from './notice.js';
 
 /** The notice of each kind, from what the event that causes it carries (docs/notifications.md lists them). */
@@ -28,6 +28,25 @@ export const notices = {
       time,
       details: { path: e.path, record_id: e.record_id, manual: e.manual, reason: e.reason, will_retry: e.will_retry },
     };
+  },
+  repairBrake(e: RepairBrakeEvent, time: number): Notice {
+    return e.engaged
+      ? {
+          kind: 'repair_brake_engaged',
+          title: 'Repair brake engaged: arr repairs held',
+          message: `${e.reason ?? 'Too many files turned bad at once'}. Resume them on the Health screen once the cause is known.`,
+          severity: 'error',
+          time,
+          details: { engaged: true, reason: e.reason },
+        }
+      : {
+          kind: 'repair_brake_released',
+          title: 'Repair brake released: arr repairs resume',
+          message: `${e.released_by ?? 'An admin'} resumed arr repairs`,
+          severity: 'info',
+          time,
+          details: { engaged: false, released_by: e.released_by },
+        };
   },
   providerDown(id: string, error: string | null, time: number): Notice {
     return {

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { withTestImportDefaults } from './test-config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -47,7 +48,7 @@ export interface ChildServer {
 
 export async function startChildServer(opts: ChildServerOptions = {}): Promise<ChildServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
-  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(opts.config));
+  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(withTestImportDefaults(opts.config)));
   const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,

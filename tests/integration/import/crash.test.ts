@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davGet, davList, innProvider, sha256, upload, waitForItem, type QueueItem } from './support.js';
+import { withTestImportDefaults } from '../../support/test-config.js';
 
 // The real server as a child process, killed with SIGKILL in the middle of an import, then started again on
 // the same data directory: the item must complete, once, with every file intact.
@@ -84,11 +85,13 @@ before(async () => {
   const provider = { ...innProvider(inn, { max_connections: 2 }), port: (proxy.address() as net.AddressInfo).port };
   writeFileSync(
     join(dataDir, 'config.yaml'),
-    stringify({
-      auth: { login_required: false },
-      providers: [provider],
-      import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, max_processor_workers: 1 },
-    }),
+    stringify(
+      withTestImportDefaults({
+        auth: { login_required: false },
+        providers: [provider],
+        import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, max_processor_workers: 1 },
+      }),
+    ),
   );
 });
 after(async () => {
