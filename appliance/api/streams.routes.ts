@@ -10,7 +10,12 @@ export function registerStreamsRoutes(router: Router, deps: { registry: StreamRe
   router.get(
     '/api/streams',
     { access: 'user' },
-    () => ({ streams: registry.list(), bytes_by_class: registry.bytesByClass() }) satisfies StreamsResponse,
+    () =>
+      ({
+        streams: registry.list(),
+        bytes_by_class: registry.bytesByClass(),
+        fetched_by_class: registry.fetchedByClass(),
+      }) satisfies StreamsResponse,
   );
   router.get(
     '/api/streams/history',

@@ -34,7 +34,7 @@ import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
-import { wireStreamRegistry } from './streams.js';
+import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
 
@@ -183,9 +183,16 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
+    // what the pool fetched per class per day and who served each stream (the Streams view, appliance/streams/)
+    const hostOf = (id: string) => config.get().providers.find((p) => p.id === id)?.host;
+    const poolTraffic = buildPoolTraffic(store, clock, hostOf, logger.child('streams'));
+    closers.push(poolTraffic.stop);
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
-      onCommandDone: (done) => metrics.commandDone(done),
+      onCommandDone: (done) => {
+        metrics.commandDone(done);
+        poolTraffic.traffic.command(done);
+      },
       idleWarmConnections: 1,
       // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
       onCapChange: (id, allowed, max) => {
@@ -244,7 +251,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
-    const streams = wireStreamRegistry(events, streaming.handles, clock); // the Streams view (appliance/streams/)
+    const streams = wireStreamRegistry(events, streaming.handles, clock, {
+      traffic: poolTraffic.traffic,
+      streamCommands: (id) => pool.streamCommands(id),
+    }); // the Streams view (appliance/streams/)
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;

@@ -118,6 +118,9 @@ export interface StreamTimings {
   waiting_ms?: number;
   /** Decoded bytes cached ahead of the position (present on the Streams view's own look, not on the bus). */
   buffered_bytes?: number;
+  /** The Streams view's own look too: its commands on the wire, the hosts of the providers that served it. */
+  connections?: number;
+  providers?: string[];
 }
 
 export interface StreamProgressEvent extends StreamTimings {

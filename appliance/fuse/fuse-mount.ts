@@ -45,8 +45,8 @@ export class FuseMount {
     const addon = requireAddon();
     const table = addon.createTable();
     let native: NativeMount | null = null;
-    const ops = createFuseOps(vfs, reader, o, addon, table, (id, res, a, b) => {
-      if (native) addon.reply(native, id, res, a, b);
+    const ops = createFuseOps(vfs, reader, o, addon, table, (id, res, a, b, c) => {
+      if (native) addon.reply(native, id, res, a, b, c);
     });
     native = addon.mount(
       table,

@@ -36,7 +36,7 @@ export interface SpoolFuseAddon {
     dispatch: (op: number, id: number, path: string, a?: number | string, b?: number, c?: number) => void,
     progress: (fh: number) => void,
   ): NativeMount;
-  reply(m: NativeMount, id: number, result: number, a?: unknown, b?: unknown): boolean;
+  reply(m: NativeMount, id: number, result: number, a?: unknown, b?: unknown, c?: unknown): boolean;
   unmount(m: NativeMount, done: () => void): void;
   /**
    * Drops the kernel's cached attributes of each path (libfuse `fuse_invalidate_path`), on libuv's thread pool:

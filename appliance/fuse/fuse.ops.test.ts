@@ -20,15 +20,16 @@ interface Answered {
   result: number;
   a?: unknown;
   b?: unknown;
+  c?: unknown;
 }
 
 function opsWith(source: MapSource, readTimeoutMs = 15_000) {
   const table = native.createTable();
   const answers = new Map<number, Answered>();
   const reader = new VfsReader(t.vfs, source, () => testReaderSettings());
-  const ops = createFuseOps(t.vfs, reader, { ...base, readTimeoutMs }, native, table, (id, result, a, b) => {
+  const ops = createFuseOps(t.vfs, reader, { ...base, readTimeoutMs }, native, table, (id, result, a, b, c) => {
     assert.ok(!answers.has(id), `request ${id} answered twice`);
-    answers.set(id, { result, a, b });
+    answers.set(id, { result, a, b, c });
   });
   let nextId = 1;
   /** Dispatches one request and waits (bounded) for its answer. */
@@ -59,6 +60,7 @@ test('getattr and readdir answer stat fields and names; a missing path is ENOENT
   assert.deepEqual([...st.subarray(0, 5)], [0o100444, 1, 2, bytes.length, 1]);
   const dir = await ask(Op.readdir, '/complete/x/J');
   assert.deepEqual([dir.result, dir.a, [...(dir.b as Uint8Array)]], [0, ['f.bin'], [0]]);
+  assert.deepEqual(dir.c, st, 'each entry with its attributes, as getattr answers them (readdirplus)');
   assert.equal((await ask(Op.getattr, '/nope')).result, Errno.ENOENT);
   assert.equal((await ask(Op.open, PATH, 1)).result, Errno.EROFS, 'O_WRONLY on an article-backed file');
   assert.equal((await ask(Op.unlink, PATH)).result, Errno.EROFS, 'read_only');

@@ -23,7 +23,7 @@ export interface FuseOpsOptions {
 }
 
 /** How an answer reaches the waiting FUSE thread (the addon's reply, bound to one mount). */
-export type Answer = (id: number, result: number, a?: unknown, b?: unknown) => void;
+export type Answer = (id: number, result: number, a?: unknown, b?: unknown, c?: unknown) => void;
 
 interface Handle {
   read: ReadHandle;
@@ -87,11 +87,15 @@ export function createFuseOps(
     },
     [Op.readdir](id, path) {
       const kids = vfs.list(path);
+      // each entry's attributes too (8 fields each, as getattr's): the addon returns them for a readdirplus
+      const attrs = new Float64Array(kids.length * 8);
+      kids.forEach((k, i) => attrs.set(stat(k), i * 8));
       answer(
         id,
         0,
         kids.map((k) => k.name),
         Uint8Array.from(kids, (k) => (k.type === 'directory' ? 1 : 0)),
+        attrs,
       );
     },
     [Op.open](id, path, flags, pid) {

@@ -6,5 +6,6 @@ export { NntpConnection, type ConnectionOptions } from './connection.js';
 export { caPemError } from './tls-ca.js';
 export * from './errors.js';
 export type { DecodedArticle, ProviderConfig, RequestPriority, YencHeader } from './types.js';
+export type { Lane } from './request-queue.js';
 export { yencBackend, typescriptBackend, type YencBackend } from './yenc-backend.js';
 export { quickAckUnavailable } from './tcp-quickack.js';

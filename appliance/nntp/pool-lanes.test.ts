@@ -49,3 +49,28 @@ test("while a player reads, a scanner's reads queued before its own hold one con
   const scansBefore = done.slice(0, done.lastIndexOf('play')).filter((x) => x === 'scan').length;
   assert.ok(scansBefore <= 8, `${scansBefore} scanner reads done among the player's: ${done.join(' ')}`);
 });
+
+test('each command done says its lane, its stream and the bytes it brought; the stream counts its commands on the wire', async () => {
+  const s = await fake({ latencyMs: 30 });
+  addYencArticle(s, 'f0@t', 1000);
+  addYencArticle(s, 'f1@t', 2000);
+  const done: { lane?: string; stream?: number; bytes?: number; outcome: string }[] = [];
+  const p = pool([provider(s, { max_connections: 2 })], {
+    onCommandDone: (d) => done.push({ lane: d.lane, stream: d.stream, bytes: d.bytes, outcome: d.outcome }),
+  });
+  const a = p.body('f0@t', { priority: 'stream', reader: 'player', stream: 7 });
+  const b = p.body('f1@t', { priority: 'stream', reader: 'player', readAhead: true, stream: 7 });
+  let seen = 0;
+  for (let i = 0; i < 200 && seen === 0; i++) {
+    seen = p.streamCommands(7);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  assert.ok(seen >= 1, 'on the wire');
+  await Promise.all([a, b]);
+  await p.stat('f0@t', { priority: 'health' });
+  assert.equal(p.streamCommands(7), 0);
+  const byLane = Object.fromEntries(done.map((d) => [d.lane ?? '', d]));
+  assert.deepEqual(byLane.play, { lane: 'play', stream: 7, bytes: 1000, outcome: 'ok' });
+  assert.deepEqual(byLane['play-ahead'], { lane: 'play-ahead', stream: 7, bytes: 2000, outcome: 'ok' });
+  assert.deepEqual(byLane.health, { lane: 'health', stream: undefined, bytes: 0, outcome: 'ok' });
+});

@@ -3,6 +3,7 @@ import { BACKGROUND_SHARE, PLAYER_LINGER_MS } from './lane-budget.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
+import type { Lane } from './request-queue.js';
 import type { YencBackend } from './yenc-backend.js';
 
 export interface PoolOptions {
@@ -55,6 +56,12 @@ export interface CommandDone {
   command: 'body' | 'stat';
   ms: number;
   outcome: 'ok' | 'missing' | 'damaged' | 'error';
+  /** The lane the request waited in (who fetched: request-queue.ts). */
+  lane?: Lane;
+  /** The read handle it was for, when it said (RequestOptions.stream). */
+  stream?: number;
+  /** Decoded bytes of an answered BODY; 0 otherwise. */
+  bytes?: number;
 }
 
 /**

@@ -40,6 +40,8 @@ export class NntpPool {
   private readonly roster = new ProviderRoster();
   /** Playback first: the background budget and the players' turns (lane-budget.ts). */
   private readonly lanes: LaneBudget;
+  /** Commands on the wire per read handle, for the Streams view (streamCommands); nothing schedules by it. */
+  private readonly onWire = new Map<number, number>();
   private readonly queue: PriorityQueue<PoolRequest>;
   private readonly stats = new PoolStats();
   private readonly o: PoolTunables;
@@ -94,6 +96,11 @@ export class NntpPool {
     const now = this.clock.now();
     const live = this.roster.active.filter((p) => p.usable(now) && !p.config.is_backup_provider);
     return combineLinks(live, (p) => p.connectionLimit(now) * bodyDepth(p, this.o));
+  }
+
+  /** Commands of one read handle on the wire now (RequestOptions.stream): the connections it holds, pipelining aside. */
+  streamCommands(stream: number): number {
+    return this.onWire.get(stream) ?? 0;
   }
 
   metrics(): PoolMetrics {
@@ -299,6 +306,8 @@ export class NntpPool {
     this.stats.recordCommand(p);
     const sentAt = (pc.lastWorkAt = performance.now());
     const isBody = r.kind === 'body';
+    const stream = r.stream;
+    if (stream !== undefined) this.onWire.set(stream, (this.onWire.get(stream) ?? 0) + 1);
     if (isBody) p.link.bodyStarted(pc.lastWorkAt);
     const op: Promise<unknown> = isBody
       ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
@@ -306,7 +315,7 @@ export class NntpPool {
     op.then(
       (value) => {
         p.recordSuccess();
-        this.commandDone(p, r, 'ok', sentAt);
+        this.commandDone(p, r, 'ok', sentAt, isBody ? (value as { data: Uint8Array }).data.byteLength : 0);
         r.finish(undefined, value);
       },
       (err) => {
@@ -314,6 +323,11 @@ export class NntpPool {
         this.onFailure(r, p, err);
       },
     ).finally(() => {
+      if (stream !== undefined) {
+        const n = (this.onWire.get(stream) ?? 1) - 1;
+        if (n > 0) this.onWire.set(stream, n);
+        else this.onWire.delete(stream);
+      }
       this.lanes.ended(r, pc);
       if (isBody) p.link.bodyEnded(performance.now());
       retireIfIdle(p, pc);
@@ -321,9 +335,18 @@ export class NntpPool {
     });
   }
 
-  private commandDone(p: ProviderState, r: PoolRequest, outcome: CommandDone['outcome'], sentAt: number): void {
+  private commandDone(
+    p: ProviderState,
+    r: PoolRequest,
+    outcome: CommandDone['outcome'],
+    sentAt: number,
+    bytes = 0,
+  ): void {
     const done = this.options.onCommandDone;
-    if (done) done({ providerId: p.id, command: r.kind, ms: performance.now() - sentAt, outcome });
+    if (!done) return;
+    const ms = performance.now() - sentAt;
+    const stream = r.stream === undefined ? {} : { stream: r.stream };
+    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {

@@ -55,7 +55,7 @@ test('random regions of many lengths and unaligned views match on every kernel',
 });
 
 test('mulAddMany equals one mulAdd per (destination, source) pair, across column blocks', () => {
-  const len = 3 * 16384 + 4 * 37; // three whole column blocks and a part of one
+  const len = 3 * 4096 + 4 * 37; // three whole 4 KiB column blocks and a part of one
   const srcs = Array.from({ length: 5 }, () => randomBytes(len));
   const dsts = Array.from({ length: 3 }, () => randomBytes(len));
   const factors = Uint16Array.from({ length: 15 }, (_, i) => (i === 4 ? 0 : 1 + ((i * 7919) % 65535)));

@@ -6,6 +6,7 @@ import {
   READER_CLASSES,
   type ClassBytesDay,
   type EndedStreamInfo,
+  type FetchedBytesDay,
   type ReaderClass,
   type StreamEndReason,
   type StreamInfo,
@@ -24,6 +25,8 @@ export interface StreamRegistryOptions {
    * reached its next progress event (at most one a second, and none while it waits) shows what it has served.
    */
   current?: () => StreamProgressEvent[];
+  /** What the pool fetched per class per day (pool-traffic.ts); none when absent. */
+  fetched?: () => FetchedBytesDay[];
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,6 +102,11 @@ export class StreamRegistry {
     return [...this.days.entries()]
       .sort(([a], [b]) => (a < b ? 1 : -1))
       .map(([day, bytes]) => ({ day, bytes: { ...bytes } }));
+  }
+
+  /** Bytes the pool fetched per class per UTC day, newest first. */
+  fetchedByClass(): FetchedBytesDay[] {
+    return this.o.fetched?.() ?? [];
   }
 
   private advance(s: StreamSession, e: StreamProgressEvent | StreamClosedEvent, closed: boolean): number {

@@ -17,6 +17,8 @@ export class StreamSession {
   /** The wait in progress at the last update, and the bytes cached ahead then (null before a look at the handle). */
   waitingMs = 0;
   bufferedBytes: number | null = null;
+  connections: number | null = null;
+  providers: string[] = [];
   klass: Classification = { readerClass: 'player', settled: false };
   /** Bytes counted per UTC day under the current class (moved when the class changes). */
   readonly countedByDay = new Map<string, number>();
@@ -47,6 +49,8 @@ export class StreamSession {
     this.stalledMs = e.stalled_ms;
     this.waitingMs = e.waiting_ms ?? 0;
     if (e.buffered_bytes !== undefined) this.bufferedBytes = e.buffered_bytes;
+    if (e.connections !== undefined) this.connections = e.connections;
+    if (e.providers !== undefined) this.providers = e.providers;
     this.samples.push({ t: now, bytes: e.bytes_sent, stalledMs: e.stalled_ms });
     const from = now - RATE_WINDOW_MS;
     while (this.samples.length > 1 && this.samples[1]!.t <= from) this.samples.shift();
@@ -120,6 +124,8 @@ export class StreamSession {
       media_bitrate_bps: this.mediaBitrate,
       starved: !closed && this.starved(now, rate),
       buffered_bytes: closed ? null : this.bufferedBytes,
+      connections: closed ? null : this.connections,
+      providers: [...this.providers],
     };
   }
 

@@ -10,6 +10,19 @@
 export const READER_CLASSES = ['player', 'scanner'] as const;
 export type ReaderClass = (typeof READER_CLASSES)[number];
 
+/**
+ * Who the pool fetched for, from the lane each request waited in (appliance/nntp/request-queue.ts): a player's reads
+ * and its read-ahead, a scanner's reads, health checks (repairs read on the health lane too) and imports.
+ */
+export const FETCH_CLASSES = ['player', 'read_ahead', 'scanner', 'health', 'import'] as const;
+export type FetchClass = (typeof FETCH_CLASSES)[number];
+
+/** Decoded bytes the pool fetched per class on one UTC day (`YYYY-MM-DD`); kept across restarts. */
+export interface FetchedBytesDay {
+  day: string;
+  bytes: Record<FetchClass, number>;
+}
+
 /** The front a file is read through; rclone's mount reads over WebDAV and is told apart by its user agent. */
 export type StreamFront = 'webdav' | 'fuse' | 'rclone';
 
@@ -52,6 +65,10 @@ export interface StreamInfo {
   starved: boolean;
   /** Decoded bytes cached ahead of the offset (read-ahead the reader has not asked for yet); null when closed. */
   buffered_bytes: number | null;
+  /** The stream's commands on the wire now (the provider connections it holds); null when closed. */
+  connections: number | null;
+  /** Hosts of the providers that served its articles, most bytes first. */
+  providers: string[];
 }
 
 export interface EndedStreamInfo extends StreamInfo {
@@ -69,6 +86,8 @@ export interface StreamsResponse {
   streams: StreamInfo[];
   /** Today (UTC) and the days before it that are kept, newest first. */
   bytes_by_class: ClassBytesDay[];
+  /** What the pool fetched per class: today and the days before it that are kept, newest first. */
+  fetched_by_class: FetchedBytesDay[];
 }
 
 export interface StreamsHistoryResponse {

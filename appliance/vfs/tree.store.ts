@@ -1,5 +1,6 @@
 import type { Database } from 'lmdb';
 import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
+import { ListingCache } from './listing-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
@@ -23,6 +24,11 @@ export interface VfsDatabases {
  * per article instead of ~100 as msgpack objects) and decoded here, so the VFS only ever sees `FileLayout`.
  */
 export class LmdbTreeStore implements TreeStore {
+  /** Listings read lately (listing-cache.ts); a write drops the folders it touches once it has committed. */
+  private readonly listings = new ListingCache(LISTING_CACHE_NODES);
+  /** The folders the write running now changes; null outside a write (reads inside one see its own writes). */
+  private touched: Set<string> | null = null;
+
   constructor(private readonly db: VfsDatabases) {}
 
   get(path: string): VfsNode | undefined {
@@ -31,12 +37,15 @@ export class LmdbTreeStore implements TreeStore {
   }
 
   children(dir: string): VfsNode[] {
+    const cached = this.touched ? undefined : this.listings.get(dir);
+    if (cached) return [...cached];
     const out: VfsNode[] = [];
     // `[dir]` sorts just before every `[dir, name]`; stop at the first key of another parent.
     for (const { key, value } of this.db.nodes.getRange({ start: [dir] })) {
       if (!Array.isArray(key) || key[0] !== dir) break;
       out.push(value as VfsNode);
     }
+    if (!this.touched) this.listings.set(dir, [...out]);
     return out;
   }
 
@@ -54,11 +63,18 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Must run inside a transaction (see `write`). */
   put(node: VfsNode): void {
+    this.touch(parentOf(node.path));
     void this.db.nodes.put(keyOf(node.path), node);
   }
 
   delete(path: string): void {
+    this.touch(parentOf(path));
     void this.db.nodes.remove(keyOf(path));
+  }
+
+  private touch(dir: string): void {
+    this.touched?.add(dir);
+    this.listings.drop(dir);
   }
 
   /** Decoded from its packed form; a record of the shape before migration 3 is read as it is. */
@@ -93,9 +109,22 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Runs writes atomically: either the whole job/move lands or none of it does. */
   write<T>(action: () => T): Promise<T> {
-    return this.db.nodes.transaction(action);
+    const touched = new Set<string>();
+    const run = () => {
+      this.touched = touched;
+      try {
+        return action();
+      } finally {
+        this.touched = null;
+      }
+    };
+    // Dropped again once committed: a listing read while the commit was on its way still held the old children.
+    return this.db.nodes.transaction(run).finally(() => touched.forEach((dir) => this.listings.drop(dir)));
   }
 }
+
+/** Nodes the listing cache holds at most (a few MB): a category of 10,000 job folders and the folders around it. */
+const LISTING_CACHE_NODES = 25_000;
 
 const ROOT: VfsNode = Object.freeze({
   path: '/',

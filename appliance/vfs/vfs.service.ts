@@ -285,9 +285,20 @@ export class VfsService {
     this.events.emit('directory.changed', { dir });
   }
 
-  /** Every article-backed file below `path` (health checks, stats). */
+  /**
+   * Every file at or below `path` (health checks, stats), one folder's listing at a time: a walk of a library of
+   * 100,000 files never holds every node of the tree at once.
+   */
   *walkFiles(path = '/'): Generator<VfsNode> {
-    for (const n of this.repo.subtree(normalizeVfsPath(path))) if (n.type === 'file') yield n;
+    const top = this.repo.get(normalizeVfsPath(path));
+    if (top?.type === 'file') yield top;
+    if (top?.type !== 'directory') return;
+    const dirs = [top.path];
+    for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop())
+      for (const n of this.repo.children(dir)) {
+        if (n.type === 'directory') dirs.push(n.path);
+        else yield n;
+      }
   }
 
   private ensureDirs(dir: string, now: number): void {

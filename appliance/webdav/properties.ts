@@ -16,9 +16,19 @@ export const LIVE_PROPS = [
   'lockdiscovery',
 ].map((n) => propKey(DAV, n));
 
+const LIVE = new Set(LIVE_PROPS);
+
 export function isLive(key: string): boolean {
-  return LIVE_PROPS.includes(key);
+  return LIVE.has(key);
 }
+
+/** The same for every resource: built once, not per entry of a listing. */
+const SUPPORTED_LOCK =
+  '<D:supportedlock>' +
+  ['exclusive', 'shared']
+    .map((s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`)
+    .join('') +
+  '</D:supportedlock>';
 
 /** The XML of one live property, or null when it does not apply (e.g. content length of a collection). */
 export function liveProp(key: string, node: VfsNode, locks: DavLock[]): string | null {
@@ -39,21 +49,15 @@ export function liveProp(key: string, node: VfsNode, locks: DavLock[]): string |
     case '{DAV:}resourcetype':
       return dir ? '<D:resourcetype><D:collection/></D:resourcetype>' : '<D:resourcetype/>';
     case '{DAV:}supportedlock':
-      return (
-        '<D:supportedlock>' +
-        ['exclusive', 'shared']
-          .map(
-            (s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`,
-          )
-          .join('') +
-        '</D:supportedlock>'
-      );
+      return SUPPORTED_LOCK;
     case '{DAV:}lockdiscovery':
-      return `<D:lockdiscovery>${locks.map(activeLock).join('')}</D:lockdiscovery>`;
+      return locks.length ? `<D:lockdiscovery>${locks.map(activeLock).join('')}</D:lockdiscovery>` : NO_LOCKS;
     default:
       return null;
   }
 }
+
+const NO_LOCKS = '<D:lockdiscovery></D:lockdiscovery>';
 
 export function activeLock(l: DavLock): string {
   return (

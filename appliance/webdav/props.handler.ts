@@ -22,12 +22,14 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   }
   const want = parseWant((await ctx.body()).toString('utf8'));
   const node = deps.vfs.requireNode(r.path);
-  const nodes = [node];
+  const responses = [responseFor(r, node, want, hrefOf(r.prefix, node.path, node.type === 'directory'))];
   if (depth === '1' && node.type === 'directory') {
-    nodes.push(...deps.vfs.list(node.path, { showCorrupted: ctx.req.header('x-show-corrupted') === 'true' }));
+    // the folder's href encoded once; each child adds its own encoded name (a listing can hold 10,000 entries)
+    const base = hrefOf(r.prefix, node.path, true);
+    for (const k of deps.vfs.list(node.path, { showCorrupted: ctx.req.header('x-show-corrupted') === 'true' }))
+      responses.push(responseFor(r, k, want, base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '')));
   }
-  const body = multistatus(nodes.map((n) => responseFor(r, n, want)));
-  ctx.reply.status(207).send(body, 'application/xml; charset=utf-8');
+  ctx.reply.status(207).send(multistatus(responses), 'application/xml; charset=utf-8');
 }
 
 function parseWant(body: string): Want {
@@ -42,7 +44,7 @@ function parseWant(body: string): Want {
   throw new AppError('MALFORMED_BODY', 'PROPFIND body names no allprop, propname or prop');
 }
 
-function responseFor(r: DavRequest, node: VfsNode, want: Want): string {
+function responseFor(r: DavRequest, node: VfsNode, want: Want, rawHref: string): string {
   const locks = r.deps.locks.covering(node.path);
   const dead = node.deadProps ?? {};
   const found: string[] = [];
@@ -58,7 +60,7 @@ function responseFor(r: DavRequest, node: VfsNode, want: Want): string {
       else if (want.kind === 'prop') missing.push(emptyElement(k));
     }
   }
-  const href = escapeXml(hrefOf(r.prefix, node.path, node.type === 'directory'));
+  const href = escapeXml(rawHref);
   return `<D:response><D:href>${href}</D:href>${propstat(found, '200 OK')}${propstat(missing, '404 Not Found')}</D:response>`;
 }
 

@@ -94,6 +94,8 @@ export async function buildLibrary(app: SpoolApp, plan: LibraryPlan, log: (m: st
     progress();
   }
   await writer.drain();
+  // Every file's health record written before the app stops (its tree events are applied one after another).
+  await app.health.service.reconcile();
   const firstSeason = `/complete/tv/Show.00000.S01.1080p.WEB-DL-SCALE`;
   return {
     ...facts,

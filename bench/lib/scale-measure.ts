@@ -18,7 +18,7 @@ export async function propfindP50(
   srv: ChildServer,
   dir: string,
   runs: number,
-): Promise<{ p50: number; entries: number }> {
+): Promise<{ p50: number; first: number; entries: number }> {
   const times: number[] = [];
   let entries = 0;
   for (let i = 0; i < runs; i++) {
@@ -29,7 +29,7 @@ export async function propfindP50(
     if (res.status !== 207) throw new Error(`PROPFIND ${dir}: ${res.status}`);
     entries = body.split('<D:response>').length - 2; // less the folder itself
   }
-  return { p50: median(times), entries };
+  return { p50: median(times), first: times[0]!, entries };
 }
 
 /** Reads the first `bytes` of a file over WebDAV (through the pool); checks the pattern's first article header. */
@@ -109,8 +109,12 @@ export async function importAll(
   }
 }
 
-/** Resident memory of a process now (VmRSS), in MiB. */
-export function rssMb(pid: number): number {
+/**
+ * Resident memory of a process now, in MiB: all of it (VmRSS), and its parts: anonymous (heap, buffers) and file
+ * pages mapped (mostly the LMDB file: page cache the kernel can take back).
+ */
+export function rssMb(pid: number): { total: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }

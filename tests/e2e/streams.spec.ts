@@ -18,6 +18,7 @@ let spool: Spool | undefined;
 let cookie = '';
 let mountDir = '';
 let file = '';
+let innHost = '';
 const SIZE = 24 * 1024 * 1024;
 const DAV = { user: 'dav', password: 'dav-secret' };
 const children: ChildProcess[] = [];
@@ -34,6 +35,7 @@ const mounted = (dir: string) =>
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const inn = await ensureInn();
+  innHost = inn.host;
   mountDir = mkdtempSync(join(tmpdir(), 'spool-streams-e2e-'));
   spool = await startSpool({
     config: {
@@ -99,6 +101,12 @@ test('a slow curl over WebDAV shows as a player with its rate, then ends and mov
   await expect(open.locator('.col-rate')).toContainText(/[KM]B\/s/);
   // 24 MiB over 60 s: the media bitrate beside the delivered rate
   await expect(open.locator('.col-rate')).toContainText(/of 4[01]\d\.\d KB\/s/);
+  // the provider that served it (INN, by its host) and the bytes the pool fetched for players today
+  await expect(open.locator('.col-serving')).toContainText(innHost);
+  const fetched = page.locator('dl[aria-label="Bytes fetched from Usenet today by class"]');
+  await expect(fetched.locator('div', { hasText: 'Player reads fetched today' }).getByRole('definition')).toHaveText(
+    /\d(\.\d)? [KM]B/,
+  );
 
   expect(await done).toBe(0);
   await expect(open).toHaveCount(0, { timeout: 10_000 });
@@ -126,6 +134,7 @@ test('a dd through the FUSE mount shows with front FUSE and its process, and an 
   await expect(open.locator('.col-client')).toContainText(`pid ${dd.pid}`);
   await expect(open.locator('.col-class')).toContainText('player');
   await expect(open.locator('.col-rate')).toContainText(/of 4[01]\d\.\d KB\/s/);
+  // (no provider is asserted here: the article cache still holds what the curl above fetched)
 
   await open.getByRole('button', { name: /End stream/ }).click();
   await page.getByRole('dialog', { name: 'End Stream' }).getByRole('button', { name: 'End Stream' }).click();

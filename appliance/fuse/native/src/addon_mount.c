@@ -167,13 +167,8 @@ napi_value mount_js(napi_env env, napi_callback_info info) {
   return out;
 }
 
-static int fill_stat(napi_env env, napi_value v, struct stat *st) {
-  napi_typedarray_type type;
-  size_t n;
-  void *data;
-  if (napi_get_typedarray_info(env, v, &type, &n, &data, NULL, NULL) != napi_ok || type != napi_float64_array || n < 8)
-    return -EIO;
-  const double *f = data;
+/* The 8 fields JS answers for a path: mode, uid, gid, size, nlink, atime, mtime, ctime (ms). */
+static void stat_of(const double *f, struct stat *st) {
   st->st_mode = (mode_t)f[0];
   st->st_uid = (uid_t)f[1];
   st->st_gid = (gid_t)f[2];
@@ -184,6 +179,30 @@ static int fill_stat(napi_env env, napi_value v, struct stat *st) {
   st->st_ctim = (struct timespec){(time_t)(f[7] / 1000), (long)((uint64_t)f[7] % 1000) * 1000000};
   st->st_blksize = 4096;
   st->st_blocks = (st->st_size + 511) / 512;
+}
+
+static int fill_stat(napi_env env, napi_value v, struct stat *st) {
+  napi_typedarray_type type;
+  size_t n;
+  void *data;
+  if (napi_get_typedarray_info(env, v, &type, &n, &data, NULL, NULL) != napi_ok || type != napi_float64_array || n < 8)
+    return -EIO;
+  stat_of(data, st);
+  return 0;
+}
+
+/* readdir's attributes: a Float64Array of 8 fields (fill_stat's) per name; anything else leaves r->sts NULL. */
+static int fill_stats(napi_env env, napi_value v, req_t *r) {
+  napi_typedarray_type type;
+  size_t n;
+  void *data;
+  if (napi_get_typedarray_info(env, v, &type, &n, &data, NULL, NULL) != napi_ok || type != napi_float64_array ||
+      n < r->n_names * 8)
+    return 0;
+  r->sts = calloc(r->n_names ? r->n_names : 1, sizeof(struct stat));
+  if (!r->sts) return -ENOMEM;
+  const double *f = data;
+  for (size_t i = 0; i < r->n_names; i++, f += 8) stat_of(f, &r->sts[i]);
   return 0;
 }
 
@@ -222,11 +241,12 @@ static int fill_read(napi_env env, napi_value v, req_t *r, int result) {
   return (int)count;
 }
 
-/* reply(mount, id, result, a?, b?): getattr a=Float64Array[8]; readdir a=names, b=Uint8Array isDir;
- * open a=fh; read a=bytes (result = how many). False when the request was already answered. */
+/* reply(mount, id, result, a?, b?, c?): getattr a=Float64Array[8]; readdir a=names, b=Uint8Array isDir,
+ * c=Float64Array[8 per name] (optional: attributes for readdirplus); open a=fh; read a=bytes (result = how many).
+ * False when the request was already answered. */
 napi_value reply_js(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value a[5], out;
+  size_t argc = 6;
+  napi_value a[6], out;
   napi_get_cb_info(env, info, &argc, a, NULL, NULL);
   mount_t *m = NULL;
   int64_t id = 0;
@@ -238,7 +258,10 @@ napi_value reply_js(napi_env env, napi_callback_info info) {
   req_t *r = mount_take(m, (uint64_t)id);
   if (r && result >= 0) {
     if (r->op == OP_GETATTR) result = argc > 3 ? fill_stat(env, a[3], r->st) : -EIO;
-    else if (r->op == OP_READDIR) result = argc > 4 ? fill_names(env, a[3], a[4], r) : -EIO;
+    else if (r->op == OP_READDIR) {
+      result = argc > 4 ? fill_names(env, a[3], a[4], r) : -EIO;
+      if (result == 0 && argc > 5) result = fill_stats(env, a[5], r);
+    }
     else if (r->op == OP_OPEN) {
       int64_t fh = 0;
       if (argc < 4 || napi_get_value_int64(env, a[3], &fh) != napi_ok) result = -EIO;

@@ -27,6 +27,7 @@ typedef struct req {
   struct stat *st; /* getattr */
   char **names;    /* readdir: filled by reply, freed by the FUSE thread */
   unsigned char *dirs;
+  struct stat *sts; /* readdir: each name's attributes (readdirplus), or NULL; freed by the FUSE thread */
   size_t n_names;
   uint64_t out_fh; /* open */
   int result;

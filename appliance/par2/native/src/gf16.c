@@ -27,7 +27,7 @@
 
 #define POLY 0x1100B
 #define ORDER 65535
-#define BLOCK 16384 /* bytes of a column block in mulAddMany: sources and destinations of a block fit in L2 */
+#define BLOCK 4096 /* bytes of a column block in mulAddMany: a destination block and a batch of source blocks stay in L1/L2 */
 
 static uint16_t gf_log[65536];
 static uint16_t gf_exp[2 * ORDER + 1];

@@ -12,9 +12,9 @@ import { useConfirm } from '../../components/useConfirm';
 import { formatBytes } from '../../lib/format';
 import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useLive, wantLiveTopic } from '../../lib/live';
-import { todayOf } from './rules';
+import { FETCH_CLASS_LABELS, todayOf } from './rules';
 import { endedColumns, openColumns } from './streamColumns';
-import { READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
+import { FETCH_CLASSES, READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
 import './streams.css';
 
 /** How often the screen asks again while the live channel is down (docs/console.md, Streams). */
@@ -73,6 +73,7 @@ export function StreamsPage() {
   const openCols = useMemo(() => openColumns({ max, onEnd: askEnd }), [max, askEnd]);
   const endedCols = useMemo(() => endedColumns(max), [max]);
   const today = todayOf(list.data?.bytes_by_class);
+  const fetchedToday = list.data?.fetched_by_class[0];
 
   return (
     <section className="list-page" aria-label="Streams">
@@ -88,6 +89,15 @@ export function StreamsPage() {
           <div key={c} className="stat-tile stat-tile--neutral">
             <dt>{c === 'player' ? 'Players today' : 'Scanners today'}</dt>
             <dd>{today ? formatBytes(today.bytes[c]) : '–'}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <dl className="stat-tiles" aria-label="Bytes fetched from Usenet today by class">
+        {FETCH_CLASSES.map((c) => (
+          <div key={c} className="stat-tile stat-tile--neutral">
+            <dt>{FETCH_CLASS_LABELS[c]} fetched today</dt>
+            <dd>{fetchedToday ? formatBytes(fetchedToday.bytes[c]) : '–'}</dd>
           </div>
         ))}
       </dl>

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientLabel, formatBuffered, formatRate, formatRateVsBitrate, formatStalls, formatTtfb } from './rules';
+import {
+  clientLabel,
+  formatBuffered,
+  formatServing,
+  formatRate,
+  formatRateVsBitrate,
+  formatStalls,
+  formatTtfb,
+} from './rules';
 
 test('the client is its address and user agent, or the FUSE reading process', () => {
   assert.equal(clientLabel({ client: { address: '10.0.0.2', user_agent: 'VLC/3.0' } }), '10.0.0.2 · VLC/3.0');
@@ -29,4 +37,13 @@ test('the rate against the media bitrate, and the bytes buffered ahead', () => {
   assert.equal(formatBuffered(null), '–');
   assert.equal(formatBuffered(0), '–');
   assert.match(formatBuffered(3 * MIB), /^3(\.0+)? MB$/);
+});
+
+test('connections and providers read as one cell', () => {
+  assert.equal(
+    formatServing({ connections: 2, providers: ['news.a.example', 'news.b.example'] }),
+    '2 · news.a.example, news.b.example',
+  );
+  assert.equal(formatServing({ connections: 0, providers: ['news.a.example'] }), '0 · news.a.example');
+  assert.equal(formatServing({ connections: null, providers: [] }), '–');
 });

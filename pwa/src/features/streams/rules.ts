@@ -1,5 +1,5 @@
 import { formatBytes } from '../../lib/format';
-import type { ClassBytesDay, StreamInfo } from './streamsApi';
+import type { ClassBytesDay, FetchedBytesDay, StreamInfo } from './streamsApi';
 
 /** Who reads, in one line: the HTTP client's address and user agent, or the FUSE reading process. */
 export function clientLabel(s: Pick<StreamInfo, 'client'>): string {
@@ -40,4 +40,18 @@ export function formatRateVsBitrate(s: Pick<StreamInfo, 'rate_bps' | 'media_bitr
 /** Bytes buffered ahead of the reader, '–' when none or unknown. */
 export function formatBuffered(bytes: number | null): string {
   return bytes ? formatBytes(bytes) : '–';
+}
+
+export const FETCH_CLASS_LABELS: Record<keyof FetchedBytesDay['bytes'], string> = {
+  player: 'Player reads',
+  read_ahead: 'Read-ahead',
+  scanner: 'Scanners',
+  health: 'Health checks',
+  import: 'Imports',
+};
+
+/** The provider connections a stream holds and who serves it: "2 · news.example.com"; '–' when neither is known. */
+export function formatServing(s: Pick<StreamInfo, 'connections' | 'providers'>): string {
+  const parts = [s.connections === null ? '' : String(s.connections), s.providers.join(', ')].filter(Boolean);
+  return parts.join(' · ') || '–';
 }

@@ -2,7 +2,15 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import { Badge } from '../../components/Badge';
 import type { SelectableFeatures } from '../../components/SelectableTable';
 import { formatBytes, formatRelativeTime, shortenMiddle } from '../../lib/format';
-import { clientLabel, formatBuffered, formatRateVsBitrate, formatStalls, formatTtfb, FRONT_LABELS } from './rules';
+import {
+  clientLabel,
+  formatBuffered,
+  formatRateVsBitrate,
+  formatServing,
+  formatStalls,
+  formatTtfb,
+  FRONT_LABELS,
+} from './rules';
 import type { EndedStreamInfo, StreamInfo } from './streamsApi';
 
 const open = createColumnHelper<SelectableFeatures, StreamInfo>();
@@ -69,6 +77,11 @@ export function openColumns(opts: {
       id: 'buffered',
       header: 'Buffered',
       cell: ({ row }) => formatBuffered(row.original.buffered_bytes),
+    }) as ColumnDef<SelectableFeatures, StreamInfo>,
+    open.display({
+      id: 'serving',
+      header: () => <span title="Commands on the wire now · the providers that served it">Connections · provider</span>,
+      cell: ({ row }) => <span className="streams-client">{formatServing(row.original)}</span>,
     }) as ColumnDef<SelectableFeatures, StreamInfo>,
     open.display({
       id: 'opened',

@@ -5,11 +5,12 @@ import type { StreamsHistoryResponse, StreamsResponse } from '../../../../applia
 export type {
   ClassBytesDay,
   EndedStreamInfo,
+  FetchedBytesDay,
   StreamInfo,
   StreamsHistoryResponse,
   StreamsResponse,
 } from '../../../../appliance/streams/streams.wire';
-export { READER_CLASSES } from '../../../../appliance/streams/streams.wire';
+export { FETCH_CLASSES, READER_CLASSES } from '../../../../appliance/streams/streams.wire';
 
 export const streamsKeys = {
   all: ['streams'] as const,
