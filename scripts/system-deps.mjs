@@ -17,10 +17,11 @@ export const SYSTEM_DEPS = {
     tiers: ['unit', 'integration', 'e2e'],
   },
   // Real media files (tests/support/media/ffmpeg.ts) for the container duration probe; ffprobe checks its readings.
+  // The contention bench makes its library with ffmpeg and scans it with ffprobe.
   ffmpeg: {
     check: ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'],
     packages: ['ffmpeg'],
-    tiers: ['unit', 'integration', 'e2e'],
+    tiers: ['unit', 'integration', 'e2e', 'bench'],
   },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration', 'bench'] },
   // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.

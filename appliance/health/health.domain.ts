@@ -95,6 +95,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       // Auto repair only while monitoring is on (the console offers it only then).
       autoRepair: health().enabled && health().auto_repair_enabled,
       maxRepairRetries: health().max_repair_retries,
+      delayMs: health().repair_delay_minutes * 60_000,
     }),
     brake,
     logger: log.child('repair'),

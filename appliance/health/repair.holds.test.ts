@@ -87,3 +87,22 @@ test('a fingerprint is the sorted message-ids: the order an NZB lists them in do
   assert.notEqual(a, layoutFingerprint({ segments: [seg('b@x'), seg('a@x'), seg('d@x')] }));
   assert.match(a, /^[0-9a-f]{64}$/);
 });
+
+test('with repair_delay_minutes a wave engages the brake before any arr is asked; one bad file waits, then is repaired', async () => {
+  h = await healthHarness({ auto_repair_enabled: true, repair_delay_minutes: 30, max_concurrent_jobs: 4 });
+  const lone = await corrupt('Lone');
+  assert.equal(lone.status, 'corrupted');
+  assert.equal(h.repairer.calls.length, 0, 'not at once');
+  assert.equal(lone.repairNextAt, h.clock.now() + 30 * 60_000);
+  await h.clock.advance(30 * 60_000);
+  await h.until(() => h.repairer.calls.length === 1);
+
+  for (let i = 0; i < 12; i++) await h.addFile(`Gone${i}`, 10);
+  for (let i = 0; i < 12; i++) h.articles.missing.add(`Gone${i}-0`);
+  for (let i = 0; i < 12; i++) await h.health.service.check(`/complete/movies/Gone${i}/Gone${i}.mkv`, undefined, false);
+  await h.drain();
+  assert.equal(h.health.repairs.brake().engaged, true);
+  await h.clock.advance(31 * 60_000);
+  await h.drain();
+  assert.equal(h.repairer.calls.length, 1, 'no file of the wave went to an arr');
+});

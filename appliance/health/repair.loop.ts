@@ -26,6 +26,8 @@ export interface RepairSettings {
   /** health.enabled && health.auto_repair_enabled. */
   autoRepair: boolean;
   maxRepairRetries: number;
+  /** health.repair_delay_minutes in ms: how long an automatic repair waits after the verdict. */
+  delayMs: number;
 }
 
 export const NOT_MANAGED = 'File not found in any arr: not managed by any configured Radarr or Sonarr instance';
@@ -60,6 +62,7 @@ export class RepairLoop {
   constructor(private readonly d: RepairLoopDeps) {}
 
   /**
+<<<<<<< HEAD
    * After a verdict: PAR2 first for any missing bytes; then repair a file that just turned corrupted through the
    * arrs, when auto repair is on. A file that was corrupted already is not asked about again on every re-check: its
    * retries run on their own back-off (runDue). `unlessPar2Repairs` runs unless PAR2 rebuilt the file.
@@ -76,6 +79,18 @@ export class RepairLoop {
     if (step.next === 'done') return;
     if (record.status !== 'corrupted' || previous === 'corrupted' || !this.d.settings().autoRepair) return;
     await this.attempt(step.record, false);
+=======
+   * After a verdict: repair a file that just turned corrupted, when auto repair is on (after
+   * `repair_delay_minutes`, through runDue). A file that was corrupted
+   * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
+   */
+  async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
+    const s = this.d.settings();
+    if (record.status !== 'corrupted' || previous === 'corrupted' || !s.autoRepair) return;
+    // Waiting lets a wave of bad verdicts engage the brake before the first of them has the arr delete anything.
+    if (s.delayMs > 0) await this.set(record.id, { repairNextAt: this.d.clock.now() + s.delayMs });
+    else await this.attempt(record, false);
+>>>>>>> main
   }
 
   /** Back-offs that are over (the runner calls this each cycle): PAR2 repairs that met an outage, arr repairs. */

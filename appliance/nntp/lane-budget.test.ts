@@ -8,14 +8,20 @@ import type { ReaderKind, RequestPriority } from './types.js';
 
 /** A provider of `n` open connections (only what the budget reads of it). */
 function provider(n: number) {
-  const conns = Array.from({ length: n }, () => ({}) as PooledConnection);
+  const conns = Array.from({ length: n }, () => ({ conn: { inflight: 0 } }) as unknown as PooledConnection);
   const p = { connections: new Set(conns), connectionLimit: () => n } as unknown as ProviderState;
   return { p, conns };
 }
 
 let ids = 0;
-const req = (priority: RequestPriority, reader?: ReaderKind, stream?: number): PoolRequest =>
-  createRequest('body', `<r${ids++}@t>`, priority, undefined, 0, () => undefined, { reader, stream });
+const req = (priority: RequestPriority, reader?: ReaderKind, stream?: number, kind: 'body' | 'stat' = 'body') =>
+  createRequest(kind, `<r${ids++}@t>`, priority, undefined, 0, () => undefined, { reader, stream });
+
+/** A command on the wire of `pc`, as the pool counts it. */
+function run(b: LaneBudget, r: PoolRequest, pc: PooledConnection): void {
+  b.started(r, pc);
+  (pc.conn as { inflight: number }).inflight++;
+}
 
 test('alone, a scanner (or a health check) may hold every connection', () => {
   const clock = new ManualClock();
@@ -24,7 +30,7 @@ test('alone, a scanner (or a health check) may hold every connection', () => {
   for (const pc of conns) {
     const r = req('stream', 'scanner');
     assert.ok(b.allows(r, p, pc, clock.now()));
-    b.started(r, pc);
+    run(b, r, pc);
   }
   assert.equal(b.held(p), 8);
   assert.ok(b.allows(req('health'), p, 'open', clock.now()));
@@ -40,15 +46,16 @@ test('while a player waits, background work holds at most its share of the conne
   for (const pc of conns) {
     const r = req('stream', 'scanner', 2);
     if (!b.allows(r, p, pc, clock.now())) continue;
-    b.started(r, pc);
+    run(b, r, pc);
     placed.push(pc);
   }
   assert.equal(placed.length, 2, 'a quarter of 8 connections');
   // nor a new connection, nor an import or a health check
   assert.equal(b.allows(req('import'), p, 'open', clock.now()), false);
   assert.equal(b.allows(req('health'), p, conns[5]!, clock.now()), false);
-  // a connection it holds already it may pipeline on
-  assert.ok(b.allows(req('stream', 'scanner'), p, placed[0]!, clock.now()));
+  // a connection it holds already a health check may pipeline on, a scanner's read never (a player would wait)
+  assert.ok(b.allows(req('health', undefined, undefined, 'stat'), p, placed[0]!, clock.now()));
+  assert.equal(b.allows(req('stream', 'scanner'), p, placed[0]!, clock.now()), false);
   // a player never queues behind background work, and takes any other connection
   assert.equal(b.allows(player, p, placed[0]!, clock.now()), false);
   assert.ok(b.allows(player, p, conns[7]!, clock.now()));
@@ -72,8 +79,7 @@ test('the budget holds for PLAYER_LINGER_MS after the player’s last request, t
   const clock = new ManualClock();
   const b = new LaneBudget(0.25);
   const { p, conns } = provider(4);
-  const held = req('health');
-  b.started(held, conns[0]!);
+  run(b, req('health'), conns[0]!);
   const player = req('stream', 'player', 1);
   b.submitted(player, clock.now());
   assert.equal(b.lingerEndsAt(clock.now()), undefined, 'its request still waits');

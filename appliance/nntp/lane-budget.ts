@@ -3,7 +3,8 @@
  * checks, imports) may hold at most `backgroundShare` of each provider's connections (at least one), and a
  * player's command never queues behind background work on a connection. A player reads while any of its requests
  * waits or runs, and for `lingerMs` after its last one (a paced player asks again within a few hundred ms). With
- * no player, background work gets the whole pool. Also counts each stream's commands in flight, for the players'
+ * no player, background work gets the whole pool. A scanner's read never pipelines behind another command, so a
+ * player who presses play during a library scan finds a connection free within one article's transfer. Also counts each stream's commands in flight, for the players'
  * turns in request-queue.ts.
  */
 import type { PooledConnection, ProviderState } from './provider-state.js';
@@ -79,6 +80,8 @@ export class LaneBudget {
   allows(r: PoolRequest, p: ProviderState, slot: Slot, now: number): boolean {
     const busyWithBackground = slot !== 'open' && (this.onConn.get(slot) ?? 0) > 0;
     if (isPlayer(r)) return !busyWithBackground;
+    // a scanner's read never pipelines: a player who comes waits for one article's transfer at most
+    if (r.lane === 'scan' && slot !== 'open' && slot.conn.inflight > 0) return false;
     if (!this.playerActive(now)) return true;
     // over budget (it held more before the player came): no more work until it is back within it
     const held = this.held(p);

@@ -20,7 +20,7 @@ test("a player's read goes before a scanner's reads queued earlier, and never be
   );
   const play = p.body('c8@t', { priority: 'stream', reader: 'player', stream: 2 }).then(() => order.push('play'));
   await Promise.all([...scans, play]);
-  // the scanner took both connections first (alone, with pipelining); the player goes on the first one freed
+  // the scanner took both connections first (alone); the player goes on the first one freed
   assert.ok(order.indexOf('play') <= 4, order.join(' '));
 });
 

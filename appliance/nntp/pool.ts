@@ -81,6 +81,17 @@ export class NntpPool {
     return this.submit<DecodedArticle>('body', messageId, opts);
   }
 
+  /**
+   * A player now waits for an article it asked for as read-ahead: if the request still waits, it goes to the head
+   * of the player lane (docs/nntp.md, "Lanes"). False when it is not waiting (on the wire, or unknown).
+   */
+  promote(messageId: string): boolean {
+    const id = normalizeMessageId(messageId);
+    if (!id || !this.queue.promote((r) => r.messageId === id && !r.settled)) return false;
+    this.pump();
+    return true;
+  }
+
   /** Whether any provider has the article. */
   async stat(messageId: string, opts: RequestOptions = {}): Promise<boolean> {
     try {

@@ -64,3 +64,21 @@ test('skipped requests keep their place; stop ends the pass', () => {
   assert.deepEqual(seen, ['x', 'y']);
   assert.deepEqual(order(q), ['x', 'y', 'z', 'h']);
 });
+
+test('a read-ahead request a player now waits for goes to the head of the player lane, urgent', () => {
+  const q = new PriorityQueue<Item>(() => 0);
+  q.push({ name: 'read', lane: 'play', stream: 1 });
+  for (const name of ['ahead1', 'ahead2', 'ahead3']) q.push({ name, lane: 'play-ahead', stream: 2 });
+  q.push({ name: 'scan', lane: 'scan' });
+  assert.ok(q.promote((it) => it.name === 'ahead3'));
+  assert.equal(
+    q.promote((it) => it.name === 'scan'),
+    false,
+    "a scanner's fetch keeps its lane",
+  );
+  assert.equal(
+    q.promote((it) => it.name === 'gone'),
+    false,
+  );
+  assert.deepEqual(order(q), ['ahead3', 'read', 'ahead1', 'ahead2', 'scan']);
+});

@@ -54,6 +54,24 @@ export class PriorityQueue<T extends Queued> {
     this.lanes.get(item.lane)!.unshift(item);
   }
 
+  /**
+   * The waiting read-ahead (or scan) request for `messageId` that a player now waits for: to the head of the
+   * `play` lane, urgent. False when none waits (it is on the wire already, or was never asked).
+   */
+  promote(matches: (item: T) => boolean): boolean {
+    for (const name of ['play-ahead', 'play'] as const) {
+      const lane = this.lanes.get(name)!;
+      const at = lane.findIndex(matches);
+      if (at < 0) continue;
+      const [item] = lane.splice(at, 1) as [T];
+      item.lane = 'play';
+      item.urgent = true;
+      this.lanes.get('play')!.unshift(item);
+      return true;
+    }
+    return false;
+  }
+
   remove(item: T): boolean {
     const lane = this.lanes.get(item.lane)!;
     const at = lane.indexOf(item);

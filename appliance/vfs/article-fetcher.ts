@@ -12,6 +12,8 @@ export interface ArticleSource {
     messageId: string,
     opts: { signal: AbortSignal; groups?: string[]; into?: Buffer } & FetchHow,
   ): Promise<Uint8Array>;
+  /** A reader now waits for an article fetched as read-ahead: the source may move it ahead of other read-ahead. */
+  promote?(messageId: string): void;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -42,6 +44,8 @@ interface Waiter {
 interface InFlight {
   controller: AbortController;
   waiters: Set<Waiter>;
+  /** Started as a player's read-ahead, and nobody has waited for it urgently yet. */
+  ahead: boolean;
 }
 
 /**
@@ -71,13 +75,20 @@ export class ArticleFetcher {
       this.cache.pin(cached);
       return Promise.resolve(this.lease(cached));
     }
-    const flight = this.inFlight.get(messageId) ?? this.start(messageId, size, groups, how);
+    let flight = this.inFlight.get(messageId);
+    if (!flight) flight = this.start(messageId, size, groups, how);
+    else if (how.urgent && flight.ahead) {
+      // the reader waits for what was read ahead: it goes before the rest of the read-ahead
+      flight.ahead = false;
+      this.source.promote?.(messageId);
+    }
+    const joined = flight;
     return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
-        flight.waiters.delete(waiter);
-        if (flight.waiters.size === 0 && this.inFlight.get(messageId) === flight) {
+        joined.waiters.delete(waiter);
+        if (joined.waiters.size === 0 && this.inFlight.get(messageId) === joined) {
           this.inFlight.delete(messageId);
-          flight.controller.abort();
+          joined.controller.abort();
         }
         reject(abortError());
       };
@@ -91,7 +102,7 @@ export class ArticleFetcher {
           reject(err);
         },
       };
-      flight.waiters.add(waiter);
+      joined.waiters.add(waiter);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -110,7 +121,11 @@ export class ArticleFetcher {
 
   private start(messageId: string, size: number, groups: string[] | undefined, how: FetchHow): InFlight {
     const controller = new AbortController();
-    const flight: InFlight = { controller, waiters: new Set() };
+    const flight: InFlight = {
+      controller,
+      waiters: new Set(),
+      ahead: how.readAhead === true && how.reader !== 'scanner',
+    };
     this.inFlight.set(messageId, flight);
     this.fetches++;
     const into = size > 0 ? this.cache.take(size) : undefined;

@@ -8,6 +8,7 @@ export interface BodyFetcher {
     opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer } & FetchHow,
   ): Promise<{ data: Uint8Array }>;
   linkFacts?(): LinkFacts | undefined;
+  promote?(messageId: string): boolean;
 }
 
 /**
@@ -22,6 +23,7 @@ export function poolArticleSource(pool: BodyFetcher): ArticleSource {
       const article = await pool.body(id, { priority: 'stream', signal, into, urgent, reader, readAhead, stream });
       return article.data;
     },
+    promote: (messageId) => void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`),
     link: () => pool.linkFacts?.(),
   };
 }

@@ -95,3 +95,25 @@ test('unclassified (no classifier wired), a handle reads as a player', async () 
   assert.equal(asked[0]?.reader, 'player');
   h.close();
 });
+
+test("a player's read that lands on an article still being read ahead asks the source to move it up", async () => {
+  const inner = new MapSource(articles);
+  const promoted: string[] = [];
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const source: ArticleSource = {
+    fetch: async (id, opts) => {
+      if (id === 'a3@test') await gate; // still on the wire when the player gets there
+      return inner.fetch(id, opts);
+    },
+    promote: (id) => promoted.push(id),
+  };
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
+  const h = handles.open(PATH, 'fuse', { pid: 44 }, { readAhead: () => 6 });
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead articles 1-4
+  const read = h.readInto(Buffer.alloc(4096), 21_000, 4096, sig); // article 3
+  assert.deepEqual(promoted, ['a3@test']);
+  release();
+  assert.equal(await read, 4096);
+  h.close();
+});

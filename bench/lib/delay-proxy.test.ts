@@ -102,6 +102,27 @@ test('the bandwidth cap paces the link: 2 MB at 20 MB/s take at least 100 ms', a
   }
 });
 
+test('a per-connection cap paces each connection alone: two connections carry twice what one does', async () => {
+  const link = await startDelayProxy({ target: { host: '127.0.0.1', port }, rttMs: 0, connectionBytesPerSec: 20e6 });
+  try {
+    const [a, b] = await Promise.all([connect(link.port), connect(link.port)]);
+    await Promise.all([readBytes(a!, 6), readBytes(b!, 6)]);
+    const t0 = performance.now();
+    const echoed = Promise.all([readBytes(a!, 2e6), readBytes(b!, 2e6)]);
+    a!.write(randomBytes(2e6));
+    b!.write(randomBytes(2e6));
+    await echoed;
+    const took = performance.now() - t0;
+    // each connection's 2 MB at its own 20 MB/s: at least 100 ms (a shared 20 MB/s cap would need 200)
+    assert.ok(took >= 99, `took ${took} ms`);
+    assert.equal(link.stats().bytesDown, 2 * (2e6 + 6));
+    a!.destroy();
+    b!.destroy();
+  } finally {
+    await link.stop();
+  }
+});
+
 test('a clean close travels through; stop() closes the listener and every relayed socket', async () => {
   const link = await startDelayProxy({ target: { host: '127.0.0.1', port }, rttMs: 10 });
   const s = await connect(link.port);

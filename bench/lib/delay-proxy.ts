@@ -1,7 +1,8 @@
 /**
  * An emulated network link on loopback (the kernel here has no `netem` qdisc): a TCP proxy that holds every chunk
  * for half the chosen round trip in each direction, in order, optionally behind a bandwidth cap shared by all
- * connections (one link). It works at the TCP level, so TLS passes through untouched.
+ * connections (one link) or a cap per connection (a provider that limits each connection's rate, as many do).
+ * It works at the TCP level, so TLS passes through untouched.
  *
  *   const link = await startDelayProxy({ target: { host, port }, rttMs: 20, bytesPerSec: 125e6 });
  *   // point the client at 127.0.0.1:link.port ... link.stats() ... await link.stop();
@@ -30,6 +31,11 @@ export interface DelayProxyOptions {
   rttMs: number;
   /** Bandwidth cap of the link per direction, shared by all connections; none by default. */
   bytesPerSec?: number;
+  /**
+   * Bandwidth cap of each connection per direction (a provider's per-connection rate); none by default. With it,
+   * every connection has lanes of its own (bytesPerSec is then not applied).
+   */
+  connectionBytesPerSec?: number;
   /** Bytes a connection may have in flight per direction (a TCP window); default 8 MiB. */
   windowBytes?: number;
   /** ACK every read at once (TCP_QUICKACK); default true. */
@@ -192,6 +198,17 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
   };
   const up = new Lane(half, opts.bytesPerSec, deliver);
   const down = new Lane(half, opts.bytesPerSec, deliver);
+  /** Every lane made (the shared two, and each connection's own under a per-connection cap), for stats and stop. */
+  const lanes: Lane[] = [up, down];
+  const lanesOf = (): [Lane, Lane] => {
+    if (!opts.connectionBytesPerSec) return [up, down];
+    const own: [Lane, Lane] = [
+      new Lane(half, opts.connectionBytesPerSec, deliver),
+      new Lane(half, opts.connectionBytesPerSec, deliver),
+    ];
+    lanes.push(...own);
+    return own;
+  };
 
   const inFlight = (p: Pipe) => p.queued + (p.peer()?.writableLength ?? 0);
   const maybeResume = (p: Pipe) => {
@@ -240,6 +257,7 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
 
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => {
     connections++;
+    const [up, down] = lanesOf();
     let upstream: net.Socket | undefined;
     const pipe = (from: net.Socket | undefined, to: () => net.Socket, peer: () => net.Socket | undefined): Pipe => ({
       from,
@@ -300,20 +318,22 @@ export async function startDelayProxy(opts: DelayProxyOptions): Promise<DelayPro
   return {
     port,
     stats: () => {
-      const lagCount = up.lagCount + down.lagCount;
+      const sum = (f: (l: Lane) => number, of = lanes) => of.reduce((s, l) => s + f(l), 0);
+      const lagCount = sum((l) => l.lagCount);
+      const ups = lanes.filter((_, i) => i % 2 === 0);
+      const downs = lanes.filter((_, i) => i % 2 === 1);
       return {
         connections,
         openSockets: sockets.size,
-        bytesUp: up.bytes,
-        bytesDown: down.bytes,
-        maxLagMs: Math.max(up.maxLag, down.maxLag),
-        meanLagMs: lagCount === 0 ? 0 : (up.lagSum + down.lagSum) / lagCount,
+        bytesUp: sum((l) => l.bytes, ups),
+        bytesDown: sum((l) => l.bytes, downs),
+        maxLagMs: Math.max(...lanes.map((l) => l.maxLag)),
+        meanLagMs: lagCount === 0 ? 0 : sum((l) => l.lagSum) / lagCount,
         windowStalls,
       };
     },
     async stop() {
-      up.stop();
-      down.stop();
+      for (const l of lanes) l.stop();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

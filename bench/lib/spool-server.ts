@@ -106,9 +106,14 @@ async function call<T>(srv: ChildServer, path: string, init?: RequestInit): Prom
 
 /** Uploads the fixture's NZB, waits (bounded) for the import, returns the virtual path of the file. */
 export async function importFixture(srv: ChildServer, f: Fixture, timeoutMs = 300_000): Promise<string> {
+  return `${await importNzb(srv, f.file.nzbXml, timeoutMs)}/${f.file.name}`;
+}
+
+/** Uploads an NZB, waits (bounded) for the import, returns the virtual path of its job's folder. */
+export async function importNzb(srv: ChildServer, nzbXml: string, timeoutMs = 300_000): Promise<string> {
   const form = new FormData();
   form.append('category', 'bench');
-  form.append('file', new Blob([f.file.nzbXml]), `Bench.${Date.now()}.nzb`);
+  form.append('file', new Blob([nzbXml]), `Bench.${Date.now()}.nzb`);
   const item = await call<{ id: number }>(srv, '/api/queue/upload', { method: 'POST', body: form });
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -116,7 +121,7 @@ export async function importFixture(srv: ChildServer, f: Fixture, timeoutMs = 30
       srv,
       `/api/queue/${item.id}`,
     );
-    if (q.status === 'completed') return `${q.target_path}/${f.file.name}`;
+    if (q.status === 'completed' && q.target_path) return q.target_path;
     if (q.status === 'failed') throw new Error(`import failed: ${q.error_message}`);
     if (Date.now() > until) throw new Error(`import still ${q.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));

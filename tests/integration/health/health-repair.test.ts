@@ -39,7 +39,14 @@ before(async () => {
     inn,
     {
       providers: [innProvider(inn, { port: relay.port })],
-      health: { enabled: true, auto_repair_enabled: true, check_interval_seconds: 86_400, max_retries: 1 },
+      // Repairs at once after the verdict: these tests follow single files, not waves.
+      health: {
+        enabled: true,
+        auto_repair_enabled: true,
+        check_interval_seconds: 86_400,
+        max_retries: 1,
+        repair_delay_minutes: 0,
+      },
       arrs: { enabled: true, radarr_instances: [instance(radarr)], sonarr_instances: [instance(sonarr)] },
     },
     { clock },

@@ -107,10 +107,14 @@ export interface HealthHarness {
   close(): Promise<void>;
 }
 
+/** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
 export async function healthHarness(health: Record<string, unknown> = {}): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
-  writeFileSync(configPath, stringify({ health: { enabled: true, check_interval_seconds: 60, ...health } }));
+  writeFileSync(
+    configPath,
+    stringify({ health: { enabled: true, check_interval_seconds: 60, repair_delay_minutes: 0, ...health } }),
+  );
   const log = memoryLogger();
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
