@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { migrate, openStore } from '../store/index.js';
 import { memoryArticles, tempVfs } from '../../tests/support/vfs/memory.js';
+import { isPackedLayout } from '../layout/index.js';
+import { realisticLayout } from '../../tests/support/nzb/realistic-layouts.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
 import type { VfsNode } from './types.js';
@@ -113,6 +115,33 @@ test('migration 2 turns stored layouts of the old shape into the one layout mode
     assert.deepEqual(tree.layout('bare'), { size: 3, segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
   } finally {
     store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('layouts are stored packed, read back equal, and stay decoded while read until written again', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-packed-'));
+  const store = openStore({ rootPath: dir });
+  try {
+    const layouts = store.openDb('vfs-layouts');
+    const tree = new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts });
+    const big = realisticLayout({ articles: 10_000, style: 'random-hex' });
+    await tree.storeLayout('big', big);
+    const raw = layouts.get('big') as Uint8Array;
+    assert.ok(isPackedLayout(raw), 'stored packed');
+    assert.ok(raw.length < 10_000 * 25, `${raw.length} bytes for 10,000 articles`);
+    const read = tree.layout('big')!;
+    assert.deepEqual(read, big);
+    assert.equal(tree.layout('big'), read, 'a second open is served from memory');
+    const other = realisticLayout({ articles: 20, style: 'sequential' });
+    await tree.write(() => tree.putLayout('big', other));
+    assert.deepEqual(tree.layout('big'), other, 'a write replaces what was kept');
+    await tree.write(() => tree.deleteLayout('big'));
+    assert.equal(tree.layout('big'), undefined);
+    await layouts.put('damaged', Buffer.concat([raw.subarray(0, 5), Buffer.from([1, 2, 3])]));
+    assert.throws(() => tree.layout('damaged'), /damaged packed layout: .*\(layout damaged\)/);
+  } finally {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

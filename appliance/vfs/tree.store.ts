@@ -1,5 +1,6 @@
 import type { Database } from 'lmdb';
 import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
+import { LayoutCache } from './layout-cache.js';
 import { ListingCache } from './listing-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
@@ -24,10 +25,14 @@ export interface VfsDatabases {
  * per article instead of ~100 as msgpack objects) and decoded here, so the VFS only ever sees `FileLayout`.
  */
 export class LmdbTreeStore implements TreeStore {
+  /** Layouts read lately, decoded (layout-cache.ts); a write of one forgets it. */
+  private readonly decoded = new LayoutCache();
   /** Listings read lately (listing-cache.ts); a write drops the folders it touches once it has committed. */
   private readonly listings = new ListingCache(LISTING_CACHE_NODES);
   /** The folders the write running now changes; null outside a write (reads inside one see its own writes). */
   private touched: Set<string> | null = null;
+  /** The layouts the write running now changes: forgotten again once it has committed. */
+  private layoutsWritten: Set<string> | null = null;
 
   constructor(private readonly db: VfsDatabases) {}
 
@@ -77,49 +82,72 @@ export class LmdbTreeStore implements TreeStore {
     this.listings.drop(dir);
   }
 
-  /** Decoded from its packed form; a record of the shape before migration 3 is read as it is. */
+  /** Decoded from its packed form (kept decoded while read: layout-cache.ts); a record of the shape before migration 3 is read as it is. */
   layout(id: string): FileLayout | undefined {
+    const cached = this.decoded.get(id);
+    if (cached) return cached;
     const value: unknown = this.db.layouts.get(id);
     if (value === undefined || !isPackedLayout(value)) return value as FileLayout | undefined;
+    let layout: FileLayout;
     try {
-      return decodeLayout(value);
+      layout = decodeLayout(value);
     } catch (e) {
       if (e instanceof LayoutCodecError) throw new LayoutCodecError(`${e.detail} (layout ${id})`);
       throw e;
     }
+    if (!this.touched) this.decoded.set(id, layout);
+    return layout;
   }
 
   putLayout(id: string, layout: FileLayout): void {
+    this.layoutWritten(id);
     void this.db.layouts.put(id, encodeLayout(layout));
   }
 
   deleteLayout(id: string): void {
+    this.layoutWritten(id);
     void this.db.layouts.remove(id);
   }
 
   /** Outside any transaction: commits the layout on its own (a new job's layouts go in before its nodes). */
   async storeLayout(id: string, layout: FileLayout): Promise<void> {
+    this.decoded.forget(id);
     await this.db.layouts.put(id, encodeLayout(layout));
+    this.decoded.forget(id); // a read while the commit was on its way kept the old one
+  }
+
+  /** A layout written inside `write`: forgotten now and again once the write has committed. */
+  private layoutWritten(id: string): void {
+    this.decoded.forget(id);
+    this.layoutsWritten?.add(id);
   }
 
   /** Outside any transaction: removes layouts stored for a job that was then refused. */
   async dropLayouts(ids: readonly string[]): Promise<void> {
+    ids.forEach((id) => this.decoded.forget(id));
     if (ids.length > 0) await this.db.layouts.transaction(() => ids.forEach((id) => void this.db.layouts.remove(id)));
+    ids.forEach((id) => this.decoded.forget(id));
   }
 
   /** Runs writes atomically: either the whole job/move lands or none of it does. */
   write<T>(action: () => T): Promise<T> {
     const touched = new Set<string>();
+    const layouts = new Set<string>();
     const run = () => {
       this.touched = touched;
+      this.layoutsWritten = layouts;
       try {
         return action();
       } finally {
         this.touched = null;
+        this.layoutsWritten = null;
       }
     };
-    // Dropped again once committed: a listing read while the commit was on its way still held the old children.
-    return this.db.nodes.transaction(run).finally(() => touched.forEach((dir) => this.listings.drop(dir)));
+    // Dropped again once committed: a listing or layout read while the commit was on its way still held the old one.
+    return this.db.nodes.transaction(run).finally(() => {
+      touched.forEach((dir) => this.listings.drop(dir));
+      layouts.forEach((id) => this.decoded.forget(id));
+    });
   }
 }
 

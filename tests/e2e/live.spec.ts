@@ -160,8 +160,11 @@ test('with /api/live blocked the footer says Polling and the page still updates 
   expect(attempts).toBeGreaterThan(0);
 });
 
-test('offline: the last known queue and dashboard figures are shown with their age', async ({ page }) => {
+test('offline: the last known queue, health and dashboard figures are shown with their age', async ({ page }) => {
   await signIn(page, ADMIN);
+  await page.goto('/health');
+  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'corrupted');
+  await page.waitForTimeout(1_000); // written half a second after it arrives (a reload before then loses it)
   await page.goto('/queue');
   await expect(queueRow(page, 'Polled.Movie.nzb')).toBeVisible();
   await expect(tile(page, 'Completed')).toHaveText('3');
@@ -178,6 +181,8 @@ test('offline: the last known queue and dashboard figures are shown with their a
   for (const name of ['Live.Movie.nzb', 'Verdict.Movie.nzb', 'Polled.Movie.nzb']) {
     await expect(queue.getByRole('row').filter({ hasText: name })).toContainText('completed');
   }
+  const health = page.getByRole('table', { name: 'Last known health' });
+  await expect(health.getByRole('row').filter({ hasText: 'Verdict.Movie.mkv' })).toContainText('corrupted');
   const figures = page.getByRole('region', { name: 'Last known data' }).locator('dl div');
   await expect(figures.filter({ hasText: 'Completed' }).getByRole('definition')).toHaveText('3');
 });

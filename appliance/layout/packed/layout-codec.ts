@@ -129,21 +129,40 @@ function decodeBody(r: ByteReader): FileLayout {
   const ids = readIds(r, n);
   if (r.remaining !== 0) throw new LayoutCodecError(`${r.remaining} bytes after the last column`);
   const postCount = layout.posts?.length ?? 0;
-  const segments = new Array<LayoutSegment>(n);
   for (let i = 0; i < n; i++) {
-    const s: LayoutSegment = { messageId: ids[i]!, start: starts[i]!, end: ends[i]! };
-    if (offsets!.has(i)) s.articleOffset = offsets!.values[i]!;
-    if (sizes!.has(i)) s.articleSize = sizes!.values[i]!;
-    if (numbers!.has(i)) s.number = numbers!.values[i]!;
-    if (encoded!.has(i)) s.bytes = encoded!.values[i]!;
-    if (posts!.has(i)) {
-      const p = posts!.values[i]!;
-      if (!(Number.isInteger(p) && p >= 0 && p < postCount)) {
-        throw new LayoutCodecError(`segment ${i} names post ${p} of ${postCount}`);
-      }
-      s.post = p;
+    const p = posts!.values[i]!;
+    if (posts!.has(i) && !(Number.isInteger(p) && p >= 0 && p < postCount)) {
+      throw new LayoutCodecError(`segment ${i} names post ${p} of ${postCount}`);
     }
-    segments[i] = s;
+  }
+  const segments = new Array<LayoutSegment>(n);
+  if (
+    offsets!.has === nobody &&
+    sizes!.has === nobody &&
+    [numbers, encoded, posts].every((o) => o!.has === everybody)
+  ) {
+    // a posted file as the importer writes it: one object shape for every segment
+    const [num, byt, pst] = [numbers!.values, encoded!.values, posts!.values];
+    for (let i = 0; i < n; i++) {
+      segments[i] = {
+        messageId: ids[i]!,
+        start: starts[i]!,
+        end: ends[i]!,
+        number: num[i]!,
+        bytes: byt[i]!,
+        post: pst[i]!,
+      };
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const s: LayoutSegment = { messageId: ids[i]!, start: starts[i]!, end: ends[i]! };
+      if (offsets!.has(i)) s.articleOffset = offsets!.values[i]!;
+      if (sizes!.has(i)) s.articleSize = sizes!.values[i]!;
+      if (numbers!.has(i)) s.number = numbers!.values[i]!;
+      if (encoded!.has(i)) s.bytes = encoded!.values[i]!;
+      if (posts!.has(i)) s.post = posts!.values[i]!;
+      segments[i] = s;
+    }
   }
   layout.segments = segments;
   return layout;
@@ -160,7 +179,7 @@ const everybody = () => true;
 
 function readOptional(r: ByteReader, n: number): Optional {
   const presence = r.byte();
-  if (presence === NONE) return { has: nobody, values: new Float64Array(0) };
+  if (presence === NONE) return { has: nobody, values: new Float64Array(n) };
   if (presence === ALL) return { has: everybody, values: readInts(r, n) };
   if (presence !== SOME) throw new LayoutCodecError(`unknown presence ${presence}`);
   const flags = readInts(r, n);
