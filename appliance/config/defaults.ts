@@ -98,11 +98,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     segment_sample_percentage: 5,
     repair_breaker_percent: 30,
     repair_breaker_window_minutes: 30,
-<<<<<<< HEAD
     par2_patch_max_mb: 4096,
-=======
     repair_delay_minutes: 30,
->>>>>>> main
   },
   providers: [],
   rclone: {

@@ -62,10 +62,10 @@ export class RepairLoop {
   constructor(private readonly d: RepairLoopDeps) {}
 
   /**
-<<<<<<< HEAD
-   * After a verdict: PAR2 first for any missing bytes; then repair a file that just turned corrupted through the
-   * arrs, when auto repair is on. A file that was corrupted already is not asked about again on every re-check: its
-   * retries run on their own back-off (runDue). `unlessPar2Repairs` runs unless PAR2 rebuilt the file.
+   * After a verdict: PAR2 first for any missing bytes (docs/health.md "PAR2 repair"); then repair a file that just
+   * turned corrupted through the arrs, when auto repair is on (after `repair_delay_minutes`, through runDue). A file
+   * that was corrupted already is not asked about again on every re-check: its retries run on their own back-off
+   * (runDue). `unlessPar2Repairs` runs unless PAR2 rebuilt the file.
    */
   async afterVerdict(
     record: HealthRecord,
@@ -77,20 +77,11 @@ export class RepairLoop {
     if (step.next === 'done' && step.record.repairedFrom === 'par2') return;
     await unlessPar2Repairs();
     if (step.next === 'done') return;
-    if (record.status !== 'corrupted' || previous === 'corrupted' || !this.d.settings().autoRepair) return;
-    await this.attempt(step.record, false);
-=======
-   * After a verdict: repair a file that just turned corrupted, when auto repair is on (after
-   * `repair_delay_minutes`, through runDue). A file that was corrupted
-   * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
-   */
-  async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
     const s = this.d.settings();
     if (record.status !== 'corrupted' || previous === 'corrupted' || !s.autoRepair) return;
     // Waiting lets a wave of bad verdicts engage the brake before the first of them has the arr delete anything.
     if (s.delayMs > 0) await this.set(record.id, { repairNextAt: this.d.clock.now() + s.delayMs });
-    else await this.attempt(record, false);
->>>>>>> main
+    else await this.attempt(step.record, false);
   }
 
   /** Back-offs that are over (the runner calls this each cycle): PAR2 repairs that met an outage, arr repairs. */

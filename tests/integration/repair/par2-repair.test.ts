@@ -36,6 +36,7 @@ before(async () => {
       check_interval_seconds: 86_400,
       max_retries: 1,
       check_all_segments: true,
+      repair_delay_minutes: 0,
     },
     arrs: { enabled: true, radarr_instances: [fakeArrInstance(radarr, { root_folder: ROOT })] },
   });
