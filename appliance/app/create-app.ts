@@ -35,6 +35,7 @@ import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
 import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
+import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
 
@@ -277,6 +278,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       repairer: () => repairer,
       events,
+      // Scheduled checks yield to players (app/health-playback.ts).
+      playback: playbackLoad(streams.registry, pool),
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;

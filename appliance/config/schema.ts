@@ -111,6 +111,17 @@ export const healthSchema = z.strictObject({
   // docs/health.md "The repair brake": an automatic repair waits this long after the verdict, so a wave can engage
   // the brake before any arr deletes anything (0: at once).
   repair_delay_minutes: intRange(0, 1440),
+  // What checks may spend (token buckets, docs/health.md "Budget"): articles STATed and fetched whole per hour.
+  stat_budget_per_hour: intRange(100, 10_000_000),
+  body_budget_per_hour: intRange(1, 1_000_000),
+  // Age tiers (docs/health.md "Schedule"): younger than new_max_age_days is new, than recent_max_age_days recent.
+  tier_new_max_age_days: intRange(1, 3650),
+  tier_new_interval_hours: intRange(1, 8760),
+  tier_recent_max_age_days: intRange(1, 3650),
+  tier_recent_interval_hours: intRange(1, 8760),
+  tier_old_interval_hours: intRange(1, 8760),
+  // The Health screen's "verified in the last N days".
+  verified_window_days: intRange(1, 365),
 });
 
 export const providerSchema = z.strictObject({

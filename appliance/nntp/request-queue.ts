@@ -89,10 +89,20 @@ export class PriorityQueue<T extends Queued> {
     for (const name of LANES) {
       const lane = this.lanes.get(name)!;
       if (lane.length === 0) continue;
-      const order = PLAYER_LANES.has(name) && this.inFlight ? this.turns(lane) : [...lane];
+      if (!PLAYER_LANES.has(name) || !this.inFlight) {
+        // FIFO, in place (the health and import lanes may hold thousands of STATs)
+        for (let i = 0; i < lane.length && looked < limit; looked++) {
+          const verdict = place(lane[i]!);
+          if (verdict === 'stop') return;
+          if (verdict === 'taken') lane.splice(i, 1);
+          else i++;
+        }
+        if (looked >= limit) return;
+        continue;
+      }
       const taken = new Set<T>();
       let stop = false;
-      for (const item of order) {
+      for (const item of this.turns(lane)) {
         if (looked++ >= limit) break;
         const verdict = place(item);
         if (verdict === 'taken') taken.add(item);

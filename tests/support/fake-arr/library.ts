@@ -23,6 +23,8 @@ export interface BlocklistEntry {
   historyId: number;
   downloadId?: string;
   sourceTitle?: string;
+  /** Sonarr: the episodes the release was for (all of a season pack's). */
+  episodeIds?: number[];
 }
 
 export type ParseAnswer = { movieId: number } | { seriesId: number; episodeIds: number[] };

@@ -184,22 +184,49 @@ function historyPage(lib: FakeLibrary, q: URLSearchParams) {
   };
 }
 
-/** POST history/failed/{id}: blocklist the release, and search again when "Redownload Failed" is on (as the arr). */
+/**
+ * POST history/failed/{id}, as the arrs' FailedDownloadService.MarkAsFailed does it: every "grabbed" record with the
+ * same download id is marked failed (a season pack grabbed once has one per episode), the release is blocklisted
+ * once with all its episodes, and a "downloadFailed" record is written per grab. With "Redownload Failed" on, the
+ * arr searches again for everything the release was for: one episode (EpisodeSearch), a whole season of one series
+ * (SeasonSearch), else every episode (EpisodeSearch of them all). Files the arr has are kept; a search only
+ * replaces one when it finds an upgrade.
+ */
 function markFailed(ctx: RouteContext, id: number): RouteAnswer {
   const { lib } = ctx;
   const rec = lib.history.get(id);
   if (!rec) return notFound;
-  rec.failed = true;
-  lib.blocklist.push({ historyId: id, downloadId: rec.downloadId, sourceTitle: rec.sourceTitle });
-  const failedId = lib.id('history');
-  lib.history.set(failedId, { ...rec, id: failedId, eventType: 'downloadFailed', failed: undefined });
-  if (ctx.autoRedownloadFailed) {
-    if (rec.movieId !== undefined) lib.queueCommand({ name: 'MoviesSearch', movieIds: [rec.movieId] }, 'redownload');
-    else if (rec.episodeId !== undefined) {
-      lib.queueCommand({ name: 'EpisodeSearch', episodeIds: [rec.episodeId] }, 'redownload');
-    }
+  const sameDownload = [...lib.history.values()].filter(
+    (r) => r.eventType === 'grabbed' && rec.downloadId && r.downloadId === rec.downloadId,
+  );
+  const grabs = [rec, ...sameDownload.filter((r) => r.id !== rec.id)];
+  for (const g of grabs) {
+    g.failed = true;
+    const failedId = lib.id('history');
+    lib.history.set(failedId, { ...g, id: failedId, eventType: 'downloadFailed', failed: undefined });
   }
+  const episodeIds = [...new Set(grabs.map((g) => g.episodeId).filter((e): e is number => e !== undefined))];
+  const entry = { historyId: id, downloadId: rec.downloadId, sourceTitle: rec.sourceTitle };
+  lib.blocklist.push(episodeIds.length > 0 ? { ...entry, episodeIds } : entry);
+  if (!ctx.autoRedownloadFailed) return ok();
+  if (rec.movieId !== undefined) lib.queueCommand({ name: 'MoviesSearch', movieIds: [rec.movieId] }, 'redownload');
+  else if (episodeIds.length > 0) lib.queueCommand(episodeSearch(lib, episodeIds), 'redownload');
   return ok();
+}
+
+/** What Sonarr searches for after a failed release of these episodes (RedownloadFailedDownloadService). */
+function episodeSearch(lib: FakeLibrary, episodeIds: number[]): Record<string, unknown> {
+  if (episodeIds.length === 1) return { name: 'EpisodeSearch', episodeIds };
+  const episodes = episodeIds.map((e) => lib.episodes.get(e)).filter((e) => e !== undefined);
+  const seasons = new Set(episodes.map((e) => `${e.seriesId}:${e.seasonNumber}`));
+  if (seasons.size === 1) {
+    const { seriesId, seasonNumber } = episodes[0]!;
+    const inSeason = [...lib.episodes.values()].filter(
+      (e) => e.seriesId === seriesId && e.seasonNumber === seasonNumber,
+    );
+    if (inSeason.length === episodeIds.length) return { name: 'SeasonSearch', seriesId, seasonNumber };
+  }
+  return { name: 'EpisodeSearch', episodeIds };
 }
 
 function strip({ body: _b, source: _s, ...cmd }: ReceivedCommand) {

@@ -30,6 +30,7 @@ import {
 } from './healthApi';
 import { nextSort } from './rules';
 import { useHealthActions } from './useHealthActions';
+import { ScheduleCard } from './ScheduleCard';
 import { WorkerStatusCard } from './WorkerStatusCard';
 import './health.css';
 
@@ -130,6 +131,7 @@ export function HealthPage() {
         />
         <WorkerStatusCard />
       </div>
+      <ScheduleCard />
 
       <div className="card list-card">
         <ListToolbar

@@ -1,0 +1,96 @@
+/**
+ * A season pack repaired as Sonarr really behaves (FailedDownloadService.MarkAsFailed, modelled by the fake Sonarr
+ * in tests/support/fake-arr/routes.ts): marking one grab failed fails every grab of the same download id, blocklists
+ * the pack once and searches the whole season. Spool, asked to repair one broken episode, has the arr delete that
+ * episode's file only: the other episodes keep their records in Sonarr and their files in Spool.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
+import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
+import { cancelArticles } from '../../support/inn/cancel.js';
+import { buildNzb } from '../../support/inn/poster.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { checkAndWait, record } from '../health/support.js';
+import { api, innProvider, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
+
+const ROOT = '/data/spool';
+let inn: InnServer;
+let sonarr: FakeArr;
+let srv: TestServer;
+
+before(async () => {
+  inn = await ensureInn();
+  sonarr = await startFakeArr({ type: 'sonarr', autoRedownloadFailed: true });
+  srv = await startImportServer(inn, {
+    providers: [innProvider(inn)],
+    health: { enabled: true, auto_repair_enabled: true, check_interval_seconds: 86_400, repair_delay_minutes: 0 },
+    arrs: { enabled: true, sonarr_instances: [fakeArrInstance(sonarr, { root_folder: ROOT })] },
+  });
+});
+after(async () => {
+  await srv?.stop();
+  await sonarr?.close();
+});
+
+test('one broken episode of a season pack: Sonarr fails the whole grab and searches the season; only that episode is deleted', async () => {
+  const pack = 'Show.S01.1080p.WEB-GRP';
+  const posted = [];
+  for (let e = 1; e <= 3; e++)
+    posted.push(await inn.postFile(`Show.S01E0${e}.1080p.WEB-GRP.mkv`, randomBytes(60_000), { articleSize: 20_000 }));
+  const nzb = buildNzb(posted, inn.group, 'Spool Test <poster@spool.test>');
+  const up = await upload(srv.baseUrl, `${pack}.nzb`, nzb, { category: 'tv' });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  const app = srv.app();
+  const nzo = app.sabnzbd.nzo.of(item.id);
+  const paths = posted.map((p) => `${item.target_path}/${p.name}`);
+
+  // Sonarr grabbed the pack once (one "grabbed" record per episode, one download id) and imported each episode.
+  const show = sonarr.addSeries({ title: 'Show', path: '/tv/Show' });
+  const episodes = [1, 2, 3].map((n) => sonarr.addEpisode(show.id, { seasonNumber: 1, episodeNumber: n }));
+  const files = episodes.map((e, i) =>
+    sonarr.addEpisodeFile(show.id, { path: `${ROOT}${paths[i]}`, sceneName: pack, episodeIds: [e.id] }),
+  );
+  for (const e of episodes) sonarr.addGrab({ downloadId: nzo, seriesId: show.id, episodeId: e.id, sourceTitle: pack });
+
+  cancelArticles(inn, [posted[1]!.messageIds[0]!]);
+  assert.match((await checkAndWait(srv.baseUrl, paths[1]!)).status, /^(corrupted|repair_triggered)$/);
+  await waitFor(async () => (await record(srv.baseUrl, paths[1]!)).status === 'repair_triggered');
+
+  const lines = sonarr.callLines();
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('DELETE')),
+    [`DELETE episodefile/${files[1]!.id}`],
+    'only the broken episode',
+  );
+  assert.deepEqual([...sonarr.lib.episodeFiles.keys()], [files[0]!.id, files[2]!.id], 'the others keep their files');
+  // As Sonarr: the pack is blocklisted once, with all its episodes, and the whole season is searched.
+  assert.equal(sonarr.lib.blocklist.length, 1);
+  assert.deepEqual(sonarr.lib.blocklist[0]!.episodeIds?.sort(), episodes.map((e) => e.id).sort());
+  const failed = [...sonarr.lib.history.values()].filter((h) => h.eventType === 'downloadFailed');
+  assert.equal(failed.length, 3, 'every grab of the download id is failed');
+  assert.deepEqual(
+    sonarr.lib.commands.filter((c) => c.source === 'redownload').map((c) => c.body),
+    [{ name: 'SeasonSearch', seriesId: show.id, seasonNumber: 1 }],
+  );
+  assert.ok(!lines.includes('POST command'), 'Spool does not search again: the arr does');
+  // Nothing else changes in Spool: the good episodes are still there and healthy-or-unchecked, not repaired.
+  for (const p of [paths[0]!, paths[2]!]) {
+    const r = await record(srv.baseUrl, p);
+    assert.ok(['pending', 'healthy'].includes(r.status), `${p}: ${r.status}`);
+    const listed = await api(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(p)}`);
+    assert.equal(listed.status, 200, `${p} is still in Spool's tree`);
+  }
+  assert.deepEqual(sonarr.unexpected, []);
+});
+
+async function waitFor(cond: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
