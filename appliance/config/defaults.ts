@@ -98,6 +98,7 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     segment_sample_percentage: 5,
     repair_breaker_percent: 30,
     repair_breaker_window_minutes: 30,
+    par2_patch_max_mb: 4096,
     repair_delay_minutes: 30,
     stat_budget_per_hour: 100_000,
     body_budget_per_hour: 1200,

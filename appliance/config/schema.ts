@@ -106,6 +106,8 @@ export const healthSchema = z.strictObject({
   // The repair breaker: more than this share of checked files turning bad within the window pauses repairs.
   repair_breaker_percent: intRange(1, 100),
   repair_breaker_window_minutes: intRange(1, 1440),
+  // Bytes PAR2 repairs may keep on disk as patches (docs/health.md "PAR2 repair"); 0 turns PAR2 repair off.
+  par2_patch_max_mb: intRange(0, 1_048_576),
   // docs/health.md "The repair brake": an automatic repair waits this long after the verdict, so a wave can engage
   // the brake before any arr deletes anything (0: at once).
   repair_delay_minutes: intRange(0, 1440),

@@ -17,6 +17,7 @@ import type { HealthRecordJson, HealthScheduleJson } from './health.wire.js';
 import { RepairBrake, type BrakeSettings } from './repair.brake.js';
 import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
+import type { Par2Repairer } from './repair.par2.js';
 
 export interface HealthDeps {
   /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
@@ -36,6 +37,8 @@ export interface HealthDeps {
   repairer?: () => FileRepairer | undefined;
   /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
+  /** The PAR2 repair (appliance/repair), tried before the arrs; undefined when not built. */
+  par2?: () => Par2Repairer | undefined;
   /** Playback's load: scheduled checks yield to it (HealthRunner); app/health-playback.ts answers it. */
   playback?: () => PlaybackLoad;
 }
@@ -135,6 +138,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     brake,
     logger: log.child('repair'),
     events: deps.events,
+    par2: deps.par2,
   });
   const budget = healthBudget(deps.clock, () => ({
     stat: health().stat_budget_per_hour,
@@ -152,6 +156,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     brake,
     logger: log,
     events: deps.events,
+    patched: (path, start, end) => deps.par2?.()?.patched(path, start, end) ?? false,
   });
   const service = new HealthService({
     store,

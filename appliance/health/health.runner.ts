@@ -4,6 +4,7 @@ import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/ind
 import type { Logger } from '../logging/logger.js';
 import type { FileLayout, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
+import { verdictOf } from './check-plan.js';
 import { spender, type HealthBudget, type Reserved, type Spender } from './health.budget.js';
 import { bodiesPerCheck, statsPerCheck } from './health.pass.js';
 import { recheckDelayMs, retryDelayMs, tierOf, type AgeTiers } from './health.schedule.js';
@@ -55,6 +56,8 @@ export interface RunnerDeps {
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
+  /** True when a PAR2 repair's committed patches cover bytes [start, end) of the file (they read whole). */
+  patched?: (path: string, start: number, end: number) => boolean;
 }
 
 /**
@@ -343,10 +346,17 @@ export class HealthRunner {
 
   private async verdict(
     record: HealthRecord,
-    result: Extract<CheckResult, { kind: 'verdict' }>,
+    checked: Extract<CheckResult, { kind: 'verdict' }>,
     fingerprint: string,
   ): Promise<void> {
     const now = this.d.clock.now();
+    // Articles whose bytes a PAR2 repair rebuilt read whole from the patch store: they do not count against the file.
+    const patched = this.d.patched;
+    const open = patched ? checked.missing.filter((m) => !patched(record.path, m.start, m.end)) : checked.missing;
+    const repaired = open.length < checked.missing.length;
+    const result = repaired
+      ? { ...checked, missing: open, status: verdictOf(checked.total, checked.checked, open) }
+      : checked;
     const bad = result.missing.length > 0;
     const updated = await this.d.store.update(record.id, (r) => ({
       ...r,
@@ -361,18 +371,27 @@ export class HealthRunner {
       checkedSegments: result.checked,
       totalSegments: result.total,
       lastError: bad ? describeBad(result.missing, result.total) : null,
-      errorDetails: bad ? detailBad(result.missing) : null,
+      errorDetails: bad
+        ? detailBad(result.missing)
+        : repaired
+          ? 'Repaired from PAR2: missing articles read from the patch store'
+          : null,
+      repairedFrom: repaired ? 'par2' : null,
     }));
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.done(record, result.status);
     this.d.brake.record(now, result.status !== 'healthy');
-    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases").
-    if (result.status === 'corrupted' && updated)
-      await this.d.store.ledger
-        .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
-        .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
-    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
+    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases"),
+    // unless its own PAR2 recovery data rebuilt it (asked first, in afterVerdict).
+    const markBroken = async () => {
+      if (result.status === 'corrupted' && updated)
+        await this.d.store.ledger
+          .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
+          .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
+    };
+    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus, markBroken);
+    else await markBroken();
   }
 }
 

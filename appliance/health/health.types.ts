@@ -50,4 +50,11 @@ export interface HealthRecord {
   readEvidence: string[];
   checkedSegments: number;
   totalSegments: number;
+  /**
+   * The file reads whole because a PAR2 repair rebuilt its missing bytes (docs/health.md "PAR2 repair"); null or
+   * absent otherwise. Set by the repair, kept by verdicts that find only patched articles missing.
+   */
+  repairedFrom?: 'par2' | null;
+  /** A PAR2 repair could not reach the providers: it is tried again when the repair back-off is over. */
+  par2Retry?: boolean;
 }

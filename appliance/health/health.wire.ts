@@ -37,6 +37,8 @@ export interface HealthRecordJson {
   total_segments: number;
   /** When the scheduler will check the file next (null while a check runs or monitoring is off). */
   next_check: string | null;
+  /** 'par2': the file's missing bytes were rebuilt from the release's PAR2 recovery data and it reads whole. */
+  repaired_from: 'par2' | null;
 }
 
 /** GET /api/health/stats. */

@@ -1,13 +1,13 @@
 /**
- * Waiting requests in five FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
+ * Waiting requests in six FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
  * (`play`: its reads, the first article of each urgent at the head), the player's read-ahead (`play-ahead`), a
- * scanner's reads (`scan`), then health checks and imports. Within the two player lanes, players take turns: the
+ * scanner's reads (`scan`), then health checks, imports and PAR2 repairs (`repair`, docs/health.md "PAR2 repair"). Within the two player lanes, players take turns: the
  * stream with the fewest commands in flight and queued ahead goes first, so ten players share the link fairly
  * instead of the one that asked first taking it all.
  */
 import type { ReaderKind, RequestPriority } from './types.js';
 
-export const LANES = ['play', 'play-ahead', 'scan', 'health', 'import'] as const;
+export const LANES = ['play', 'play-ahead', 'scan', 'health', 'import', 'repair'] as const;
 export type Lane = (typeof LANES)[number];
 
 /** The lanes a player's work waits in; the others are background (pool-lanes.ts budgets them). */

@@ -29,6 +29,7 @@ const record = (over: Partial<HealthRecord>): HealthRecord => ({
   checked_segments: 0,
   total_segments: 0,
   next_check: null,
+  repaired_from: null,
   ...over,
 });
 
