@@ -84,20 +84,25 @@ export async function run_(log: (m: string) => void): Promise<string> {
     let setup: Setup | undefined;
     await withLink(f, rate, async (link) => {
       setup = await importAll(f, library, builds[0]![1], dataDir, mnt, link, log);
-      for (const [name, main] of builds) {
+      // SPOOL_BENCH_CONTENTION_ONLY=players: the ten players alone (=scan: the player and the scan alone)
+      for (const [name, main] of process.env.SPOOL_BENCH_CONTENTION_ONLY === 'players' ? [] : builds) {
         log(`${name}: the player alone, the scan alone, the scan with the player`);
         contention.push(await contentionRounds({ ...setup, main }, name, link, log));
       }
     });
     const ten: TenPlayers[] = [];
-    for (const [label, mbs] of [
+    // SPOOL_BENCH_CONTENTION_ONLY=scan: the player and the scan alone
+    const links = [
       ['a link that carries them all', 4],
       ['a link that cannot', 1.5],
-    ] as const) {
+    ] as const;
+    for (const [label, mbs] of process.env.SPOOL_BENCH_CONTENTION_ONLY === 'scan' ? [] : links) {
       await withLink(f, mbs * MB, async (link) => {
         for (const [build, main] of builds) {
           log(`${build}: ten players at 2 MB/s on ${label} (${CONNECTIONS} x ${mbs} MB/s)`);
           const players = await tenPlayers({ ...setup!, main }, link);
+          const at = players.flatMap((p) => p.stallsAt.map((t, i) => `${sec(t)} (${sec(p.stalls[i]!)})`));
+          log(`  stalls began at: ${at.join(', ') || 'none'}`);
           ten.push({ build, label, linkMBs: CONNECTIONS * mbs, players });
         }
       });

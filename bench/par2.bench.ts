@@ -27,6 +27,7 @@ interface ChildResult {
   solveMs: number;
   totalMs: number;
   baselineMb: number;
+  findVmHwmMb: number;
   vmHwmMb: number;
   findFetchedMb: number;
   solveFetchedMb: number;
@@ -101,7 +102,8 @@ export async function run(log: (m: string) => void): Promise<string> {
       `| Spool (reads from INN; find ${secs(ours.findMs)} reading ${ours.findFetchedMb.toFixed(0)} MiB, solve ` +
         `${secs(ours.solveMs)} reading ${ours.solveFetchedMb.toFixed(0)} MiB; ${ours.strip}-byte strips, ` +
         `${ours.backend} kernel) | ${secs(ours.totalMs)} (process ${secs(wallMs)}) | ` +
-        `${ours.vmHwmMb.toFixed(0)} MiB VmHWM (${ours.baselineMb.toFixed(0)} MiB at start) |`,
+        `${ours.vmHwmMb.toFixed(0)} MiB VmHWM (${ours.baselineMb.toFixed(0)} MiB at start, ` +
+        `${ours.findVmHwmMb.toFixed(0)} MiB after finding the damage) |`,
       `| par2 repair (par2cmdline, local files) | ${secs(theirsMs)} | ${theirsRss.toFixed(0)} MiB |`,
       '',
       `Spool / par2cmdline time: ${ratio.toFixed(2)} (${ratio <= 1 ? 'meets' : 'misses'} the target of at most 1). ` +

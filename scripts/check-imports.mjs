@@ -92,8 +92,8 @@ const LAYERS = [
   // Takes plain settings; knows no config file, user or route.
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
-  // rclone, the arrs, the import queue, file health, the SABnzbd service, the Streams view, the Prometheus metrics,
-  // notifications.
+  // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
+  // the Streams view, the Prometheus metrics, notifications.
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -106,6 +106,7 @@ const LAYERS = [
       'arrs',
       'importer',
       'health',
+      'repair',
       'sabnzbd',
       'streams',
       'metrics',

@@ -28,6 +28,7 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/corrupted', user, (ctx) => page(parseListQuery(ctx.query, { status: 'corrupted' })));
   router.get('/api/health/stats', user, () => s.stats());
   router.get('/api/health/worker/status', user, () => s.workerStatus());
+  router.get('/api/health/schedule', user, () => health.schedule());
   // The repair brake and the repair history (docs/health.md; an extension of the contract, docs/console-contract.md).
   router.get('/api/health/repairs', user, () => health.repairs.brake());
   router.post('/api/health/repairs/resume', { access: 'admin' }, (ctx) => health.repairs.resume(ctx.user.name));

@@ -24,6 +24,7 @@ import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
 import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
+import { buildPar2Repair, openRepairStores, wireRepairEvents } from './repair.js';
 import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
@@ -34,6 +35,7 @@ import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
 import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
+import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
 
@@ -218,7 +220,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
     const healthStore = openHealthStore(store, events);
+    // PAR2 repair's patches (rebuilt bytes) and kept PAR2 files: the reader serves the patches (docs/health.md).
+    const repairStores = openRepairStores(store, config);
     const streaming = buildStreaming({
+      patches: repairStores.patches,
       store,
       health: healthStore.verdicts,
       config,
@@ -237,6 +242,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       clock,
       events,
+      keepPar2: (id, files) => repairStores.par2Files.put(id, files),
       // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
       brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
     });
@@ -253,7 +259,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;
+    const par2 = buildPar2Repair({
+      stores: repairStores,
+      files: streaming.vfs,
+      client: pool,
+      health: healthStore,
+      config,
+      logger,
+    });
+    closers.push(wireRepairEvents(events, repairStores, logger.child('repair')));
     const health = createHealth({
+      par2: () => par2,
       store: healthStore,
       config,
       vfs: streaming.vfs,
@@ -262,6 +278,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
       repairer: () => repairer,
       events,
+      // Scheduled checks yield to players (app/health-playback.ts).
+      playback: playbackLoad(streams.registry, pool),
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;

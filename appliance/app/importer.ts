@@ -10,7 +10,7 @@ import { ImportRunner } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
 import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
 import { isUnstreamable } from '../importer/import-errors.js';
-import { NzbImporter } from '../importer/nzb-import.service.js';
+import { NzbImporter, type NzbImporterDeps } from '../importer/nzb-import.service.js';
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
@@ -36,6 +36,8 @@ export interface ImporterDeps {
   events: EventBus<SpoolEvents>;
   /** Tests shorten the back-off between retries. */
   retryDelay?: (attempt: number) => number;
+  /** Keeps a release's PAR2 layouts for a PAR2 repair later (appliance/repair). */
+  keepPar2?: NzbImporterDeps['keepPar2'];
   /** Releases a health verdict found broken (the health store's ledger): refused at import. */
   brokenRelease?: BrokenReleaseLookup;
 }
@@ -69,6 +71,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     settings: () => importSettings(deps.config),
     logger: log,
     events: deps.events,
+    keepPar2: deps.keepPar2,
     brokenRelease: deps.brokenRelease,
   });
   const startup = deps.config.get().import;

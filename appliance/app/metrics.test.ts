@@ -154,7 +154,7 @@ test('imports, health checks and repairs are counted by outcome', async () => {
   bus.emit('queue.item.changed', { ...item, status: 'failed', previous_status: 'processing' });
   bus.emit('health.check.done', { record_id: 5, outcome: 'corrupted' });
   bus.emit('health.check.done', { record_id: 6, outcome: 'inconclusive' });
-  const repair = { record_id: 5, path: PATH, manual: false, reason: null, will_retry: false };
+  const repair = { record_id: 5, path: PATH, manual: false, reason: null, will_retry: false, method: 'arr' as const };
   bus.emit('repair.requested', repair); // asked, not yet an outcome
   bus.emit('repair.done', repair);
   bus.emit('repair.failed', { ...repair, reason: 'arr down', will_retry: true });

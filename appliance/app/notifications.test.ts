@@ -55,7 +55,14 @@ function wired(enabled = true) {
 
 test('a subscriber only hands the notice over: emit returns at once though the target never answers', async () => {
   const w = wired();
-  const repair = { record_id: 1, path: '/complete/tv/S/e.mkv', manual: false, reason: 'no arr', will_retry: false };
+  const repair = {
+    record_id: 1,
+    path: '/complete/tv/S/e.mkv',
+    manual: false,
+    reason: 'no arr',
+    will_retry: false,
+    method: 'arr' as const,
+  };
   for (let i = 0; i < 3; i++) {
     const result: unknown = w.events.emit('repair.failed', repair);
     assert.equal(result, undefined);

@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
 import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
 import { LmdbTreeStore } from '../vfs/tree.store.js';
-import type { HealthVerdicts } from '../vfs/types.js';
+import type { HealthVerdicts, PatchedBytes } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
@@ -31,6 +31,8 @@ export interface StreamingDeps {
   health?: HealthVerdicts;
   /** Time for the read handles' time to first byte, stalls and progress throttle. */
   clock?: Clock;
+  /** Bytes PAR2 repairs rebuilt (appliance/repair): the reader serves them for articles gone from every provider. */
+  patches?: PatchedBytes;
 }
 
 /** The virtual tree and everything that serves it: the reader, WebDAV locks, the FUSE mount, rclone. */
@@ -57,7 +59,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
     health: deps.health,
     events: deps.events,
   });
-  const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config), deps.events);
+  const reader = new VfsReader(vfs, deps.source, () => readerSettings(deps.config), deps.events, deps.patches);
   const handles = new ReadHandles(reader, deps.clock ?? systemClock);
   const log = deps.logger.child('vfs');
   const locks = new LockManager();

@@ -106,9 +106,22 @@ export const healthSchema = z.strictObject({
   // The repair breaker: more than this share of checked files turning bad within the window pauses repairs.
   repair_breaker_percent: intRange(1, 100),
   repair_breaker_window_minutes: intRange(1, 1440),
+  // Bytes PAR2 repairs may keep on disk as patches (docs/health.md "PAR2 repair"); 0 turns PAR2 repair off.
+  par2_patch_max_mb: intRange(0, 1_048_576),
   // docs/health.md "The repair brake": an automatic repair waits this long after the verdict, so a wave can engage
   // the brake before any arr deletes anything (0: at once).
   repair_delay_minutes: intRange(0, 1440),
+  // What checks may spend (token buckets, docs/health.md "Budget"): articles STATed and fetched whole per hour.
+  stat_budget_per_hour: intRange(100, 10_000_000),
+  body_budget_per_hour: intRange(1, 1_000_000),
+  // Age tiers (docs/health.md "Schedule"): younger than new_max_age_days is new, than recent_max_age_days recent.
+  tier_new_max_age_days: intRange(1, 3650),
+  tier_new_interval_hours: intRange(1, 8760),
+  tier_recent_max_age_days: intRange(1, 3650),
+  tier_recent_interval_hours: intRange(1, 8760),
+  tier_old_interval_hours: intRange(1, 8760),
+  // The Health screen's "verified in the last N days".
+  verified_window_days: intRange(1, 365),
 });
 
 export const providerSchema = z.strictObject({

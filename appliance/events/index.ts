@@ -4,6 +4,7 @@ export type {
   DiskFullEvent,
   HealthCheckDoneEvent,
   RepairEvent,
+  RepairMethod,
   RepairBrakeEvent,
   SpoolEventName,
   SpoolEvents,

@@ -32,7 +32,7 @@ export interface RepairEvent {
   record_id: number;
   path: string;
   /** PAR2 recovery blocks in place, or the arr replacing the release. Absent: arr. */
-  method?: 'par2' | 'arr';
+  method?: RepairMethod;
   /** The arr instance that took the repair (repair.done through an arr). */
   instance?: string;
   /** Asked for by a person (POST /api/health/{id}/repair), not by the automatic loop. */
@@ -42,6 +42,9 @@ export interface RepairEvent {
   /** A failed repair that the loop will try again after a back-off. */
   will_retry: boolean;
 }
+
+/** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
+export type RepairMethod = 'par2' | 'arr';
 
 /** The repair brake engaged (too many files turned bad at once) or an admin released it (docs/health.md). */
 export interface RepairBrakeEvent {

@@ -2,6 +2,7 @@ import { bodyOutcome, mapLimit, statMany, type ArticleClient, type ArticleOutcom
 import { articleSizeOf } from '../layout/index.js';
 import type { VfsSegment } from '../vfs/types.js';
 import { planCheck, verdictOf } from './check-plan.js';
+import type { Spender } from './health.budget.js';
 import type { MissingArticle } from './health.types.js';
 import type { HealthVerdict } from './health.wire.js';
 
@@ -17,6 +18,10 @@ export interface CheckInput {
   evidence?: readonly string[];
   signal: AbortSignal;
   random?: () => number;
+  /** Where the check's STATs and BODYs are paid for (health.budget.ts): asked before each batch is sent. */
+  spend?: Spender;
+  /** STATs in flight (default STAT_CONCURRENCY; the runner narrows it while streams play). */
+  window?: number;
 }
 
 export type CheckResult =
@@ -40,18 +45,20 @@ export async function checkFile(client: ArticleClient, input: CheckInput): Promi
   );
   const outcomes = new Map<number, ArticleOutcome>();
   const stat = async (indexes: number[]) => {
+    await input.spend?.stat(indexes.length, input.signal);
     const got = await statMany(
       client,
       indexes.map((i) => segs[i]!.messageId),
       'health',
       input.signal,
-      STAT_CONCURRENCY,
+      input.window ?? STAT_CONCURRENCY,
     );
     indexes.forEach((index, k) => outcomes.set(index, got[k]!));
   };
   await stat(plan.stat);
   // BODY only where STAT said present: a missing article needs no download to be judged.
   const bodies = plan.body.filter((i) => outcomes.get(i)?.kind === 'present');
+  await input.spend?.body(bodies.length, input.signal);
   const bodyResults = await mapLimit(bodies, BODY_CONCURRENCY, (i) =>
     bodyOutcome(client, segs[i]!.messageId, 'health', input.signal, articleSizeOf(segs[i]!)),
   );

@@ -1,18 +1,23 @@
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { EventSink, SpoolEvents } from '../events/index.js';
-import type { ConfigService } from '../config/index.js';
+import type { ConfigService, HealthConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { toHealthJson } from './health.json.js';
-import { HealthRunner, type RunnerSettings } from './health.runner.js';
+import { healthBudget, type HealthBudget } from './health.budget.js';
+import { scheduleFigures } from './health.figures.js';
+import type { PassSettings } from './health.pass.js';
+import { HealthRunner, type PlaybackLoad, type RunnerSettings } from './health.runner.js';
+import type { AgeTiers } from './health.schedule.js';
 import { HealthService } from './health.service.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import type { HealthRecordJson } from './health.wire.js';
+import type { HealthRecordJson, HealthScheduleJson } from './health.wire.js';
 import { RepairBrake, type BrakeSettings } from './repair.brake.js';
 import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
+import type { Par2Repairer } from './repair.par2.js';
 
 export interface HealthDeps {
   /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
@@ -32,15 +37,23 @@ export interface HealthDeps {
   repairer?: () => FileRepairer | undefined;
   /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
+  /** The PAR2 repair (appliance/repair), tried before the arrs; undefined when not built. */
+  par2?: () => Par2Repairer | undefined;
+  /** Playback's load: scheduled checks yield to it (HealthRunner); app/health-playback.ts answers it. */
+  playback?: () => PlaybackLoad;
 }
 
 export interface HealthDomain {
   service: HealthService;
   runner: HealthRunner;
+  /** What scheduled checks may spend (the STAT and BODY buckets). */
+  budget: HealthBudget;
   /** The repair brake, the repair history and the broken releases (repair.control.ts). */
   repairs: RepairControl;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
+  /** GET /api/health/schedule: share verified, backlog, budget, full-pass time. */
+  schedule(): Promise<HealthScheduleJson>;
   /**
    * The tree's changes (file.added, file.removed, file.moved; wired in appliance/app/health-events.ts), applied
    * one after another in the order they came.
@@ -63,6 +76,34 @@ export function runnerSettings(config: ConfigService): RunnerSettings {
     intervalMs: h.check_interval_seconds * 1000,
     checkAll: h.check_all_segments,
     samplePercent: h.segment_sample_percentage,
+    tiers: ageTiers(config),
+  };
+}
+
+/** The age tiers (`tier_*` keys). */
+export function ageTiers(config: ConfigService): AgeTiers {
+  return passSettingsOf(config.get().health).tiers;
+}
+
+/** What the full-pass estimate reads (the budgets, the tiers, the sample). */
+export function passSettings(config: ConfigService): PassSettings {
+  return passSettingsOf(config.get().health);
+}
+
+/** The same from a `health` section (the scale bench passes the defaults). */
+export function passSettingsOf(h: HealthConfig): PassSettings {
+  return {
+    checkAll: h.check_all_segments,
+    samplePercent: h.segment_sample_percentage,
+    statBudgetPerHour: h.stat_budget_per_hour,
+    bodyBudgetPerHour: h.body_budget_per_hour,
+    tiers: {
+      newMaxAgeDays: h.tier_new_max_age_days,
+      newIntervalHours: h.tier_new_interval_hours,
+      recentMaxAgeDays: h.tier_recent_max_age_days,
+      recentIntervalHours: h.tier_recent_interval_hours,
+      oldIntervalHours: h.tier_old_interval_hours,
+    },
   };
 }
 
@@ -97,17 +138,25 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     brake,
     logger: log.child('repair'),
     events: deps.events,
+    par2: deps.par2,
   });
+  const budget = healthBudget(deps.clock, () => ({
+    stat: health().stat_budget_per_hour,
+    body: health().body_budget_per_hour,
+  }));
   const runner = new HealthRunner({
     store,
     files: deps.vfs,
     client: deps.client,
     clock: deps.clock,
     settings: () => runnerSettings(deps.config),
+    budget,
+    playback: deps.playback,
     repair,
     brake,
     logger: log,
     events: deps.events,
+    patched: (path, start, end) => deps.par2?.()?.patched(path, start, end) ?? false,
   });
   const service = new HealthService({
     store,
@@ -154,9 +203,17 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   return {
     service,
     runner,
+    budget,
     repairs,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
+    schedule: () =>
+      scheduleFigures({
+        store,
+        settings: { ...passSettings(deps.config), windowDays: health().verified_window_days },
+        now: deps.clock.now(),
+        heldBy: runner.holding,
+      }),
     tree: { added: onAdded, removed: onRemoved, moved: onMoved },
     async close() {
       await events;

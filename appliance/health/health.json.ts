@@ -30,5 +30,6 @@ export function toHealthJson(
     checked_segments: r.checkedSegments,
     total_segments: r.totalSegments,
     next_check: iso(r.nextCheckAt),
+    repaired_from: r.repairedFrom ?? null,
   };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { migrate, openStore, schemaVersion } from '../store/index.js';
+import { migrate, openStore, schemaVersion, type Key } from '../store/index.js';
 import { keyOf } from '../vfs/tree.store.js';
 import { healthMigrations } from './health.migrations.js';
 import { LmdbHealthStore, openHealthStore } from './health.store.js';
@@ -56,7 +56,7 @@ test('migration 1 moves health and missing articles from tree nodes into the hea
     );
 
     const health = openHealthStore(store);
-    assert.equal(schemaVersion(store, 'health'), 1);
+    assert.equal(schemaVersion(store, 'health'), 2, 'every step applied (2: the indexes of the schedule)');
     for (const p of [A, B, C, D]) {
       const node = nodes.get(keyOf(p)) as Record<string, unknown>;
       assert.ok(!('health' in node) && !('missingSegments' in node), `${p}: no health left on the node`);
@@ -93,6 +93,68 @@ test('migration 1 moves health and missing articles from tree nodes into the hea
       healthMigrations(() => assert.fail('not run twice')),
     );
     assert.equal(again.applied.length, 0, 'applied once only');
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('migration 2 keys the due index by tier and counts verdict times, file ages and articles of older records', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-health-mig2-'));
+  const store = openStore({ rootPath: dir });
+  try {
+    migrate(
+      store,
+      'health',
+      healthMigrations((_s, writes) => assert.equal(writes.length, 0, 'no legacy nodes')).slice(0, 1),
+    );
+    // Two records as a Spool of schema 1 stored them: the due index without a tier, no 'v', 'f' or 't' keys.
+    const records = store.openDb<HealthRecord, number>('health-records');
+    const index = store.openDb<number | null, Key>('health-index');
+    const DAY = 86_400_000;
+    const rec = (id: number, over: Partial<HealthRecord>): HealthRecord => ({
+      ...{ id, path: `/complete/m${id}.mkv`, sourceNzbPath: null, status: 'healthy', settledStatus: 'healthy' },
+      ...{ verdict: 'healthy', lastError: null, errorDetails: null, retryCount: 0, repairRetryCount: 0 },
+      ...{ lastCheckedAt: 50 * DAY, createdAt: 1, fileCreatedAt: 1, nextCheckAt: 60 * DAY, manual: null },
+      ...{ repairNextAt: null, missing: [], readEvidence: [], checkedSegments: 10, totalSegments: 100 },
+      ...over,
+    });
+    const a = rec(1, {});
+    const b = rec(2, {
+      status: 'pending',
+      verdict: null,
+      lastCheckedAt: null,
+      fileCreatedAt: 40 * DAY,
+      totalSegments: 0,
+    });
+    await store.transaction(() => {
+      for (const r of [a, b]) {
+        void records.put(r.id, r);
+        void index.put(['p', r.path], r.id);
+        void index.put(['c', r.createdAt, r.id], null);
+        void index.put(['s', r.status, r.createdAt, r.id], null);
+        void index.put(['d', r.nextCheckAt!, r.id], null);
+      }
+      void index.put(['k', 'healthy'], 1);
+      void index.put(['k', 'pending'], 1);
+      void index.put(['n'], 3);
+    });
+    const health = openHealthStore(store);
+    assert.equal(schemaVersion(store, 'health'), 2);
+    assert.deepEqual(
+      (await health.due(61 * DAY, 10)).map((r) => r.id),
+      [1, 2],
+      'both due, found under the tiered keys',
+    );
+    assert.equal(await health.dueCount(61 * DAY), 2);
+    assert.equal(index.get(['d', 60 * DAY, 1]), undefined, 'the old key is gone');
+    assert.equal(await health.nextDueAt(), 60 * DAY);
+    assert.equal(await health.verifiedSince(45 * DAY), 1);
+    assert.equal(await health.filesCreatedBetween(30 * DAY, 50 * DAY), 1);
+    assert.deepEqual(await health.articleTotals(), { files: 1, articles: 100 });
+    // A later write keeps the totals right (dropped and added with the record).
+    await health.update(1, (r) => ({ ...r, totalSegments: 120 }));
+    assert.deepEqual(await health.articleTotals(), { files: 1, articles: 120 });
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -19,8 +19,15 @@ interface LegacyNode {
 
 const VERDICTS = new Set<string>(['healthy', 'partial', 'corrupted']);
 
+/** Rebuilds the store's indexes inside the migration's transaction (health.store.ts passes its own). */
+export type SyncHealthReindex = (store: Store) => void;
+
+const noReindex: SyncHealthReindex = () => {
+  throw new Error('health step 2 needs the store to rebuild its indexes');
+};
+
 /** Schema steps of the health records ('health' scope in the store). */
-export function healthMigrations(write: SyncHealthWriter): Migration[] {
+export function healthMigrations(write: SyncHealthWriter, reindex: SyncHealthReindex = noReindex): Migration[] {
   return [
     {
       version: 1,
@@ -45,6 +52,11 @@ export function healthMigrations(write: SyncHealthWriter): Migration[] {
         }
         write(store, writes);
       },
+    },
+    {
+      version: 2,
+      description: 'due files indexed by age tier; indexes of verdict times, file ages and article totals',
+      up: (store) => reindex(store),
     },
   ];
 }

@@ -55,10 +55,16 @@ export interface HealthStore {
   manualCount(): Promise<number>;
   /** The first `limit` manual checks in the order they run: priority ones first, then oldest. */
   manualQueue(limit: number): Promise<HealthRecord[]>;
-  /** The first `limit` records whose scheduled check is due at `now`, earliest first. */
+  /** The first `limit` records whose scheduled check is due at `now`: the new tier first, each earliest first. */
   due(now: number, limit: number): Promise<HealthRecord[]>;
   /** How many records' scheduled check is due at `now` (the metrics' backlog; counted in the index, none read). */
   dueCount(now: number): Promise<number>;
+  /** How many records got a verdict at or after `since` (the share verified in the last N days). */
+  verifiedSince(since: number): Promise<number>;
+  /** How many records' files entered the tree in [from, to) (files per age tier). */
+  filesCreatedBetween(from: number, to: number): Promise<number>;
+  /** The files whose article count a check learned, and their articles in all (the full-pass estimate). */
+  articleTotals(): Promise<{ files: number; articles: number }>;
   /** Records whose repair back-off is over at `now`. */
   repairsDue(now: number): Promise<HealthRecord[]>;
   /** When the earliest scheduled check or repair falls due (the runner's timer). */

@@ -4,7 +4,10 @@ import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/ind
 import type { Logger } from '../logging/logger.js';
 import type { FileLayout, VfsNode } from '../vfs/types.js';
 import { checkFile, type CheckResult } from './health.checker.js';
-import { recheckDelayMs, retryDelayMs } from './health.schedule.js';
+import { verdictOf } from './check-plan.js';
+import { spender, type HealthBudget, type Reserved, type Spender } from './health.budget.js';
+import { bodiesPerCheck, statsPerCheck } from './health.pass.js';
+import { recheckDelayMs, retryDelayMs, tierOf, type AgeTiers } from './health.schedule.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { layoutFingerprint } from '../layout/index.js';
@@ -25,7 +28,18 @@ export interface RunnerSettings {
   intervalMs: number;
   checkAll: boolean;
   samplePercent: number;
+  tiers: AgeTiers;
 }
+
+/**
+ * What playback is doing (app/ answers it from the open streams and the pool): 'idle' no player reading;
+ * 'streaming' a player reads and the pool keeps up: scheduled checks go one at a time with a narrow STAT window;
+ * 'busy' a player reads and requests wait for connections: no scheduled check starts.
+ */
+export type PlaybackLoad = 'idle' | 'streaming' | 'busy';
+
+/** STATs in flight per check while a player reads (STAT_CONCURRENCY otherwise). */
+export const STREAMING_STAT_WINDOW = 8;
 
 export interface RunnerDeps {
   store: HealthStore;
@@ -33,11 +47,17 @@ export interface RunnerDeps {
   client: ArticleClient;
   clock: Clock;
   settings: () => RunnerSettings;
+  /** What scheduled checks may spend (health.budget.ts); manual checks are charged to it. */
+  budget: HealthBudget;
+  /** Playback's load (default: always idle). */
+  playback?: () => PlaybackLoad;
   repair: RepairLoop;
   brake: RepairBrake;
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
+  /** True when a PAR2 repair's committed patches cover bytes [start, end) of the file (they read whole). */
+  patched?: (path: string, start: number, end: number) => boolean;
 }
 
 /**
@@ -46,13 +66,17 @@ export interface RunnerDeps {
  * come (only while monitoring is enabled), then repairs whose back-off is over. Checks run on the health lane.
  */
 export class HealthRunner {
-  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly active = new Map<number, { controller: AbortController; done: Promise<void>; scheduled: boolean }>();
   private cancelTimer: (() => void) | undefined;
   private running = false;
   private cycling = false;
   /** Woken while a cycle ran: run another as soon as it ends (its own timer would override the wake). */
   private again = false;
   private stopped = false;
+  /** Why scheduled checks waited at the last cycle, and how long until they may go (ms); null: they did not. */
+  private held: { why: 'budget' | 'playback' | null; ms: number } | null = null;
+  /** Tokens reserved for scheduled checks admitted and not yet started (HealthRunner.nextRecord). */
+  private readonly reserved = new Map<number, Reserved>();
   readonly counters = { checked: 0, corrupted: 0, runs: 0, lastRunAt: null as number | null };
 
   constructor(private readonly d: RunnerDeps) {}
@@ -78,6 +102,12 @@ export class HealthRunner {
 
   get activeChecks(): number {
     return this.active.size;
+  }
+
+  /** Why scheduled checks are waiting now (the console's schedule figures); null when they are not. */
+  get holding(): 'budget' | 'playback' | null {
+    const { stat, body } = this.d.budget;
+    return this.held?.why ?? (stat.waiting + body.waiting > 0 ? 'budget' : null);
   }
 
   /** Runs a cycle now (a manual check was queued, a setting changed). */
@@ -122,9 +152,14 @@ export class HealthRunner {
     this.again = false;
     try {
       const s = this.d.settings();
+      this.held = null;
       for (;;) {
-        if (this.active.size >= s.maxConcurrent) break;
-        const next = await this.nextRecord(s.enabled);
+        // Every slot taken: the next cycle comes when a check ends (it wakes the worker), not before.
+        if (this.active.size >= s.maxConcurrent) {
+          this.held ??= { why: null, ms: s.intervalMs };
+          break;
+        }
+        const next = await this.nextRecord(s);
         if (!next) break;
         this.launch(next);
       }
@@ -151,19 +186,66 @@ export class HealthRunner {
     let wait = s.intervalMs;
     if (due !== undefined && (s.enabled || (await this.d.store.manualCount()) > 0))
       wait = Math.min(wait, Math.max(0, due - this.d.clock.now()));
+    // Due files held back by the budget or by playback: look again when the buckets hold enough (or next cycle).
+    if (this.held) wait = Math.min(s.intervalMs, Math.max(wait, this.held.ms));
     this.arm(wait);
   }
 
-  /** The next record to check: running ones are skipped, so one more than are running is enough to look at. */
-  private async nextRecord(enabled: boolean): Promise<HealthRecord | undefined> {
+  /**
+   * The next record to check: manual ones first (they run at once, charged to the budget), then due ones while
+   * playback and the budget let them. Running ones are skipped, so one more than are running is enough to look at.
+   */
+  private async nextRecord(s: RunnerSettings): Promise<HealthRecord | undefined> {
     const enough = this.active.size + 1;
     const idle = (rs: HealthRecord[]) => rs.find((r) => !this.active.has(r.id));
     const manual = idle(await this.d.store.manualQueue(enough));
-    if (manual || !enabled) return manual;
-    return idle(await this.d.store.due(this.d.clock.now(), enough));
+    if (manual || !s.enabled) return manual;
+    const next = idle(await this.d.store.due(this.d.clock.now(), enough));
+    if (!next) return undefined;
+    const load = this.d.playback?.() ?? 'idle';
+    const scheduledRunning = [...this.active.values()].filter((a) => a.scheduled).length;
+    if (load === 'busy' || (load === 'streaming' && scheduledRunning > 0)) {
+      this.held = { why: 'playback', ms: s.intervalMs };
+      return undefined;
+    }
+    // Start only what the buckets can pay now: the check's planned STATs and BODYs (at most a bucketful) are
+    // reserved here, so checks started together do not count the same tokens. It waits only for what it sends
+    // beyond them (a file bigger than a bucketful, a widening); none starts while one waits (it holds a slot).
+    const { stat, body } = this.d.budget;
+    if (stat.waiting + body.waiting > 0) {
+      this.held = { why: 'budget', ms: s.intervalMs };
+      return undefined;
+    }
+    const articles = this.articlesOf(next);
+    const need: Reserved = {
+      stat: Math.min(stat.capacity, Math.max(1, statsPerCheck(articles, s))),
+      body: Math.min(body.capacity, bodiesPerCheck(articles)),
+    };
+    const wait = Math.max(stat.waitMs(need.stat), body.waitMs(need.body));
+    if (wait > 0 || !stat.tryTake(need.stat)) {
+      this.held = { why: 'budget', ms: Math.max(1, wait) };
+      return undefined;
+    }
+    if (!body.tryTake(need.body)) {
+      stat.refund(need.stat);
+      this.held = { why: 'budget', ms: Math.max(1, body.waitMs(need.body)) };
+      return undefined;
+    }
+    this.reserved.set(next.id, need);
+    return next;
+  }
+
+  /** The file's article count: from its layout (0 when it left the tree: the check drops the record). */
+  private articlesOf(r: HealthRecord): number {
+    const node = this.d.files.stat(r.path);
+    return node?.type === 'file' && node.layoutId ? this.d.files.layout(node).segments.length : 0;
   }
 
   private launch(record: HealthRecord): void {
+    const reserved = this.reserved.get(record.id);
+    this.reserved.delete(record.id);
+    const spend = spender(this.d.budget, reserved);
+    const scheduled = reserved !== undefined;
     const controller = new AbortController();
     const done = (async () => {
       const started = await this.d.store.update(record.id, (r) => ({
@@ -173,17 +255,18 @@ export class HealthRunner {
         manual: null,
         nextCheckAt: null,
       }));
-      if (started) await this.run(started, controller.signal);
+      if (started) await this.run(started, controller.signal, spend);
     })()
       .catch((err: Error) => this.d.logger.error('health check failed', { path: record.path, error: err.message }))
       .finally(() => {
+        spend.close();
         this.active.delete(record.id);
         this.wake();
       });
-    this.active.set(record.id, { controller, done });
+    this.active.set(record.id, { controller, done, scheduled });
   }
 
-  private async run(record: HealthRecord, signal: AbortSignal): Promise<void> {
+  private async run(record: HealthRecord, signal: AbortSignal, spend: Spender): Promise<void> {
     const node = this.d.files.stat(record.path);
     if (!node || node.type !== 'file' || !node.layoutId) {
       await this.d.store.remove(record.id); // the file left the tree: the record follows it
@@ -201,6 +284,8 @@ export class HealthRunner {
         samplePercent: s.samplePercent,
         evidence: record.readEvidence,
         signal,
+        spend,
+        window: (this.d.playback?.() ?? 'idle') === 'idle' ? undefined : STREAMING_STAT_WINDOW,
       });
     } catch (err) {
       if (!signal.aborted) this.d.logger.error('health check failed', { path: record.path, error: String(err) });
@@ -212,7 +297,13 @@ export class HealthRunner {
   }
 
   private normalDelay(r: HealthRecord): number {
-    return recheckDelayMs(this.d.clock.now() - r.fileCreatedAt, this.d.settings().intervalMs);
+    return recheckDelayMs(this.d.clock.now() - r.fileCreatedAt, this.d.settings().tiers);
+  }
+
+  /** The record's next scheduled check: its tier's interval from now (`delay` for a retry), in that tier. */
+  private nextCheck(r: HealthRecord, delay = this.normalDelay(r)): Pick<HealthRecord, 'nextCheckAt' | 'tier'> {
+    const now = this.d.clock.now();
+    return { nextCheckAt: now + delay, tier: tierOf(now - r.fileCreatedAt, this.d.settings().tiers) };
   }
 
   /** Back to the status it had, scheduled as before (cancel, unexpected failure). */
@@ -221,7 +312,7 @@ export class HealthRunner {
       ...r,
       status: r.settledStatus,
       lastError: why,
-      nextCheckAt: this.d.clock.now() + this.normalDelay(r),
+      ...this.nextCheck(r),
     }));
   }
 
@@ -230,7 +321,6 @@ export class HealthRunner {
     result: Extract<CheckResult, { kind: 'inconclusive' }>,
   ): Promise<void> {
     const max = this.d.settings().maxRetries;
-    const now = this.d.clock.now();
     await this.d.store.update(record.id, (r) => {
       const retry = r.retryCount + 1;
       const normal = this.normalDelay(r);
@@ -239,7 +329,7 @@ export class HealthRunner {
         ...r,
         status: r.settledStatus,
         retryCount: again ? retry : 0,
-        nextCheckAt: now + (again ? retryDelayMs(retry, normal) : normal),
+        ...this.nextCheck(r, again ? retryDelayMs(retry, normal) : normal),
         lastError: again
           ? `No verdict: providers could not answer (retry ${retry} of ${max})`
           : `No verdict after ${max} retries: providers could not answer; next check on the normal schedule`,
@@ -256,10 +346,17 @@ export class HealthRunner {
 
   private async verdict(
     record: HealthRecord,
-    result: Extract<CheckResult, { kind: 'verdict' }>,
+    checked: Extract<CheckResult, { kind: 'verdict' }>,
     fingerprint: string,
   ): Promise<void> {
     const now = this.d.clock.now();
+    // Articles whose bytes a PAR2 repair rebuilt read whole from the patch store: they do not count against the file.
+    const patched = this.d.patched;
+    const open = patched ? checked.missing.filter((m) => !patched(record.path, m.start, m.end)) : checked.missing;
+    const repaired = open.length < checked.missing.length;
+    const result = repaired
+      ? { ...checked, missing: open, status: verdictOf(checked.total, checked.checked, open) }
+      : checked;
     const bad = result.missing.length > 0;
     const updated = await this.d.store.update(record.id, (r) => ({
       ...r,
@@ -267,25 +364,34 @@ export class HealthRunner {
       settledStatus: result.status,
       retryCount: 0,
       lastCheckedAt: now,
-      nextCheckAt: now + this.normalDelay(r),
+      ...this.nextCheck(r),
       verdict: result.status,
       missing: result.missing,
       readEvidence: [],
       checkedSegments: result.checked,
       totalSegments: result.total,
       lastError: bad ? describeBad(result.missing, result.total) : null,
-      errorDetails: bad ? detailBad(result.missing) : null,
+      errorDetails: bad
+        ? detailBad(result.missing)
+        : repaired
+          ? 'Repaired from PAR2: missing articles read from the patch store'
+          : null,
+      repairedFrom: repaired ? 'par2' : null,
     }));
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.done(record, result.status);
     this.d.brake.record(now, result.status !== 'healthy');
-    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases").
-    if (result.status === 'corrupted' && updated)
-      await this.d.store.ledger
-        .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
-        .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
-    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus);
+    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases"),
+    // unless its own PAR2 recovery data rebuilt it (asked first, in afterVerdict).
+    const markBroken = async () => {
+      if (result.status === 'corrupted' && updated)
+        await this.d.store.ledger
+          .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
+          .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
+    };
+    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus, markBroken);
+    else await markBroken();
   }
 }
 

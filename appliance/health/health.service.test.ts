@@ -113,7 +113,7 @@ test('cancel stops a running check and puts the record back', async () => {
   await assert.rejects(h.health.service.cancel(r.id), /No check is running/);
 });
 
-test('manual checks jump the schedule, priority first; scheduled checks wait for their time (age-based)', async () => {
+test('manual checks jump the schedule, priority first; scheduled checks wait for their time (age tier)', async () => {
   h = await healthHarness({ max_concurrent_jobs: 1, check_interval_seconds: 60 });
   const a = await h.addFile('A', 5);
   const b = await h.addFile('B', 5);
@@ -128,13 +128,13 @@ test('manual checks jump the schedule, priority first; scheduled checks wait for
   assert.deepEqual(order, ['C', 'A', 'B'], 'the priority check first, then in order, one at a time');
   assert.equal((await svc.workerStatus()).pending_manual_checks, 0);
   assert.equal((await svc.workerStatus()).total_files_checked, 3);
-  // Next checks follow the file's age: a minute-old file is looked at again a minute later.
+  // Next checks follow the file's age tier: a new file is looked at again a day later (tier_new_interval_hours).
   const rec = await svc.byPath(a);
-  assert.ok(rec.nextCheckAt! - rec.lastCheckedAt! >= 60_000);
+  assert.equal(rec.nextCheckAt! - rec.lastCheckedAt!, 24 * 3600_000);
   const before = h.articles.requests.length;
-  await h.clock.advance(30_000);
+  await h.clock.advance(23 * 3600_000);
   assert.equal(h.articles.requests.length, before, 'not due yet');
-  await h.clock.advance(31_000);
+  await h.clock.advance(3600_000 + 1000);
   await h.drain();
   assert.ok(h.articles.requests.length > before, 'checked again when due');
 });

@@ -17,7 +17,10 @@ export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): 
   migrate(
     store,
     'health',
-    healthMigrations((s, writes) => new LmdbHealthStore(s).applyNow(writes)),
+    healthMigrations(
+      (s, writes) => new LmdbHealthStore(s).applyNow(writes),
+      (s) => new LmdbHealthStore(s).reindexNow(),
+    ),
   );
   const health = new LmdbHealthStore(store, events);
   health.loadVerdicts();
@@ -25,6 +28,8 @@ export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): 
 }
 
 const MAX = Number.MAX_SAFE_INTEGER;
+/** The due index's tiers, in the order due files are picked (health.schedule.ts). */
+const TIERS = [0, 1, 2] as const;
 
 /**
  * The health store on LMDB (the port is health.port.ts). Reads are synchronous inside (memory-mapped) and answered
@@ -34,10 +39,13 @@ const MAX = Number.MAX_SAFE_INTEGER;
  *   ['p', path] -> id                    one record per file; also the file_path sort
  *   ['c', createdAt, id]                 the created_at sort
  *   ['s', status, createdAt, id]         per status (filters, the status sort)
- *   ['d', nextCheckAt, id]               files by when their next check is due (the scheduler)
+ *   ['d', tier, nextCheckAt, id]         files by age tier (new first), then when their next check is due
+ *   ['v', lastCheckedAt, id]             files by when their last verdict came (the share verified in N days)
+ *   ['f', fileCreatedAt, id]             files by age (how many fall in each tier)
  *   ['m', 0|1, queuedAt, id]             manual checks, priority ones first, then in order
  *   ['r', repairNextAt, id]              automatic repairs waiting for their back-off
  *   ['k', status] -> count               totals in O(1);  ['n'] -> next id
+ *   ['t', 'articles'|'measured'] -> n    articles of the files whose count a check learned, and those files
  * Every commit is one write transaction over both databases; after it the in-memory verdicts follow (`commit`).
  */
 export class LmdbHealthStore implements HealthStore {
@@ -100,11 +108,33 @@ export class LmdbHealthStore implements HealthStore {
   }
 
   async due(now: number, limit: number): Promise<HealthRecord[]> {
-    return this.byIds(this.index.getKeys({ start: ['d'], end: ['d', now, MAX], limit }).map((k) => idAt(k, 2)));
+    const ids: number[] = [];
+    for (const tier of TIERS) {
+      const left = limit - ids.length;
+      if (left <= 0) break;
+      for (const k of this.index.getKeys({ start: ['d', tier], end: ['d', tier, now, MAX], limit: left }))
+        ids.push(idAt(k, 3));
+    }
+    return this.byIds(ids);
   }
 
   async dueCount(now: number): Promise<number> {
-    return this.index.getCount({ start: ['d'], end: ['d', now, MAX] });
+    let n = 0;
+    for (const tier of TIERS) n += this.index.getCount({ start: ['d', tier], end: ['d', tier, now, MAX] });
+    return n;
+  }
+
+  async verifiedSince(since: number): Promise<number> {
+    return this.index.getCount({ start: ['v', since], end: ['v', MAX] });
+  }
+
+  async filesCreatedBetween(from: number, to: number): Promise<number> {
+    return this.index.getCount({ start: ['f', from], end: ['f', to] });
+  }
+
+  async articleTotals(): Promise<{ files: number; articles: number }> {
+    const get = (k: string) => (this.index.get(['t', k]) ?? 0) as number;
+    return { files: get('measured'), articles: get('articles') };
   }
 
   async repairsDue(now: number): Promise<HealthRecord[]> {
@@ -113,9 +143,13 @@ export class LmdbHealthStore implements HealthStore {
 
   async nextDueAt(): Promise<number | undefined> {
     let at: number | undefined;
-    for (const prefix of ['d', 'r'])
-      for (const key of this.index.getKeys({ start: [prefix], end: [prefix, MAX], limit: 1 })) {
-        const t = (key as unknown[])[1] as number;
+    const ranges: [Key, Key, number][] = [
+      ...TIERS.map((tier): [Key, Key, number] => [['d', tier], ['d', tier, MAX], 2]),
+      [['r'], ['r', MAX], 1],
+    ];
+    for (const [start, end, pos] of ranges)
+      for (const key of this.index.getKeys({ start, end, limit: 1 })) {
+        const t = (key as unknown[])[pos] as number;
         at = at === undefined ? t : Math.min(at, t);
       }
     return at;
@@ -281,7 +315,9 @@ export class LmdbHealthStore implements HealthStore {
       ['c', r.createdAt, r.id],
       ['s', r.status, r.createdAt, r.id],
     ];
-    if (r.nextCheckAt !== null) keys.push(['d', r.nextCheckAt, r.id]);
+    if (r.nextCheckAt !== null) keys.push(['d', r.tier ?? 0, r.nextCheckAt, r.id]);
+    if (r.lastCheckedAt !== null) keys.push(['v', r.lastCheckedAt, r.id]);
+    keys.push(['f', r.fileCreatedAt, r.id]);
     if (r.manual) keys.push(['m', r.manual.priority ? 0 : 1, r.manual.at, r.id]);
     if (r.repairNextAt !== null) keys.push(['r', r.repairNextAt, r.id]);
     return keys;
@@ -289,17 +325,39 @@ export class LmdbHealthStore implements HealthStore {
 
   private addIndexes(r: HealthRecord): void {
     for (const key of this.keysOf(r)) void this.index.put(key, (key as unknown[])[0] === 'p' ? r.id : null);
-    this.bump(r.status, 1);
+    this.bump(r, 1);
   }
 
   private dropIndexes(r: HealthRecord): void {
     for (const key of this.keysOf(r)) void this.index.remove(key);
-    this.bump(r.status, -1);
+    this.bump(r, -1);
   }
 
-  private bump(status: HealthStatus, delta: number): void {
-    const key = ['k', status];
-    void this.index.put(key, ((this.index.get(key) ?? 0) as number) + delta);
+  private bump(r: HealthRecord, sign: 1 | -1): void {
+    const add = (key: Key, delta: number) => void this.index.put(key, ((this.index.get(key) ?? 0) as number) + delta);
+    add(['k', r.status], sign);
+    if (r.totalSegments > 0) {
+      add(['t', 'articles'], sign * r.totalSegments);
+      add(['t', 'measured'], sign);
+    }
+  }
+
+  /**
+   * Health step 2 (inside the migration's transaction): the due index keyed by tier, and the indexes and totals
+   * the schedule's figures read ('v', 'f', 't'), for records written before them.
+   */
+  reindexNow(): void {
+    for (const { value: r } of this.records.getRange()) {
+      if (r.nextCheckAt !== null) void this.index.remove(['d', r.nextCheckAt, r.id]);
+      for (const key of this.keysOf(r))
+        if (['d', 'v', 'f'].includes((key as unknown[])[0] as string)) void this.index.put(key, null);
+      if (r.totalSegments > 0) {
+        const add = (k: string, d: number) =>
+          void this.index.put(['t', k], ((this.index.get(['t', k]) ?? 0) as number) + d);
+        add('articles', r.totalSegments);
+        add('measured', 1);
+      }
+    }
   }
 }
 

@@ -30,10 +30,15 @@ export interface HealthRecord {
   repairRetryCount: number;
   lastCheckedAt: number | null;
   createdAt: number;
-  /** When the file entered the tree: the age-based schedule reads it. */
+  /** When the file entered the tree: the age tiers read it. */
   fileCreatedAt: number;
   /** When the scheduler runs the next check; null = not scheduled (manual queue only). */
   nextCheckAt: number | null;
+  /**
+   * The age tier that check was scheduled in (health.schedule.ts: 0 new, 1 recent, 2 old): due files are picked
+   * new tier first. Absent (records never checked, or stored before tiers) counts as new.
+   */
+  tier?: 0 | 1 | 2;
   /** Queued by a person or by read evidence: jumps the scheduled order; priority ones first. */
   manual: { priority: boolean; at: number } | null;
   /** When an automatic repair may be tried again (back-off); null = none pending. */
@@ -45,4 +50,11 @@ export interface HealthRecord {
   readEvidence: string[];
   checkedSegments: number;
   totalSegments: number;
+  /**
+   * The file reads whole because a PAR2 repair rebuilt its missing bytes (docs/health.md "PAR2 repair"); null or
+   * absent otherwise. Set by the repair, kept by verdicts that find only patched articles missing.
+   */
+  repairedFrom?: 'par2' | null;
+  /** A PAR2 repair could not reach the providers: it is tried again when the repair back-off is over. */
+  par2Retry?: boolean;
 }

@@ -37,6 +37,8 @@ export interface HealthRecordJson {
   total_segments: number;
   /** When the scheduler will check the file next (null while a check runs or monitoring is off). */
   next_check: string | null;
+  /** 'par2': the file's missing bytes were rebuilt from the release's PAR2 recovery data and it reads whole. */
+  repaired_from: 'par2' | null;
 }
 
 /** GET /api/health/stats. */
@@ -90,6 +92,43 @@ export interface HealthBulkRestartResult {
   restarted_count: number;
   missing_paths: string[];
   message: string;
+}
+
+/** One age tier as GET /api/health/schedule reports it. */
+export interface HealthTierJson {
+  name: 'new' | 'recent' | 'old';
+  /** Files younger than this are in the tier (null for the old tier: any age). */
+  max_age_days: number | null;
+  interval_hours: number;
+  files: number;
+}
+
+/** GET /api/health/schedule: how well the schedule keeps up (docs/health.md, "Budget"). */
+export interface HealthScheduleJson {
+  total_files: number;
+  /** Files whose last verdict came within the last `window_days` days, and their share of all (0-100). */
+  window_days: number;
+  verified_files: number;
+  verified_percent: number;
+  /** Files whose scheduled check is due now, and hours the budget needs for them. */
+  backlog_files: number;
+  backlog_hours: number;
+  stat_budget_per_hour: number;
+  body_budget_per_hour: number;
+  /** Hours one check of every file takes at the budget; STATs and BODYs that pass sends. */
+  full_pass_hours: number;
+  stats_per_pass: number;
+  bodies_per_pass: number;
+  /** STATs and BODYs an hour the tiers ask for once the schedule runs steadily. */
+  stat_demand_per_hour: number;
+  body_demand_per_hour: number;
+  /** The budget covers the demand and a full pass fits in the old tier's interval. */
+  keeps_up: boolean;
+  /** Mean articles per file (of the files a check has counted; 0 before any). */
+  articles_per_file: number;
+  tiers: HealthTierJson[];
+  /** Why scheduled checks wait now: the budget is spent, or a player is reading; null when they do not. */
+  held_by: 'budget' | 'playback' | null;
 }
 
 /** GET /api/health/repairs and POST /api/health/repairs/resume: the repair brake (docs/health.md). */

@@ -1,6 +1,6 @@
 /**
  * File health: a record per imported file, checks on the pool's health lane (STAT sample plus BODY spot-checks),
- * verdicts from evidence only, an age-based schedule, manual checks, and repair through the arrs behind a breaker.
+ * verdicts from evidence only, an age-tier schedule within a STAT and BODY budget, manual checks, and repair through the arrs behind a breaker.
  *
  *   const healthStore = openHealthStore(store); // before the VFS: its listings ask healthStore.verdicts
  *   const health = createHealth({ store: healthStore, config, vfs, client: pool, clock, logger, repairer });

@@ -1,12 +1,13 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
-import type { EventSink, RepairEvent, SpoolEvents } from '../events/index.js';
+import type { EventSink, RepairEvent, RepairMethod, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { repairDelayMs } from './health.schedule.js';
 import type { RepairBrake } from './repair.brake.js';
 import { recentArrRepairs, repairHold } from './repair.holds.js';
+import { par2Step, type Par2Repairer } from './repair.par2.js';
 
 /** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
 export type RepairOutcome =
@@ -44,6 +45,8 @@ export interface RepairLoopDeps {
   logger: Logger;
   /** Where repair.requested / repair.done / repair.failed are announced. */
   events?: EventSink<SpoolEvents>;
+  /** The PAR2 repair (appliance/repair), tried before any arr (docs/health.md "PAR2 repair"). */
+  par2?: () => Par2Repairer | undefined;
 }
 
 /**
@@ -59,22 +62,39 @@ export class RepairLoop {
   constructor(private readonly d: RepairLoopDeps) {}
 
   /**
-   * After a verdict: repair a file that just turned corrupted, when auto repair is on (after
-   * `repair_delay_minutes`, through runDue). A file that was corrupted
-   * already is not asked about again on every re-check: its retries run on their own back-off (runDue).
+   * After a verdict: PAR2 first for any missing bytes (docs/health.md "PAR2 repair"); then repair a file that just
+   * turned corrupted through the arrs, when auto repair is on (after `repair_delay_minutes`, through runDue). A file
+   * that was corrupted already is not asked about again on every re-check: its retries run on their own back-off
+   * (runDue). `unlessPar2Repairs` runs unless PAR2 rebuilt the file.
    */
-  async afterVerdict(record: HealthRecord, previous: HealthRecord['status']): Promise<void> {
+  async afterVerdict(
+    record: HealthRecord,
+    previous: HealthRecord['status'],
+    unlessPar2Repairs: () => Promise<void> = async () => undefined,
+  ): Promise<void> {
+    // PAR2 first, on any verdict with missing bytes: it asks no arr and the file reads whole again.
+    const step = await this.par2(record, false);
+    if (step.next === 'done' && step.record.repairedFrom === 'par2') return;
+    await unlessPar2Repairs();
+    if (step.next === 'done') return;
     const s = this.d.settings();
     if (record.status !== 'corrupted' || previous === 'corrupted' || !s.autoRepair) return;
     // Waiting lets a wave of bad verdicts engage the brake before the first of them has the arr delete anything.
     if (s.delayMs > 0) await this.set(record.id, { repairNextAt: this.d.clock.now() + s.delayMs });
-    else await this.attempt(record, false);
+    else await this.attempt(step.record, false);
   }
 
-  /** Back-offs that are over (the runner calls this each cycle). */
+  /** Back-offs that are over (the runner calls this each cycle): PAR2 repairs that met an outage, arr repairs. */
   async runDue(): Promise<void> {
-    if (!this.d.settings().autoRepair) return;
-    for (const r of await this.d.store.repairsDue(this.d.clock.now())) await this.attempt(r, false);
+    const auto = this.d.settings().autoRepair;
+    if (!auto && !this.d.par2?.()?.enabled) return;
+    for (const r of await this.d.store.repairsDue(this.d.clock.now())) {
+      if (r.par2Retry) {
+        const step = await this.par2(r, false);
+        if (step.next === 'done' || r.status !== 'corrupted') continue;
+        if (auto) await this.attempt(step.record, false);
+      } else if (auto) await this.attempt(r, false);
+    }
   }
 
   /** POST /api/health/{id}/repair: a person asks; NOT_FOUND when no arr manages the file. */
@@ -82,7 +102,24 @@ export class RepairLoop {
     let record = await this.d.store.get(id);
     if (!record) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     if (resetCount) record = (await this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 }))) ?? record;
-    return this.attempt(record, true);
+    const step = await this.par2(record, true);
+    if (step.next === 'done') return step.record;
+    return this.attempt(step.record, true);
+  }
+
+  private par2(record: HealthRecord, manual: boolean) {
+    return par2Step(
+      {
+        store: this.d.store,
+        par2: this.d.par2 ?? (() => undefined),
+        clock: this.d.clock,
+        logger: this.d.logger,
+        announce: (name, r, m, reason = null, willRetry = false) =>
+          this.announce(name, r, m, reason, willRetry, undefined, 'par2'),
+      },
+      record,
+      manual,
+    );
   }
 
   private async attempt(record: HealthRecord, manual: boolean): Promise<HealthRecord> {
@@ -170,11 +207,12 @@ export class RepairLoop {
     reason: string | null = null,
     willRetry = false,
     instance?: string,
+    method: RepairMethod = 'arr',
   ): void {
     const event: RepairEvent = {
       record_id: record.id,
       path: record.path,
-      method: 'arr',
+      method,
       manual,
       reason,
       will_retry: willRetry,

@@ -25,7 +25,7 @@ import { ImportArticles } from './layout-bytes.js';
 import { checkJobFiles, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
-import { readPar2Descriptions } from './par2-names.js';
+import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import type { ImportStage } from '../events/live.wire.js';
@@ -57,6 +57,11 @@ export interface NzbImporterDeps {
   logger: Logger;
   /** Where each stage of an import is announced (`import.progress`). */
   events?: EventSink<SpoolEvents>;
+  /**
+   * Keeps the release's PAR2 files (names, sizes, article maps) by queue item, out of the tree, so a PAR2 repair
+   * later can read the recovery packets (appliance/repair, docs/health.md "PAR2 repair").
+   */
+  keepPar2?: (queueItemId: number, files: KeptPar2Layout[]) => Promise<void>;
   /** Releases a health verdict found broken, by fingerprint (the health store's ledger). */
   brokenRelease?: BrokenReleaseLookup;
 }
@@ -86,6 +91,7 @@ export class NzbImporter {
     const grouped = groupNzb(doc, evidence, par2);
     const settings = this.d.settings();
     const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
+    const par2Files = this.d.keepPar2 ? await par2Layouts(this.d.client, doc, grouped, firsts, signal) : [];
 
     stage('probe', 0, mains.length);
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
@@ -112,6 +118,7 @@ export class NzbImporter {
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     stage('write', 0, jobFiles.length);
     const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
+    if (this.d.keepPar2 && par2Files.length > 0) await this.d.keepPar2(item.id, par2Files);
     this.d.logger.info('job written', {
       id: item.id,
       target: written.dir,

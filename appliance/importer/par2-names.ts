@@ -1,6 +1,16 @@
-import { groupNzb, parsePar2, type FileEvidence, type NzbDocument, type Par2FileDescription } from '../nzb/index.js';
+import {
+  groupNzb,
+  parsePar2,
+  type FileEvidence,
+  type GroupedNzb,
+  type NzbDocument,
+  type Par2FileDescription,
+  type VirtualFile,
+} from '../nzb/index.js';
 import type { ArticleClient } from '../articles/index.js';
+import { concatLayouts, type FileLayout } from '../layout/index.js';
 import { fetchImportArticle, isPar2Article, type FirstArticle } from './first-articles.js';
+import { layoutPostedFile, type PlannedLayout } from './file-layouts.js';
 
 /** An index .par2 is a few KB; a file of more articles than this is a recovery volume, not worth fetching whole. */
 const MAX_PAR2_ARTICLES = 8;
@@ -39,4 +49,39 @@ export async function readPar2Descriptions(
     if (index2.files.length > 0) return index2.files;
   }
   return [];
+}
+
+/** A PAR2 file of a release as posted: kept out of the tree for a PAR2 repair later (appliance/repair). */
+export interface KeptPar2Layout {
+  name: string;
+  size: number;
+  layout: FileLayout;
+}
+
+/**
+ * The layouts of the release's PAR2 files (by name or, obfuscated, by their bytes), laid out like any posted file.
+ * One whose first article is gone is left out: the repair reads what it can.
+ */
+export async function par2Layouts(
+  client: ArticleClient,
+  doc: NzbDocument,
+  grouped: GroupedNzb,
+  firsts: readonly FirstArticle[],
+  signal: AbortSignal,
+): Promise<KeptPar2Layout[]> {
+  const isPar2 = (f: VirtualFile) => f.parts.every((p) => isPar2Article(firsts[p]!));
+  const files = [...grouped.par2, ...grouped.files.filter(isPar2)];
+  const kept: KeptPar2Layout[] = [];
+  for (const file of files) {
+    const pieces: PlannedLayout[] = [];
+    for (const part of file.parts) {
+      const first = firsts[part]!;
+      if (first.missing) break;
+      pieces.push(await layoutPostedFile(client, doc.files[part]!, file.name, first.facts, signal));
+    }
+    if (pieces.length < file.parts.length) continue;
+    const layout = concatLayouts(pieces.map((p) => p.build()));
+    kept.push({ name: file.name, size: layout.size, layout });
+  }
+  return kept;
 }

@@ -118,6 +118,11 @@ export class NntpPool {
     return this.stats.snapshot(this.roster.all(), this.queue.size, this.clock.now());
   }
 
+  /** A player's reads waiting for a connection now (the `play` lane): health checks hold back while any do. */
+  playerWaiting(): number {
+    return this.queue.waiting('play');
+  }
+
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
   statBatch(messageIds: readonly string[], opts: StatBatchOptions = {}): Promise<Array<boolean | NntpError>> {
     if (this.closed) return Promise.reject(new AbortedError('Pool closed'));

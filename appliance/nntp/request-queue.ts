@@ -1,13 +1,13 @@
 /**
- * Waiting requests in five FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
+ * Waiting requests in six FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
  * (`play`: its reads, the first article of each urgent at the head), the player's read-ahead (`play-ahead`), a
- * scanner's reads (`scan`), then health checks and imports. Within the two player lanes, players take turns: the
+ * scanner's reads (`scan`), then health checks, imports and PAR2 repairs (`repair`, docs/health.md "PAR2 repair"). Within the two player lanes, players take turns: the
  * stream with the fewest commands in flight and queued ahead goes first, so ten players share the link fairly
  * instead of the one that asked first taking it all.
  */
 import type { ReaderKind, RequestPriority } from './types.js';
 
-export const LANES = ['play', 'play-ahead', 'scan', 'health', 'import'] as const;
+export const LANES = ['play', 'play-ahead', 'scan', 'health', 'import', 'repair'] as const;
 export type Lane = (typeof LANES)[number];
 
 /** The lanes a player's work waits in; the others are background (pool-lanes.ts budgets them). */
@@ -89,10 +89,20 @@ export class PriorityQueue<T extends Queued> {
     for (const name of LANES) {
       const lane = this.lanes.get(name)!;
       if (lane.length === 0) continue;
-      const order = PLAYER_LANES.has(name) && this.inFlight ? this.turns(lane) : [...lane];
+      if (!PLAYER_LANES.has(name) || !this.inFlight) {
+        // FIFO, in place (the health and import lanes may hold thousands of STATs)
+        for (let i = 0; i < lane.length && looked < limit; looked++) {
+          const verdict = place(lane[i]!);
+          if (verdict === 'stop') return;
+          if (verdict === 'taken') lane.splice(i, 1);
+          else i++;
+        }
+        if (looked >= limit) return;
+        continue;
+      }
       const taken = new Set<T>();
       let stop = false;
-      for (const item of order) {
+      for (const item of this.turns(lane)) {
         if (looked++ >= limit) break;
         const verdict = place(item);
         if (verdict === 'taken') taken.add(item);

@@ -16,9 +16,12 @@ export interface ProviderConfig {
   is_backup_provider: boolean;
 }
 
-/** Streaming reads go before health checks, which go before imports. */
-export type RequestPriority = 'stream' | 'health' | 'import';
-export const PRIORITIES: readonly RequestPriority[] = ['stream', 'health', 'import'];
+/**
+ * Streaming reads go before health checks, which go before imports; a PAR2 repair (reading a whole recovery set,
+ * docs/health.md "PAR2 repair") goes last, never ahead of playback.
+ */
+export type RequestPriority = 'stream' | 'health' | 'import' | 'repair';
+export const PRIORITIES: readonly RequestPriority[] = ['stream', 'health', 'import', 'repair'];
 /** Who reads on the stream lane: a player (playback) or a scanner (a library scan's probes). */
 export type ReaderKind = 'player' | 'scanner';
 

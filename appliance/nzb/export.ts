@@ -47,15 +47,18 @@ export function toNzbXml(parts: readonly NzbFile[], meta: NzbMeta = {}): string 
 /**
  * The posted files behind a layout, for `toNzbXml`, from the layout alone: one `<file>` per post its articles came
  * from, in order, with the original numbers and encoded sizes. An article shared by neighbouring slices (a file
- * inside archive volumes) is listed once. Segments without post facts get honest stand-ins (`fallback`).
+ * inside archive volumes) is listed once; an id the NZB named at two numbers is listed at both. Segments without post facts get honest stand-ins (`fallback`).
  */
 export function layoutToNzbFiles(layout: FileLayout, fallback: LayoutPost): NzbFile[] {
   const files: { post: LayoutPost; segments: NzbSegment[] }[] = [];
   let current: { post: number | undefined; segments: NzbSegment[] } | undefined;
   const seen = new Set<string>();
   for (const s of layout.segments) {
-    if (seen.has(s.messageId)) continue;
-    seen.add(s.messageId);
+    // an article shared by neighbouring slices appears twice in a row with the same number; a posted file may name
+    // one id at two numbers, and both stay
+    const key = `${s.post}\u0000${s.number}\u0000${s.messageId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     if (!current || current.post !== s.post) {
       const post = (s.post !== undefined && layout.posts?.[s.post]) || fallback;
       current = { post: s.post, segments: [] };

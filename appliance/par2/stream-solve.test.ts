@@ -100,6 +100,8 @@ test('too few recovery slices, an unreadable source or a bad recovery slice is a
     (e: unknown) =>
       e instanceof Par2Error && e.kind === 'unrepairable' && /7 slices missing, 6 recovery/.test(e.message),
   );
+  for (const bad of [[1, 1], [-1], [19], [0.5]])
+    await assert.rejects(repairSlicesStreaming(header, [...at.keys()], bad, source(at, bad), sink), RangeError);
   await assert.rejects(
     repairSlicesStreaming(header, [...at.keys()], [0], source(at, [0, 4]), sink),
     (e: unknown) => e instanceof Par2Error && /input slice 4 became unreadable/.test(e.message),

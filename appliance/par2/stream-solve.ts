@@ -38,6 +38,8 @@ export interface StreamRepairOptions {
 
 export const DEFAULT_REPAIR_MEMORY = 64 * 2 ** 20;
 const MIN_STRIP = 4096;
+/** Bytes of per-input factors kept across passes (beyond it they are computed again each pass). */
+const FACTOR_CACHE = 16 * 2 ** 20;
 
 /** The strip size for k rebuilt slices: a multiple of 4, at most the slice, within the memory budget. */
 export function stripBytes(sliceSize: number, k: number, options: StreamRepairOptions = {}): number {
@@ -63,19 +65,27 @@ export async function repairSlicesStreaming(
 ): Promise<void> {
   const k = missing.length;
   if (k === 0) return;
+  const count = set.checksums.length;
+  if (new Set(missing).size !== k || missing.some((m) => !Number.isInteger(m) || m < 0 || m >= count))
+    throw new RangeError(`missing slices must be distinct indexes below ${count}: ${missing.join(', ')}`);
   const used = [...new Set(exponents)].sort((a, b) => a - b).slice(0, k);
   if (used.length < k)
     throw new Par2Error('unrepairable', `cannot repair: ${k} slices missing, ${used.length} recovery slices`);
-  const count = set.checksums.length;
   const logs = inputConstantLogs(count);
   const b = invert(used.map((e) => missing.map((m) => gfPow(gfExp2(logs[m]!), e))));
   const isMissing = new Set(missing);
   // the sources of every pass: the k recovery slices (factor b[j][r]), then each surviving input slice
   const sources: Source[] = used.map((e, r) => ({ recovery: e, factors: Uint16Array.from(b, (row) => row[r]!) }));
   for (let i = 0; i < count; i++) if (!isMissing.has(i)) sources.push({ input: i, factors: null });
+  // f_{j,i} costs k^2 multiplies per input slice: kept after the first pass when count * k words fit FACTOR_CACHE
+  const cached = count * k * 2 <= FACTOR_CACHE ? new Map<number, Uint16Array>() : null;
   const inputFactors = (i: number): Uint16Array => {
+    const hit = cached?.get(i);
+    if (hit) return hit;
     const powers = used.map((e) => gfPow(gfExp2(logs[i]!), e));
-    return Uint16Array.from(b, (row) => row.reduce((f, x, r) => f ^ gfMul(x, powers[r]!), 0));
+    const f = Uint16Array.from(b, (row) => row.reduce((acc, x, r) => acc ^ gfMul(x, powers[r]!), 0));
+    cached?.set(i, f);
+    return f;
   };
 
   const size = set.sliceSize;

@@ -26,6 +26,8 @@ const CLASS_OF: Record<Lane, FetchClass> = {
   scan: 'scanner',
   health: 'health',
   import: 'import',
+  // a PAR2 repair's reads (docs/health.md "PAR2 repair") count with the health checks that led to them
+  repair: 'health',
 };
 /** Providers remembered per open stream (a stream is served by one or two in practice). */
 const MAX_PROVIDERS = 8;

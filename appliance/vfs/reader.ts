@@ -8,7 +8,14 @@ import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
 import { rampsUp, rangeWorkers, readerWindow, streamWindow } from './stream-window.js';
-import type { ArticleFailure, FileLayout, VfsNode, VfsSegment } from './types.js';
+import {
+  NO_PATCHES,
+  type ArticleFailure,
+  type FileLayout,
+  type PatchedBytes,
+  type VfsNode,
+  type VfsSegment,
+} from './types.js';
 
 /** Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. */
 export type Reading = Pick<FetchHow, 'reader' | 'stream'>;
@@ -62,6 +69,8 @@ export class VfsReader {
      * recorded), `read.article.recovered` (articles marked missing that a read has just got whole).
      */
     private readonly events: EventSink<SpoolEvents> = silentEvents(),
+    /** Bytes a PAR2 repair rebuilt (appliance/repair): served instead of articles missing on every provider. */
+    private readonly patches: PatchedBytes = NO_PATCHES,
   ) {
     this.fetcher = new ArticleFetcher(source, new ArticleCache(settings().cacheBytes));
   }
@@ -221,6 +230,8 @@ export class VfsReader {
   ): Promise<Lease> {
     const seg = layout.segments[index] as VfsSegment;
     const want = articleSizeOf(seg);
+    const id = node.layoutId;
+    if (id && this.patches.has(id) && this.patches.covers(id, seg.start, seg.end)) return this.patched(id, seg, want);
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
@@ -247,6 +258,17 @@ export class VfsReader {
     this.events.emit('read.article.failed', { ...failure, evidence, zeroFilled: zero } satisfies ArticleFailure);
     if (zero) return { data: new Uint8Array(want), release: () => undefined };
     throw new VfsReadError(node.path, seg.messageId, reason, evidence);
+  }
+
+  /**
+   * A repaired article: the segment's file bytes from the patch store, placed where the article holds them (the
+   * rest of the article, another file's share of an archive volume, is never read through this segment).
+   */
+  private async patched(layoutId: string, seg: VfsSegment, size: number): Promise<Lease> {
+    const bytes = await this.patches.read(layoutId, seg.start, seg.end);
+    const data = new Uint8Array(size);
+    data.set(bytes, articleOffsetOf(seg));
+    return { data, release: () => undefined };
   }
 
   private mayZeroFill(node: VfsNode, holeBytes: number): boolean {

@@ -91,6 +91,24 @@ export interface HealthVerdicts {
 /** Nothing known about any file (a tree without a health domain: tools, unit tests). */
 export const NO_VERDICTS: HealthVerdicts = { corrupted: () => false, unavailable: () => false };
 
+/**
+ * Rebuilt bytes of files (the PAR2 repair's patch store, appliance/repair). Synchronous questions from memory: a
+ * file without patches costs the reader one lookup per article.
+ */
+export interface PatchedBytes {
+  has(layoutId: string): boolean;
+  /** True when committed patches cover every byte of [start, end) of the file. */
+  covers(layoutId: string, start: number, end: number): boolean;
+  read(layoutId: string, start: number, end: number): Promise<Uint8Array>;
+}
+
+/** No file has patches. */
+export const NO_PATCHES: PatchedBytes = {
+  has: () => false,
+  covers: () => false,
+  read: () => Promise.reject(new Error('no patches')),
+};
+
 /** The last check's verdict on a file. */
 export type FileVerdict = Exclude<FileMeta['status'], 'other'>;
 

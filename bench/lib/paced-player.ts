@@ -29,8 +29,9 @@ export interface PacedPlan {
 
 export interface PacedResult {
   startMs: number;
-  /** Each stall's length in ms. */
+  /** Each stall's length in ms, and when it began (ms from open). */
   stalls: number[];
+  stallsAt: number[];
   /** From open to the last byte played. */
   totalMs: number;
   /** Bytes read from `from` on (what was delivered to the player). */
@@ -69,6 +70,7 @@ function play(file: string, p: PacedPlan): PacedResult {
     let playing = true;
     let dryAt = 0;
     const stalls: number[] = [];
+    const stallsAt: number[] = [];
     const advance = (now: number) => {
       if (playing) {
         pos += (p.rate * (now - last)) / 1000;
@@ -80,6 +82,7 @@ function play(file: string, p: PacedPlan): PacedResult {
       } else if (have - pos >= Math.min(p.rebuffer, p.playBytes - pos)) {
         playing = true;
         stalls.push(now - dryAt);
+        stallsAt.push(dryAt - t0);
       }
       last = now;
     };
@@ -97,7 +100,7 @@ function play(file: string, p: PacedPlan): PacedResult {
       have += n;
       advance(performance.now()); // a stalled player may resume with them
     }
-    return { startMs, stalls, totalMs: performance.now() - t0, readBytes: have };
+    return { startMs, stalls, stallsAt, totalMs: performance.now() - t0, readBytes: have };
   } finally {
     closeSync(fd);
   }

@@ -63,6 +63,7 @@ for (let from = 0; from < set.checksums.length; from += 8) {
 }
 const findMs = performance.now() - t0;
 const findFetched = reader.fetchedBytes;
+const findVmHwmMb = vmHwmMb();
 
 const fd = openSync(args.out, 'w');
 await repairSlicesStreaming(
@@ -91,6 +92,7 @@ console.log(
     solveMs: totalMs - findMs,
     totalMs,
     baselineMb,
+    findVmHwmMb,
     vmHwmMb: vmHwmMb(),
     findFetchedMb: findFetched / 2 ** 20,
     solveFetchedMb: (reader.fetchedBytes - findFetched) / 2 ** 20,

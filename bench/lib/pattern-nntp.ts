@@ -1,7 +1,7 @@
 /**
  * A provider that has every article of a pattern (the scale bench, bench/scale.bench.ts): any message id
  * `part<P>of<N>.<anything>@<anything>` is article P of an N-article file of N * PATTERN_ARTICLE bytes, answered as a
- * real yEnc part (=ybegin/=ypart/=yend with its pcrc32) whose bytes depend only on P. A library of millions of
+ * real yEnc part (=ybegin/=ypart/=yend with its pcrc32) whose bytes depend only on P (an EBML magic, then P). A library of millions of
  * articles needs no posting, yet every read through Spool's pool fetches, decodes and checks real articles. Ids that
  * do not match are 430. Plain TCP on loopback; AUTHINFO accepts anything.
  */
@@ -10,6 +10,7 @@ import { encodeArticleBody } from '../../tests/support/yenc/encode.js';
 
 /** Decoded bytes per article (a common posting size). */
 export const PATTERN_ARTICLE = 768_000;
+const EBML = 0x1a45dfa3;
 const ID = /^<part(\d+)of(\d+)\.[^@>]*@[^>]+>$/;
 
 /** A message id the pattern server answers: article `part` (1-based) of `total`; `salt` makes it unique. */
@@ -34,7 +35,8 @@ export async function startPatternServer(): Promise<PatternServer> {
     let b = bodies.get(key);
     if (!b) {
       const data = Buffer.alloc(PATTERN_ARTICLE, part & 0xff);
-      data.writeUInt32BE(part, 0);
+      data.writeUInt32BE(EBML, 0); // every file starts as a Matroska one does (the importer checks .mkv content)
+      data.writeUInt32BE(part, 4);
       const spec = { name: 'scale.bin', fileSize: total * PATTERN_ARTICLE, offset: (part - 1) * PATTERN_ARTICLE };
       b = Buffer.concat([encodeArticleBody({ ...spec, part, totalParts: total, data }), Buffer.from('.\r\n')]);
       if (bodies.size > 256) bodies.clear();

@@ -42,8 +42,8 @@ export async function readThroughPool(
   const res = await fetch(davHref(srv, file), { headers: { Range: `bytes=0-${bytes - 1}` } });
   const buf = Buffer.from(await res.arrayBuffer());
   const took = performance.now() - t;
-  if (res.status !== 206 || buf.length !== bytes || buf.readUInt32BE(0) !== 1)
-    throw new Error(`read of ${file}: ${res.status}, ${buf.length} bytes, first word ${buf.readUInt32BE(0)}`);
+  if (res.status !== 206 || buf.length !== bytes || buf.readUInt32BE(4) !== 1)
+    throw new Error(`read of ${file}: ${res.status}, ${buf.length} bytes, part ${buf.readUInt32BE(4)}`);
   return { ms: took, mbps: bytes / 1e6 / (took / 1000) };
 }
 
@@ -88,7 +88,7 @@ export async function importAll(
   category: string,
   nzbs: readonly NzbFileSpec[][],
   timeoutMs: number,
-): Promise<{ seconds: number; failed: number; uploadSeconds: number }> {
+): Promise<{ seconds: number; failed: number; uploadSeconds: number; why: string }> {
   const before = await api<Stats>(srv, '/api/queue/stats');
   const t = performance.now();
   for (const [i, files] of nzbs.entries()) {
@@ -102,11 +102,21 @@ export async function importAll(
   for (;;) {
     const s = await api<Stats>(srv, '/api/queue/stats');
     const done = s.total_completed - before.total_completed + s.total_failed - before.total_failed;
-    if (done >= nzbs.length)
-      return { seconds: (performance.now() - t) / 1000, failed: s.total_failed - before.total_failed, uploadSeconds };
+    if (done >= nzbs.length) {
+      const seconds = (performance.now() - t) / 1000;
+      const failed = s.total_failed - before.total_failed;
+      return { seconds, failed, uploadSeconds, why: failed > 0 ? await lastFailure(srv) : '' };
+    }
     if (Date.now() > until) throw new Error(`imports: ${done} of ${nzbs.length} done after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The error message of the most recent failed import. */
+async function lastFailure(srv: ChildServer): Promise<string> {
+  const page = await fetch(`${srv.baseUrl}/api/queue?status=failed&limit=1`);
+  const body = (await page.json()) as { data?: { error_message?: string | null }[] };
+  return body.data?.[0]?.error_message ?? '(no message)';
 }
 
 /**

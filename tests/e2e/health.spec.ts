@@ -8,6 +8,7 @@ import { ensureInn, type InnServer } from '../support/inn/server.js';
 import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
+import type { HealthScheduleJson } from '../../appliance/health/health.wire.js';
 
 // The Health screen against the real server: files posted to a real INN and imported, checked by the real health
 // worker; one file loses its articles on INN (ctlinnd cancel) so it turns corrupted for real, and repair goes to a
@@ -178,6 +179,45 @@ test('the list, tiles and worker card follow the server; 20 per page', async ({ 
   await expect(row(page, 'Ep.001.mkv')).toHaveAttribute('data-status', healthy.status);
   await expect(row(page, 'Ep.001.mkv')).toContainText(`H: ${healthy.retry_count}/${healthy.max_retries}`);
   await expect(row(page, 'Ep.001.mkv')).toContainText('Health.Batch.nzb');
+});
+
+test('the schedule card shows the share verified, the backlog and the budget; the settings change the budget', async ({
+  page,
+}) => {
+  await signedIn(page);
+  await page.goto('/health');
+  const s = await get<HealthScheduleJson>('/api/health/schedule');
+  const card = page.getByRole('article', { name: 'Verification Schedule' });
+  await expect(card).toContainText(`Verified (last ${s.window_days} days)`);
+  await expect(card).toContainText(`(${s.verified_files} of ${s.total_files})`);
+  expect(s.verified_files).toBeGreaterThan(0);
+  await expect(card).toContainText(`${s.backlog_files} files due`);
+  await expect(card).toContainText('100,000 STAT/h, 1,200 BODY/h');
+  await expect(card).toContainText(s.keeps_up ? 'Keeps Up' : 'Falling Behind');
+  await expect(card).toContainText(`new (< 7 d): every 24 h, ${s.tiers[0]!.files} files`);
+
+  await page.goto('/config/health');
+  const budget = page.getByLabel('STAT per hour');
+  await expect(budget).toHaveValue('100000');
+  await expect(page.getByLabel('Older: check every (hours)')).toHaveValue('720');
+  await budget.fill('50000');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect
+    .poll(
+      async () => (await get<{ health: { stat_budget_per_hour: number } }>('/api/config')).health.stat_budget_per_hour,
+    )
+    .toBe(50_000);
+  await page.goto('/health');
+  await expect(card).toContainText('50,000 STAT/h, 1,200 BODY/h');
+  // Back to the default for the tests after this one.
+  const res = await apiCall(
+    spool!.baseURL,
+    'PATCH',
+    '/api/config/health',
+    { section: 'health', config: { stat_budget_per_hour: 100_000 } },
+    cookie,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
 });
 
 test('search, status filter and sorting are the server’s; nothing found says so', async ({ page }) => {

@@ -76,24 +76,34 @@ function chunking(size: number): { per: number; bits: (count: number) => number 
   return { per, bits: (count) => table[count]! };
 }
 
-/** Code points of `s`, one at a time (a lone surrogate stands for itself). */
-function eachPoint(s: string, visit: (c: number) => void): number {
-  let count = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.codePointAt(i)!;
-    if (c > 0xffff) i++;
-    visit(c);
-    count++;
-  }
-  return count;
-}
-
 export function writePacked(w: ByteWriter, values: readonly string[]): void {
-  const seen = new Set<number>();
-  const lengths = values.map((v) => eachPoint(v, (c) => seen.add(c)));
-  const alphabet = [...seen].sort((a, b) => a - b);
+  // every code point of the column in one array (a lone surrogate stands for itself)
+  let total = 0;
+  for (const v of values) total += v.length;
+  const points = new Uint32Array(total);
+  const lengths = new Float64Array(values.length);
+  const bmp = new Uint8Array(0x10000);
+  const astral = new Set<number>();
+  let at = 0;
+  values.forEach((v, k) => {
+    const from = at;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.codePointAt(i)!;
+      if (c > 0xffff) {
+        i++;
+        astral.add(c);
+      } else bmp[c] = 1;
+      points[at++] = c;
+    }
+    lengths[k] = at - from;
+  });
+  const alphabet: number[] = [];
+  for (let c = 0; c < 0x10000; c++) if (bmp[c]) alphabet.push(c);
+  alphabet.push(...[...astral].sort((a, b) => a - b));
   const size = alphabet.length;
-  const index = new Map(alphabet.map((c, i) => [c, i]));
+  const bmpIndex = new Int32Array(0x10000);
+  const astralIndex = new Map<number, number>();
+  alphabet.forEach((c, i) => (c > 0xffff ? astralIndex.set(c, i) : (bmpIndex[c] = i)));
   w.uint(size);
   let prev = 0;
   for (const c of alphabet) {
@@ -103,25 +113,20 @@ export function writePacked(w: ByteWriter, values: readonly string[]): void {
   writeInts(w, lengths);
   const { per, bits } = chunking(size);
   const out = new BitWriter(w);
-  let v = 0;
-  let scale = 1;
-  let count = 0;
-  const put = (c: number) => {
-    v += index.get(c)! * scale;
-    scale *= size;
-    if (++count === per) {
+  at = 0;
+  for (let k = 0; k < values.length; k++) {
+    const end = at + lengths[k]!;
+    while (at < end) {
+      const count = Math.min(per, end - at);
+      let v = 0;
+      let scale = 1;
+      for (let i = 0; i < count; i++) {
+        const c = points[at++]!;
+        v += (c > 0xffff ? astralIndex.get(c)! : bmpIndex[c]!) * scale;
+        scale *= size;
+      }
       out.write(v, bits(count));
-      v = 0;
-      scale = 1;
-      count = 0;
     }
-  };
-  for (const value of values) {
-    eachPoint(value, put);
-    if (count > 0) out.write(v, bits(count));
-    v = 0;
-    scale = 1;
-    count = 0;
   }
   out.flush();
 }

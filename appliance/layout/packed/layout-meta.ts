@@ -4,12 +4,18 @@ import { LayoutCodecError } from './bytes.js';
 
 /**
  * The facts of a packed layout that are per file, not per segment (groups, posts, cipher): a few hundred bytes at
- * most, kept as JSON and checked field by field when read back.
+ * most, kept as JSON and checked field by field when read back. A post is `[poster, date, subject]` when its groups
+ * are the layout's (as a posted file's are), else `[poster, date, subject, groups]`: a one-article file is mostly
+ * this record.
  */
 export function writeMeta(w: ByteWriter, layout: FileLayout): void {
-  const meta: Partial<FileLayout> = {};
+  const meta: Record<string, unknown> = {};
   if (layout.groups !== undefined) meta.groups = layout.groups;
-  if (layout.posts !== undefined) meta.posts = layout.posts;
+  if (layout.posts !== undefined) {
+    meta.posts = layout.posts.map((p) =>
+      sameList(p.groups, layout.groups) ? [p.poster, p.date, p.subject] : [p.poster, p.date, p.subject, p.groups],
+    );
+  }
   if (layout.cipher !== undefined) meta.cipher = layout.cipher;
   w.string(Object.keys(meta).length === 0 ? '' : JSON.stringify(meta));
 }
@@ -31,7 +37,7 @@ export function readMeta(r: ByteReader, size: number): FileLayout {
   if (meta.groups !== undefined) layout.groups = strings(meta.groups, 'groups');
   if (meta.posts !== undefined) {
     if (!Array.isArray(meta.posts)) throw new LayoutCodecError('posts are not a list');
-    layout.posts = meta.posts.map(post);
+    layout.posts = meta.posts.map((p) => post(p, layout.groups));
   }
   if (meta.cipher !== undefined) layout.cipher = cipher(meta.cipher);
   return layout;
@@ -44,7 +50,16 @@ function strings(v: unknown, what: string): string[] {
   return v as string[];
 }
 
-function post(v: unknown): LayoutPost {
+const sameList = (a: readonly string[], b: readonly string[] | undefined) =>
+  b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
+function post(v: unknown, groups: string[] | undefined): LayoutPost {
+  if (Array.isArray(v) && (v.length === 4 || (v.length === 3 && groups))) {
+    const [poster, date, subject, own] = v as unknown[];
+    if (typeof poster === 'string' && typeof date === 'number' && typeof subject === 'string') {
+      return { poster, date, subject, groups: v.length === 4 ? strings(own, 'post groups') : [...groups!] };
+    }
+  }
   if (
     !isRecord(v) ||
     typeof v.poster !== 'string' ||

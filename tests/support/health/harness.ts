@@ -15,6 +15,7 @@ import {
   createHealth,
   openHealthStore,
   type FileRepairer,
+  type HealthDeps,
   type HealthDomain,
   type HealthStore,
   type RepairOutcome,
@@ -108,7 +109,10 @@ export interface HealthHarness {
 }
 
 /** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
-export async function healthHarness(health: Record<string, unknown> = {}): Promise<HealthHarness> {
+export async function healthHarness(
+  health: Record<string, unknown> = {},
+  deps: Pick<HealthDeps, 'playback'> = {},
+): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
@@ -142,6 +146,7 @@ export async function healthHarness(health: Record<string, unknown> = {}): Promi
     logger: log,
     repairer: () => repairer,
     events,
+    ...deps,
   });
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);

@@ -31,6 +31,7 @@ import {
 import { nextSort } from './rules';
 import { useHealthActions } from './useHealthActions';
 import { RepairsCard } from './RepairsCard';
+import { ScheduleCard } from './ScheduleCard';
 import { WorkerStatusCard } from './WorkerStatusCard';
 import './health.css';
 
@@ -131,6 +132,7 @@ export function HealthPage() {
         />
         <WorkerStatusCard />
       </div>
+      <ScheduleCard />
 
       <RepairsCard />
 

@@ -5,6 +5,7 @@ import type {
   HealthBulkRestartResult,
   HealthCleanupResult,
   HealthRecordJson,
+  HealthScheduleJson,
   HealthSortKey,
   HealthStatus,
   HealthWorkerStatusJson,
@@ -19,6 +20,8 @@ export type { HealthStatus } from '../../../../appliance/health/health.wire';
 
 /** A health record as GET /health lists it. */
 export type HealthRecord = HealthRecordJson;
+/** GET /health/schedule (docs/console-contract.md §10). */
+export type HealthSchedule = HealthScheduleJson;
 /** GET /health/worker/status. */
 export type HealthWorkerStatus = HealthWorkerStatusJson;
 
@@ -47,6 +50,7 @@ export const healthKeys = {
   worker: ['health', 'worker', 'status'] as const,
   brake: ['health', 'repairs', 'brake'] as const,
   history: (page: number) => ['health', 'repairs', 'history', page] as const,
+  schedule: ['health', 'schedule'] as const,
 };
 
 /** A file path is one URL segment in /health/{path}/... routes. */
@@ -66,6 +70,7 @@ export const healthApi = {
       signal,
     }),
   workerStatus: () => api.get<HealthWorkerStatus>('/health/worker/status'),
+  schedule: () => api.get<HealthSchedule>('/health/schedule'),
   remove: (id: number) => api.delete<unknown>(`/health/${id}`),
   retry: (filePath: string) => api.post<HealthRecord>(`/health/${pathSegment(filePath)}/retry`, { reset_status: true }),
   /** The screen never resets the repair retry count. */

@@ -43,6 +43,7 @@ function StatusCell({ record, max }: { record: HealthRecord; max: number }) {
       ) : (
         <StatusBadge status={record.status} />
       )}
+      {record.repaired_from === 'par2' && <span className="health-status__repaired">Repaired from PAR2</span>}
       {full && (
         <details className="health-status__details">
           <summary>Technical details</summary>

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HealthRecord } from './healthApi';
-import { cleanupCutoff, detailsText, errorTip, fileName, manualCheckComplete, nextSort, retryLines } from './rules';
+import {
+  cleanupCutoff,
+  describeHours,
+  detailsText,
+  errorTip,
+  fileName,
+  manualCheckComplete,
+  nextSort,
+  retryLines,
+} from './rules';
 
 const record = (over: Partial<HealthRecord>): HealthRecord => ({
   id: 1,
@@ -20,6 +29,7 @@ const record = (over: Partial<HealthRecord>): HealthRecord => ({
   checked_segments: 0,
   total_segments: 0,
   next_check: null,
+  repaired_from: null,
   ...over,
 });
 
@@ -70,4 +80,8 @@ test('sorting: same column flips, a new column starts A-Z for paths and newest f
     sortBy: 'created_at',
     sortOrder: 'desc',
   });
+});
+
+test('the schedule card shows minutes, hours, then days', () => {
+  assert.deepEqual([0.75, 2.55, 24, 255].map(describeHours), ['45 min', '2.6 h', '24 h', '10.6 days']);
 });

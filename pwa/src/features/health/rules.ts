@@ -48,3 +48,13 @@ export function nextSort(
   if (current.sortBy === by) return { sortBy: by, sortOrder: current.sortOrder === 'asc' ? 'desc' : 'asc' };
   return { sortBy: by, sortOrder: by === 'created_at' ? 'desc' : 'asc' };
 }
+
+/** The schedule card reloads every 30 s (its figures move slowly; docs/console-contract.md §10). */
+export const SCHEDULE_POLL_MS = 30_000;
+
+/** Hours as the schedule card shows them: '45 min', '2.6 h', '10.6 days'. */
+export function describeHours(hours: number): string {
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
+  if (hours < 48) return `${Math.round(hours * 10) / 10} h`;
+  return `${Math.round((hours / 24) * 10) / 10} days`;
+}

@@ -12,6 +12,14 @@ const HEALTH_NUMBER_FIELDS = [
   'max_repair_retries',
   'repair_breaker_percent',
   'repair_breaker_window_minutes',
+  'stat_budget_per_hour',
+  'body_budget_per_hour',
+  'tier_new_max_age_days',
+  'tier_new_interval_hours',
+  'tier_recent_max_age_days',
+  'tier_recent_interval_hours',
+  'tier_old_interval_hours',
+  'verified_window_days',
 ] as const;
 type HealthNumberField = (typeof HEALTH_NUMBER_FIELDS)[number];
 
@@ -78,6 +86,27 @@ export function HealthSection({ config, readOnly }: SectionProps & { config: Spo
         checked={form.check_all_segments}
         onChange={(v) => set('check_all_segments', v)}
       />
+      <h3 className="config-section__subtitle">Budget</h3>
+      <p className="field__hint">
+        What background checks may send to your providers each hour. Checks wait when it is spent; a check you start
+        runs at once and is counted. The defaults keep 100,000 files checked.
+      </p>
+      <div className="field-grid field-grid--2">
+        {number('stat_budget_per_hour', 'STAT per hour', 'Articles asked whether they exist.')}
+        {number('body_budget_per_hour', 'BODY per hour', 'Articles downloaded whole (about 750 KB each).')}
+      </div>
+      <h3 className="config-section__subtitle">Age tiers</h3>
+      <p className="field__hint">
+        Takedowns come early in a release's life: new files are checked often, old ones rarely.
+      </p>
+      <div className="field-grid field-grid--2">
+        {number('tier_new_max_age_days', 'New: younger than (days)')}
+        {number('tier_new_interval_hours', 'New: check every (hours)')}
+        {number('tier_recent_max_age_days', 'Recent: younger than (days)')}
+        {number('tier_recent_interval_hours', 'Recent: check every (hours)')}
+        {number('tier_old_interval_hours', 'Older: check every (hours)')}
+        {number('verified_window_days', 'Verified window (days)', 'The Health screen’s “verified in the last N days”.')}
+      </div>
       <h3 className="config-section__subtitle">Repair brake</h3>
       <p className="field__hint">
         When more than this share of the files checked within the window turn bad at once (a provider outage, a backbone

@@ -1,0 +1,132 @@
+import type { FileLayout } from '../layout/index.js';
+import type { VfsNode } from '../vfs/types.js';
+import type { LayoutRangeReader } from './layout-bytes.js';
+import { readSet, slicesOf, type Par2Set } from './par2-solver.js';
+import type { KeptPar2File, Par2FileStore } from './repair.port.js';
+
+/** What one repair works on: the recovery set, the tree's files of it, the slices known bad, more volumes. */
+export interface SetPlan {
+  set: Par2Set;
+  /** The tree's file for each file id of the recovery set it shows (matched by name, else by size). */
+  nodes: Map<string, VfsNode>;
+  /** Global slice indexes known bad before the solve: the health verdicts' ranges, and files the tree lacks. */
+  missing: number[];
+  readSlice(index: number, reader: LayoutRangeReader): Promise<Buffer | null>;
+  /** The set with at least `k` recovery slices when the kept volumes hold them (read smallest first), else all. */
+  recoveryFor(k: number): Promise<Par2Set>;
+}
+
+/** The part of the VFS a repair reads (VfsService satisfies it). */
+export interface RepairFiles {
+  stat(path: string): VfsNode | undefined;
+  layout(node: VfsNode): FileLayout;
+  list(path: string, opts: { showCorrupted: boolean }): VfsNode[];
+}
+
+interface PlanDeps {
+  files: RepairFiles;
+  par2Files: Par2FileStore;
+  knownBad(path: string): Promise<{ start: number; end: number }[]>;
+  reader: LayoutRangeReader;
+}
+
+/** Reads the release's PAR2 index and plans the repair of the file at `path`; a reason when PAR2 cannot help. */
+export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { reason: string }> {
+  const node = d.files.stat(path);
+  if (!node || node.type !== 'file' || !node.layoutId) return { reason: `${path} is not an article-backed file` };
+  if (node.queueItemId === undefined) return { reason: 'the file has no import record, so no PAR2 files are known' };
+  const kept = await d.par2Files.get(node.queueItemId);
+  if (!kept || kept.length === 0) return { reason: 'the release has no PAR2 files' };
+  const volumes = [...kept].sort((a, b) => a.size - b.size);
+  const read: Uint8Array[] = [];
+  let set: Par2Set | undefined;
+  let lastError = 'no PAR2 file of the release could be read whole';
+  while (!set && volumes.length > 0) {
+    const bytes = await readWhole(d.reader, volumes.shift()!);
+    if (!bytes) continue;
+    read.push(bytes);
+    try {
+      set = readSet(read);
+    } catch (err) {
+      lastError = `PAR2: ${(err as Error).message}`;
+      read.pop();
+    }
+  }
+  if (!set) return { reason: lastError };
+  const dir = path.slice(0, path.lastIndexOf('/')) || '/';
+  const siblings = d.files
+    .list(dir, { showCorrupted: true })
+    .filter((n) => n.type === 'file' && n.layoutId && n.queueItemId === node.queueItemId);
+  const nodes = matchFiles(set, siblings);
+  if (![...nodes.values()].some((n) => n.path === node.path))
+    return { reason: `${node.name} is not in the release's PAR2 recovery set` };
+  const missing = new Set<number>();
+  for (const f of set.files) {
+    const n = nodes.get(f.fileId);
+    if (!n) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
+    else for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+  }
+  if (![...missing].some((i) => belongsTo(set, node, nodes, i)))
+    return { reason: 'no missing or damaged bytes of the file are known' };
+  const layouts = new Map<string, FileLayout>([...nodes].map(([id, n]) => [id, d.files.layout(n)]));
+  let current = set;
+  const plan: SetPlan = {
+    set,
+    nodes,
+    missing: [...missing].sort((a, b) => a - b),
+    async readSlice(index, reader) {
+      const f = current.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
+      const layout = f && layouts.get(f.fileId);
+      if (!f || !layout) return null;
+      const start = (index - f.firstSlice) * current.sliceSize;
+      return reader.read(layout, start, Math.min(f.length, start + current.sliceSize));
+    },
+    async recoveryFor(k) {
+      while (current.recovery.size < k && volumes.length > 0) {
+        const bytes = await readWhole(d.reader, volumes.shift()!);
+        if (!bytes) continue;
+        try {
+          current = readSet([...read, bytes]);
+          read.push(bytes);
+        } catch {
+          // a volume of other packets, or hostile ones: its recovery slices are not used
+        }
+      }
+      plan.set = current;
+      return current;
+    },
+  };
+  return plan;
+}
+
+function readWhole(reader: LayoutRangeReader, file: KeptPar2File): Promise<Buffer | null> {
+  return reader.read(file.layout, 0, file.size);
+}
+
+/** Files of the tree for the set's files: same name first, else the one sibling of the same size. */
+function matchFiles(set: Par2Set, siblings: readonly VfsNode[]): Map<string, VfsNode> {
+  const out = new Map<string, VfsNode>();
+  const free = new Set(siblings);
+  for (const f of set.files) {
+    const base = f.name.slice(f.name.lastIndexOf('/') + 1);
+    const byName = [...free].find((n) => n.name === base && n.size === f.length);
+    if (byName) {
+      out.set(f.fileId, byName);
+      free.delete(byName);
+    }
+  }
+  for (const f of set.files) {
+    if (out.has(f.fileId)) continue;
+    const bySize = [...free].filter((n) => n.size === f.length);
+    if (bySize.length === 1) {
+      out.set(f.fileId, bySize[0]!);
+      free.delete(bySize[0]!);
+    }
+  }
+  return out;
+}
+
+function belongsTo(set: Par2Set, node: VfsNode, nodes: Map<string, VfsNode>, index: number): boolean {
+  const f = set.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
+  return f !== undefined && nodes.get(f.fileId)?.path === node.path;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
+import type { InnServer } from '../../support/inn/server.js';
+import { api, davList, upload, waitForItem } from '../import/support.js';
+
+/** PAR2 slices of 5,000 bytes: an article of 20,000 bytes holds exactly four of them. */
+export const SLICE = 5_000;
+export const ARTICLE = 20_000;
+
+export interface Release {
+  /** The media file's bytes. */
+  bytes: Buffer;
+  media: PostedFile;
+  par2: PostedFile[];
+  nzbXml: string;
+  /** Recovery slices the set carries. */
+  recoverySlices: number;
+}
+
+/**
+ * A release as posted: one media file of `size` bytes and the .par2 files Debian's `par2 create -r<redundancy>`
+ * made for it, all posted to INN; `obfuscated` posts every file under a random name (the real names are only in
+ * the PAR2 packets).
+ */
+export async function postRelease(
+  inn: InnServer,
+  name: string,
+  size: number,
+  redundancy: number,
+  obfuscated = false,
+): Promise<Release> {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-par2-release-'));
+  try {
+    const bytes = randomBytes(size);
+    writeFileSync(join(dir, name), bytes);
+    execFileSync('par2', ['create', '-q', '-q', `-s${SLICE}`, `-r${redundancy}`, `${name}.par2`, name], { cwd: dir });
+    const posted = (file: string) => (obfuscated ? randomBytes(12).toString('hex') : file);
+    const media = await inn.postFile(posted(name), bytes, { articleSize: ARTICLE });
+    const par2: PostedFile[] = [];
+    let recoverySlices = 0;
+    for (const f of readdirSync(dir).filter((f) => f.endsWith('.par2'))) {
+      recoverySlices += Number(/\+(\d+)\.par2$/.exec(f)?.[1] ?? 0);
+      par2.push(await inn.postFile(posted(f), readFileSync(join(dir, f)), { articleSize: ARTICLE }));
+    }
+    const nzbXml = buildNzb([media, ...par2], inn.group, 'poster@spool.test');
+    return { bytes, media, par2, nzbXml, recoverySlices };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Imports the release through the upload route; answers the queue item and the media file's path in the tree. */
+export async function importRelease(baseUrl: string, release: Release, job: string, fileName: string) {
+  const up = await upload(baseUrl, `${job}.nzb`, release.nzbXml, { category: 'movies' });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  const item = await waitForItem(baseUrl, up.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  assert.deepEqual(await davList(baseUrl, item.target_path!), [fileName], 'PAR2 files stay out of the tree');
+  return { item, path: `${item.target_path}/${fileName}` };
+}
+
+/** Polls the health record until `done` says so (bounded). */
+export async function waitForRecord<T extends { status: string }>(
+  baseUrl: string,
+  path: string,
+  done: (r: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api<T>(baseUrl, `/api/health/${encodeURIComponent(path)}`);
+    if (res.body.data && done(res.body.data)) return res.body.data;
+    if (Date.now() > deadline) throw new Error(`health record of ${path}: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
