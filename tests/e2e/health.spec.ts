@@ -209,6 +209,15 @@ test('the schedule card shows the share verified, the backlog and the budget; th
     .toBe(50_000);
   await page.goto('/health');
   await expect(card).toContainText('50,000 STAT/h, 1,200 BODY/h');
+  // Back to the default for the tests after this one.
+  const res = await apiCall(
+    spool!.baseURL,
+    'PATCH',
+    '/api/config/health',
+    { section: 'health', config: { stat_budget_per_hour: 100_000 } },
+    cookie,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
 });
 
 test('search, status filter and sorting are the server’s; nothing found says so', async ({ page }) => {
