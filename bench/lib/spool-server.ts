@@ -12,9 +12,11 @@ import type { Fixture } from './fixture.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
  * The server as production runs it: compiled JS under plain node (tsx alone adds ~55 MiB of RSS at idle). One
- * folder per checkout: worktrees share node_modules, and a bench must never run another checkout's build.
+ * folder per checkout, inside it and not under node_modules: worktrees share node_modules (a symlink to the main
+ * checkout's), and a build there found the native addons upwards from the main checkout (addons/addon-path.ts), so
+ * a worktree's bench ran main's FUSE addon, not its own.
  */
-const BUILT = path.join(ROOT, 'node_modules/.cache', `spool-bench-dist-${path.basename(ROOT)}`);
+const BUILT = path.join(ROOT, '.tmp', 'bench-dist');
 
 /** Compiles the server (tsconfig.build.json) into a private folder, so a bench never touches the shared dist/. */
 export function buildServer(): string {
