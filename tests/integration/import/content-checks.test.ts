@@ -80,7 +80,11 @@ test('a release a check found broken is refused when it comes again, in one step
   const again = await upload(srv.baseUrl, 'Looping.Film.2023.REPACK.nzb', posted.nzbXml, { category: 'movies' });
   const refused = await waitForItem(srv.baseUrl, again.body.data!.id);
   assert.equal(refused.status, 'failed');
-  assert.equal((refused as { error_code?: string | null }).error_code, 'KNOWN_BROKEN_RELEASE', refused.error_message ?? '');
+  assert.equal(
+    (refused as { error_code?: string | null }).error_code,
+    'KNOWN_BROKEN_RELEASE',
+    refused.error_message ?? '',
+  );
   assert.match(
     refused.error_message ?? '',
     /This release was found broken before \(\/complete\/movies\/Looping\.Film\.2023\/Looping\.Film\.2023\.mkv, .*1 missing of 4 articles\)/,
