@@ -74,3 +74,17 @@ test('each command done says its lane, its stream and the bytes it brought; the 
   assert.deepEqual(byLane['play-ahead'], { lane: 'play-ahead', stream: 7, bytes: 2000, outcome: 'ok' });
   assert.deepEqual(byLane.health, { lane: 'health', stream: undefined, bytes: 0, outcome: 'ok' });
 });
+
+test('right after a player read, background work holds only its budget of the open connections (one of four)', async () => {
+  const s = await fake({ latencyMs: 20 });
+  for (let i = 0; i < 4; i++) addYencArticle(s, `g${i}@t`, 1000);
+  for (let i = 0; i < 8; i++) addYencArticle(s, `h${i}@t`, 1000);
+  const p = pool([provider(s, { max_connections: 4 })], { pipelineDepth: 1, maxPipelineDepth: 1 });
+  // the player opens all four connections, then pauses (it still counts as reading for its linger)
+  await Promise.all(Array.from({ length: 4 }, (_, i) => p.body(`g${i}@t`, { priority: 'stream', stream: 1 })));
+  await Promise.all(
+    Array.from({ length: 8 }, (_, i) => p.body(`h${i}@t`, { priority: 'stream', reader: 'scanner', stream: 2 })),
+  );
+  const scanConns = new Set(Array.from({ length: 8 }, (_, i) => s.stats.bodyConnection[`<h${i}@t>`]));
+  assert.equal(scanConns.size, 1, `the scan ran on connections ${[...scanConns].join(', ')}`);
+});

@@ -40,8 +40,6 @@ export class NntpPool {
   private readonly roster = new ProviderRoster();
   /** Playback first: the background budget and the players' turns (lane-budget.ts). */
   private readonly lanes: LaneBudget;
-  /** Commands on the wire per read handle, for the Streams view (streamCommands); nothing schedules by it. */
-  private readonly onWire = new Map<number, number>();
   private readonly queue: PriorityQueue<PoolRequest>;
   private readonly stats = new PoolStats();
   private readonly o: PoolTunables;
@@ -111,7 +109,7 @@ export class NntpPool {
 
   /** Commands of one read handle on the wire now (RequestOptions.stream): the connections it holds, pipelining aside. */
   streamCommands(stream: number): number {
-    return this.onWire.get(stream) ?? 0;
+    return this.lanes.inFlight(stream);
   }
 
   metrics(): PoolMetrics {
@@ -322,8 +320,7 @@ export class NntpPool {
     this.stats.recordCommand(p);
     const sentAt = (pc.lastWorkAt = performance.now());
     const isBody = r.kind === 'body';
-    const stream = r.stream;
-    if (stream !== undefined) this.onWire.set(stream, (this.onWire.get(stream) ?? 0) + 1);
+    this.lanes.started(r, pc);
     if (isBody) p.link.bodyStarted(pc.lastWorkAt);
     const op: Promise<unknown> = isBody
       ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
@@ -339,11 +336,6 @@ export class NntpPool {
         this.onFailure(r, p, err);
       },
     ).finally(() => {
-      if (stream !== undefined) {
-        const n = (this.onWire.get(stream) ?? 1) - 1;
-        if (n > 0) this.onWire.set(stream, n);
-        else this.onWire.delete(stream);
-      }
       this.lanes.ended(r, pc);
       if (isBody) p.link.bodyEnded(performance.now());
       retireIfIdle(p, pc);

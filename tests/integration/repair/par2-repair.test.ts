@@ -127,6 +127,24 @@ test('a -r5 release with one article gone (four slices, four recovery slices) is
   assert.ok(dav.body.equals(release.bytes));
 });
 
+test('hostile PAR2 packets (a length past the end) refuse the repair with the reason; the arr repair follows', async () => {
+  // Every .par2 file's first packet claims 2^40 bytes: the strict reader refuses it (docs/par2.md "Refusals").
+  const hostile = (_: string, bytes: Buffer) => {
+    const copy = Buffer.from(bytes);
+    copy.writeBigUInt64LE(2n ** 40n, 8);
+    return copy;
+  };
+  const release = await postRelease(inn, 'Hostile.Film.2025.mkv', 400_000, 10, false, hostile);
+  const { path } = await importRelease(srv.baseUrl, release, 'Hostile.Film.2025', 'Hostile.Film.2025.mkv');
+  const movie = radarr.addMovie({ title: 'Hostile Film' });
+  const file = radarr.addMovieFile(movie.id, { path: `${ROOT}${path}` });
+  cancelArticles(inn, [release.media.messageIds[0]!]);
+  await checkAndWait(srv.baseUrl, path);
+  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered', 120_000);
+  assert.match(r.error_details ?? '', /PAR2 repair not possible: PAR2: .*past the end/);
+  assert.ok(radarr.callLines().includes(`DELETE moviefile/${file.id}`), radarr.callLines().join(', '));
+});
+
 /** A whole-file WebDAV GET fails: 502 before the first byte, or the connection cut after it. */
 async function readFails(path: string): Promise<boolean> {
   try {

@@ -33,6 +33,8 @@ export async function postRelease(
   size: number,
   redundancy: number,
   obfuscated = false,
+  /** Changes a .par2 file's bytes before it is posted (hostile packets). */
+  mangle: (file: string, bytes: Buffer) => Buffer = (_, b) => b,
 ): Promise<Release> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-par2-release-'));
   try {
@@ -45,7 +47,7 @@ export async function postRelease(
     let recoverySlices = 0;
     for (const f of readdirSync(dir).filter((f) => f.endsWith('.par2'))) {
       recoverySlices += Number(/\+(\d+)\.par2$/.exec(f)?.[1] ?? 0);
-      par2.push(await inn.postFile(posted(f), readFileSync(join(dir, f)), { articleSize: ARTICLE }));
+      par2.push(await inn.postFile(posted(f), mangle(f, readFileSync(join(dir, f))), { articleSize: ARTICLE }));
     }
     const nzbXml = buildNzb([media, ...par2], inn.group, 'poster@spool.test');
     return { bytes, media, par2, nzbXml, recoverySlices };

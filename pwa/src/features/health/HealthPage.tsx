@@ -30,6 +30,7 @@ import {
 } from './healthApi';
 import { nextSort } from './rules';
 import { useHealthActions } from './useHealthActions';
+import { RepairsCard } from './RepairsCard';
 import { ScheduleCard } from './ScheduleCard';
 import { WorkerStatusCard } from './WorkerStatusCard';
 import './health.css';
@@ -132,6 +133,8 @@ export function HealthPage() {
         <WorkerStatusCard />
       </div>
       <ScheduleCard />
+
+      <RepairsCard />
 
       <div className="card list-card">
         <ListToolbar

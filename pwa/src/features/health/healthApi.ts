@@ -10,6 +10,8 @@ import type {
   HealthStatus,
   HealthWorkerStatusJson,
   ManualCheckBody,
+  RepairBrakeJson,
+  RepairHistoryJson,
   SortOrder,
 } from '../../../../appliance/health/health.wire';
 
@@ -26,6 +28,13 @@ export type HealthWorkerStatus = HealthWorkerStatusJson;
 /** POST /health/check as the console sends it: both paths (the contract requires them) and the priority. */
 export type ManualCheck = Required<ManualCheckBody>;
 
+/** GET /health/repairs: the repair brake. */
+export type RepairBrake = RepairBrakeJson;
+/** One line of GET /health/repairs/history. */
+export type RepairHistoryEntry = RepairHistoryJson;
+/** The repair history pages by 10 on the Health screen. */
+export const REPAIR_PAGE_SIZE = 10;
+
 /** The health list pages by 20. */
 export const HEALTH_PAGE_SIZE = 20;
 
@@ -39,6 +48,8 @@ export const healthKeys = {
   all: ['health'] as const,
   list: (p: HealthListParams) => ['health', 'list', p] as const,
   worker: ['health', 'worker', 'status'] as const,
+  brake: ['health', 'repairs', 'brake'] as const,
+  history: (page: number) => ['health', 'repairs', 'history', page] as const,
   schedule: ['health', 'schedule'] as const,
 };
 
@@ -71,4 +82,12 @@ export const healthApi = {
     api.post<HealthBulkRestartResult>('/health/bulk/restart', { file_paths: filePaths }),
   cleanup: (olderThan: string) => api.delete<HealthCleanupResult>('/health/cleanup', { older_than: olderThan }),
   addCheck: (check: ManualCheck) => api.post<HealthRecord>('/health/check', check),
+  brake: () => api.get<RepairBrake>('/health/repairs'),
+  /** Admins only: releases the repair brake. */
+  resumeRepairs: () => api.post<RepairBrake>('/health/repairs/resume'),
+  history: (page: number, signal?: AbortSignal): Promise<Paged<RepairHistoryEntry>> =>
+    api.list<RepairHistoryEntry>('/health/repairs/history', {
+      query: { limit: REPAIR_PAGE_SIZE, offset: (page - 1) * REPAIR_PAGE_SIZE },
+      signal,
+    }),
 };
