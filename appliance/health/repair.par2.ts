@@ -14,6 +14,8 @@ export type Par2RepairOutcome =
 export interface Par2Repairer {
   /** health.par2_patch_max_mb above 0. */
   readonly enabled: boolean;
+  /** False when the file's release kept no PAR2 files: no attempt is made, and none is recorded. */
+  hasRecoveryData(path: string): Promise<boolean>;
   repair(path: string, signal: AbortSignal): Promise<Par2RepairOutcome>;
   /** True when committed patches cover bytes [start, end) of the file. */
   patched(path: string, start: number, end: number): boolean;
@@ -45,6 +47,7 @@ export async function par2Step(
 ): Promise<{ next: 'done' | 'fall_back'; record: HealthRecord }> {
   const par2 = d.par2();
   if (!par2?.enabled || record.missing.length === 0) return { next: 'fall_back', record };
+  if (!(await par2.hasRecoveryData(record.path).catch(() => true))) return { next: 'fall_back', record };
   d.announce('repair.requested', record, manual);
   const outcome = await par2
     .repair(record.path, new AbortController().signal)

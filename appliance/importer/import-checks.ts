@@ -1,5 +1,5 @@
 import { createDecipheriv } from 'node:crypto';
-import { layoutFingerprint, resolveLayout, type FileLayout } from '../layout/index.js';
+import { idsFingerprint, layoutFingerprint, resolveLayout, type FileLayout } from '../layout/index.js';
 import type { AddJobFile } from '../vfs/types.js';
 import { containerMismatch, isCheckedMedia, SIGNATURE_BYTES } from './container-signature.js';
 import { ImportError } from './import-errors.js';
@@ -27,18 +27,8 @@ export async function checkJobFiles(
   checks: { brokenRelease?: BrokenReleaseLookup; headers: boolean },
 ): Promise<void> {
   const { brokenRelease } = checks;
-  for (const f of files) {
-    const layout = resolveLayout(f.layout);
-    const known = brokenRelease && (await brokenRelease(layoutFingerprint(layout)));
-    if (known) {
-      const when = new Date(known.at).toISOString();
-      throw new ImportError(
-        `This release was found broken before (${known.path}, ${when}: ${known.reason}); refusing it again`,
-        false,
-        'KNOWN_BROKEN_RELEASE',
-      );
-    }
-  }
+  if (brokenRelease)
+    for (const f of files) await refuseKnownBroken(layoutFingerprint(resolveLayout(f.layout)), brokenRelease);
   if (!checks.headers) return;
   for (const f of files) {
     if (!isCheckedMedia(f.name) || f.size === 0) continue;
@@ -46,6 +36,25 @@ export async function checkJobFiles(
     const mismatch = containerMismatch(f.name, head);
     if (mismatch) throw new ImportError(`${f.name}: ${mismatch}`, false, 'CONTENT_MISMATCH');
   }
+}
+
+/**
+ * Fails the import when a posted file's message-ids (`ids`, from the NZB) are a release a verdict found broken:
+ * called before the probe, so the same release grabbed again fails in milliseconds.
+ */
+export async function refuseKnownBrokenIds(ids: Iterable<string>, lookup: BrokenReleaseLookup): Promise<void> {
+  await refuseKnownBroken(idsFingerprint(ids), lookup);
+}
+
+async function refuseKnownBroken(fingerprint: string, lookup: BrokenReleaseLookup): Promise<void> {
+  const known = await lookup(fingerprint);
+  if (!known) return;
+  const when = new Date(known.at).toISOString();
+  throw new ImportError(
+    `This release was found broken before (${known.path}, ${when}: ${known.reason}); refusing it again`,
+    false,
+    'KNOWN_BROKEN_RELEASE',
+  );
 }
 
 /** The file's first bytes, decrypted when it is a member of an encrypted archive. */

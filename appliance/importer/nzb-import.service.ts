@@ -22,7 +22,7 @@ import { nonRetryableError } from './import-errors.js';
 import { formatOf, KeyRing, type SevenZipKdf } from '../archive/index.js';
 import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
-import { checkJobFiles, type BrokenReleaseLookup } from './import-checks.js';
+import { checkJobFiles, refuseKnownBrokenIds, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
@@ -93,6 +93,8 @@ export class NzbImporter {
     const mains = this.chooseFiles(doc, grouped, firsts, item, settings);
     const par2Files = this.d.keepPar2 ? await par2Layouts(this.d.client, doc, grouped, firsts, signal) : [];
 
+    const broken = this.d.brokenRelease;
+    if (broken) for (const f of mains) await refuseKnownBrokenIds(messageIdsOf(doc, f), broken);
     stage('probe', 0, mains.length);
     await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
     const laidOut: AddJobFile[] = [];
@@ -318,4 +320,12 @@ export function safeSegment(raw: string, fallback: string): string {
           .replace(/\uFFFD+$/, '')
       : name;
   return trimmed === '' || trimmed === '.' || trimmed === '..' ? fallback : trimmed;
+}
+
+/** Every message-id of a posted file's parts, as the NZB lists them. */
+function* messageIdsOf(doc: NzbDocument, file: VirtualFile): Generator<string> {
+  for (const p of file.parts) {
+    const segments = doc.files[p]!.segments;
+    for (let i = 0; i < segments.length; i++) yield segments.messageId(i);
+  }
 }

@@ -10,7 +10,12 @@ import type { FileLayout } from './layout.types.js';
 export function layoutFingerprint(layout: {
   segments: readonly Pick<FileLayout['segments'][number], 'messageId'>[];
 }): string {
-  const ids = [...new Set(layout.segments.map((s) => s.messageId))].sort();
+  return idsFingerprint(layout.segments.map((s) => s.messageId));
+}
+
+/** The same fingerprint from the message-ids alone (an NZB's, before any layout is built). */
+export function idsFingerprint(messageIds: Iterable<string>): string {
+  const ids = [...new Set(messageIds)].sort();
   const hash = createHash('sha256');
   for (const id of ids) hash.update(id).update('\n');
   return hash.digest('hex');

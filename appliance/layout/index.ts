@@ -11,5 +11,5 @@ export { articleOffsetOf, articleSizeOf, resolveLayout } from './layout.types.js
 export { findIn, findSegment, segmentsForRange } from './segment-index.js';
 export { concatLayouts, layoutFromExtents, sliceLayout } from './compose.js';
 export { layoutProblem } from './check.js';
-export { layoutFingerprint } from './fingerprint.js';
+export { idsFingerprint, layoutFingerprint } from './fingerprint.js';
 export { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from './packed/index.js';

@@ -54,6 +54,13 @@ export class Par2RepairService {
     return id !== undefined && this.d.patches.covers(id, start, end);
   }
 
+  /** Whether the release of the file at `path` left PAR2 files to repair from (none: no attempt is made). */
+  async hasRecoveryData(path: string): Promise<boolean> {
+    const node = this.d.files.stat(path);
+    if (node?.queueItemId === undefined) return false;
+    return ((await this.d.par2Files.get(node.queueItemId))?.length ?? 0) > 0;
+  }
+
   repair(path: string, signal: AbortSignal): Promise<Par2Outcome> {
     const run = this.queue.then(() => this.run(path, signal));
     this.queue = run.catch(() => undefined);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { checkAndWait } from '../health/support.js';
 import { adminApiKey, innProvider, startImportServer, upload, waitForItem, type TestServer } from './support.js';
 
 // The checks before the write (docs/import.md) on the real server with INN: a fake release (an .mkv that is an
@@ -14,6 +16,7 @@ before(async () => {
   srv = await startImportServer(inn, {
     providers: [innProvider(inn)],
     sabnzbd: { enabled: true },
+    health: { enabled: true, auto_repair_enabled: false, check_interval_seconds: 86_400, max_retries: 0 },
     import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, verify_media_headers: true },
   });
 });
@@ -60,4 +63,30 @@ test('random bytes named .mkv fail; a real Matroska head imports', async () => {
   ]);
   const ok = await importBytes('Real.Film.2024.mkv', real);
   assert.equal(ok.status, 'completed', ok.error_message ?? '');
+});
+
+test('a release a check found broken is refused when it comes again, in one step and with the reason', async () => {
+  const head = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]);
+  const posted = await inn.postFile('Looping.Film.2023.mkv', Buffer.concat([head, randomBytes(60_000)]), {
+    articleSize: 20_000,
+  });
+  const first = await upload(srv.baseUrl, 'Looping.Film.2023.nzb', posted.nzbXml, { category: 'movies' });
+  const done = await waitForItem(srv.baseUrl, first.body.data!.id);
+  assert.equal(done.status, 'completed', done.error_message ?? '');
+  cancelArticles(inn, [posted.messageIds[1]!]);
+  const verdict = await checkAndWait(srv.baseUrl, `${done.target_path}/Looping.Film.2023.mkv`);
+  assert.equal(verdict.status, 'corrupted');
+  // The arr grabs the same release again (same NZB, same message-ids) under another name.
+  const again = await upload(srv.baseUrl, 'Looping.Film.2023.REPACK.nzb', posted.nzbXml, { category: 'movies' });
+  const refused = await waitForItem(srv.baseUrl, again.body.data!.id);
+  assert.equal(refused.status, 'failed');
+  assert.equal(
+    (refused as { error_code?: string | null }).error_code,
+    'KNOWN_BROKEN_RELEASE',
+    refused.error_message ?? '',
+  );
+  assert.match(
+    refused.error_message ?? '',
+    /This release was found broken before \(\/complete\/movies\/Looping\.Film\.2023\/Looping\.Film\.2023\.mkv, .*1 missing of 4 articles\)/,
+  );
 });
