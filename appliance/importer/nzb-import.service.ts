@@ -25,7 +25,7 @@ import { ImportArticles } from './layout-bytes.js';
 import { checkJobFiles, refuseKnownBrokenIds, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
-import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
+import { archiveVolumes, par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import type { ImportStage } from '../events/live.wire.js';
@@ -109,6 +109,8 @@ export class NzbImporter {
       await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
+    // archive members come from the volumes' import too: a repair finds the release's kept PAR2 files by it
+    for (const f of jobFiles) f.queueItemId ??= item.id;
     await checkJobFiles(jobFiles, articles, {
       brokenRelease: this.d.brokenRelease,
       headers: settings.verifyMediaHeaders,
@@ -120,7 +122,8 @@ export class NzbImporter {
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     stage('write', 0, jobFiles.length);
     const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
-    if (this.d.keepPar2 && par2Files.length > 0) await this.d.keepPar2(item.id, par2Files);
+    if (this.d.keepPar2 && par2Files.length > 0)
+      await this.d.keepPar2(item.id, [...par2Files, ...archiveVolumes(laidOut, jobFiles)]);
     this.d.logger.info('job written', {
       id: item.id,
       target: written.dir,

@@ -135,6 +135,12 @@ export class Par2RepairService {
       byFile.set(node, pieces);
       bytes += piece.length;
     }
+    for (const [node, pieces] of plan.memberPieces(rebuilt)) {
+      if (pieces.length === 0) continue;
+      byFile.set(node, pieces);
+      bytes += pieces.reduce((sum, p) => sum + p.data.length, 0);
+    }
+    if (byFile.size === 0) return { kind: 'not_coverable', reason: "the rebuilt slices hold none of the file's bytes" };
     const max = this.d.settings().maxPatchBytes;
     if (this.d.patches.usedBytes() + bytes > max)
       return {

@@ -2,7 +2,8 @@ import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import type { LayoutRangeReader } from './layout-bytes.js';
 import { readSet, slicesOf, type Par2Set } from './par2-solver.js';
-import type { KeptPar2File, Par2FileStore } from './repair.port.js';
+import { articlesUnder, carriedBy, memberPieces, sharesArticles, volumeRanges } from './volume-map.js';
+import type { KeptPar2File, Par2FileStore, PatchPiece } from './repair.port.js';
 
 /** What one repair works on: the recovery set, the tree's files of it, the slices known bad, more volumes. */
 export interface SetPlan {
@@ -12,6 +13,8 @@ export interface SetPlan {
   /** Global slice indexes known bad before the solve: the health verdicts' ranges, and files the tree lacks. */
   missing: number[];
   readSlice(index: number, reader: LayoutRangeReader): Promise<Buffer | null>;
+  /** Patches of the file repaired when its bytes live in archive volumes of the set (empty otherwise). */
+  memberPieces(rebuilt: ReadonlyMap<number, Buffer>): Map<VfsNode, PatchPiece[]>;
   /** The set with at least `k` recovery slices when the kept volumes hold them (read smallest first), else all. */
   recoveryFor(k: number): Promise<Par2Set>;
 }
@@ -35,8 +38,9 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   const node = d.files.stat(path);
   if (!node || node.type !== 'file' || !node.layoutId) return { reason: `${path} is not an article-backed file` };
   if (node.queueItemId === undefined) return { reason: 'the file has no import record, so no PAR2 files are known' };
-  const kept = await d.par2Files.get(node.queueItemId);
-  if (!kept || kept.length === 0) return { reason: 'the release has no PAR2 files' };
+  const all = (await d.par2Files.get(node.queueItemId)) ?? [];
+  const kept = all.filter((f) => !f.volume);
+  if (kept.length === 0) return { reason: 'the release has no PAR2 files' };
   const volumes = [...kept].sort((a, b) => a.size - b.size);
   const read: Uint8Array[] = [];
   let set: Par2Set | undefined;
@@ -58,21 +62,39 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
     .list(dir, { showCorrupted: true })
     .filter((n) => n.type === 'file' && n.layoutId && n.queueItemId === node.queueItemId);
   const nodes = matchFiles(set, siblings);
-  if (![...nodes.values()].some((n) => n.path === node.path))
+  const layouts = new Map<string, FileLayout>([...nodes].map(([id, n]) => [id, d.files.layout(n)]));
+  const archive = carriedBy(
+    set,
+    nodes,
+    all.filter((f) => f.volume),
+  );
+  for (const [id, v] of archive) layouts.set(id, v.layout);
+  const member = d.files.layout(node);
+  const inSet = [...nodes.values()].some((n) => n.path === node.path);
+  if (!inSet && !sharesArticles(member, archive.values()))
     return { reason: `${node.name} is not in the release's PAR2 recovery set` };
+  if (!inSet && member.cipher) return { reason: 'an encrypted archive member is not repaired from PAR2' };
   const missing = new Set<number>();
   for (const f of set.files) {
     const n = nodes.get(f.fileId);
-    if (!n) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
-    else for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+    if (n) for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+    else if (!layouts.has(f.fileId)) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
   }
-  if (![...missing].some((i) => belongsTo(set, node, nodes, i)))
+  // a member of archive volumes: the volume slices holding its missing articles
+  const ours = new Set<number>();
+  const gone = inSet ? new Set<string>() : articlesUnder(member, await d.knownBad(node.path));
+  for (const [id, v] of archive) {
+    const f = set.files.find((x) => x.fileId === id)!;
+    for (const r of volumeRanges(v.layout, gone)) for (const s of slicesOf(set, f, r.start, r.end)) ours.add(s);
+  }
+  for (const s of ours) missing.add(s);
+  if (![...missing].some((i) => ours.has(i) || belongsTo(set, node, nodes, i)))
     return { reason: 'no missing or damaged bytes of the file are known' };
-  const layouts = new Map<string, FileLayout>([...nodes].map(([id, n]) => [id, d.files.layout(n)]));
   let current = set;
   const plan: SetPlan = {
     set,
     nodes,
+    memberPieces: (rebuilt) => new Map(inSet ? [] : [[node, memberPieces(current, member, archive, rebuilt)] as const]),
     missing: [...missing].sort((a, b) => a - b),
     async readSlice(index, reader) {
       const f = current.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
