@@ -34,7 +34,19 @@ export interface StreamRepairOptions {
   memoryBytes?: number;
   /** Source strips (recovery or input) read concurrently and multiplied in one call. Default 8. */
   batch?: number;
+  /**
+   * Runs each multiply-add elsewhere (a worker thread): it may take the regions' ArrayBuffers (transfer them) and
+   * resolves with views of the same lengths holding the result. Default: `mulAddMany` on this thread.
+   */
+  mulAdd?: AsyncMulAdd;
 }
+
+/** dsts[j] ^= sum over b of factors[j * srcs.length + b] * srcs[b], answering the regions (possibly moved). */
+export type AsyncMulAdd = (
+  dsts: Uint8Array[],
+  srcs: Uint8Array[],
+  factors: Uint16Array,
+) => Promise<{ dsts: Uint8Array[]; srcs: Uint8Array[] }>;
 
 export const DEFAULT_REPAIR_MEMORY = 64 * 2 ** 20;
 const MIN_STRIP = 4096;
@@ -91,13 +103,13 @@ export async function repairSlicesStreaming(
   const size = set.sliceSize;
   const strip = stripBytes(size, k, options);
   const batch = Math.max(1, options.batch ?? 8);
-  const out = missing.map(() => Buffer.allocUnsafeSlow(strip));
+  let out = missing.map(() => Buffer.allocUnsafeSlow(strip));
   const buffers = [0, 1].map(() => Array.from({ length: batch }, () => Buffer.allocUnsafeSlow(strip)));
   const md5s: Hash[] = missing.map(() => createHash('md5'));
   const crcs = missing.map(() => 0);
   for (let offset = 0; offset < size; offset += strip) {
     const length = Math.min(strip, size - offset);
-    const rebuilt = out.map((o) => o.subarray(0, length).fill(0));
+    let rebuilt = out.map((o) => o.subarray(0, length).fill(0));
     const read = (from: number, into: Buffer[]) =>
       readBatch(sources.slice(from, from + batch), source, offset, length, into);
     let next = read(0, buffers[0]!);
@@ -114,7 +126,15 @@ export async function repairSlicesStreaming(
         const f = s.factors ?? inputFactors(s.input!);
         for (let j = 0; j < k; j++) factors[j * group.length + g] = f[j]!;
       });
-      mulAddMany(rebuilt, strips, factors);
+      if (!options.mulAdd) {
+        mulAddMany(rebuilt, strips, factors);
+        continue;
+      }
+      // the regions may come back as views of moved buffers: take them back as ours
+      const done = await options.mulAdd(rebuilt, strips, factors);
+      rebuilt = done.dsts.map(asBuffer);
+      out = rebuilt.map(whole);
+      done.srcs.forEach((s, g) => (buffers[turn]![g] = whole(s)));
     }
     for (let j = 0; j < k; j++) {
       md5s[j]!.update(rebuilt[j]!);
@@ -127,6 +147,15 @@ export async function repairSlicesStreaming(
     if (crcs[j]! >>> 0 !== want.crc32 || !md5s[j]!.digest().equals(want.md5))
       throw new Par2Error('unrepairable', `rebuilt slice ${missing[j]} does not match its PAR2 checksums`);
   }
+}
+
+function asBuffer(v: Uint8Array): Buffer<ArrayBuffer> {
+  return Buffer.from(v.buffer as ArrayBuffer, v.byteOffset, v.byteLength);
+}
+
+/** The whole buffer a strip view was cut from (each strip buffer is its own ArrayBuffer). */
+function whole(v: Uint8Array): Buffer<ArrayBuffer> {
+  return Buffer.from(v.buffer as ArrayBuffer, 0, v.buffer.byteLength);
 }
 
 interface Source {

@@ -5,8 +5,20 @@
 import { Par2Error } from '../par2/errors.js';
 import { readPar2Set, type Par2File, type Par2Set } from '../par2/set.js';
 import { findDamagedSlices, repairSlices, type SliceReader } from '../par2/solve.js';
+import { locateRecoverySlices, type RecoverySliceLocation } from '../par2/locate.js';
+import {
+  repairSlicesStreaming,
+  DEFAULT_REPAIR_MEMORY,
+  type StripSink,
+  type StripSource,
+} from '../par2/stream-solve.js';
+import type { Piscina } from 'piscina';
+import { createPar2StripPool, mulAddIn } from '../../workers/par2-strip.client.js';
+import type { FileLayout } from '../layout/index.js';
+import type { LayoutRangeReader } from './layout-bytes.js';
 
-export type { Par2File, Par2Set, SliceReader };
+export type { Par2File, Par2Set, SliceReader, StripSink, StripSource };
+export { DEFAULT_REPAIR_MEMORY };
 export { Par2Error };
 
 /** Reads and cross-checks a recovery set from the bytes of its .par2 files (index and recovery volumes). */
@@ -22,6 +34,35 @@ export function damagedSlices(set: Par2Set, read: SliceReader): Promise<number[]
 /** Rebuilds `missing` (global slice indexes), each checked against its PAR2 MD5 and CRC32; zero-padded slices. */
 export function solve(set: Par2Set, missing: readonly number[], read: SliceReader): Promise<Map<number, Buffer>> {
   return repairSlices(set, missing, read);
+}
+
+/** Where the recovery slices of a kept volume lie, from its packet headers read by range through the pool. */
+export function locateRecovery(
+  reader: LayoutRangeReader,
+  layout: FileLayout,
+  size: number,
+  set: Par2Set,
+): Promise<RecoverySliceLocation[]> {
+  return locateRecoverySlices((at, n) => reader.read(layout, at, at + n), size, set.setId, set.sliceSize);
+}
+
+let stripPool: Piscina | undefined;
+
+/**
+ * The streaming solve (docs/par2.md "Streaming repair") within `memoryBytes` of strips, its multiply-adds in the
+ * repair domain's one worker thread (workers/par2-strip.task.ts) with each strip's buffers moved, not copied, so
+ * the event loop stays free. Rebuilt strips go to `sink`; they are provisional until the promise resolves.
+ */
+export function solveStreaming(
+  set: Par2Set,
+  exponents: readonly number[],
+  missing: readonly number[],
+  source: StripSource,
+  sink: StripSink,
+  memoryBytes: number,
+): Promise<void> {
+  stripPool ??= createPar2StripPool();
+  return repairSlicesStreaming(set, exponents, missing, source, sink, { memoryBytes, mulAdd: mulAddIn(stripPool) });
 }
 
 /** The global slice indexes of bytes [start, end) of `file`. */

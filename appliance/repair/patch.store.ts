@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/index.js';
-import type { FilePatches, PatchPiece, PatchRange, PatchStore } from './repair.port.js';
+import type { FilePatches, PatchPiece, PatchRange, PatchStore, PatchWriter } from './repair.port.js';
 
 /**
  * The patch store on disk and LMDB (docs/health.md "PAR2 repair"). The rebuilt bytes of one repair of one file
@@ -77,35 +77,71 @@ export class DiskPatchStore implements PatchStore {
 
   async add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void> {
     if (pieces.length === 0) return;
+    const w = await this.open(
+      layoutId,
+      path,
+      pieces.map((p) => ({ start: p.start, end: p.start + p.data.length })),
+    );
+    try {
+      for (const piece of pieces) await w.write(piece.start, piece.data);
+    } catch (err) {
+      await w.abort();
+      throw err;
+    }
+    await w.commit();
+  }
+
+  async open(layoutId: string, path: string, wanted: readonly { start: number; end: number }[]): Promise<PatchWriter> {
     const blob = `${randomUUID()}.bin`;
     const tmp = join(this.dir, `${blob}.tmp`);
     const ranges: PatchRange[] = [];
-    let offset = 0;
-    const fh = await open(tmp, 'wx');
-    try {
-      for (const piece of pieces) {
-        await fh.write(piece.data, 0, piece.data.length, offset);
-        ranges.push({ start: piece.start, end: piece.start + piece.data.length, blob, offset });
-        offset += piece.data.length;
-      }
-      await fh.sync();
-    } finally {
-      await fh.close();
+    let bytes = 0;
+    for (const r of wanted) {
+      ranges.push({ start: r.start, end: r.end, blob, offset: bytes });
+      bytes += r.end - r.start;
     }
-    await rename(tmp, join(this.dir, blob));
-    await this.syncDir();
+    const fh = await open(tmp, 'wx');
+    let closed = false;
+    const close = async () => {
+      if (!closed) await fh.close();
+      closed = true;
+    };
+    return {
+      write: async (start, data) => {
+        const r = ranges.find((x) => x.start <= start && start + data.length <= x.end);
+        if (!r) throw new RangeError(`bytes ${start}-${start + data.length - 1} are outside the patch's ranges`);
+        await fh.write(data, 0, data.length, r.offset + start - r.start);
+      },
+      abort: async () => {
+        await close();
+        await rm(tmp, { force: true });
+      },
+      commit: async () => {
+        try {
+          await fh.sync();
+        } finally {
+          await close();
+        }
+        await rename(tmp, join(this.dir, blob));
+        await this.syncDir();
+        await this.index(layoutId, path, ranges, bytes);
+      },
+    };
+  }
+
+  private async index(layoutId: string, path: string, ranges: PatchRange[], bytes: number): Promise<void> {
     const before = this.byLayout.get(layoutId);
     // Newer ranges first: where two repairs overlap, the later bytes are read (they are the same bytes anyway).
     const merged: FilePatches = {
       layoutId,
       path,
       ranges: [...ranges, ...(before?.ranges ?? [])].sort((a, b) => a.start - b.start),
-      bytes: (before?.bytes ?? 0) + offset,
+      bytes: (before?.bytes ?? 0) + bytes,
       at: Date.now(),
     };
     await this.db.put(layoutId, merged);
     this.byLayout.set(layoutId, merged);
-    this.used += offset;
+    this.used += bytes;
   }
 
   async removePaths(paths: readonly string[]): Promise<number> {

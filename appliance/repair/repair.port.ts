@@ -29,6 +29,13 @@ export interface PatchPiece {
   data: Uint8Array;
 }
 
+/** A patch being written: `write` puts bytes at file offset `start`, inside the ranges the writer was opened for. */
+export interface PatchWriter {
+  write(start: number, data: Uint8Array): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 /**
  * The patch store. Reads (`covers`, `has`) are synchronous from memory: the reader asks on every article of a
  * file with patches, and a file without any costs one map lookup. `add` writes the bytes to disk (temp name,
@@ -43,6 +50,12 @@ export interface PatchStore {
   /** Bytes held by every committed patch. */
   usedBytes(): number;
   add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void>;
+  /**
+   * A patch written in pieces (a streaming repair's strips): the bytes of `ranges` of the file go to a temp blob in
+   * any order; `commit` fsyncs, renames and commits the index once, `abort` drops the temp blob. Nothing is served
+   * before `commit` resolves.
+   */
+  open(layoutId: string, path: string, ranges: readonly { start: number; end: number }[]): Promise<PatchWriter>;
   /** Drops the patches of files at or under these paths; answers how many files lost theirs. */
   removePaths(paths: readonly string[]): Promise<number>;
   movePath(from: string, to: string): Promise<void>;

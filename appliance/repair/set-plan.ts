@@ -1,9 +1,16 @@
 import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import type { LayoutRangeReader } from './layout-bytes.js';
-import { readSet, slicesOf, type Par2Set } from './par2-solver.js';
-import { articlesUnder, carriedBy, memberPieces, sharesArticles, volumeRanges } from './volume-map.js';
-import type { KeptPar2File, Par2FileStore, PatchPiece } from './repair.port.js';
+import { Par2Error, locateRecovery, readSet, slicesOf, type Par2Set } from './par2-solver.js';
+import {
+  articlesUnder,
+  carriedBy,
+  memberTarget,
+  sharesArticles,
+  volumeRanges,
+  type MemberTarget,
+} from './volume-map.js';
+import type { KeptPar2File, Par2FileStore } from './repair.port.js';
 
 /** What one repair works on: the recovery set, the tree's files of it, the slices known bad, more volumes. */
 export interface SetPlan {
@@ -13,10 +20,22 @@ export interface SetPlan {
   /** Global slice indexes known bad before the solve: the health verdicts' ranges, and files the tree lacks. */
   missing: number[];
   readSlice(index: number, reader: LayoutRangeReader): Promise<Buffer | null>;
-  /** Patches of the file repaired when its bytes live in archive volumes of the set (empty otherwise). */
-  memberPieces(rebuilt: ReadonlyMap<number, Buffer>): Map<VfsNode, PatchPiece[]>;
-  /** The set with at least `k` recovery slices when the kept volumes hold them (read smallest first), else all. */
-  recoveryFor(k: number): Promise<Par2Set>;
+  /** When the file is an archive member of volumes of the set: its bytes the rebuilt slices `missing` hold. */
+  memberTarget(missing: readonly number[]): (MemberTarget & { node: VfsNode }) | undefined;
+  /** Bytes [offset, offset + length) of input slice `index`, cut at its file's end; null when unreadable. */
+  readSliceRange(index: number, offset: number, length: number, reader: LayoutRangeReader): Promise<Buffer | null>;
+  /**
+   * At least `k` recovery slices when the kept volumes hold them, else all: the volumes beyond those read whole
+   * are only located (packet headers read by range), and their slices read in strips during the solve.
+   */
+  recoveryFor(k: number): Promise<Recovery>;
+}
+
+/** The recovery slices a solve may use and how to read their bytes. */
+export interface Recovery {
+  set: Par2Set;
+  exponents: number[];
+  read(exponent: number, offset: number, length: number, reader: LayoutRangeReader): Promise<Buffer | null>;
 }
 
 /** The part of the VFS a repair reads (VfsService satisfies it). */
@@ -90,35 +109,46 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   for (const s of ours) missing.add(s);
   if (![...missing].some((i) => ours.has(i) || belongsTo(set, node, nodes, i)))
     return { reason: 'no missing or damaged bytes of the file are known' };
-  let current = set;
-  const plan: SetPlan = {
+  const located = new Map<number, { layout: FileLayout; dataOffset: number }>();
+  const count = () => new Set([...set.recovery.keys(), ...located.keys()]).size;
+  const sliceRange = async (index: number, offset: number, length: number, reader: LayoutRangeReader) => {
+    const f = set.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
+    const layout = f && layouts.get(f.fileId);
+    if (!f || !layout) return null;
+    const start = (index - f.firstSlice) * set.sliceSize + offset;
+    return reader.read(layout, Math.min(start, f.length), Math.min(f.length, start + length));
+  };
+  return {
     set,
     nodes,
-    memberPieces: (rebuilt) => new Map(inSet ? [] : [[node, memberPieces(current, member, archive, rebuilt)] as const]),
+    memberTarget: (sorted) => (inSet ? undefined : { node, ...memberTarget(set, member, archive, sorted) }),
     missing: [...missing].sort((a, b) => a - b),
-    async readSlice(index, reader) {
-      const f = current.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
-      const layout = f && layouts.get(f.fileId);
-      if (!f || !layout) return null;
-      const start = (index - f.firstSlice) * current.sliceSize;
-      return reader.read(layout, start, Math.min(f.length, start + current.sliceSize));
-    },
+    readSlice: (index, reader) => sliceRange(index, 0, set.sliceSize, reader),
+    readSliceRange: sliceRange,
     async recoveryFor(k) {
-      while (current.recovery.size < k && volumes.length > 0) {
-        const bytes = await readWhole(d.reader, volumes.shift()!);
-        if (!bytes) continue;
+      while (count() < k && volumes.length > 0) {
+        const v = volumes.shift()!;
         try {
-          current = readSet([...read, bytes]);
-          read.push(bytes);
-        } catch {
-          // a volume of other packets, or hostile ones: its recovery slices are not used
+          const where = await locateRecovery(d.reader, v.layout, v.size, set);
+          for (const r of where) if (!located.has(r.exponent)) located.set(r.exponent, { layout: v.layout, ...r });
+        } catch (err) {
+          if (!(err instanceof Par2Error)) throw err;
+          // a volume of other packets, hostile or unreadable ones: its recovery slices are not used
         }
       }
-      plan.set = current;
-      return current;
+      return {
+        set,
+        exponents: [...new Set([...set.recovery.keys(), ...located.keys()])],
+        async read(exponent, offset, length, reader) {
+          const held = set.recovery.get(exponent);
+          if (held) return held.subarray(offset, offset + length);
+          const at = located.get(exponent);
+          if (!at) return null;
+          return reader.read(at.layout, at.dataOffset + offset, at.dataOffset + offset + length);
+        },
+      };
     },
   };
-  return plan;
 }
 
 function readWhole(reader: LayoutRangeReader, file: KeptPar2File): Promise<Buffer | null> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FileLayout } from '../layout/index.js';
 import type { Par2File, Par2Set } from './par2-solver.js';
-import { articlesUnder, carriedBy, memberPieces, volumeRanges } from './volume-map.js';
+import { articlesUnder, carriedBy, memberTarget, volumeRanges } from './volume-map.js';
 
 // A volume of 3 articles of 10 bytes (a, b, c); a member made of the volume's bytes 4..30 (a header of 4 bytes
 // first); PAR2 slices of 5 bytes over the volume.
@@ -37,19 +37,27 @@ test('a member missing range names its articles, and those name the volume slice
   assert.deepEqual(volumeRanges(volume, gone), [{ start: 0, end: 10 }]);
 });
 
-test('rebuilt volume slices become member patches at the member offsets, only where all bytes were rebuilt', () => {
+test('rebuilt volume slices become member ranges at the member offsets, only where all bytes were rebuilt', () => {
   const volumes = carriedBy(set, new Map(), [kept]);
   assert.deepEqual([...volumes.keys()], ['v1']);
-  // slices 0, 1 (article a) and 3 (half of b) rebuilt
-  const rebuilt = new Map([0, 1, 3].map((i) => [i, bytes.subarray(i * 5, i * 5 + 5)]));
-  const pieces = memberPieces(set, member, volumes, rebuilt);
-  assert.equal(pieces.length, 1);
-  assert.equal(pieces[0]!.start, 0);
-  assert.deepEqual([...pieces[0]!.data], [4, 5, 6, 7, 8, 9]);
-  // all slices: one piece, the member's whole bytes
-  const all = new Map([0, 1, 2, 3, 4, 5].map((i) => [i, bytes.subarray(i * 5, i * 5 + 5)]));
-  const whole = memberPieces(set, member, volumes, all);
-  assert.deepEqual(whole, [{ start: 0, data: bytes.subarray(4) }]);
+  // slices 0, 1 (article a) and 3 (half of b) rebuilt: only a's part of the member (its bytes 0..6)
+  const part = memberTarget(set, member, volumes, [0, 1, 3]);
+  assert.deepEqual(part.ranges, [{ start: 0, end: 6 }]);
+  assert.equal(part.bytes, 6);
+  assert.deepEqual(part.pieces(3, 0, bytes.subarray(15, 20)), [], 'b is not patched');
+  // a strip of slice 0 (volume bytes 2..5): the member gets volume bytes 4..5 at its offset 0
+  const strip = part.pieces(0, 2, bytes.subarray(2, 5));
+  assert.deepEqual(
+    strip.map((p) => [p.start, [...p.data]]),
+    [[0, [4]]],
+  );
+  // every slice: the whole member, each slice's bytes at member offset (volume offset - 4)
+  const whole = memberTarget(set, member, volumes, [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(whole.ranges, [{ start: 0, end: 26 }]);
+  const out = Buffer.alloc(26);
+  for (let i = 0; i < 6; i++)
+    for (const p of whole.pieces(i, 0, bytes.subarray(i * 5, i * 5 + 5))) Buffer.from(p.data).copy(out, p.start);
+  assert.deepEqual(out, bytes.subarray(4));
 });
 
 test('a volume of another size or name is not matched', () => {

@@ -56,53 +56,67 @@ export function volumeRanges(volume: FileLayout, articles: ReadonlySet<string>):
   return volume.segments.filter((s) => articles.has(s.messageId)).map((s) => ({ start: s.start, end: s.end }));
 }
 
+/** An archive member's bytes held by rebuilt volume slices: the ranges to patch, and where a strip's bytes go. */
+export interface MemberTarget {
+  /** Member byte ranges whose volume bytes all lie in rebuilt slices, merged. */
+  ranges: { start: number; end: number }[];
+  bytes: number;
+  /** The member pieces in the strip [offset, offset + bytes.length) of rebuilt slice `index`. */
+  pieces(index: number, offset: number, bytes: Uint8Array): PatchPiece[];
+}
+
 /**
- * The member's byte ranges whose volume bytes were all rebuilt, with those bytes: each member segment is found in
- * the volume by its message-id and offset in the article.
+ * Maps the rebuilt slices of the volumes to the member: each member segment is found in its volume by message-id
+ * and offset in the article; a segment is patched when every volume slice under it is rebuilt.
  */
-export function memberPieces(
+export function memberTarget(
   set: Par2Set,
   member: FileLayout,
   volumes: ReadonlyMap<string, KeptPar2File>,
-  rebuilt: ReadonlyMap<number, Buffer>,
-): PatchPiece[] {
+  rebuilt: readonly number[],
+): MemberTarget {
   const where = new Map<string, { file: Par2File; seg: LayoutSegment }>();
   for (const [id, v] of volumes) {
     const file = set.files.find((f) => f.fileId === id);
     if (file) for (const seg of v.layout.segments) where.set(seg.messageId, { file, seg });
   }
-  const pieces: PatchPiece[] = [];
+  const have = new Set(rebuilt);
+  // per volume slice: the member segments it feeds, as [volume from, volume to) -> member start
+  const feeds = new Map<number, { from: number; to: number; at: number; firstSlice: number }[]>();
+  const ranges: { start: number; end: number }[] = [];
+  let bytes = 0;
   for (const seg of member.segments) {
-    const at = where.get(seg.messageId);
-    if (!at) continue;
-    const from = at.seg.start + articleOffsetOf(seg) - articleOffsetOf(at.seg);
-    const data = volumeBytes(set, at.file, from, from + seg.end - seg.start, rebuilt);
-    if (!data) continue;
-    const last = pieces.at(-1);
-    if (last && last.start + last.data.length === seg.start)
-      pieces[pieces.length - 1] = { start: last.start, data: Buffer.concat([last.data, data]) };
-    else pieces.push({ start: seg.start, data });
+    const hit = where.get(seg.messageId);
+    if (!hit) continue;
+    const from = hit.seg.start + articleOffsetOf(seg) - articleOffsetOf(hit.seg);
+    const to = from + seg.end - seg.start;
+    const first = Math.floor(from / set.sliceSize);
+    const last = Math.floor((to - 1) / set.sliceSize);
+    let all = true;
+    for (let s = first; s <= last && all; s++) all = have.has(hit.file.firstSlice + s);
+    if (!all) continue;
+    for (let s = first; s <= last; s++) {
+      const list = feeds.get(hit.file.firstSlice + s) ?? [];
+      list.push({ from, to, at: seg.start, firstSlice: hit.file.firstSlice });
+      feeds.set(hit.file.firstSlice + s, list);
+    }
+    const prev = ranges.at(-1);
+    if (prev && prev.end === seg.start) prev.end = seg.end;
+    else ranges.push({ start: seg.start, end: seg.end });
+    bytes += seg.end - seg.start;
   }
-  return pieces;
-}
-
-/** Bytes [start, end) of a volume when every slice under them was rebuilt, else null. */
-function volumeBytes(
-  set: Par2Set,
-  file: Par2File,
-  start: number,
-  end: number,
-  rebuilt: ReadonlyMap<number, Buffer>,
-): Buffer | null {
-  const out = Buffer.alloc(end - start);
-  for (let at = start; at < end;) {
-    const slice = Math.floor(at / set.sliceSize);
-    const bytes = rebuilt.get(file.firstSlice + slice);
-    if (!bytes) return null;
-    const sliceStart = slice * set.sliceSize;
-    const to = Math.min(end, sliceStart + set.sliceSize);
-    bytes.copy(out, at - start, at - sliceStart, to - sliceStart);
-    at = to;
-  }
-  return out;
+  return {
+    ranges,
+    bytes,
+    pieces(index, offset, data) {
+      const out: PatchPiece[] = [];
+      for (const f of feeds.get(index) ?? []) {
+        const base = (index - f.firstSlice) * set.sliceSize + offset; // volume position of data[0]
+        const a = Math.max(base, f.from);
+        const b = Math.min(base + data.length, f.to);
+        if (a < b) out.push({ start: f.at + a - f.from, data: data.subarray(a - base, b - base) });
+      }
+      return out;
+    },
+  };
 }
