@@ -132,16 +132,16 @@ test('stuck_timeout_minutes 0 turns the watchdog off; turning it on applies to t
 
 test('a repair at import that stalls is aborted and retried too: no item stays repairing', async () => {
   let signal: AbortSignal | undefined;
-  let queueRef: QueueService | undefined;
+  const ref: { queue?: QueueService } = {};
   const { queue, clock } = setup(
     async (item, s) => {
       signal = s;
-      await queueRef!.markRepairing(item.id); // the job is written; its repair then hangs on a silent provider
+      await ref.queue!.markRepairing(item.id); // the job is written; its repair then hangs on a silent provider
       return hangsUntilAborted(item, s);
     },
     { minutes: 30 },
   );
-  queueRef = queue;
+  ref.queue = queue;
   const item = await queue.enqueue({ nzb: Buffer.from('<nzb/>'), nzbPath: 'Repair.nzb' });
   await until(async () => (await queue.get(item.id))?.status === 'repairing' && signal !== undefined, 'repairing');
   await clock.advance(30 * MINUTE);
