@@ -3,6 +3,7 @@ import type { VfsNode } from '../vfs/types.js';
 import { LIVE_PROPS, isLive, liveProp, multistatus, propstat } from './properties.js';
 import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';
 import { DAV, child, elements, emptyElement, escapeXml, parseXml, propKey, serialize } from './xml.js';
+import { allpropBytes } from './response-cache.js';
 import { requireWritable } from './write.guard.js';
 
 type Want = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; keys: string[] };
@@ -22,15 +23,31 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   }
   const want = parseWant((await ctx.body()).toString('utf8'));
   const node = deps.vfs.requireNode(r.path);
-  const responses = [responseFor(r, node, want, hrefOf(r.prefix, node.path, node.type === 'directory'))];
+  const parts = [
+    MULTISTATUS_OPEN,
+    utf8(responseFor(r, node, want, hrefOf(r.prefix, node.path, node.type === 'directory'))),
+  ];
   if (depth === '1' && node.type === 'directory') {
     // the folder's href encoded once; each child adds its own encoded name (a listing can hold 10,000 entries)
     const base = hrefOf(r.prefix, node.path, true);
-    for (const k of deps.vfs.list(node.path, { showCorrupted: ctx.req.header('x-show-corrupted') === 'true' }))
-      responses.push(responseFor(r, k, want, base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '')));
+    for (const k of deps.vfs.list(node.path, { showCorrupted: ctx.req.header('x-show-corrupted') === 'true' })) {
+      const href = () => base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
+      // allprop of an unlocked entry: the bytes built for it the last time the same listing was asked (see
+      // response-cache.ts); anything else is built now
+      parts.push(
+        want.kind === 'allprop' && !deps.locks.covering(k.path).length
+          ? allpropBytes(k, base, () => responseFor(r, k, want, href()))
+          : utf8(responseFor(r, k, want, href())),
+      );
+    }
   }
-  ctx.reply.status(207).send(multistatus(responses), 'application/xml; charset=utf-8');
+  parts.push(MULTISTATUS_CLOSE);
+  // one Buffer copied once from the parts: no 10,000-entry string joined and then encoded again by the reply
+  ctx.reply.status(207).send(Buffer.concat(parts), 'application/xml; charset=utf-8');
 }
+
+const utf8 = (s: string): Buffer => Buffer.from(s, 'utf8');
+const [MULTISTATUS_OPEN, MULTISTATUS_CLOSE] = multistatus(['\0']).split('\0').map(utf8) as [Buffer, Buffer];
 
 function parseWant(body: string): Want {
   if (!body.trim()) return { kind: 'allprop' };

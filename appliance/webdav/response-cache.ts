@@ -1,0 +1,19 @@
+import type { VfsNode } from '../vfs/types.js';
+
+/**
+ * The allprop `<D:response>` of a listed node as UTF-8 bytes, kept as long as the node object itself lives. The
+ * tree store hands out the same frozen node objects while a folder's listing is cached (vfs/listing-cache.ts) and
+ * drops the listing whenever a write touches the folder, so an entry is bounded by the listing cache and invalid
+ * with it: a renamed, patched or rewritten node is a new object and misses. The folder's encoded href is kept with
+ * the bytes (the same node under another mount prefix misses too). Only nodes no lock covers are cached: a lock's
+ * timeout counts down, so its lockdiscovery is built fresh on every answer.
+ */
+const cached = new WeakMap<VfsNode, { base: string; bytes: Buffer }>();
+
+export function allpropBytes(node: VfsNode, base: string, build: () => string): Buffer {
+  const hit = cached.get(node);
+  if (hit && hit.base === base) return hit.bytes;
+  const bytes = Buffer.from(build(), 'utf8');
+  cached.set(node, { base, bytes });
+  return bytes;
+}
