@@ -234,6 +234,14 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
     });
     closers.push(() => streaming.close());
+    const par2 = buildPar2Repair({
+      stores: repairStores,
+      files: streaming.vfs,
+      client: pool,
+      health: healthStore,
+      config,
+      logger,
+    });
     const importer = buildImporter({
       store,
       config,
@@ -243,6 +251,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       clock,
       events,
       keepPar2: (id, files) => repairStores.par2Files.put(id, files),
+      // missing articles the kept PAR2 files cover are rebuilt before the item completes (docs/import.md)
+      repair: par2,
       // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
       brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
     });
@@ -259,14 +269,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     closers.push(streams.stop);
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;
-    const par2 = buildPar2Repair({
-      stores: repairStores,
-      files: streaming.vfs,
-      client: pool,
-      health: healthStore,
-      config,
-      logger,
-    });
     closers.push(wireRepairEvents(events, repairStores, logger.child('repair')));
     const health = createHealth({
       par2: () => par2,

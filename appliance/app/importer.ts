@@ -38,6 +38,8 @@ export interface ImporterDeps {
   retryDelay?: (attempt: number) => number;
   /** Keeps a release's PAR2 layouts for a PAR2 repair later (appliance/repair). */
   keepPar2?: NzbImporterDeps['keepPar2'];
+  /** Rebuilds missing articles from the kept PAR2 files before an import completes (appliance/repair). */
+  repair?: NzbImporterDeps['repair'];
   /** Releases a health verdict found broken (the health store's ledger): refused at import. */
   brokenRelease?: BrokenReleaseLookup;
 }
@@ -72,6 +74,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     logger: log,
     events: deps.events,
     keepPar2: deps.keepPar2,
+    repair: deps.repair,
     brokenRelease: deps.brokenRelease,
   });
   const startup = deps.config.get().import;

@@ -53,7 +53,11 @@ export interface Streaming {
 export function buildStreaming(deps: StreamingDeps): Streaming {
   migrate(deps.store, 'vfs', VFS_MIGRATIONS);
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({ nodes: deps.store.openDb('vfs-nodes'), layouts: deps.store.openDb('vfs-layouts') }),
+    tree: new LmdbTreeStore({
+      nodes: deps.store.openDb('vfs-nodes'),
+      layouts: deps.store.openDb('vfs-layouts'),
+      meta: deps.store.openDb('vfs-meta'),
+    }),
     sidecarDir: join(deps.config.dataDir, 'sidecars'),
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
     health: deps.health,

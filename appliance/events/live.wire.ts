@@ -24,7 +24,7 @@ export interface QueueItemChangedEvent extends QueueItemEvent {
  * The stages of an import (docs/architecture.md "Import path"): parse the NZB, fetch each file's first article,
  * probe availability, plan each file's layout, write the job into the tree.
  */
-export const IMPORT_STAGES = ['parse', 'first_articles', 'probe', 'layouts', 'write'] as const;
+export const IMPORT_STAGES = ['parse', 'first_articles', 'probe', 'layouts', 'write', 'repair'] as const;
 export type ImportStage = (typeof IMPORT_STAGES)[number];
 
 /** How far an import has got: the stage it entered, and within it `done` of `total` (files) when counted. */

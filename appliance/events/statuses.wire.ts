@@ -5,7 +5,7 @@
  * "Layers"). A wire file: constants and types only.
  */
 
-export const QUEUE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'retrying'] as const;
+export const QUEUE_STATUSES = ['pending', 'processing', 'repairing', 'completed', 'failed', 'retrying'] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 
 export const HEALTH_STATUSES = ['pending', 'checking', 'healthy', 'partial', 'corrupted', 'repair_triggered'] as const;

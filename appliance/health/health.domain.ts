@@ -184,18 +184,36 @@ export function createHealth(deps: HealthDeps): HealthDomain {
   const inOrder = (what: string, work: () => Promise<void>) => {
     events = events.then(work).catch(logged(what));
   };
-  const onAdded = (paths: string[]) => inOrder('could not track new files', () => service.filesAdded(paths));
-  const onRemoved = (paths: string[]) =>
+  // The tree's write count as of the last change health heard of (undefined until start's reconcile is done): on a
+  // clean stop it is noted, and a next start that finds the tree at that count skips its walk (service.reconcile).
+  let seen: number | undefined;
+  const heard = () => {
+    try {
+      if (seen !== undefined) seen = deps.vfs.treeWrites();
+    } catch {
+      seen = undefined; // the store is closing: no note, the next start walks
+    }
+  };
+  const onAdded = (paths: string[]) => {
+    heard();
+    inOrder('could not track new files', () => service.filesAdded(paths));
+  };
+  const onRemoved = (paths: string[]) => {
+    heard();
     inOrder('could not drop records of removed files', () => service.filesRemoved(paths));
-  const onMoved = (from: string, to: string) =>
+  };
+  const onMoved = (from: string, to: string) => {
+    heard();
     inOrder('could not move records of moved files', () => service.filesMoved(from, to));
+  };
   // Records for files the tree had before (or missed in a crash), then the worker starts.
   // The brake's kept state first: engaged before a restart, it holds after it.
-  void brake
+  const started = brake
     .load()
     .catch(logged('could not read the repair brake state'))
     .then(() => service.reconcile())
-    .then((added) => {
+    .then(({ added, treeWrites }) => {
+      seen = Math.max(treeWrites, seen ?? 0);
       if (added > 0) log.info('tracking files imported before health records existed', { files: added });
     })
     .catch(logged('could not reconcile health records with the tree'))
@@ -216,8 +234,11 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       }),
     tree: { added: onAdded, removed: onRemoved, moved: onMoved },
     async close() {
+      await started;
       await events;
       await runner.stop();
+      if (seen !== undefined)
+        await service.markInStep(seen).catch(logged('could not note health in step with the tree'));
     },
   };
 }

@@ -56,7 +56,7 @@ test('migration 1 moves health and missing articles from tree nodes into the hea
     );
 
     const health = openHealthStore(store);
-    assert.equal(schemaVersion(store, 'health'), 2, 'every step applied (2: the indexes of the schedule)');
+    assert.equal(schemaVersion(store, 'health'), 3, 'every step applied (3: the index of records with bad news)');
     for (const p of [A, B, C, D]) {
       const node = nodes.get(keyOf(p)) as Record<string, unknown>;
       assert.ok(!('health' in node) && !('missingSegments' in node), `${p}: no health left on the node`);
@@ -140,7 +140,7 @@ test('migration 2 keys the due index by tier and counts verdict times, file ages
       void index.put(['n'], 3);
     });
     const health = openHealthStore(store);
-    assert.equal(schemaVersion(store, 'health'), 2);
+    assert.equal(schemaVersion(store, 'health'), 3);
     assert.deepEqual(
       (await health.due(61 * DAY, 10)).map((r) => r.id),
       [1, 2],

@@ -23,11 +23,15 @@ const VERDICTS = new Set<string>(['healthy', 'partial', 'corrupted']);
 export type SyncHealthReindex = (store: Store) => void;
 
 const noReindex: SyncHealthReindex = () => {
-  throw new Error('health step 2 needs the store to rebuild its indexes');
+  throw new Error('health steps 2 and 3 need the store to rebuild its indexes');
 };
 
 /** Schema steps of the health records ('health' scope in the store). */
-export function healthMigrations(write: SyncHealthWriter, reindex: SyncHealthReindex = noReindex): Migration[] {
+export function healthMigrations(
+  write: SyncHealthWriter,
+  reindex: SyncHealthReindex = noReindex,
+  indexBad: SyncHealthReindex = noReindex,
+): Migration[] {
   return [
     {
       version: 1,
@@ -57,6 +61,11 @@ export function healthMigrations(write: SyncHealthWriter, reindex: SyncHealthRei
       version: 2,
       description: 'due files indexed by age tier; indexes of verdict times, file ages and article totals',
       up: (store) => reindex(store),
+    },
+    {
+      version: 3,
+      description: "the records with bad news for the VFS indexed ('b'), so start loads only those",
+      up: (store) => indexBad(store),
     },
   ];
 }

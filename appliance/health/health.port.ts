@@ -48,8 +48,13 @@ export interface HealthStore {
   byPath(path: string): Promise<HealthRecord | undefined>;
   /** Records of every file below a directory. */
   under(dir: string): Promise<HealthRecord[]>;
-  /** Every record (start-up reconciliation, cleanup). */
+  /** Every record (cleanup). */
   all(): Promise<HealthRecord[]>;
+  /** The records in one status (start: checks a stop cut short are 'checking'); read through the status index. */
+  withStatus(status: HealthStatus): Promise<HealthRecord[]>;
+  /** The tree's write count (VfsService.treeWrites) when health last stopped in step with the tree; undefined: never, or running. */
+  inStepAt(): Promise<number | undefined>;
+  setInStepAt(treeWrites: number | undefined): Promise<void>;
   list(q: HealthListQuery): Promise<{ items: HealthRecord[]; total: number }>;
   counts(): Promise<Record<HealthStatus, number>>;
   manualCount(): Promise<number>;

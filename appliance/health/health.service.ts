@@ -12,7 +12,11 @@ import type { RepairLoop } from './repair.loop.js';
 
 export interface HealthServiceDeps {
   store: HealthStore;
-  files: HealthFiles & { walkFiles(path?: string): Iterable<{ path: string; layoutId?: string; createdAt: number }> };
+  files: HealthFiles & {
+    walkFiles(path?: string): Iterable<{ path: string; layoutId?: string; createdAt: number }>;
+    /** The tree's write count (VfsService.treeWrites): start walks the tree only when it moved since the last stop. */
+    treeWrites(): number;
+  };
   runner: HealthRunner;
   repair: RepairLoop;
   brake: RepairBrake;
@@ -241,28 +245,42 @@ export class HealthService {
     }));
   }
 
-  /** Start-up: every article-backed file of the tree without a record gets one (older imports, a crash). */
-  async reconcile(): Promise<number> {
+  /**
+   * Start-up: every article-backed file of the tree without a record gets one (older imports, a crash, tree
+   * writes after health stopped following), and checks a stop cut short settle. The walk of the tree and of every
+   * record runs only when the tree's write count differs from the one health noted when it last stopped in step
+   * with it (`markInStep`); the note is cleared here, so after a crash there is none and the walk runs. Resolves
+   * to the records added and the write count health is now in step with.
+   */
+  async reconcile(): Promise<{ added: number; treeWrites: number }> {
     const now = this.d.clock.now();
-    const records = await this.d.store.all();
-    const known = new Set(records.map((r) => r.path));
+    const treeWrites = this.d.files.treeWrites();
+    const inStep = (await this.d.store.inStepAt()) === treeWrites;
+    await this.d.store.setInStepAt(undefined);
     const writes: HealthWrite[] = [];
-    for (const node of this.d.files.walkFiles('/')) {
-      if (!node.layoutId || known.has(node.path)) continue;
-      const fresh = () => this.fresh(node.path, node.createdAt, null);
-      writes.push({ op: 'upsert', path: node.path, create: fresh, change: (r) => r });
+    if (!inStep) {
+      const known = new Set((await this.d.store.all()).map((r) => r.path));
+      for (const node of this.d.files.walkFiles('/')) {
+        if (!node.layoutId || known.has(node.path)) continue;
+        const fresh = () => this.fresh(node.path, node.createdAt, null);
+        writes.push({ op: 'upsert', path: node.path, create: fresh, change: (r) => r });
+      }
     }
     const added = writes.length;
     // A check cut short by a stop is not running any more.
-    for (const r of records)
-      if (r.status === 'checking')
-        writes.push({
-          op: 'update',
-          id: r.id,
-          change: (x) => (x.status === 'checking' ? { ...x, status: x.settledStatus, nextCheckAt: now } : null),
-        });
+    for (const r of await this.d.store.withStatus('checking'))
+      writes.push({
+        op: 'update',
+        id: r.id,
+        change: (x) => (x.status === 'checking' ? { ...x, status: x.settledStatus, nextCheckAt: now } : null),
+      });
     await this.d.store.commit(writes);
-    return added;
+    return { added, treeWrites };
+  }
+
+  /** Stop: health has applied every tree change up to this write count; the next start may skip its walk. */
+  async markInStep(treeWrites: number): Promise<void> {
+    await this.d.store.setInStepAt(treeWrites);
   }
 
   private fresh(path: string, fileCreatedAt: number, source: string | null): NewHealthRecord {

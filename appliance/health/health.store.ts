@@ -3,14 +3,14 @@ import { migrate, type Database, type Key, type Store } from '../store/index.js'
 import { healthMigrations } from './health.migrations.js';
 import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import { VerdictIndex } from './health.verdicts.js';
+import { hasBadNews, VerdictIndex } from './health.verdicts.js';
 import { LmdbRepairLedger } from './repair-ledger.store.js';
 import type { RepairLedger } from './repair.types.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
  * Brings the health databases up to date (health.migrations.ts), then opens the store on them and loads the
- * verdicts the VFS asks for into memory (one pass over the records at start). Every record written is announced
+ * verdicts the VFS asks for into memory (the records the 'b' index names: the few with bad news, not every one). Every record written is announced
  * on `events` (health.record.changed).
  */
 export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): HealthStore {
@@ -20,6 +20,7 @@ export function openHealthStore(store: Store, events?: EventSink<SpoolEvents>): 
     healthMigrations(
       (s, writes) => new LmdbHealthStore(s).applyNow(writes),
       (s) => new LmdbHealthStore(s).reindexNow(),
+      (s) => new LmdbHealthStore(s).indexBadNow(),
     ),
   );
   const health = new LmdbHealthStore(store, events);
@@ -44,6 +45,8 @@ const TIERS = [0, 1, 2] as const;
  *   ['f', fileCreatedAt, id]             files by age (how many fall in each tier)
  *   ['m', 0|1, queuedAt, id]             manual checks, priority ones first, then in order
  *   ['r', repairNextAt, id]              automatic repairs waiting for their back-off
+ *   ['b', id]                            records with bad news for the VFS (corrupted, articles unavailable)
+ *   ['g'] -> tree writes                 the tree's write count when health last stopped in step with it
  *   ['k', status] -> count               totals in O(1);  ['n'] -> next id
  *   ['t', 'articles'|'measured'] -> n    articles of the files whose count a check learned, and those files
  * Every commit is one write transaction over both databases; after it the in-memory verdicts follow (`commit`).
@@ -65,8 +68,24 @@ export class LmdbHealthStore implements HealthStore {
     this.ledger = new LmdbRepairLedger(store);
   }
 
+  /** The VFS's verdicts into memory: only the records the 'b' index names are read. */
   loadVerdicts(): void {
-    for (const { value } of this.records.getRange()) this.verdicts.changed(undefined, value);
+    for (const r of this.byIds(this.index.getKeys({ start: ['b'], end: ['b', MAX] }).map((k) => idAt(k, 1))))
+      this.verdicts.changed(undefined, r);
+  }
+
+  async withStatus(status: HealthStatus): Promise<HealthRecord[]> {
+    return this.byIds(this.index.getKeys({ start: ['s', status], end: ['s', status, MAX] }).map((k) => idAt(k, 3)));
+  }
+
+  async inStepAt(): Promise<number | undefined> {
+    return (this.index.get(['g']) ?? undefined) as number | undefined;
+  }
+
+  /** Written at once in its own transaction (a stop's last write, with nothing left queued behind it). */
+  async setInStepAt(treeWrites: number | undefined): Promise<void> {
+    if (treeWrites === undefined) this.index.removeSync(['g']);
+    else this.index.putSync(['g'], treeWrites);
   }
 
   /** Applies writes in the write transaction running now (a migration's); the in-memory verdicts are not told. */
@@ -320,6 +339,7 @@ export class LmdbHealthStore implements HealthStore {
     keys.push(['f', r.fileCreatedAt, r.id]);
     if (r.manual) keys.push(['m', r.manual.priority ? 0 : 1, r.manual.at, r.id]);
     if (r.repairNextAt !== null) keys.push(['r', r.repairNextAt, r.id]);
+    if (hasBadNews(r)) keys.push(['b', r.id]);
     return keys;
   }
 
@@ -358,6 +378,11 @@ export class LmdbHealthStore implements HealthStore {
         add('measured', 1);
       }
     }
+  }
+
+  /** Health step 3 (inside the migration's transaction): the 'b' index of the records with bad news. */
+  indexBadNow(): void {
+    for (const { value: r } of this.records.getRange()) if (hasBadNews(r)) void this.index.put(['b', r.id], null);
   }
 }
 

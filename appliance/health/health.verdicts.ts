@@ -6,10 +6,15 @@ export function unavailableIds(r: HealthRecord): Set<string> {
   return new Set([...r.missing.map((m) => m.messageId), ...r.readEvidence]);
 }
 
+/** Whether the VFS must hear of the record: its verdict is corrupted or it knows articles unavailable. */
+export function hasBadNews(r: HealthRecord): boolean {
+  return r.verdict === 'corrupted' || r.missing.length > 0 || r.readEvidence.length > 0;
+}
+
 /**
  * The VFS's port, kept in memory by the health store: the paths whose last verdict is corrupted and the articles
- * known unavailable per file. Only bad news is held (a healthy library costs nothing); it is filled from every
- * record when the store opens and changed by the store after each commit, so a listing asks a Set, never the
+ * known unavailable per file. Only bad news is held (a healthy library costs nothing); it is filled from the
+ * records the store's 'b' index names when it opens and changed by the store after each commit, so a listing asks a Set, never the
  * database (docs/health.md, "One store").
  */
 export class VerdictIndex implements HealthVerdicts {

@@ -14,7 +14,13 @@ import {
 import type { AddJobFile } from '../vfs/types.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { parseStoredNzb } from '../../workers/parse-nzb.client.js';
-import { describeMissing, probeAvailability, type ArticleClient, type ProbeTarget } from '../articles/index.js';
+import {
+  describeMissing,
+  probeAvailability,
+  type ArticleClient,
+  type ProbeFinding,
+  type ProbeTarget,
+} from '../articles/index.js';
 import { asImportError, fetchFirstArticles, isPar2Article, type FirstArticle } from './first-articles.js';
 import { filterJobFiles, type FileFilterSettings } from './file-filters.js';
 import { layoutPostedFile, type PlannedLayout } from './file-layouts.js';
@@ -25,6 +31,7 @@ import { ImportArticles } from './layout-bytes.js';
 import { checkJobFiles, refuseKnownBrokenIds, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
+import { repairJob, type ImportRepairer } from './import-repair.js';
 import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
@@ -64,6 +71,11 @@ export interface NzbImporterDeps {
   keepPar2?: (queueItemId: number, files: KeptPar2Layout[]) => Promise<void>;
   /** Releases a health verdict found broken, by fingerprint (the health store's ledger). */
   brokenRelease?: BrokenReleaseLookup;
+  /**
+   * Rebuilds articles the probe found missing from the release's PAR2 files (docs/import.md "Repair at import");
+   * absent or off: such an import fails.
+   */
+  repair?: ImportRepairer;
 }
 
 /**
@@ -96,7 +108,11 @@ export class NzbImporter {
     const broken = this.d.brokenRelease;
     if (broken) for (const f of mains) await refuseKnownBrokenIds(messageIdsOf(doc, f), broken);
     stage('probe', 0, mains.length);
-    await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
+    const findings = await this.probe(doc, mains, firsts, settings.samplePercentage, signal);
+    const sampled = settings.samplePercentage < 100;
+    // Missing articles PAR2 may rebuild: the job is written, then repaired before the item is completed.
+    if (findings.length > 0 && !(this.d.repair?.enabled && par2Files.length > 0 && this.d.keepPar2))
+      throw nonRetryableError(describeMissing(findings, sampled));
     const laidOut: AddJobFile[] = [];
     for (const file of mains) {
       stage('layouts', laidOut.length, mains.length);
@@ -114,13 +130,26 @@ export class NzbImporter {
       headers: settings.verifyMediaHeaders,
     });
     await readMediaDurations(jobFiles, articles, signal, this.d.logger);
-    // The probe above passed (it throws on a missing sample): file info reports these healthy until checked.
-    for (const f of jobFiles) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
+    // The probe above passed for these: file info reports them healthy until checked (files under repair: unknown).
+    const damaged = new Set(findings.map((f) => f.name));
+    for (const f of jobFiles)
+      if (!damaged.has(f.name)) f.probe = { at: Date.now(), samplePercentage: settings.samplePercentage };
     signal.throwIfAborted();
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     stage('write', 0, jobFiles.length);
     const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
     if (this.d.keepPar2 && par2Files.length > 0) await this.d.keepPar2(item.id, par2Files);
+    if (findings.length > 0) {
+      await this.d.queue.markRepairing(item.id);
+      this.d.logger.info('repairing the job from PAR2', { id: item.id, files: findings.map((f) => f.name) });
+      await repairJob(this.d.repair!, this.d.vfs, {
+        ...written,
+        findings,
+        sampled,
+        signal,
+        onFile: (done, total) => stage('repair', done, total),
+      });
+    }
     this.d.logger.info('job written', {
       id: item.id,
       target: written.dir,
@@ -228,7 +257,7 @@ export class NzbImporter {
     firsts: readonly FirstArticle[],
     percentage: number,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<ProbeFinding[]> {
     const targets: ProbeTarget[] = mains.map((file) => {
       // the file's articles are its parts' segments end to end; ids are read only for the sampled ones
       const parts = file.parts.map((p) => doc.files[p]!.segments);
@@ -252,7 +281,7 @@ export class NzbImporter {
         throw asImportError(err);
       },
     );
-    if (findings.length > 0) throw nonRetryableError(describeMissing(findings, percentage < 100));
+    return findings;
   }
 
   private async layoutOf(

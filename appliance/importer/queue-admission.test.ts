@@ -85,7 +85,7 @@ test('the count and the insert of one add never interleave with another add, eve
   const store = {
     counts: async () => {
       await tick();
-      return { pending, processing: 0, retrying: 0, completed: 0, failed: 0 };
+      return { pending, processing: 0, repairing: 0, retrying: 0, completed: 0, failed: 0 };
     },
   };
   const admission = new QueueAdmission(store, () => 3);

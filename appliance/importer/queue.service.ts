@@ -116,7 +116,7 @@ export class QueueService {
   async stats(): Promise<QueueStats> {
     const c = await this.repo.counts();
     return {
-      total_queued: c.pending + c.processing + c.completed + c.failed + c.retrying,
+      total_queued: c.pending + c.processing + c.repairing + c.completed + c.failed + c.retrying,
       total_processing: c.processing,
       total_completed: c.completed,
       total_failed: c.failed,
@@ -128,9 +128,9 @@ export class QueueService {
   /** Deletes an item and its NZB. An import in progress cannot be deleted (it would write a job nobody owns). */
   async remove(id: number): Promise<QueueRecord> {
     const item = await this.require(id);
-    if (item.status === 'processing')
+    if (inProgress(item))
       throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
-    const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
+    const removed = await this.repo.remove(id, (cur) => !inProgress(cur));
     if (!removed) throw new AppError('IN_PROGRESS', `Queue item ${id} is being imported; delete it when it is done`);
     this.events.emit('queue.item.removed', queueItemEvent(removed));
     return removed;
@@ -140,7 +140,7 @@ export class QueueService {
     const skipped: number[] = [];
     let deleted = 0;
     for (const id of new Set(ids)) {
-      const removed = await this.repo.remove(id, (cur) => cur.status !== 'processing');
+      const removed = await this.repo.remove(id, (cur) => !inProgress(cur));
       if (removed) {
         deleted++;
         this.events.emit('queue.item.removed', queueItemEvent(removed));
@@ -155,7 +155,7 @@ export class QueueService {
     let restarted = 0;
     for (const id of new Set(ids)) {
       const changed = await this.change(id, (cur) =>
-        cur.status === 'processing' ? null : { ...this.requeued(cur), retryCount: 0 },
+        inProgress(cur) ? null : { ...this.requeued(cur), retryCount: 0 },
       );
       if (changed?.status === 'pending') restarted++;
       else skipped.push(id);
@@ -166,11 +166,9 @@ export class QueueService {
   /** Runs the item again now: failed, completed or waiting for a retry; a pending one moves to the front. */
   async retry(id: number): Promise<QueueRecord> {
     const item = await this.require(id);
-    if (item.status === 'processing') throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
+    if (inProgress(item)) throw new AppError('IN_PROGRESS', `Queue item ${id} is already being imported`);
     const updated = await this.change(id, (cur) =>
-      cur.status === 'processing'
-        ? null
-        : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
+      inProgress(cur) ? null : { ...this.requeued(cur), priority: cur.status === 'pending' ? 2 : cur.priority },
     );
     return updated ?? item;
   }
@@ -191,15 +189,26 @@ export class QueueService {
 
   // ---- the runner's side ----
 
-  /** Items left 'processing' by a crash go back to pending (nothing was committed for them). */
+  /**
+   * Items left 'processing' or 'repairing' by a crash go back to pending: nothing was committed for them (a job
+   * written for a repair is replaced by the re-run, which repairs again: docs/import.md "Repair at import").
+   */
   async recover(): Promise<number> {
-    const ids = await this.repo.idsWithStatus('processing');
+    const ids = [...(await this.repo.idsWithStatus('processing')), ...(await this.repo.idsWithStatus('repairing'))];
     for (const id of ids) {
-      await this.change(id, (cur) =>
-        cur.status === 'processing' ? { ...cur, status: 'pending', updatedAt: this.now() } : null,
-      );
+      await this.change(id, (cur) => (inProgress(cur) ? { ...cur, status: 'pending', updatedAt: this.now() } : null));
     }
     return ids.length;
+  }
+
+  /**
+   * The import of a claimed item found articles missing that the release's PAR2 files can rebuild: its job is
+   * written and being repaired. The SABnzbd history shows it `Repairing` (the arrs wait) until complete() or fail().
+   */
+  async markRepairing(id: number): Promise<void> {
+    await this.change(id, (cur) =>
+      cur.status === 'processing' ? { ...cur, status: 'repairing', updatedAt: this.now() } : null,
+    );
   }
 
   /** Takes the next runnable item and marks it processing (one transaction, so two workers never share one). */
@@ -324,6 +333,11 @@ export class QueueService {
       updatedAt: this.now(),
     };
   }
+}
+
+/** Being imported: claimed by the runner, or its written job being repaired from PAR2. */
+function inProgress(r: QueueRecord): boolean {
+  return r.status === 'processing' || r.status === 'repairing';
 }
 
 function queueItemEvent(r: QueueRecord): SpoolEvents['queue.item.added'] {

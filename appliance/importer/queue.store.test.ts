@@ -167,3 +167,29 @@ test('clear removes only the given status, honouring older_than', async () => {
     total_retrying: 0,
   });
 });
+
+test('a repairing item is in the history, cannot be deleted or restarted, and recover puts it back', async () => {
+  const q = fresh();
+  const a = await q.enqueue({ nzb: nzb('a'), nzbPath: 'a.nzb' });
+  await q.markRepairing(a.id);
+  assert.equal((await q.get(a.id))?.status, 'pending', 'only a claimed item is repaired');
+  await q.claim();
+  await q.markRepairing(a.id);
+  assert.equal((await q.get(a.id))?.status, 'repairing');
+  assert.deepEqual(
+    (await q.history({ offset: 0, limit: 0 })).items.map((r) => r.id),
+    [a.id],
+  );
+  assert.equal((await q.history({ offset: 0, limit: 0 })).total, 1);
+  assert.deepEqual(
+    (await q.active()).map((r) => r.id),
+    [],
+    'not in the SABnzbd queue',
+  );
+  await assert.rejects(q.remove(a.id), { code: 'IN_PROGRESS' });
+  await assert.rejects(q.retry(a.id), { code: 'IN_PROGRESS' });
+  assert.deepEqual(await q.bulkRestart([a.id]), { restarted: 0, skipped: [a.id] });
+  assert.equal(await q.recover(), 1);
+  assert.equal((await q.get(a.id))?.status, 'pending');
+  assert.equal((await q.history({ offset: 0, limit: 0 })).total, 0);
+});

@@ -147,7 +147,7 @@ export class QueueTables {
   }
 
   /**
-   * History (completed and failed items) newest first, optionally of one category ('*' = items without one):
+   * History (completed, failed and repairing items) newest first, optionally of one category ('*' = items without one):
    * one reverse range read of `limit` keys (0 = all) after `offset`, whatever the size of the history.
    */
   history(q: { category?: string; offset: number; limit: number }): { items: QueueRecord[]; total: number } {
@@ -156,7 +156,7 @@ export class QueueTables {
       q.category === undefined
         ? (() => {
             const c = this.counts();
-            return c.completed + c.failed;
+            return c.completed + c.failed + c.repairing;
           })()
         : ((this.index.get(['k', q.category]) ?? 0) as number);
     const paging = q.limit === 0 ? { offset: q.offset } : { offset: q.offset, limit: q.limit };
@@ -256,9 +256,9 @@ export class QueueTables {
 
 const MAX_WORDS = 40;
 
-/** Completed and failed items are the SABnzbd history; the rest is its queue. */
+/** Completed, failed and repairing items are the SABnzbd history (SABnzbd repairs in post-processing); the rest is its queue. */
 export function isHistory(r: QueueRecord): boolean {
-  return r.status === 'completed' || r.status === 'failed';
+  return r.status === 'completed' || r.status === 'failed' || r.status === 'repairing';
 }
 
 /** When an item left the queue for the history: its completion, or its last change for a failure. */

@@ -61,17 +61,21 @@ export class Par2RepairService {
     return ((await this.d.par2Files.get(node.queueItemId))?.length ?? 0) > 0;
   }
 
-  repair(path: string, signal: AbortSignal): Promise<Par2Outcome> {
-    const run = this.queue.then(() => this.run(path, signal));
+  /**
+   * Repairs the file at `path`. `knownBad` names the bytes known missing (default: the last health verdict's); the
+   * importer passes the articles its probe found missing (docs/import.md "Repair at import").
+   */
+  repair(path: string, signal: AbortSignal, knownBad?: Par2RepairDeps['knownBad']): Promise<Par2Outcome> {
+    const run = this.queue.then(() => this.run(path, signal, knownBad ?? this.d.knownBad));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async run(path: string, signal: AbortSignal): Promise<Par2Outcome> {
+  private async run(path: string, signal: AbortSignal, knownBad: Par2RepairDeps['knownBad']): Promise<Par2Outcome> {
     if (!this.enabled) return { kind: 'not_coverable', reason: 'PAR2 repair is off (health.par2_patch_max_mb is 0)' };
     const reader = new LayoutRangeReader(this.d.client, signal);
     try {
-      const plan = await planSet(path, { ...this.d, reader });
+      const plan = await planSet(path, { ...this.d, knownBad, reader });
       if ('reason' in plan) return { kind: 'not_coverable', reason: plan.reason };
       const outcome = await this.solveAll(plan, reader);
       this.d.logger.info('repaired from PAR2', { path, ...outcome, articles: reader.articles });

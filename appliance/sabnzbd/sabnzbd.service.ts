@@ -191,12 +191,12 @@ export class SabnzbdService {
       ),
     );
     // SABnzbd lists jobs still in post-processing above the finished ones.
-    slots.sort((a, b) => Number(b.status === 'Verifying') - Number(a.status === 'Verifying'));
+    slots.sort((a, b) => Number(postProcessing(b.status)) - Number(postProcessing(a.status)));
     const sums = this.d.totals.sums();
     return {
       history: {
         noofslots: total,
-        ppslots: slots.filter((s) => s.status === 'Verifying').length,
+        ppslots: slots.filter((s) => postProcessing(s.status)).length,
         last_history_update: items[0] ? epochSeconds(items[0].updatedAt) : 0,
         version: SAB_VERSION,
         total_size: toUnits(sums.total),
@@ -386,4 +386,9 @@ function paging(p: SabParams): { start: number; limit: number } {
     return Number(raw);
   };
   return { start: num('start'), limit: num('limit') };
+}
+
+/** History slots still in post-processing (the arrs wait on them): a PAR2 repair, or storage not yet readable. */
+function postProcessing(status: string): boolean {
+  return status === 'Verifying' || status === 'Repairing';
 }

@@ -14,6 +14,7 @@ import {
  * How a Spool queue item's life reads as SABnzbd states (docs/sabnzbd.md):
  *   pending, retrying -> queue 'Queued' ('Paused' when paused); processing -> queue 'Downloading';
  *   completed -> history 'Completed' once its storage reads where the arr looks, 'Verifying' until then;
+ *   repairing -> history 'Repairing' (the job is written, missing slices are being rebuilt from PAR2; the arrs wait);
  *   failed -> history 'Failed' with the reason in fail_message.
  */
 export function queueStatus(r: QueueRecord): SabStatus {
@@ -70,7 +71,8 @@ export interface HistoryFacts {
 
 export function historySlot(r: QueueRecord, facts: HistoryFacts): SabHistorySlot {
   const completed = r.status === 'completed';
-  let status: SabStatus = completed ? (facts.readable ? 'Completed' : 'Verifying') : 'Failed';
+  let status: SabStatus =
+    r.status === 'repairing' ? 'Repairing' : completed ? (facts.readable ? 'Completed' : 'Verifying') : 'Failed';
   let storage = completed && facts.readable && r.storagePath ? r.storagePath : '';
   let failure = r.status === 'failed' ? failMessage(r) : '';
   if (r.forwarded) ({ status, storage, failure } = forwardedState(r.forwarded, facts.remote));

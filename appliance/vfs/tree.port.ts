@@ -22,6 +22,8 @@ export interface TreeStore {
    * and writes with `put`, `delete`, `putLayout` and `deleteLayout`, which are called only inside it.
    */
   write<T>(action: () => T): Promise<T>;
+  /** How many `write`s have committed, ever (persisted; 0 in a store that does not count). */
+  writes(): number;
   put(node: VfsNode): void;
   delete(path: string): void;
   putLayout(id: string, layout: FileLayout): void;

@@ -10,6 +10,8 @@ import type { FileLayout, VfsNode } from './types.js';
 export interface VfsDatabases {
   nodes: Database;
   layouts: Database;
+  /** `store.openDb('vfs-meta')`: the count of tree writes (`writes`); without it the count stays 0. */
+  meta?: Database;
 }
 
 /**
@@ -129,11 +131,21 @@ export class LmdbTreeStore implements TreeStore {
     ids.forEach((id) => this.decoded.forget(id));
   }
 
+  /**
+   * How many writes the tree has committed, ever: bumped inside each `write`'s transaction, so a reader that noted
+   * the count when it was in step with the tree knows, by a different count later, that the tree changed since
+   * (health's start skips its walk of the tree when nothing did; docs/health.md "Start-up").
+   */
+  writes(): number {
+    return (this.db.meta?.get(WRITES) as number | undefined) ?? 0;
+  }
+
   /** Runs writes atomically: either the whole job/move lands or none of it does. */
   write<T>(action: () => T): Promise<T> {
     const touched = new Set<string>();
     const layouts = new Set<string>();
     const run = () => {
+      if (this.db.meta) void this.db.meta.put(WRITES, this.writes() + 1);
       this.touched = touched;
       this.layoutsWritten = layouts;
       try {
@@ -153,6 +165,9 @@ export class LmdbTreeStore implements TreeStore {
 
 /** Nodes the listing cache holds at most (a few MB): a category of 10,000 job folders and the folders around it. */
 const LISTING_CACHE_NODES = 25_000;
+
+/** The key of the write count in `vfs-meta`. */
+const WRITES = 'writes';
 
 const ROOT: VfsNode = Object.freeze({
   path: '/',

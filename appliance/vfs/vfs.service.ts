@@ -285,6 +285,11 @@ export class VfsService {
     this.events.emit('directory.changed', { dir });
   }
 
+  /** How many writes the tree has committed, ever (tree.port.ts `writes`): health's start compares it. */
+  treeWrites(): number {
+    return this.repo.writes();
+  }
+
   /**
    * Every file at or below `path` (health checks, stats), one folder's listing at a time: a walk of a library of
    * 100,000 files never holds every node of the tree at once.

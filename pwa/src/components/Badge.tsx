@@ -9,6 +9,7 @@ export function statusTone(status: string): Tone {
     case 'completed':
       return 'success';
     case 'processing':
+    case 'repairing':
     case 'retrying':
     case 'checking':
     case 'repair_triggered':

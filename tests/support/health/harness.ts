@@ -125,7 +125,11 @@ export async function healthHarness(
   const events = new EventBus<SpoolEvents>(log);
   const healthStore = openHealthStore(store, events);
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+    tree: new LmdbTreeStore({
+      nodes: store.openDb('vfs-nodes'),
+      layouts: store.openDb('vfs-layouts'),
+      meta: store.openDb('vfs-meta'),
+    }),
     sidecarDir: join(dir, 'sidecars'),
     health: healthStore.verdicts,
     events,

@@ -75,7 +75,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
           {item.status === 'pending' ? 'Process' : 'Retry'}
         </button>
       )}
-      {item.status !== 'processing' && (
+      {item.status !== 'processing' && item.status !== 'repairing' && (
         <button
           type="button"
           className="btn btn--ghost btn--sm row-actions__delete"
