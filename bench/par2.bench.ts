@@ -5,7 +5,8 @@
  * and reused). Then, in the same run:
  * - `par2 repair` (par2cmdline) on a local copy of the files with the cancelled articles' bytes zeroed;
  * - Spool's repair in a child process (bench/lib/par2-repair-child.ts): every byte read from INN, the damage found by
- *   the PAR2 checksums, the solve streamed in strips (repairSlicesStreaming), its peak RSS from /proc/self/status.
+ *   the PAR2 checksums, the solve streamed in strips by the server's solver (appliance/repair/par2-solver.ts,
+ *   multiply-adds in its worker thread), its peak RSS from /proc/self/status.
  * Both results are checked byte for byte against the originals. SPOOL_BENCH_PAR2_MEMORY_MB (default 64) is the
  * solve's strip budget.
  */

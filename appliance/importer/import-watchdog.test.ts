@@ -129,3 +129,23 @@ test('stuck_timeout_minutes 0 turns the watchdog off; turning it on applies to t
   await clock.advance(11 * MINUTE);
   await until(async () => (await queue.get(item.id))?.status === 'retrying', 'stopped once on');
 });
+
+test('a repair at import that stalls is aborted and retried too: no item stays repairing', async () => {
+  let signal: AbortSignal | undefined;
+  const ref: { queue?: QueueService } = {};
+  const { queue, clock } = setup(
+    async (item, s) => {
+      signal = s;
+      await ref.queue!.markRepairing(item.id); // the job is written; its repair then hangs on a silent provider
+      return hangsUntilAborted(item, s);
+    },
+    { minutes: 30 },
+  );
+  ref.queue = queue;
+  const item = await queue.enqueue({ nzb: Buffer.from('<nzb/>'), nzbPath: 'Repair.nzb' });
+  await until(async () => (await queue.get(item.id))?.status === 'repairing' && signal !== undefined, 'repairing');
+  await clock.advance(30 * MINUTE);
+  await until(async () => (await queue.get(item.id))?.status === 'retrying', 'put back for a retry');
+  assert.equal(signal?.aborted, true, 'the repair was aborted');
+  assert.match((await queue.get(item.id))?.errorMessage ?? '', /^No progress for 30 minutes/);
+});

@@ -32,7 +32,7 @@ import { checkJobFiles, refuseKnownBrokenIds, type BrokenReleaseLookup } from '.
 import { readMediaDurations } from './media-durations.js';
 import type { ImportResult } from './import.runner.js';
 import { repairJob, type ImportRepairer } from './import-repair.js';
-import { par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
+import { archiveVolumes, par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
 import type { QueueService } from './queue.service.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import type { ImportStage } from '../events/live.wire.js';
@@ -125,6 +125,8 @@ export class NzbImporter {
       await this.expand(item, doc, mains, laidOut, firsts, articles, settings),
       settings,
     );
+    // archive members come from the volumes' import too: a repair finds the release's kept PAR2 files by it
+    for (const f of jobFiles) f.queueItemId ??= item.id;
     await checkJobFiles(jobFiles, articles, {
       brokenRelease: this.d.brokenRelease,
       headers: settings.verifyMediaHeaders,
@@ -138,7 +140,8 @@ export class NzbImporter {
     const fileSize = jobFiles.reduce((sum, f) => sum + f.size, 0);
     stage('write', 0, jobFiles.length);
     const written = await this.write(item, settings.categoryDir(item.category), jobFiles);
-    if (this.d.keepPar2 && par2Files.length > 0) await this.d.keepPar2(item.id, par2Files);
+    if (this.d.keepPar2 && par2Files.length > 0)
+      await this.d.keepPar2(item.id, [...par2Files, ...archiveVolumes(laidOut, jobFiles)]);
     if (findings.length > 0) {
       await this.d.queue.markRepairing(item.id);
       this.d.logger.info('repairing the job from PAR2', { id: item.id, files: findings.map((f) => f.name) });

@@ -8,7 +8,7 @@ import {
   type VirtualFile,
 } from '../nzb/index.js';
 import type { ArticleClient } from '../articles/index.js';
-import { concatLayouts, type FileLayout } from '../layout/index.js';
+import { concatLayouts, resolveLayout, type DeferredLayout, type FileLayout } from '../layout/index.js';
 import { fetchImportArticle, isPar2Article, type FirstArticle } from './first-articles.js';
 import { layoutPostedFile, type PlannedLayout } from './file-layouts.js';
 
@@ -56,6 +56,19 @@ export interface KeptPar2Layout {
   name: string;
   size: number;
   layout: FileLayout;
+  /** An archive volume (the tree shows its members), kept beside the PAR2 files that protect it. */
+  volume?: boolean;
+}
+
+/** The posted files the job does not show under their own name (archive volumes expanded into members). */
+export function archiveVolumes(
+  posted: readonly { name: string; size: number; layout: DeferredLayout }[],
+  shown: readonly { name: string }[],
+): KeptPar2Layout[] {
+  const names = new Set(shown.map((f) => f.name));
+  return posted
+    .filter((f) => !names.has(f.name))
+    .map((f) => ({ name: f.name, size: f.size, layout: resolveLayout(f.layout), volume: true }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { VfsNode } from '../vfs/types.js';
 import { LayoutRangeReader, RepairUnreachableError } from './layout-bytes.js';
 import { planSet, type RepairFiles, type SetPlan } from './set-plan.js';
+import type { MemberTarget } from './volume-map.js';
 
 export type { RepairFiles };
 import { Par2Error, damagedSlices, DEFAULT_REPAIR_MEMORY, solveStreaming, type Par2Set } from './par2-solver.js';
@@ -101,6 +102,8 @@ export class Par2RepairService {
       const recovery = await plan.recoveryFor(missing.size);
       const sorted = [...missing].sort((a, b) => a - b);
       const target = patchTarget(plan, sorted);
+      if (target.byNode.size === 0)
+        return { kind: 'not_coverable', reason: "the rebuilt slices would hold none of the file's bytes" };
       const max = this.d.settings().maxPatchBytes;
       if (this.d.patches.usedBytes() + target.bytes > max)
         return {
@@ -121,7 +124,11 @@ export class Par2RepairService {
         };
         const sink = async (index: number, offset: number, bytes: Uint8Array) => {
           const at = target.at(index);
-          if (!at) return;
+          if (!at) {
+            for (const p of target.member?.pieces(index, offset, bytes) ?? [])
+              await writers.get(target.member!.node)!.write(p.start, p.data);
+            return;
+          }
           const start = at.start + offset;
           const cut = bytes.subarray(0, Math.max(0, Math.min(bytes.length, at.end - start)));
           if (cut.length > 0) await writers.get(at.node)!.write(start, cut);
@@ -158,6 +165,8 @@ interface PatchTarget {
   bytes: number;
   /** Where a rebuilt slice's bytes go: the tree file and its bytes [start, end), or none (a file the tree lacks). */
   at(index: number): { node: VfsNode; start: number; end: number } | undefined;
+  /** An archive member's bytes in rebuilt volume slices (repair/volume-map.ts). */
+  member?: MemberTarget & { node: VfsNode };
 }
 
 /** The bytes of the files the rebuilt slices cover (each cut at its file's end), for the files the tree shows. */
@@ -180,5 +189,10 @@ function patchTarget(plan: SetPlan, sorted: readonly number[]): PatchTarget {
     byNode.set(node, ranges);
     bytes += end - start;
   }
-  return { byNode, bytes, at: (i) => bySlice.get(i) };
+  const member = plan.memberTarget(sorted);
+  if (member && member.ranges.length > 0) {
+    byNode.set(member.node, member.ranges);
+    bytes += member.bytes;
+  }
+  return { byNode, bytes, at: (i) => bySlice.get(i), member };
 }

@@ -51,3 +51,30 @@ test('patches follow moves and go with files removed from the tree, blobs and al
   assert.equal(readdirSync(join(root, 'b-patches')).length, 1);
   await store.close();
 });
+
+test('a patch written in pieces, out of order, is served only after its one commit; an aborted one leaves nothing', async () => {
+  const store = openStore({ rootPath: join(root, 'c') });
+  const cdir = join(root, 'c-patches');
+  const patches = new DiskPatchStore(store, cdir);
+  const w = await patches.open('P', '/complete/movies/P/p.mkv', [
+    { start: 0, end: 8 },
+    { start: 100, end: 104 },
+  ]);
+  await w.write(4, Buffer.alloc(4, 2)); // strips of two slices, interleaved as the streaming solve hands them
+  await w.write(100, Buffer.alloc(4, 3));
+  await w.write(0, Buffer.alloc(4, 1));
+  await assert.rejects(w.write(6, Buffer.alloc(4)), /outside the patch's ranges/);
+  assert.ok(!patches.has('P') && !patches.covers('P', 0, 8), 'nothing is served before the commit');
+  assert.equal(patches.usedBytes(), 0);
+  await w.commit();
+  assert.ok(patches.covers('P', 0, 8) && patches.covers('P', 100, 104) && !patches.covers('P', 0, 9));
+  assert.deepEqual([...Buffer.from(await patches.read('P', 2, 8))], [1, 1, 2, 2, 2, 2]);
+  assert.deepEqual([...Buffer.from(await patches.read('P', 100, 104))], [3, 3, 3, 3]);
+  assert.equal(patches.usedBytes(), 12);
+  const dropped = await patches.open('Q', '/complete/movies/Q/q.mkv', [{ start: 0, end: 4 }]);
+  await dropped.write(0, Buffer.alloc(4, 5));
+  await dropped.abort();
+  assert.ok(!patches.has('Q'));
+  assert.equal(readdirSync(cdir).length, 1, `only P's blob: ${readdirSync(cdir).join(', ')}`);
+  await store.close();
+});

@@ -67,6 +67,11 @@ export interface KeptPar2File {
   name: string;
   size: number;
   layout: FileLayout;
+  /**
+   * Not a PAR2 file: a posted file the tree does not show as is (an archive volume, whose members the tree shows),
+   * kept so a set over the volumes can be matched and read (docs/health.md "PAR2 repair").
+   */
+  volume?: boolean;
 }
 
 /** The PAR2 files of each import, by the queue item that wrote the job (a node's `queueItemId`). */

@@ -2,6 +2,14 @@ import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import type { LayoutRangeReader } from './layout-bytes.js';
 import { Par2Error, locateRecovery, readSet, slicesOf, type Par2Set } from './par2-solver.js';
+import {
+  articlesUnder,
+  carriedBy,
+  memberTarget,
+  sharesArticles,
+  volumeRanges,
+  type MemberTarget,
+} from './volume-map.js';
 import type { KeptPar2File, Par2FileStore } from './repair.port.js';
 
 /** What one repair works on: the recovery set, the tree's files of it, the slices known bad, more volumes. */
@@ -12,6 +20,8 @@ export interface SetPlan {
   /** Global slice indexes known bad before the solve: the health verdicts' ranges, and files the tree lacks. */
   missing: number[];
   readSlice(index: number, reader: LayoutRangeReader): Promise<Buffer | null>;
+  /** When the file is an archive member of volumes of the set: its bytes the rebuilt slices `missing` hold. */
+  memberTarget(missing: readonly number[]): (MemberTarget & { node: VfsNode }) | undefined;
   /** Bytes [offset, offset + length) of input slice `index`, cut at its file's end; null when unreadable. */
   readSliceRange(index: number, offset: number, length: number, reader: LayoutRangeReader): Promise<Buffer | null>;
   /**
@@ -47,8 +57,9 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   const node = d.files.stat(path);
   if (!node || node.type !== 'file' || !node.layoutId) return { reason: `${path} is not an article-backed file` };
   if (node.queueItemId === undefined) return { reason: 'the file has no import record, so no PAR2 files are known' };
-  const kept = await d.par2Files.get(node.queueItemId);
-  if (!kept || kept.length === 0) return { reason: 'the release has no PAR2 files' };
+  const all = (await d.par2Files.get(node.queueItemId)) ?? [];
+  const kept = all.filter((f) => !f.volume);
+  if (kept.length === 0) return { reason: 'the release has no PAR2 files' };
   const volumes = [...kept].sort((a, b) => a.size - b.size);
   const read: Uint8Array[] = [];
   let set: Par2Set | undefined;
@@ -70,17 +81,34 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
     .list(dir, { showCorrupted: true })
     .filter((n) => n.type === 'file' && n.layoutId && n.queueItemId === node.queueItemId);
   const nodes = matchFiles(set, siblings);
-  if (![...nodes.values()].some((n) => n.path === node.path))
+  const layouts = new Map<string, FileLayout>([...nodes].map(([id, n]) => [id, d.files.layout(n)]));
+  const archive = carriedBy(
+    set,
+    nodes,
+    all.filter((f) => f.volume),
+  );
+  for (const [id, v] of archive) layouts.set(id, v.layout);
+  const member = d.files.layout(node);
+  const inSet = [...nodes.values()].some((n) => n.path === node.path);
+  if (!inSet && !sharesArticles(member, archive.values()))
     return { reason: `${node.name} is not in the release's PAR2 recovery set` };
+  if (!inSet && member.cipher) return { reason: 'an encrypted archive member is not repaired from PAR2' };
   const missing = new Set<number>();
   for (const f of set.files) {
     const n = nodes.get(f.fileId);
-    if (!n) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
-    else for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+    if (n) for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+    else if (!layouts.has(f.fileId)) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
   }
-  if (![...missing].some((i) => belongsTo(set, node, nodes, i)))
+  // a member of archive volumes: the volume slices holding its missing articles
+  const ours = new Set<number>();
+  const gone = inSet ? new Set<string>() : articlesUnder(member, await d.knownBad(node.path));
+  for (const [id, v] of archive) {
+    const f = set.files.find((x) => x.fileId === id)!;
+    for (const r of volumeRanges(v.layout, gone)) for (const s of slicesOf(set, f, r.start, r.end)) ours.add(s);
+  }
+  for (const s of ours) missing.add(s);
+  if (![...missing].some((i) => ours.has(i) || belongsTo(set, node, nodes, i)))
     return { reason: 'no missing or damaged bytes of the file are known' };
-  const layouts = new Map<string, FileLayout>([...nodes].map(([id, n]) => [id, d.files.layout(n)]));
   const located = new Map<number, { layout: FileLayout; dataOffset: number }>();
   const count = () => new Set([...set.recovery.keys(), ...located.keys()]).size;
   const sliceRange = async (index: number, offset: number, length: number, reader: LayoutRangeReader) => {
@@ -93,6 +121,7 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   return {
     set,
     nodes,
+    memberTarget: (sorted) => (inSet ? undefined : { node, ...memberTarget(set, member, archive, sorted) }),
     missing: [...missing].sort((a, b) => a - b),
     readSlice: (index, reader) => sliceRange(index, 0, set.sliceSize, reader),
     readSliceRange: sliceRange,

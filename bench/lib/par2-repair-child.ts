@@ -1,14 +1,16 @@
 /**
  * Spool's side of the PAR2 bench, alone in its own process so its peak RSS (VmHWM) is the repair's: everything is
  * read from the bench INN (the index volume, the recovery slices' headers and strips, every input slice), the
- * damaged slices are found by their PAR2 checksums (a 430 reads as a damaged slice), then repairSlicesStreaming
- * rebuilds them into a local file. argv[2]: JSON {inn, fixture, out, memoryBytes}. Prints a JSON result line.
+ * damaged slices are found by their PAR2 checksums (a 430 reads as a damaged slice), then the server's solver
+ * (appliance/repair/par2-solver.ts: the streaming solve, its multiply-adds in a worker thread) rebuilds them into a
+ * local file. argv[2]: JSON {inn, fixture, out, memoryBytes}. Prints a JSON result line.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { locateRecoverySlices } from '../../appliance/par2/locate.js';
 import { readPar2Set } from '../../appliance/par2/set.js';
 import { sliceMatches } from '../../appliance/par2/solve.js';
-import { repairSlicesStreaming, stripBytes } from '../../appliance/par2/stream-solve.js';
+import { stripBytes } from '../../appliance/par2/stream-solve.js';
+import { solveStreaming } from '../../appliance/repair/par2-solver.js';
 import { gf16Backend } from '../../appliance/par2/gf16-native.js';
 import { NntpConnection } from '../../appliance/nntp/connection.js';
 import { InnRangeReader, type PostedFileLite } from './inn-range-reader.js';
@@ -66,7 +68,8 @@ const findFetched = reader.fetchedBytes;
 const findVmHwmMb = vmHwmMb();
 
 const fd = openSync(args.out, 'w');
-await repairSlicesStreaming(
+// the server's solver (appliance/repair/par2-solver.ts): the multiply-adds in its worker thread
+await solveStreaming(
   set,
   [...recovery.keys()],
   damaged,
@@ -80,7 +83,7 @@ await repairSlicesStreaming(
   (i, offset, bytes) => {
     writeSync(fd, bytes, 0, bytes.length, damaged.indexOf(i) * set.sliceSize + offset);
   },
-  { memoryBytes: args.memoryBytes },
+  args.memoryBytes,
 );
 closeSync(fd);
 const totalMs = performance.now() - t0;
