@@ -78,3 +78,20 @@ test('a patch written in pieces, out of order, is served only after its one comm
   assert.equal(readdirSync(cdir).length, 1, `only P's blob: ${readdirSync(cdir).join(', ')}`);
   await store.close();
 });
+
+test('a patch with a range never written is refused at its commit: its holes would read as zeros', async () => {
+  const store = openStore({ rootPath: join(root, 'g') });
+  const gdir = join(root, 'g-patches');
+  const patches = new DiskPatchStore(store, gdir);
+  const w = await patches.open('G', '/complete/movies/G/g.mkv', [
+    { start: 0, end: 8 },
+    { start: 100, end: 104 },
+  ]);
+  await w.write(0, Buffer.alloc(4, 1));
+  await w.write(2, Buffer.alloc(4, 1)); // overlapping pieces count once
+  await w.write(100, Buffer.alloc(4, 3)); // bytes 6-7 are never written
+  await assert.rejects(w.commit(), /incomplete: bytes 6-7 were never written/);
+  assert.ok(!patches.has('G') && !patches.covers('G', 0, 4));
+  assert.deepEqual(readdirSync(gdir), [], 'the temp file is gone');
+  await store.close();
+});

@@ -101,6 +101,7 @@ export class DiskPatchStore implements PatchStore {
       bytes += r.end - r.start;
     }
     const fh = await open(tmp, 'wx');
+    const written: [number, number][] = [];
     let closed = false;
     const close = async () => {
       if (!closed) await fh.close();
@@ -111,12 +112,20 @@ export class DiskPatchStore implements PatchStore {
         const r = ranges.find((x) => x.start <= start && start + data.length <= x.end);
         if (!r) throw new RangeError(`bytes ${start}-${start + data.length - 1} are outside the patch's ranges`);
         await fh.write(data, 0, data.length, r.offset + start - r.start);
+        written.push([start, start + data.length]);
       },
       abort: async () => {
         await close();
         await rm(tmp, { force: true });
       },
       commit: async () => {
+        // a range never written would read as the temp file's holes (zeros): such a patch is never committed
+        const gap = firstGap(ranges, written);
+        if (gap) {
+          await close();
+          await rm(tmp, { force: true });
+          throw new Error(`patch of ${path} incomplete: bytes ${gap.start}-${gap.end - 1} were never written`);
+        }
         try {
           await fh.sync();
         } finally {
@@ -178,4 +187,19 @@ export class DiskPatchStore implements PatchStore {
       await d.close();
     }
   }
+}
+
+/** The first part of `ranges` no write covered, or null when every byte was written. */
+function firstGap(ranges: readonly PatchRange[], written: [number, number][]): { start: number; end: number } | null {
+  const sorted = [...written].sort((a, b) => a[0] - b[0]);
+  for (const r of ranges) {
+    let at = r.start;
+    for (const [a, b] of sorted) {
+      if (a > at) break;
+      if (b > at) at = b;
+      if (at >= r.end) break;
+    }
+    if (at < r.end) return { start: at, end: r.end };
+  }
+  return null;
 }

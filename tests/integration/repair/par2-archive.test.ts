@@ -56,11 +56,17 @@ after(async () => {
   await radarr?.close();
 });
 
-test('a member of RAR volumes whose volume articles are gone is rebuilt from the PAR2 set over the volumes', async () => {
+test('a member of RAR volumes whose volume articles are gone is rebuilt from the PAR2 set over the volumes', () =>
+  repairsMember('Rar.Film.2024', false));
+
+test('the same under obfuscated names (volumes of equal size: named from the PAR2 set at import)', () =>
+  repairsMember('Obf.Film.2024', true));
+
+async function repairsMember(title: string, obfuscate: boolean): Promise<void> {
   const movie = randomBytes(600_000);
-  const volumes = writeRar5([{ name: 'Rar.Film.2024.mkv', data: movie }], {
+  const volumes = writeRar5([{ name: `${title}.mkv`, data: movie }], {
     volumeSize: 250_000,
-    base: 'rar.film.2024',
+    base: title.toLowerCase(),
   });
   assert.ok(volumes.length >= 3, `volumes: ${volumes.length}`);
   const dir = mkdtempSync(join(tmpdir(), 'spool-par2-rar-'));
@@ -68,22 +74,26 @@ test('a member of RAR volumes whose volume articles are gone is rebuilt from the
   try {
     for (const v of volumes) writeFileSync(join(dir, v.name), materialize(v));
     const names = volumes.map((v) => v.name);
-    execFileSync('par2', ['create', '-q', '-q', `-s${SLICE}`, '-r10', 'rar.film.2024.par2', ...names], { cwd: dir });
-    for (const n of names) posted.push(await inn.postFile(n, readFileSync(join(dir, n)), { articleSize: ARTICLE }));
+    execFileSync('par2', ['create', '-q', '-q', `-s${SLICE}`, '-r10', `${title.toLowerCase()}.par2`, ...names], {
+      cwd: dir,
+    });
+    const posting = (n: string) => (obfuscate ? randomBytes(12).toString('hex') : n);
+    for (const n of names)
+      posted.push(await inn.postFile(posting(n), readFileSync(join(dir, n)), { articleSize: ARTICLE }));
     for (const f of readdirSync(dir).filter((f) => f.endsWith('.par2')))
-      posted.push(await inn.postFile(f, readFileSync(join(dir, f)), { articleSize: ARTICLE }));
+      posted.push(await inn.postFile(posting(f), readFileSync(join(dir, f)), { articleSize: ARTICLE }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const up = await upload(srv.baseUrl, 'Rar.Film.2024.nzb', buildNzb(posted, inn.group, 'poster@spool.test'), {
+  const up = await upload(srv.baseUrl, `${title}.nzb`, buildNzb(posted, inn.group, 'poster@spool.test'), {
     category: 'movies',
   });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const item = await waitForItem(srv.baseUrl, up.body.data!.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), ['Rar.Film.2024.mkv'], 'the member, not volumes');
-  const path = `${item.target_path}/Rar.Film.2024.mkv`;
-  const film = radarr.addMovie({ title: 'Rar Film' });
+  assert.deepEqual(await davList(srv.baseUrl, item.target_path!), [`${title}.mkv`], 'the member, not volumes');
+  const path = `${item.target_path}/${title}.mkv`;
+  const film = radarr.addMovie({ title });
   radarr.addMovieFile(film.id, { path: `${ROOT}${path}` });
   // Two articles of the second volume: 8 slices of 5,000 bytes; 10% of the ~121 slices is 12 recovery slices.
   cancelArticles(inn, [posted[1]!.messageIds[3]!, posted[1]!.messageIds[8]!]);
@@ -105,4 +115,4 @@ test('a member of RAR volumes whose volume articles are gone is rebuilt from the
   const again = await checkAndWait(srv.baseUrl, path);
   assert.equal(again.status, 'healthy');
   assert.deepEqual(radarr.callLines(), []);
-});
+}
