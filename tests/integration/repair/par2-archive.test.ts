@@ -8,48 +8,27 @@ import { after, before, test } from 'node:test';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { materialize } from '../../support/archive/volumes.js';
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
-import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { checkAndWait, type HealthJson } from '../health/support.js';
-import {
-  davGet,
-  davList,
-  innProvider,
-  startImportServer,
-  upload,
-  waitForItem,
-  type TestServer,
-} from '../import/support.js';
-import { ARTICLE, SLICE, waitForRecord } from './support.js';
+import { checkAndWait } from '../health/support.js';
+import { davGet, davList, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
+import { ARTICLE, SLICE, waitForRecord, type Par2Record, repairTestConfig, ROOT } from './support.js';
 
 // A PAR2 set over RAR volumes (docs/health.md "PAR2 repair"): the tree shows the archive's member, the set protects
 // the volumes. RAR5 store volumes written by the test writer, `par2 create -r10` over them by Debian's par2, all
 // posted to INN; two articles of the middle volume cancelled; the check of the member rebuilds the volume slices
 // and patches the member, with no arr call.
-const ROOT = '/data/spool';
 let inn: InnServer;
 let radarr: FakeArr;
 let srv: TestServer;
 
-type Record = HealthJson & { repaired_from: 'par2' | null };
+type Record = Par2Record;
 
 before(async () => {
   inn = await ensureInn();
   radarr = await startFakeArr({ type: 'radarr' });
-  srv = await startImportServer(inn, {
-    providers: [innProvider(inn)],
-    health: {
-      enabled: true,
-      auto_repair_enabled: true,
-      check_interval_seconds: 86_400,
-      max_retries: 1,
-      check_all_segments: true,
-      repair_delay_minutes: 0,
-    },
-    arrs: { enabled: true, radarr_instances: [fakeArrInstance(radarr, { root_folder: ROOT })] },
-  });
+  srv = await startImportServer(inn, repairTestConfig(inn, radarr));
 });
 after(async () => {
   await srv?.stop();

@@ -6,47 +6,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
-import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { checkAndWait, type HealthJson } from '../health/support.js';
-import {
-  davGet,
-  davList,
-  innProvider,
-  startImportServer,
-  upload,
-  waitForItem,
-  type TestServer,
-} from '../import/support.js';
-import { ARTICLE, SLICE, waitForRecord } from './support.js';
+import { checkAndWait } from '../health/support.js';
+import { davGet, davList, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
+import { ARTICLE, SLICE, waitForRecord, type Par2Record, repairTestConfig, ROOT } from './support.js';
 
 // One recovery set over several files of one release (docs/health.md "PAR2 repair"): Debian's `par2 create -r10`
 // over three files posted as one NZB; articles of one of them cancelled in INN; the check rebuilds that file from
 // the set (the other files' slices are read as survivors), with no arr call.
-const ROOT = '/data/spool';
 let inn: InnServer;
 let radarr: FakeArr;
 let srv: TestServer;
 
-type Record = HealthJson & { repaired_from: 'par2' | null };
+type Record = Par2Record;
 
 before(async () => {
   inn = await ensureInn();
   radarr = await startFakeArr({ type: 'radarr' });
-  srv = await startImportServer(inn, {
-    providers: [innProvider(inn)],
-    health: {
-      enabled: true,
-      auto_repair_enabled: true,
-      check_interval_seconds: 86_400,
-      max_retries: 1,
-      check_all_segments: true,
-      repair_delay_minutes: 0,
-    },
-    arrs: { enabled: true, radarr_instances: [fakeArrInstance(radarr, { root_folder: ROOT })] },
-  });
+  srv = await startImportServer(inn, repairTestConfig(inn, radarr));
 });
 after(async () => {
   await srv?.stop();

@@ -4,42 +4,28 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
-import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
-import { checkAndWait, type HealthJson } from '../health/support.js';
-import { api, davGet, innProvider, startImportServer, type TestServer } from '../import/support.js';
-import { importRelease, postRelease, waitForRecord } from './support.js';
+import { checkAndWait } from '../health/support.js';
+import { api, davGet, startImportServer, type TestServer } from '../import/support.js';
+import { importRelease, postRelease, waitForRecord, type Par2Record, repairTestConfig, ROOT } from './support.js';
 
 // PAR2 repair end to end (docs/health.md "PAR2 repair"): releases with recovery data made by Debian's par2, posted
 // to the real INN, imported; articles cancelled in INN afterwards; a health check finds them missing and the repair
 // rebuilds them from PAR2 (no arr asked), or, with more damage than the recovery data covers, the arr repair runs.
-const ROOT = '/data/spool';
 let inn: InnServer;
 let radarr: FakeArr;
 let srv: TestServer;
 let mnt: string;
 
-type Record = HealthJson & { repaired_from: 'par2' | null };
+type Record = Par2Record;
 
 before(async () => {
   inn = await ensureInn();
   radarr = await startFakeArr({ type: 'radarr' });
   mnt = tempMountPoint('spool-par2-mnt-');
-  srv = await startImportServer(inn, {
-    providers: [innProvider(inn)],
-    mount_path: mnt,
-    health: {
-      enabled: true,
-      auto_repair_enabled: true,
-      check_interval_seconds: 86_400,
-      max_retries: 1,
-      check_all_segments: true,
-      repair_delay_minutes: 0,
-    },
-    arrs: { enabled: true, radarr_instances: [fakeArrInstance(radarr, { root_folder: ROOT })] },
-  });
+  srv = await startImportServer(inn, repairTestConfig(inn, radarr, { mount_path: mnt }));
 });
 after(async () => {
   await srv?.stop();

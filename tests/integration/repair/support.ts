@@ -6,7 +6,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import type { InnServer } from '../../support/inn/server.js';
-import { api, davList, upload, waitForItem } from '../import/support.js';
+import type { FakeArr } from '../../support/fake-arr/server.js';
+import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
+import type { HealthJson } from '../health/support.js';
+import { api, davList, innProvider, upload, waitForItem } from '../import/support.js';
+
+/** Where the fake Radarr keeps its movies. */
+export const ROOT = '/data/spool';
+
+/** A health record as the repair tests read it. */
+export type Par2Record = HealthJson & { repaired_from: 'par2' | null };
+
+/**
+ * The server settings of the repair tests: INN as the provider, every article checked, automatic repairs at once
+ * (PAR2 first, then the fake Radarr), no scheduled checks (the tests ask for them).
+ */
+export function repairTestConfig(inn: InnServer, radarr: FakeArr, extra: Record<string, unknown> = {}) {
+  return {
+    providers: [innProvider(inn)],
+    health: {
+      enabled: true,
+      auto_repair_enabled: true,
+      check_interval_seconds: 86_400,
+      max_retries: 1,
+      check_all_segments: true,
+      repair_delay_minutes: 0,
+    },
+    arrs: { enabled: true, radarr_instances: [fakeArrInstance(radarr, { root_folder: ROOT })] },
+    ...extra,
+  };
+}
 
 /** PAR2 slices of 5,000 bytes: an article of 20,000 bytes holds exactly four of them. */
 export const SLICE = 5_000;
