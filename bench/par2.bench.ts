@@ -7,7 +7,7 @@
  * - Spool's repair in a child process (bench/lib/par2-repair-child.ts): every byte read from INN, the damage found by
  *   the PAR2 checksums, the solve streamed in strips by the server's solver (appliance/repair/par2-solver.ts,
  *   multiply-adds in its worker thread), its peak RSS from /proc/self/status.
- * Both results are checked byte for byte against the originals. SPOOL_BENCH_PAR2_MEMORY_MB (default 64) is the
+ * Both results are checked byte for byte against the originals. SPOOL_BENCH_PAR2_MEMORY_MB (default DEFAULT_REPAIR_MEMORY, 48) is the
  * solve's strip budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,9 +15,10 @@ import { closeSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { damagedCopy, par2Fixture, type Par2Fixture } from './lib/par2-fixture.js';
+import { DEFAULT_REPAIR_MEMORY } from '../appliance/par2/stream-solve.js';
 
 const WANT_MB = Number(process.env.SPOOL_BENCH_PAR2_MB ?? 4096);
-const MEMORY = Number(process.env.SPOOL_BENCH_PAR2_MEMORY_MB ?? 64) * 2 ** 20;
+const MEMORY = Number(process.env.SPOOL_BENCH_PAR2_MEMORY_MB ?? DEFAULT_REPAIR_MEMORY / 2 ** 20) * 2 ** 20;
 const RSS_TARGET_MB = 300;
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib', 'par2-repair-child.ts');
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -30,7 +30,7 @@ export interface StripSource {
 export type StripSink = (index: number, offset: number, bytes: Uint8Array) => void | Promise<void>;
 
 export interface StreamRepairOptions {
-  /** Bytes of strips held at once: the k rebuilt strips plus two batches of source strips. Default 64 MiB. */
+  /** Bytes of strips held at once: the k rebuilt strips plus two batches of source strips. Default 48 MiB. */
   memoryBytes?: number;
   /** Source strips (recovery or input) read concurrently and multiplied in one call. Default 8. */
   batch?: number;
@@ -48,7 +48,7 @@ export type AsyncMulAdd = (
   factors: Uint16Array,
 ) => Promise<{ dsts: Uint8Array[]; srcs: Uint8Array[] }>;
 
-export const DEFAULT_REPAIR_MEMORY = 64 * 2 ** 20;
+export const DEFAULT_REPAIR_MEMORY = 48 * 2 ** 20;
 const MIN_STRIP = 4096;
 /** Bytes of per-input factors kept across passes (beyond it they are computed again each pass). */
 const FACTOR_CACHE = 16 * 2 ** 20;

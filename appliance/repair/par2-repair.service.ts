@@ -12,7 +12,7 @@ import type { Par2FileStore, PatchStore, PatchWriter } from './repair.port.js';
 export interface Par2RepairSettings {
   /** health.par2_patch_max_mb in bytes; 0 turns PAR2 repair off. */
   maxPatchBytes: number;
-  /** Bytes of strips the streaming solve holds at once; DEFAULT_REPAIR_MEMORY (64 MiB) when absent. */
+  /** Bytes of strips the streaming solve holds at once; DEFAULT_REPAIR_MEMORY (48 MiB) when absent. */
   memoryBytes?: number;
 }
 
