@@ -39,6 +39,13 @@ export const SYSTEM_DEPS = {
   // A real Prometheus scrapes GET /metrics and promtool checks the shipped alert rules (tests/integration/metrics/).
   prometheus: { check: ['/usr/bin/prometheus', '/usr/bin/promtool'], packages: ['prometheus'], tiers: ['integration'] },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
+  // The PostgreSQL store's tests and the stream bench on both stores start a real server (tests/support/postgres/).
+  postgresql: {
+    // Debian 12's server (the package `postgresql` depends on postgresql-15); the harness finds any major.
+    check: ['/usr/lib/postgresql/15/bin/initdb', '/usr/lib/postgresql/15/bin/postgres'],
+    packages: ['postgresql'],
+    tiers: ['integration', 'bench'],
+  },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
 };
 

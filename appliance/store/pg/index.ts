@@ -1,0 +1,2 @@
+export { openPgDb, maskUrl, PG_LOCKS, type PgDb, type PgTx, type TxOptions, type OpenPgOptions } from './pg-db.js';
+export { migratePg, type PgMigration } from './pg-migrations.js';
