@@ -11,7 +11,7 @@
 //  5. The console's API modules (`pwa/src/**/*Api.ts`, and `pwa/src/api/` but the transport client.ts) declare no
 //     `export interface`: a shape the server answers or takes is a wire type they import, never a copy.
 //  6. Storage behind ports: only `*.store.ts`, `*.migrations.ts`, appliance/store/ and appliance/app/ import
-//     appliance/store/ or lmdb (type-only imports count); services depend on their domain's port (`*.port.ts`).
+//     appliance/store/, lmdb or pg (type-only imports count); services depend on their domain's port (`*.port.ts`).
 // Exits 1 with one line per problem. See docs/contributing.md "Layers" and "Wire types".
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -269,7 +269,8 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
   for (const f of serverFiles) {
     if (mayUseStorage(f)) continue;
     for (const { to, spec } of edges.get(f)) {
-      if (spec === 'lmdb' || spec.startsWith('lmdb/') || (to && to.startsWith(storeDir)))
+      const driver = spec === 'lmdb' || spec.startsWith('lmdb/') || spec === 'pg' || spec.startsWith('pg/');
+      if (driver || (to && to.startsWith(storeDir)))
         problems.push(`${rel(f)} imports ${spec}: only *.store.ts, *.migrations.ts, store/ and app/ reach the store`);
     }
   }
