@@ -9,6 +9,7 @@ import { ConfigLoadError } from './config/index.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './config/database-url.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
+import { runMigrateCommand } from './migrate-command.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** SPOOL_LOG_LEVEL, when set, wins over log.level (to debug without editing the config). */
@@ -86,4 +87,6 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-void main();
+// `spool migrate ...` (migrate-command.ts) copies an LMDB install into PostgreSQL and exits; anything else serves.
+if (process.argv[2] === 'migrate') void runMigrateCommand(process.argv.slice(3)).then((code) => process.exit(code));
+else void main();
