@@ -111,7 +111,7 @@ export interface HealthHarness {
 /** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
 export async function healthHarness(
   health: Record<string, unknown> = {},
-  deps: Pick<HealthDeps, 'playback'> = {},
+  deps: Pick<HealthDeps, 'playback' | 'startWorker'> = {},
 ): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
