@@ -1,5 +1,11 @@
+import { copyAuthToPg } from '../auth/auth-pg-copy.store.js';
+import { AUTH_PG_MIGRATIONS } from '../auth/auth-pg.migrations.js';
 import { copyQueueToPg } from '../importer/queue-pg-copy.store.js';
 import { QUEUE_PG_MIGRATIONS } from '../importer/queue-pg.migrations.js';
+import { copySabnzbdToPg } from '../sabnzbd/sabnzbd-pg-copy.store.js';
+import { SABNZBD_PG_MIGRATIONS } from '../sabnzbd/sabnzbd-pg.migrations.js';
+import { copyStreamsToPg } from '../streams/streams-pg-copy.store.js';
+import { STREAMS_PG_MIGRATIONS } from '../streams/streams-pg.migrations.js';
 import type { PgDomain } from './migrate-to-pg.js';
 
 /**
@@ -11,6 +17,21 @@ export const PG_DOMAINS: readonly PgDomain[] = [
     scope: 'queue',
     migrations: QUEUE_PG_MIGRATIONS,
     copy: ({ store, db, progress }) => copyQueueToPg(store, db, progress),
+  },
+  {
+    scope: 'auth',
+    migrations: AUTH_PG_MIGRATIONS,
+    copy: ({ store, db, progress }) => copyAuthToPg(store, db, progress),
+  },
+  {
+    scope: 'sabnzbd',
+    migrations: SABNZBD_PG_MIGRATIONS,
+    copy: ({ store, db, progress }) => copySabnzbdToPg(store, db, progress),
+  },
+  {
+    scope: 'streams',
+    migrations: STREAMS_PG_MIGRATIONS,
+    copy: ({ store, db, progress }) => copyStreamsToPg(store, db, progress),
   },
 ];
 
