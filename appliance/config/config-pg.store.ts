@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../logging/logger.js';
-import { migratePg, PG_LOCKS, type PgDb, type PgTx } from '../store/pg/index.js';
-import { CONFIG_PG_MIGRATIONS } from './config-pg.migrations.js';
+import { PG_LOCKS, type PgDb, type PgTx } from '../store/pg/index.js';
 import type { ConfigService } from './config.service.js';
 import { startSharing, type SharedConfigStore } from './config-share.js';
 import type { SharedConfigRow } from './shared-link.js';
@@ -80,11 +79,10 @@ async function readRow(q: PgTx): Promise<SharedConfigRow | null> {
 }
 
 /**
- * Shares the node's configuration through PostgreSQL (config-share.ts): the schema is brought up to date, then the
- * stored document is adopted (or seeded with this node's). Call it once the database is open and before the
- * domains are built, so they start with the shared settings. Returns the stop.
+ * Shares the node's configuration through PostgreSQL (config-share.ts): the stored document is adopted, or seeded
+ * with this node's. Call it once the database is open and CONFIG_PG_MIGRATIONS ran (app/pg-slots/config.ts), before
+ * the domains are built, so they start with the shared settings. Returns the stop.
  */
-export async function shareConfig(config: ConfigService, db: PgDb, logger: Logger): Promise<() => void> {
-  await migratePg(db, { config: CONFIG_PG_MIGRATIONS });
+export function shareConfig(config: ConfigService, db: PgDb, logger: Logger): Promise<() => void> {
   return startSharing(config, new PgConfigStore(db), logger);
 }

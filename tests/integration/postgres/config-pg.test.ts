@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { CONFIG_PG_MIGRATIONS } from '../../../appliance/config/config-pg.migrations.js';
 import { shareConfig } from '../../../appliance/config/config-pg.store.js';
 import { ConfigService, type ChangeListener } from '../../../appliance/config/index.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
-import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
 let server: PostgresServer;
@@ -37,6 +38,7 @@ async function node(url: string, prepare?: (config: ConfigService) => Promise<un
   const config = await ConfigService.open({ dataDir: dir, env: {}, logger });
   await prepare?.(config);
   const db = await openPgDb(url, { logger });
+  await migratePg(db, { config: CONFIG_PG_MIGRATIONS });
   const stop = await shareConfig(config, db, logger);
   return { config, db, logger, stop, dir };
 }
