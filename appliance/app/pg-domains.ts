@@ -1,3 +1,5 @@
+import { copyHealthToPg } from '../health/health-pg-copy.store.js';
+import { HEALTH_PG_MIGRATIONS } from '../health/health-pg.migrations.js';
 import { copyQueueToPg } from '../importer/queue-pg-copy.store.js';
 import { QUEUE_PG_MIGRATIONS } from '../importer/queue-pg.migrations.js';
 import type { PgDomain } from './migrate-to-pg.js';
@@ -11,6 +13,11 @@ export const PG_DOMAINS: readonly PgDomain[] = [
     scope: 'queue',
     migrations: QUEUE_PG_MIGRATIONS,
     copy: ({ store, db, progress }) => copyQueueToPg(store, db, progress),
+  },
+  {
+    scope: 'health',
+    migrations: HEALTH_PG_MIGRATIONS,
+    copy: ({ store, db, progress }) => copyHealthToPg(store, db, progress),
   },
 ];
 
