@@ -1,10 +1,19 @@
+import { join } from 'node:path';
+import { copyRepairToPg } from '../repair/repair-pg-copy.store.js';
+import { REPAIR_PG_MIGRATIONS } from '../repair/repair-pg.migrations.js';
 import type { PgDomain } from './migrate-to-pg.js';
 
 /**
  * Every domain `spool migrate` moves into PostgreSQL: its schema steps and its copy from LMDB
  * (`<domain>-pg-copy.store.ts`). A domain's entry comes with its PostgreSQL store.
  */
-export const PG_DOMAINS: readonly PgDomain[] = [];
+export const PG_DOMAINS: readonly PgDomain[] = [
+  {
+    scope: 'repair',
+    migrations: REPAIR_PG_MIGRATIONS,
+    copy: (c) => copyRepairToPg(join(c.dataDir, 'patches'))(c.store, c.db, c.progress),
+  },
+];
 
 /** The domains that keep records in LMDB: a migration that moved fewer is not whole (docs/deployment.md). */
 export const PG_REQUIRED_COPIES = ['auth', 'queue', 'tree', 'health', 'repair', 'sabnzbd', 'streams'] as const;

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { migrateToPg } from '../../../appliance/app/migrate-to-pg.js';
+import { PG_DOMAINS } from '../../../appliance/app/pg-domains.js';
+import { repairPg } from '../../../appliance/app/pg-slots/repair.js';
+import type { PgSlotContext } from '../../../appliance/app/pg-slots/slot.js';
+import { ConfigService } from '../../../appliance/config/index.js';
+import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import type { FileLayout } from '../../../appliance/layout/index.js';
 import { createLogger } from '../../../appliance/logging/logger.js';
 import type { KeptPar2File } from '../../../appliance/repair/index.js';
@@ -137,5 +143,36 @@ test('a blob missing from the patch directory stops the copy with a clear error'
   } finally {
     await store.close();
     await db.close();
+  }
+});
+
+test('spool migrate moves the repair domain of a data dir (patches under <data>/patches); the slot serves it', async () => {
+  const dataDir = join(root, 'datadir');
+  const config = await ConfigService.open({ dataDir, env: {}, logger });
+  const store = openStore({ rootPath: resolve(dataDir, config.get().metadata.root_path) });
+  const disk = new DiskPatchStore(store, join(dataDir, 'patches'));
+  await disk.add('D', '/complete/d.mkv', [{ start: 10, data: Buffer.alloc(1000, 9) }]);
+  await new LmdbPar2FileStore(store).put(4, kept.slice(0, 2));
+  await store.close();
+  const to = await server.createDatabase();
+  const lines: string[] = [];
+  const domains = PG_DOMAINS.filter((d) => d.scope === 'repair');
+  const out = await migrateToPg({ from: dataDir, to, domains, required: ['repair'], print: (l) => lines.push(l) });
+  assert.deepEqual(out.failures, []);
+  assert.ok(lines.includes('repair: 2 records, 1000 bytes, checked'), lines.join('\n'));
+  const db = await openPgDb(to);
+  const local = openStore({ rootPath: join(root, 'node') });
+  const closers: (() => void | Promise<void>)[] = [];
+  try {
+    const events = new EventBus<SpoolEvents>();
+    const ctx: PgSlotContext = { db, local, config, events, logger, onClose: (c) => void closers.push(c) };
+    const { patches, par2Files } = await repairPg.open(ctx);
+    assert.deepEqual([...(await patches.read('D', 1008, 1010))], [9, 9]);
+    assert.equal((await par2Files.get(4))?.length, 2);
+    assert.equal(closers.length, 1, 'the slot stops its listener when the stores close');
+  } finally {
+    for (const c of closers) await c();
+    await db.close();
+    await local.close();
   }
 });
