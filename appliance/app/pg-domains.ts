@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { copyQueueToPg } from '../importer/queue-pg-copy.store.js';
+import { QUEUE_PG_MIGRATIONS } from '../importer/queue-pg.migrations.js';
 import { copyRepairToPg } from '../repair/repair-pg-copy.store.js';
 import { REPAIR_PG_MIGRATIONS } from '../repair/repair-pg.migrations.js';
 import type { PgDomain } from './migrate-to-pg.js';
@@ -8,6 +10,11 @@ import type { PgDomain } from './migrate-to-pg.js';
  * (`<domain>-pg-copy.store.ts`). A domain's entry comes with its PostgreSQL store.
  */
 export const PG_DOMAINS: readonly PgDomain[] = [
+  {
+    scope: 'queue',
+    migrations: QUEUE_PG_MIGRATIONS,
+    copy: ({ store, db, progress }) => copyQueueToPg(store, db, progress),
+  },
   {
     scope: 'repair',
     migrations: REPAIR_PG_MIGRATIONS,
