@@ -1,12 +1,13 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { readFile, rm, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SidecarFiles } from './sidecar.port.js';
 
 /**
  * Small client-written files (.nfo, .srt, artwork) kept on local disk, named by an opaque id so no client path
  * ever reaches the filesystem. Writes go to a temp name first so a crash never leaves half a subtitle.
  */
-export class SidecarStore {
+export class SidecarStore implements SidecarFiles {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
   }

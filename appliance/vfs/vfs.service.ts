@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { silentEvents, type EventSink, type SpoolEvents } from '../events/index.js';
 import { layoutProblem, resolveLayout } from '../layout/index.js';
 import { checkSegment, isWithin, joinPath, normalizeVfsPath, parentOf, baseName } from './path.js';
+import type { SidecarFiles } from './sidecar.port.js';
 import { SidecarStore } from './sidecar.store.js';
 import type { TreeStore } from './tree.port.js';
 import {
@@ -18,8 +19,10 @@ import {
 export interface VfsOptions {
   /** Where the tree lives (LmdbTreeStore in the app). */
   tree: TreeStore;
-  /** Local directory for sidecar files (PUT .nfo/.srt/artwork). */
+  /** Local directory for sidecar files (PUT .nfo/.srt/artwork), unless `sidecars` keeps them elsewhere. */
   sidecarDir: string;
+  /** Where sidecars are kept when not in `sidecarDir` (PostgreSQL with several nodes: sidecar-pg.store.ts). */
+  sidecars?: SidecarFiles;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
   completeDir?: string;
   /** The health domain's verdicts (corrupted files are hidden from listings); none known by default. */
@@ -40,7 +43,7 @@ export interface VfsOptions {
 export class VfsService {
   private readonly repo: TreeStore;
   private readonly events: EventSink<SpoolEvents>;
-  readonly sidecars: SidecarStore;
+  readonly sidecars: SidecarFiles;
   readonly completeDir: string;
   /** What the health domain knows (the tree keeps no health of its own): the listing filter and the reader ask. */
   readonly health: HealthVerdicts;
@@ -49,7 +52,7 @@ export class VfsService {
     this.events = opts.events ?? silentEvents();
     this.health = opts.health ?? NO_VERDICTS;
     this.repo = opts.tree;
-    this.sidecars = new SidecarStore(opts.sidecarDir);
+    this.sidecars = opts.sidecars ?? new SidecarStore(opts.sidecarDir);
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }
 
