@@ -1,12 +1,15 @@
 /**
  * The Spool process: `SPOOL_DATA` (default ./data), `SPOOL_CONFIG` (default <data>/config.yaml), `SPOOL_HOST`
  * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests), `SPOOL_FUSE_READ_AHEAD_KB` (kernel read-ahead
- * of the FUSE mount, root only; default 0 = the kernel's 128 KiB; docs/fuse.md). Exits 1 with one clear line when the config
+ * of the FUSE mount, root only; default 0 = the kernel's 128 KiB; docs/fuse.md), `SPOOL_DATABASE_URL` (a postgres://
+ * URL: the shared PostgreSQL store, wins over metadata.database_url; docs/configuration.md). Exits 1 with one clear line when the config
  * file is invalid or the port is taken; SIGTERM/SIGINT stop gracefully (requests in progress finish).
  */
 import { ConfigLoadError } from './config/index.js';
+import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './config/database-url.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
+import { runMigrateCommand } from './migrate-command.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** SPOOL_LOG_LEVEL, when set, wins over log.level (to debug without editing the config). */
@@ -35,6 +38,14 @@ function kibFromEnv(name: string): number {
   return kb;
 }
 
+/** SPOOL_DATABASE_URL: checked like metadata.database_url, so a typo stops the start with a clear line. */
+function databaseUrlFromEnv(): string | undefined {
+  const raw = process.env.SPOOL_DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!isDatabaseUrl(raw)) fail(`SPOOL_DATABASE_URL: ${DATABASE_URL_MESSAGE}`);
+  return raw;
+}
+
 async function main(): Promise<void> {
   let supervisor;
   try {
@@ -44,6 +55,7 @@ async function main(): Promise<void> {
       dataDir: process.env.SPOOL_DATA || undefined,
       configPath: process.env.SPOOL_CONFIG || undefined,
       fuseReadAheadKb: kibFromEnv('SPOOL_FUSE_READ_AHEAD_KB'),
+      databaseUrl: databaseUrlFromEnv(),
       logger,
       logLevel: levelFromEnv,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),
@@ -75,4 +87,6 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-void main();
+// `spool migrate ...` (migrate-command.ts) copies an LMDB install into PostgreSQL and exits; anything else serves.
+if (process.argv[2] === 'migrate') void runMigrateCommand(process.argv.slice(3)).then((code) => process.exit(code));
+else void main();

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openLmdbAuthStores } from '../auth/auth-lmdb.store.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../auth/index.js';
 import { networkPolicy } from '../auth/network-policy.js';
 import { systemClock, type Clock } from '../clock/clock.js';
@@ -18,13 +17,13 @@ import type { ImporterDomain } from '../importer/index.js';
 import { LogFile } from '../logging/log-file.js';
 import { createLogger, type Logger, type LogLevel } from '../logging/logger.js';
 import { NntpPool, quickAckUnavailable } from '../nntp/index.js';
-import { openStore, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, openHealthStore, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
 import { wireHealthEvents } from './health-events.js';
-import { buildPar2Repair, openRepairStores, wireRepairEvents } from './repair.js';
+import { buildPar2Repair, wireRepairEvents } from './repair.js';
 import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
@@ -38,6 +37,7 @@ import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
 import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
+import { openStores, type SpoolStores } from './stores.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -59,6 +59,8 @@ export interface AppOptions {
   repairer?: FileRepairer;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
+  /** A PostgreSQL URL (main.ts: SPOOL_DATABASE_URL) that wins over metadata.database_url (app/stores.ts). */
+  databaseUrl?: string;
 }
 
 export interface RestartRequest {
@@ -68,7 +70,10 @@ export interface RestartRequest {
 export interface SpoolApp {
   readonly router: Router;
   readonly config: ConfigService;
+  /** The node's LMDB environment (`stores.local`). */
   readonly store: Store;
+  /** Every storage port, on LMDB or PostgreSQL (app/stores.ts). */
+  readonly stores: SpoolStores;
   readonly auth: AuthDomain;
   /** The virtual tree, the reader, WebDAV locks, the mount, rclone (the importer writes jobs through streaming.vfs). */
   readonly streaming: Streaming;
@@ -146,11 +151,15 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   applyLog();
   events.on('config.changed', applyLog);
   closers.push(() => logFile.close());
-  const store = openStore({
-    rootPath: resolve(config.dataDir, config.get().metadata.root_path),
-    logger: logger.child('store'),
-  });
-  closers.push(() => store.close());
+  let stores: SpoolStores;
+  try {
+    stores = await openStores({ config, events, logger, databaseUrl: opts.databaseUrl });
+  } catch (err) {
+    await closeAll(closers, logger);
+    throw err;
+  }
+  closers.push(() => stores.close());
+  const store = stores.local;
   try {
     const settings = (): AuthSettings => {
       const c = config.get();
@@ -162,7 +171,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       };
     };
     const auth = createAuth({
-      ...openLmdbAuthStores(store),
+      users: stores.users,
+      sessions: stores.sessions,
       settings,
       logger: logger.child('auth'),
       rateLimit: { now: clock.now },
@@ -186,7 +196,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // otherwise pay TCP, TLS and AUTHINFO first (docs/nntp.md, Warm pool).
     // what the pool fetched per class per day and who served each stream (the Streams view, appliance/streams/)
     const hostOf = (id: string) => config.get().providers.find((p) => p.id === id)?.host;
-    const poolTraffic = buildPoolTraffic(store, clock, hostOf, logger.child('streams'));
+    const poolTraffic = buildPoolTraffic(stores.fetchedBytes, clock, hostOf, logger.child('streams'));
     closers.push(poolTraffic.stop);
     const pool = new NntpPool(config.get().providers, {
       logger: logger.child('nntp'),
@@ -219,12 +229,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // A display tick on real time: a test's ManualClock moving hours ahead need not run thousands of them.
     closers.push(tickPoolMetrics(events, pool, systemClock));
     // All health state lives in the health store; the tree asks its verdicts (listings, reads) and keeps no copy.
-    const healthStore = openHealthStore(store, events);
+    const healthStore = stores.health;
     // PAR2 repair's patches (rebuilt bytes) and kept PAR2 files: the reader serves the patches (docs/health.md).
-    const repairStores = openRepairStores(store, config);
+    const repairStores = { patches: stores.patches, par2Files: stores.par2Files };
     const streaming = buildStreaming({
       patches: repairStores.patches,
-      store,
+      tree: stores.tree,
+      sidecars: stores.sidecars,
       health: healthStore.verdicts,
       config,
       logger,
@@ -243,7 +254,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       logger,
     });
     const importer = buildImporter({
-      store,
+      queue: stores.queue,
       config,
       vfs: streaming.vfs,
       client: pool,
@@ -257,7 +268,17 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
     });
     closers.push(() => importer.close());
-    const sabnzbd = await buildSabnzbd({ importer, config, vfs: streaming.vfs, store, logger, clock, pool, events });
+    const sabnzbd = await buildSabnzbd({
+      importer,
+      config,
+      vfs: streaming.vfs,
+      nzoIds: stores.nzoIds,
+      downloadTotals: stores.downloadTotals,
+      logger,
+      clock,
+      pool,
+      events,
+    });
     closers.push(() => sabnzbd.close());
     const arrs = createArrs({ config, logger });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
@@ -352,6 +373,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       router,
       config,
       store,
+      stores,
       auth,
       streaming,
       importer,

@@ -14,10 +14,8 @@ import { NzbImporter, type NzbImporterDeps } from '../importer/nzb-import.servic
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
-import { migrate, type Store } from '../store/index.js';
 import { JobOutputService } from '../importer/job-output.service.js';
-import { LmdbQueueStore } from '../importer/queue-lmdb.store.js';
-import { QUEUE_MIGRATIONS } from '../importer/queue.migrations.js';
+import type { QueueStore } from '../importer/queue.port.js';
 import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
@@ -25,7 +23,8 @@ import { startWatchDir } from '../importer/watch-dir.js';
 import type { BrokenReleaseLookup } from '../importer/import-checks.js';
 
 export interface ImporterDeps {
-  store: Store;
+  /** The queue's store (app/stores.ts). */
+  queue: QueueStore;
   config: ConfigService;
   vfs: VfsService;
   /** The NNTP pool (imports use its 'import' lane, below streams and health checks). */
@@ -47,14 +46,13 @@ export interface ImporterDeps {
 /** Builds the queue, the import runner (started here) and the directory scan. */
 export function buildImporter(deps: ImporterDeps): ImporterDomain {
   const log = deps.logger.child('importer');
-  migrate(deps.store, 'queue', QUEUE_MIGRATIONS);
   const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
   const stopWatching = deps.events.on('config.changed', ensureFolders);
   const queue = new QueueService(
-    new LmdbQueueStore(deps.store),
+    deps.queue,
     () => ({
       maxRetries: deps.config.get().import.max_retries,
       maxQueuedItems: deps.config.get().import.max_queued_items,

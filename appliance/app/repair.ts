@@ -1,25 +1,14 @@
-import { join } from 'node:path';
 import type { ArticleClient } from '../articles/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventSource, SpoolEvents } from '../events/index.js';
 import type { HealthStore } from '../health/index.js';
 import type { Logger } from '../logging/logger.js';
 import { Par2RepairService, type PatchStore, type Par2FileStore, type RepairFiles } from '../repair/index.js';
-import { LmdbPar2FileStore } from '../repair/par2-files.store.js';
-import { DiskPatchStore } from '../repair/patch.store.js';
-import type { Store } from '../store/index.js';
 
-/** The repair domain's stores (docs/health.md "PAR2 repair"): opened before the reader, which serves the patches. */
+/** The repair domain's stores (docs/health.md "PAR2 repair", opened by app/stores.ts before the reader serves the patches). */
 export interface RepairStores {
   patches: PatchStore;
   par2Files: Par2FileStore;
-}
-
-export function openRepairStores(store: Store, config: ConfigService): RepairStores {
-  return {
-    patches: new DiskPatchStore(store, join(config.dataDir, 'patches')),
-    par2Files: new LmdbPar2FileStore(store),
-  };
 }
 
 export interface RepairServiceDeps {

@@ -9,19 +9,20 @@ import {
   DownloadTotals,
   FallbackClient,
   forwardTo,
-  LmdbDownloadTotalsStore,
-  LmdbNzoIdStore,
   NzoIds,
   SabnzbdService,
+  type DownloadTotalsStore,
+  type NzoIdStore,
 } from '../sabnzbd/index.js';
-import type { Store } from '../store/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
 export interface SabnzbdDeps {
   importer: ImporterDomain;
   config: ConfigService;
   vfs: VfsService;
-  store: Store;
+  /** The nzo-id salt's store and the download totals' (app/stores.ts). */
+  nzoIds: NzoIdStore;
+  downloadTotals: DownloadTotalsStore;
   logger: Logger;
   clock: Clock;
   /** Its per-provider counters become the persistent download totals (server_stats). */
@@ -39,7 +40,7 @@ export interface SabnzbdDomain {
 }
 
 export async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
-  const nzo = await NzoIds.open(new LmdbNzoIdStore(deps.store));
+  const nzo = await NzoIds.open(deps.nzoIds);
   // sabnzbd.fallback_host: NZBs Spool cannot stream go to that real SABnzbd (read live, so a PATCH applies at once).
   const fallback = new FallbackClient(() => {
     const c = deps.config.get().sabnzbd;
@@ -47,7 +48,7 @@ export async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
   });
   deps.importer.onUnstreamable(forwardTo(fallback, deps.importer, deps.logger.child('sabnzbd')));
   const totals = new DownloadTotals({
-    store: new LmdbDownloadTotalsStore(deps.store),
+    store: deps.downloadTotals,
     clock: deps.clock,
     logger: deps.logger.child('sabnzbd'),
     counters: () =>

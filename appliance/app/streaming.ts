@@ -1,24 +1,24 @@
-import { join } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, EventSource, SpoolEvents } from '../events/index.js';
 import { MountService } from '../fuse/mount.service.js';
 import type { LogLevel, Logger } from '../logging/logger.js';
 import { withMinLevel } from '../logging/min-level.js';
 import { RcloneService } from '../rclone/rclone.service.js';
-import { migrate, type Store } from '../store/index.js';
 import type { ArticleSource } from '../vfs/article-fetcher.js';
 import { VfsReader } from '../vfs/reader.js';
 import { ReadHandles } from '../vfs/read-handle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { readerSettings } from '../vfs/reader-settings.js';
-import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
-import { LmdbTreeStore } from '../vfs/tree.store.js';
+import type { SidecarFiles } from '../vfs/sidecar.port.js';
+import type { TreeStore } from '../vfs/tree.port.js';
 import type { HealthVerdicts, PatchedBytes } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 
 export interface StreamingDeps {
-  store: Store;
+  /** The tree's store and the sidecars' (app/stores.ts: LMDB, or PostgreSQL with a local replica). */
+  tree: TreeStore;
+  sidecars: SidecarFiles;
   config: ConfigService;
   logger: Logger;
   /** The app's bus: the tree announces its changes and the reader its read outcomes on it. */
@@ -51,14 +51,9 @@ export interface Streaming {
 
 /** Builds the virtual tree, the reader, the WebDAV lock table, the mount and the rclone client. */
 export function buildStreaming(deps: StreamingDeps): Streaming {
-  migrate(deps.store, 'vfs', VFS_MIGRATIONS);
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({
-      nodes: deps.store.openDb('vfs-nodes'),
-      layouts: deps.store.openDb('vfs-layouts'),
-      meta: deps.store.openDb('vfs-meta'),
-    }),
-    sidecarDir: join(deps.config.dataDir, 'sidecars'),
+    tree: deps.tree,
+    sidecars: deps.sidecars,
     completeDir: deps.config.get().sabnzbd.complete_dir || '/complete',
     health: deps.health,
     events: deps.events,

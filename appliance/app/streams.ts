@@ -1,14 +1,13 @@
 import type { Clock } from '../clock/clock.js';
 import type { EventSource, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
-import { LmdbFetchedBytesStore } from '../streams/fetched-bytes.store.js';
+import type { FetchedBytesStore } from '../streams/fetched-bytes.port.js';
 import { PoolTraffic } from '../streams/pool-traffic.js';
 import { StreamRegistry } from '../streams/stream-registry.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 import { progressOf } from './stream-events.js';
 
-/** How often the bytes fetched per class are written to LMDB (and at close). */
+/** How often the bytes fetched per class are written to their store (and at close). */
 const TRAFFIC_FLUSH_MS = 60_000;
 
 /** The pool's side of the Streams view: its traffic (fed by the pool's onCommandDone) and its commands per stream. */
@@ -18,16 +17,16 @@ export interface StreamsPoolView {
 }
 
 /**
- * The bytes the pool fetched per class per day (kept in LMDB) and the providers serving each stream
+ * The bytes the pool fetched per class per day (kept in `store`, app/stores.ts) and the providers serving each stream
  * (appliance/streams/pool-traffic.ts). Returns it and the stop, which writes what is not written yet.
  */
 export function buildPoolTraffic(
-  store: Store,
+  store: FetchedBytesStore,
   clock: Clock,
   hostOf: (providerId: string) => string | undefined,
   logger: Logger,
 ): { traffic: PoolTraffic; stop: () => Promise<void> } {
-  const traffic = new PoolTraffic({ store: new LmdbFetchedBytesStore(store), clock, hostOf });
+  const traffic = new PoolTraffic({ store, clock, hostOf });
   const flush = () =>
     traffic.flush().catch((err: Error) => logger.error('could not store the bytes fetched', { error: err.message }));
   let cancel = clock.schedule(function tick() {

@@ -3,54 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../errors/app-error.js';
-import { memoryLogger } from '../logging/logger.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore } from '../store/index.js';
+import { authStoreTests } from '../../tests/support/auth/auth-store-tests.js';
 import { registerSchema } from './auth.schemas.js';
-import { createAuth, type AuthDomain, type AuthSettings } from './index.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { openLmdbAuthStores } from './auth-lmdb.store.js';
-import { LmdbSessionStore } from './session.store.js';
-import { SessionService } from './session.service.js';
-
-interface Fixture {
-  store: Store;
-  auth: AuthDomain;
-  settings: AuthSettings;
-  close(): Promise<void>;
-}
-
-async function withAuth(fn: (f: Fixture) => Promise<void>): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), 'spool-auth-'));
-  const store = openStore({ rootPath: root });
-  const settings: AuthSettings = {
-    loginRequired: true,
-    registrationEnabled: false,
-    webdavUser: 'dav',
-    webdavPassword: '',
-  };
-  const auth = createAuth({ ...openLmdbAuthStores(store), settings: () => settings, logger: memoryLogger() });
-  const close = async () => {
-    auth.close();
-    await store.close();
-    rmSync(root, { recursive: true, force: true });
-  };
-  try {
-    await fn({ store, auth, settings, close });
-  } finally {
-    await close();
-  }
-}
-
-const input = (username: string, password = 'correct horse', email: string | null = null) =>
-  registerSchema.parse({ username, password, ...(email ? { email } : {}) });
-
-async function rejects(p: Promise<unknown> | (() => unknown), code: string, message?: RegExp): Promise<void> {
-  await assert.rejects(
-    async () => (typeof p === 'function' ? p() : p),
-    (err: unknown) => err instanceof AppError && err.code === code && (!message || message.test(err.message)),
-  );
-}
 
 test('scrypt hashes are salted, verify only the right password, and a malformed hash never matches', async () => {
   const a = await hashPassword('s3cret-pass');
@@ -76,143 +33,16 @@ test('registration texts of docs/console-contract.md §5', () => {
   assert.equal(registerSchema.parse({ username: ' abc ', password: '12345678', email: '' }).email, null);
 });
 
-test('the first user becomes admin; registration then closes unless enabled; later users are not admins', () =>
-  withAuth(async ({ auth, settings }) => {
-    assert.deepEqual(await auth.users.registrationStatus(), { registration_enabled: true, user_count: 0 });
-    const first = await auth.users.register(input('alice'));
-    assert.equal(first.is_admin, true);
-    assert.deepEqual(await auth.users.registrationStatus(), { registration_enabled: false, user_count: 1 });
-    await rejects(auth.users.register(input('bob')), 'REGISTRATION_CLOSED', /Registration is closed/);
-
-    settings.registrationEnabled = true;
-    const bob = await auth.users.register(input('bob', 'another pass', 'bob@example.com'));
-    assert.equal(bob.is_admin, false);
-    await rejects(auth.users.register(input('ALICE')), 'ALREADY_EXISTS', /already taken/);
-    await rejects(
-      auth.users.register(input('carol', 'pass word', 'BOB@example.com')),
-      'ALREADY_EXISTS',
-      /already registered/,
-    );
-    assert.equal(await auth.users.count(), 2);
-  }));
-
-test('two simultaneous first registrations produce exactly one admin', () =>
-  withAuth(async ({ auth, settings }) => {
-    settings.registrationEnabled = true;
-    const users = await Promise.all([auth.users.register(input('one')), auth.users.register(input('two'))]);
-    assert.equal(users.filter((u) => u.is_admin).length, 1);
-  }));
-
-test('login by name or email, case-insensitive; wrong password and unknown user both fail alike', () =>
-  withAuth(async ({ auth }) => {
-    await auth.users.register(input('Alice', 'alice-password', 'alice@example.com'));
-    const byName = await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'ip1');
-    assert.equal(byName.user.name, 'Alice');
-    assert.ok(byName.user.last_login);
-    assert.equal(await auth.sessions.validate(byName.sessionId), byName.user.id);
-    const byEmail = await auth.auth.login({ username: 'ALICE@example.com', password: 'alice-password' }, 'ip1');
-    assert.equal(byEmail.user.id, byName.user.id);
-    await rejects(
-      auth.auth.login({ username: 'alice', password: 'wrong-password' }, 'ip1'),
-      'BAD_CREDENTIALS',
-      /Invalid username or password/,
-    );
-    await rejects(
-      auth.auth.login({ username: 'nobody', password: 'alice-password' }, 'ip1'),
-      'BAD_CREDENTIALS',
-      /Invalid username or password/,
-    );
-    await auth.auth.logout(byName.sessionId);
-    assert.equal(await auth.sessions.validate(byName.sessionId), null, 'logout ends the session');
-  }));
-
-test('API keys identify their user; regenerating retires the old key', () =>
-  withAuth(async ({ auth }) => {
-    const alice = await auth.users.register(input('alice'));
-    assert.match(alice.api_key, /^[0-9a-f]{32}$/);
-    assert.equal((await auth.users.byApiKey(alice.api_key))?.id, alice.id);
-    const next = await auth.users.regenerateApiKey(alice.id);
-    assert.notEqual(next.api_key, alice.api_key);
-    assert.equal(await auth.users.byApiKey(alice.api_key), undefined);
-    assert.equal((await auth.users.byApiKey(next.api_key))?.id, alice.id);
-    assert.equal(await auth.users.byApiKey(''), undefined);
-  }));
-
-test('the last administrator cannot lose admin rights; with two admins one may go', () =>
-  withAuth(async ({ auth, settings }) => {
-    const alice = await auth.users.register(input('alice'));
-    settings.registrationEnabled = true;
-    const bob = await auth.users.register(input('bob'));
-    await rejects(() => auth.users.setAdmin(alice.id, false), 'LAST_ADMIN', /last administrator/);
-    assert.equal((await auth.users.setAdmin(bob.id, true)).is_admin, true);
-    assert.equal((await auth.users.setAdmin(alice.id, false)).is_admin, false);
-    await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
-    await rejects(() => auth.users.setAdmin('missing', true), 'NO_SUCH_RECORD');
-  }));
-
-test('sessions expire after their TTL, slide forward when used, and are purged', () =>
-  withAuth(async ({ store }) => {
-    let now = 1_000_000;
-    const hour = 3600 * 1000;
-    const sessions = new SessionService(new LmdbSessionStore(store), { ttlMs: 24 * hour, now: () => now });
-    const id = await sessions.create('u1');
-    now += 23 * hour;
-    assert.equal(await sessions.validate(id), 'u1', 'used before expiry: slides to now + TTL');
-    now += 23 * hour;
-    assert.equal(await sessions.validate(id), 'u1', 'still alive thanks to the slide');
-    now += 25 * hour;
-    assert.equal(await sessions.validate(id), null, 'idle longer than the TTL: gone');
-
-    const stale = await sessions.create('u2');
-    now += 25 * hour;
-    assert.equal(await sessions.purgeExpired(), 1);
-    assert.equal(await sessions.validate(stale), null);
-    assert.ok(
-      !Array.from(store.openDb('sessions').getRange()).some(({ key }) => key === stale),
-      'ids are stored hashed',
-    );
-  }));
-
-test('wrong Basic credentials count against the same per-client limit as the login form', () =>
-  withAuth(async ({ auth }) => {
-    await auth.users.register(input('alice', 'alice-password'));
-    const basic = (password: string) => 'Basic ' + Buffer.from(`alice:${password}`).toString('base64');
-    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic(`wrong-${i}`), 'evil', false), null);
-    await rejects(auth.basic.verify(basic('alice-password'), 'evil', false), 'RATE_LIMITED');
-    await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
-    assert.equal((await auth.basic.verify(basic('alice-password'), 'friend', false))?.name, 'alice');
-  }));
-
-test('login through the service counts failures per client and answers 429 when the limit is reached', () =>
-  withAuth(async ({ auth }) => {
-    await auth.users.register(input('alice', 'alice-password'));
-    const attempts = [];
-    // 15 different guesses at once: only 10 may be checked, the burst beyond the limit is refused before any hashing.
-    for (let i = 0; i < 15; i++)
-      attempts.push(
-        auth.auth.login({ username: 'alice', password: `bad-password-${i}` }, 'evil').catch((e: AppError) => e.code),
-      );
-    const codes = await Promise.all(attempts);
-    assert.equal(codes.filter((c) => c === 'BAD_CREDENTIALS').length, 10);
-    assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 5);
-    await rejects(auth.auth.login({ username: 'alice', password: 'alice-password' }, 'evil'), 'RATE_LIMITED');
-    assert.ok(await auth.auth.login({ username: 'alice', password: 'alice-password' }, 'friend'));
-  }));
-
-test('the webdav.user pair is checked under the limiter: a locked-out address gets 429 even for the right pair', () =>
-  withAuth(async ({ auth, settings }) => {
-    settings.webdavPassword = 'player-password';
-    const basic = (name: string, password: string) => 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
-    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic('dav', `guess-${i}`), 'evil', true), null);
-    await rejects(auth.basic.verify(basic('dav', 'player-password'), 'evil', true), 'RATE_LIMITED');
-    assert.equal((await auth.basic.verify(basic('dav', 'player-password'), 'friend', true))?.name, 'dav');
-  }));
-
-test('a remembered Basic header does not pass while its address is locked out', () =>
-  withAuth(async ({ auth }) => {
-    await auth.users.register(input('alice', 'alice-password'));
-    const basic = (password: string) => 'Basic ' + Buffer.from(`alice:${password}`).toString('base64');
-    assert.equal((await auth.basic.verify(basic('alice-password'), 'shared', false))?.name, 'alice');
-    for (let i = 0; i < 10; i++) assert.equal(await auth.basic.verify(basic(`wrong-${i}`), 'shared', false), null);
-    await rejects(auth.basic.verify(basic('alice-password'), 'shared', false), 'RATE_LIMITED');
-  }));
+// The tests through the storage ports, on LMDB (the same ones run on PostgreSQL: tests/integration/postgres/).
+authStoreTests(async () => {
+  const root = mkdtempSync(join(tmpdir(), 'spool-auth-'));
+  const store = openStore({ rootPath: root });
+  return {
+    ...openLmdbAuthStores(store),
+    storedSessionKeys: async () => Array.from(store.openDb<unknown, string>('sessions').getKeys()),
+    close: async () => {
+      await store.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+});

@@ -8,5 +8,6 @@ export const RESTART_REQUIRED_FIELDS = [
   'import.max_processor_workers',
   'import.queue_processing_interval_seconds',
   'metadata.root_path',
+  'metadata.database_url',
   'sabnzbd.complete_dir',
 ] as const;

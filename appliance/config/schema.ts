@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
+import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
  * The whole YAML config (docs/console-contract.md §3) as one strict zod schema: unknown keys are errors, ranges are docs/console-contract.md §5.
@@ -54,6 +55,12 @@ export const authSchema = z.strictObject({
 
 export const metadataSchema = z.strictObject({
   root_path: nonBlank('Metadata root path is required'),
+  // A postgres:// URL selects the shared PostgreSQL store (several nodes); unset or empty keeps LMDB. Env
+  // SPOOL_DATABASE_URL wins (main.ts). Its password is masked in answers (secrets.ts).
+  database_url: z
+    .string()
+    .refine((s) => s === '' || isDatabaseUrl(s), DATABASE_URL_MESSAGE)
+    .optional(),
 });
 
 export const streamingSchema = z.strictObject({

@@ -112,3 +112,19 @@ test('import.archive_passwords: kept when omitted, empty or masked; replaced by 
     { field: 'import.archive_passwords.1', message: 'An archive password cannot be empty' },
   ]);
 });
+
+test('metadata.database_url answers with its password masked; sent back as answered it keeps the stored URL', () => {
+  const plain = configWithSecrets();
+  const config = {
+    ...plain,
+    metadata: { ...plain.metadata, database_url: 'postgres://spool:pg-secret@db:5432/spool' },
+  };
+  const r = redact(config);
+  assert.equal(r.metadata.database_url, `postgres://spool:${MASKED_SECRET}@db:5432/spool`);
+  assert.ok(!JSON.stringify(r).includes('pg-secret'));
+  const back = keepSecrets(structuredClone(r), config) as SpoolConfig;
+  assert.equal(back.metadata.database_url, 'postgres://spool:pg-secret@db:5432/spool');
+  const moved = keepSecrets({ metadata: { database_url: 'postgres://spool:new@db2/spool' } }, config) as SpoolConfig;
+  assert.equal(moved.metadata.database_url, 'postgres://spool:new@db2/spool');
+  assert.equal(redact(plain).metadata.database_url, undefined);
+});

@@ -28,6 +28,7 @@ function redactImport(config: ImportConfig): RedactedImport {
 export function redact(config: SpoolConfig): RedactedConfig {
   return {
     ...structuredClone(config),
+    metadata: redactMetadata(config.metadata),
     webdav: hide(config.webdav, 'password'),
     import: redactImport(config.import),
     providers: config.providers.map(redactProvider),
@@ -40,6 +41,23 @@ export function redact(config: SpoolConfig): RedactedConfig {
     },
     notifications: { ...config.notifications, targets: config.notifications.targets.map((t) => hide(t, 'token')) },
   } as RedactedConfig;
+}
+
+/** metadata.database_url shows where the store is but never its password (docs/configuration.md, Secrets). */
+function redactMetadata(metadata: SpoolConfig['metadata']): SpoolConfig['metadata'] {
+  const url = metadata.database_url;
+  return url === undefined ? { ...metadata } : { ...metadata, database_url: maskDatabaseUrl(url) };
+}
+
+/** The URL with its password replaced by the masked placeholder (an unparsable one is masked whole). */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = MASKED_SECRET;
+    return u.toString();
+  } catch {
+    return url === '' ? '' : MASKED_SECRET;
+  }
 }
 
 type Obj = Record<string, unknown>;
@@ -93,6 +111,11 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
     const obj = out[section];
     if (isPlainObject(obj)) keepSecret(obj, key, value);
   }
+  // database_url sent back as answered (its password masked) keeps the stored URL.
+  const metadata = out.metadata;
+  const storedUrl = current.metadata.database_url;
+  if (isPlainObject(metadata) && storedUrl && metadata.database_url === maskDatabaseUrl(storedUrl))
+    metadata.database_url = storedUrl;
   if (out.import === undefined) out.import = {};
   if (isPlainObject(out.import)) keepSecretList(out.import, 'archive_passwords', current.import.archive_passwords);
   if (Array.isArray(out.providers)) {

@@ -148,6 +148,15 @@ test('metadata root_path must not be blank', () => {
   ]);
 });
 
+test('metadata database_url: unset, empty or a postgres URL; anything else is refused with the reason', () => {
+  assert.equal(check({}).ok, true);
+  for (const ok of ['', 'postgres://spool:pw@db:5432/spool', 'postgresql://db/spool?sslmode=require'])
+    assert.equal(check({ metadata: { database_url: ok } }).ok, true, ok);
+  const message = 'Must be a postgres:// or postgresql:// URL, like postgres://spool:secret@db:5432/spool';
+  for (const bad of ['mysql://db/spool', 'db:5432', 'postgres:///spool', 'http://db/spool'])
+    assert.deepEqual(errorsOf({ metadata: { database_url: bad } }), [{ field: 'metadata.database_url', message }], bad);
+});
+
 test('SABnzbd rules apply only when enabled, with the contract texts', () => {
   const bad = {
     complete_dir: 'complete',

@@ -29,6 +29,17 @@ export class VerdictIndex implements HealthVerdicts {
     return this.marks.get(path)?.has(messageId) ?? false;
   }
 
+  /** Forgets what it holds of `path` (the PostgreSQL store reads it again after another node wrote it). */
+  forget(path: string): void {
+    this.bad.delete(path);
+    this.marks.delete(path);
+  }
+
+  /** Every path it holds bad news of. */
+  paths(): string[] {
+    return [...new Set([...this.bad, ...this.marks.keys()])];
+  }
+
   /** A record was written: `before` is what was stored (undefined: new), `after` what is now (undefined: gone). */
   changed(before: HealthRecord | undefined, after: HealthRecord | undefined): void {
     if (before) {

@@ -14,10 +14,10 @@ export class NzbBlobStore {
     this.seen = store.openDb<number, string>('import-seen');
   }
 
-  /** Must run inside a store transaction (LmdbQueueStore.insert does). */
+  /** Must run inside a store transaction (LmdbQueueStore.insert does). The first id a hash was queued under stays. */
   put(id: number, packed: Buffer, hash: string): void {
     void this.blobs.put(id, packed);
-    void this.seen.put(hash, id);
+    if (this.seen.get(hash) === undefined) void this.seen.put(hash, id);
   }
 
   /**

@@ -279,7 +279,7 @@ export function searchWords(text: string): string[] {
 }
 
 /** What search matches against: the NZB's name, its path's last part, and the category. */
-function wordsOf(r: QueueRecord): string[] {
+export function wordsOf(r: QueueRecord): string[] {
   const base = r.nzbPath.split('/').pop() ?? '';
   return searchWords(`${r.name} ${base} ${r.category ?? ''}`).slice(0, MAX_WORDS);
 }

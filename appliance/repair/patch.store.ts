@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/index.js';
+import { coversSpan, firstGap, isUnder, mergePatch, movedPath, planBlob, rangeOf, spansOf } from './patch-ranges.js';
 import type { FilePatches, PatchPiece, PatchRange, PatchStore, PatchWriter } from './repair.port.js';
 
 /**
@@ -39,31 +40,20 @@ export class DiskPatchStore implements PatchStore {
   }
 
   covers(layoutId: string, start: number, end: number): boolean {
-    const p = this.byLayout.get(layoutId);
-    if (!p) return false;
-    let at = start;
-    for (const r of p.ranges) if (r.start <= at && r.end > at) at = r.end;
-    return at >= end;
+    return coversSpan(this.byLayout.get(layoutId), start, end);
   }
 
   async read(layoutId: string, start: number, end: number): Promise<Uint8Array> {
-    const p = this.byLayout.get(layoutId);
     const out = Buffer.alloc(end - start);
-    let at = start;
-    for (const r of p?.ranges ?? []) {
-      if (at >= end) break;
-      if (r.start > at || r.end <= at) continue;
-      const to = Math.min(end, r.end);
-      const fh = await open(join(this.dir, r.blob), 'r');
+    for (const s of spansOf(this.byLayout.get(layoutId), layoutId, start, end)) {
+      const fh = await open(join(this.dir, s.blob), 'r');
       try {
-        const { bytesRead } = await fh.read(out, at - start, to - at, r.offset + at - r.start);
-        if (bytesRead !== to - at) throw new Error(`patch blob ${r.blob} is short`);
+        const { bytesRead } = await fh.read(out, s.at - start, s.length, s.offset);
+        if (bytesRead !== s.length) throw new Error(`patch blob ${s.blob} is short`);
       } finally {
         await fh.close();
       }
-      at = to;
     }
-    if (at < end) throw new Error(`no patch covers bytes ${at}-${end - 1} of layout ${layoutId}`);
     return out;
   }
 
@@ -94,12 +84,7 @@ export class DiskPatchStore implements PatchStore {
   async open(layoutId: string, path: string, wanted: readonly { start: number; end: number }[]): Promise<PatchWriter> {
     const blob = `${randomUUID()}.bin`;
     const tmp = join(this.dir, `${blob}.tmp`);
-    const ranges: PatchRange[] = [];
-    let bytes = 0;
-    for (const r of wanted) {
-      ranges.push({ start: r.start, end: r.end, blob, offset: bytes });
-      bytes += r.end - r.start;
-    }
+    const { ranges, bytes } = planBlob(blob, wanted);
     const fh = await open(tmp, 'wx');
     const written: [number, number][] = [];
     let closed = false;
@@ -109,8 +94,7 @@ export class DiskPatchStore implements PatchStore {
     };
     return {
       write: async (start, data) => {
-        const r = ranges.find((x) => x.start <= start && start + data.length <= x.end);
-        if (!r) throw new RangeError(`bytes ${start}-${start + data.length - 1} are outside the patch's ranges`);
+        const r = rangeOf(ranges, start, data.length);
         await fh.write(data, 0, data.length, r.offset + start - r.start);
         written.push([start, start + data.length]);
       },
@@ -139,31 +123,21 @@ export class DiskPatchStore implements PatchStore {
   }
 
   private async index(layoutId: string, path: string, ranges: PatchRange[], bytes: number): Promise<void> {
-    const before = this.byLayout.get(layoutId);
-    // Newer ranges first: where two repairs overlap, the later bytes are read (they are the same bytes anyway).
-    const merged: FilePatches = {
-      layoutId,
-      path,
-      ranges: [...ranges, ...(before?.ranges ?? [])].sort((a, b) => a.start - b.start),
-      bytes: (before?.bytes ?? 0) + bytes,
-      at: Date.now(),
-    };
+    const merged = mergePatch(this.byLayout.get(layoutId), layoutId, path, ranges, bytes, Date.now());
     await this.db.put(layoutId, merged);
     this.byLayout.set(layoutId, merged);
     this.used += bytes;
   }
 
   async removePaths(paths: readonly string[]): Promise<number> {
-    const under = (p: string) =>
-      paths.some((root) => p === root || p.startsWith(root.endsWith('/') ? root : root + '/'));
-    const gone = [...this.byLayout.values()].filter((p) => under(p.path));
+    const gone = [...this.byLayout.values()].filter((p) => isUnder(p.path, paths));
     for (const p of gone) await this.drop(p);
     return gone.length;
   }
 
   async movePath(from: string, to: string): Promise<void> {
     for (const p of [...this.byLayout.values()]) {
-      const moved = p.path === from ? to : p.path.startsWith(from + '/') ? to + p.path.slice(from.length) : null;
+      const moved = movedPath(p.path, from, to);
       if (moved === null) continue;
       const next = { ...p, path: moved };
       await this.db.put(p.layoutId, next);
@@ -187,19 +161,4 @@ export class DiskPatchStore implements PatchStore {
       await d.close();
     }
   }
-}
-
-/** The first part of `ranges` no write covered, or null when every byte was written. */
-function firstGap(ranges: readonly PatchRange[], written: [number, number][]): { start: number; end: number } | null {
-  const sorted = [...written].sort((a, b) => a[0] - b[0]);
-  for (const r of ranges) {
-    let at = r.start;
-    for (const [a, b] of sorted) {
-      if (a > at) break;
-      if (b > at) at = b;
-      if (at >= r.end) break;
-    }
-    if (at < r.end) return { start: at, end: r.end };
-  }
-  return null;
 }

@@ -1,7 +1,8 @@
 import type { Store } from '../store/index.js';
 import type { NzoIdStore } from './sabnzbd.port.js';
 
-const SALT_KEY = 'sabnzbd:nzo_salt';
+/** Where the salt is kept in the store's bookkeeping database (the copy to PostgreSQL reads it there too). */
+export const SALT_KEY = 'sabnzbd:nzo_salt';
 
 /** The salt in the LMDB store's bookkeeping database. */
 export class LmdbNzoIdStore implements NzoIdStore {

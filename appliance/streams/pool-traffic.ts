@@ -34,27 +34,28 @@ const MAX_PROVIDERS = 8;
 
 /**
  * What the pool fetched, for the Streams view (docs/streaming.md): decoded bytes per fetch class per UTC day, kept
- * across restarts (the days are read once at start and written when `flush` runs: once a minute and at close), and
- * per open read handle the providers that served it. `command` runs once per finished command: a few map updates,
- * no allocation but a stream's first provider.
+ * across restarts, and per open read handle the providers that served it. The days live in the store
+ * (fetched-bytes.port.ts); this counts what the pool fetched since the last `flush` (once a minute and at close),
+ * which adds it to the store's days: on several nodes each node adds its own, so the days are every node's sum.
+ * `command` runs once per finished command: a few map updates, no allocation but a stream's first provider.
  */
 export class PoolTraffic {
-  private readonly days = new Map<string, Record<FetchClass, number>>();
-  private readonly dirty = new Set<string>();
+  /** Per day, what the pool fetched since the last flush. */
+  private readonly unflushed = new Map<string, Record<FetchClass, number>>();
   private readonly byStream = new Map<number, Map<string, number>>();
   private readonly daysKept: number;
 
   constructor(private readonly o: PoolTrafficOptions) {
     this.daysKept = o.daysKept ?? 30;
-    for (const d of o.store.all()) this.days.set(d.day, { ...emptyDay(), ...d.bytes });
   }
 
   command(c: PoolCommand): void {
     const bytes = c.bytes ?? 0;
     if (bytes <= 0 || c.lane === undefined) return;
     const day = dayOf(this.o.clock.now());
-    this.bucket(day)[CLASS_OF[c.lane]] += bytes;
-    this.dirty.add(day);
+    let counts = this.unflushed.get(day);
+    if (!counts) this.unflushed.set(day, (counts = emptyDay()));
+    counts[CLASS_OF[c.lane]] += bytes;
     if (c.stream === undefined) return;
     let providers = this.byStream.get(c.stream);
     if (!providers) this.byStream.set(c.stream, (providers = new Map()));
@@ -74,34 +75,29 @@ export class PoolTraffic {
     this.byStream.delete(stream);
   }
 
-  /** Per class per day, newest first (today always present). */
+  /** Per class per day, newest first (today always present): the store's days plus what is not flushed yet. */
   byDay(): FetchedBytesDay[] {
-    this.bucket(dayOf(this.o.clock.now()));
-    return [...this.days.entries()]
-      .sort(([a], [b]) => (a < b ? 1 : -1))
-      .map(([day, bytes]) => ({ day, bytes: { ...bytes } }));
+    const days = new Map<string, Record<FetchClass, number>>([[dayOf(this.o.clock.now()), emptyDay()]]);
+    for (const d of [...this.o.store.all(), ...[...this.unflushed].map(([day, bytes]) => ({ day, bytes }))]) {
+      let sum = days.get(d.day);
+      if (!sum) days.set(d.day, (sum = emptyDay()));
+      for (const c of FETCH_CLASSES) sum[c] += d.bytes[c] ?? 0;
+    }
+    return [...days.keys()]
+      .sort()
+      .slice(-this.daysKept)
+      .reverse()
+      .map((day) => ({ day, bytes: days.get(day)! }));
   }
 
-  /** Writes the days that changed since the last flush (and drops the days no longer kept). */
+  /** Adds what was fetched since the last flush to the store's days (and drops the days no longer kept). */
   async flush(): Promise<void> {
-    const days = [...this.dirty];
-    this.dirty.clear();
-    for (const day of days) {
-      const bytes = this.days.get(day);
-      if (bytes) await this.o.store.put({ day, bytes: { ...bytes } });
-    }
-    const oldest = [...this.days.keys()].sort()[0];
-    if (oldest !== undefined) await this.o.store.dropBefore(oldest);
-  }
-
-  private bucket(day: string): Record<FetchClass, number> {
-    let b = this.days.get(day);
-    if (!b) {
-      this.days.set(day, (b = emptyDay()));
-      const keep = [...this.days.keys()].sort().slice(-this.daysKept);
-      for (const d of this.days.keys()) if (!keep.includes(d)) this.days.delete(d);
-    }
-    return b;
+    const kept = this.byDay();
+    const oldest = kept[kept.length - 1]!.day;
+    const days = [...this.unflushed];
+    this.unflushed.clear();
+    for (const [day, bytes] of days) if (day >= oldest) await this.o.store.add({ day, bytes });
+    await this.o.store.dropBefore(oldest);
   }
 }
 

@@ -1,16 +1,13 @@
 /**
- * Where the small client-written files (.nfo, .srt, artwork) are kept, by an opaque id the tree's node names
- * (`sidecarId`): on local disk with LMDB (sidecar.store.ts), in PostgreSQL when several nodes serve one library
- * (sidecar-pg.store.ts), so a subtitle PUT through one node reads back through every other.
+ * Where sidecars' bytes live (small client-written files: .nfo, .srt, artwork), named by an opaque id the tree
+ * node keeps (`sidecarId`). sidecar.store.ts keeps them on local disk (one node), sidecar-pg.store.ts in PostgreSQL (several nodes: a subtitle
+ * PUT through one node reads back through every other); app/stores.ts picks the store.
  */
 export interface SidecarFiles {
   write(id: string, bytes: Buffer): Promise<void>;
   /** Rejects (code ENOENT) when there is no such sidecar. */
   read(id: string): Promise<Buffer>;
   remove(id: string): Promise<void>;
-  /**
-   * Copies a sidecar under a new id from inside a tree write (VfsService copies a node). Synchronous for the
-   * write's sake; a store that cannot copy at once starts the copy here and makes reads of `to` wait for it.
-   */
+  /** A copy under a new id (a COPY of the file in the tree), done before the tree's write commits. */
   copySync(from: string, to: string): void;
 }

@@ -19,9 +19,9 @@ import {
 export interface VfsOptions {
   /** Where the tree lives (LmdbTreeStore in the app). */
   tree: TreeStore;
-  /** Local directory for sidecar files (PUT .nfo/.srt/artwork), unless `sidecars` keeps them elsewhere. */
-  sidecarDir: string;
-  /** Where sidecars are kept when not in `sidecarDir` (PostgreSQL with several nodes: sidecar-pg.store.ts). */
+  /** Local directory for sidecar files (PUT .nfo/.srt/artwork), unless `sidecars` is given. */
+  sidecarDir?: string;
+  /** Where sidecar files live (app/stores.ts); default a SidecarStore on `sidecarDir`. */
   sidecars?: SidecarFiles;
   /** Root of imported jobs, default '/complete' (sabnzbd.complete_dir). */
   completeDir?: string;
@@ -52,7 +52,7 @@ export class VfsService {
     this.events = opts.events ?? silentEvents();
     this.health = opts.health ?? NO_VERDICTS;
     this.repo = opts.tree;
-    this.sidecars = opts.sidecars ?? new SidecarStore(opts.sidecarDir);
+    this.sidecars = opts.sidecars ?? new SidecarStore(opts.sidecarDir ?? missing('sidecarDir or sidecars'));
     this.completeDir = normalizeVfsPath(opts.completeDir ?? '/complete');
   }
 
@@ -345,6 +345,10 @@ export class VfsService {
     }
     node.etag = makeEtag(node.layoutId ?? node.sidecarId ?? node.path, node.size, now);
   }
+}
+
+function missing(what: string): never {
+  throw new Error(`VfsService needs ${what}`);
 }
 
 function dirNode(path: string, now: number): VfsNode {

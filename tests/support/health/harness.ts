@@ -108,10 +108,17 @@ export interface HealthHarness {
   close(): Promise<void>;
 }
 
+/** Where the harness keeps health: the LMDB store on its own LMDB environment unless a test opens another. */
+export interface HarnessStores {
+  /** Opens the health store (the PostgreSQL run: tests/integration/postgres/health-store-pg.test.ts). */
+  openHealth?: (store: Store, events: EventBus<SpoolEvents>) => Promise<HealthStore>;
+}
+
 /** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
 export async function healthHarness(
   health: Record<string, unknown> = {},
   deps: Pick<HealthDeps, 'playback'> = {},
+  stores: HarnessStores = {},
 ): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
@@ -123,7 +130,7 @@ export async function healthHarness(
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
   const events = new EventBus<SpoolEvents>(log);
-  const healthStore = openHealthStore(store, events);
+  const healthStore = stores.openHealth ? await stores.openHealth(store, events) : openHealthStore(store, events);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
       nodes: store.openDb('vfs-nodes'),

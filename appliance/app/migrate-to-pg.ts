@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigService } from '../config/index.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { openStore, type Store } from '../store/index.js';
+import { maskUrl, migratePg, openPgDb, type CopyReport, type PgDb, type PgMigration } from '../store/pg/index.js';
+
+/** What one domain's copy gets: the LMDB environment, the migrated database, the data dir (patch files live there). */
+export interface CopyContext {
+  store: Store;
+  db: PgDb;
+  dataDir: string;
+  progress: (message: string) => void;
+}
+
+/** One domain moved by `spool migrate`: its PostgreSQL schema and its copy (appliance/store/pg/copy.ts). */
+export interface PgDomain {
+  scope: string;
+  migrations: readonly PgMigration[];
+  copy?: (ctx: CopyContext) => Promise<CopyReport[]>;
+}
+
+export interface MigrateToPgOptions {
+  /** The LMDB install's data dir (holds config.yaml; its metadata.root_path names the LMDB files). */
+  from: string;
+  /** The empty PostgreSQL database's URL. */
+  to: string;
+  /** Every domain with a PostgreSQL store (app/pg-domains.ts). */
+  domains: readonly PgDomain[];
+  /** Scopes that must have a copy: the command fails when one is missing rather than leave it behind. */
+  required: readonly string[];
+  /** One line of the command's output. */
+  print: (line: string) => void;
+  logger?: Logger;
+}
+
+export interface MigrateOutcome {
+  reports: CopyReport[];
+  /** The domains whose copy failed or found a difference, each with why; empty = the copy is whole and checked. */
+  failures: { scope: string; error: string }[];
+}
+
+/** The command cannot start: a wrong directory, an unreachable or non-empty database. Nothing was written. */
+export class MigrateRefused extends Error {
+  override name = 'MigrateRefused';
+}
+
+/**
+ * `spool migrate` (docs/deployment.md, "Moving from LMDB"): checks the data dir holds an LMDB install and the
+ * database is empty, creates every domain's schema, then runs each domain's copy, which reads its records back
+ * through the PostgreSQL store and compares. Every domain runs even after one failed, so one run names every
+ * difference. Nothing is removed from the LMDB install: going back is starting it again.
+ */
+export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutcome> {
+  const logger = opts.logger ?? createLogger('spool', 'warn');
+  const { dataDir, rootPath } = await locateInstall(opts.from, logger);
+  const db = await openPgDb(opts.to, { logger, applicationName: 'spool migrate', max: 4 }).catch((err: unknown) => {
+    throw new MigrateRefused(err instanceof Error ? err.message : String(err));
+  });
+  try {
+    await refuseNonEmpty(db, opts.to);
+    opts.print(`schema: creating the tables in ${maskUrl(opts.to)}`);
+    await migratePg(db, Object.fromEntries(opts.domains.map((d) => [d.scope, d.migrations])));
+    const store = openStore({ rootPath, logger });
+    try {
+      return await copyAll(opts, { store, db, dataDir });
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyContext, 'progress'>): Promise<MigrateOutcome> {
+  const out: MigrateOutcome = { reports: [], failures: [] };
+  for (const domain of opts.domains) {
+    if (!domain.copy) continue;
+    const progress = (m: string) => opts.print(`${domain.scope}: ${m}`);
+    try {
+      for (const report of await domain.copy({ ...base, progress })) {
+        out.reports.push(report);
+        opts.print(`${report.scope}: ${describe(report)}, checked`);
+      }
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      out.failures.push({ scope: domain.scope, error });
+      opts.print(`${domain.scope}: FAILED: ${error}`);
+    }
+  }
+  const copied = new Set(opts.domains.filter((d) => d.copy).map((d) => d.scope));
+  for (const scope of opts.required.filter((s) => !copied.has(s))) {
+    const error = 'this build has no copy for it yet; its records were not moved';
+    out.failures.push({ scope, error });
+    opts.print(`${scope}: FAILED: ${error}`);
+  }
+  return out;
+}
+
+function describe(r: CopyReport): string {
+  const records = `${r.records} record${r.records === 1 ? '' : 's'}`;
+  return r.bytes === undefined ? records : `${records}, ${r.bytes} bytes`;
+}
+
+/** The data dir's config (never written: a missing file is a wrong directory) and its LMDB files. */
+async function locateInstall(from: string, logger: Logger): Promise<{ dataDir: string; rootPath: string }> {
+  const dataDir = resolve(from);
+  const configPath = join(dataDir, 'config.yaml');
+  if (!existsSync(configPath))
+    throw new MigrateRefused(`${dataDir} is not a Spool data directory: it has no config.yaml`);
+  const config = await ConfigService.open({ dataDir, configPath, env: {}, logger });
+  const rootPath = resolve(dataDir, config.get().metadata.root_path);
+  if (!existsSync(join(rootPath, 'db', 'data.mdb')))
+    throw new MigrateRefused(`${dataDir} has no LMDB store at ${join(rootPath, 'db')} (metadata.root_path)`);
+  return { dataDir, rootPath };
+}
+
+/** Refuses a database in which any table but the schema versions holds a row: the copy never merges libraries. */
+async function refuseNonEmpty(db: PgDb, url: string): Promise<void> {
+  const tables = await db.query<{ name: string }>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'spool_schema'`,
+  );
+  for (const { name } of tables.rows) {
+    const rows = await db.query(`SELECT 1 FROM ${name} LIMIT 1`);
+    if (rows.rowCount)
+      throw new MigrateRefused(
+        `The database ${maskUrl(url)} is not empty (table ${name} has rows). spool migrate copies into an empty ` +
+          'database only: create a new one (CREATE DATABASE) or drop this one, then run it again.',
+      );
+  }
+}

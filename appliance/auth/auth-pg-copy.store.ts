@@ -1,0 +1,44 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Store } from '../store/index.js';
+import type { CopyToPg, PgDb } from '../store/pg/index.js';
+import type { SessionRecord } from './auth.port.js';
+import { PgSessionStore } from './session-pg.store.js';
+import { LmdbUserStore } from './user.store.js';
+import { PgUserStore, saveUser } from './user-pg.store.js';
+
+/**
+ * Copies the users and sessions of an LMDB install into PostgreSQL (`spool migrate`), then reads each back through
+ * the PostgreSQL stores: every user equal and found by its name, email and API key; every session equal under the
+ * same hash (sessions stay hashed: the copy never sees a live id, and signed-in browsers stay signed in).
+ */
+export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) => {
+  const users = await new LmdbUserStore(from).all();
+  const sessions = Array.from(from.openDb<SessionRecord, string>('sessions').getRange(), ({ key, value }) => ({
+    hash: key,
+    record: value,
+  }));
+  progress(`auth: copying ${users.length} users and ${sessions.length} sessions`);
+  const pgSessions = new PgSessionStore(to);
+  await to.tx(async (tx) => {
+    for (const user of users) await saveUser(tx, user, true);
+  });
+  for (const s of sessions) await pgSessions.putHashed(s.hash, s.record, true);
+
+  const pgUsers = new PgUserStore(to);
+  if (!isDeepStrictEqual(await pgUsers.all(), users)) throw new Error('auth: the users read back differ from LMDB');
+  for (const user of users) {
+    const found = [
+      await pgUsers.byName(user.name),
+      user.email ? await pgUsers.byEmail(user.email) : user,
+      await pgUsers.byApiKey(user.api_key),
+    ];
+    if (found.some((u) => u?.id !== user.id))
+      throw new Error(`auth: user '${user.name}' is not found by its name, email or API key after the copy`);
+  }
+  for (const s of sessions) {
+    if (!isDeepStrictEqual(await pgSessions.byHash(s.hash), s.record))
+      throw new Error(`auth: session ${s.hash.slice(0, 8)}… read back differs from LMDB`);
+  }
+  if ((await pgSessions.count()) !== sessions.length) throw new Error('auth: the session count differs from LMDB');
+  return [{ scope: 'auth', records: users.length + sessions.length }];
+};

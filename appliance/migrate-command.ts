@@ -1,0 +1,43 @@
+/**
+ * `spool migrate --from <data dir> --to <postgres url>` (docs/deployment.md, "Moving from LMDB"), reached through
+ * `node main.js migrate ...` or `npm run migrate -- ...`: reads the arguments and runs app/migrate-to-pg.ts.
+ * Exits 0 when every domain was copied and checked, 1 on any difference or a refusal, 2 on wrong arguments.
+ */
+import { parseArgs } from 'node:util';
+import { migrateToPg, MigrateRefused } from './app/migrate-to-pg.js';
+import { PG_DOMAINS, PG_REQUIRED_COPIES } from './app/pg-domains.js';
+
+const USAGE = 'usage: spool migrate --from <LMDB data dir> --to <postgres://user:password@host:port/database>';
+
+export async function runMigrateCommand(args: string[]): Promise<number> {
+  let from: string | undefined;
+  let to: string | undefined;
+  try {
+    ({ from, to } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' } } }).values);
+  } catch (err) {
+    return usage(err instanceof Error ? err.message : String(err));
+  }
+  if (!from || !to) return usage('both --from and --to are required');
+  if (!/^postgres(ql)?:\/\/./.test(to)) return usage('--to must be a postgres:// or postgresql:// URL');
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const out = await migrateToPg({ from, to, domains: PG_DOMAINS, required: PG_REQUIRED_COPIES, print });
+    if (out.failures.length === 0) {
+      print(`done: ${out.reports.length} domains copied and checked`);
+      return 0;
+    }
+    process.stderr.write(`spool migrate: the copy is not whole (${out.failures.map((f) => f.scope).join(', ')})\n`);
+    return 1;
+  } catch (err) {
+    const known = err instanceof MigrateRefused;
+    process.stderr.write(
+      `spool migrate: ${known ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return 1;
+  }
+}
+
+function usage(problem: string): number {
+  process.stderr.write(`spool migrate: ${problem}\n${USAGE}\n`);
+  return 2;
+}

@@ -1,0 +1,20 @@
+import type { PgMigration } from '../store/pg/index.js';
+
+/** The Streams view's PostgreSQL schema (scope 'streams'; what the table holds: fetched-bytes-pg.store.ts). */
+export const STREAMS_PG_MIGRATIONS: PgMigration[] = [
+  {
+    version: 1,
+    description: 'bytes the pool fetched per class per day',
+    up: async (tx) => {
+      await tx.query(
+        `CREATE TABLE stream_fetched_bytes (
+           day text PRIMARY KEY,
+           player bigint NOT NULL,
+           read_ahead bigint NOT NULL,
+           scanner bigint NOT NULL,
+           health bigint NOT NULL,
+           import bigint NOT NULL)`,
+      );
+    },
+  },
+];
