@@ -13,7 +13,9 @@
  *   A) sequential GET, 4 concurrent streams (quarters of the file), peak RSS;
  *   B) cold reads: time to first byte at random offsets and 1 MB ranges at random offsets, each in articles no
  *      earlier read touched, and each checked to have moved the pool's byte counter (no cache hit);
- *   C) sequential read through the FUSE mount (dd in a child process) against A's WebDAV figure.
+ *   C) sequential read through the FUSE mount (dd in a child process) against A's WebDAV figure;
+ * - both stores (bench/lib/store-compare.ts): the same file imported into a Spool on PostgreSQL, then rounds
+ *   alternating the LMDB and the PostgreSQL server, side by side with the ratio (target: within 10%).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { cpuPerGib, mbps, runWorker } from './lib/measure.js';
 import { runNzbget } from './lib/nzbget.js';
 import { bootSpool, buildServer, davUrl, importFixture, poolBytes, startMount } from './lib/spool-server.js';
 import { coldPicker } from './lib/cold-offsets.js';
+import { compareStores } from './lib/store-compare.js';
 import { isMounted } from '../appliance/fuse/mount.service.js';
 
 const run = promisify(execFile);
@@ -50,6 +53,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
     const rounds = await phaseRounds(f, dataDir, mnt, a.file, log);
     const b = await phaseCold(f, dataDir, mnt, a.file, log);
     const c = await phaseFuse(f, dataDir, mnt, a.file, log);
+    const stores = await compareStores(f, main, dataDir, a.file, mnt, log);
     const seqMBs = a.seq.bytes / (a.seq.totalMs / 1000) / MB;
     const fuseMBs = size / (c.ms / 1000) / MB;
     const peak = Math.max(a.rss, b.rss, c.rss);
@@ -74,6 +78,8 @@ export async function run_(log: (m: string) => void): Promise<string> {
       `| 4 concurrent streams (quarters) | ${a.fourMBs.toFixed(0)} MB/s total, server ${a.fourCpuPerGib.toFixed(2)} CPU-s/GiB | |`,
       `| server peak RSS (VmHWM) after sequential + 4 streams | ${a.rss.toFixed(0)} MiB (all phases: ${peak.toFixed(0)} MiB) | < 300 MB |`,
       `| FUSE sequential read (dd bs=1M), fresh process | ${fuseMBs.toFixed(0)} MB/s (${((fuseMBs / seqMBs) * 100).toFixed(0)}% of the first WebDAV GET, also a fresh process) | >= 80% |`,
+      '',
+      stores,
     ].join('\n');
   } finally {
     if (isMounted(mnt)) await run('fusermount', ['-uz', mnt]).catch(() => undefined);

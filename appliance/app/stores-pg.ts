@@ -25,7 +25,7 @@ export interface OpenPgStoresOptions {
 }
 
 /** Every domain's PostgreSQL store: one slot each, in app/pg-slots/. */
-const SLOTS = [authPg, healthPg, treePg, queuePg, repairPg, sabnzbdPg, streamsPg];
+export const PG_SLOTS = [authPg, healthPg, treePg, queuePg, repairPg, sabnzbdPg, streamsPg];
 
 /**
  * The PostgreSQL branch of openStores (docs/architecture.md, "Several nodes"): opens the database, brings every
@@ -47,7 +47,7 @@ export async function openPgStores(opts: OpenPgStoresOptions): Promise<SpoolStor
     await db.close();
   };
   try {
-    await migratePg(db, Object.fromEntries(SLOTS.map((s) => [s.scope, s.migrations])));
+    await migratePg(db, Object.fromEntries(PG_SLOTS.map((s) => [s.scope, s.migrations])));
     const ctx: PgSlotContext = {
       db,
       local: opts.local,

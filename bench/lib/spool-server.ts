@@ -52,7 +52,7 @@ export async function bootSpoolWith(
   dataDir: string,
   mountPath: string,
   builtMain: string | undefined,
-  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget },
+  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget; env?: Record<string, string> },
 ): Promise<ChildServer> {
   const t = opts.provider ?? { host: f.inn.host, port: f.inn.port };
   // The child inherits this process's environment; the variable is read by node at the child's start only.
@@ -61,6 +61,7 @@ export async function bootSpoolWith(
   const srv = await startChildServer({
     builtMain,
     dataDir,
+    env: opts.env,
     config: {
       auth: { login_required: false },
       mount_path: mountPath,

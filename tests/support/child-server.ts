@@ -25,6 +25,8 @@ export interface ChildServerOptions {
   builtMain?: string;
   /** How long to wait for the "ready" log line. */
   readyTimeoutMs?: number;
+  /** More environment for the child (e.g. `SPOOL_DATABASE_URL`); wins over this process's. */
+  env?: Record<string, string>;
 }
 
 export interface ChildServer {
@@ -52,7 +54,14 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
   const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, SPOOL_HOST: '127.0.0.1', SPOOL_PORT: '0', SPOOL_DATA: dataDir, SPOOL_CONFIG: '' },
+    env: {
+      ...process.env,
+      SPOOL_HOST: '127.0.0.1',
+      SPOOL_PORT: '0',
+      SPOOL_DATA: dataDir,
+      SPOOL_CONFIG: '',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPgQueue, type PgQueueStore } from '../../../appliance/importer/queue-pg.store.js';
+import { queuePg } from '../../../appliance/app/pg-slots/queue.js';
+import type { PgSlotContext } from '../../../appliance/app/pg-slots/slot.js';
+import { openPgQueue, PgQueueStore } from '../../../appliance/importer/queue-pg.store.js';
 import { QueueService } from '../../../appliance/importer/queue.service.js';
 import type { QueueRecord } from '../../../appliance/importer/queue.types.js';
-import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { queuePortSuite } from '../../support/queue/queue-port.suite.js';
 import { queueServiceSuite } from '../../support/queue/queue-service.suite.js';
@@ -163,4 +165,15 @@ test('a NUL in a name is refused with a clear error and stores nothing', async (
   });
   assert.equal(await queue.seenAs('hash-b'), undefined);
   assert.deepEqual(await queue.history({ category: 'a\0b', offset: 0, limit: 0 }), { items: [], total: 0 });
+});
+
+test("the app's queue slot (app/stores-pg.ts) migrates the 'queue' scope and opens the PostgreSQL queue", async () => {
+  const db = await openPgDb(await server.createDatabase());
+  dbs.push(db);
+  assert.equal(queuePg.scope, 'queue');
+  await migratePg(db, { [queuePg.scope]: queuePg.migrations });
+  const queue = await queuePg.open({ db } as PgSlotContext);
+  assert.ok(queue instanceof PgQueueStore);
+  const item = await queue.insert(draft('Through.The.Slot'), { packed: nzb('s'), hash: 'hash-s' });
+  assert.equal((await queue.get(item.id))?.name, 'Through.The.Slot');
 });
