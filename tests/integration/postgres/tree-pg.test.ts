@@ -10,6 +10,7 @@ import { openPgSidecars } from '../../../appliance/vfs/sidecar-pg.store.js';
 import { openPgTree, type PgTreeStore } from '../../../appliance/vfs/tree-pg.store.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import type { VfsNode } from '../../../appliance/vfs/types.js';
+import { copySidecarsToPg, copyTreeToPg } from '../../../appliance/vfs/vfs-pg-copy.store.js';
 import { VFS_PG_MIGRATIONS } from '../../../appliance/vfs/vfs-pg.migrations.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
@@ -290,5 +291,55 @@ test('a sidecar written through one node reads back through the other, copies to
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test('an LMDB tree copied into PostgreSQL (spool migrate) is what a new node serves, sidecars too', async () => {
+  const url = await server.createDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg-copy-'));
+  const store = openStore({ rootPath: dir });
+  const sidecarDir = join(dir, 'sidecars');
+  const lmdb = new VfsService({
+    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+    sidecarDir,
+  });
+  const big = realisticLayout({ articles: 3_000, style: 'timestamp' });
+  for (let i = 0; i < 30; i++)
+    await lmdb.addJob({
+      category: 'tv',
+      jobName: `Show.S01E${String(i).padStart(2, '0')}`,
+      files: [{ name: 'ep.mkv', size: big.size, layout: big, queueItemId: i }],
+    });
+  await lmdb.writeSidecar('/complete/tv/Show.S01E01/ep.en.srt', Buffer.from('subtitle'));
+  await lmdb.patchDeadProps('/complete/tv/Show.S01E02/ep.mkv', [['{DAV:}x', '<v/>']]);
+  const db = await openPgDb(url);
+  let fresh: Node | undefined;
+  try {
+    await migratePg(db, { tree: VFS_PG_MIGRATIONS });
+    const lines: string[] = [];
+    const reports = [
+      ...(await copyTreeToPg(store, db, (m) => lines.push(m))),
+      ...(await copySidecarsToPg(store, sidecarDir, db, (m) => lines.push(m))),
+    ];
+    assert.deepEqual(
+      reports.map((r) => [r.scope, r.records]),
+      [
+        ['tree', store.openDb('vfs-nodes').getKeysCount() + 30],
+        ['tree sidecars', 1],
+      ],
+    );
+    fresh = await node(url);
+    // As JSON: a field LMDB keeps as `undefined` (sourceNzbPath of a job without one) is absent in PostgreSQL.
+    const files = (v: VfsService) =>
+      JSON.parse(JSON.stringify([...v.walkFiles('/')].map((f) => [f, f.layoutId && v.layout(f)]))) as unknown;
+    assert.deepEqual(files(fresh.vfs), files(lmdb));
+    assert.equal(fresh.vfs.stat('/complete/tv/Show.S01E02/ep.mkv')?.deadProps?.['{DAV:}x'], '<v/>');
+    const srt = fresh.vfs.stat('/complete/tv/Show.S01E01/ep.en.srt')!;
+    assert.equal((await fresh.vfs.sidecars.read(srt.sidecarId!)).toString(), 'subtitle');
+  } finally {
+    await fresh?.close();
+    await db.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
