@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { queuePortSuite } from '../../tests/support/queue/queue-port.suite.js';
+import { queueReadsSuite } from '../../tests/support/queue/queue-reads.suite.js';
 import { openStore, type Store } from '../store/index.js';
 import { LmdbQueueStore } from './queue-lmdb.store.js';
 
@@ -16,8 +17,11 @@ after(async () => {
 });
 
 /** Each test its own store, so ids and the runnable order start afresh. */
-queuePortSuite(async () => {
+function fresh(): Promise<LmdbQueueStore> {
   const s = openStore({ rootPath: mkdtempSync(join(dir, 'q-')) });
   stores.push(s);
-  return new LmdbQueueStore(s);
-});
+  return Promise.resolve(new LmdbQueueStore(s));
+}
+
+queuePortSuite(fresh);
+queueReadsSuite(fresh);

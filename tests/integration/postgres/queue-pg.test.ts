@@ -8,6 +8,7 @@ import type { QueueRecord } from '../../../appliance/importer/queue.types.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { queuePortSuite } from '../../support/queue/queue-port.suite.js';
+import { queueReadsSuite } from '../../support/queue/queue-reads.suite.js';
 import { queueServiceSuite } from '../../support/queue/queue-service.suite.js';
 
 // The queue on a real PostgreSQL: the same service and port tests as on LMDB, then what only several nodes show.
@@ -33,6 +34,7 @@ async function nodes(n: number): Promise<{ db: PgDb; queue: PgQueueStore }[]> {
 
 queueServiceSuite(async () => (await nodes(1))[0]!.queue);
 queuePortSuite(async () => (await nodes(1))[0]!.queue);
+queueReadsSuite(async () => (await nodes(1))[0]!.queue);
 
 const nzb = (tag: string) => Buffer.from(`<nzb><file subject="${tag}"></file></nzb>`);
 const draft = (name: string, over: Partial<QueueRecord> = {}): Omit<QueueRecord, 'id'> => ({
