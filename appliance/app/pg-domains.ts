@@ -1,8 +1,11 @@
 import { join } from 'node:path';
+import { copyAuthToPg } from '../auth/auth-pg-copy.store.js';
 import { copyHealthToPg } from '../health/health-pg-copy.store.js';
 import { copyQueueToPg } from '../importer/queue-pg-copy.store.js';
 import { copyRepairToPg } from '../repair/repair-pg-copy.store.js';
+import { copySabnzbdToPg } from '../sabnzbd/sabnzbd-pg-copy.store.js';
 import type { CopyToPg } from '../store/pg/index.js';
+import { copyStreamsToPg } from '../streams/streams-pg-copy.store.js';
 import type { CopyContext, PgDomain } from './migrate-to-pg.js';
 import { PG_SLOTS } from './stores-pg.js';
 
@@ -14,6 +17,9 @@ const plain =
 /** Each domain's copy from LMDB (`<domain>-pg-copy.store.ts`), by schema scope; a domain's entry lands with it. */
 const COPIES: Record<string, PgDomain['copy']> = {
   queue: plain(copyQueueToPg),
+  auth: plain(copyAuthToPg),
+  sabnzbd: plain(copySabnzbdToPg),
+  streams: plain(copyStreamsToPg),
   health: plain(copyHealthToPg),
   // the patch blobs are files beside the LMDB store, where openLmdbStores (app/stores.ts) keeps them
   repair: ({ store, db, dataDir, progress }) => copyRepairToPg(join(dataDir, 'patches'))(store, db, progress),

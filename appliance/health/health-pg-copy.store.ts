@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Key, Store } from '../store/index.js';
+import { schemaVersion, type Key, type Store } from '../store/index.js';
 import { migratePg, type CopyToPg, type PgDb, type PgTx } from '../store/pg/index.js';
 import { HEALTH_PG_MIGRATIONS } from './health-pg.migrations.js';
 import { columnsOf, COLUMNS } from './health-pg.sql.js';
 import { PgHealthStore } from './health-pg.store.js';
-import { openHealthStore } from './health.store.js';
+import { healthMigrations } from './health.migrations.js';
+import { LmdbHealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
 import { BRAKE_RELEASED, type BrakeState, type BrokenRelease, type RepairHistoryEntry } from './repair.types.js';
 
@@ -14,12 +15,18 @@ const BATCH = 500;
  * The health domain's part of moving an install (`spool migrate`): the records with their ids (the id sequence set
  * past the LMDB store's next id, so no id is given twice), the in-step marker, and the repair ledger (brake,
  * history with its ids, broken releases), from the LMDB databases health.store.ts and repair-ledger.store.ts use
- * (brought to their newest health schema first, as a start would) into the empty PostgreSQL database. Then
+ * (which must be at this Spool's health schema: the LMDB install is only read) into the empty PostgreSQL database. Then
  * every record and the ledger are read back through the PostgreSQL store and compared; a difference throws.
  */
 export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
   await migratePg(to, { health: HEALTH_PG_MIGRATIONS });
-  const lmdb = openHealthStore(from);
+  const [version, newest] = [schemaVersion(from, 'health'), healthMigrations(() => undefined).length];
+  if (version !== newest)
+    throw new Error(
+      `health: the LMDB store's health schema is version ${version}, this Spool's is ${newest}: ` +
+        'start the install once with this Spool before moving it',
+    );
+  const lmdb = new LmdbHealthStore(from);
   const records = await lmdb.all();
   const index = from.openDb<unknown, Key>('health-index');
   const nextId = (index.get(['n']) as number | undefined) ?? 1;
@@ -28,7 +35,7 @@ export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
   await to.tx(async (tx) => {
     for (let i = 0; i < records.length; i += BATCH) {
       await insertRecords(tx, records.slice(i, i + BATCH));
-      progress(`health: ${Math.min(i + BATCH, records.length)} of ${records.length} records copied`);
+      progress(`${Math.min(i + BATCH, records.length)} of ${records.length} records copied`);
     }
     const maxId = records.reduce((m, r) => Math.max(m, r.id), nextId - 1);
     await tx.query("SELECT setval('health_record_ids', $1, $2)", [Math.max(1, maxId), maxId >= 1]);
@@ -48,7 +55,7 @@ export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
         JSON.stringify(b),
       ]);
   });
-  progress('health: checking the copy');
+  progress('checking the copy');
   await check(to, records, ledger, inStep);
   const ledgerRows = ledger.history.length + ledger.broken.length + (ledger.brake ? 1 : 0);
   return [{ scope: 'health', records: records.length + ledgerRows }];

@@ -37,7 +37,7 @@ export type HealthWrite =
  * Where the health domain keeps all of a file's health (docs/health.md, "One store"): the records, the verdicts,
  * the missing articles and the reads' evidence. Asynchronous throughout, so a network store can implement it;
  * only `verdicts`, which the VFS asks on its hot path (listings, FUSE getattr, reads), answers synchronously from
- * memory. health.store.ts implements it on LMDB.
+ * memory. health.store.ts implements it on LMDB, health-pg.store.ts on PostgreSQL.
  */
 export interface HealthStore {
   /** The VFS's port: the corrupted filter of listings and the articles known unavailable, answered from memory. */

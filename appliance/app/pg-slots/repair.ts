@@ -1,12 +1,18 @@
 import type { Par2FileStore, PatchStore } from '../../repair/index.js';
-import { notBuiltYet, type PgSlot } from './slot.js';
+import { REPAIR_PG_MIGRATIONS } from '../../repair/repair-pg.migrations.js';
+import { openPgRepairStores } from '../../repair/repair-pg.store.js';
+import type { PgSlot } from './slot.js';
 
 /**
- * SLOT repair (PAR2 patches: blobs in PostgreSQL, the index in memory, reads cached on local disk; the kept PAR2
- * files). To fill: scope 'repair', migrations REPAIR_PG_MIGRATIONS (repair/repair-pg.migrations.ts), open: both
- * stores.
+ * SLOT repair (docs/health.md "PAR2 repair"): the patch store (blobs in chunk rows, the index in every node's
+ * memory kept current by `spool_repair` notifications, recent reads cached in memory) and the kept PAR2 files.
  */
-export const repairPg: PgSlot<{ patches: PatchStore; par2Files: Par2FileStore }> = notBuiltYet(
-  'repair',
-  'PAR2 repairs',
-);
+export const repairPg: PgSlot<{ patches: PatchStore; par2Files: Par2FileStore }> = {
+  scope: 'repair',
+  migrations: REPAIR_PG_MIGRATIONS,
+  async open(ctx) {
+    const stores = await openPgRepairStores(ctx.db, ctx.logger.child('repair'));
+    ctx.onClose(() => stores.patches.close());
+    return stores;
+  },
+};

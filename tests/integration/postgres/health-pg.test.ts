@@ -12,7 +12,8 @@ import type { HealthRecord } from '../../../appliance/health/health.types.js';
 import { HEALTH_SORT_KEYS, HEALTH_STATUSES, SORT_ORDERS } from '../../../appliance/health/health.wire.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
-import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { healthPg } from '../../../appliance/app/pg-slots/health.js';
 import { newRecord } from '../../support/health/port-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { mulberry32 } from '../../support/seeded-random.js';
@@ -272,5 +273,41 @@ test('an LMDB install copies into PostgreSQL whole: records with their ids, the 
   const { id: _, ...newest } = (await lm.ledger.history(1, 0)).items[0]!;
   assert.equal((await pg.ledger.addHistory(newest, 3)).id, 5, 'history ids go on too');
   // A copy into a database that already holds records refuses (nothing is overwritten).
-  await assert.rejects(copyHealthToPg(store, db, () => undefined));
+  await assert.rejects(
+    copyHealthToPg(store, db, () => undefined),
+    /duplicate key/,
+  );
+  // An LMDB store behind this Spool's health schema is not read (it is moved once a start brought it up to date).
+  await assert.rejects(
+    copyHealthToPg(lmdb(), db, () => undefined),
+    /start the install once with this Spool/,
+  );
+});
+
+test("the app's health slot opens the store on the bundle's database and announces the records it writes", async () => {
+  const db = await openPgDb(await server.createDatabase());
+  closers.push(() => db.close());
+  await migratePg(db, { [healthPg.scope]: healthPg.migrations });
+  const events = new EventBus<SpoolEvents>(memoryLogger());
+  const told: string[] = [];
+  events.on('health.record.changed', (e) => told.push(`${e.change} ${e.path} ${e.status}`));
+  const onClose: (() => void | Promise<void>)[] = [];
+  const store = await healthPg.open({
+    db,
+    local: lmdb(),
+    config: undefined as never,
+    events,
+    logger: memoryLogger(),
+    onClose: (c) => void onClose.push(c),
+  });
+  const r = await store.upsert(
+    '/m/Slot.mkv',
+    () => newRecord({ verdict: 'corrupted' }),
+    (x) => x,
+  );
+  await store.update(r.id, (x) => ({ ...x, status: 'healthy' }));
+  assert.deepEqual(told, ['created /m/Slot.mkv pending', 'updated /m/Slot.mkv healthy']);
+  assert.equal(store.verdicts.corrupted('/m/Slot.mkv'), true);
+  assert.equal(onClose.length, 1, 'the store stops listening when the bundle closes');
+  for (const c of onClose) await c();
 });
