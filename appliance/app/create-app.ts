@@ -328,7 +328,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
-    const healthWork = { name: 'health', start: health.worker.start, stop: health.worker.stop };
+    // Not awaited: a lost lead must stop the imports at once, not after health's reconcile at start.
+    const healthWork = { name: 'health', start: () => void health.worker.start(), stop: health.worker.stop };
     closers.push(gateWork(leadership, [importer.background, healthWork], logger.child('leader')).stop);
     // Another node queued an NZB (its queue store notifies on spool_queue): the runner here, if it leads, claims.
     if (stores.pg) closers.push(stores.pg.listen('spool_queue', importer.runner.wake, importer.runner.wake));
