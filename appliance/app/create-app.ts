@@ -28,6 +28,7 @@ import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
+import { relayLiveEvents } from './live-relay.js';
 import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -378,6 +379,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       hello: () => liveHello(version),
     });
     closers.push(forwardLiveEvents(events, live));
+    // several nodes: consoles on this node also see the other nodes' events (never put on this node's bus)
+    if (stores.pg) closers.push(relayLiveEvents(events, live, stores.pg, nodeId, logger.child('live')));
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
