@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { migratePg, openPgDb } from '../store/pg/index.js';
 import { authPg } from './pg-slots/auth.js';
+import { configPg } from './pg-slots/config.js';
 import { healthPg } from './pg-slots/health.js';
 import { queuePg } from './pg-slots/queue.js';
 import { repairPg } from './pg-slots/repair.js';
@@ -25,7 +26,7 @@ export interface OpenPgStoresOptions {
 }
 
 /** Every domain's PostgreSQL store: one slot each, in app/pg-slots/. */
-export const PG_SLOTS = [authPg, healthPg, treePg, queuePg, repairPg, sabnzbdPg, streamsPg];
+export const PG_SLOTS = [configPg, authPg, healthPg, treePg, queuePg, repairPg, sabnzbdPg, streamsPg];
 
 /**
  * The PostgreSQL branch of openStores (docs/architecture.md, "Several nodes"): opens the database, brings every
@@ -56,6 +57,7 @@ export async function openPgStores(opts: OpenPgStoresOptions): Promise<SpoolStor
       logger,
       onClose: (close) => void closers.push(close),
     };
+    await configPg.open(ctx); // first: the other stores open with the shared settings
     const { users, sessions } = await authPg.open(ctx);
     const health = await healthPg.open(ctx);
     const { tree, sidecars } = await treePg.open(ctx);

@@ -17,7 +17,7 @@ export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) =>
     hash: key,
     record: value,
   }));
-  progress(`auth: copying ${users.length} users and ${sessions.length} sessions`);
+  progress(`copying ${users.length} users and ${sessions.length} sessions`);
   const pgSessions = new PgSessionStore(to);
   await to.tx(async (tx) => {
     for (const user of users) await saveUser(tx, user, true);
@@ -25,7 +25,7 @@ export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) =>
   for (const s of sessions) await pgSessions.putHashed(s.hash, s.record, true);
 
   const pgUsers = new PgUserStore(to);
-  if (!isDeepStrictEqual(await pgUsers.all(), users)) throw new Error('auth: the users read back differ from LMDB');
+  if (!isDeepStrictEqual(await pgUsers.all(), users)) throw new Error('the users read back differ from LMDB');
   for (const user of users) {
     const found = [
       await pgUsers.byName(user.name),
@@ -33,12 +33,12 @@ export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) =>
       await pgUsers.byApiKey(user.api_key),
     ];
     if (found.some((u) => u?.id !== user.id))
-      throw new Error(`auth: user '${user.name}' is not found by its name, email or API key after the copy`);
+      throw new Error(`user '${user.name}' is not found by its name, email or API key after the copy`);
   }
   for (const s of sessions) {
     if (!isDeepStrictEqual(await pgSessions.byHash(s.hash), s.record))
-      throw new Error(`auth: session ${s.hash.slice(0, 8)}… read back differs from LMDB`);
+      throw new Error(`session ${s.hash.slice(0, 8)}… read back differs from LMDB`);
   }
-  if ((await pgSessions.count()) !== sessions.length) throw new Error('auth: the session count differs from LMDB');
+  if ((await pgSessions.count()) !== sessions.length) throw new Error('the session count differs from LMDB');
   return [{ scope: 'auth', records: users.length + sessions.length }];
 };

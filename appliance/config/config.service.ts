@@ -10,6 +10,8 @@ import { patchInput } from './patch.js';
 import * as providerOps from './providers.js';
 import { RESTART_REQUIRED_FIELDS, type SpoolConfig } from './schema.js';
 import type { ConfigWriteResult } from './config.wire.js';
+import { sharedPart, withNodeLocal } from './node-local.js';
+import { StaleSharedConfig, type SharedConfigLink } from './shared-link.js';
 import { keepSecrets, redact, redactProvider, type RedactedConfig, type RedactedProvider } from './secrets.js';
 import { describeErrors, validateConfig, type ValidationResult } from './validate.js';
 
@@ -51,6 +53,8 @@ export class ConfigService {
   private readonly events = new EventEmitter();
   /** Writes run one at a time, each on the result of the last: no lost update, no interleaved file. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The document shared with other nodes on PostgreSQL (`linkShared`); null on a single node. */
+  private shared: SharedConfigLink | null = null;
 
   private constructor(
     readonly path: string,
@@ -58,7 +62,7 @@ export class ConfigService {
     private readonly defaults: SpoolConfig,
     private current: SpoolConfig,
     /** The config the process started with: restart-only fields are compared against it. */
-    private readonly boot: SpoolConfig,
+    private boot: SpoolConfig,
     private readonly logger: Logger,
   ) {}
 
@@ -107,12 +111,12 @@ export class ConfigService {
 
   /** PUT: the whole config. Missing fields take defaults; omitted secrets keep their stored values. */
   replace(full: unknown): Promise<WriteResult> {
-    return this.exclusive(() => this.commit(this.prepareReplace(full)));
+    return this.saving(async () => this.commit(this.prepareReplace(full)));
   }
 
   /** PATCH one section (docs/console-contract.md §7); `rclone` may carry `mount_path`, `system` is `{mount_path}`. */
   patchSection(section: string, partial: unknown): Promise<WriteResult> {
-    return this.exclusive(() => this.commit(this.preparePatch(section, partial)));
+    return this.saving(async () => this.commit(this.preparePatch(section, partial)));
   }
 
   /** Re-reads the file. On any error the running config stays and the errors are thrown (400). */
@@ -126,8 +130,46 @@ export class ConfigService {
       const result = validateConfig(withDefaults(parsed.value, this.defaults).candidate);
       if (!result.ok)
         throw validationFailed(result.errors, `Configuration file has errors; ${kept}: ${summary(result.errors)}`);
-      return this.commit(result, true);
+      return this.commit(result, 'file').catch((err: unknown) => {
+        throw staleAsConflict(err);
+      });
     });
+  }
+
+  /**
+   * Shares this node's config with other nodes through `link` (config-share.ts; null stops). From then on every
+   * save is stored there first, and `pullShared` brings in the saves of other nodes.
+   */
+  linkShared(link: SharedConfigLink | null): void {
+    this.shared = link;
+  }
+
+  /**
+   * Adopts the shared document when it is newer than the running one: merged with this node's node-local keys,
+   * validated, written to the file (the last-known config a node starts with) and applied as a save is ('change').
+   * An invalid document is refused (400 listing its errors); the running config stays. `startup`: the node is
+   * starting, so the adopted config is the one it starts with (no restart banner).
+   */
+  pullShared(opts: { startup?: boolean } = {}): Promise<WriteResult | null> {
+    return this.exclusive(async () => {
+      const out = await this.adoptShared();
+      if (out && opts.startup) this.boot = this.current;
+      return out;
+    });
+  }
+
+  private async adoptShared(): Promise<WriteResult | null> {
+    const row = await this.shared?.newer();
+    if (!row) return null;
+    const candidate = withDefaults(withNodeLocal(row.doc, this.current), this.defaults).candidate;
+    const result = validateConfig(candidate);
+    if (!result.ok) {
+      const kept = `the shared configuration (version ${row.version}) is invalid; this node keeps its running one`;
+      throw validationFailed(result.errors, `${kept}: ${summary(result.errors)}`);
+    }
+    const out = await this.commit(result, 'shared');
+    this.shared?.adopted(row.version);
+    return out;
   }
 
   on(event: 'change', listener: ChangeListener): () => void {
@@ -151,7 +193,7 @@ export class ConfigService {
   }
 
   addProvider(input: unknown): Promise<RedactedProvider> {
-    return this.exclusive(async () => {
+    return this.saving(async () => {
       const { next, id } = providerOps.addProvider(this.current.providers, input);
       await this.commitProviders(next, next.length - 1);
       return this.providerById(id);
@@ -159,7 +201,7 @@ export class ConfigService {
   }
 
   updateProvider(id: string, changes: unknown): Promise<RedactedProvider> {
-    return this.exclusive(async () => {
+    return this.saving(async () => {
       const next = providerOps.updateProvider(this.current.providers, id, changes);
       await this.commitProviders(
         next,
@@ -170,13 +212,13 @@ export class ConfigService {
   }
 
   deleteProvider(id: string): Promise<void> {
-    return this.exclusive(async () => {
+    return this.saving(async () => {
       await this.commitProviders(providerOps.deleteProvider(this.current.providers, id), -1);
     });
   }
 
   reorderProviders(ids: unknown): Promise<RedactedProvider[]> {
-    return this.exclusive(async () => {
+    return this.saving(async () => {
       await this.commitProviders(providerOps.reorderProviders(this.current.providers, ids), -1);
       return this.listProviders();
     });
@@ -203,18 +245,54 @@ export class ConfigService {
     return redactProvider(this.current.providers.find((p) => p.id === id) as SpoolConfig['providers'][number]);
   }
 
-  /** Writes a validated config (unless it came from the file) and announces what changed. */
-  private async commit(result: ValidationResult, fromFile = false): Promise<WriteResult> {
+  /**
+   * Writes a validated config and announces what changed. A save (or a reload of the hand-edited file) is stored
+   * for the other nodes first when the config is shared; the file is written unless the config came from it.
+   */
+  private async commit(result: ValidationResult, origin: 'save' | 'file' | 'shared' = 'save'): Promise<WriteResult> {
     if (!result.ok) throw validationFailed(result.errors);
     const prev = this.current;
     const next = result.config;
     const paths = changedPaths(prev, next);
-    if (paths.length > 0 || fromFile) {
-      if (!fromFile) await writeFileAtomic(this.path, renderConfig(next));
+    if (paths.length > 0 || origin === 'file') {
+      const link = origin === 'shared' ? null : this.shared;
+      const share = link !== null && changedPaths(sharedPart(prev), sharedPart(next)).length > 0;
+      if (share) await link.save(next);
+      if (origin !== 'file') await this.writeFile(next, origin === 'shared' || share);
       this.current = next;
     }
     if (paths.length > 0) this.emitChange(next, prev, paths);
     return { config: this.redacted(), restart_required: this.pendingRestart() };
+  }
+
+  /**
+   * Writes the file. Once the change is stored in the shared document it is committed for every node, this one
+   * included: the file is then only this node's last-known copy, and failing to write it is a warning.
+   */
+  private async writeFile(next: SpoolConfig, committedElsewhere: boolean): Promise<void> {
+    try {
+      await writeFileAtomic(this.path, renderConfig(next));
+    } catch (err) {
+      if (!committedElsewhere) throw err;
+      this.logger.warn('could not write the local copy of the shared configuration', {
+        path: this.path,
+        error: (err as Error).message,
+      });
+    }
+  }
+
+  /** A save: one at a time; prepared again on the newer shared document when another node saved first. */
+  private saving<T>(task: () => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await task();
+        } catch (err) {
+          if (!(err instanceof StaleSharedConfig) || attempt >= 3) throw staleAsConflict(err);
+          await this.adoptShared();
+        }
+      }
+    });
   }
 
   private emitChange(next: SpoolConfig, prev: SpoolConfig, paths: string[]): void {
@@ -233,6 +311,15 @@ export class ConfigService {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** A save that lost to other nodes' saves three times (or a reload racing one): 409, try again. */
+function staleAsConflict(err: unknown): unknown {
+  if (!(err instanceof StaleSharedConfig)) return err;
+  return new AppError(
+    'IN_PROGRESS',
+    'Another node saved the configuration at the same time; nothing was saved, try again',
+  );
 }
 
 function summary(errors: FieldError[]): string {

@@ -14,11 +14,11 @@ import { PgDownloadTotalsStore, PgNzoIdStore } from './sabnzbd-pg.store.js';
 export const copySabnzbdToPg: CopyToPg = async (from: Store, to: PgDb, progress) => {
   const salt = from.meta.get(LMDB_SALT_KEY);
   const totals = sorted(new LmdbDownloadTotalsStore(from).all());
-  progress(`sabnzbd: copying the nzo_id salt and ${totals.length} provider days of download totals`);
+  progress(`copying the nzo_id salt and ${totals.length} provider days of download totals`);
   let records = totals.length;
   if (typeof salt === 'string' && /^[a-z0-9]+$/.test(salt)) {
     const stored = await new PgNzoIdStore(to).saltOrCreate(() => salt);
-    if (stored !== salt) throw new Error(`sabnzbd: the database already has another nzo_id salt (${stored})`);
+    if (stored !== salt) throw new Error(`the database already has another nzo_id salt (${stored})`);
     records++;
   }
   await to.tx(async (tx) => {
@@ -32,7 +32,7 @@ export const copySabnzbdToPg: CopyToPg = async (from: Store, to: PgDb, progress)
   const reader = await PgDownloadTotalsStore.open(to, createLogger('migrate', 'error', progress));
   reader.close();
   if (!isDeepStrictEqual(sorted(reader.all()), totals))
-    throw new Error('sabnzbd: the download totals read back differ from LMDB');
+    throw new Error('the download totals read back differ from LMDB');
   return [{ scope: 'sabnzbd', records }];
 };
 

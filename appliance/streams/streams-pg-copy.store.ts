@@ -12,7 +12,7 @@ import { FETCH_CLASSES } from './streams.wire.js';
  */
 export const copyStreamsToPg: CopyToPg = async (from: Store, to: PgDb, progress) => {
   const days = [...new LmdbFetchedBytesStore(from).all()];
-  progress(`streams: copying ${days.length} days of bytes fetched`);
+  progress(`copying ${days.length} days of bytes fetched`);
   await to.tx(async (tx) => {
     for (const d of days)
       await tx.query(
@@ -27,7 +27,6 @@ export const copyStreamsToPg: CopyToPg = async (from: Store, to: PgDb, progress)
     day: d.day,
     bytes: Object.fromEntries(FETCH_CLASSES.map((c) => [c, d.bytes[c] ?? 0])),
   }));
-  if (!isDeepStrictEqual([...reader.all()], complete))
-    throw new Error('streams: the bytes fetched read back differ from LMDB');
+  if (!isDeepStrictEqual([...reader.all()], complete)) throw new Error('the bytes fetched read back differ from LMDB');
   return [{ scope: 'streams', records: days.length }];
 };

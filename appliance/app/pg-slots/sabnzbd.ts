@@ -1,11 +1,18 @@
 import type { DownloadTotalsStore, NzoIdStore } from '../../sabnzbd/index.js';
-import { notBuiltYet, type PgSlot } from './slot.js';
+import { SABNZBD_PG_MIGRATIONS } from '../../sabnzbd/sabnzbd-pg.migrations.js';
+import { openPgSabnzbdStores } from '../../sabnzbd/sabnzbd-pg.store.js';
+import type { PgSlot } from './slot.js';
 
 /**
- * SLOT sabnzbd (the nzo-id salt, download totals). To fill: scope 'sabnzbd', migrations SABNZBD_PG_MIGRATIONS
- * (sabnzbd/sabnzbd-pg.migrations.ts), open: both stores.
+ * The nzo-id salt (one for every node) and the download totals (each node's adds are increments; every node's copy
+ * in memory follows the others' on `spool_sabnzbd`) on PostgreSQL.
  */
-export const sabnzbdPg: PgSlot<{ nzoIds: NzoIdStore; downloadTotals: DownloadTotalsStore }> = notBuiltYet(
-  'sabnzbd',
-  'SABnzbd ids and download totals',
-);
+export const sabnzbdPg: PgSlot<{ nzoIds: NzoIdStore; downloadTotals: DownloadTotalsStore }> = {
+  scope: 'sabnzbd',
+  migrations: SABNZBD_PG_MIGRATIONS,
+  async open(ctx) {
+    const stores = await openPgSabnzbdStores(ctx.db, ctx.logger.child('sabnzbd'));
+    ctx.onClose(() => stores.close());
+    return stores;
+  },
+};

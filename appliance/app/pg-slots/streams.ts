@@ -1,8 +1,21 @@
 import type { FetchedBytesStore } from '../../streams/fetched-bytes.port.js';
-import { notBuiltYet, type PgSlot } from './slot.js';
+import { openPgFetchedBytes } from '../../streams/fetched-bytes-pg.store.js';
+import { STREAMS_PG_MIGRATIONS } from '../../streams/streams-pg.migrations.js';
+import type { PgSlot } from './slot.js';
 
 /**
- * SLOT streams (bytes fetched per class per day). To fill: scope 'streams', migrations STREAMS_PG_MIGRATIONS
- * (streams/streams-pg.migrations.ts), open: the fetched-bytes store.
+ * The bytes fetched per class per day on PostgreSQL (each node's flush is an increment; every node's copy in memory
+ * follows the others' on `spool_streams`).
  */
-export const streamsPg: PgSlot<FetchedBytesStore> = notBuiltYet('streams', 'fetched bytes');
+export const streamsPg: PgSlot<FetchedBytesStore> = {
+  scope: 'streams',
+  migrations: STREAMS_PG_MIGRATIONS,
+  async open(ctx) {
+    const store = await openPgFetchedBytes(ctx.db, ctx.logger.child('streams'));
+    ctx.onClose(async () => {
+      await store.flushed().catch(() => undefined);
+      store.close();
+    });
+    return store;
+  },
+};
