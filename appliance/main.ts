@@ -2,7 +2,8 @@
  * The Spool process: `SPOOL_DATA` (default ./data), `SPOOL_CONFIG` (default <data>/config.yaml), `SPOOL_HOST`
  * (default 0.0.0.0), `SPOOL_PORT` (overrides webdav.port, for tests), `SPOOL_FUSE_READ_AHEAD_KB` (kernel read-ahead
  * of the FUSE mount, root only; default 0 = the kernel's 128 KiB; docs/fuse.md), `SPOOL_DATABASE_URL` (a postgres://
- * URL: the shared PostgreSQL store, wins over metadata.database_url; docs/configuration.md). Exits 1 with one clear line when the config
+ * URL: the shared PostgreSQL store, wins over metadata.database_url; docs/configuration.md), `SPOOL_NODE_ID` (this
+ * node's name in logs and the leader lease; default host, pid and a random part). Exits 1 with one clear line when the config
  * file is invalid or the port is taken; SIGTERM/SIGINT stop gracefully (requests in progress finish).
  */
 import { ConfigLoadError } from './config/index.js';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       configPath: process.env.SPOOL_CONFIG || undefined,
       fuseReadAheadKb: kibFromEnv('SPOOL_FUSE_READ_AHEAD_KB'),
       databaseUrl: databaseUrlFromEnv(),
+      nodeId: process.env.SPOOL_NODE_ID || undefined,
       logger,
       logLevel: levelFromEnv,
       onFatal: (err) => fail(`restart failed: ${err instanceof Error ? err.message : String(err)}`),

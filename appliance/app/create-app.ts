@@ -28,6 +28,7 @@ import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
+import { relayLiveEvents } from './live-relay.js';
 import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -38,6 +39,8 @@ import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
 import { openStores, type SpoolStores } from './stores.js';
+import { gateWork, openLeadership, type Leadership } from './leadership.js';
+import { nodeIdOf } from './node-id.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -61,6 +64,10 @@ export interface AppOptions {
   fuseReadAheadKb?: number;
   /** A PostgreSQL URL (main.ts: SPOOL_DATABASE_URL) that wins over metadata.database_url (app/stores.ts). */
   databaseUrl?: string;
+  /** This node's name in logs and in the leader lease (main.ts: SPOOL_NODE_ID); default host, pid and a random part. */
+  nodeId?: string;
+  /** The leader lease's timings in ms (tests of a handover shorten them; store/pg/leader-lease.ts). */
+  lease?: { retryMs?: number; heartbeatMs?: number };
 }
 
 export interface RestartRequest {
@@ -74,6 +81,9 @@ export interface SpoolApp {
   readonly store: Store;
   /** Every storage port, on LMDB or PostgreSQL (app/stores.ts). */
   readonly stores: SpoolStores;
+  /** This node's name, and whether it leads (does the background work; always on LMDB). */
+  readonly nodeId: string;
+  readonly leadership: Leadership;
   readonly auth: AuthDomain;
   /** The virtual tree, the reader, WebDAV locks, the mount, rclone (the importer writes jobs through streaming.vfs). */
   readonly streaming: Streaming;
@@ -152,8 +162,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   events.on('config.changed', applyLog);
   closers.push(() => logFile.close());
   let stores: SpoolStores;
+  const nodeId = nodeIdOf(opts.nodeId);
   try {
-    stores = await openStores({ config, events, logger, databaseUrl: opts.databaseUrl });
+    stores = await openStores({ config, events, logger, databaseUrl: opts.databaseUrl, nodeId });
   } catch (err) {
     await closeAll(closers, logger);
     throw err;
@@ -161,6 +172,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   closers.push(() => stores.close());
   const store = stores.local;
   try {
+    // Background work (imports, the watch folder, health checks, repairs) runs only on the node that leads.
+    const lead = openLeadership(stores, nodeId, logger.child('leader'), opts.lease);
+    closers.push(lead.close);
+    const leadership = lead.leadership;
     const settings = (): AuthSettings => {
       const c = config.get();
       return {
@@ -190,6 +205,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       healthStore,
       clock,
       streams: streams.registry,
+      leadership,
     }));
     // NNTP pool (the nntp domain may take this over), then streaming (VFS tree, reader, WebDAV, FUSE, rclone).
     // One connection per primary provider stays open between plays: the first read after a quiet spell would
@@ -303,6 +319,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       events,
       // Scheduled checks yield to players (app/health-playback.ts).
       playback: playbackLoad(streams.registry, pool),
+      startWorker: false,
       // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.
       downloadIdOf: (path) => {
         const itemId = streaming.vfs.stat(path)?.queueItemId;
@@ -311,6 +328,11 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
+    // Not awaited: a lost lead must stop the imports at once, not after health's reconcile at start.
+    const healthWork = { name: 'health', start: () => void health.worker.start(), stop: health.worker.stop };
+    closers.push(gateWork(leadership, [importer.background, healthWork], logger.child('leader')).stop);
+    // Another node queued an NZB (its queue store notifies on spool_queue): the runner here, if it leads, claims.
+    if (stores.pg) closers.push(stores.pg.listen('spool_queue', importer.runner.wake, importer.runner.wake));
     closers.push(wireRepairHistory(events, health, logger.child('health')));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
     // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).
@@ -357,6 +379,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       hello: () => liveHello(version),
     });
     closers.push(forwardLiveEvents(events, live));
+    // several nodes: consoles on this node also see the other nodes' events (never put on this node's bus)
+    if (stores.pg) closers.push(relayLiveEvents(events, live, stores.pg, nodeId, logger.child('live')));
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,
@@ -374,6 +398,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       config,
       store,
       stores,
+      nodeId,
+      leadership,
       auth,
       streaming,
       importer,

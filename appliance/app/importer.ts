@@ -21,6 +21,7 @@ import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
 import { startWatchDir } from '../importer/watch-dir.js';
 import type { BrokenReleaseLookup } from '../importer/import-checks.js';
+import type { BackgroundWork } from './leadership.js';
 
 export interface ImporterDeps {
   /** The queue's store (app/stores.ts). */
@@ -43,8 +44,11 @@ export interface ImporterDeps {
   brokenRelease?: BrokenReleaseLookup;
 }
 
-/** Builds the queue, the import runner (started here) and the directory scan. */
-export function buildImporter(deps: ImporterDeps): ImporterDomain {
+/**
+ * Builds the queue, the import runner and the directory scan. The runner, the watch folder and the failed-item
+ * retention run only on the node that leads: `background`, started and stopped by app/leadership.ts.
+ */
+export function buildImporter(deps: ImporterDeps): ImporterDomain & { background: BackgroundWork } {
   const log = deps.logger.child('importer');
   const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
@@ -108,18 +112,36 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     // The stuck-import watchdog counts silence from an import's last progress.
     deps.events.on('import.progress', (e) => runner.progress(e.id)),
   ];
-  runner.start();
   const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
   // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
   const defaultRoot = join(deps.config.dataDir, 'nzb');
   if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
   const scan = new ScanService(queue, log.child('scan'), scanRoots);
-  const stopRetention = startFailedRetention(
-    queue,
-    () => deps.config.get().import.failed_item_retention_hours,
-    log.child('retention'),
-  );
-  const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
+  let stopBackground: ((lost: boolean) => Promise<void>) | null = null;
+  const background: BackgroundWork = {
+    name: 'imports',
+    start() {
+      if (stopBackground) return;
+      runner.start();
+      const stopRetention = startFailedRetention(
+        queue,
+        () => deps.config.get().import.failed_item_retention_hours,
+        log.child('retention'),
+      );
+      const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
+      stopBackground = async (lost) => {
+        stopRetention();
+        watch.stop();
+        await watch.idle();
+        await runner.stop({ handOver: lost });
+      };
+    },
+    async stop(lost) {
+      const stop = stopBackground;
+      stopBackground = null;
+      await stop?.(lost);
+    },
+  };
   return {
     queue,
     runner,
@@ -127,13 +149,12 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain {
     importer,
     output,
     onUnstreamable: (handler) => void (fallback.handler = handler),
+    background,
     async close() {
       stopWatching();
       for (const stop of stopWaking) stop();
-      stopRetention();
-      watch.stop();
       scan.cancel();
-      await watch.idle();
+      await background.stop(false);
       await runner.stop();
       await scan.finished();
       await parsePool.destroy();

@@ -59,7 +59,7 @@ const pool: PoolMetrics = {
   ],
 };
 
-function setup() {
+function setup(role?: 'leader' | 'follower') {
   const clock = { t: 0, now: () => clock.t };
   const handles = new ReadHandles(new VfsReader(t.vfs, new MapSource(articles), testReaderSettings), clock);
   const reads = { pool: 0, queue: 0, health: 0 };
@@ -83,6 +83,7 @@ function setup() {
     },
     healthStore: { dueCount: async () => (reads.health++, 4), manualCount: async () => 1 },
     clock,
+    ...(role ? { leadership: { role } } : {}),
   };
   const bus = new EventBus<SpoolEvents>();
   const streams = wireStreamRegistry(bus, handles, clock);
@@ -199,6 +200,18 @@ test('gauges are read only when scraped', async () => {
   assert.equal(value(text, 'spool_queue_items{status="pending"}'), 2);
   assert.equal(value(text, 'spool_health_due_files'), 5);
   assert.equal(value(text, 'spool_pool_waiting_requests'), 3);
+  assert.equal(value(text, 'spool_node_leader'), 1, 'one node alone leads');
   h.close();
   stop();
+});
+
+test('spool_node_leader says whether this node holds the leader lease', async () => {
+  for (const [role, expected] of [
+    ['leader', 1],
+    ['follower', 0],
+  ] as const) {
+    const { metrics, stop } = setup(role);
+    assert.equal(value(await metrics.scrape(), 'spool_node_leader'), expected);
+    stop();
+  }
 });

@@ -5,6 +5,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { Leadership } from './leadership.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 
 /** What the scrape-time metrics read; asked for only when a scrape runs (the app builds some of it later). */
@@ -16,6 +17,8 @@ export interface MetricsParts {
   clock: Pick<Clock, 'now'>;
   /** The Streams view (appliance/streams/): each stream's reader class. */
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
+  /** Whether this node leads (app/leadership.ts); absent: it does (one node). */
+  leadership?: Pick<Leadership, 'role'>;
 }
 
 /** Spool's metrics (appliance/metrics/), their scrape-time sources taken from `parts()` at each scrape. */
@@ -41,6 +44,7 @@ export function createMetrics(parts: () => MetricsParts): SpoolMetrics {
       const { healthStore, clock } = parts();
       return (await healthStore.dueCount(clock.now())) + (await healthStore.manualCount());
     },
+    leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }

@@ -6,6 +6,7 @@ import { copyRepairToPg } from '../repair/repair-pg-copy.store.js';
 import { copySabnzbdToPg } from '../sabnzbd/sabnzbd-pg-copy.store.js';
 import type { CopyToPg } from '../store/pg/index.js';
 import { copyStreamsToPg } from '../streams/streams-pg-copy.store.js';
+import { copySidecarsToPg, copyTreeToPg } from '../vfs/vfs-pg-copy.store.js';
 import type { CopyContext, PgDomain } from './migrate-to-pg.js';
 import { PG_SLOTS } from './stores-pg.js';
 
@@ -23,6 +24,11 @@ const COPIES: Record<string, PgDomain['copy']> = {
   health: plain(copyHealthToPg),
   // the patch blobs are files beside the LMDB store, where openLmdbStores (app/stores.ts) keeps them
   repair: ({ store, db, dataDir, progress }) => copyRepairToPg(join(dataDir, 'patches'))(store, db, progress),
+  // the sidecars are files beside the LMDB store too (openLmdbStores: `<data dir>/sidecars`)
+  tree: async ({ store, db, dataDir, progress }) => [
+    ...(await copyTreeToPg(store, db, progress)),
+    ...(await copySidecarsToPg(store, join(dataDir, 'sidecars'), db, progress)),
+  ],
 };
 
 /**

@@ -26,6 +26,8 @@ export interface OpenStoresOptions {
   logger: Logger;
   /** SPOOL_DATABASE_URL (main.ts): wins over `metadata.database_url`. */
   databaseUrl?: string;
+  /** This node's name (app/node-id.ts), shown in pg_stat_activity. */
+  nodeId?: string;
 }
 
 /** The PostgreSQL URL in use, if any: the env's (AppOptions.databaseUrl), else `metadata.database_url`. */

@@ -14,6 +14,7 @@ import type { TreeStore } from '../vfs/tree.port.js';
 import type { HealthVerdicts, PatchedBytes } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
+import { followRemoteTreeChanges } from './tree-remote-changes.js';
 
 export interface StreamingDeps {
   /** The tree's store and the sidecars' (app/stores.ts: LMDB, or PostgreSQL with a local replica). */
@@ -77,6 +78,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
   const rclone = new RcloneService(deps.config, deps.logger.child('rclone'), () => mount.rclone.fs);
   const stopRefresh = deps.events.on('directory.changed', (e) => rclone.refresh(e.dir));
   const stopInvalidating = invalidateMountOnChange(deps.events, mount, fuseLog);
+  const stopFollowing = followRemoteTreeChanges(deps.tree, mount, rclone, fuseLog);
   const mountAtStart = startMountIfEnabled(mount, deps.config, fuseLog);
   return {
     vfs,
@@ -91,6 +93,7 @@ export function buildStreaming(deps: StreamingDeps): Streaming {
       await mount.stop().catch((err: Error) => log.warn('unmount failed', { error: err.message }));
       stopRefresh();
       stopInvalidating();
+      stopFollowing();
     },
   };
 }

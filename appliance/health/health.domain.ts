@@ -41,6 +41,11 @@ export interface HealthDeps {
   par2?: () => Par2Repairer | undefined;
   /** Playback's load: scheduled checks yield to it (HealthRunner); app/health-playback.ts answers it. */
   playback?: () => PlaybackLoad;
+  /**
+   * false: the worker (checks and repairs) waits for `worker.start()`; the app starts it only on the node that leads
+   * (app/leadership.ts). Default true: it starts once start's reconcile is done.
+   */
+  startWorker?: boolean;
 }
 
 export interface HealthDomain {
@@ -63,6 +68,11 @@ export interface HealthDomain {
     removed(paths: string[]): void;
     moved(from: string, to: string): void;
   };
+  /**
+   * The worker (checks and repairs): `start` resolves once it runs (after start's reconcile) unless a `stop` came
+   * first; `stop` cancels its checks and keeps it from starting.
+   */
+  worker: { start(): Promise<void>; stop(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -107,7 +117,7 @@ export function passSettingsOf(h: HealthConfig): PassSettings {
   };
 }
 
-/** Builds the health records, the worker (started here), the repair loop and the repair brake. */
+/** Builds the health records, the worker (started here unless `startWorker` is false), the repair loop and the repair brake. */
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
@@ -216,8 +226,21 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       seen = Math.max(treeWrites, seen ?? 0);
       if (added > 0) log.info('tracking files imported before health records existed', { files: added });
     })
-    .catch(logged('could not reconcile health records with the tree'))
-    .finally(() => runner.start());
+    .catch(logged('could not reconcile health records with the tree'));
+  // Wanted or not when start's reconcile is done: a stop meanwhile (the node lost the lead) keeps it stopped.
+  let wanted = false;
+  const worker = {
+    start: async () => {
+      wanted = true;
+      await started;
+      if (wanted) runner.start();
+    },
+    stop: () => {
+      wanted = false;
+      return runner.stop();
+    },
+  };
+  if (deps.startWorker !== false) void worker.start();
   return {
     service,
     runner,
@@ -233,6 +256,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
         heldBy: runner.holding,
       }),
     tree: { added: onAdded, removed: onRemoved, moved: onMoved },
+    worker,
     async close() {
       await started;
       await events;

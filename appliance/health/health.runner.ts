@@ -81,8 +81,10 @@ export class HealthRunner {
 
   constructor(private readonly d: RunnerDeps) {}
 
+  /** Starts the worker, again after a stop too (the node leads again: app/leadership.ts). */
   start(): void {
     this.running = true;
+    this.stopped = false;
     this.wake();
   }
 
@@ -160,7 +162,7 @@ export class HealthRunner {
           break;
         }
         const next = await this.nextRecord(s);
-        if (!next) break;
+        if (!next || this.stopped) break;
         this.launch(next);
       }
       await this.d.repair.runDue();

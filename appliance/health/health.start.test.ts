@@ -101,3 +101,36 @@ test('tree writes after health stopped following make the next start walk', asyn
   assert.equal(walks, 1);
   assert.equal((await healthStore.byPath(paths[2]!))?.status, 'pending');
 });
+
+test('a worker left to the leader checks nothing until started, and runs again when started after a stop', async () => {
+  h = await healthHarness({}, { startWorker: false });
+  const path = await h.addFile('A', 4);
+  const waiting = async () => h.healthStore.manualCount();
+  await h.health.service.check(path, undefined, true);
+  await h.clock.advance(120_000);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await waiting(), 1, 'a follower runs no check');
+  await h.health.worker.start();
+  await h.drain();
+  assert.equal(await waiting(), 0, 'the leader ran it');
+  await h.health.worker.stop();
+  await h.health.service.check(path, undefined, true);
+  await h.clock.advance(120_000);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await waiting(), 1, 'stopped: no check');
+  await h.health.worker.start();
+  await h.drain();
+  assert.equal(await waiting(), 0, 'leading again: checks run again');
+});
+
+test('a worker stopped before start reconcile is done stays stopped', async () => {
+  h = await healthHarness({}, { startWorker: false });
+  const path = await h.addFile('A', 4);
+  await h.health.service.check(path, undefined, true);
+  const starting = h.health.worker.start();
+  await h.health.worker.stop();
+  await starting;
+  await h.clock.advance(120_000);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await h.healthStore.manualCount(), 1, 'no check ran');
+});

@@ -146,3 +146,45 @@ test('probe samples: first, last and the percentage spread over the file; 100% i
   assert.deepEqual(sampleIndexes(1, 1), [0]);
   assert.deepEqual(sampleIndexes(0, 50), []);
 });
+
+test('a runner that lost the lead leaves its cut-short import to the new leader, which runs it once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
+  const store: Store = openStore({ rootPath: dir });
+  const events = new EventBus<SpoolEvents>();
+  const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: 2 }), Date.now, events);
+  const hang = (_item: unknown, signal: AbortSignal) =>
+    new Promise<never>((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+    );
+  let release: () => void = () => undefined;
+  let newLeaderRuns = 0;
+  const runnerOf = (job: ImportJob) =>
+    new ImportRunner({ queue, job, logger: memoryLogger(), workers: 1, intervalMs: 60_000 });
+  const old = runnerOf(hang);
+  const next = runnerOf(async (item) => {
+    newLeaderRuns++;
+    await new Promise<void>((r) => (release = r));
+    return { targetPath: `/complete/default/${item.name}`, fileSize: 1 };
+  });
+  // Both wake on new or restarted work, as appliance/app/importer.ts wires each node's runner.
+  for (const r of [old, next]) events.on('queue.item.changed', (e) => e.status === 'pending' && !e.paused && r.wake());
+  cleanups.push(async () => {
+    release();
+    await Promise.all([old.stop(), next.stop()]);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  old.start();
+  const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'handover.nzb' });
+  old.wake();
+  await until(async () => (await queue.get(item.id))?.status === 'processing', 'claimed by the old leader');
+  // The new leader takes over while the old one is still importing: its start recovers and claims the item.
+  next.start();
+  await until(async () => newLeaderRuns === 1, 'claimed by the new leader');
+  await old.stop({ handOver: true });
+  assert.equal((await queue.get(item.id))?.status, 'processing', 'the old leader wrote nothing back');
+  release();
+  await until(async () => (await queue.get(item.id))?.status === 'completed', 'completed');
+  await next.whenIdle();
+  assert.equal(newLeaderRuns, 1);
+});

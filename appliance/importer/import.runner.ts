@@ -48,6 +48,8 @@ export class ImportRunner {
   private readonly active = new Map<number, AbortController>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  /** Stopped because another node takes the queue over: imports cut short leave their items to its recovery. */
+  private handingOver = false;
   private held = false;
   private idle: Promise<void> = Promise.resolve();
   private settleIdle: (() => void) | undefined;
@@ -68,6 +70,7 @@ export class ImportRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.handingOver = false;
     // Nothing is claimed before the interrupted items are back in the queue.
     this.pumping = true;
     this.pass = this.o.queue
@@ -85,9 +88,14 @@ export class ImportRunner {
       });
   }
 
-  /** Stops claiming, aborts imports in progress and waits for them to put their items back. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, aborts imports in progress and waits for them to put their items back. `handOver`: this node no
+   * longer leads (app/leadership.ts); the items of imports cut short are left as they are, for the new leader's
+   * `recover` at its start, so nothing this node writes late can undo that leader's claim.
+   */
+  async stop(opts: { handOver?: boolean } = {}): Promise<void> {
     this.stopped = true;
+    this.handingOver ||= opts.handOver === true;
     clearTimeout(this.timer);
     for (const controller of this.active.values()) controller.abort();
     await this.pass;
@@ -141,7 +149,7 @@ export class ImportRunner {
       if (!item) break;
       if (this.stopped) {
         // Stopped while the claim was answered: the item goes back, as interrupted imports do.
-        await this.o.queue.recover();
+        if (!this.handingOver) await this.o.queue.recover();
         return;
       }
       this.run(item);
@@ -200,8 +208,9 @@ export class ImportRunner {
 
   private async failed(item: QueueRecord, err: unknown, aborted: boolean): Promise<void> {
     if (aborted && this.stopped && !(err instanceof ImportStalledError)) {
-      // Stopping, not failing: the item goes back as it was and runs again after the restart.
-      await this.o.queue.recover();
+      // Stopping, not failing: the item goes back as it was and runs again after the restart (or, handing over,
+      // when the new leader recovers it).
+      if (!this.handingOver) await this.o.queue.recover();
       return;
     }
     // A full disk is said as such (the raw LMDB text means nothing to a user); it is retried like an outage.

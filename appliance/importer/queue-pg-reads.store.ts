@@ -61,22 +61,20 @@ export class PgQueueReads {
     const words = searchWords(q.search ?? '');
     if (words.length > 0) return this.search(q, words);
     // The LMDB range runs down to `since` (0 when absent); its total is the status's count when no `since` is given.
-    const since = Math.max(0, q.since ?? 0);
-    const status = q.status ?? null;
-    return this.page(
-      'status = coalesce($1, status) AND updated_at >= $2',
-      q.since === undefined ? 'status = coalesce($1, status)' : 'status = coalesce($1, status) AND updated_at >= $2',
-      [status, since],
-      'updated_at DESC, id DESC',
-      q,
-    );
+    const where = new Where();
+    const total = new Where();
+    for (const w of q.status ? [where, total] : []) w.and('status = ?', q.status);
+    where.and('updated_at >= ?', Math.max(0, q.since ?? 0));
+    if (q.since !== undefined) total.and('updated_at >= ?', Math.max(0, q.since));
+    return this.page(where, total, 'updated_at DESC, id DESC', q);
   }
 
   async history(q: { category?: string; offset: number; limit: number }): Promise<QueuePage> {
     // No item's category holds a NUL (the store refuses one), and PostgreSQL would refuse it as a parameter.
     if (q.category?.includes('\0')) return { items: [], total: 0 };
-    const where = 'finished_at IS NOT NULL AND history_category = coalesce($1, history_category)';
-    return this.page(where, where, [q.category ?? null], 'finished_at DESC, id DESC', q);
+    const where = new Where().and('finished_at IS NOT NULL');
+    if (q.category !== undefined) where.and('history_category = ?', q.category);
+    return this.page(where, where, 'finished_at DESC, id DESC', q);
   }
 
   async nzb(id: number): Promise<Buffer | undefined> {
@@ -94,42 +92,50 @@ export class PgQueueReads {
   }
 
   /**
-   * Search (queue.store.ts `search`): items having, for every word searched, a word that starts with it; the
-   * longest word searched narrows on the word index (a range: the words hold only letters and digits, all below
-   * U+10FFFF), the others are checked on the items it finds.
+   * Search (queue.store.ts `search`): items having, for every word searched, a word that starts with it. Each word
+   * searched is a range of the word index (the words hold only letters and digits, all below U+10FFFF); an item is
+   * in when it is in every range (INTERSECT).
    */
   private search(q: QueueListQuery, words: string[]): Promise<QueuePage> {
-    const lead = words.reduce((a, b) => (b.length > a.length ? b : a));
-    const where = `id IN (SELECT item_id FROM queue_item_words WHERE word >= $1 AND word < $1 || chr(1114111))
-      AND status = coalesce($2, status) AND ($3::float8 IS NULL OR updated_at >= $3)
-      AND (SELECT bool_and(EXISTS (SELECT 1 FROM queue_item_words o WHERE o.item_id = queue_items.id
-                                     AND starts_with(o.word, w)))
-           FROM unnest($4::text[]) AS w)`;
-    return this.page(where, where, [lead, q.status ?? null, q.since ?? null, words], 'updated_at DESC, id DESC', q);
+    const ranges = words.map(() => 'SELECT item_id FROM queue_item_words WHERE word >= ? AND word < ? || chr(1114111)');
+    const where = new Where().and(`id IN (${ranges.join(' INTERSECT ')})`, ...words.flatMap((w) => [w, w]));
+    if (q.status) where.and('status = ?', q.status);
+    if (q.since !== undefined) where.and('updated_at >= ?', q.since);
+    return this.page(where, where, 'updated_at DESC, id DESC', q);
   }
 
-  /** One page (`limit` 0 = all) in `order` and the total of `countWhere`, read together. */
+  /** One page (`limit` 0 = all) in `order` and the total of `total`, read together. */
   private async page(
-    where: string,
-    countWhere: string,
-    params: unknown[],
+    where: Where,
+    total: Where,
     order: string,
     q: { offset: number; limit: number },
   ): Promise<QueuePage> {
-    const n = params.length;
-    const countParams = params.slice(0, maxParam(countWhere));
-    const [items, total] = await Promise.all([
+    const paging = [Math.max(0, q.offset), q.limit === 0 ? null : Math.max(0, q.limit)];
+    const n = where.params.length;
+    const [items, count] = await Promise.all([
       this.db.query<{ record: QueueRecord }>(
-        `SELECT record FROM queue_items WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`,
-        [...params, Math.max(0, q.offset), q.limit === 0 ? null : q.limit],
+        `SELECT record FROM queue_items ${where.sql()} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`,
+        [...where.params, ...paging],
       ),
-      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM queue_items WHERE ${countWhere}`, countParams),
+      this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM queue_items ${total.sql()}`, total.params),
     ]);
-    return { items: items.rows.map((r) => r.record), total: total.rows[0]?.n ?? 0 };
+    return { items: items.rows.map((r) => r.record), total: count.rows[0]?.n ?? 0 };
   }
 }
 
-/** The highest `$n` a statement uses (its parameter list must be exactly that long). */
-function maxParam(sql: string): number {
-  return Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+/** A WHERE clause built of conditions whose `?` become numbered parameters. */
+class Where {
+  private readonly parts: string[] = [];
+  readonly params: unknown[] = [];
+
+  and(condition: string, ...values: unknown[]): this {
+    let i = 0;
+    this.parts.push(condition.replace(/\?/g, () => (this.params.push(values[i++]), `$${this.params.length}`)));
+    return this;
+  }
+
+  sql(): string {
+    return this.parts.length === 0 ? '' : `WHERE ${this.parts.join(' AND ')}`;
+  }
 }

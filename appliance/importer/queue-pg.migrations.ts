@@ -8,7 +8,7 @@ import type { PgMigration } from '../store/pg/index.js';
  *   run_priority                the priority of a pending item the runner may take (null otherwise)
  *   retry_at                    when a retrying item the runner may take is due (null otherwise)
  *   finished_at, history_category  history items (completed, failed, repairing) and their category ('*' = none)
- *   queue_item_words            the search words (word-prefix search narrows on one of them)
+ *   queue_item_words            the search words (a search reads one range of it per word searched)
  * Ids come from a sequence and are never reused. Times are epoch ms as double precision, numbers as the records
  * keep them. NZBs, their seen hashes and job directory holds have tables of their own; an item's NZB, words and
  * holds go with it (ON DELETE CASCADE), its seen hash stays.

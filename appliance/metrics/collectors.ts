@@ -12,6 +12,8 @@ export interface MetricsSources {
   queueCounts(): Promise<Record<string, number>>;
   /** Files whose health check is due now (scheduled ones past their time plus manual ones waiting). */
   healthDue(): Promise<number>;
+  /** Whether this node does the background work (the leader; always so on LMDB). */
+  leader(): boolean;
 }
 
 function providerState(p: ProviderMetrics): ProviderStateLabel {
@@ -98,6 +100,14 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     registers,
     async collect() {
       this.set(await sources.healthDue());
+    },
+  });
+  new Gauge({
+    name: 'spool_node_leader',
+    help: 'Whether this node leads (1: it runs imports, health checks and repairs); always 1 on one node with LMDB.',
+    registers,
+    collect() {
+      this.set(sources.leader() ? 1 : 0);
     },
   });
 }

@@ -2,7 +2,7 @@ import type { FileLayout, VfsNode } from './types.js';
 
 /**
  * The virtual tree's storage port: nodes by path and layouts by id, with no storage types in it. LMDB implements
- * it today (tree.store.ts).
+ * it (tree.store.ts), and PostgreSQL with a node-local LMDB replica for reads (tree-pg.store.ts).
  *
  * Reads are synchronous on purpose: FUSE getattr/lookup/readdir and WebDAV PROPFIND listings and GETs read the tree
  * on every call, and they must not wait for a round trip (docs/architecture.md, "Storage ports"). A network store
@@ -32,4 +32,9 @@ export interface TreeStore {
   storeLayout(id: string, layout: FileLayout): Promise<void>;
   /** Outside any `write`: removes layouts stored for a job that was then refused. */
   dropLayouts(ids: readonly string[]): Promise<void>;
+  /**
+   * A store several nodes share (tree-pg.store.ts) tells of the paths another node's writes changed, once this
+   * node reads them (VfsService announces only this node's own writes). Absent where only this node writes.
+   */
+  onRemoteChange?(listener: (paths: string[]) => void): () => void;
 }

@@ -106,6 +106,12 @@ export class LmdbTreeStore implements TreeStore {
     void this.db.layouts.put(id, encodeLayout(layout));
   }
 
+  /** `putLayout` of a layout already packed (a replica copying what PostgreSQL keeps, tree-replica.store.ts). */
+  putPackedLayout(id: string, packed: Uint8Array): void {
+    this.layoutWritten(id);
+    void this.db.layouts.put(id, packed);
+  }
+
   deleteLayout(id: string): void {
     this.layoutWritten(id);
     void this.db.layouts.remove(id);

@@ -98,6 +98,7 @@ const FAMILIES = [
   'spool_pool_waiting_requests',
   'spool_queue_items',
   'spool_health_due_files',
+  'spool_node_leader',
 ];
 
 test('Prometheus scrapes every family, with the reads and the import counted', async () => {

@@ -121,6 +121,27 @@ test('a node that missed a notification catches up on its periodic re-read', asy
   }
 });
 
+test('a write the database refuses keeps its counts: still shown, stored with the next try', async () => {
+  const { a, close } = await twoNodes();
+  const store = await PgDownloadTotalsStore.open(a, memoryLogger());
+  const key = { day: '2026-11-25', providerId: 'p' };
+  const delta = { host: 'h', bytes: 10, tried: 1, failed: 0 };
+  try {
+    await a.query('ALTER TABLE sabnzbd_download_totals RENAME TO away');
+    await assert.rejects(store.add(key, delta), /does not exist/);
+    await assert.rejects(store.add(key, delta), /does not exist/);
+    assert.equal([...store.all()][0]?.bytes, 20, 'counted while unstored');
+    await a.query('ALTER TABLE away RENAME TO sabnzbd_download_totals');
+    await store.flushed();
+    const { rows } = await a.query('SELECT bytes::int FROM sabnzbd_download_totals');
+    assert.deepEqual(rows, [{ bytes: 20 }], 'stored once, not lost, not doubled');
+    assert.equal([...store.all()][0]?.bytes, 20);
+  } finally {
+    store.close();
+    await close();
+  }
+});
+
 test('an LMDB install’s salt and totals copy into PostgreSQL and read back equal', async () => {
   const root = mkdtempSync(join(tmpdir(), 'spool-sab-copy-'));
   const lmdb = openStore({ rootPath: root });

@@ -117,7 +117,7 @@ export interface HarnessStores {
 /** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
 export async function healthHarness(
   health: Record<string, unknown> = {},
-  deps: Pick<HealthDeps, 'playback'> = {},
+  deps: Pick<HealthDeps, 'playback' | 'startWorker'> = {},
   stores: HarnessStores = {},
 ): Promise<HealthHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { memoryLogger } from '../logging/logger.js';
+import { ALWAYS_LEADER, gateWork, type BackgroundWork, type Leadership, type NodeRole } from './leadership.js';
+
+/** A lease moved by hand. */
+class FakeLease implements Leadership {
+  role: NodeRole = 'follower';
+  private readonly listeners = new Set<(role: NodeRole) => void>();
+  onChange(change: (role: NodeRole) => void): () => void {
+    this.listeners.add(change);
+    return () => this.listeners.delete(change);
+  }
+  set(role: NodeRole): void {
+    this.role = role;
+    for (const l of this.listeners) l(role);
+  }
+}
+
+/** Work that records what happened to it and checks it is never started twice or stopped when not running. */
+function work(name: string, log: string[], opts: { startMs?: number; failStart?: boolean } = {}) {
+  let running = 0;
+  const w: BackgroundWork & { running: () => number } = {
+    name,
+    running: () => running,
+    async start() {
+      log.push(`start ${name}`);
+      if (opts.startMs) await new Promise((r) => setTimeout(r, opts.startMs));
+      if (opts.failStart) throw new Error('cannot start');
+      running++;
+      assert.equal(running, 1, `${name} started twice`);
+    },
+    async stop(lost) {
+      log.push(`stop ${name}${lost ? ' (lost)' : ''}`);
+      running = Math.max(0, running - 1);
+    },
+  };
+  return w;
+}
+
+const settled = () => new Promise((r) => setTimeout(r, 0));
+
+test('one node on LMDB leads at once and stops its work for good at the app stop', async () => {
+  const log: string[] = [];
+  const gate = gateWork(ALWAYS_LEADER, [work('imports', log), work('health', log)], memoryLogger());
+  await settled();
+  assert.deepEqual(log, ['start imports', 'start health']);
+  await gate.stop();
+  assert.deepEqual(log, ['start imports', 'start health', 'stop health', 'stop imports']);
+});
+
+test('a follower runs nothing; gaining the lead starts the work, losing it stops it (lost), gaining again restarts', async () => {
+  const log: string[] = [];
+  const lease = new FakeLease();
+  const gate = gateWork(lease, [work('imports', log), work('health', log)], memoryLogger());
+  await settled();
+  assert.deepEqual(log, []);
+  lease.set('leader');
+  await settled();
+  assert.deepEqual(log, ['start imports', 'start health']);
+  lease.set('follower');
+  await settled();
+  assert.deepEqual(log.slice(2), ['stop health (lost)', 'stop imports (lost)']);
+  lease.set('leader');
+  await settled();
+  await gate.stop();
+  assert.deepEqual(log.slice(4), ['start imports', 'start health', 'stop health', 'stop imports']);
+  lease.set('leader'); // after the app's stop a change does nothing
+  await settled();
+  assert.equal(log.length, 8);
+});
+
+test('a flap while the work is still starting ends in the latest role, never started twice', async () => {
+  const log: string[] = [];
+  const lease = new FakeLease();
+  const imports = work('imports', log, { startMs: 20 });
+  const gate = gateWork(lease, [imports], memoryLogger());
+  lease.set('leader');
+  lease.set('follower');
+  lease.set('leader');
+  lease.set('follower');
+  lease.set('leader');
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(imports.running(), 1);
+  assert.deepEqual(log, ['start imports']);
+  lease.set('follower');
+  lease.set('leader');
+  lease.set('follower');
+  await settled();
+  await gate.stop();
+  assert.equal(imports.running(), 0);
+  assert.deepEqual(log, ['start imports', 'stop imports (lost)']);
+});
+
+test('work that cannot start is logged and does not keep the rest from starting', async () => {
+  const log: string[] = [];
+  const logger = memoryLogger();
+  const gate = gateWork(ALWAYS_LEADER, [work('imports', log, { failStart: true }), work('health', log)], logger);
+  await settled();
+  assert.deepEqual(log, ['start imports', 'start health']);
+  assert.ok(logger.lines.some((l) => l.includes('background work could not start') && l.includes('imports')));
+  await gate.stop();
+});
