@@ -28,6 +28,7 @@ import { wireRepairHistory } from './repair-history.js';
 import { createMetrics, wireMetrics } from './metrics.js';
 import { buildImporter } from './importer.js';
 import { forwardLiveEvents, liveHello } from './live.js';
+import { relayLiveEvents } from './live-relay.js';
 import { tickPoolMetrics } from './pool-events.js';
 import { buildSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import { registerRoutes } from './routes.js';
@@ -327,7 +328,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     });
     closers.push(() => health.close());
     closers.push(wireHealthEvents(events, health));
-    const healthWork = { name: 'health', start: health.worker.start, stop: health.worker.stop };
+    // Not awaited: a lost lead must stop the imports at once, not after health's reconcile at start.
+    const healthWork = { name: 'health', start: () => void health.worker.start(), stop: health.worker.stop };
     closers.push(gateWork(leadership, [importer.background, healthWork], logger.child('leader')).stop);
     // Another node queued an NZB (its queue store notifies on spool_queue): the runner here, if it leads, claims.
     if (stores.pg) closers.push(stores.pg.listen('spool_queue', importer.runner.wake, importer.runner.wake));
@@ -377,6 +379,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       hello: () => liveHello(version),
     });
     closers.push(forwardLiveEvents(events, live));
+    // several nodes: consoles on this node also see the other nodes' events (never put on this node's bus)
+    if (stores.pg) closers.push(relayLiveEvents(events, live, stores.pg, nodeId, logger.child('live')));
     const handler = createDispatcher({
       router,
       gatekeeper: auth.gatekeeper,

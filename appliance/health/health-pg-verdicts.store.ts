@@ -155,6 +155,7 @@ export class PgVerdicts implements HealthVerdicts {
             this.index.changed(undefined, record);
           }
       } catch (err) {
+        if (this.closed) return;
         if (full) this.reloadWanted = true;
         for (const p of paths) this.pending.add(p);
         this.logger?.warn('reading health verdicts failed; trying again', { error: String(err) });

@@ -68,7 +68,10 @@ export interface HealthDomain {
     removed(paths: string[]): void;
     moved(from: string, to: string): void;
   };
-  /** The worker (checks and repairs): started once start's reconcile is done; stopped, its checks cancelled. */
+  /**
+   * The worker (checks and repairs): `start` resolves once it runs (after start's reconcile) unless a `stop` came
+   * first; `stop` cancels its checks and keeps it from starting.
+   */
   worker: { start(): Promise<void>; stop(): Promise<void> };
   close(): Promise<void>;
 }
@@ -224,7 +227,19 @@ export function createHealth(deps: HealthDeps): HealthDomain {
       if (added > 0) log.info('tracking files imported before health records existed', { files: added });
     })
     .catch(logged('could not reconcile health records with the tree'));
-  const worker = { start: () => started.then(() => runner.start()), stop: () => runner.stop() };
+  // Wanted or not when start's reconcile is done: a stop meanwhile (the node lost the lead) keeps it stopped.
+  let wanted = false;
+  const worker = {
+    start: async () => {
+      wanted = true;
+      await started;
+      if (wanted) runner.start();
+    },
+    stop: () => {
+      wanted = false;
+      return runner.stop();
+    },
+  };
   if (deps.startWorker !== false) void worker.start();
   return {
     service,

@@ -122,3 +122,15 @@ test('a worker left to the leader checks nothing until started, and runs again w
   await h.drain();
   assert.equal(await waiting(), 0, 'leading again: checks run again');
 });
+
+test('a worker stopped before start reconcile is done stays stopped', async () => {
+  h = await healthHarness({}, { startWorker: false });
+  const path = await h.addFile('A', 4);
+  await h.health.service.check(path, undefined, true);
+  const starting = h.health.worker.start();
+  await h.health.worker.stop();
+  await starting;
+  await h.clock.advance(120_000);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await h.healthStore.manualCount(), 1, 'no check ran');
+});

@@ -28,6 +28,7 @@ interface ChunkRef {
 export class PgPatchBlobs {
   private readonly index = new Map<string, ChunkRef[]>();
   private readonly bytes = new Map<string, Buffer>();
+  private readonly fetching = new Map<string, Promise<Map<number, Buffer>>>();
   private cached = 0;
 
   constructor(private readonly db: PgDb) {}
@@ -103,16 +104,22 @@ export class PgPatchBlobs {
         this.remember(key(blob, c.n), data); // most recently used
       }
     }
-    const missing = chunks.filter((c) => !got.has(c.n));
+    // a chunk another read is fetching is awaited, not fetched twice (a player's read-ahead asks for neighbours)
+    const waits = chunks.filter((c) => !got.has(c.n) && this.fetching.has(key(blob, c.n)));
+    const missing = chunks.filter((c) => !got.has(c.n) && !this.fetching.has(key(blob, c.n)));
     if (missing.length > 0) {
-      const rows = await this.db.query<{ n: number; data: Buffer }>(
-        'SELECT n::float8 AS n, data FROM repair_patch_chunks WHERE blob = $1 AND n = ANY($2::bigint[])',
-        [blob, missing.map((c) => c.n)],
-      );
-      for (const r of rows.rows) {
-        got.set(r.n, r.data);
-        this.remember(key(blob, r.n), r.data);
+      const fetch = this.fetch(blob, missing);
+      for (const c of missing) this.fetching.set(key(blob, c.n), fetch);
+      try {
+        for (const [n, data] of await fetch) got.set(n, data);
+      } finally {
+        for (const c of missing) this.fetching.delete(key(blob, c.n));
       }
+    }
+    for (const c of waits) {
+      const data = (await this.fetching.get(key(blob, c.n))?.catch(() => undefined))?.get(c.n);
+      if (data) got.set(c.n, data);
+      else for (const [n, d] of await this.fetch(blob, [c])) got.set(n, d);
     }
     const out = Buffer.alloc(length);
     for (const c of chunks) {
@@ -124,6 +131,15 @@ export class PgPatchBlobs {
       data.copy(out, from - offset, from - c.off, to - c.off);
     }
     return out;
+  }
+
+  private async fetch(blob: string, chunks: readonly ChunkRef[]): Promise<Map<number, Buffer>> {
+    const rows = await this.db.query<{ n: number; data: Buffer }>(
+      'SELECT n::float8 AS n, data FROM repair_patch_chunks WHERE blob = $1 AND n = ANY($2::bigint[])',
+      [blob, chunks.map((c) => c.n)],
+    );
+    for (const r of rows.rows) this.remember(key(blob, r.n), r.data);
+    return new Map(rows.rows.map((r) => [r.n, r.data]));
   }
 
   /** The chunk list of a blob in write order (kept: a committed blob's chunks never change). */

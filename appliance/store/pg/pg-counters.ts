@@ -93,12 +93,12 @@ export class PgCounters<K extends string, C extends string, L extends string> {
     return this.enqueue(() => this.writePending());
   }
 
-  /** Deletes the rows `where` names (an SQL condition on the table's columns) here and on every node. */
+  /** Deletes the rows `where` names (an SQL condition on the table's columns) here and on every node (notified). */
   deleteWhere(where: string, params: unknown[], matches: (row: CounterRow<K, C, L>) => boolean): Promise<void> {
     return this.enqueue(async () => {
       await this.db.tx(async (tx) => {
-        await tx.query(`DELETE FROM ${this.spec.table} WHERE ${where}`, params);
-        await tx.query('SELECT pg_notify($1, $2)', [this.spec.channel, '*']);
+        const gone = await tx.query(`DELETE FROM ${this.spec.table} WHERE ${where}`, params);
+        if (gone.rowCount) await tx.query('SELECT pg_notify($1, $2)', [this.spec.channel, '*']);
       });
       for (const map of [this.stored, this.pending]) for (const [id, row] of map) if (matches(row)) map.delete(id);
     });

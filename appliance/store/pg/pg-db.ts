@@ -92,6 +92,13 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       let broken = false;
+      // The pool listens for errors on idle clients only: without this, a connection lost in the middle of a
+      // transaction is an uncaught 'error' (the process dies). The query in flight rejects with it all the same.
+      const lost = (err: Error) => {
+        broken = true;
+        opts.logger?.warn('postgresql connection lost in a transaction', { db: label, error: err.message });
+      };
+      client.on('error', lost);
       try {
         await client.query(o.isolation ? `BEGIN ISOLATION LEVEL ${o.isolation.toUpperCase()}` : 'BEGIN');
         if (o.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [o.lock]);
@@ -104,6 +111,7 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
         if (attempt < 5 && code && RETRYABLE.has(code)) continue;
         throw err;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }

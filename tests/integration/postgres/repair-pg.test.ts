@@ -163,3 +163,35 @@ test('moves and removals on one node are seen by the other; a missed notificatio
     await Promise.all([a!.close(), b!.close()]);
   }
 });
+
+test('a node fetches each chunk once: reads at the same time share a fetch, later ones come from memory', async () => {
+  const [a, b] = await nodes(2);
+  let fetches = 0;
+  const counted: PgDb = {
+    ...b!,
+    query: (text, params) => {
+      if (text.includes('data FROM repair_patch_chunks')) fetches++;
+      return b!.query(text, params);
+    },
+  };
+  const pa = await PgPatchStore.open(a!, logger);
+  const pb = await PgPatchStore.open(counted, logger);
+  try {
+    const file = randomBytes(2 * PATCH_CHUNK_BYTES);
+    await pa.add('R', '/complete/r.mkv', [{ start: 0, data: file }]);
+    await eventually(() => pb.has('R'), 'b learns of the patch');
+    const article = 700_000;
+    const reads = await Promise.all([0, 1, 2].map((i) => pb.read('R', i * 1000, i * 1000 + article)));
+    reads.forEach((r, i) => assert.ok(Buffer.from(r).equals(file.subarray(i * 1000, i * 1000 + article))));
+    assert.equal(fetches, 1, 'three reads inside the first chunk: one fetch');
+    assert.ok(Buffer.from(await pb.read('R', 500, 600_000)).equals(file.subarray(500, 600_000)));
+    assert.equal(fetches, 1, 'read again from memory');
+    const across = await pb.read('R', PATCH_CHUNK_BYTES - 10, PATCH_CHUNK_BYTES + 10);
+    assert.ok(Buffer.from(across).equals(file.subarray(PATCH_CHUNK_BYTES - 10, PATCH_CHUNK_BYTES + 10)));
+    assert.equal(fetches, 2, 'only the second chunk is fetched');
+  } finally {
+    pa.close();
+    pb.close();
+    await Promise.all([a!.close(), b!.close()]);
+  }
+});
