@@ -199,3 +199,14 @@ test('list: filter by status, search, sort by path, page with total', async () =
     repair_triggered: 0,
   });
 });
+
+test('a file tracked before its import was announced (a read, the start walking the tree) learns its NZB then', async () => {
+  h = await healthHarness({ enabled: false });
+  const path = await h.addFile('Early', 3);
+  const r = (await h.healthStore.byPath(path))!;
+  await h.healthStore.update(r.id, (x) => ({ ...x, sourceNzbPath: null }));
+  await h.health.service.filesAdded([path]);
+  const after = (await h.healthStore.byPath(path))!;
+  assert.equal(after.sourceNzbPath, 'Early.nzb');
+  assert.equal(after.createdAt, r.createdAt, 'the same record, kept');
+});

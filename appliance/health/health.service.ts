@@ -172,10 +172,11 @@ export class HealthService {
           op: 'upsert',
           path,
           create: fresh,
-          // Same file (a check or a read tracked it first): keep what is known. A new file at the path: start over.
+          // Same file (a check, a read or the start's walk tracked it first): keep what is known, and learn its
+          // NZB if that did not know it. A new file at the path: start over.
           change: (r) =>
             r.fileCreatedAt === createdAt
-              ? r
+              ? tracked(r, node!.sourceNzbPath ?? null)
               : { ...fresh(), id: r.id, createdAt: r.createdAt, nextCheckAt: now + this.d.intervalMs() },
         } satisfies HealthWrite;
       }),
@@ -262,7 +263,9 @@ export class HealthService {
       const known = new Set((await this.d.store.all()).map((r) => r.path));
       for (const node of this.d.files.walkFiles('/')) {
         if (!node.layoutId || known.has(node.path)) continue;
-        const fresh = () => this.fresh(node.path, node.createdAt, null);
+        // The walk's nodes are light: a file without a record is looked up once more for its NZB.
+        const source = this.d.files.stat(node.path)?.sourceNzbPath ?? null;
+        const fresh = () => this.fresh(node.path, node.createdAt, source);
         writes.push({ op: 'upsert', path: node.path, create: fresh, change: (r) => r });
       }
     }

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { stringify } from 'yaml';
 import type { ArticleClient } from '../../../appliance/articles/index.js';
 import { wireHealthEvents } from '../../../appliance/app/health-events.js';
@@ -29,7 +30,9 @@ import {
   type DecodedArticle,
   type RequestPriority,
 } from '../../../appliance/nntp/index.js';
+import { openPgHealthStore } from '../../../appliance/health/health-pg.store.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
+import { openPgDb } from '../../../appliance/store/pg/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 
@@ -120,6 +123,7 @@ export async function healthHarness(
   deps: Pick<HealthDeps, 'playback' | 'startWorker'> = {},
   stores: HarnessStores = {},
 ): Promise<HealthHarness> {
+  const closers: (() => Promise<void>)[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-'));
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
@@ -130,7 +134,8 @@ export async function healthHarness(
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
   const events = new EventBus<SpoolEvents>(log);
-  const healthStore = stores.openHealth ? await stores.openHealth(store, events) : openHealthStore(store, events);
+  const openHealth = stores.openHealth ?? pgFromEnv(closers);
+  const healthStore = openHealth ? await openHealth(store, events) : openHealthStore(store, events);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
       nodes: store.openDb('vfs-nodes'),
@@ -145,7 +150,7 @@ export async function healthHarness(
   const articles = new FakeArticles();
   const repairer = new FakeRepairer();
   const until = async (cond: () => boolean | Promise<boolean>) => {
-    for (let i = 0; i < 400 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 2000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
     if (!(await cond())) throw new Error('condition not met');
   };
   const domain = createHealth({
@@ -175,10 +180,14 @@ export async function healthHarness(
     events,
     until,
     async drain() {
-      for (let i = 0; i < 400; i++) {
+      // A store answering over the network leaves the runner idle between a timer and its first answer: on
+      // PostgreSQL the runner must stay idle for several polls in a row.
+      const polls = openHealth ? 10 : 1;
+      for (let i = 0, quiet = 0; i < 400 + polls; i++) {
         await clock.advance(0);
         const w = await domain.service.workerStatus();
-        if (domain.runner.idle && w.pending_manual_checks === 0) return;
+        quiet = domain.runner.idle && w.pending_manual_checks === 0 ? quiet + 1 : 0;
+        if (quiet >= polls) return;
         await new Promise((r) => setTimeout(r, 5));
       }
       throw new Error('health checks did not finish');
@@ -210,7 +219,33 @@ export async function healthHarness(
       offConfig();
       await domain.close();
       await store.close();
+      for (const close of closers.splice(0)) await close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
+
+/**
+ * `SPOOL_TEST_HEALTH_PG` (a PostgreSQL server's URL; tests/integration/postgres/health-domain-pg.test.ts sets it):
+ * every harness keeps health on PostgreSQL instead, in a new database of that server.
+ */
+function pgFromEnv(closers: (() => Promise<void>)[]): HarnessStores['openHealth'] {
+  const server = process.env.SPOOL_TEST_HEALTH_PG;
+  if (!server) return undefined;
+  return async (_store, events) => {
+    const name = `spool_health_${process.pid}_${++databases}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    const db = await openPgDb(url.toString());
+    const health = await openPgHealthStore(db, events);
+    closers.push(async () => {
+      health.close();
+      await db.close();
+    });
+    return health;
+  };
+}
+let databases = 0;
