@@ -23,7 +23,9 @@ export async function runMigrateCommand(args: string[]): Promise<number> {
   try {
     const out = await migrateToPg({ from, to, domains: PG_DOMAINS, required: PG_REQUIRED_COPIES, print });
     if (out.failures.length === 0) {
-      print(`done: ${out.reports.length} domains copied and checked`);
+      const records = out.reports.reduce((n, r) => n + r.records, 0);
+      const bytes = out.reports.reduce((n, r) => n + (r.bytes ?? 0), 0);
+      print(`done: every domain copied and checked (${records} records, ${bytes} bytes)`);
       return 0;
     }
     process.stderr.write(`spool migrate: the copy is not whole (${out.failures.map((f) => f.scope).join(', ')})\n`);

@@ -76,7 +76,8 @@ async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyContext, 'progre
   const out: MigrateOutcome = { reports: [], failures: [] };
   for (const domain of opts.domains) {
     if (!domain.copy) continue;
-    const progress = (m: string) => opts.print(`${domain.scope}: ${m}`);
+    // a domain's messages may name it already ('tree: 5 nodes copied')
+    const progress = (m: string) => opts.print(m.startsWith(domain.scope) ? m : `${domain.scope}: ${m}`);
     try {
       for (const report of await domain.copy({ ...base, progress })) {
         out.reports.push(report);

@@ -53,8 +53,12 @@ export async function registerAdmin(node: ChildServer, username = 'admin', passw
   return key;
 }
 
-/** SABnzbd `addfile` (what Radarr/Sonarr send); returns the queue item id behind the nzo_id. */
+/** SABnzbd `addfile` (what Radarr/Sonarr send); returns the queue item id behind the nzo_id (`sabAddFileNzo`: both). */
 export async function sabAddFile(node: ChildServer, apiKey: string, name: string, nzbXml: string, cat = 'tv') {
+  return (await sabAddFileNzo(node, apiKey, name, nzbXml, cat)).id;
+}
+
+export async function sabAddFileNzo(node: ChildServer, apiKey: string, name: string, nzbXml: string, cat = 'tv') {
   const form = new FormData();
   form.append('name', new Blob([nzbXml], { type: 'application/x-nzb' }), name);
   const res = await fetch(`${node.baseUrl}/sabnzbd/api?mode=addfile&cat=${cat}&apikey=${apiKey}&output=json`, {
@@ -64,7 +68,7 @@ export async function sabAddFile(node: ChildServer, apiKey: string, name: string
   const body = (await res.json()) as { status: boolean; nzo_ids?: string[]; error?: string };
   const nzo = body.nzo_ids?.[0];
   if (!body.status || !nzo) throw new Error(`addfile on ${node.baseUrl}: ${res.status} ${JSON.stringify(body)}`);
-  return Number(/_(\d+)$/.exec(nzo)![1]);
+  return { nzo, id: Number(/_(\d+)$/.exec(nzo)![1]) };
 }
 
 export interface QueueItem {

@@ -1,0 +1,111 @@
+/**
+ * Two real Spool processes on one real PostgreSQL: the leader (the node holding the lease, asked of PostgreSQL's
+ * pg_locks) is killed with SIGKILL in the middle of an import; the other node must take the lease within 30 s and
+ * finish the queue, every item completed exactly once (docs/deployment.md, "The leader and takeover").
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { PG_LOCKS } from '../../../appliance/store/pg/index.js';
+import type { ChildServer } from '../../support/child-server.js';
+import { innProvider } from '../../support/inn/provider.js';
+import { buildNzb } from '../../support/inn/poster.js';
+import { ensureInn, type InnServer } from '../../support/inn/server.js';
+import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { SlowRelay } from '../../support/slow-relay.js';
+import {
+  davGet,
+  davList,
+  eventually,
+  leaderAmong,
+  queueItems,
+  registerAdmin,
+  sabAddFile,
+  sha256,
+  startNode,
+  waitForItem,
+} from './cluster.support.js';
+
+let server: PostgresServer;
+let inn: InnServer;
+let relay: SlowRelay;
+const nodes: ChildServer[] = [];
+
+before(async () => {
+  [server, inn] = await Promise.all([startPostgres(), ensureInn()]);
+  relay = new SlowRelay({ host: inn.host, port: inn.port }, 40);
+  await relay.start();
+});
+after(async () => {
+  for (const n of nodes) {
+    await n.stop();
+    n.removeDataDir();
+  }
+  await relay?.stop();
+  await server?.stop();
+});
+
+test('killing the leader during an import hands the queue to the other node: every item completed once', async (t) => {
+  const url = await server.createDatabase();
+  const provider = { ...innProvider(inn, { max_connections: 2 }), port: relay.port };
+  nodes.push(await startNode(inn, url, { via: 'env', provider }));
+  nodes.push(await startNode(inn, url, { via: 'env', provider }));
+  const apiKey = await registerAdmin(nodes[0]!);
+  const leader = await eventually('a leader', () => leaderAmong(url, PG_LOCKS.leader, nodes), 30_000);
+  const survivor = nodes.find((n) => n !== leader)!;
+
+  const jobs = [];
+  for (let j = 1; j <= 3; j++) {
+    const files = Array.from({ length: 4 }, (_, i) => ({
+      name: `Takeover.Show.S01E0${j}.Part${i + 1}.mkv`,
+      data: randomBytes(600_000 + i),
+    }));
+    const posted = [];
+    for (const f of files) posted.push(await inn.postFile(f.name, f.data, { articleSize: 100_000 }));
+    jobs.push({ name: `Takeover.Show.S01E0${j}`, files, nzb: buildNzb(posted, inn.group, 'Spool <p@spool.test>') });
+  }
+  // queued through the node that does not lead: the leader's runner hears of them through PostgreSQL
+  const ids = [];
+  for (const job of jobs) ids.push(await sabAddFile(survivor, apiKey, `${job.name}.nzb`, job.nzb));
+  const first = await waitForItem(survivor, apiKey, ids[0]!, 60_000, ['processing', 'completed', 'failed']);
+  assert.equal(first.status, 'processing', 'the slow provider keeps the import running long enough to kill it');
+
+  await leader.kill();
+  const killedAt = Date.now();
+  relay.delayMs = 0;
+  const next = await eventually('a new leader', () => leaderAmong(url, PG_LOCKS.leader, [survivor]), 30_000);
+  assert.equal(next, survivor);
+  const tookOverMs = Date.now() - killedAt;
+  t.diagnostic(`the lease passed to the other node ${tookOverMs} ms after the kill`);
+  assert.ok(tookOverMs <= 30_000, `the lease passed in ${tookOverMs} ms`);
+
+  for (const id of ids) {
+    const done = await waitForItem(survivor, apiKey, id, 120_000);
+    assert.equal(done.status, 'completed', `item ${id}: ${done.error_message ?? ''}`);
+  }
+  const all = await queueItems(survivor, apiKey);
+  assert.deepEqual(
+    all.map((i) => i.id).sort((x, y) => x - y),
+    ids,
+    'no item lost, none queued twice',
+  );
+  assert.deepEqual(
+    (await davList(survivor, apiKey, '/complete/tv')).sort(),
+    jobs.map((j) => j.name),
+    'one job folder per item, no "(2)"',
+  );
+  for (const job of jobs) {
+    const item = all.find((i) => i.target_path === `/complete/tv/${job.name}`);
+    assert.ok(item, `${job.name} is some item's target`);
+    assert.deepEqual(
+      (await davList(survivor, apiKey, `/complete/tv/${job.name}`)).sort(),
+      job.files.map((f) => f.name).sort(),
+      `${job.name}: each file once`,
+    );
+    for (const f of job.files) {
+      const got = await davGet(survivor, apiKey, `/complete/tv/${job.name}/${f.name}`);
+      assert.equal(got.status, 200, f.name);
+      assert.equal(sha256(got.body), sha256(f.data), f.name);
+    }
+  }
+});
