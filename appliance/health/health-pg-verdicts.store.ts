@@ -77,10 +77,17 @@ export class PgVerdicts implements HealthVerdicts {
   /** This node committed `changes`: they apply at once. */
   committed(changes: readonly RecordChange[]): void {
     this.applied++;
+    // Only a read running now could undo them: with none, nothing is kept (a lone node keeps no list of paths).
+    const reading = this.running !== null;
     for (const [before, after] of changes) {
       this.index.changed(before, after);
-      for (const r of [before, after]) if (r) this.touched.set(r.path, this.applied);
+      if (reading) for (const r of [before, after]) if (r) this.touched.set(r.path, this.applied);
     }
+  }
+
+  /** Paths noted as written during a read (none once reads are done). */
+  get noted(): number {
+    return this.touched.size;
   }
 
   /** The payload a commit sends (inside its transaction), or null when no verdict changed. */

@@ -51,6 +51,12 @@ export interface PgDb {
    * Returns the unsubscribe.
    */
   listen(channel: string, handler: (payload: string) => void, onReconnect?: () => void): () => void;
+  /**
+   * Resolves true once this node listens on every channel subscribed so far, false if the listening connection
+   * was not up within `timeoutMs` (default 5 s; the subscribers' `onReconnect` covers that case). A store that keeps
+   * a copy in memory subscribes, awaits this, then reads: a change committed after its read is always heard.
+   */
+  listening(timeoutMs?: number): Promise<boolean>;
   /** A dedicated connection outside the pool (a session-level lock such as the leader lease holds one). */
   connect(): Promise<pg.Client>;
   close(): Promise<void>;
@@ -86,6 +92,13 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       let broken = false;
+      // The pool listens for errors on idle clients only: without this, a connection lost in the middle of a
+      // transaction is an uncaught 'error' (the process dies). The query in flight rejects with it all the same.
+      const lost = (err: Error) => {
+        broken = true;
+        opts.logger?.warn('postgresql connection lost in a transaction', { db: label, error: err.message });
+      };
+      client.on('error', lost);
       try {
         await client.query(o.isolation ? `BEGIN ISOLATION LEVEL ${o.isolation.toUpperCase()}` : 'BEGIN');
         if (o.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [o.lock]);
@@ -98,6 +111,7 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
         if (attempt < 5 && code && RETRYABLE.has(code)) continue;
         throw err;
       } finally {
+        client.removeListener('error', lost);
         client.release(broken);
       }
     }
@@ -111,6 +125,7 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     listen: (channel, handler, onReconnect) => listener.subscribe(channel, handler, onReconnect),
+    listening: (timeoutMs) => listener.listening(timeoutMs),
     async connect() {
       const client = new pg.Client(config);
       client.on('error', (err) => opts.logger?.warn('postgresql connection lost', { db: label, error: err.message }));

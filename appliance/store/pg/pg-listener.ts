@@ -32,9 +32,44 @@ export class PgListener {
     const sub: Subscription = { channel, handler, onReconnect };
     const known = [...this.subs].some((s) => s.channel === channel);
     this.subs.add(sub);
-    if (this.client && !known) void this.client.query(`LISTEN ${ident(channel)}`).catch(() => undefined);
+    if (this.client && !known) this.pendingListen = this.listenOn(this.client, channel);
     else if (!this.client) void this.ensure(false);
     return () => this.subs.delete(sub);
+  }
+
+  /** A LISTEN sent on the live connection for a channel subscribed after it connected. */
+  private pendingListen: Promise<void> = Promise.resolve();
+
+  private async listenOn(client: pg.Client, channel: string): Promise<void> {
+    const before = this.pendingListen;
+    await before;
+    await client.query(`LISTEN ${ident(channel)}`).catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the connection listens on every channel subscribed so far (a store that keeps a copy in memory
+   * subscribes, awaits this, then reads: nothing committed after its read goes unheard). Waits at most `timeoutMs`;
+   * false when the connection was not up by then (the subscriber's `onReconnect` re-read covers that case).
+   */
+  async listening(timeoutMs = 5_000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)));
+    const ready = (async () => {
+      for (;;) {
+        if (this.closed) return false;
+        if (!this.client) await (this.connecting ?? this.ensure(false));
+        if (this.client) {
+          await this.pendingListen;
+          if (this.client) return true;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    try {
+      return await Promise.race([ready, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private ensure(reconnect: boolean): Promise<void> {
@@ -52,8 +87,16 @@ export class PgListener {
         for (const s of this.subs) if (s.channel === n.channel) safely(() => s.handler(n.payload ?? ''), this.logger);
       });
       await client.connect();
-      for (const channel of new Set([...this.subs].map((s) => s.channel)))
-        await client.query(`LISTEN ${ident(channel)}`);
+      // Until no channel is left: a subscription made while a LISTEN was on its way is listened to as well.
+      const done = new Set<string>();
+      for (;;) {
+        const todo = [...new Set([...this.subs].map((s) => s.channel))].filter((c) => !done.has(c));
+        if (todo.length === 0) break;
+        for (const channel of todo) {
+          await client.query(`LISTEN ${ident(channel)}`);
+          done.add(channel);
+        }
+      }
       if (this.closed) return void (await client.end().catch(() => undefined));
       this.client = client;
       this.failures = 0;

@@ -113,6 +113,7 @@ test('the same path upserted from both nodes at once makes one record; the chang
   assert.equal(all.length, paths.length, 'one record per path');
   for (const r of all) assert.equal(r.retryCount, 3, `${r.path}: one created it, three changed it`);
   assert.deepEqual(new Set(all.map((r) => r.id)).size, paths.length);
+  assert.equal(a.verdicts.noted + b.verdicts.noted, 0, 'no node keeps a list of the paths it wrote');
 });
 
 test('a unit of work that throws on one node changes nothing, on either node', async () => {

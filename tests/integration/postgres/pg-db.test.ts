@@ -89,3 +89,21 @@ test('notifications reach every node, and a listener whose connection dies is to
     await Promise.all([a.close(), b.close()]);
   }
 });
+
+test('listening() resolves once LISTEN is in place: a notification sent right after is heard', async () => {
+  const url = await server.createDatabase();
+  const [a, b] = await Promise.all([openPgDb(url), openPgDb(url)]);
+  try {
+    for (let round = 0; round < 5; round++) {
+      const got: string[] = [];
+      const channel = `spool_ready_${round}`;
+      b.listen(channel, (p) => got.push(p));
+      assert.equal(await b.listening(), true);
+      await a.notify(channel, 'first');
+      for (let i = 0; i < 100 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(got, ['first'], `round ${round}`);
+    }
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});

@@ -179,3 +179,30 @@ test("the app's queue slot (app/stores-pg.ts) migrates the 'queue' scope and ope
   const item = await queue.insert(draft('Through.The.Slot'), { packed: nzb('s'), hash: 'hash-s' });
   assert.equal((await queue.get(item.id))?.name, 'Through.The.Slot');
 });
+
+test('a connection lost in the middle of a change rejects that call, changes nothing, and the next call works', async () => {
+  const [a, b] = await nodes(2);
+  const id = (await a!.queue.insert(draft('Held'), { packed: nzb('h'), hash: 'hash-h' })).id;
+  // Node b holds the item's row, so node a's change waits on it; then a's connection is cut.
+  const holder = await b!.db.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT id FROM queue_items WHERE id = $1 FOR UPDATE', [id]);
+  const change = a!.queue.update(id, (r) => ({ ...r, priority: 2 }));
+  let waiting = 0;
+  for (let i = 0; i < 200 && waiting === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    const { rows } = await holder.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'spool test node 0' AND wait_event_type = 'Lock'`,
+    );
+    waiting = rows[0]!.n;
+  }
+  assert.equal(waiting, 1, "node a's change waits for the row");
+  await holder.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'spool test node 0' AND wait_event_type = 'Lock'`,
+  );
+  await assert.rejects(change, /terminat/);
+  await holder.query('ROLLBACK');
+  await holder.end();
+  assert.equal((await a!.queue.get(id))?.priority, 0, 'nothing was written');
+  assert.equal((await a!.queue.update(id, (r) => ({ ...r, priority: 1 })))?.priority, 1, 'the next call works');
+});

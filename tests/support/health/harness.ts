@@ -150,7 +150,7 @@ export async function healthHarness(
   const articles = new FakeArticles();
   const repairer = new FakeRepairer();
   const until = async (cond: () => boolean | Promise<boolean>) => {
-    for (let i = 0; i < 400 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 2000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
     if (!(await cond())) throw new Error('condition not met');
   };
   const domain = createHealth({
