@@ -41,6 +41,7 @@ import { wireNotifications } from './notifications.js';
 import { openStores, type SpoolStores } from './stores.js';
 import { gateWork, openLeadership, type Leadership } from './leadership.js';
 import { nodeIdOf } from './node-id.js';
+import { listenToOtherNodes, pauseToOtherNodes } from './cluster-signals.js';
 
 export interface AppOptions {
   /** Data directory (default SPOOL_DATA or ./data). */
@@ -282,6 +283,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       repair: par2,
       // A release a health verdict found broken is refused at import (docs/health.md, "Broken releases").
       brokenRelease: (fingerprint) => healthStore.ledger.broken(fingerprint),
+      onPauseChange: pauseToOtherNodes(stores.pg, logger.child('importer')),
     });
     closers.push(() => importer.close());
     const sabnzbd = await buildSabnzbd({
@@ -331,8 +333,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     // Not awaited: a lost lead must stop the imports at once, not after health's reconcile at start.
     const healthWork = { name: 'health', start: () => void health.worker.start(), stop: health.worker.stop };
     closers.push(gateWork(leadership, [importer.background, healthWork], logger.child('leader')).stop);
-    // Another node queued an NZB (its queue store notifies on spool_queue): the runner here, if it leads, claims.
-    if (stores.pg) closers.push(stores.pg.listen('spool_queue', importer.runner.wake, importer.runner.wake));
+    // Another node queued an NZB (the runner here claims it if it leads), or paused or resumed imports.
+    closers.push(listenToOtherNodes(stores.pg, importer.runner));
     closers.push(wireRepairHistory(events, health, logger.child('health')));
     wireArticleFailures({ events, health, logger: logger.child('vfs') });
     // Notifications: subscribers only hand notices over; each target's queue sends on its own (docs/notifications.md).

@@ -42,6 +42,8 @@ export interface ImporterDeps {
   repair?: NzbImporterDeps['repair'];
   /** Releases a health verdict found broken (the health store's ledger): refused at import. */
   brokenRelease?: BrokenReleaseLookup;
+  /** SABnzbd's pause or resume asked of this node, for the other nodes (several nodes: app/create-app.ts). */
+  onPauseChange?: (paused: boolean) => void;
 }
 
 /**
@@ -102,6 +104,7 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain & { background
     // docs/import.md "Stuck imports": read at each check, so a change applies to imports already running.
     stuckTimeoutMs: () => deps.config.get().import.stuck_timeout_minutes * 60_000,
     clock: deps.clock,
+    onPauseChange: deps.onPauseChange,
   });
   // New work wakes the runner: an item added, or one back to pending (retry, restart, resume).
   const stopWaking = [

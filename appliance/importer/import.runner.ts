@@ -38,6 +38,8 @@ export interface RunnerOptions {
   stuckTimeoutMs?: () => number;
   /** The stuck-import watchdog's time (default the system clock). */
   clock?: Clock;
+  /** SABnzbd's pause or resume asked of this node (`pause`/`resume`), for the other nodes (app/create-app.ts). */
+  onPauseChange?: (paused: boolean) => void;
 }
 
 /**
@@ -112,12 +114,19 @@ export class ImportRunner {
   }
 
   pause(): void {
-    this.held = true;
+    this.applyPause(true);
+    this.o.onPauseChange?.(true);
   }
 
   resume(): void {
-    this.held = false;
-    this.pump();
+    this.applyPause(false);
+    this.o.onPauseChange?.(false);
+  }
+
+  /** A pause or resume asked of another node (its `onPauseChange`): applied here, not passed on. */
+  applyPause(paused: boolean): void {
+    this.held = paused;
+    if (!paused) this.pump();
   }
 
   /** Resolves when nothing is being imported (tests and stop). */

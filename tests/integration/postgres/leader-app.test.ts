@@ -67,3 +67,26 @@ test('one node leads and alone imports, woken by an NZB queued on the other; sto
     await a.stop();
   }
 });
+
+test("SABnzbd's pause asked of the follower holds the leader's imports back; its resume lets them go", async () => {
+  const url = await pg.createDatabase();
+  const a = await node(url);
+  let b: TestServer | undefined;
+  try {
+    await until(() => a.app().leadership.role === 'leader', 'the first node leads');
+    b = await node(url);
+    const follower = b.app();
+    follower.importer.runner.pause();
+    await until(() => a.app().importer.runner.paused, 'the leader paused');
+    const item = await follower.importer.queue.enqueue({ nzb: broken(3), nzbPath: 'held.nzb' });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await follower.importer.queue.get(item.id))?.status, 'pending', 'held back while paused');
+    follower.importer.runner.resume();
+    await until(async () => (await follower.importer.queue.get(item.id))?.status === 'failed', 'imported on resume');
+    assert.equal(a.app().importer.runner.paused, false);
+    assert.equal(startedImports(a), 1);
+  } finally {
+    await b?.stop();
+    await a.stop();
+  }
+});
