@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConfigService } from './config.service.js';
 import { sharedPart } from './node-local.js';
@@ -32,16 +33,17 @@ export async function startSharing(
   logger: Logger,
 ): Promise<() => void> {
   let known = 0;
-  /** The version last refused, so a refusal is logged once, not on every notice. */
-  let refused = 0;
+  /** The last refusal, so one is logged once, not on every notice. */
+  let refused = '';
   const link: SharedConfigLink = {
     async save(next) {
       let version: number | null;
       try {
         version = await store.write(sharedPart(next), known);
       } catch (err) {
-        logger.error('could not store the configuration for the other nodes', { error: String(err) });
-        throw new Error(`The configuration could not be stored in the shared database: ${(err as Error).message}`);
+        const reason = err instanceof Error ? err.message : String(err);
+        logger.error('could not store the configuration for the other nodes', { error: reason });
+        throw new AppError('UNEXPECTED', `The configuration could not be stored in the shared database: ${reason}`);
       }
       if (version === null) throw new StaleSharedConfig();
       known = version;
@@ -58,7 +60,13 @@ export async function startSharing(
     if (version !== undefined && version <= known) return; // this node's own save, or one it already runs
     void pull();
   });
-  const first = await store.seed(sharedPart(config.get()));
+  let first: Awaited<ReturnType<SharedConfigStore['seed']>>;
+  try {
+    first = await store.seed(sharedPart(config.get()));
+  } catch (err) {
+    stopWatching();
+    throw err;
+  }
   config.linkShared(link);
   if (first.seeded) {
     known = first.version;
@@ -71,14 +79,17 @@ export async function startSharing(
     try {
       const out = await config.pullShared({ startup });
       if (out) logger.info('adopted the shared configuration', { version: known });
+      refused = '';
     } catch (err) {
-      const version = ((await store.read().catch(() => null)) ?? { version: 0 }).version;
-      if (version === refused) return;
-      refused = version;
-      logger.error('refused the shared configuration; this node keeps its running one', {
-        version,
-        error: (err as Error).message,
-      });
+      const reason = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof AppError && err.code === 'VALIDATION_FAILED')) {
+        // the database is away: the listener's reconnect brings the next attempt
+        logger.warn('could not read the shared configuration', { error: reason });
+        return;
+      }
+      if (reason === refused) return;
+      refused = reason;
+      logger.error('refused the shared configuration; this node keeps its running one', { error: reason });
     }
   }
 

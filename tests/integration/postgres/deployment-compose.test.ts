@@ -95,5 +95,15 @@ test('every node has its own /config, mount and port; import_dir is shared', () 
   assert.equal(at(a, '/downloads').source, at(b, '/downloads').source, 'the job folders, whichever node leads');
   const ports = ['spool-a', 'spool-b'].map((n) => all[n]!.ports![0]!.split(':'));
   assert.notEqual(ports[0]![0], ports[1]![0], 'distinct host ports');
+  const ids = ['spool-a', 'spool-b'].map((n) => all[n]!.environment?.SPOOL_NODE_ID);
+  assert.notEqual(ids[0], ids[1], 'distinct node names in the logs');
   for (const p of ports) assert.equal(p[1], '8080', 'the image listens on 8080');
+});
+
+test('every SPOOL_ variable the nodes set is one Spool reads (appliance/main.ts)', () => {
+  const main = readFileSync(join(ROOT, 'appliance', 'main.ts'), 'utf8');
+  const all = services();
+  for (const name of ['spool-a', 'spool-b'])
+    for (const key of Object.keys(all[name]!.environment ?? {}).filter((k) => k.startsWith('SPOOL_')))
+      assert.ok(main.includes(`process.env.${key}`), `${name}: ${key} is read by main.ts`);
 });
