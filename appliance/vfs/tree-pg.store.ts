@@ -143,6 +143,7 @@ export class PgTreeStore implements TreeStore {
           if (overlay.empty) return { value, changes: null, seq: head, prev: head };
           const changes = packed(overlay);
           const seq = await commitChanges(tx, changes);
+          this.replica.own.add(seq);
           return { value, changes, seq, prev: head };
         },
         { lock: PG_LOCKS.tree },
@@ -227,7 +228,9 @@ export class PgTreeStore implements TreeStore {
       const { seq, prev } = await this.db.tx(
         async (tx) => {
           const { head } = await readState(tx);
-          return { seq: await commitChanges(tx, changes), prev: head };
+          const seq = await commitChanges(tx, changes);
+          this.replica.own.add(seq);
+          return { seq, prev: head };
         },
         { lock: PG_LOCKS.tree },
       );
@@ -246,6 +249,7 @@ export class PgTreeStore implements TreeStore {
         const at = this.replica.seq();
         if (at === prev) await this.replica.apply(changes, seq);
         else if (at < seq) await this.replica.catchUp(this.db);
+        this.replica.own.delete(seq);
       });
     } catch (err) {
       this.logger.warn('tree replica missed a committed write; it catches up later', { error: (err as Error).message });

@@ -41,6 +41,11 @@ const LAYOUT_BYTES_BATCH = 8 << 20;
 export class TreeReplica {
   readonly tree: LmdbTreeStore;
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Log sequences of this node's own writes not yet applied here (noted before their commit): a catch-up that
+   * brings one does not announce its paths as another node's changes.
+   */
+  readonly own = new Set<number>();
 
   constructor(
     private readonly dbs: ReplicaDatabases,
@@ -104,7 +109,8 @@ export class TreeReplica {
       const layouts = new Set(rows.flatMap((r) => r.layouts));
       const changes = await fetchCurrent(q, [...paths], [...layouts]);
       await this.apply(changes, Number(rows.at(-1)!.seq));
-      this.changed([...paths]);
+      const others = rows.filter((r) => !this.own.delete(Number(r.seq)));
+      if (others.length) this.changed([...new Set(others.flatMap((r) => r.paths))]);
       if (rows.length < LOG_BATCH) return { ...state, head: Math.max(state.head, this.seq()) };
     }
   }
@@ -167,6 +173,7 @@ export class TreeReplica {
   }
 
   private async rebuildLayouts(q: PgTx): Promise<number> {
+    if (this.dbs.layouts.getKeysCount() === 0) return this.copyLayouts(q);
     const seen = new Set<string>();
     for (let last = ''; ;) {
       const rows = (
@@ -196,6 +203,23 @@ export class TreeReplica {
     for (let i = 0; i < gone.length; i += KEY_BATCH)
       await this.tree.write(() => gone.slice(i, i + KEY_BATCH).forEach((id) => this.tree.deleteLayout(id)));
     return seen.size;
+  }
+
+  /** A replica without layouts (a first start) takes them all, page by page (the quickest way: no key lists). */
+  private async copyLayouts(q: PgTx): Promise<number> {
+    let n = 0;
+    for (let last = ''; ;) {
+      const rows = (
+        await q.query<{ id: string; packed: Buffer }>(
+          'SELECT id, packed FROM vfs_layouts WHERE id > $1 ORDER BY id LIMIT $2',
+          [last, KEY_BATCH / 2],
+        )
+      ).rows;
+      if (rows.length === 0) return n;
+      await this.tree.write(() => rows.forEach((r) => this.tree.putPackedLayout(r.id, r.packed)));
+      n += rows.length;
+      last = rows.at(-1)!.id;
+    }
   }
 }
 
