@@ -65,7 +65,7 @@ export async function run(log: (m: string) => void): Promise<string> {
       config: (mountPath) => config(pattern.port, mountPath),
       log,
     });
-    return [lmdb?.report ?? '', '### Both stores: the listing figures', '', compareTable(lmdb, pg)].join('\n');
+    return [lmdb?.report ?? '', '', '### Both stores: the listing figures', '', compareTable(lmdb, pg)].join('\n');
   } finally {
     release();
     await pattern.close();

@@ -12,6 +12,8 @@ interface Row {
   figure: string;
   pick: (l: Listing) => number;
   show: (x: number) => string;
+  /** Context only, not held to "within 2x". */
+  context?: boolean;
 }
 
 const ROWS: Row[] = [
@@ -21,6 +23,12 @@ const ROWS: Row[] = [
     show: ms,
   },
   { figure: 'idle RSS 15 s after ready', pick: (l) => l.idle.total, show: (x) => `${x.toFixed(0)} MiB` },
+  {
+    figure: 'CPU the server used in those 15 s (background work after start)',
+    pick: (l) => l.idleCpu,
+    show: (x) => `${x.toFixed(2)} s`,
+    context: true,
+  },
   { figure: 'PROPFIND Depth 1 of the big folder, p50', pick: (l) => l.big.p50, show: ms },
   { figure: 'PROPFIND Depth 1 of a season folder, p50', pick: (l) => l.season.p50, show: ms },
   { figure: 'FUSE ls -l of the big folder, p50', pick: (l) => l.ls.p50, show: ms },
@@ -39,6 +47,7 @@ export function compareTable(lmdb: { lib: LibraryFacts; listing: Listing } | nul
     if (!lmdb) return line(r.figure, '', r.show(p));
     const l = r.pick(lmdb.listing);
     const ratio = p / l;
+    if (r.context) return line(r.figure, r.show(l), r.show(p), ratio.toFixed(2));
     return line(r.figure, r.show(l), r.show(p), ratio.toFixed(2), 'within 2x', ratio <= 2 ? 'pass' : 'FAIL');
   });
   const build = (lib: LibraryFacts) => `${lib.buildSeconds} s`;

@@ -14,6 +14,8 @@ const IDLE_SECONDS = 15;
 export interface Listing {
   startMs: number;
   idle: { total: number; anon: number; file: number };
+  /** CPU seconds the server used during the idle wait (background work after start: health checks, polls). */
+  idleCpu: number;
   big: { p50: number; first: number; entries: number };
   season: { p50: number; first: number; entries: number };
   ls: { p50: number; first: number; lines: number };
@@ -30,8 +32,10 @@ export async function measureListing(
   lib: LibraryFacts,
   mountPath: string,
 ): Promise<Listing> {
+  const cpu0 = srv.cpuSeconds();
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
   const idle = rssMb(srv.pid);
+  const idleCpu = srv.cpuSeconds() - cpu0;
   const big = await propfindP50(srv, lib.bigFolder, 11);
   const season = await propfindP50(srv, lib.seasonFolder, 101);
   const mount = await fetch(`${srv.baseUrl}/api/rclone/mount/start`, { method: 'POST' });
@@ -39,7 +43,7 @@ export async function measureListing(
   const ls = await lsP50(path.join(mountPath, lib.bigFolder), 5);
   const find = timed('find', [path.join(mountPath, 'complete'), '-type', 'f']);
   if (find.lines !== lib.files) throw new Error(`find through the mount saw ${find.lines} of ${lib.files} files`);
-  return { startMs, idle, big, season, ls, find };
+  return { startMs, idle, idleCpu, big, season, ls, find };
 }
 
 /** The listing rows of the bench's table, each against issue 24's target. */
