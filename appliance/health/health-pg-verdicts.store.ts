@@ -10,8 +10,8 @@ export const HEALTH_CHANNEL = 'spool_health';
 /** A NOTIFY payload must stay under 8000 bytes: a longer list of paths is sent as this marker. */
 const RELOAD = 'reload';
 const PAYLOAD_MAX = 7_500;
-/** How long opening waits for its own probe to come back (the node listens from then on). */
-const PROBE_MS = 5_000;
+/** How long opening waits for the node's listening connection before it reads. */
+const LISTEN_MS = 5_000;
 
 /** A record written by a commit: [before, after] (undefined: it was new / it is gone). */
 export type RecordChange = [HealthRecord | undefined, HealthRecord | undefined];
@@ -36,7 +36,6 @@ export class PgVerdicts implements HealthVerdicts {
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
   private unlisten: () => void = () => undefined;
-  private probed: (() => void) | null = null;
 
   constructor(
     private readonly db: PgDb,
@@ -51,25 +50,15 @@ export class PgVerdicts implements HealthVerdicts {
     return this.index.unavailable(path, messageId);
   }
 
-  /** Listens (waiting, bounded, until its own probe comes back), then loads every record with bad news. */
+  /** Listens (waiting, bounded, until the node listens), then loads every record with bad news. */
   async open(): Promise<void> {
-    const heard = new Promise<void>((resolve) => (this.probed = resolve));
     this.unlisten = this.db.listen(
       HEALTH_CHANNEL,
       (payload) => this.heard(payload),
       () => this.want(true),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const probing = (async () => {
-      for (let i = 0; i < PROBE_MS / 250 && this.probed; i++) {
-        await this.db.notify(HEALTH_CHANNEL, `${this.node} probe`);
-        await Promise.race([heard, new Promise((r) => (timer = setTimeout(r, 250)))]);
-        clearTimeout(timer);
-      }
-    })();
-    await probing.catch(() => undefined);
-    if (this.probed) this.logger?.warn('health notifications not heard yet; verdicts follow other nodes later');
-    this.probed = null;
+    if (!(await this.db.listening(LISTEN_MS)))
+      this.logger?.warn('health notifications not heard yet; verdicts follow other nodes once they are');
     const rows = await this.db.query<{ record: HealthRecord }>('SELECT record FROM health_records WHERE bad');
     for (const { record } of rows.rows) this.index.changed(undefined, record);
   }
@@ -115,12 +104,7 @@ export class PgVerdicts implements HealthVerdicts {
   private heard(payload: string): void {
     const space = payload.indexOf(' ');
     const [from, body] = [payload.slice(0, space), payload.slice(space + 1)];
-    if (from === this.node) {
-      if (body === 'probe') this.probed?.();
-      this.probed = null;
-      return;
-    }
-    if (body === 'probe') return;
+    if (from === this.node) return;
     if (body === RELOAD) return this.want(true);
     try {
       const paths = JSON.parse(body) as unknown;
