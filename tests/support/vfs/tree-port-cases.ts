@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TreeStore } from '../../../appliance/vfs/tree.port.js';
 import type { VfsNode } from '../../../appliance/vfs/types.js';
-import { VfsService } from '../../../appliance/vfs/vfs.service.js';
+import type { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { realisticLayout } from '../nzb/realistic-layouts.js';
 import { memoryArticles } from './memory.js';
 
