@@ -16,6 +16,7 @@ import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { memoryArticles } from '../../support/vfs/memory.js';
+import { treePortCases } from '../../support/vfs/tree-port-cases.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -342,4 +343,9 @@ test('an LMDB tree copied into PostgreSQL (spool migrate) is what a new node ser
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+treePortCases('PostgreSQL', async () => {
+  const n = await node(await server.createDatabase());
+  return { tree: n.tree, vfs: n.vfs, close: () => n.close() };
 });
