@@ -31,10 +31,11 @@ export function registerStreamsRoutes(
   );
   // WebDAV cuts the connection; FUSE answers the handle's reads with EIO. It closes as 'ended'.
   router.delete('/api/streams/:id', { access: 'admin' }, (ctx) => {
-    const id = ctx.params.id ?? '';
+    let id = ctx.params.id ?? '';
     const node = cluster ? nodeOfStreamId(id) : undefined;
-    if (node)
+    if (node && node !== cluster?.nodeId)
       throw new AppError('INVALID_PARAMETER', `Stream ${id} is served by node ${node}: end it on that node`, { node });
+    if (node) id = id.slice(node.length + 1); // this node's own, named with its node
     if (!/^\d+$/.test(id) || !handles.end(Number(id))) throw noSuchRecord(`No open stream ${id}`);
     return { id, message: `Stream ${id} ended` };
   });

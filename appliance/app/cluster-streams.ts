@@ -1,4 +1,4 @@
-import type { Clock } from '../clock/clock.js';
+import { systemClock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { PgDb } from '../store/pg/index.js';
 import { ClusterStreams } from '../streams/cluster-streams.js';
@@ -13,7 +13,6 @@ export function shareStreams(
   db: PgDb | undefined,
   nodeId: string,
   registry: Pick<StreamRegistry, 'list'>,
-  clock: Clock,
   logger: Logger,
 ): ClusterStreams | undefined {
   if (!db) return undefined;
@@ -21,7 +20,8 @@ export function shareStreams(
     nodeId,
     store: new PgClusterStreamsStore(db),
     local: () => registry.list(),
-    clock,
+    // real time, like the pool's metrics tick: a test's ManualClock moving hours ahead need not run thousands
+    clock: systemClock,
     logger,
   });
   cluster.start();

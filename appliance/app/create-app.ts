@@ -308,7 +308,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     }); // the Streams view (appliance/streams/)
     closers.push(streams.stop);
     // several nodes: each lists every node's open streams (shared through PostgreSQL)
-    const clusterStreams = shareStreams(stores.pg, nodeId, streams.registry, clock, logger.child('streams'));
+    const clusterStreams = shareStreams(stores.pg, nodeId, streams.registry, logger.child('streams'));
     if (clusterStreams) closers.push(() => clusterStreams.stop());
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;

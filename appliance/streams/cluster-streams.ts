@@ -65,6 +65,10 @@ export class ClusterStreams {
     this.timing = opts.timing ?? CLUSTER_STREAMS_TIMING;
   }
 
+  get nodeId(): string {
+    return this.opts.nodeId;
+  }
+
   start(): void {
     const { clock } = this.opts;
     const tick = () => {
