@@ -35,6 +35,7 @@ import { registerRoutes } from './routes.js';
 import { buildStreaming, type Streaming } from './streaming.js';
 import { wireStreamEvents } from './stream-events.js';
 import { buildPoolTraffic, wireStreamRegistry } from './streams.js';
+import { shareStreams } from './cluster-streams.js';
 import { playbackLoad } from './health-playback.js';
 import { httpSender, Notifier } from '../notify/index.js';
 import { wireNotifications } from './notifications.js';
@@ -306,6 +307,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streamCommands: (id) => pool.streamCommands(id),
     }); // the Streams view (appliance/streams/)
     closers.push(streams.stop);
+    // several nodes: each lists every node's open streams (shared through PostgreSQL)
+    const clusterStreams = shareStreams(stores.pg, nodeId, streams.registry, logger.child('streams'));
+    if (clusterStreams) closers.push(() => clusterStreams.stop());
     closers.push(wireMetrics(events, metrics));
     const repairer = opts.repairer ?? arrs.repair;
     closers.push(wireRepairEvents(events, repairStores, logger.child('repair')));
@@ -364,6 +368,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       health,
       metrics,
       streams: streams.registry,
+      clusterStreams,
       notifier,
       requestRestart: (force) => resolveRestart({ force }),
     });

@@ -28,6 +28,7 @@ import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { ClusterStreams } from '../streams/cluster-streams.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -46,6 +47,8 @@ export interface RouteServices {
   health: HealthDomain;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
+  /** Several nodes only: every node's open streams (app/cluster-streams.ts). */
+  clusterStreams?: ClusterStreams;
   notifier: Notifier;
   requestRestart(force: boolean): void;
 }
@@ -74,7 +77,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerArrsRoutes(router, s);
   registerHealthRoutes(router, s.health);
   registerMetricsRoutes(router, s);
-  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles });
+  registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
 }

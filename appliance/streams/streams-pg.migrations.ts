@@ -1,6 +1,7 @@
 import type { PgMigration } from '../store/pg/index.js';
 
-/** The Streams view's PostgreSQL schema (scope 'streams'; what the table holds: fetched-bytes-pg.store.ts). */
+/** The Streams view's PostgreSQL schema (scope 'streams'; what the tables hold: fetched-bytes-pg.store.ts,
+ * cluster-streams-pg.store.ts). */
 export const STREAMS_PG_MIGRATIONS: PgMigration[] = [
   {
     version: 1,
@@ -14,6 +15,18 @@ export const STREAMS_PG_MIGRATIONS: PgMigration[] = [
            scanner bigint NOT NULL,
            health bigint NOT NULL,
            import bigint NOT NULL)`,
+      );
+    },
+  },
+  {
+    version: 2,
+    description: "each node's open streams (cluster-streams-pg.store.ts)",
+    up: async (tx) => {
+      await tx.query(
+        `CREATE TABLE cluster_streams (
+           node text PRIMARY KEY,
+           streams jsonb NOT NULL,
+           at timestamptz NOT NULL)`,
       );
     },
   },

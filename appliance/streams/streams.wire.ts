@@ -37,7 +37,10 @@ export interface StreamClientInfo {
 }
 
 export interface StreamInfo {
+  /** Unique across nodes: another node's stream is `<node>:<its id>` (docs/streaming.md, "Several nodes"). */
   id: string;
+  /** Several nodes on PostgreSQL only: the node serving it (absent on a single node). */
+  node?: string;
   path: string;
   size: number;
   front: StreamFront;

@@ -1,7 +1,8 @@
 import type { Database } from 'lmdb';
 import type { Logger } from '../logging/logger.js';
 import type { PgTx } from '../store/pg/index.js';
-import { LmdbTreeStore } from './tree.store.js';
+import { isDeepStrictEqual } from 'node:util';
+import { keyOf, LmdbTreeStore } from './tree.store.js';
 import type { VfsNode } from './types.js';
 
 /** What one or more committed writes changed: the new record of each path and layout id, `null` where deleted. */
@@ -26,6 +27,8 @@ export interface ReplicaDatabases {
   meta: Database;
 }
 
+/** Paths a rebuild announces one by one at most (kernel cache dropped per path); past that, the root only. */
+const MAX_ANNOUNCED = 10_000;
 /** Log rows read per round of a catch-up, and keys fetched per query. */
 const LOG_BATCH = 500;
 const KEY_BATCH = 2_000;
@@ -133,7 +136,7 @@ export class TreeReplica {
         );
     }
     if (local !== state.databaseId) await this.tree.write(() => void this.dbs.meta.remove(DATABASE));
-    const paths = await this.rebuildNodes(q);
+    const { count: paths, changed } = await this.rebuildNodes(q);
     const ids = await this.rebuildLayouts(q);
     await this.tree.write(() => {
       void this.dbs.meta.put(DATABASE, state.databaseId);
@@ -145,11 +148,13 @@ export class TreeReplica {
       seq: state.head,
       ms: Date.now() - started,
     });
-    this.changed(['/']);
+    this.changed(changed.length > MAX_ANNOUNCED ? ['/'] : changed);
   }
 
-  private async rebuildNodes(q: PgTx): Promise<number> {
+  /** Upserts every node that differs, deletes what the tables lack; returns the count and the paths changed. */
+  private async rebuildNodes(q: PgTx): Promise<{ count: number; changed: string[] }> {
     const seen = new Set<string>();
+    const changed: string[] = [];
     for (let last = ''; ;) {
       const rows = (
         await q.query<{ path: string; node: VfsNode }>(
@@ -158,7 +163,9 @@ export class TreeReplica {
         )
       ).rows;
       if (rows.length === 0) break;
-      await this.tree.write(() => rows.forEach((r) => this.tree.put(r.node)));
+      const differ = rows.filter((r) => !isDeepStrictEqual(this.dbs.nodes.get(keyOf(r.path)), r.node));
+      if (differ.length) await this.tree.write(() => differ.forEach((r) => this.tree.put(r.node)));
+      differ.forEach((r) => changed.length <= MAX_ANNOUNCED && changed.push(r.path));
       rows.forEach((r) => seen.add(r.path));
       last = rows.at(-1)!.path;
     }
@@ -169,7 +176,8 @@ export class TreeReplica {
     }
     for (let i = 0; i < gone.length; i += KEY_BATCH)
       await this.tree.write(() => gone.slice(i, i + KEY_BATCH).forEach((p) => this.tree.delete(p)));
-    return seen.size;
+    changed.push(...gone.slice(0, MAX_ANNOUNCED + 1 - changed.length));
+    return { count: seen.size, changed };
   }
 
   private async rebuildLayouts(q: PgTx): Promise<number> {

@@ -9,6 +9,8 @@ import { isPackedLayout } from '../layout/index.js';
 import { realisticLayout } from '../../tests/support/nzb/realistic-layouts.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
+import { treePortCases } from '../../tests/support/vfs/tree-port-cases.js';
+import { VfsService } from './vfs.service.js';
 import type { VfsNode } from './types.js';
 
 const t = tempVfs();
@@ -144,4 +146,22 @@ test('layouts are stored packed, read back equal, and stay decoded while read un
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+treePortCases('LMDB', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-port-'));
+  const store = openStore({ rootPath: dir });
+  const tree = new LmdbTreeStore({
+    nodes: store.openDb('vfs-nodes'),
+    layouts: store.openDb('vfs-layouts'),
+    meta: store.openDb('vfs-meta'),
+  });
+  return {
+    tree,
+    vfs: new VfsService({ tree, sidecarDir: join(dir, 'sidecars') }),
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });

@@ -161,8 +161,10 @@ export class LmdbTreeStore implements TreeStore {
         this.layoutsWritten = null;
       }
     };
-    // Dropped again once committed: a listing or layout read while the commit was on its way still held the old one.
-    return this.db.nodes.transaction(run).finally(() => {
+    // A child transaction: an action that throws rolls back what it wrote (lmdb's plain async `transaction` would
+    // commit the writes made before the throw). Dropped again once committed: a listing or layout read while the
+    // commit was on its way still held the old one.
+    return this.db.nodes.childTransaction(run).finally(() => {
       touched.forEach((dir) => this.listings.drop(dir));
       layouts.forEach((id) => this.decoded.forget(id));
     });

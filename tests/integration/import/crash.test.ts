@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -10,42 +9,16 @@ import { stringify } from 'yaml';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davGet, davList, innProvider, sha256, upload, waitForItem, type QueueItem } from './support.js';
+import { SlowRelay } from '../../support/slow-relay.js';
 import { withTestImportDefaults } from '../../support/test-config.js';
 
 // The real server as a child process, killed with SIGKILL in the middle of an import, then started again on
 // the same data directory: the item must complete, once, with every file intact.
 let inn: InnServer;
-let proxy: net.Server;
-let delayMs = 40;
+/** A slow provider (each chunk from INN held 40 ms), so the import takes seconds. */
+let proxy: SlowRelay;
 let dataDir: string;
 let child: ChildProcess | undefined;
-
-/** A TCP relay to INN that holds each server->client chunk for `delayMs`: a slow provider, so the import takes seconds. */
-const relaySockets = new Set<net.Socket>();
-function slowRelay(target: number): Promise<net.Server> {
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      relaySockets.add(s);
-      s.once('close', () => relaySockets.delete(s));
-    }
-    client.pipe(upstream);
-    upstream.on('data', (chunk) => {
-      upstream.pause();
-      setTimeout(() => {
-        if (!client.destroyed) client.write(chunk);
-        upstream.resume();
-      }, delayMs);
-    });
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 function startChild(): Promise<{ proc: ChildProcess; baseUrl: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'appliance/main.ts'], {
@@ -80,9 +53,10 @@ function kill9(proc: ChildProcess): Promise<void> {
 
 before(async () => {
   inn = await ensureInn();
-  proxy = await slowRelay(inn.port);
+  proxy = new SlowRelay({ host: inn.host, port: inn.port }, 40);
+  await proxy.start();
   dataDir = mkdtempSync(join(tmpdir(), 'spool-crash-'));
-  const provider = { ...innProvider(inn, { max_connections: 2 }), port: (proxy.address() as net.AddressInfo).port };
+  const provider = { ...innProvider(inn, { max_connections: 2 }), port: proxy.port };
   writeFileSync(
     join(dataDir, 'config.yaml'),
     stringify(
@@ -96,8 +70,7 @@ before(async () => {
 });
 after(async () => {
   if (child) await kill9(child);
-  proxy?.close();
-  for (const s of relaySockets) s.destroy();
+  await proxy?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -118,7 +91,7 @@ test('kill -9 while processing, restart: the item completes once, nothing lost o
   assert.equal(seen.status, 'processing', 'the slow provider keeps the import running long enough to kill it');
   await kill9(first.proc);
 
-  delayMs = 0;
+  proxy.delayMs = 0;
   const second = await startChild();
   const done = await waitForItem(second.baseUrl, id, 60_000);
   assert.equal(done.status, 'completed', done.error_message ?? '');

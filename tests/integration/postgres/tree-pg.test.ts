@@ -16,6 +16,7 @@ import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { memoryArticles } from '../../support/vfs/memory.js';
+import { treePortCases } from '../../support/vfs/tree-port-cases.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -252,6 +253,20 @@ test('a node that was away past the pruned log, and a fresh node, are rebuilt fr
     assert.deepEqual(ids(b.local), ids(a.local), 'the dropped layout left the returning replica too');
     await a.vfs.mkdir('/later');
     await until(() => b.vfs.stat('/later') !== undefined && c!.vfs.stat('/later') !== undefined, 'rebuilt follow');
+
+    // A running node that missed writes whose log rows were pruned (no notification reached it) rebuilds when it
+    // next catches up, and announces the paths that differ so its kernel cache of them is dropped.
+    await a.db.query(`INSERT INTO vfs_nodes (path, parent, name, node) VALUES ('/quiet', '/', 'quiet', $1)`, [
+      JSON.stringify(file('/quiet')),
+    ]);
+    await a.db.query(`DELETE FROM vfs_nodes WHERE path = '/later'`);
+    await a.db.query(`INSERT INTO vfs_changes (paths, layouts) VALUES ('{}', '{}')`);
+    assert.ok((await a.tree.pruneLog(0, 0)) > 0);
+    b.heard.length = 0;
+    await b.tree.sync();
+    assert.ok(b.tree.get('/quiet'), 'the missed node arrived');
+    assert.equal(b.tree.get('/later'), undefined, 'the missed delete too');
+    assert.deepEqual([...b.heard].sort(), ['/later', '/quiet'], 'only what differs');
   } finally {
     await a.close();
     await b.close();
@@ -342,4 +357,9 @@ test('an LMDB tree copied into PostgreSQL (spool migrate) is what a new node ser
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+treePortCases('PostgreSQL', async () => {
+  const n = await node(await server.createDatabase());
+  return { tree: n.tree, vfs: n.vfs, close: () => n.close() };
 });

@@ -70,7 +70,10 @@ export function StreamsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [isAdmin],
   );
-  const openCols = useMemo(() => openColumns({ max, onEnd: askEnd }), [max, askEnd]);
+  // several nodes on one database: a Node column once more than one serves the streams listed
+  const nodes = new Set(list.data?.streams.map((s) => s.node)).size;
+  const showNode = nodes > 1;
+  const openCols = useMemo(() => openColumns({ max, onEnd: askEnd, showNode }), [max, askEnd, showNode]);
   const endedCols = useMemo(() => endedColumns(max), [max]);
   const today = todayOf(list.data?.bytes_by_class);
   const fetchedToday = list.data?.fetched_by_class[0];

@@ -68,10 +68,14 @@ function common<T extends StreamInfo>(h: typeof open | typeof ended, max: number
 
 export function openColumns(opts: {
   max: number;
-  /** Admins only: the End button (asks for confirmation). */
+  /** Admins only: the End button (asks for confirmation), on the streams of the node the console talks to. */
   onEnd?: (s: StreamInfo) => void;
+  /** Several nodes serve the streams listed: which one serves each. */
+  showNode?: boolean;
 }): ColumnDef<SelectableFeatures, StreamInfo>[] {
   const cols = common<StreamInfo>(open, opts.max);
+  if (opts.showNode)
+    cols.splice(1, 0, open.display({ id: 'node', header: 'Node', cell: ({ row }) => row.original.node ?? '' }));
   cols.push(
     open.display({
       id: 'buffered',
@@ -95,16 +99,18 @@ export function openColumns(opts: {
       open.display({
         id: 'actions',
         header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => (
-          <button
-            type="button"
-            className="btn btn--danger btn--sm"
-            onClick={() => onEnd(row.original)}
-            aria-label={`End stream of ${row.original.path}`}
-          >
-            End
-          </button>
-        ),
+        // another node's stream (`<node>:<id>`) is ended on that node
+        cell: ({ row }) =>
+          /^\d+$/.test(row.original.id) && (
+            <button
+              type="button"
+              className="btn btn--danger btn--sm"
+              onClick={() => onEnd(row.original)}
+              aria-label={`End stream of ${row.original.path}`}
+            >
+              End
+            </button>
+          ),
       }) as ColumnDef<SelectableFeatures, StreamInfo>,
     );
   return cols;
