@@ -11,6 +11,10 @@
  * SCALE_ARTICLE_FACTOR (default 0.1) scales every file's article count (1 = real posts: ~25 M articles per 10,000
  * files, which costs the store ~2.5 KB... per file to write); the per-article figures do not depend on it.
  * SCALE_FILES=1000000 runs the same at a million files. SCALE_KEEP=1 keeps the data dir.
+ *
+ * SCALE_STORES (default `lmdb`) picks the stores, e.g. `lmdb,postgres` (issue 25): the same library is built once
+ * per store and the listing figures are reported side by side with the PostgreSQL/LMDB ratio
+ * (bench/lib/scale-postgres.ts, bench/lib/scale-compare.ts); the other figures are LMDB's.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,21 +27,61 @@ import { estimatePass } from '../appliance/health/health.pass.js';
 import { startChildServer } from '../tests/support/child-server.js';
 import { cleanupOnSignal } from './lib/cleanup.js';
 import { startPatternServer } from './lib/pattern-nntp.js';
+import { compareTable } from './lib/scale-compare.js';
 import { figureHooks, ms, table, type Figure } from './lib/scale-figures.js';
-import { buildLibrary, openLibraryApp } from './lib/scale-library.js';
-import { importAll, lsP50, propfindP50, readThroughPool, rssMb, timed } from './lib/scale-measure.js';
+import { buildLibrary, openLibraryApp, type LibraryFacts } from './lib/scale-library.js';
+import { listingRows, measureListing, type Listing } from './lib/scale-listing.js';
+import { importAll, readThroughPool } from './lib/scale-measure.js';
+import { scaleOnPostgres } from './lib/scale-postgres.js';
 import { buildServer } from './lib/spool-server.js';
 
 const FILES = Number(process.env.SCALE_FILES ?? 100_000);
 const FACTOR = Number(process.env.SCALE_ARTICLE_FACTOR ?? 0.1);
-const IDLE_SECONDS = 15;
+const STORES = ['lmdb', 'postgres'] as const;
+
+/** SCALE_STORES: a comma-separated subset of `lmdb,postgres` (default `lmdb`); anything else stops the bench. */
+function storesWanted(): Set<(typeof STORES)[number]> {
+  const names = (process.env.SCALE_STORES ?? 'lmdb')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = names.filter((n) => !(STORES as readonly string[]).includes(n));
+  if (bad.length > 0 || names.length === 0)
+    throw new Error(`SCALE_STORES: ${bad.join(', ') || '(empty)'}: use a comma-separated list of lmdb, postgres`);
+  return new Set(names as (typeof STORES)[number][]);
+}
 
 export async function run(log: (m: string) => void): Promise<string> {
+  const stores = storesWanted();
   const builtMain = buildServer();
   const pattern = await startPatternServer();
+  const release = cleanupOnSignal(() => pattern.close());
+  try {
+    const lmdb = stores.has('lmdb') ? await runLmdb(builtMain, pattern, log) : null;
+    if (!stores.has('postgres')) return lmdb!.report;
+    const pg = await scaleOnPostgres({
+      builtMain,
+      plan: { files: FILES, articleFactor: FACTOR, seed: 24 },
+      config: (mountPath) => config(pattern.port, mountPath),
+      log,
+    });
+    return [lmdb?.report ?? '', '', '### Both stores: the listing figures', '', compareTable(lmdb, pg)].join('\n');
+  } finally {
+    release();
+    await pattern.close();
+  }
+}
+
+/** The bench on LMDB: every figure, and the listing figures for the comparison. */
+async function runLmdb(
+  builtMain: string,
+  pattern: Awaited<ReturnType<typeof startPatternServer>>,
+  log: (m: string) => void,
+): Promise<{ report: string; lib: LibraryFacts; listing: Listing }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-scale-'));
   const mountPath = mkdtempSync(path.join(tmpdir(), 'spool-scale-mnt-'));
-  const release = cleanupOnSignal(() => pattern.close());
+  let listing: Listing | undefined;
+  let lib: LibraryFacts | undefined;
   const rows: Figure[] = [];
   const add = (figure: string, value: string, target: string, pass: boolean | null) =>
     rows.push({ figure, value, target, pass });
@@ -45,7 +89,7 @@ export async function run(log: (m: string) => void): Promise<string> {
     writeFileSync(path.join(dataDir, 'config.yaml'), stringify(config(pattern.port, mountPath)));
     log(`building ${FILES} files (article factor ${FACTOR}) in ${dataDir}`);
     const app = await openLibraryApp(dataDir);
-    const lib = await buildLibrary(app, { files: FILES, articleFactor: FACTOR, seed: 24 }, log);
+    lib = await buildLibrary(app, { files: FILES, articleFactor: FACTOR, seed: 24 }, log);
     const layouts = app.store.openDb('vfs-layouts').getStats() as Record<string, number>;
     const storeFile = path.join(app.store.path, 'data.mdb');
     await app.stop();
@@ -82,30 +126,8 @@ export async function run(log: (m: string) => void): Promise<string> {
     const startMs = performance.now() - t0;
     const releaseSrv = cleanupOnSignal(() => srv.stop());
     try {
-      add('start to ready with the library in place', ms(startMs), 'under 5 s', startMs < 5000);
-      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-      const idle = rssMb(srv.pid);
-      add(
-        `idle RSS (${IDLE_SECONDS} s after ready): anonymous + LMDB and code pages mapped`,
-        `${idle.total.toFixed(0)} MiB (${idle.anon.toFixed(0)} + ${idle.file.toFixed(0)})`,
-        'under 300 MB',
-        idle.total * 1.048576 < 300,
-      );
-
-      const big = await propfindP50(srv, lib.bigFolder, 11);
-      add(
-        `PROPFIND Depth 1 of ${big.entries}-entry folder, p50 (first ${ms(big.first)})`,
-        ms(big.p50),
-        'under 150 ms',
-        big.p50 < 150,
-      );
-      const season = await propfindP50(srv, lib.seasonFolder, 101);
-      add(
-        `PROPFIND Depth 1 of ${season.entries}-entry folder, p50 (first ${ms(season.first)})`,
-        ms(season.p50),
-        'under 5 ms',
-        season.p50 < 5,
-      );
+      listing = await measureListing(srv, startMs, lib, mountPath);
+      rows.push(...listingRows(listing));
       const read = await readThroughPool(srv, lib.sampleFile, 16 * 768_000);
       add(
         'read of 12 MB of a file through the pool (WebDAV GET)',
@@ -113,17 +135,6 @@ export async function run(log: (m: string) => void): Promise<string> {
         '',
         null,
       );
-
-      await fetch(`${srv.baseUrl}/api/rclone/mount/start`, { method: 'POST' });
-      const ls = await lsP50(path.join(mountPath, lib.bigFolder), 5);
-      add(
-        `FUSE ls -l of the ${ls.lines - 1}-entry folder, p50 (first ${ms(ls.first)})`,
-        ms(ls.p50),
-        'under 300 ms',
-        ls.p50 < 300,
-      );
-      const find = timed('find', [path.join(mountPath, 'complete'), '-type', 'f']);
-      add(`FUSE find over all ${find.lines} files`, `${(find.ms / 1000).toFixed(1)} s`, 'under 10 s', find.ms < 10_000);
 
       const pack = Array.from({ length: 24 }, (_, e) => ({
         name: `Scale.Pack.S01E${String(e + 1).padStart(2, '0')}.1080p.WEB-DL.mkv`,
@@ -158,17 +169,16 @@ export async function run(log: (m: string) => void): Promise<string> {
       await srv.stop(60_000);
     }
   } finally {
-    release();
-    await pattern.close();
     if (!process.env.SCALE_KEEP) rmSync(dataDir, { recursive: true, force: true });
     rmSync(mountPath, { recursive: true, force: true });
   }
-  return [
+  const report = [
     `${FILES} files, article counts x${FACTOR} of real posts; the server is the built one under plain node, its`,
     'provider the pattern server on loopback; every figure measured from outside the server process.',
     '',
     table(rows),
   ].join('\n');
+  return { report, lib: lib!, listing: listing! };
 }
 
 function config(port: number, mountPath: string): Record<string, unknown> {

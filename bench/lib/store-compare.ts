@@ -100,7 +100,7 @@ async function measure(f: Fixture, main: string, side: Side, mnt: string): Promi
 }
 
 /** The node really ran on PostgreSQL (an LMDB fallback would compare LMDB with itself): it made the tree schema. */
-async function mustHoldTheTree(url: string): Promise<void> {
+export async function mustHoldTheTree(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {

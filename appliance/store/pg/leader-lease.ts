@@ -23,6 +23,13 @@ const KEEPALIVES =
   'SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3; SET tcp_user_timeout = 10000';
 
 /**
+ * A lease session that sends nothing for this long is ended by the server (`idle_session_timeout`, PostgreSQL 14+):
+ * a leader that hangs without dying (its process stopped, its event loop blocked) has a kernel that still answers
+ * keepalives, so only its silence frees the lock. Heartbeats (leader) and attempts (follower) come far more often.
+ */
+const SILENT_SESSION_MS = 15_000;
+
+/**
  * The leader lease (docs/architecture.md, "Several nodes"): a session advisory lock, `PG_LOCKS.leader`, held on a
  * connection of its own. A follower tries for it every `retryMs`; the leader runs `SELECT 1` on it every
  * `heartbeatMs`. Any error on that connection, or a heartbeat without an answer in time, demotes the node at once
@@ -124,6 +131,8 @@ export class LeaderLease {
     const client = await this.db.connect();
     try {
       await client.query(KEEPALIVES);
+      // older servers lack the setting: they keep only the keepalives
+      await client.query(`SET idle_session_timeout = ${SILENT_SESSION_MS}`).catch(() => undefined);
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;

@@ -109,3 +109,24 @@ test('killing the leader during an import hands the queue to the other node: eve
     }
   }
 });
+
+test('a leader that hangs without dying (SIGSTOP) loses the lease within 30 s; woken, it follows', async (t) => {
+  const url = await server.createDatabase();
+  const pair = [await startNode(inn, url, { via: 'env' }), await startNode(inn, url, { via: 'env' })];
+  nodes.push(...pair);
+  const leader = await eventually('a leader', () => leaderAmong(url, PG_LOCKS.leader, pair), 30_000);
+  const other = pair.find((n) => n !== leader)!;
+  // a stopped process's kernel still answers TCP keepalives: only the session's silence can free the lock
+  leader.proc.kill('SIGSTOP');
+  const stoppedAt = Date.now();
+  try {
+    await eventually('the other node leading', () => leaderAmong(url, PG_LOCKS.leader, [other]), 30_000);
+    t.diagnostic(`the other node led ${Date.now() - stoppedAt} ms after the leader stopped`);
+  } finally {
+    leader.proc.kill('SIGCONT');
+  }
+  await eventually('the woken node giving up the lead', async () =>
+    leader.output().includes('"msg":"leader lease lost"') ? true : undefined,
+  );
+  assert.equal(await leaderAmong(url, PG_LOCKS.leader, pair), other, 'one leader, the one that took over');
+});
