@@ -109,7 +109,9 @@ async function locateInstall(from: string, logger: Logger): Promise<{ dataDir: s
   const configPath = join(dataDir, 'config.yaml');
   if (!existsSync(configPath))
     throw new MigrateRefused(`${dataDir} is not a Spool data directory: it has no config.yaml`);
-  const config = await ConfigService.open({ dataDir, configPath, env: {}, logger });
+  const config = await ConfigService.open({ dataDir, configPath, env: {}, logger }).catch((err: unknown) => {
+    throw new MigrateRefused(err instanceof Error ? err.message : String(err));
+  });
   const rootPath = resolve(dataDir, config.get().metadata.root_path);
   if (!existsSync(join(rootPath, 'db', 'data.mdb')))
     throw new MigrateRefused(`${dataDir} has no LMDB store at ${join(rootPath, 'db')} (metadata.root_path)`);

@@ -12,7 +12,7 @@ import { useConfirm } from '../../components/useConfirm';
 import { formatBytes } from '../../lib/format';
 import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useLive, wantLiveTopic } from '../../lib/live';
-import { FETCH_CLASS_LABELS, todayOf } from './rules';
+import { FETCH_CLASS_LABELS, servedByNodes, todayOf } from './rules';
 import { endedColumns, openColumns } from './streamColumns';
 import { FETCH_CLASSES, READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
 import './streams.css';
@@ -71,8 +71,7 @@ export function StreamsPage() {
     [isAdmin],
   );
   // several nodes on one database: a Node column once more than one serves the streams listed
-  const nodes = new Set(list.data?.streams.map((s) => s.node)).size;
-  const showNode = nodes > 1;
+  const showNode = servedByNodes(list.data?.streams);
   const openCols = useMemo(() => openColumns({ max, onEnd: askEnd, showNode }), [max, askEnd, showNode]);
   const endedCols = useMemo(() => endedColumns(max), [max]);
   const today = todayOf(list.data?.bytes_by_class);

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   clientLabel,
+  endsHere,
   formatBuffered,
   formatServing,
   formatRate,
   formatRateVsBitrate,
   formatStalls,
   formatTtfb,
+  servedByNodes,
 } from './rules';
 
 test('the client is its address and user agent, or the FUSE reading process', () => {
@@ -46,4 +48,13 @@ test('connections and providers read as one cell', () => {
   );
   assert.equal(formatServing({ connections: 0, providers: ['news.a.example'] }), '0 · news.a.example');
   assert.equal(formatServing({ connections: null, providers: [] }), '–');
+});
+
+test("a Node column once more than one node serves the streams; End only on this node's", () => {
+  assert.equal(servedByNodes(undefined), false);
+  assert.equal(servedByNodes([{}, {}]), false, 'one node (LMDB): no node field at all');
+  assert.equal(servedByNodes([{ node: 'a' }, { node: 'a' }]), false);
+  assert.equal(servedByNodes([{ node: 'a' }, { node: 'b' }]), true);
+  assert.equal(endsHere({ id: '12' }), true);
+  assert.equal(endsHere({ id: 'node-b:12' }), false);
 });

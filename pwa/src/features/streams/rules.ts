@@ -55,3 +55,13 @@ export function formatServing(s: Pick<StreamInfo, 'connections' | 'providers'>):
   const parts = [s.connections === null ? '' : String(s.connections), s.providers.join(', ')].filter(Boolean);
   return parts.join(' · ') || '–';
 }
+
+/** Several nodes serve the streams listed (PostgreSQL): the open table then shows which one serves each. */
+export function servedByNodes(streams: Pick<StreamInfo, 'node'>[] | undefined): boolean {
+  return new Set((streams ?? []).map((s) => s.node)).size > 1;
+}
+
+/** Only the node the console talks to ends a stream: another node's id is `<node>:<id>` (docs/streaming.md). */
+export function endsHere(s: Pick<StreamInfo, 'id'>): boolean {
+  return /^\d+$/.test(s.id);
+}

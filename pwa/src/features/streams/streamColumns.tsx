@@ -4,6 +4,7 @@ import type { SelectableFeatures } from '../../components/SelectableTable';
 import { formatBytes, formatRelativeTime, shortenMiddle } from '../../lib/format';
 import {
   clientLabel,
+  endsHere,
   formatBuffered,
   formatRateVsBitrate,
   formatServing,
@@ -101,7 +102,7 @@ export function openColumns(opts: {
         header: () => <span className="sr-only">Actions</span>,
         // another node's stream (`<node>:<id>`) is ended on that node
         cell: ({ row }) =>
-          /^\d+$/.test(row.original.id) && (
+          endsHere(row.original) && (
             <button
               type="button"
               className="btn btn--danger btn--sm"
