@@ -4,6 +4,7 @@ import type { PgDb } from '../store/pg/index.js';
 import type { HealthVerdicts } from '../vfs/types.js';
 import type { HealthRecord } from './health.types.js';
 import { hasBadNews, VerdictIndex } from './health.verdicts.js';
+import type { RecordChange } from './health-store.base.js';
 
 /** The channel a commit that changed a verdict is announced on (docs/health.md, "One store"). */
 export const HEALTH_CHANNEL = 'spool_health';
@@ -14,7 +15,6 @@ const PAYLOAD_MAX = 7_500;
 const LISTEN_MS = 5_000;
 
 /** A record written by a commit: [before, after] (undefined: it was new / it is gone). */
-export type RecordChange = [HealthRecord | undefined, HealthRecord | undefined];
 
 /**
  * The VFS's verdicts on a node of a PostgreSQL store, answered from memory as on LMDB (a `VerdictIndex`). This

@@ -3,8 +3,9 @@ import type { Logger } from '../logging/logger.js';
 import { migratePg, PG_LOCKS, type PgDb, type PgTx } from '../store/pg/index.js';
 import { HEALTH_PG_MIGRATIONS } from './health-pg.migrations.js';
 import { columnsOf, INSERT_RECORD, listSql, UPDATE_RECORD } from './health-pg.sql.js';
-import { HEALTH_CHANNEL, PgVerdicts, type RecordChange } from './health-pg-verdicts.store.js';
-import type { HealthListQuery, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
+import { announceChanges, HealthStoreBase, type RecordChange } from './health-store.base.js';
+import { HEALTH_CHANNEL, PgVerdicts } from './health-pg-verdicts.store.js';
+import type { HealthListQuery, HealthStore, HealthWrite } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { PgRepairLedger } from './repair-ledger-pg.store.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
@@ -34,7 +35,7 @@ type Row = { record: HealthRecord };
  * an advisory lock on the path, so two nodes creating the same file make one record). The VFS's verdicts are in
  * memory on every node (health-pg-verdicts.store.ts), told of other nodes' commits by `spool_health`.
  */
-export class PgHealthStore implements HealthStore {
+export class PgHealthStore extends HealthStoreBase implements HealthStore {
   readonly verdicts: PgVerdicts;
   readonly ledger: PgRepairLedger;
 
@@ -43,6 +44,7 @@ export class PgHealthStore implements HealthStore {
     private readonly events?: EventSink<SpoolEvents>,
     logger?: Logger,
   ) {
+    super();
     this.verdicts = new PgVerdicts(db, logger);
     this.ledger = new PgRepairLedger(db);
   }
@@ -187,30 +189,8 @@ export class PgHealthStore implements HealthStore {
       return { results, changes };
     });
     this.verdicts.committed(changes);
-    const tell = this.events?.hasListeners('health.record.changed') ? this.events : undefined;
-    for (const [before, after] of changes) {
-      const r = (after ?? before)!;
-      const change = !before ? 'created' : !after ? 'removed' : 'updated';
-      tell?.emit('health.record.changed', { id: r.id, path: r.path, change, status: r.status });
-    }
+    announceChanges(this.events, changes);
     return results;
-  }
-
-  async upsert(path: string, create: () => NewHealthRecord, change: (r: HealthRecord) => HealthRecord) {
-    const [r] = await this.commit([{ op: 'upsert', path, create, change }]);
-    return r!;
-  }
-
-  async update(id: number, change: (r: HealthRecord) => HealthRecord | null) {
-    return (await this.commit([{ op: 'update', id, change }]))[0];
-  }
-
-  async remove(id: number) {
-    return (await this.commit([{ op: 'remove', id }]))[0];
-  }
-
-  async rename(id: number, path: string): Promise<void> {
-    await this.commit([{ op: 'rename', id, path }]);
   }
 
   /** One write inside the transaction of `commit`. */

@@ -1,8 +1,9 @@
 import type { EventSink, SpoolEvents } from '../events/index.js';
 import { migrate, type Database, type Key, type Store } from '../store/index.js';
 import { healthMigrations } from './health.migrations.js';
-import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite, NewHealthRecord } from './health.port.js';
+import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
+import { announceChanges, HealthStoreBase } from './health-store.base.js';
 import { hasBadNews, VerdictIndex } from './health.verdicts.js';
 import { LmdbRepairLedger } from './repair-ledger.store.js';
 import type { RepairLedger } from './repair.types.js';
@@ -51,7 +52,7 @@ const TIERS = [0, 1, 2] as const;
  *   ['t', 'articles'|'measured'] -> n    articles of the files whose count a check learned, and those files
  * Every commit is one write transaction over both databases; after it the in-memory verdicts follow (`commit`).
  */
-export class LmdbHealthStore implements HealthStore {
+export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
   readonly verdicts = new VerdictIndex();
@@ -63,6 +64,7 @@ export class LmdbHealthStore implements HealthStore {
     store: Store,
     private readonly events?: EventSink<SpoolEvents>,
   ) {
+    super();
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
     this.ledger = new LmdbRepairLedger(store);
@@ -190,31 +192,9 @@ export class LmdbHealthStore implements HealthStore {
         }
       }),
     );
-    const tell = this.events?.hasListeners('health.record.changed') ? this.events : undefined;
-    for (const [before, after] of changes) {
-      this.verdicts.changed(before, after);
-      const r = (after ?? before)!;
-      const change = !before ? 'created' : !after ? 'removed' : 'updated';
-      tell?.emit('health.record.changed', { id: r.id, path: r.path, change, status: r.status });
-    }
+    for (const [before, after] of changes) this.verdicts.changed(before, after);
+    announceChanges(this.events, changes);
     return results;
-  }
-
-  async upsert(path: string, create: () => NewHealthRecord, change: (r: HealthRecord) => HealthRecord) {
-    const [r] = await this.commit([{ op: 'upsert', path, create, change }]);
-    return r!;
-  }
-
-  async update(id: number, change: (r: HealthRecord) => HealthRecord | null) {
-    return (await this.commit([{ op: 'update', id, change }]))[0];
-  }
-
-  async remove(id: number) {
-    return (await this.commit([{ op: 'remove', id }]))[0];
-  }
-
-  async rename(id: number, path: string): Promise<void> {
-    await this.commit([{ op: 'rename', id, path }]);
   }
 
   async list(q: HealthListQuery): Promise<{ items: HealthRecord[]; total: number }> {

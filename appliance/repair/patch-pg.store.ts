@@ -4,7 +4,7 @@ import { PG_LOCKS, type PgDb } from '../store/pg/index.js';
 import { PgPatchBlobs } from './patch-pg-blobs.store.js';
 import { PgPatchIndex } from './patch-pg-index.store.js';
 import { pgPatchWriter } from './patch-pg-writer.js';
-import { coversSpan, mergePatch, movedPath, planBlob, spansOf } from './patch-ranges.js';
+import { addPieces, coversSpan, mergePatch, movedPath, planBlob, spansOf } from './patch-ranges.js';
 import type { FilePatches, PatchPiece, PatchStore, PatchWriter } from './repair.port.js';
 
 export interface PgPatchStoreOptions {
@@ -81,20 +81,8 @@ export class PgPatchStore implements PatchStore {
     return this.index.values();
   }
 
-  async add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void> {
-    if (pieces.length === 0) return;
-    const w = await this.open(
-      layoutId,
-      path,
-      pieces.map((p) => ({ start: p.start, end: p.start + p.data.length })),
-    );
-    try {
-      for (const piece of pieces) await w.write(piece.start, piece.data);
-    } catch (err) {
-      await w.abort();
-      throw err;
-    }
-    await w.commit();
+  add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void> {
+    return addPieces(this, layoutId, path, pieces);
   }
 
   async open(layoutId: string, path: string, wanted: readonly { start: number; end: number }[]): Promise<PatchWriter> {

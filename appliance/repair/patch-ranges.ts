@@ -1,4 +1,4 @@
-import type { FilePatches, PatchRange } from './repair.port.js';
+import type { FilePatches, PatchPiece, PatchRange, PatchStore } from './repair.port.js';
 
 /**
  * What every patch store does the same way (docs/health.md "PAR2 repair"), whatever holds the bytes: where a
@@ -99,4 +99,26 @@ export function firstGap(
     if (at < r.end) return { start: at, end: r.end };
   }
   return null;
+}
+
+/** `PatchStore.add` on any store: one writer for the pieces' ranges, every piece written, then committed (or aborted). */
+export async function addPieces(
+  store: Pick<PatchStore, 'open'>,
+  layoutId: string,
+  path: string,
+  pieces: readonly PatchPiece[],
+): Promise<void> {
+  if (pieces.length === 0) return;
+  const w = await store.open(
+    layoutId,
+    path,
+    pieces.map((p) => ({ start: p.start, end: p.start + p.data.length })),
+  );
+  try {
+    for (const piece of pieces) await w.write(piece.start, piece.data);
+  } catch (err) {
+    await w.abort();
+    throw err;
+  }
+  await w.commit();
 }

@@ -3,7 +3,17 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/index.js';
-import { coversSpan, firstGap, isUnder, mergePatch, movedPath, planBlob, rangeOf, spansOf } from './patch-ranges.js';
+import {
+  addPieces,
+  coversSpan,
+  firstGap,
+  isUnder,
+  mergePatch,
+  movedPath,
+  planBlob,
+  rangeOf,
+  spansOf,
+} from './patch-ranges.js';
 import type { FilePatches, PatchPiece, PatchRange, PatchStore, PatchWriter } from './repair.port.js';
 
 /**
@@ -65,20 +75,8 @@ export class DiskPatchStore implements PatchStore {
     return [...this.byLayout.values()];
   }
 
-  async add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void> {
-    if (pieces.length === 0) return;
-    const w = await this.open(
-      layoutId,
-      path,
-      pieces.map((p) => ({ start: p.start, end: p.start + p.data.length })),
-    );
-    try {
-      for (const piece of pieces) await w.write(piece.start, piece.data);
-    } catch (err) {
-      await w.abort();
-      throw err;
-    }
-    await w.commit();
+  add(layoutId: string, path: string, pieces: readonly PatchPiece[]): Promise<void> {
+    return addPieces(this, layoutId, path, pieces);
   }
 
   async open(layoutId: string, path: string, wanted: readonly { start: number; end: number }[]): Promise<PatchWriter> {
