@@ -43,6 +43,8 @@ export class PgPatchStore implements PatchStore {
   static async open(db: PgDb, logger: Logger, opts: PgPatchStoreOptions = {}): Promise<PgPatchStore> {
     const store = new PgPatchStore(db, logger, opts.reloadMs ?? 5 * 60_000);
     try {
+      // Listening before the first read: a patch committed after the read is always heard (PgDb.listening).
+      if (!(await db.listening())) logger.warn("patch notifications not up yet; other nodes' patches follow later");
       await store.index.reload();
       const swept = await store.blobs.sweep(opts.pendingGraceMs ?? 6 * 3_600_000);
       if (swept > 0) logger.info('swept patch blobs a stopped repair left uncommitted', { blobs: swept });
