@@ -1,5 +1,6 @@
 import { parentOf } from './path.js';
 import type { FileLayout, VfsNode } from './types.js';
+import { subtreeOf } from './subtree.js';
 
 /** The reads of the tree a write reads through (the node's replica, tree-pg.store.ts). */
 export interface TreeReads {
@@ -42,14 +43,7 @@ export class TreeOverlay {
   }
 
   subtree(path: string): VfsNode[] {
-    const node = this.get(path);
-    if (!node) return [];
-    const out: VfsNode[] = [node];
-    for (let i = 0; i < out.length; i++) {
-      const n = out[i] as VfsNode;
-      if (n.type === 'directory') out.push(...this.children(n.path));
-    }
-    return path === '/' ? out.slice(1) : out;
+    return subtreeOf(this, path);
   }
 
   layout(id: string): FileLayout | undefined {

@@ -5,6 +5,7 @@ import { ListingCache } from './listing-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
+import { subtreeOf } from './subtree.js';
 
 /** The LMDB databases the tree lives in. `store.openDb('vfs-nodes')` and `store.openDb('vfs-layouts')` in the app. */
 export interface VfsDatabases {
@@ -58,14 +59,7 @@ export class LmdbTreeStore implements TreeStore {
 
   /** Every node at or below `path`, parents before children. */
   subtree(path: string): VfsNode[] {
-    const node = this.get(path);
-    if (!node) return [];
-    const out: VfsNode[] = [node];
-    for (let i = 0; i < out.length; i++) {
-      const n = out[i] as VfsNode;
-      if (n.type === 'directory') out.push(...this.children(n.path));
-    }
-    return path === '/' ? out.slice(1) : out;
+    return subtreeOf(this, path);
   }
 
   /** Must run inside a transaction (see `write`). */
