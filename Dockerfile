@@ -3,10 +3,10 @@
 #   docker build -t spool .
 # Building needs the npm registry (Node itself comes from its node-linux-<arch> package) and, for s6-overlay,
 # GitHub releases. Where the official bases or GitHub cannot be reached (the project's CI), two build arguments
-# switch to what can: DEBIAN_BASE=<a Debian bookworm rootfs image> and SUPERVISOR=debian-s6 (.ci/image-test.mjs).
+# switch to what can: DEBIAN_BASE=<a Debian bookworm rootfs image> and SUPERVISOR=debian-s6 (scripts/image.mjs does so in CI).
 # See docs/deployment.md for running it (volumes, FUSE flags, PUID/PGID, read-only root).
 
-# A Debian 12 image: debian:bookworm-slim, or an mmdebstrap rootfs imported with `podman import` (scripts/image).
+# A Debian 12 image: debian:bookworm-slim, or an mmdebstrap rootfs imported with `podman import` (scripts/image.mjs).
 ARG DEBIAN_BASE=docker.io/library/debian:bookworm-slim
 
 # ---- build: Node and npm from the npm registry, the native addons (yencode, lmdb, our FUSE 3, TCP options and
@@ -95,7 +95,8 @@ RUN set -eu; \
       /usr/share/doc/* /usr/share/man/* /usr/share/locale/* /usr/share/info/*; \
     sed -i 's/^#\s*user_allow_other/user_allow_other/' /etc/fuse.conf; \
     grep -q '^user_allow_other' /etc/fuse.conf; \
-    useradd --uid 911 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin abc
+    useradd --uid 911 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin abc; \
+    mkdir -p /config /mnt/spool
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 COPY --from=s6 /s6root/ /
 COPY deploy/image/init /usr/local/lib/spool/debian-s6-init
