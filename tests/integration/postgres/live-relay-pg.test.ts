@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { forwardLiveEvents, type LivePublisher } from '../../../appliance/app/live.js';
-import { LIVE_CHANNEL, relayLiveEvents } from '../../../appliance/app/live-relay.js';
+import { LIVE_CHANNEL, relayLiveEvents } from '../../../appliance/app/cluster/live-relay.js';
 import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../../../appliance/events/live.wire.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
