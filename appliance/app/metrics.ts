@@ -20,7 +20,7 @@ export interface MetricsParts {
   clock: Pick<Clock, 'now'>;
   /** The Streams view (appliance/streams/): each stream's reader class. */
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
-  /** Whether this node leads (app/leadership.ts); absent: it does (one node). */
+  /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
 

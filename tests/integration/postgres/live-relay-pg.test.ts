@@ -8,7 +8,7 @@ import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
-// Two nodes' relays on one real PostgreSQL (app/live-relay.ts): what a console connected to B sees of A.
+// Two nodes' relays on one real PostgreSQL (app/cluster/live-relay.ts): what a console connected to B sees of A.
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
