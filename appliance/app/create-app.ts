@@ -21,7 +21,8 @@ import type { Store } from '../store/index.js';
 import { poolArticleSource } from '../vfs/pool-source.js';
 import { createArrs, type ArrsDomain } from '../arrs/index.js';
 import { wireArticleFailures } from './article-failures.js';
-import { createHealth, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth, type HealthDomain } from '../health/index.js';
+import { ArrRepairService, type FileRepairer } from '../repair/index.js';
 import { wireHealthEvents } from './health-events.js';
 import { buildPar2Repair, wireRepairEvents } from './repair.js';
 import { wireRepairHistory } from './repair-history.js';
@@ -60,7 +61,7 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
-  /** Replaces the arrs' repair (tests of the repair loop); by default the arrs domain's service. */
+  /** Replaces the arr repair (tests of the repair loop); by default repair/arr-repair.service.ts. */
   repairer?: FileRepairer;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
@@ -91,11 +92,13 @@ export interface SpoolApp {
   readonly streaming: Streaming;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
-  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  /** Radarr/Sonarr: the connection test. */
   readonly arrs: ArrsDomain;
+  /** Repair (appliance/repair): `arr` asks the arr that owns a broken file to replace it. */
+  readonly repair: { readonly arr: FileRepairer };
   /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
   readonly sabnzbd: SabnzbdDomain;
-  /** File health: records, checks, repair through arrs.repair. */
+  /** File health: records, checks, and the repair loop (PAR2, then repair.arr). */
   readonly health: HealthDomain;
   /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
   readonly events: EventBus<SpoolEvents>;
@@ -299,7 +302,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       events,
     });
     closers.push(() => sabnzbd.close());
-    const arrs = createArrs({ config, logger });
+    const arrs = createArrs({ config });
     // the live view of streams: every WebDAV and FUSE read handle on the bus (stream.opened / progress / closed)
     closers.push(wireStreamEvents(streaming.handles, events));
     const streams = wireStreamRegistry(events, streaming.handles, clock, {
@@ -311,7 +314,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const clusterStreams = shareStreams(stores.pg, nodeId, streams.registry, logger.child('streams'));
     if (clusterStreams) closers.push(() => clusterStreams.stop());
     closers.push(wireMetrics(events, metrics));
-    const repairer = opts.repairer ?? arrs.repair;
+    const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     closers.push(wireRepairEvents(events, repairStores, logger.child('repair')));
     const health = createHealth({
       par2: () => par2,
@@ -411,6 +414,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       streaming,
       importer,
       arrs,
+      repair: { arr: repairer },
       sabnzbd,
       health,
       events,
