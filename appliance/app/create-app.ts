@@ -6,6 +6,7 @@ import { systemClock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
 import { Front } from '../http/front.js';
 import { createLogger, type Logger } from '../logging/logger.js';
+import { ArrRepairService } from '../repair/index.js';
 import { createAuth } from './auth.js';
 import { createBackground, createLeadership } from './cluster/background.js';
 import { nodeIdOf } from './cluster/node-id.js';
@@ -70,12 +71,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const streaming = life.take(createStreaming(core, pool, opts.fuseReadAheadKb));
     const par2 = life.take(createRepair(core, streaming.vfs, pool));
     const importer = life.take(createImporter(core, streaming.vfs, pool, par2));
-    const arrs = createArrs({ config, logger });
+    const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
-    const repairer = opts.repairer ?? arrs.repair;
+    const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const health = life.take(createHealth(core, healthParts));
     life.take(createBackground(core, leadership, importer, health));
@@ -91,7 +92,19 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
         { version, staticDir },
       ),
     );
-    const built = { ...routed, config, stores, nodeId, leadership, events, logger, clock, version, ...web };
+    const built = {
+      ...routed,
+      repair: { arr: repairer },
+      config,
+      stores,
+      nodeId,
+      leadership,
+      events,
+      logger,
+      clock,
+      version,
+      ...web,
+    };
     return runningApp({ ...built, restartRequested: restart.requested }, life, opts.drainTimeoutMs);
   } catch (err) {
     await life.stopAll();

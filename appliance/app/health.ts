@@ -1,7 +1,7 @@
 import type { ArticleClient } from '../articles/index.js';
-import { createHealth as createHealthDomain, type FileRepairer, type HealthDomain } from '../health/index.js';
+import { createHealth as createHealthDomain, type HealthDomain } from '../health/index.js';
 import type { NntpPool } from '../nntp/index.js';
-import type { Par2RepairService } from '../repair/index.js';
+import type { FileRepairer, Par2RepairService } from '../repair/index.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { wireArticleFailures } from './article-failures.js';

@@ -3,7 +3,8 @@ import type { ArrsDomain } from '../arrs/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
-import type { FileRepairer, HealthDomain } from '../health/index.js';
+import type { HealthDomain } from '../health/index.js';
+import type { FileRepairer } from '../repair/index.js';
 import type { UwsHandler } from '../http/front.js';
 import type { InflightCounter } from '../http/inflight.js';
 import type { LiveEndpoint } from '../http/live.js';
@@ -33,7 +34,7 @@ export interface AppOptions {
   drainTimeoutMs?: number;
   /** Time for every domain (default the real clock); tests pass a fake one to move time by hand. */
   clock?: Clock;
-  /** Replaces the arrs' repair (tests of the repair loop); by default the arrs domain's service. */
+  /** Replaces the arr repair (tests of the repair loop); by default repair/arr-repair.service.ts. */
   repairer?: FileRepairer;
   /** Kernel read-ahead for the FUSE mount in KiB (main.ts: SPOOL_FUSE_READ_AHEAD_KB); 0 = the kernel's default. */
   fuseReadAheadKb?: number;
@@ -64,11 +65,13 @@ export interface SpoolApp {
   readonly streaming: Streaming;
   /** The import queue, runner and directory scan. */
   readonly importer: ImporterDomain;
-  /** Radarr/Sonarr: the connection test and the repair of broken files (arrs.repair). */
+  /** Radarr/Sonarr: the connection test. */
   readonly arrs: ArrsDomain;
+  /** Repair (appliance/repair): `arr` asks the arr that owns a broken file to replace it. */
+  readonly repair: { readonly arr: FileRepairer };
   /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
   readonly sabnzbd: SabnzbdDomain;
-  /** File health: records, checks, repair through arrs.repair. */
+  /** File health: records, checks, and the repair loop (PAR2, then repair.arr). */
   readonly health: HealthDomain;
   /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
   readonly events: EventBus<SpoolEvents>;
