@@ -415,7 +415,8 @@ export class NntpPool {
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
     const tripped = recordFailure(r, p, raw, this.stats, this.o, this.options.logger, this.clock.now());
-    if (tripped) this.liveness.down(p, raw instanceof NntpError && raw.kind === 'auth' ? 'auth_failed' : 'breaker_opened');
+    if (tripped)
+      this.liveness.down(p, raw instanceof NntpError && raw.kind === 'auth' ? 'auth_failed' : 'breaker_opened');
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));
