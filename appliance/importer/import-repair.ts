@@ -1,6 +1,7 @@
 import type { ProbeFinding } from '../articles/index.js';
 import { describeMissing } from '../articles/index.js';
 import type { FileLayout } from '../layout/index.js';
+import type { Par2Outcome } from '../repair/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import { ImportError, nonRetryableError } from './import-errors.js';
 
@@ -9,12 +10,6 @@ export interface ByteRange {
   start: number;
   end: number;
 }
-
-/** What a PAR2 repair came to (appliance/repair Par2RepairService returns these). */
-export type ImportRepairOutcome =
-  | { kind: 'repaired'; slices: number; bytes: number; paths: string[] }
-  | { kind: 'not_coverable'; reason: string }
-  | { kind: 'unreachable'; reason: string };
 
 /** The repair domain's PAR2 repair, as the importer uses it (docs/import.md "Repair at import"). */
 export interface ImportRepairer {
@@ -25,7 +20,7 @@ export interface ImportRepairer {
     path: string,
     signal: AbortSignal,
     knownBad: (path: string) => Promise<ByteRange[]>,
-  ): Promise<ImportRepairOutcome>;
+  ): Promise<Par2Outcome>;
 }
 
 /** The part of the VFS a repair at import reads and, on failure, cleans up (VfsService satisfies it). */
