@@ -43,7 +43,7 @@ export interface HealthDeps {
   playback?: () => PlaybackLoad;
   /**
    * false: the worker (checks and repairs) waits for `worker.start()`; the app starts it only on the node that leads
-   * (app/leadership.ts). Default true: it starts once start's reconcile is done.
+   * (app/cluster/leadership.ts). Default true: it starts once start's reconcile is done.
    */
   startWorker?: boolean;
 }

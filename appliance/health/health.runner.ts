@@ -81,7 +81,7 @@ export class HealthRunner {
 
   constructor(private readonly d: RunnerDeps) {}
 
-  /** Starts the worker, again after a stop too (the node leads again: app/leadership.ts). */
+  /** Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). */
   start(): void {
     this.running = true;
     this.stopped = false;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { memoryLogger } from '../logging/logger.js';
+import { memoryLogger } from '../../logging/logger.js';
 import { ALWAYS_LEADER, gateWork, type BackgroundWork, type Leadership, type NodeRole } from './leadership.js';
 
 /** A lease moved by hand. */
