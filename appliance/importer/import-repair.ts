@@ -16,11 +16,7 @@ export interface ImportRepairer {
   /** health.par2_patch_max_mb above 0. */
   readonly enabled: boolean;
   /** Rebuilds the file's missing slices; `knownBad` names the bytes found missing so far (the solve finds the rest). */
-  repair(
-    path: string,
-    signal: AbortSignal,
-    knownBad: (path: string) => Promise<ByteRange[]>,
-  ): Promise<Par2Outcome>;
+  repair(path: string, signal: AbortSignal, knownBad: (path: string) => Promise<ByteRange[]>): Promise<Par2Outcome>;
 }
 
 /** The part of the VFS a repair at import reads and, on failure, cleans up (VfsService satisfies it). */
