@@ -12,4 +12,3 @@ export const rcloneApi = {
   test: (payload: RcTestBody) => api.post<RcTestResult>('/rclone/test', payload),
 };
 
-export const mountStatusKey = ['rclone', 'mount', 'status'] as const;
