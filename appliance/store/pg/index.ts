@@ -2,3 +2,4 @@ export { openPgDb, maskUrl, PG_LOCKS, type PgDb, type PgTx, type TxOptions, type
 export { migratePg, type PgMigration } from './pg-migrations.js';
 export type { CopyReport, CopyToPg } from './copy.js';
 export { LeaderLease, type LeaderLeaseOptions, type LeaseRole } from './leader-lease.js';
+export { LeaderFence, type LeaderTerm } from './leader-fence.js';
