@@ -3,7 +3,15 @@ import { join, resolve } from 'node:path';
 import { ConfigService } from '../config/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
-import { maskUrl, migratePg, openPgDb, type CopyReport, type PgDb, type PgMigration } from '../store/pg/index.js';
+import {
+  firstTableWithRows,
+  maskUrl,
+  migratePg,
+  openPgDb,
+  type CopyReport,
+  type PgDb,
+  type PgMigration,
+} from '../store/pg/index.js';
 
 /** What one domain's copy gets: the LMDB environment, the migrated database, the data dir (patch files live there). */
 export interface CopyContext {
@@ -120,15 +128,10 @@ async function locateInstall(from: string, logger: Logger): Promise<{ dataDir: s
 
 /** Refuses a database in which any table but the schema versions holds a row: the copy never merges libraries. */
 async function refuseNonEmpty(db: PgDb, url: string): Promise<void> {
-  const tables = await db.query<{ name: string }>(
-    `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'spool_schema'`,
-  );
-  for (const { name } of tables.rows) {
-    const rows = await db.query(`SELECT 1 FROM ${name} LIMIT 1`);
-    if (rows.rowCount)
-      throw new MigrateRefused(
-        `The database ${maskUrl(url)} is not empty (table ${name} has rows). spool migrate copies into an empty ` +
-          'database only: create a new one (CREATE DATABASE) or drop this one, then run it again.',
-      );
-  }
+  const name = await firstTableWithRows(db);
+  if (name)
+    throw new MigrateRefused(
+      `The database ${maskUrl(url)} is not empty (table ${name} has rows). spool migrate copies into an empty ` +
+        'database only: create a new one (CREATE DATABASE) or drop this one, then run it again.',
+    );
 }

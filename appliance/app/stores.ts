@@ -26,7 +26,7 @@ export interface OpenStoresOptions {
   logger: Logger;
   /** SPOOL_DATABASE_URL (main.ts): wins over `metadata.database_url`. */
   databaseUrl?: string;
-  /** This node's name (app/node-id.ts), shown in pg_stat_activity. */
+  /** This node's name (app/cluster/node-id.ts), shown in pg_stat_activity. */
   nodeId?: string;
 }
 

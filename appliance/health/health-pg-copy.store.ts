@@ -7,7 +7,12 @@ import { PgHealthStore } from './health-pg.store.js';
 import { healthMigrations } from './health.migrations.js';
 import { LmdbHealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
-import { BRAKE_RELEASED, type BrakeState, type BrokenRelease, type RepairHistoryEntry } from './repair.types.js';
+import {
+  BRAKE_RELEASED,
+  type BrakeState,
+  type BrokenRelease,
+  type RepairHistoryEntry,
+} from '../repair/repair-ledger.port.js';
 
 const BATCH = 500;
 

@@ -12,8 +12,8 @@ import { recheckDelayMs, retryDelayMs, tierOf, type AgeTiers } from './health.sc
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { layoutFingerprint } from '../layout/index.js';
-import type { RepairBrake } from './repair.brake.js';
-import type { RepairLoop } from './repair.loop.js';
+import type { RepairBrake } from '../repair/repair.brake.js';
+import type { RepairLoop } from '../repair/repair.loop.js';
 
 /** The part of the VFS a check needs (VfsService satisfies it). */
 export interface HealthFiles {
@@ -84,7 +84,7 @@ export class HealthRunner {
   constructor(private readonly d: RunnerDeps) {}
 
   /**
-   * Starts the worker, again after a stop too (the node leads again: app/leadership.ts). Its cycles run in the async
+   * Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). Its cycles run in the async
    * context `start` was called in, whoever wakes it (on several nodes, the leader's term, whose writes are fenced).
    */
   start(): void {

@@ -100,7 +100,7 @@ export class ImportRunner {
 
   /**
    * Stops claiming, aborts imports in progress and waits for them to put their items back. `handOver`: this node no
-   * longer leads (app/leadership.ts); the items of imports cut short are left as they are, for the new leader's
+   * longer leads (app/cluster/leadership.ts); the items of imports cut short are left as they are, for the new leader's
    * `recover` at its start, so nothing this node writes late can undo that leader's claim.
    */
   async stop(opts: { handOver?: boolean } = {}): Promise<void> {

@@ -8,7 +8,7 @@ import { migratePg } from './pg-migrations.js';
 export type LeaseRole = 'leader' | 'follower';
 
 export interface LeaderLeaseOptions {
-  /** This node's name in the logs (app/node-id.ts). */
+  /** This node's name in the logs (app/cluster/node-id.ts). */
   nodeId: string;
   logger: Logger;
   /** How often a follower tries to take the lease (ms). */

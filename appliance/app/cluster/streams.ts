@@ -1,9 +1,9 @@
-import { systemClock } from '../clock/clock.js';
-import type { Logger } from '../logging/logger.js';
-import type { PgDb } from '../store/pg/index.js';
-import { ClusterStreams } from '../streams/cluster-streams.js';
-import { PgClusterStreamsStore } from '../streams/cluster-streams-pg.store.js';
-import type { StreamRegistry } from '../streams/stream-registry.js';
+import { systemClock } from '../../clock/clock.js';
+import type { Logger } from '../../logging/logger.js';
+import type { PgDb } from '../../store/pg/index.js';
+import { ClusterStreams } from '../../streams/cluster-streams.js';
+import { PgClusterStreamsStore } from '../../streams/cluster-streams-pg.store.js';
+import type { StreamRegistry } from '../../streams/stream-registry.js';
 
 /**
  * Several nodes on PostgreSQL: this node shares its open streams with the others and its Streams view lists every

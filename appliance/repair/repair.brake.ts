@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { EventSink, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
-import { BRAKE_RELEASED, type BrakeState, type RepairLedger } from './repair.types.js';
+import { BRAKE_RELEASED, type BrakeState, type RepairLedger } from './repair-ledger.port.js';
 
 /** Fewer checks than this in the window never engage the brake (one bad file out of two is not a wave). */
 export const BRAKE_MIN_FILES = 10;

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock/clock.js';
 import type { RepairEvent } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { HealthStore } from './health.port.js';
-import type { HealthRecord } from './health.types.js';
-import type { RepairBrakeJson, RepairHistoryJson } from './health.wire.js';
+import type { HealthStore } from '../health/health.port.js';
+import type { HealthRecord } from '../health/health.types.js';
+import type { RepairBrakeJson, RepairHistoryJson } from '../health/health.wire.js';
 import type { BrakeSettings, RepairBrake } from './repair.brake.js';
-import type { BrokenRelease, RepairHistoryEntry, RepairResult } from './repair.types.js';
+import type { BrokenRelease, RepairHistoryEntry, RepairResult } from './repair-ledger.port.js';
 
 /** The repair history keeps this many entries; the oldest drop first. */
 export const REPAIR_HISTORY_KEEP = 1000;

@@ -10,7 +10,7 @@ import { DEFAULTS, type SpoolConfig } from '../config/index.js';
 import { memoryLogger } from '../logging/logger.js';
 import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
 import type { FakeArr } from '../../tests/support/fake-arr/server.js';
-import { ArrRepairService } from './repair.service.js';
+import { ArrRepairService } from './arr-repair.service.js';
 
 const startFake = fakeArrPerTest();
 const fake = (type: 'radarr' | 'sonarr') => startFake({ type });

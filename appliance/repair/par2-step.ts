@@ -1,8 +1,8 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { HealthStore } from './health.port.js';
-import type { HealthRecord } from './health.types.js';
-import { repairDelayMs } from './health.schedule.js';
+import type { HealthStore } from '../health/health.port.js';
+import type { HealthRecord } from '../health/health.types.js';
+import { repairDelayMs } from '../health/health.schedule.js';
 
 /** What a PAR2 repair came to (appliance/repair Par2RepairService returns these). */
 export type Par2RepairOutcome =

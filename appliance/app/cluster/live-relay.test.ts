@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EventBus, type SpoolEvents } from '../events/index.js';
-import type { LiveEventMessage, LiveTopic } from '../events/live.wire.js';
-import { memoryLogger } from '../logging/logger.js';
-import type { PgDb } from '../store/pg/index.js';
+import { EventBus, type SpoolEvents } from '../../events/index.js';
+import type { LiveEventMessage, LiveTopic } from '../../events/live.wire.js';
+import { memoryLogger } from '../../logging/logger.js';
+import type { PgDb } from '../../store/pg/index.js';
 import { LIVE_CHANNEL, MAX_NOTICE_BYTES, relayLiveEvents } from './live-relay.js';
 
 // The relay between nodes, on a fake database: notify delivers to every node's listeners, like PostgreSQL does

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from 'node:test';
-import { memoryLogger } from '../logging/logger.js';
+import { memoryLogger } from '../../logging/logger.js';
 import { ALWAYS_LEADER, gateWork, type BackgroundWork, type Leadership, type NodeRole } from './leadership.js';
 
 /** The term work runs in (as store/pg/leader-fence.ts keeps it for the real lease). */

@@ -5,7 +5,7 @@ import {
   type BrokenRelease,
   type RepairHistoryEntry,
   type RepairLedger,
-} from './repair.types.js';
+} from './repair-ledger.port.js';
 
 /**
  * The repair ledger on PostgreSQL (the LMDB one is repair-ledger.store.ts; schema in health-pg.migrations.ts):

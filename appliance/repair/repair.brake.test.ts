@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../store/index.js';
-import { repairBrakeSuite } from '../../tests/support/health/brake-suite.js';
+import { repairBrakeSuite } from '../../tests/support/repair/brake-suite.js';
 import { LmdbRepairLedger } from './repair-ledger.store.js';
 
 // The tests live in tests/support/health/brake-suite.ts, shared with the PostgreSQL ledger

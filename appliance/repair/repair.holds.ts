@@ -1,4 +1,4 @@
-import type { HealthRecord } from './health.types.js';
+import type { HealthRecord } from '../health/health.types.js';
 import type { RepairBrake } from './repair.brake.js';
 
 /** Per file: at most this many arr repairs ... */

@@ -5,7 +5,7 @@ import {
   type BrokenRelease,
   type RepairHistoryEntry,
   type RepairLedger,
-} from './repair.types.js';
+} from './repair-ledger.port.js';
 
 /**
  * The repair ledger on LMDB, one database `health-ledger` beside the records:

@@ -1,6 +1,6 @@
-import type { Logger } from '../logging/logger.js';
-import { LeaderLease } from '../store/pg/index.js';
-import type { SpoolStores } from './spool-stores.js';
+import type { Logger } from '../../logging/logger.js';
+import { LeaderLease } from '../../store/pg/index.js';
+import type { SpoolStores } from '../spool-stores.js';
 
 export type NodeRole = 'leader' | 'follower';
 

@@ -1,8 +1,8 @@
-import type { EventSource, SpoolEvents } from '../events/index.js';
-import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../events/live.wire.js';
-import type { LiveEndpoint } from '../http/live.js';
-import type { Logger } from '../logging/logger.js';
-import type { PgDb } from '../store/pg/index.js';
+import type { EventSource, SpoolEvents } from '../../events/index.js';
+import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../../events/live.wire.js';
+import type { LiveEndpoint } from '../../http/live.js';
+import type { Logger } from '../../logging/logger.js';
+import { MAX_NOTICE_BYTES, NoticeOutbox, type PgDb } from '../../store/pg/index.js';
 
 /** The PostgreSQL channel live events travel on between nodes. */
 export const LIVE_CHANNEL = 'spool_live';
@@ -21,10 +21,7 @@ export const NODE_LOCAL_TOPICS: readonly LiveTopic[] = [
 export const RELAYED_TOPICS: readonly LiveTopic[] = LIVE_TOPICS.filter((t) => !NODE_LOCAL_TOPICS.includes(t));
 
 /** The largest notice sent, in bytes (PostgreSQL refuses a payload of 8000 bytes or more). */
-export const MAX_NOTICE_BYTES = 7500;
-
-/** Notices waiting to be sent past this are dropped (the database is slow or away; consoles catch up on reconnect). */
-const MAX_WAITING = 2000;
+export { MAX_NOTICE_BYTES };
 
 /** One relayed event, as the notice's payload. `seq` keeps two equal events apart (one transaction folds equal notices). */
 interface Notice {
@@ -51,7 +48,7 @@ export function relayLiveEvents(
   nodeId: string,
   logger: Logger,
 ): () => void {
-  const outbox = new Outbox(db, logger);
+  const outbox = new NoticeOutbox(db, LIVE_CHANNEL, logger, 'live events');
   let seq = 0;
   const send = (topic: LiveTopic, payload: unknown) => {
     const envelope = (part: unknown) =>
@@ -118,55 +115,4 @@ function parseNotice(text: string): Notice | null {
   if (typeof n !== 'object' || n === null || typeof n.node !== 'string' || typeof n.topic !== 'string') return null;
   if (!RELAYED.has(n.topic) || typeof n.payload !== 'object' || n.payload === null) return null;
   return n as Notice;
-}
-
-/**
- * Sends notices in the order they came, one statement per batch (unnest keeps the order; notices of one
- * statement reach every listener together, in order). A failed send is logged once per outage and its batch
- * dropped: live events are hints for consoles, which refetch when they reconnect.
- */
-class Outbox {
-  private waiting: string[] = [];
-  private sending = false;
-  private failing = false;
-  private closed = false;
-
-  constructor(
-    private readonly db: Pick<PgDb, 'query'>,
-    private readonly logger: Logger,
-  ) {}
-
-  add(text: string): void {
-    if (this.closed) return;
-    if (this.waiting.length >= MAX_WAITING) {
-      this.logger.debug('live relay behind; an event was dropped', { waiting: this.waiting.length });
-      return;
-    }
-    this.waiting.push(text);
-    if (!this.sending) void this.pump();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiting = [];
-  }
-
-  private async pump(): Promise<void> {
-    this.sending = true;
-    while (this.waiting.length > 0 && !this.closed) {
-      const batch = this.waiting.splice(0, 100);
-      try {
-        await this.db.query('SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice', [LIVE_CHANNEL, batch]);
-        if (this.failing) this.logger.info('live events reach the other nodes again');
-        this.failing = false;
-      } catch (err) {
-        if (!this.failing)
-          this.logger.warn('live events cannot reach the other nodes; dropping them until the database answers', {
-            error: err instanceof Error ? err.message : String(err),
-          });
-        this.failing = true;
-      }
-    }
-    this.sending = false;
-  }
 }

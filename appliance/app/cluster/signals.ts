@@ -1,6 +1,6 @@
-import type { ImportRunner } from '../importer/import.runner.js';
-import type { Logger } from '../logging/logger.js';
-import type { PgDb } from '../store/pg/index.js';
+import type { ImportRunner } from '../../importer/import.runner.js';
+import type { Logger } from '../../logging/logger.js';
+import type { PgDb } from '../../store/pg/index.js';
 
 /** The queue's PostgreSQL store notifies here on every insert and change (importer/queue-pg.store.ts). */
 const QUEUE_CHANNEL = 'spool_queue';

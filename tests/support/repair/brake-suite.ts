@@ -1,13 +1,13 @@
 /**
- * The repair brake's tests on its ledger, run on every store: appliance/health/repair.brake.test.ts on LMDB,
+ * The repair brake's tests on its ledger, run on every store: appliance/repair/repair.brake.test.ts on LMDB,
  * tests/integration/postgres/repair-brake-pg.test.ts on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { EventBus, type RepairBrakeEvent, type SpoolEvents } from '../../../appliance/events/index.js';
-import { RepairBrake } from '../../../appliance/health/repair.brake.js';
-import type { RepairLedger } from '../../../appliance/health/repair.types.js';
+import { RepairBrake } from '../../../appliance/repair/repair.brake.js';
+import type { RepairLedger } from '../../../appliance/repair/repair-ledger.port.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 
 export interface LedgerUnderTest {

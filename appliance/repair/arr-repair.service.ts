@@ -1,10 +1,10 @@
 import type { ArrInstance, SpoolConfig } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
-import { ArrClient } from './arr.client.js';
-import { ArrError } from './arr.errors.js';
-import type { ArrType } from './arrs.wire.js';
-import { findOwner, type FileOwner } from './file-owner.js';
-import { fileTarget, localFiles, type FileView } from './file-target.js';
+import { ArrClient } from '../arrs/arr.client.js';
+import { ArrError } from '../arrs/arr.errors.js';
+import type { ArrType } from '../arrs/arrs.wire.js';
+import { findOwner, type FileOwner } from './arr-file-owner.js';
+import { fileTarget, localFiles, type FileView } from './arr-file-target.js';
 
 export interface RepairInput {
   /** The broken file: its virtual path ('/complete/movies/Job/film.mkv') or that path under mount_path. */
@@ -15,7 +15,7 @@ export interface RepairInput {
   size?: number;
 }
 
-export type RepairOutcome =
+export type ArrRepairOutcome =
   | {
       kind: 'triggered';
       instance: string;
@@ -49,7 +49,7 @@ export interface ArrRepairDeps {
  * (blocklist), and search again unless the arr's own "Redownload Failed" already does.
  */
 export class ArrRepairService {
-  private readonly inFlight = new Map<string, Promise<RepairOutcome>>();
+  private readonly inFlight = new Map<string, Promise<ArrRepairOutcome>>();
   private readonly clientFor: (instance: ArrInstance) => ArrClient;
   private readonly files: FileView;
 
@@ -60,7 +60,7 @@ export class ArrRepairService {
   }
 
   /** Repairs of the same file at once share one run: the arr must not see two deletes and two searches. */
-  repairFile(input: RepairInput): Promise<RepairOutcome> {
+  repairFile(input: RepairInput): Promise<ArrRepairOutcome> {
     // The same file may come as a virtual path or under mount_path: one key for both.
     const key = fileTarget(input.path, this.deps.config.get().mount_path, '').virtualPath;
     const running = this.inFlight.get(key);
@@ -70,7 +70,7 @@ export class ArrRepairService {
     return run;
   }
 
-  private async repair(input: RepairInput): Promise<RepairOutcome> {
+  private async repair(input: RepairInput): Promise<ArrRepairOutcome> {
     const config = this.deps.config.get();
     if (!config.arrs.enabled) return { kind: 'not_found' };
     const instances = [...config.arrs.radarr_instances, ...config.arrs.sonarr_instances].filter((i) => i.enabled);
@@ -94,7 +94,7 @@ export class ArrRepairService {
     return { kind: 'not_found' };
   }
 
-  private async replace(client: ArrClient, instance: ArrInstance, owner: FileOwner): Promise<RepairOutcome> {
+  private async replace(client: ArrClient, instance: ArrInstance, owner: FileOwner): Promise<ArrRepairOutcome> {
     const log = this.deps.logger;
     const ctx = { instance: instance.name, type: instance.type, itemId: owner.itemId, fileId: owner.fileId };
     // The delete comes first: the arr's 409 failsafe (root folder missing) must stop the repair before a blocklist.

@@ -2,12 +2,12 @@ import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
 import type { EventSink, RepairEvent, RepairMethod, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { HealthStore } from './health.port.js';
-import type { HealthRecord } from './health.types.js';
-import { repairDelayMs } from './health.schedule.js';
+import type { HealthStore } from '../health/health.port.js';
+import type { HealthRecord } from '../health/health.types.js';
+import { repairDelayMs } from '../health/health.schedule.js';
 import type { RepairBrake } from './repair.brake.js';
 import { recentArrRepairs, repairHold } from './repair.holds.js';
-import { par2Step, type Par2Repairer } from './repair.par2.js';
+import { par2Step, type Par2Repairer } from './par2-step.js';
 
 /** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
 export type RepairOutcome =

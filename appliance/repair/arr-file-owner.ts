@@ -1,7 +1,14 @@
 import { posix } from 'node:path';
-import type { ArrClient } from './arr.client.js';
-import { historyData, isGrab, isImport, type EpisodeFile, type HistoryRecord, type MovieFile } from './arr-v3.types.js';
-import { droppedIsFile, recordIsFile, type FileTarget, type FileView } from './file-target.js';
+import type { ArrClient } from '../arrs/arr.client.js';
+import {
+  historyData,
+  isGrab,
+  isImport,
+  type EpisodeFile,
+  type HistoryRecord,
+  type MovieFile,
+} from '../arrs/arr-v3.types.js';
+import { droppedIsFile, recordIsFile, type FileTarget, type FileView } from './arr-file-target.js';
 
 /** The arr record of the broken file in one instance. */
 export interface FileOwner {

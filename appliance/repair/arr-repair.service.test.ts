@@ -12,8 +12,8 @@ import { DEFAULTS, type ArrInstance, type SpoolConfig } from '../config/index.js
 import { memoryLogger } from '../logging/logger.js';
 import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
 import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
-import { ArrClient } from './arr.client.js';
-import { ArrRepairService, type RepairOutcome } from './repair.service.js';
+import { ArrClient } from '../arrs/arr.client.js';
+import { ArrRepairService, type ArrRepairOutcome } from './arr-repair.service.js';
 
 let dir: string;
 let mount: string;
@@ -76,7 +76,7 @@ test('Radarr, by download id: delete the record, blocklist the grab, search; the
     fileId: file.id,
     blocklisted: true,
     searched: true,
-  } satisfies RepairOutcome);
+  } satisfies ArrRepairOutcome);
   assert.deepEqual(radarr.callLines(), [
     'GET history',
     'GET moviefile',
