@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { FencedOut } from '../../errors/fenced-out.js';
-import type { PgMigration } from './pg-migrations.js';
 
 /**
  * The fence of the leader lease (docs/architecture.md, "Several nodes", "Fencing"). Each time a node takes the
@@ -50,19 +49,6 @@ export class LeaderFence {
     });
   }
 }
-
-/** The epoch row: one row, created by the first lease taken. */
-export const LEADER_PG_MIGRATIONS: readonly PgMigration[] = [
-  {
-    version: 1,
-    description: 'leader_epoch: the lease epoch every leader-only write is checked against',
-    async up(tx) {
-      await tx.query(
-        'CREATE TABLE leader_epoch (id smallint PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL, node text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now())',
-      );
-    },
-  },
-];
 
 /** Moves the epoch one up (the lease was just taken by `node`); returns the new one. */
 export const TAKE_EPOCH_SQL = `INSERT INTO leader_epoch (id, epoch, node) VALUES (1, 1, $1)

@@ -1,11 +1,24 @@
 import type pg from 'pg';
 import type { FencedOut } from '../../errors/fenced-out.js';
 import type { Logger } from '../../logging/logger.js';
-import { LEADER_PG_MIGRATIONS, runInTerm, TAKE_EPOCH_SQL } from './leader-fence.js';
+import { runInTerm, TAKE_EPOCH_SQL } from './leader-fence.js';
 import { PG_LOCKS, type PgDb } from './pg-db.js';
-import { migratePg } from './pg-migrations.js';
+import { migratePg, type PgMigration } from './pg-migrations.js';
 
 export type LeaseRole = 'leader' | 'follower';
+
+/** The epoch row: one row, created by the first lease taken. */
+const LEADER_PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    description: 'leader_epoch: the lease epoch every leader-only write is checked against',
+    async up(tx) {
+      await tx.query(
+        'CREATE TABLE leader_epoch (id smallint PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL, node text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now())',
+      );
+    },
+  },
+];
 
 export interface LeaderLeaseOptions {
   /** This node's name in the logs (app/cluster/node-id.ts). */
