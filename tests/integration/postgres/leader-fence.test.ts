@@ -88,7 +88,10 @@ test("a write of the leader's work is refused, in its own transaction, once anot
     await nodes.endLeaseOf();
     await until(() => nodes.leaseB.role === 'leader', 'b leads');
     // a's work goes on as if it still led (a stopped process, woken, does so until it notices)
-    await assert.rejects(inTermOfA(() => bump(nodes.a)), FencedOut);
+    await assert.rejects(
+      inTermOfA(() => bump(nodes.a)),
+      FencedOut,
+    );
     await assert.rejects(
       inTermOfA(() =>
         nodes.a.tx(async (tx) => {
@@ -143,7 +146,10 @@ test("a new leader's epoch waits for a fenced transaction in flight, which commi
     await inFlight;
     await until(() => nodes.leaseB.role === 'leader', 'b leads');
     assert.equal((await nodes.counter()).n, 1, "a's transaction, begun before the move, committed");
-    await assert.rejects(inTermOfA(() => bump(nodes.a)), FencedOut);
+    await assert.rejects(
+      inTermOfA(() => bump(nodes.a)),
+      FencedOut,
+    );
     assert.equal((await nodes.counter()).n, 1);
   } finally {
     await nodes.close();
