@@ -6,7 +6,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
 import type { ArticleClient } from '../articles/index.js';
-import { ImportRunner } from '../importer/import.runner.js';
+import { ImportRunner, type RunnerOptions } from '../importer/import.runner.js';
 import { importSettings } from '../importer/import-settings.js';
 import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
 import { isUnstreamable } from '../importer/import-errors.js';
@@ -16,12 +16,16 @@ import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
 import { JobOutputService } from '../importer/job-output.service.js';
 import type { QueueStore } from '../importer/queue.port.js';
+import type { Par2RepairService } from '../repair/index.js';
 import { categoryDirs, outputSettings } from '../importer/output-settings.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 import { startFailedRetention } from '../importer/failed-retention.js';
 import { startWatchDir } from '../importer/watch-dir.js';
 import type { BrokenReleaseLookup } from '../importer/import-checks.js';
-import type { BackgroundWork } from './leadership.js';
+import type { BackgroundWork } from './cluster/leadership.js';
+import { pauseToOtherNodes } from './cluster/signals.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
 
 export interface ImporterDeps {
   /** The queue's store (app/stores.ts). */
@@ -46,11 +50,40 @@ export interface ImporterDeps {
   onPauseChange?: (paused: boolean) => void;
 }
 
+/** The importer's parts, and its `background`: what only the node that leads runs. */
+export type Importer = ImporterDomain & { background: BackgroundWork };
+
+/**
+ * The import queue on the queue's port, the runner importing into the tree through the pool, and the directory
+ * scan. A release's PAR2 layouts are kept (the kept PAR2 files' port) and missing articles they cover rebuilt
+ * before an item completes (docs/import.md); a release a health verdict found broken is refused (docs/health.md,
+ * "Broken releases"); SABnzbd's pause reaches the other nodes (app/cluster/signals.ts).
+ */
+export function createImporter(
+  core: AppCore,
+  vfs: VfsService,
+  client: ArticleClient,
+  repair: Par2RepairService,
+): Built<Importer> {
+  const { stores, logger } = core;
+  const importer = buildImporter({
+    ...core,
+    queue: stores.queue,
+    vfs,
+    client,
+    keepPar2: (id, files) => stores.par2Files.put(id, files),
+    repair,
+    brokenRelease: (fingerprint) => stores.health.ledger.broken(fingerprint),
+    onPauseChange: pauseToOtherNodes(stores.pg, logger.child('importer')),
+  });
+  return built(importer, () => importer.close());
+}
+
 /**
  * Builds the queue, the import runner and the directory scan. The runner, the watch folder and the failed-item
- * retention run only on the node that leads: `background`, started and stopped by app/leadership.ts.
+ * retention run only on the node that leads: `background`, started and stopped by app/cluster/leadership.ts.
  */
-export function buildImporter(deps: ImporterDeps): ImporterDomain & { background: BackgroundWork } {
+function buildImporter(deps: ImporterDeps): Importer {
   const log = deps.logger.child('importer');
   const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
@@ -81,57 +114,100 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain & { background
     repair: deps.repair,
     brokenRelease: deps.brokenRelease,
   });
-  const startup = deps.config.get().import;
-  const runner = new ImportRunner({
+  const runner = importRunner(deps, queue, log, async (item, signal) => {
+    let result;
+    try {
+      result = await importer.run(item, signal);
+    } catch (err) {
+      // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
+      const forwarded = isUnstreamable(err) ? await fallback.handler?.(item, err) : undefined;
+      if (!forwarded) throw err;
+      return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
+    }
+    return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
+  });
+  const stopWaking = wakeOnNewWork(deps.events, runner);
+  const scan = new ScanService(queue, log.child('scan'), scanRoots(deps.config));
+  const background = importsInBackground(deps.config, queue, runner, log);
+  return {
     queue,
-    job: async (item, signal) => {
-      let result;
-      try {
-        result = await importer.run(item, signal);
-      } catch (err) {
-        // An NZB Spool cannot stream goes to the fallback SABnzbd when one is set (docs/sabnzbd.md).
-        const forwarded = isUnstreamable(err) ? await fallback.handler?.(item, err) : undefined;
-        if (!forwarded) throw err;
-        return { targetPath: '', fileSize: item.fileSize, storagePath: null, forwarded };
-      }
-      return { ...result, storagePath: await output.publish(result.targetPath, result.files ?? []) };
+    runner,
+    scan,
+    importer,
+    output,
+    onUnstreamable: (handler) => void (fallback.handler = handler),
+    background,
+    async close() {
+      stopWatching();
+      stopWaking();
+      scan.cancel();
+      await background.stop(false);
+      await runner.stop();
+      await scan.finished();
+      await parsePool.destroy();
+      await kdfPool.destroy();
     },
+  };
+}
+
+/** The runner with the config's workers, interval and stuck-import timeout (docs/import.md "Stuck imports"). */
+function importRunner(deps: ImporterDeps, queue: QueueService, log: Logger, job: RunnerOptions['job']): ImportRunner {
+  const startup = deps.config.get().import;
+  return new ImportRunner({
+    queue,
+    job,
     logger: log,
     workers: startup.max_processor_workers,
     intervalMs: startup.queue_processing_interval_seconds * 1000,
     retryDelay: deps.retryDelay,
     now: () => deps.clock.now(),
-    // docs/import.md "Stuck imports": read at each check, so a change applies to imports already running.
+    // read at each check, so a change applies to imports already running
     stuckTimeoutMs: () => deps.config.get().import.stuck_timeout_minutes * 60_000,
     clock: deps.clock,
     onPauseChange: deps.onPauseChange,
   });
-  // New work wakes the runner: an item added, or one back to pending (retry, restart, resume).
-  const stopWaking = [
-    deps.events.on('queue.item.added', runner.wake),
-    deps.events.on('queue.item.changed', (e) => {
+}
+
+/** New work wakes the runner: an item added, or one back to pending (retry, restart, resume). Returns the stop. */
+function wakeOnNewWork(events: EventBus<SpoolEvents>, runner: ImportRunner): () => void {
+  const stops = [
+    events.on('queue.item.added', runner.wake),
+    events.on('queue.item.changed', (e) => {
       if (e.status === 'pending' && !e.paused) runner.wake();
     }),
     // The stuck-import watchdog counts silence from an import's last progress.
-    deps.events.on('import.progress', (e) => runner.progress(e.id)),
+    events.on('import.progress', (e) => runner.progress(e.id)),
   ];
-  const scanRoots = () => deps.config.get().import.scan_roots.map((r) => resolve(deps.config.dataDir, r));
-  // The default root is ours to create, so a fresh install has a place to drop NZBs for a scan.
-  const defaultRoot = join(deps.config.dataDir, 'nzb');
-  if (scanRoots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
-  const scan = new ScanService(queue, log.child('scan'), scanRoots);
+  return () => stops.forEach((stop) => stop());
+}
+
+/** The scan roots, read live; the default root is ours to create, so a fresh install has a place to drop NZBs. */
+function scanRoots(config: ConfigService): () => string[] {
+  const roots = () => config.get().import.scan_roots.map((r) => resolve(config.dataDir, r));
+  const defaultRoot = join(config.dataDir, 'nzb');
+  if (roots().includes(defaultRoot)) mkdirSync(defaultRoot, { recursive: true });
+  return roots;
+}
+
+/** The runner, the failed-item retention and the watch folder: started and stopped by leadership. */
+function importsInBackground(
+  config: ConfigService,
+  queue: QueueService,
+  runner: ImportRunner,
+  log: Logger,
+): BackgroundWork {
   let stopBackground: ((lost: boolean) => Promise<void>) | null = null;
-  const background: BackgroundWork = {
+  return {
     name: 'imports',
     start() {
       if (stopBackground) return;
       runner.start();
       const stopRetention = startFailedRetention(
         queue,
-        () => deps.config.get().import.failed_item_retention_hours,
+        () => config.get().import.failed_item_retention_hours,
         log.child('retention'),
       );
-      const watch = startWatchDir(queue, () => deps.config.get().import, log.child('watch'));
+      const watch = startWatchDir(queue, () => config.get().import, log.child('watch'));
       stopBackground = async (lost) => {
         stopRetention();
         watch.stop();
@@ -143,25 +219,6 @@ export function buildImporter(deps: ImporterDeps): ImporterDomain & { background
       const stop = stopBackground;
       stopBackground = null;
       await stop?.(lost);
-    },
-  };
-  return {
-    queue,
-    runner,
-    scan,
-    importer,
-    output,
-    onUnstreamable: (handler) => void (fallback.handler = handler),
-    background,
-    async close() {
-      stopWatching();
-      for (const stop of stopWaking) stop();
-      scan.cancel();
-      await background.stop(false);
-      await runner.stop();
-      await scan.finished();
-      await parsePool.destroy();
-      await kdfPool.destroy();
     },
   };
 }

@@ -6,7 +6,7 @@ import type { PoolMetrics } from '../nntp/index.js';
 import { ReadHandles, SEEK_READ_BYTES } from '../vfs/read-handle.js';
 import { VfsReader } from '../vfs/reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
-import { createMetrics, wireMetrics, type MetricsParts } from './metrics.js';
+import { metricsOf, wireMetrics, type MetricsParts } from './metrics.js';
 import { wireStreamEvents } from './stream-events.js';
 import { wireStreamRegistry } from './streams.js';
 
@@ -53,6 +53,7 @@ const pool: PoolMetrics = {
       missing_rate_percent: 25,
       error_rate_percent: 0,
       rtt_ms: 12,
+      state: 'cooling_down',
       cooling_down: true,
       last_error: null,
     },
@@ -87,7 +88,7 @@ function setup(role?: 'leader' | 'follower') {
   };
   const bus = new EventBus<SpoolEvents>();
   const streams = wireStreamRegistry(bus, handles, clock);
-  const metrics = createMetrics(() => ({ ...parts, streams: streams.registry }));
+  const metrics = metricsOf(() => ({ ...parts, streams: streams.registry }));
   const stops = [wireStreamEvents(handles, bus), streams.stop, wireMetrics(bus, metrics)];
   return { clock, handles, metrics, bus, reads, stop: () => stops.forEach((s) => s()) };
 }

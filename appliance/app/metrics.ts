@@ -5,7 +5,10 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
-import type { Leadership } from './leadership.js';
+import type { Leadership } from './cluster/leadership.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
+import type { PoolCapability } from './pool.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 
 /** What the scrape-time metrics read; asked for only when a scrape runs (the app builds some of it later). */
@@ -17,12 +20,31 @@ export interface MetricsParts {
   clock: Pick<Clock, 'now'>;
   /** The Streams view (appliance/streams/): each stream's reader class. */
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
-  /** Whether this node leads (app/leadership.ts); absent: it does (one node). */
+  /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
 
+/**
+ * Prometheus metrics (GET /metrics, docs/metrics.md): the pool reports each command, the bus the streams, imports,
+ * checks and repairs; the rest is read at scrape. Built after the Streams view, so a stream's class is its latest
+ * when its bytes are counted.
+ */
+export function createMetrics(
+  core: AppCore,
+  pool: PoolCapability,
+  parts: Omit<MetricsParts, 'pool' | 'healthStore' | 'clock'>,
+): Built<SpoolMetrics> {
+  const all: MetricsParts = { ...parts, pool: pool.pool, healthStore: core.stores.health, clock: core.clock };
+  const metrics = metricsOf(() => all);
+  return built(
+    metrics,
+    pool.onCommandDone((done) => metrics.commandDone(done)),
+    wireMetrics(core.events, metrics),
+  );
+}
+
 /** Spool's metrics (appliance/metrics/), their scrape-time sources taken from `parts()` at each scrape. */
-export function createMetrics(parts: () => MetricsParts): SpoolMetrics {
+export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
   const sources: MetricsSources = {
     pool: () => parts().pool.metrics(),
     openStreams() {

@@ -5,7 +5,27 @@ import type { EventSource, SpoolEvents } from '../events/index.js';
 import type { HealthDomain } from '../health/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import type { Logger } from '../logging/logger.js';
-import { BacklogWatch, notices, ProviderWatch, StallWatch, type Notifier } from '../notify/index.js';
+import { BacklogWatch, httpSender, notices, Notifier, ProviderWatch, StallWatch } from '../notify/index.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
+
+/**
+ * Notifications (docs/notifications.md): the notifier with its targets' queues, and what it hears from the bus.
+ * Subscribers only hand notices over; each target's queue sends on its own.
+ */
+export function createNotifications(core: AppCore, importer: ImporterDomain, health: HealthDomain): Built<Notifier> {
+  const { config, clock } = core;
+  const logger = core.logger.child('notify');
+  const settings = () => config.get().notifications;
+  const notifier = new Notifier({
+    settings,
+    send: httpSender(() => settings().timeout_seconds * 1000),
+    clock,
+    logger,
+  });
+  const off = wireNotifications({ events: core.events, config, notifier, importer, health, clock, logger });
+  return built(notifier, () => notifier.close(), off);
+}
 
 export interface NotificationWiring {
   events: EventSource<SpoolEvents>;

@@ -47,7 +47,7 @@ export interface RouteServices {
   health: HealthDomain;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
-  /** Several nodes only: every node's open streams (app/cluster-streams.ts). */
+  /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
   requestRestart(force: boolean): void;

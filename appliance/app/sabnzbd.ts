@@ -15,6 +15,8 @@ import {
   type NzoIdStore,
 } from '../sabnzbd/index.js';
 import type { VfsService } from '../vfs/vfs.service.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
 
 export interface SabnzbdDeps {
   importer: ImporterDomain;
@@ -39,7 +41,25 @@ export interface SabnzbdDomain {
   close(): void;
 }
 
-export async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
+/**
+ * The SABnzbd API's service on the nzo-id salt's and download totals' ports (the arrs' download client): nzo_ids,
+ * the fallback SABnzbd, the download totals counted from the pool. Stopped before the pool closes.
+ */
+export async function createSabnzbd(
+  core: AppCore,
+  parts: Pick<SabnzbdDeps, 'importer' | 'vfs' | 'pool'>,
+): Promise<Built<SabnzbdDomain>> {
+  const { stores } = core;
+  const sabnzbd = await buildSabnzbd({
+    ...core,
+    ...parts,
+    nzoIds: stores.nzoIds,
+    downloadTotals: stores.downloadTotals,
+  });
+  return built(sabnzbd, () => sabnzbd.close());
+}
+
+async function buildSabnzbd(deps: SabnzbdDeps): Promise<SabnzbdDomain> {
   const nzo = await NzoIds.open(deps.nzoIds);
   // sabnzbd.fallback_host: NZBs Spool cannot stream go to that real SABnzbd (read live, so a PATCH applies at once).
   const fallback = new FallbackClient(() => {

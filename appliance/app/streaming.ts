@@ -14,6 +14,10 @@ import type { TreeStore } from '../vfs/tree.port.js';
 import type { HealthVerdicts, PatchedBytes } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
+import { poolArticleSource, type BodyFetcher } from '../vfs/pool-source.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
+import { wireStreamEvents } from './stream-events.js';
 import { followRemoteTreeChanges } from './tree-remote-changes.js';
 
 export interface StreamingDeps {
@@ -50,8 +54,29 @@ export interface Streaming {
   close(): Promise<void>;
 }
 
+/**
+ * The virtual tree on the tree's and sidecars' ports, read through the pool, with the health verdicts and the PAR2
+ * patches; every WebDAV and FUSE read handle announced on the bus (stream.opened / progress / closed).
+ */
+export function createStreaming(core: AppCore, pool: BodyFetcher, fuseReadAheadKb?: number): Built<Streaming> {
+  const { stores, events } = core;
+  const streaming = buildStreaming({
+    patches: stores.patches,
+    tree: stores.tree,
+    sidecars: stores.sidecars,
+    health: stores.health.verdicts,
+    config: core.config,
+    logger: core.logger,
+    events,
+    source: poolArticleSource(pool),
+    fuseReadAheadKb,
+    clock: core.clock,
+  });
+  return built(streaming, () => streaming.close(), wireStreamEvents(streaming.handles, events));
+}
+
 /** Builds the virtual tree, the reader, the WebDAV lock table, the mount and the rclone client. */
-export function buildStreaming(deps: StreamingDeps): Streaming {
+function buildStreaming(deps: StreamingDeps): Streaming {
   const vfs = new VfsService({
     tree: deps.tree,
     sidecars: deps.sidecars,

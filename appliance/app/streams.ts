@@ -5,7 +5,40 @@ import type { FetchedBytesStore } from '../streams/fetched-bytes.port.js';
 import { PoolTraffic } from '../streams/pool-traffic.js';
 import { StreamRegistry } from '../streams/stream-registry.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
+import type { ClusterStreams } from '../streams/cluster-streams.js';
+import { shareStreams } from './cluster/streams.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
+import type { PoolCapability } from './pool.js';
 import { progressOf } from './stream-events.js';
+
+/** The Streams view (appliance/streams/): this node's open streams, and on several nodes every node's. */
+export interface StreamsView {
+  registry: StreamRegistry;
+  /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
+  cluster?: ClusterStreams;
+}
+
+/**
+ * The Streams view on the fetched bytes' port: every read handle's stream, its reader class (which the pool's lanes
+ * serve by, docs/nntp.md "Lanes"), its connections and providers, the bytes fetched per class per day; on several
+ * nodes shared with the others through PostgreSQL.
+ */
+export function createStreams(core: AppCore, handles: ReadHandles, pool: PoolCapability): Built<StreamsView> {
+  const { stores, config, clock, events, nodeId } = core;
+  const logger = core.logger.child('streams');
+  const hostOf = (id: string) => config.get().providers.find((p) => p.id === id)?.host;
+  const poolTraffic = buildPoolTraffic(stores.fetchedBytes, clock, hostOf, logger);
+  const offCommands = pool.onCommandDone((done) => poolTraffic.traffic.command(done));
+  const streams = wireStreamRegistry(events, handles, clock, {
+    traffic: poolTraffic.traffic,
+    streamCommands: (id) => pool.pool.streamCommands(id),
+  });
+  const cluster = shareStreams(stores.pg, nodeId, streams.registry, logger);
+  return built({ registry: streams.registry, cluster }, poolTraffic.stop, offCommands, streams.stop, () =>
+    cluster?.stop(),
+  );
+}
 
 /** How often the bytes fetched per class are written to their store (and at close). */
 const TRAFFIC_FLUSH_MS = 60_000;
@@ -20,7 +53,7 @@ export interface StreamsPoolView {
  * The bytes the pool fetched per class per day (kept in `store`, app/stores.ts) and the providers serving each stream
  * (appliance/streams/pool-traffic.ts). Returns it and the stop, which writes what is not written yet.
  */
-export function buildPoolTraffic(
+function buildPoolTraffic(
   store: FetchedBytesStore,
   clock: Clock,
   hostOf: (providerId: string) => string | undefined,
@@ -63,7 +96,7 @@ export function wireStreamRegistry(
     ...(pool ? { fetched: () => pool.traffic.byDay() } : {}),
   });
   // every read handle's fetches carry its class to the pool, which serves players first (docs/nntp.md, "Lanes")
-  handles.classifyWith((id) => registry.readerClassOf(String(id)));
+  handles.classifyWith((id, facts) => registry.classOf(String(id), facts));
   const stops = [
     events.on('stream.opened', (e) => registry.opened(e)),
     events.on('stream.progress', (e) => registry.progress(e)),

@@ -1,20 +1,16 @@
 /**
- * The arrs domain (docs/arrs.md): a typed client of the Radarr/Sonarr v3 API, the console's connection test, and
- * the repair the health domain calls for a broken file.
+ * The arrs domain (docs/arrs.md): a typed client of the Radarr/Sonarr v3 API and the console's connection test. The
+ * repair of a broken file through an arr uses this client from appliance/repair (arr-repair.service.ts).
  *
- *   const arrs = createArrs({ config, logger });
+ *   const arrs = createArrs({ config });
  *   await arrs.service.testConnection({ type: 'radarr', url, api_key });
- *   await arrs.repair.repairFile({ path: '/complete/movies/Job/film.mkv', downloadId });
  */
 import type { ConfigService, RedactedArrInstance } from '../config/index.js';
-import type { Logger } from '../logging/logger.js';
 import { ArrsService } from './arrs.service.js';
-import { ArrRepairService } from './repair.service.js';
 
 export { ArrClient, type ArrClientOptions } from './arr.client.js';
 export { ArrError, type ArrErrorKind } from './arr.errors.js';
 export { ArrsService } from './arrs.service.js';
-export { ArrRepairService, type RepairInput, type RepairOutcome } from './repair.service.js';
 export type { ArrInstanceView, ArrsConfigView, ArrTestInput, ArrTestResult, ArrType } from './arrs.wire.js';
 import type { ArrInstanceView } from './arrs.wire.js';
 
@@ -24,12 +20,8 @@ export const ARR_VIEW_MATCHES_CONFIG: Same<RedactedArrInstance, ArrInstanceView>
 
 export interface ArrsDomain {
   service: ArrsService;
-  repair: ArrRepairService;
 }
 
-export function createArrs(deps: { config: ConfigService; logger: Logger }): ArrsDomain {
-  return {
-    service: new ArrsService(deps.config),
-    repair: new ArrRepairService({ config: deps.config, logger: deps.logger.child('arrs') }),
-  };
+export function createArrs(deps: { config: ConfigService }): ArrsDomain {
+  return { service: new ArrsService(deps.config) };
 }

@@ -27,7 +27,7 @@ export interface ArticleFailedEvent {
   zeroFilled: boolean;
 }
 
-/** A repair of a file: through the arrs (appliance/health/repair.loop.ts; docs/health.md) or PAR2. */
+/** A repair of a file: through the arrs (appliance/repair/repair.loop.ts; docs/health.md) or PAR2. */
 export interface RepairEvent {
   record_id: number;
   path: string;

@@ -7,7 +7,7 @@ import { announceChanges, HealthStoreBase, type RecordChange } from './health-st
 import { HEALTH_CHANNEL, PgVerdicts } from './health-pg-verdicts.store.js';
 import type { HealthListQuery, HealthStore, HealthWrite } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import { PgRepairLedger } from './repair-ledger-pg.store.js';
+import { PgRepairLedger } from '../repair/repair-ledger-pg.store.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**

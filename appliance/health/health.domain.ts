@@ -14,10 +14,10 @@ import { HealthService } from './health.service.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson, HealthScheduleJson } from './health.wire.js';
-import { RepairBrake, type BrakeSettings } from './repair.brake.js';
-import { RepairControl } from './repair.control.js';
-import { RepairLoop, type FileRepairer } from './repair.loop.js';
-import type { Par2Repairer } from './repair.par2.js';
+import { RepairBrake, type BrakeSettings } from '../repair/repair.brake.js';
+import { RepairControl } from '../repair/repair.control.js';
+import { RepairLoop, type FileRepairer } from '../repair/repair.loop.js';
+import type { Par2Repairer } from '../repair/par2-step.js';
 
 export interface HealthDeps {
   /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
@@ -43,7 +43,7 @@ export interface HealthDeps {
   playback?: () => PlaybackLoad;
   /**
    * false: the worker (checks and repairs) waits for `worker.start()`; the app starts it only on the node that leads
-   * (app/leadership.ts). Default true: it starts once start's reconcile is done.
+   * (app/cluster/leadership.ts). Default true: it starts once start's reconcile is done.
    */
   startWorker?: boolean;
 }

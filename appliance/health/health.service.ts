@@ -7,8 +7,8 @@ import type { HealthFiles, HealthRunner } from './health.runner.js';
 import type { HealthRecord } from './health.types.js';
 import { unavailableIds } from './health.verdicts.js';
 import type { HealthStatsJson, HealthWorkerStatusJson } from './health.wire.js';
-import type { RepairBrake } from './repair.brake.js';
-import type { RepairLoop } from './repair.loop.js';
+import type { RepairBrake } from '../repair/repair.brake.js';
+import type { RepairLoop } from '../repair/repair.loop.js';
 
 export interface HealthServiceDeps {
   store: HealthStore;

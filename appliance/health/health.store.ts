@@ -5,8 +5,8 @@ import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite } from 
 import type { HealthRecord } from './health.types.js';
 import { announceChanges, HealthStoreBase } from './health-store.base.js';
 import { hasBadNews, VerdictIndex } from './health.verdicts.js';
-import { LmdbRepairLedger } from './repair-ledger.store.js';
-import type { RepairLedger } from './repair.types.js';
+import { LmdbRepairLedger } from '../repair/repair-ledger.store.js';
+import type { RepairLedger } from '../repair/repair-ledger.port.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**

@@ -11,5 +11,4 @@
 export { createHealth, runnerSettings, type HealthDeps, type HealthDomain } from './health.domain.js';
 export { openHealthStore } from './health.store.js';
 export type { HealthStore } from './health.port.js';
-export type { FileRepairer, RepairOutcome } from './repair.loop.js';
 export type * from './health.wire.js';

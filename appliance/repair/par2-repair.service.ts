@@ -100,6 +100,11 @@ export class Par2RepairService {
     for (;;) {
       const found: number[] = [];
       const recovery = await plan.recoveryFor(missing.size);
+      if (recovery.exponents.length < missing.size)
+        return {
+          kind: 'not_coverable',
+          reason: `PAR2: cannot repair: ${missing.size} slices missing, ${recovery.exponents.length} recovery slices found, ${recovery.lost} lost with their articles`,
+        };
       const sorted = [...missing].sort((a, b) => a - b);
       const target = patchTarget(plan, sorted);
       if (target.byNode.size === 0)

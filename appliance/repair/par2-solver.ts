@@ -5,7 +5,7 @@
 import { Par2Error } from '../par2/errors.js';
 import { readPar2Set, type Par2File, type Par2Set } from '../par2/set.js';
 import { findDamagedSlices, repairSlices, type SliceReader } from '../par2/solve.js';
-import { locateRecoverySlices, type RecoverySliceLocation } from '../par2/locate.js';
+import { scanRecoverySlices, type RecoveryScan } from '../par2/locate.js';
 import {
   repairSlicesStreaming,
   DEFAULT_REPAIR_MEMORY,
@@ -14,7 +14,7 @@ import {
 } from '../par2/stream-solve.js';
 import type { Piscina } from 'piscina';
 import { createPar2StripPool, mulAddIn } from '../../workers/par2-strip.client.js';
-import type { FileLayout } from '../layout/index.js';
+import { findIn, type FileLayout } from '../layout/index.js';
 import type { LayoutRangeReader } from './layout-bytes.js';
 
 export type { Par2File, Par2Set, SliceReader, StripSink, StripSource };
@@ -36,14 +36,22 @@ export function solve(set: Par2Set, missing: readonly number[], read: SliceReade
   return repairSlices(set, missing, read);
 }
 
-/** Where the recovery slices of a kept volume lie, from its packet headers read by range through the pool. */
-export function locateRecovery(
+/**
+ * The recovery slices of a kept volume, scanned through the pool (docs/par2.md "Recovery slices in damaged volumes"):
+ * packet headers read by range, the volume's missing articles skipped piece by piece, each packet's MD5 checked.
+ */
+export function scanRecovery(
   reader: LayoutRangeReader,
   layout: FileLayout,
   size: number,
   set: Par2Set,
-): Promise<RecoverySliceLocation[]> {
-  return locateRecoverySlices((at, n) => reader.read(layout, at, at + n), size, set.setId, set.sliceSize);
+): Promise<RecoveryScan> {
+  const segs = layout.segments;
+  const pieceOf = (offset: number) => {
+    const seg = segs[findIn(segs, offset)];
+    return seg ? { start: seg.start, end: seg.end } : { start: offset, end: offset + 1 };
+  };
+  return scanRecoverySlices((at, n) => reader.read(layout, at, at + n), size, set.setId, set.sliceSize, { pieceOf });
 }
 
 let stripPool: Piscina | undefined;

@@ -1,7 +1,7 @@
 import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import type { LayoutRangeReader } from './layout-bytes.js';
-import { Par2Error, locateRecovery, readSet, slicesOf, type Par2Set } from './par2-solver.js';
+import { readSet, scanRecovery, slicesOf, type Par2Set } from './par2-solver.js';
 import {
   articlesUnder,
   carriedBy,
@@ -35,6 +35,8 @@ export interface SetPlan {
 export interface Recovery {
   set: Par2Set;
   exponents: number[];
+  /** Recovery packets of the volumes scanned that were lost with their articles (or failed their MD5). */
+  lost: number;
   read(exponent: number, offset: number, length: number, reader: LayoutRangeReader): Promise<Buffer | null>;
 }
 
@@ -110,6 +112,7 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   if (![...missing].some((i) => ours.has(i) || belongsTo(set, node, nodes, i)))
     return { reason: 'no missing or damaged bytes of the file are known' };
   const located = new Map<number, { layout: FileLayout; dataOffset: number }>();
+  let lost = 0;
   const count = () => new Set([...set.recovery.keys(), ...located.keys()]).size;
   const sliceRange = async (index: number, offset: number, length: number, reader: LayoutRangeReader) => {
     const f = set.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
@@ -128,17 +131,14 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
     async recoveryFor(k) {
       while (count() < k && volumes.length > 0) {
         const v = volumes.shift()!;
-        try {
-          const where = await locateRecovery(d.reader, v.layout, v.size, set);
-          for (const r of where) if (!located.has(r.exponent)) located.set(r.exponent, { layout: v.layout, ...r });
-        } catch (err) {
-          if (!(err instanceof Par2Error)) throw err;
-          // a volume of other packets, hostile or unreadable ones: its recovery slices are not used
-        }
+        const scan = await scanRecovery(d.reader, v.layout, v.size, set);
+        lost += scan.lost;
+        for (const r of scan.slices) if (!located.has(r.exponent)) located.set(r.exponent, { layout: v.layout, ...r });
       }
       return {
         set,
         exponents: [...new Set([...set.recovery.keys(), ...located.keys()])],
+        lost,
         async read(exponent, offset, length, reader) {
           const held = set.recovery.get(exponent);
           if (held) return held.subarray(offset, offset + length);

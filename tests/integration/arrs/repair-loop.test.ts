@@ -1,7 +1,7 @@
 /**
  * Repair end to end on the real server: a release the arr grabbed through Spool's SABnzbd API is imported from
  * INN with the symlink strategy and served by Spool's FUSE mount; the (fake) Radarr moves the symlink into its
- * library as the real one does; then app.arrs.repair.repairFile, given the virtual path and the nzo_id, finds that
+ * library as the real one does; then app.repair.arr.repairFile, given the virtual path and the nzo_id, finds that
  * record through the grab and the link, deletes it, blocklists the grab and searches. The other movie's record and
  * link stay, and the content on the mount stays readable.
  */
@@ -70,7 +70,7 @@ test('the grabbed, imported and moved file is repaired through its grab; nothing
   const target = await readlink(ours.links[0]!);
   assert.ok(target.startsWith(`${loop.mnt}/`));
   const virtualPath = target.slice(loop.mnt.length);
-  const outcome = await loop.srv.app().arrs.repair.repairFile({ path: virtualPath, downloadId: ours.id });
+  const outcome = await loop.srv.app().repair.arr.repairFile({ path: virtualPath, downloadId: ours.id });
   assert.deepEqual(outcome, {
     kind: 'triggered',
     instance: 'Movies',

@@ -1,7 +1,7 @@
 /**
  * Two real Spool processes on one PostgreSQL, for what issue 25 shares besides the stores: the configuration
  * (appliance/config/config-pg.store.ts, wired by app/pg-slots/config.ts) and the live events a console sees
- * (app/live-relay.ts, wired by app/create-app.ts).
+ * (app/cluster/live-relay.ts, wired by app/create-app.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

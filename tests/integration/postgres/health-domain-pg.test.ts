@@ -13,8 +13,8 @@ import { startPostgres, type PostgresServer } from '../../support/postgres/serve
 const FILES = [
   'appliance/health/health.service.test.ts',
   'appliance/health/health.check-events.test.ts',
-  'appliance/health/repair.loop.test.ts',
-  'appliance/health/repair.holds.test.ts',
+  'appliance/repair/repair.loop.test.ts',
+  'appliance/repair/repair.holds.test.ts',
 ];
 
 let server: PostgresServer;

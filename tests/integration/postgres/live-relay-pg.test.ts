@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { forwardLiveEvents, type LivePublisher } from '../../../appliance/app/live.js';
-import { LIVE_CHANNEL, relayLiveEvents } from '../../../appliance/app/live-relay.js';
+import { LIVE_CHANNEL, relayLiveEvents } from '../../../appliance/app/cluster/live-relay.js';
 import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../../../appliance/events/live.wire.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
-// Two nodes' relays on one real PostgreSQL (app/live-relay.ts): what a console connected to B sees of A.
+// Two nodes' relays on one real PostgreSQL (app/cluster/live-relay.ts): what a console connected to B sees of A.
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));

@@ -1,12 +1,12 @@
 import { after, before } from 'node:test';
 import { HEALTH_PG_MIGRATIONS } from '../../../appliance/health/health-pg.migrations.js';
-import { PgRepairLedger } from '../../../appliance/health/repair-ledger-pg.store.js';
+import { PgRepairLedger } from '../../../appliance/repair/repair-ledger-pg.store.js';
 import { migratePg, openPgDb } from '../../../appliance/store/pg/index.js';
-import { repairBrakeSuite } from '../../support/health/brake-suite.js';
+import { repairBrakeSuite } from '../../support/repair/brake-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
 // The repair brake's tests (tests/support/health/brake-suite.ts, also run on LMDB by
-// appliance/health/repair.brake.test.ts) on the PostgreSQL ledger: a place is a database.
+// appliance/repair/repair.brake.test.ts) on the PostgreSQL ledger: a place is a database.
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
 after(() => server?.stop());

@@ -109,7 +109,7 @@ test('more damage than the PAR2 set covers: the import fails with the reason, as
   );
   assert.match(
     item.error_message ?? '',
-    /PAR2 repair not possible: PAR2: cannot repair: \d+ slices missing, 4 recovery slices$/,
+    /PAR2 repair not possible: PAR2: cannot repair: \d+ slices missing, 4 recovery slices found, 0 lost with their articles$/,
   );
   assert.equal(slot.status, 'Failed');
   assert.match(slot.fail_message, /PAR2 repair not possible/);

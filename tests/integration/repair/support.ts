@@ -49,6 +49,8 @@ export interface Release {
   nzbXml: string;
   /** Recovery slices the set carries. */
   recoverySlices: number;
+  /** Each .par2 file's bytes as posted, by the name par2 gave it (to run `par2 repair` on the same damage). */
+  par2Bytes: Map<string, Buffer>;
 }
 
 /**
@@ -64,22 +66,32 @@ export async function postRelease(
   obfuscated = false,
   /** Changes a .par2 file's bytes before it is posted (hostile packets). */
   mangle: (file: string, bytes: Buffer) => Buffer = (_, b) => b,
+  /** More `par2 create` options, e.g. `-n1` for one recovery volume. */
+  par2Options: string[] = [],
 ): Promise<Release> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-par2-release-'));
   try {
     const bytes = randomBytes(size);
     writeFileSync(join(dir, name), bytes);
-    execFileSync('par2', ['create', '-q', '-q', `-s${SLICE}`, `-r${redundancy}`, `${name}.par2`, name], { cwd: dir });
+    execFileSync(
+      'par2',
+      ['create', '-q', '-q', `-s${SLICE}`, `-r${redundancy}`, ...par2Options, `${name}.par2`, name],
+      {
+        cwd: dir,
+      },
+    );
     const posted = (file: string) => (obfuscated ? randomBytes(12).toString('hex') : file);
     const media = await inn.postFile(posted(name), bytes, { articleSize: ARTICLE });
     const par2: PostedFile[] = [];
+    const par2Bytes = new Map<string, Buffer>();
     let recoverySlices = 0;
     for (const f of readdirSync(dir).filter((f) => f.endsWith('.par2'))) {
       recoverySlices += Number(/\+(\d+)\.par2$/.exec(f)?.[1] ?? 0);
-      par2.push(await inn.postFile(posted(f), mangle(f, readFileSync(join(dir, f))), { articleSize: ARTICLE }));
+      par2Bytes.set(f, mangle(f, readFileSync(join(dir, f))));
+      par2.push(await inn.postFile(posted(f), par2Bytes.get(f)!, { articleSize: ARTICLE }));
     }
     const nzbXml = buildNzb([media, ...par2], inn.group, 'poster@spool.test');
-    return { bytes, media, par2, nzbXml, recoverySlices };
+    return { bytes, media, par2, nzbXml, recoverySlices, par2Bytes };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

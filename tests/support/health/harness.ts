@@ -15,12 +15,11 @@ import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import {
   createHealth,
   openHealthStore,
-  type FileRepairer,
   type HealthDeps,
   type HealthDomain,
   type HealthStore,
-  type RepairOutcome,
 } from '../../../appliance/health/index.js';
+import type { FileRepairer, RepairOutcome } from '../../../appliance/repair/index.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import {
   AbortedError,

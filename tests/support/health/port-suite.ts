@@ -1,5 +1,5 @@
 /**
- * The health store's port (appliance/health/health.port.ts) and the repair ledger's (repair.types.ts), asserted the
+ * The health store's port (appliance/health/health.port.ts) and the repair ledger's (appliance/repair/repair-ledger.port.ts), asserted the
  * same way on every store: appliance/health/health.port.test.ts runs it on LMDB,
  * tests/integration/postgres/health-port-pg.test.ts on PostgreSQL.
  */

@@ -1,0 +1,26 @@
+import { createAuth as createAuthDomain, type AuthDomain, type AuthSettings } from '../auth/index.js';
+import type { ConfigService } from '../config/index.js';
+import type { AppCore } from './core.js';
+import { built, type Built } from './lifetime.js';
+
+/** Users, sessions, API keys and the Gatekeeper, on the users' and sessions' ports, with the settings read live. */
+export function createAuth({ stores, config, clock, logger }: AppCore): Built<AuthDomain> {
+  const auth = createAuthDomain({
+    users: stores.users,
+    sessions: stores.sessions,
+    settings: () => authSettings(config),
+    logger: logger.child('auth'),
+    rateLimit: { now: clock.now },
+  });
+  return built(auth, () => auth.close());
+}
+
+function authSettings(config: ConfigService): AuthSettings {
+  const c = config.get();
+  return {
+    loginRequired: c.auth.login_required,
+    registrationEnabled: c.auth.registration_enabled,
+    webdavUser: c.webdav.user,
+    webdavPassword: c.webdav.password,
+  };
+}

@@ -1,0 +1,61 @@
+import type { ArticleClient } from '../articles/index.js';
+import { createHealth as createHealthDomain, type HealthDomain } from '../health/index.js';
+import type { NntpPool } from '../nntp/index.js';
+import type { FileRepairer, Par2RepairService } from '../repair/index.js';
+import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { VfsService } from '../vfs/vfs.service.js';
+import { wireArticleFailures } from './article-failures.js';
+import type { AppCore } from './core.js';
+import { wireHealthEvents } from './health-events.js';
+import { playbackLoad } from './health-playback.js';
+import type { Built } from './lifetime.js';
+import { wireRepairHistory } from './repair-history.js';
+import type { SabnzbdDomain } from './sabnzbd.js';
+
+/** What file health is built on besides the core. */
+export interface HealthParts {
+  par2: Par2RepairService;
+  vfs: VfsService;
+  pool: ArticleClient & Pick<NntpPool, 'playerWaiting'>;
+  /** The arrs' repair (or a test's). */
+  repairer: FileRepairer;
+  /** The Streams view: scheduled checks yield to players (app/health-playback.ts). */
+  streams: Pick<StreamRegistry, 'list'>;
+  /** A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded. */
+  sabnzbd: Pick<SabnzbdDomain, 'nzo'>;
+}
+
+/**
+ * File health (docs/health.md) on the health store's port: checks, verdicts, repair through the arrs; its records
+ * follow the tree, it keeps every repair's end and every article a read found missing. The worker starts only on the
+ * node that leads (app/cluster/background.ts).
+ */
+export function createHealth(core: AppCore, parts: HealthParts): Built<HealthDomain> {
+  const { events, logger, stores } = core;
+  const health = createHealthDomain({
+    par2: () => parts.par2,
+    store: stores.health,
+    config: core.config,
+    vfs: parts.vfs,
+    client: parts.pool,
+    clock: core.clock,
+    logger,
+    repairer: () => parts.repairer,
+    events,
+    playback: playbackLoad(parts.streams, parts.pool),
+    startWorker: false,
+    downloadIdOf: (path) => {
+      const itemId = parts.vfs.stat(path)?.queueItemId;
+      return itemId === undefined ? undefined : parts.sabnzbd.nzo.of(itemId);
+    },
+  });
+  wireArticleFailures({ events, health, logger: logger.child('vfs') });
+  return {
+    serves: health,
+    stops: [
+      () => health.close(),
+      wireHealthEvents(events, health),
+      wireRepairHistory(events, health, logger.child('health')),
+    ],
+  };
+}
