@@ -73,19 +73,50 @@ test('a scanner reads ahead one article on a sequential read and none after a se
   h.close();
 });
 
-test("a scanner's WebDAV range keeps at most SCANNER_WINDOW articles in flight; a player's the whole window", async () => {
+test("a scanner's WebDAV range fetches one article ahead only once it read one, never more than SCANNER_WINDOW; a player's the whole window", async () => {
   for (const kind of ['scanner', 'player'] as const) {
     const { handles, asked } = setup(kind);
     const h = handles.open(PATH, 'webdav', { address: '10.0.0.1' });
     const it = h.stream(7_000, 70_000, sig)[Symbol.asyncIterator]();
     await it.next();
     const started = asked.length;
+    await it.next();
+    await it.next();
+    const later = asked.length;
     await it.return(undefined);
-    if (kind === 'scanner') assert.equal(started, SCANNER_WINDOW);
-    else assert.ok(started > SCANNER_WINDOW, `the reader's window (${started})`);
+    if (kind === 'scanner') {
+      assert.equal(started, 1, 'nothing ahead before it read anything');
+      assert.equal(later, 2 + SCANNER_WINDOW, 'one article ahead of the one it reads');
+    } else assert.ok(started > SCANNER_WINDOW, `the reader's window (${started})`);
     assert.ok(asked.every((a) => a.reader === kind));
     h.close();
   }
+});
+
+test("a WebDAV GET's fetches follow its class as it changes while it reads, told what the handle has read", async () => {
+  const inner = new MapSource(articles);
+  const asked: Array<{ id: string } & FetchHow> = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push({ id, reader: opts.reader });
+      return inner.fetch(id, opts);
+    },
+  };
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
+  const seen: number[] = [];
+  // a scanner until it has read 20 KB in a row (the classifier's own rule is its test's: reader-class.test.ts)
+  handles.classifyWith((_id, facts) => {
+    seen.push(facts.runBytes);
+    return facts.runBytes >= 20_000 ? 'player' : 'scanner';
+  });
+  const h = handles.open(PATH, 'webdav', { address: '10.0.0.1' }, { offset: 0 });
+  let got = 0;
+  for await (const chunk of h.stream(0, bytes.length, sig)) got += chunk.byteLength;
+  assert.equal(got, bytes.length);
+  assert.equal(asked[0]?.reader, 'scanner');
+  assert.equal(asked.at(-1)?.reader, 'player', 'the GET moved to the player lanes once it read on');
+  assert.ok(seen.some((n) => n >= 20_000));
+  h.close();
 });
 
 test('unclassified (no classifier wired), a handle reads as a player', async () => {

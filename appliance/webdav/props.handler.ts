@@ -3,7 +3,8 @@ import type { VfsNode } from '../vfs/types.js';
 import { LIVE_PROPS, isLive, liveProp, multistatus, propstat } from './properties.js';
 import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';
 import { DAV, child, elements, emptyElement, escapeXml, parseXml, propKey, serialize } from './xml.js';
-import { allpropBytes } from './response-cache.js';
+import { cachedAllprop, keepAllprop } from './response-cache.js';
+import type { DavLock } from './lock.manager.js';
 import { requireWritable } from './write.guard.js';
 
 type Want = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; keys: string[] };
@@ -25,27 +26,47 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   const node = deps.vfs.requireNode(r.path);
   const parts = [
     MULTISTATUS_OPEN,
-    utf8(responseFor(r, node, want, hrefOf(r.prefix, node.path, node.type === 'directory'))),
+    utf8(
+      responseFor(node, want, hrefOf(r.prefix, node.path, node.type === 'directory'), deps.locks.covering(node.path)),
+    ),
   ];
   if (depth === '1' && node.type === 'directory') {
-    // the folder's href encoded once; each child adds its own encoded name (a listing can hold 10,000 entries)
-    const base = hrefOf(r.prefix, node.path, true);
-    for (const k of deps.vfs.list(node.path, { showCorrupted: ctx.req.header('x-show-corrupted') === 'true' })) {
-      const href = () => base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
-      // allprop of an unlocked entry: the bytes built for it the last time the same listing was asked (see
-      // response-cache.ts); anything else is built now
-      parts.push(
-        want.kind === 'allprop' && !deps.locks.covering(k.path).length
-          ? allpropBytes(k, base, () => responseFor(r, k, want, href()))
-          : utf8(responseFor(r, k, want, href())),
-      );
-    }
+    const showCorrupted = ctx.req.header('x-show-corrupted') === 'true';
+    parts.push(...listingParts(r, node.path, want, deps.vfs.list(node.path, { showCorrupted })));
   }
   parts.push(MULTISTATUS_CLOSE);
   // one Buffer copied once from the parts: no 10,000-entry string joined and then encoded again by the reply
   ctx.reply.status(207).send(Buffer.concat(parts), 'application/xml; charset=utf-8');
 }
 
+/**
+ * The `<D:response>` of each listed entry as UTF-8. The folder's href is encoded once; each child adds its own
+ * encoded name (a listing can hold 10,000 entries). Locks are looked up per entry only when one lies on or below the
+ * folder or covers it; otherwise no entry has any. The allprop bytes of an unlocked entry are those built for it the
+ * last time the same listing was asked (response-cache.ts); anything else is built now.
+ */
+function listingParts(r: DavRequest, dir: string, want: Want, kids: readonly VfsNode[]): Buffer[] {
+  const base = hrefOf(r.prefix, dir, true);
+  const anyLock = r.deps.locks.covering(dir).length > 0 || r.deps.locks.within(dir).length > 0;
+  const parts: Buffer[] = new Array<Buffer>(kids.length);
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i]!;
+    const locks = anyLock ? r.deps.locks.covering(k.path) : NO_LOCKS;
+    const cacheable = want.kind === 'allprop' && locks.length === 0;
+    const hit = cacheable ? cachedAllprop(k, base) : undefined;
+    if (hit) {
+      parts[i] = hit;
+      continue;
+    }
+    const href = base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
+    const bytes = utf8(responseFor(k, want, href, locks));
+    if (cacheable) keepAllprop(k, base, bytes);
+    parts[i] = bytes;
+  }
+  return parts;
+}
+
+const NO_LOCKS: DavLock[] = [];
 const utf8 = (s: string): Buffer => Buffer.from(s, 'utf8');
 const [MULTISTATUS_OPEN, MULTISTATUS_CLOSE] = multistatus(['\0']).split('\0').map(utf8) as [Buffer, Buffer];
 
@@ -61,8 +82,7 @@ function parseWant(body: string): Want {
   throw new AppError('MALFORMED_BODY', 'PROPFIND body names no allprop, propname or prop');
 }
 
-function responseFor(r: DavRequest, node: VfsNode, want: Want, rawHref: string): string {
-  const locks = r.deps.locks.covering(node.path);
+function responseFor(node: VfsNode, want: Want, rawHref: string, locks: DavLock[]): string {
   const dead = node.deadProps ?? {};
   const found: string[] = [];
   const missing: string[] = [];

@@ -10,10 +10,12 @@ import type { VfsNode } from '../vfs/types.js';
  */
 const cached = new WeakMap<VfsNode, { base: string; bytes: Buffer }>();
 
-export function allpropBytes(node: VfsNode, base: string, build: () => string): Buffer {
+/** The bytes kept for `node` under the folder href `base`, if any. */
+export function cachedAllprop(node: VfsNode, base: string): Buffer | undefined {
   const hit = cached.get(node);
-  if (hit && hit.base === base) return hit.bytes;
-  const bytes = Buffer.from(build(), 'utf8');
+  return hit && hit.base === base ? hit.bytes : undefined;
+}
+
+export function keepAllprop(node: VfsNode, base: string, bytes: Buffer): void {
   cached.set(node, { base, bytes });
-  return bytes;
 }

@@ -78,11 +78,12 @@ export function textOf(el: XmlElement): string {
   return el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
 }
 
+const XML_ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' };
+const NEEDS_ESCAPE = /[<>&"']/;
+
+/** Most names need no escaping: those are returned as they are, without a replace (a listing escapes 30,000). */
 export function escapeXml(s: string): string {
-  return s.replace(
-    /[<>&"']/g,
-    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string,
-  );
+  return NEEDS_ESCAPE.test(s) ? s.replace(/[<>&"']/g, (c) => XML_ENTITIES[c]!) : s;
 }
 
 /**

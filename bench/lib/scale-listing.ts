@@ -69,6 +69,12 @@ export function listingRows(l: Listing): Figure[] {
       pass: l.big.p50 < 150,
     },
     {
+      figure: `PROPFIND Depth 1 of ${l.big.entries}-entry folder, cold (the server's first PROPFIND)`,
+      value: ms(l.big.first),
+      target: 'under 150 ms',
+      pass: l.big.first < 150,
+    },
+    {
       figure: `PROPFIND Depth 1 of ${l.season.entries}-entry folder, p50 (first ${ms(l.season.first)})`,
       value: ms(l.season.p50),
       target: 'under 5 ms',
