@@ -24,6 +24,7 @@ import type { SpoolMetrics } from '../metrics/index.js';
 import { registerNotificationsRoutes } from '../api/notifications.routes.js';
 import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
+import type { RepairControl } from '../repair/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
@@ -45,6 +46,8 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  /** The repair brake and history (appliance/repair), served under /api/health/repairs. */
+  repairs: RepairControl;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
   /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
@@ -75,7 +78,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
     logger: s.logger.child('sabnzbd'),
   });
   registerArrsRoutes(router, s);
-  registerHealthRoutes(router, s.health);
+  registerHealthRoutes(router, s.health, s.repairs);
   registerMetricsRoutes(router, s);
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);
