@@ -33,7 +33,8 @@ export interface HealthParts {
  */
 export function createHealth(core: AppCore, parts: HealthParts): Built<{ health: HealthDomain; repairs: Repairs }> {
   const { events, logger, stores } = core;
-  let health: HealthDomain | undefined;
+  // An admin releasing the brake wakes health's worker, built after the repairs.
+  const wake = { worker: (): void => undefined };
   const repairs = createRepairs({
     store: stores.health,
     config: core.config,
@@ -48,9 +49,9 @@ export function createHealth(core: AppCore, parts: HealthParts): Built<{ health:
     clock: core.clock,
     logger,
     events,
-    wake: () => health?.runner.wake(),
+    wake: () => wake.worker(),
   });
-  health = createHealthDomain({
+  const health = createHealthDomain({
     store: stores.health,
     config: core.config,
     vfs: parts.vfs,
@@ -63,12 +64,12 @@ export function createHealth(core: AppCore, parts: HealthParts): Built<{ health:
     playback: playbackLoad(parts.streams, parts.pool),
     startWorker: false,
   });
+  wake.worker = () => health.runner.wake();
   wireArticleFailures({ events, health, logger: logger.child('vfs') });
-  const domain = health;
   return {
     serves: { health, repairs },
     stops: [
-      () => domain.close(),
+      () => health.close(),
       wireHealthEvents(events, health),
       wireRepairHistory(events, repairs.control, logger.child('health')),
     ],

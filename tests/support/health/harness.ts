@@ -155,7 +155,7 @@ export async function healthHarness(
     if (!(await cond())) throw new Error('condition not met');
   };
   // As createApp wires them (app/health.ts): the repairs act on health's verdicts.
-  let runner: HealthDomain['runner'] | undefined;
+  const wake = { worker: (): void => undefined };
   const repairs = createRepairs({
     store: healthStore,
     config,
@@ -164,7 +164,7 @@ export async function healthHarness(
     clock,
     logger: log,
     events,
-    wake: () => runner?.wake(),
+    wake: () => wake.worker(),
   });
   const domain = createHealth({
     store: healthStore,
@@ -177,7 +177,7 @@ export async function healthHarness(
     events,
     ...deps,
   });
-  runner = domain.runner;
+  wake.worker = () => domain.runner.wake();
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);
   const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
