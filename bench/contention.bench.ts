@@ -356,7 +356,7 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
     from: i * tenth + MIB,
     rate: VIEWER_RATE,
     startBytes: 4 * MB,
-    playBytes: envNumber('SPOOL_BENCH_CONTENTION_VIEWER_MB', 60) * MIB,
+    playBytes: envNumber('SPOOL_BENCH_CONTENTION_VIEWER_MB', 36) * MIB,
     maxBuffer: 16 * MIB,
     rebuffer: 4 * MB,
   });

@@ -1,4 +1,7 @@
+import { PLAY_RUN_BYTES } from '../vfs/read-pattern.js';
 import type { ReaderClass } from './streams.wire.js';
+
+export { PLAY_RUN_BYTES };
 
 /**
  * How one open has read so far (the read handle keeps it, appliance/vfs/read-pattern.ts): the sequential run it
@@ -43,11 +46,6 @@ const SCANNER_AGENT = /ffprobe|mediainfo|plex media scan/i;
 export const SCAN_BYTES = 8 * 1024 * 1024;
 /** A reader still reading after this long is sustained: a player. */
 export const SUSTAINED_MS = 10_000;
-/**
- * A sequential run this long from one position is playback: a probe reads a few hundred KiB of a head, an index,
- * the first packets (ffprobe reads 32 KiB at each), a player's start-up reads megabytes in a row.
- */
-export const PLAY_RUN_BYTES = 1024 * 1024;
 /** This many jumps with no run of PLAY_RUN_BYTES between them is a probe hopping through a file. */
 export const PROBE_JUMPS = 3;
 /** A reader that has served this share of the file has read it whole. */

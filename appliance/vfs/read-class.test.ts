@@ -5,7 +5,8 @@ import { ReadHandles } from './read-handle.js';
 import { VfsReader } from './reader.js';
 import type { ArticleSource, FetchHow } from './article-fetcher.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
-import { SCANNER_READ_AHEAD, SCANNER_WINDOW } from './stream-window.js';
+import { PLAY_RUN_BYTES } from './read-pattern.js';
+import { SCANNER_READ_AHEAD, SCANNER_WINDOW, seekReadAhead } from './stream-window.js';
 
 // Reader classes reach the pool: every fetch a read handle starts says who reads (docs/streaming.md).
 const t = tempVfs();
@@ -146,5 +147,39 @@ test("a player's read that lands on an article still being read ahead asks the s
   assert.deepEqual(promoted, ['a3@test']);
   release();
   assert.equal(await read, 4096);
+  h.close();
+});
+
+test('a FUSE open reads ahead no more than a seek would until it has read a run of playback, then its window', async () => {
+  const big = randomBytes(1_600_000);
+  const m = memoryArticles(big, 16_000); // 100 articles
+  await t.vfs.addJob({ category: 'x', jobName: 'L', files: [{ name: 'g.bin', size: big.length, layout: m.layout }] });
+  const inner = new MapSource(m.articles);
+  const asked: number[] = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push(Number(/a(\d+)@/.exec(id)![1]));
+      return inner.fetch(id, opts);
+    },
+  };
+  const settings = () => ({ ...testReaderSettings(), cacheBytes: 32 << 20 });
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, settings), { now: () => 0 });
+  handles.classifyWith(() => 'player');
+  const h = handles.open('/complete/x/L/g.bin', 'fuse', {}, { readAhead: () => 20 });
+  const buf = Buffer.alloc(64 * 1024);
+  await h.readInto(buf, 0, 4096, sig); // the header: SEEK_AHEAD alone
+  await h.readInto(buf, 16_000, 4096, sig); // looks sequential (as a probe's second read does)
+  await settle();
+  const unproven = seekReadAhead(false, 20);
+  assert.equal(Math.max(...asked), 1 + unproven - 1, 'no further than a seek reads ahead');
+  let at = 20_096;
+  while (at < 20_096 + PLAY_RUN_BYTES) {
+    await h.readInto(buf, at, buf.length, sig);
+    at += buf.length;
+  }
+  await h.readInto(buf, at, buf.length, sig);
+  await settle();
+  const article = Math.floor((at + buf.length) / 16_000);
+  assert.equal(Math.max(...asked), article + 20 - 1, 'the whole window once it read a run of playback');
   h.close();
 });

@@ -188,9 +188,11 @@ export class ReadStream {
     if (pos >= this.node.size) return;
     const start = findSegment(layout.segments, pos);
     const who = this.who();
-    // a scanner: the articles just past the one the read ended in, however long the window
-    const until =
-      who.reader === 'scanner' ? start + SCANNER_READ_AHEAD : start + Math.min(most, Math.max(1, this.readAhead())) - 1;
+    // a scanner: the articles just past the one the read ended in, however long the window; an open that has not
+    // read a run of playback yet (a probe's second read looks sequential too): no more than a seek reads ahead
+    const window = Math.max(1, this.readAhead());
+    const cap = who.playing === false ? Math.min(most, seekReadAhead(false, window)) : most;
+    const until = who.reader === 'scanner' ? start + SCANNER_READ_AHEAD : start + Math.min(cap, window) - 1;
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;

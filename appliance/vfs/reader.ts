@@ -17,8 +17,12 @@ import {
   type VfsSegment,
 } from './types.js';
 
-/** Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. */
-export type Reading = Pick<FetchHow, 'reader' | 'stream'>;
+/**
+ * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle; `playing`: whether the
+ * open has read a run of PLAY_RUN_BYTES (read-pattern.ts), before which a FUSE handle's sequential read-ahead stays
+ * what a seek reads ahead (read-stream.ts).
+ */
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { playing?: boolean };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
