@@ -101,7 +101,10 @@ export class ReadHandles {
     // asked at each read (and each article of a range): the class follows what the handle has read so far
     const who = (): Reading => {
       const facts = h.facts();
-      return { reader: this.classOf(id, facts) ?? 'player', stream: id, playing: facts.longestRun >= PLAY_RUN_BYTES };
+      const reader = this.classOf(id, facts) ?? 'player';
+      return facts.longestRun >= PLAY_RUN_BYTES
+        ? { reader, stream: id }
+        : { reader, stream: id, earned: facts.runBytes };
     };
     const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
     const stream = new ReadStream(this.reader, path, readAhead, o.window, who);

@@ -18,11 +18,11 @@ import {
 } from './types.js';
 
 /**
- * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle; `playing`: whether the
- * open has read a run of PLAY_RUN_BYTES (read-pattern.ts), before which a FUSE handle's sequential read-ahead stays
- * what a seek reads ahead (read-stream.ts).
+ * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. `earned`: the bytes of
+ * its current run while the open has not read a run of PLAY_RUN_BYTES yet (read-pattern.ts), absent once it has:
+ * a FUSE handle reads ahead no more than that (read-stream.ts).
  */
-export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { playing?: boolean };
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
