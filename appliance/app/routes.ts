@@ -22,6 +22,8 @@ import { registerHealthRoutes } from '../api/health.routes.js';
 import { registerMetricsRoutes } from '../api/metrics.routes.js';
 import type { SpoolMetrics } from '../metrics/index.js';
 import { registerNotificationsRoutes } from '../api/notifications.routes.js';
+import { registerMediaServersRoutes } from '../api/mediaservers.routes.js';
+import type { MediaServersService } from '../mediaservers/index.js';
 import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
@@ -50,6 +52,7 @@ export interface RouteServices {
   /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
+  mediaServers: MediaServersService;
   requestRestart(force: boolean): void;
 }
 
@@ -75,6 +78,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
     logger: s.logger.child('sabnzbd'),
   });
   registerArrsRoutes(router, s);
+  registerMediaServersRoutes(router, s);
   registerHealthRoutes(router, s.health);
   registerMetricsRoutes(router, s);
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });

@@ -5,6 +5,7 @@
  */
 import type { HealthStatus, QueueStatus } from './statuses.wire.js';
 import type { PoolMetrics } from '../nntp/pool.wire.js';
+import type { ProviderStateEvent } from '../nntp/provider-state.wire.js';
 
 /** A queue item as its events carry it: enough to update a row without asking the API again. */
 export interface QueueItemEvent {
@@ -67,15 +68,11 @@ export interface HealthRecordChangedEvent {
   status: HealthStatus;
 }
 
-/** A provider's usable state: its breaker opened or closed, it was enabled, disabled, added or removed. */
-export interface ProviderStateEvent {
-  id: string;
-  state: 'usable' | 'cooling_down' | 'disabled' | 'removed';
-  last_error: string | null;
-  /** Connections the provider allows (learned from "too many connections" refusals; docs/nntp.md, "Connection caps"); null: max_connections. */
-  allowed_connections?: number | null;
-  max_connections?: number;
-}
+/**
+ * A provider went down or came back, its learned connection cap changed, or it was added, enabled, disabled or
+ * removed: the pool emits it, once per change (nntp/provider-state.wire.ts, docs/nntp.md "Provider states").
+ */
+export type { ProviderStateEvent } from '../nntp/provider-state.wire.js';
 
 /** The pool's metrics, sent on a tick only while someone listens. */
 export type PoolMetricsTickEvent = PoolMetrics;

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/index.js';
@@ -78,13 +79,18 @@ export class HealthRunner {
   /** Tokens reserved for scheduled checks admitted and not yet started (HealthRunner.nextRecord). */
   private readonly reserved = new Map<number, Reserved>();
   readonly counters = { checked: 0, corrupted: 0, runs: 0, lastRunAt: null as number | null };
+  private armInStartContext: (ms: number) => void = (ms) => this.arm(ms);
 
   constructor(private readonly d: RunnerDeps) {}
 
-  /** Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). */
+  /**
+   * Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). Its cycles run in the async
+   * context `start` was called in, whoever wakes it (on several nodes, the leader's term, whose writes are fenced).
+   */
   start(): void {
     this.running = true;
     this.stopped = false;
+    this.armInStartContext = AsyncResource.bind((ms: number) => this.arm(ms));
     this.wake();
   }
 
@@ -116,7 +122,7 @@ export class HealthRunner {
   wake(): void {
     if (!this.running || this.stopped) return;
     if (this.cycling) this.again = true;
-    else this.arm(0);
+    else this.armInStartContext(0);
   }
 
   isChecking(id: number): boolean {

@@ -60,6 +60,21 @@ test('successful answers are written with their time; other queries are not; cle
   stop();
 });
 
+test('clearing drops the answers not written yet: signing out is not undone by a write due after it', async () => {
+  const storage = new MemoryStorage();
+  const qc = new QueryClient();
+  const stop = keepLastKnown(qc, storage, () => 1_000, 10);
+  qc.setQueryData(['queue', 'stats'], { total_queued: 1 });
+  clearLastKnown(storage);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(storage.getItem(LAST_KNOWN_KEY), null);
+  // Answers after the clear are kept again.
+  qc.setQueryData(['queue', 'stats'], { total_queued: 2 });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(readLastKnown(storage), { savedAt: 1_000, queueStats: { total_queued: 2 } });
+  stop();
+});
+
 test('a damaged entry reads as nothing kept', () => {
   const storage = new MemoryStorage();
   storage.setItem(LAST_KNOWN_KEY, '{not json');

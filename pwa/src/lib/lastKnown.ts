@@ -53,7 +53,11 @@ export function readLastKnown(storage: Storage | undefined = globalThis.localSto
   }
 }
 
+/** Each keeper's drop of the answers it has not written yet: clearing must not be undone by a later write. */
+const unwritten = new Set<() => void>();
+
 export function clearLastKnown(storage: Storage | undefined = globalThis.localStorage): void {
+  for (const drop of unwritten) drop();
   try {
     storage?.removeItem(LAST_KNOWN_KEY);
   } catch {
@@ -86,11 +90,18 @@ export function keepLastKnown(
     pending.set(part, query.state.data);
     timer ??= setTimeout(write, delayMs);
   };
+  const drop = () => {
+    pending.clear();
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  unwritten.add(drop);
   const stop = queryClient.getQueryCache().subscribe((e) => {
     if (e.type === 'updated' && e.action.type === 'success') seen(e.query);
   });
   return () => {
     stop();
-    clearTimeout(timer);
+    drop();
+    unwritten.delete(drop);
   };
 }
