@@ -11,4 +11,3 @@ export const rcloneApi = {
   stop: () => api.post<MountStopResult>('/rclone/mount/stop'),
   test: (payload: RcTestBody) => api.post<RcTestResult>('/rclone/test', payload),
 };
-
