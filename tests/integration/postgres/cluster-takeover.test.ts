@@ -3,7 +3,8 @@
  * pg_locks) is killed with SIGKILL in the middle of an import; the other node must take the lease within 30 s and
  * finish the queue, every item completed exactly once (docs/deployment.md, "The leader and takeover"). A leader
  * stopped (SIGSTOP) while it holds claimed items, and woken once the other node took over and finished them, commits
- * nothing (docs/architecture.md, "Several nodes": the fence).
+ * nothing (docs/architecture.md, "Several nodes": the fence), also when a relay keeps its lease session's end from it,
+ * so that it goes on importing as leader until its heartbeat goes unanswered.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
