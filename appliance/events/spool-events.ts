@@ -46,6 +46,31 @@ export interface RepairEvent {
 /** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
 export type RepairMethod = 'par2' | 'arr';
 
+/**
+ * A change in the library that media servers should see (docs/mediaservers.md "What is told"): at a path as Spool or
+ * an arr knows it (the mount's path of a tree file, an arr's library path, a `.strm` file's path).
+ */
+export interface LibraryChangedEvent {
+  path: string;
+  /** The path is a folder, not a file in one. */
+  is_folder: boolean;
+  kind: 'Created' | 'Modified' | 'Deleted';
+  cause: 'import' | 'repair' | 'delete' | 'strm';
+  /** The health record of the repair the change belongs to. */
+  record_id?: number;
+}
+
+/** One batch of media server refreshes tried: done, to be retried, or given up (appliance/mediaservers). */
+export interface MediaServerRefreshedEvent {
+  server: string;
+  folders: string[];
+  state: 'done' | 'retrying' | 'failed';
+  attempts: number;
+  error: string | null;
+  /** Health records of the repairs whose changes the batch carried. */
+  record_ids: number[];
+}
+
 /** The repair brake engaged (too many files turned bad at once) or an admin released it (docs/health.md). */
 export interface RepairBrakeEvent {
   engaged: boolean;
@@ -114,6 +139,9 @@ export interface SpoolEvents {
   'stream.opened': StreamOpenedEvent;
   'stream.progress': StreamProgressEvent;
   'stream.closed': StreamClosedEvent;
+  /** Tell the media servers: emitted by whoever changes what a library holds (imports, repairs, deletes, .strm). */
+  'library.changed': LibraryChangedEvent;
+  'mediaserver.refreshed': MediaServerRefreshedEvent;
 }
 
 export type SpoolEventName = keyof SpoolEvents;

@@ -34,6 +34,12 @@ export type {
   NotifyTestResult,
 } from '../../../appliance/notify/notify.wire';
 export { NOTIFY_KINDS, NOTIFY_KIND_LABELS, NOTIFY_TARGET_TYPES } from '../../../appliance/notify/notify.wire';
+export type {
+  MediaServerKind,
+  MediaServerRefreshJson,
+  MediaServerTestJson,
+} from '../../../appliance/mediaservers/mediaservers.wire';
+export { MEDIA_SERVER_KINDS, MEDIA_SERVER_KIND_LABELS } from '../../../appliance/mediaservers/mediaservers.wire';
 import type { RedactedConfig } from '../../../appliance/config/config.wire';
 export type { ConfigSectionName, ConfigWriteResult } from '../../../appliance/config/config.wire';
 
