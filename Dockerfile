@@ -84,19 +84,23 @@ FROM ${DEBIAN_BASE} AS runtime
 ARG SUPERVISOR=s6-overlay
 # fuse3: fusermount3 (setuid root, how the unprivileged service user mounts) and libfuse3, which our addon loads.
 # rclone: the rcd Spool starts for the rclone mount backend when no rcd of the operator's answers (docs/fuse.md).
+# libnss-extrausers: names for PUID/PGID on a read-only root (init-spool-config writes them to /run/spool-users).
 # Documentation, man pages and translations are dropped (as Debian's slim images do).
 RUN set -eu; \
     extra=""; \
     if [ "${SUPERVISOR}" = debian-s6 ]; then extra="s6 execline"; fi; \
     apt-get update; \
-    apt-get install -y --no-install-recommends fuse3 rclone $extra; \
+    apt-get install -y --no-install-recommends fuse3 rclone libnss-extrausers $extra; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
       /usr/share/doc/* /usr/share/man/* /usr/share/locale/* /usr/share/info/*; \
     sed -i 's/^#\s*user_allow_other/user_allow_other/' /etc/fuse.conf; \
     grep -q '^user_allow_other' /etc/fuse.conf; \
     useradd --uid 911 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin abc; \
-    mkdir -p /config /mnt/spool
+    mkdir -p /config /mnt/spool; \
+    sed -i -E 's/^(passwd|group):.*/\1: files extrausers/' /etc/nsswitch.conf; \
+    rm -rf /var/lib/extrausers; \
+    ln -s /run/spool-users /var/lib/extrausers
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 COPY --from=s6 /s6root/ /
 COPY deploy/image/init /usr/local/lib/spool/debian-s6-init
@@ -125,6 +129,7 @@ ENV SPOOL_DATA=/config \
     PUID=911 \
     PGID=911 \
     UMASK=022 \
+    SPOOL_IN_CONTAINER=1 \
     NODE_ENV=production
 # s6-overlay:
 # - S6_KEEP_ENV=1: services see the container's environment (PUID, SPOOL_*) without with-contenv, so the same

@@ -7,7 +7,7 @@
 // service tree). Both are build arguments of the one Dockerfile; each choice is printed. Nothing is cached
 // outside the repository (the rootfs tarball goes to .tmp/image/).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -127,10 +127,8 @@ export async function buildImage() {
   const context = join(ROOT, '.tmp', 'image', 'probe');
   mkdirSync(context, { recursive: true });
   const probeArgs = ['build', '--format', 'docker', ...ulimitArgs(), '--build-arg', `IMAGE=${IMAGE}`];
-  podman([...probeArgs, '-t', PROBE_IMAGE, '-f', '-', context], {
-    stdio: ['pipe', 'inherit', 'inherit'],
-    input: PROBE_DOCKERFILE,
-  });
+  writeFileSync(join(context, 'Dockerfile'), PROBE_DOCKERFILE);
+  podman([...probeArgs, '-t', PROBE_IMAGE, context], { stdio: 'inherit' });
 }
 
 const PROBE_DOCKERFILE = `ARG IMAGE

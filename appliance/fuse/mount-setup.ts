@@ -18,7 +18,10 @@ export interface MountSetupFacts {
   procStatus: string;
   /** The text of /proc/self/mountinfo. */
   mountinfo: string;
-  /** Whether this process runs in a container (Docker's /.dockerenv, Podman's /run/.containerenv). */
+  /**
+   * Whether this process runs in a container: the image sets SPOOL_IN_CONTAINER=1; Podman also writes
+   * /run/.containerenv. (Docker's /.dockerenv is no sign: hosts built from images keep it.)
+   */
   inContainer: boolean;
 }
 
@@ -35,7 +38,7 @@ export function readMountSetupFacts(fuseDevice = '/dev/fuse'): MountSetupFacts {
     fuseDeviceExists: existsSync(fuseDevice),
     procStatus: read('/proc/self/status'),
     mountinfo: read('/proc/self/mountinfo'),
-    inContainer: existsSync('/.dockerenv') || existsSync('/run/.containerenv'),
+    inContainer: process.env.SPOOL_IN_CONTAINER === '1' || existsSync('/run/.containerenv'),
   };
 }
 

@@ -217,16 +217,20 @@ export function directIo(options: Record<string, string | number | boolean>): bo
   return true;
 }
 
+/**
+ * Whether a FUSE file system is mounted at `point` (the topmost mount there). A bind mount of the mount path itself
+ * (a container's `-v /mnt/spool:/mnt/spool:rshared`) is not one: it must never be detached as a stale mount.
+ */
 export function isMounted(point: string): boolean {
-  return mountTypeAt(point) !== '';
+  return mountTypeAt(point).startsWith('fuse');
 }
 
-/** The file system type of the mount at `point` (`fuse.spool`, `fuse.rclone`, ...), or '' when none. */
+/** The file system type of the topmost mount at `point` (`fuse.spool`, `fuse.rclone`, `ext4` ...), or '' when none. */
 export function mountTypeAt(point: string): string {
   try {
     const line = readFileSync('/proc/mounts', 'utf8')
       .split('\n')
-      .find((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
+      .findLast((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
     return line?.split(' ')[2] ?? '';
   } catch {
     return '';

@@ -48,6 +48,7 @@ function runInit(env: Record<string, string>) {
       SPOOL_DATA: join(root, 'config'),
       SPOOL_MOUNT_DIR: join(root, 'mnt/spool'),
       SPOOL_FUSE_DEVICE: join(root, 'dev/fuse'),
+      SPOOL_EXTRA_USERS_DIR: join(root, 'users'),
       ...env,
     },
   });
@@ -176,6 +177,12 @@ describe('init-spool-config', () => {
       assert.equal(res.status, 0, res.out);
       assert.match(res.out, /passwd is read-only, so abc keeps its ids there; Spool runs as 1000:2345 by number/);
       assert.equal(owner(join(root, 'config/metadata')), '1000:2345');
+      // fusermount3 needs a name for the uid: libnss-extrausers reads these (the image links its dir here).
+      assert.equal(
+        readFileSync(join(root, 'users/passwd'), 'utf8'),
+        'spool:x:1000:2345:Spool:/nonexistent:/usr/sbin/nologin\n',
+      );
+      assert.equal(readFileSync(join(root, 'users/group'), 'utf8'), 'spool:x:2345:\n');
     } finally {
       execFileSync('umount', [etc]);
     }
