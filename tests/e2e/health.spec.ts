@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeArr, type FakeArr } from '../support/fake-arr/server.js';
 import { buildNzb, type PostedFile } from '../support/inn/poster.js';
@@ -9,6 +8,7 @@ import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 import type { HealthScheduleJson } from '../../appliance/health/health.wire.js';
+import { film } from '../support/media/film.js';
 
 // The Health screen against the real server: files posted to a real INN and imported, checked by the real health
 // worker; one file loses its articles on INN (ctlinnd cancel) so it turns corrupted for real, and repair goes to a
@@ -104,9 +104,9 @@ test.beforeAll(async () => {
   expect(reg.status).toBe(200);
   cookie = reg.cookie!;
 
-  const episodes = await Promise.all(EPISODES.map((n) => inn.postFile(n, randomBytes(2048))));
+  const episodes = await Promise.all(EPISODES.map((n) => inn.postFile(n, film(2048, n))));
   expect(await importNzb(spool.baseURL, cookie, 'Health.Batch.nzb', buildNzb(episodes, inn.group, POSTER))).toBe(BATCH);
-  broken = await inn.postFile('Broken.Movie.mkv', randomBytes(300_000), { articleSize: 100_000 });
+  broken = await inn.postFile('Broken.Movie.mkv', film(300_000), { articleSize: 100_000 });
   expect(await importNzb(spool.baseURL, cookie, 'Broken.Movie.nzb', buildNzb([broken], inn.group, POSTER))).toBe(
     BROKEN,
   );
