@@ -242,10 +242,11 @@ async function contentionRounds(
   const scanAlone = await withServer(s, link, () => scan(s));
   log(`  scan alone: ${scanAlone.ms.toFixed(0)} ms`);
   const [withScan, scanWithPlayer, traffic, noPid] = await withServer(s, link, async (srv) => {
+    const before = await scanTraffic(srv);
     const scanning = scan(s);
     await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
     const [played, scanned] = await Promise.all([pacedPlay(film, plan), scanning]);
-    return [played, scanned, await scanTraffic(srv), await withoutPid(srv)] as const;
+    return [played, scanned, await scanTraffic(srv, before), await withoutPid(srv)] as const;
   });
   log(`  with the scan: start ${withScan.startMs.toFixed(0)} ms, ${stallText(withScan.stalls)}`);
   log(`  scan with the player: ${scanWithPlayer.ms.toFixed(0)} ms, ${scanWithPlayer.failed} failed`);
@@ -261,9 +262,11 @@ async function api<T>(srv: ChildServer, path: string): Promise<T> {
   return body.data as T;
 }
 
-async function scanTraffic(srv: ChildServer): Promise<ScanTraffic> {
+/** Scanner bytes fetched (kept in the data dir across servers: subtract `before`) and served (this process's). */
+async function scanTraffic(srv: ChildServer, before?: ScanTraffic): Promise<ScanTraffic> {
   const r = await api<StreamsResponse>(srv, '/api/streams');
-  return { fetched: r.fetched_by_class[0]?.bytes.scanner ?? 0, served: r.bytes_by_class[0]?.bytes.scanner ?? 0 };
+  const fetched = r.fetched_by_class[0]?.bytes.scanner ?? 0;
+  return { fetched: fetched - (before?.fetched ?? 0), served: r.bytes_by_class[0]?.bytes.scanner ?? 0 };
 }
 
 /** Ended streams that reached Spool with no pid, and all ended streams (the history keeps 200). */
@@ -356,7 +359,7 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
     from: i * tenth + MIB,
     rate: VIEWER_RATE,
     startBytes: 4 * MB,
-    playBytes: envNumber('SPOOL_BENCH_CONTENTION_VIEWER_MB', 60) * MIB,
+    playBytes: envNumber('SPOOL_BENCH_CONTENTION_VIEWER_MB', 36) * MIB,
     maxBuffer: 16 * MIB,
     rebuffer: 4 * MB,
   });
@@ -365,10 +368,11 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
   const alone = await withServer(s, link, ten);
   log(`  alone: start ${alone.map((p) => sec(p.startMs)).join(', ')}; stalls ${alone.map((p) => p.stalls.length)}`);
   const [withScan, scanned, traffic] = await withServer(s, link, async (srv) => {
+    const before = await scanTraffic(srv);
     const scanning = scan(s, { srv, userAgent: ONE_AGENT });
     await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
     const [played, done] = await Promise.all([ten(srv), scanning]);
-    return [played, done, await scanTraffic(srv)] as const;
+    return [played, done, await scanTraffic(srv, before)] as const;
   });
   log(`  with the scan: start ${withScan.map((p) => sec(p.startMs)).join(', ')}`);
   log(`  stalls ${withScan.map((p) => p.stalls.length)}; scan ${sec(scanned.ms)}, ${scanned.failed} failed`);

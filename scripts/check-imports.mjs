@@ -94,7 +94,7 @@ const LAYERS = [
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
-  // the Streams view, the Prometheus metrics, notifications.
+  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes.
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -112,6 +112,7 @@ const LAYERS = [
       'streams',
       'metrics',
       'notify',
+      'mediaservers',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.

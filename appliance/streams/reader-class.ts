@@ -1,4 +1,7 @@
+import { PLAY_RUN_BYTES } from '../vfs/read-pattern.js';
 import type { ReaderClass } from './streams.wire.js';
+
+export { PLAY_RUN_BYTES };
 
 /**
  * How one open has read so far (the read handle keeps it, appliance/vfs/read-pattern.ts): the sequential run it
@@ -20,8 +23,6 @@ export interface ReaderFacts extends ReadPatternFacts {
   userAgent?: string;
   /** The file's size. */
   size: number;
-  /** The first byte asked for at open (a WebDAV range; 0 for a FUSE open). */
-  openOffset: number;
   bytesServed: number;
   /** From open to now (or to close). */
   ageMs: number;
@@ -43,17 +44,10 @@ const SCANNER_AGENT = /ffprobe|mediainfo|plex media scan/i;
 export const SCAN_BYTES = 8 * 1024 * 1024;
 /** A reader still reading after this long is sustained: a player. */
 export const SUSTAINED_MS = 10_000;
-/**
- * A sequential run this long from one position is playback: a probe reads a few hundred KiB of a head, an index,
- * the first packets (ffprobe reads 32 KiB at each), a player's start-up reads megabytes in a row.
- */
-export const PLAY_RUN_BYTES = 1024 * 1024;
 /** This many jumps with no run of PLAY_RUN_BYTES between them is a probe hopping through a file. */
 export const PROBE_JUMPS = 3;
 /** A reader that has served this share of the file has read it whole. */
 const WHOLE_SHARE = 0.9;
-/** A position at or past this share of the file (or in its last SCAN_BYTES) is the tail. */
-const TAIL_SHARE = 0.9;
 
 /**
  * Tells a player from a scanner by what this open does (docs/streaming.md, "Reader classes"): provisional at
@@ -70,16 +64,10 @@ export function classifyReader(f: ReaderFacts): Classification {
 }
 
 /**
- * Provisional: an open that began in the tail (a range request for an index), or that hops from place to place in
- * short reads, is probing. A jump to the tail within an open is not enough: a player reads its index there too,
- * right before it plays, and that read must not wait behind a scan.
+ * Provisional: an open that hops from place to place in short reads is probing. Reading in the tail is not enough,
+ * within an open or as a range request of its own: a player reads its index there too, right before it plays, and
+ * that read must not wait behind a scan (ten viewers' index requests share one fetch).
  */
 function probing(f: ReaderFacts): boolean {
-  if (f.runBytes >= PLAY_RUN_BYTES) return false;
-  return (f.jumps === 0 && inTail(f.size, f.openOffset)) || (f.jumps >= PROBE_JUMPS && f.longestRun < PLAY_RUN_BYTES);
-}
-
-function inTail(size: number, at: number): boolean {
-  if (size <= 0 || at <= 0) return false;
-  return at >= size * TAIL_SHARE || size - at <= SCAN_BYTES;
+  return f.runBytes < PLAY_RUN_BYTES && f.jumps >= PROBE_JUMPS && f.longestRun < PLAY_RUN_BYTES;
 }

@@ -94,7 +94,6 @@ export class StreamSession {
       ...this.pattern,
       userAgent: this.opened.client.user_agent,
       size: this.opened.size,
-      openOffset: this.opened.offset,
       bytesServed: Math.max(bytesServed, this.bytesServed),
       ageMs: now - this.openedAt,
       closed,

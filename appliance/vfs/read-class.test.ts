@@ -5,6 +5,7 @@ import { ReadHandles } from './read-handle.js';
 import { VfsReader } from './reader.js';
 import type { ArticleSource, FetchHow } from './article-fetcher.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
+import { PLAY_RUN_BYTES } from './read-pattern.js';
 import { SCANNER_READ_AHEAD, SCANNER_WINDOW } from './stream-window.js';
 
 // Reader classes reach the pool: every fetch a read handle starts says who reads (docs/streaming.md).
@@ -46,7 +47,11 @@ test("a player's FUSE reads: the read's articles on the player lane, what it rea
     asked.filter((a) => !a.readAhead).map((a) => a.id),
     ['a0@test'],
   );
-  assert.ok(asked.filter((a) => a.readAhead).length >= 4, 'the header probe reads ahead');
+  assert.deepEqual(
+    asked.filter((a) => a.readAhead).map((a) => a.id),
+    ['a1@test', 'a2@test'],
+    'a read short of a run of playback earns one article past the one it ended in (it may be a probe)',
+  );
   h.close();
 });
 
@@ -141,10 +146,47 @@ test("a player's read that lands on an article still being read ahead asks the s
   };
   const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
   const h = handles.open(PATH, 'fuse', { pid: 44 }, { readAhead: () => 6 });
-  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead articles 1-4
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead article 1
+  // a seek reads ahead what follows it whoever reads: articles 4-...; then a read of article 3 joins it
+  await h.readInto(Buffer.alloc(4096), 14_000, 4096, sig);
   const read = h.readInto(Buffer.alloc(4096), 21_000, 4096, sig); // article 3
   assert.deepEqual(promoted, ['a3@test']);
   release();
   assert.equal(await read, 4096);
+  h.close();
+});
+
+test('a FUSE open reads ahead no more articles than its run has read until it read a run of playback, then its window', async () => {
+  const big = randomBytes(1_600_000);
+  const m = memoryArticles(big, 16_000); // 100 articles
+  await t.vfs.addJob({ category: 'x', jobName: 'L', files: [{ name: 'g.bin', size: big.length, layout: m.layout }] });
+  const inner = new MapSource(m.articles);
+  const asked: number[] = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push(Number(/a(\d+)@/.exec(id)![1]));
+      return inner.fetch(id, opts);
+    },
+  };
+  const settings = () => ({ ...testReaderSettings(), cacheBytes: 32 << 20 });
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, settings), { now: () => 0 });
+  handles.classifyWith(() => 'player');
+  const h = handles.open('/complete/x/L/g.bin', 'fuse', {}, { readAhead: () => 20 });
+  const buf = Buffer.alloc(64 * 1024);
+  await h.readInto(buf, 0, 4096, sig); // the header: one article ahead
+  await settle();
+  assert.equal(Math.max(...asked), 1);
+  await h.readInto(buf, 16_000, 4096, sig); // looks sequential (as a probe's second read does): its run is 8 KiB
+  await settle();
+  assert.equal(Math.max(...asked), 2, 'one article past the one the read ended in');
+  let at = 20_096;
+  while (at < 20_096 + PLAY_RUN_BYTES) {
+    await h.readInto(buf, at, buf.length, sig);
+    at += buf.length;
+  }
+  await h.readInto(buf, at, buf.length, sig);
+  await settle();
+  const article = Math.floor((at + buf.length) / 16_000);
+  assert.equal(Math.max(...asked), article + 20 - 1, 'the whole window once it read a run of playback');
   h.close();
 });

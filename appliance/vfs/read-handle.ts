@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { ReaderKind } from '../nntp/types.js';
 import type { Reading, VfsReader } from './reader.js';
-import { ReadPattern, type ReadPatternView } from './read-pattern.js';
+import { PLAY_RUN_BYTES, ReadPattern, type ReadPatternView } from './read-pattern.js';
 import { ReadStream, type StreamWindow } from './read-stream.js';
 import type { VfsNode } from './types.js';
 
@@ -99,7 +99,13 @@ export class ReadHandles {
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
     const id = this.nextId++;
     // asked at each read (and each article of a range): the class follows what the handle has read so far
-    const who = (): Reading => ({ reader: this.classOf(id, h.facts()) ?? 'player', stream: id });
+    const who = (): Reading => {
+      const facts = h.facts();
+      const reader = this.classOf(id, facts) ?? 'player';
+      return facts.longestRun >= PLAY_RUN_BYTES
+        ? { reader, stream: id }
+        : { reader, stream: id, earned: facts.runBytes };
+    };
     const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
     const stream = new ReadStream(this.reader, path, readAhead, o.window, who);
     const h: ReadHandle = new ReadHandle(id, stream, this.reader, front, client, this, o.offset ?? 0, who);

@@ -4,6 +4,14 @@
  */
 export const JUMP_SLACK = 1024 * 1024;
 
+/**
+ * A sequential run this long from one position is playback: a probe reads a few hundred KiB of a head, an index,
+ * the first packets (ffprobe reads 32 KiB at each), a player's start-up reads megabytes in a row. The reader
+ * classes use it (appliance/streams/reader-class.ts), and a FUSE handle reads ahead its whole window only once
+ * it has read one such run (read-stream.ts).
+ */
+export const PLAY_RUN_BYTES = 1024 * 1024;
+
 /** What ReadPattern tells (the reader classes' `ReadPatternFacts`, appliance/streams/reader-class.ts). */
 export interface ReadPatternView {
   runBytes: number;

@@ -17,8 +17,12 @@ import {
   type VfsSegment,
 } from './types.js';
 
-/** Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. */
-export type Reading = Pick<FetchHow, 'reader' | 'stream'>;
+/**
+ * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. `earned`: the bytes of
+ * its current run while the open has not read a run of PLAY_RUN_BYTES yet (read-pattern.ts), absent once it has:
+ * a FUSE handle reads ahead no more than that (read-stream.ts).
+ */
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */

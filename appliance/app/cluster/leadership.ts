@@ -76,6 +76,8 @@ export function gateWork(
       } else {
         if (!closed) logger.warn('no longer leading: background work stops', { work: work.map((w) => w.name) });
         for (const w of [...work].reverse()) await guarded(logger, w.name, 'stop', () => w.stop(!closed));
+        // everything the work had in flight has ended: nothing it started writes after this line
+        if (!closed) logger.info('background work stopped', { work: work.map((w) => w.name) });
       }
     });
     return chain;
