@@ -26,6 +26,7 @@ import { registerMediaServersRoutes } from '../api/mediaservers.routes.js';
 import type { MediaServersService } from '../mediaservers/index.js';
 import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
+import type { RepairControl } from '../repair/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
@@ -47,6 +48,8 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  /** The repair brake and history (appliance/repair), served under /api/health/repairs. */
+  repairs: RepairControl;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
   /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
@@ -79,7 +82,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   });
   registerArrsRoutes(router, s);
   registerMediaServersRoutes(router, s);
-  registerHealthRoutes(router, s.health);
+  registerHealthRoutes(router, s.health, s.repairs);
   registerMetricsRoutes(router, s);
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);

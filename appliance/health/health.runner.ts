@@ -12,8 +12,7 @@ import { recheckDelayMs, retryDelayMs, tierOf, type AgeTiers } from './health.sc
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { layoutFingerprint } from '../layout/index.js';
-import type { RepairBrake } from '../repair/repair.brake.js';
-import type { RepairLoop } from '../repair/repair.loop.js';
+import type { VerdictActions } from './verdict-actions.port.js';
 
 /** The part of the VFS a check needs (VfsService satisfies it). */
 export interface HealthFiles {
@@ -52,8 +51,8 @@ export interface RunnerDeps {
   budget: HealthBudget;
   /** Playback's load (default: always idle). */
   playback?: () => PlaybackLoad;
-  repair: RepairLoop;
-  brake: RepairBrake;
+  /** What acts on each verdict (appliance/repair: the brake, PAR2, the arr). */
+  actions: VerdictActions;
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
@@ -171,7 +170,7 @@ export class HealthRunner {
         if (!next || this.stopped) break;
         this.launch(next);
       }
-      await this.d.repair.runDue();
+      await this.d.actions.runDue();
       this.counters.runs++;
       this.counters.lastRunAt = this.d.clock.now();
     } catch (err) {
@@ -389,17 +388,8 @@ export class HealthRunner {
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.done(record, result.status);
-    this.d.brake.record(now, result.status !== 'healthy');
-    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases"),
-    // unless its own PAR2 recovery data rebuilt it (asked first, in afterVerdict).
-    const markBroken = async () => {
-      if (result.status === 'corrupted' && updated)
-        await this.d.store.ledger
-          .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
-          .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
-    };
-    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus, markBroken);
-    else await markBroken();
+    const previous = record.settledStatus;
+    await this.d.actions.verdict({ at: now, bad: result.status !== 'healthy', record: updated, previous, fingerprint });
   }
 }
 

@@ -22,6 +22,7 @@ export { ArrRepairService, type ArrRepairDeps, type ArrRepairOutcome, type Repai
 export { RepairLoop, type FileRepairer, type RepairOutcome, type RepairSettings } from './repair.loop.js';
 export { RepairBrake, type BrakeSettings } from './repair.brake.js';
 export { RepairControl, REPAIR_HISTORY_KEEP } from './repair.control.js';
+export { createRepairs, type Repairs, type RepairsDeps } from './repair.domain.js';
 export type { Par2Repairer } from './par2-step.js';
 export type {
   BrakeState,
