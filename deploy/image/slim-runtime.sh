@@ -14,3 +14,5 @@ find dist node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o 
 # node-gyp's object files and dependency lists beside each built addon (the .node files stay).
 find node_modules -path '*/build/Release/obj.target' -type d -prune -exec rm -rf {} +
 find node_modules -path '*/build/Release/.deps' -type d -prune -exec rm -rf {} +
+# Scope folders npm prune emptied (e.g. @tanstack, whose packages are the console's dev dependencies).
+find node_modules -mindepth 1 -type d -empty -delete

@@ -100,6 +100,28 @@ it('is at most 300 MB', () => {
   assert.ok(mb <= 300, `${IMAGE} is ${mb.toFixed(1)} MB`);
 });
 
+it("holds no npm, compiler, headers, console dependencies, source maps or other platforms' uWebSockets.js", async () => {
+  const found = await podman([
+    'run',
+    '--rm',
+    '--network',
+    'none',
+    '--health-interval',
+    'disable',
+    ...(ulimitArgs() as string[]),
+    '--entrypoint',
+    'sh',
+    IMAGE,
+    '-c',
+    'ls -d /usr/local/lib/node_modules/npm /usr/local/bin/npm /usr/local/include/node /usr/bin/gcc /usr/bin/g++ ' +
+      '/usr/bin/make /usr/include/fuse3 /app/node_modules/react /app/node_modules/react-dom ' +
+      '/app/node_modules/react-router /app/node_modules/@tanstack /app/node_modules/uplot 2>/dev/null; ' +
+      'find /app -name "*.map" | head -3; ls /app/node_modules/uws-pack/dist/bin',
+  ]);
+  // Node 20's ABI is 115; the image is built for this host's architecture.
+  assert.deepEqual(found.trim().split('\n'), [`uws_linux_${process.arch}_115.node`]);
+});
+
 describe('the image with FUSE, an rshared mount path, PUID/PGID, UMASK, TZ and a FILE__ secret', () => {
   let c: Container;
   let mnt: string;

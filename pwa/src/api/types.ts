@@ -14,11 +14,12 @@ export type { HealthStatsJson as HealthStats } from '../../../appliance/health/h
 export type {
   LiveEventMap,
   LiveEventMessage,
+  LiveFeature,
   LiveHello,
   LiveMessage,
   LiveTopic,
 } from '../../../appliance/events/live.wire';
-export { LIVE_PATH, LIVE_TOPICS } from '../../../appliance/events/live.wire';
+export { LIVE_PATH, LIVE_TOPICS, LIVE_TOPIC_TRAITS, liveTopicsWhere } from '../../../appliance/events/live.wire';
 export type {
   ArrInstanceView,
   ArrsConfigView,

@@ -3,7 +3,8 @@
  * pg_locks) is killed with SIGKILL in the middle of an import; the other node must take the lease within 30 s and
  * finish the queue, every item completed exactly once (docs/deployment.md, "The leader and takeover"). A leader
  * stopped (SIGSTOP) while it holds claimed items, and woken once the other node took over and finished them, commits
- * nothing (docs/architecture.md, "Several nodes": the fence).
+ * nothing (docs/architecture.md, "Several nodes": the fence), also when a relay keeps its lease session's end from it,
+ * so that it goes on importing as leader until its heartbeat goes unanswered.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { HiddenCloseRelay } from '../../support/hidden-close-relay.js';
 import { SlowRelay } from '../../support/slow-relay.js';
 import {
   davGet,
@@ -33,6 +35,7 @@ let server: PostgresServer;
 let inn: InnServer;
 let relay: SlowRelay;
 const nodes: ChildServer[] = [];
+const pgRelays: HiddenCloseRelay[] = [];
 
 before(async () => {
   [server, inn] = await Promise.all([startPostgres(), ensureInn()]);
@@ -44,6 +47,7 @@ after(async () => {
     await n.stop();
     n.removeDataDir();
   }
+  for (const r of pgRelays) await r.stop();
   await relay?.stop();
   await server?.stop();
 });
@@ -220,4 +224,82 @@ test('a leader stopped while it holds claimed items, woken after the other node 
     (await davList(leader, apiKey, '/complete/tv')).sort(),
     jobs.map((j) => j.name),
   );
+});
+
+/** The client port of the backend holding the leader lease (pg_locks), if any. */
+async function leaseHolderPort(url: string): Promise<number | undefined> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ port: number }>(
+      `SELECT a.client_port AS port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [PG_LOCKS.leader],
+    );
+    return rows[0]?.port;
+  } finally {
+    await c.end();
+  }
+}
+
+test('a stopped leader that, woken, does not hear its lease session ended goes on importing: its writes are refused', async (t) => {
+  const url = await server.createDatabase();
+  // the first node reaches PostgreSQL through a relay that can cut its lease connection off from the server's side
+  const pgRelay = new HiddenCloseRelay({ host: '127.0.0.1', port: Number(new URL(url).port) });
+  await pgRelay.start();
+  pgRelays.push(pgRelay);
+  const relayed = new URL(url);
+  relayed.host = `127.0.0.1:${pgRelay.port}`;
+  relay.delayMs = 40;
+  const provider = { ...innProvider(inn, { max_connections: 2 }), port: relay.port };
+  const importSettings = { max_processor_workers: 2 };
+  const leader = await startNode(inn, relayed.toString(), { via: 'env', provider, importSettings });
+  nodes.push(leader);
+  await eventually(
+    'the relayed node leading',
+    async () => ((await leaseHolderPort(url).then((p) => pgRelay.upstreamPorts().includes(p!))) ? true : undefined),
+    30_000,
+  );
+  const other = await startNode(inn, url, { via: 'env', provider, importSettings });
+  nodes.push(other);
+  const apiKey = await registerAdmin(other);
+  const jobs = await postJobs('Unaware.Show', 3);
+  const ids = [];
+  for (const job of jobs) ids.push(await sabAddFile(other, apiKey, `${job.name}.nzb`, job.nzb));
+  for (const id of ids.slice(0, 2)) {
+    const claimed = await waitForItem(other, apiKey, id, 60_000, ['processing', 'completed', 'failed']);
+    assert.equal(claimed.status, 'processing', `item ${id} claimed and still importing`);
+  }
+
+  leader.proc.kill('SIGSTOP');
+  let before: Record<string, string>;
+  try {
+    // the lease session's end (the server's error and close) will not reach the stopped node
+    pgRelay.silence((await leaseHolderPort(url))!);
+    await eventually('the other node leading', () => leaderAmong(url, PG_LOCKS.leader, [other]), 60_000);
+    relay.delayMs = 0;
+    for (const id of ids) {
+      const done = await waitForItem(other, apiKey, id, 120_000);
+      assert.equal(done.status, 'completed', `item ${id}: ${done.error_message ?? ''}`);
+    }
+    before = await leaderWrites(url);
+  } finally {
+    leader.proc.kill('SIGCONT');
+  }
+  // woken, it hears nothing on its lease connection: until its heartbeat goes unanswered (2 s) it leads, as it thinks
+  await eventually(
+    'the woken node stopping its background work',
+    async () => (leader.output().includes('"msg":"background work stopped"') ? true : undefined),
+    60_000,
+  );
+  assert.deepEqual(await leaderWrites(url), before, 'no row of the queue or the tree written since the takeover');
+  assert.ok(leader.output().includes('"msg":"fenced out'), 'the woken leader wrote, and was refused');
+  t.diagnostic(
+    leader
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"fenced out')) ?? '',
+  );
+  await assertEachJobOnce(other, apiKey, ids, jobs);
 });
