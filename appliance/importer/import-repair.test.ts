@@ -4,7 +4,7 @@ import type { ProbeFinding } from '../articles/index.js';
 import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import { ImportError } from './import-errors.js';
-import type { Par2Outcome } from '../repair/index.js';
+import type { Par2Outcome } from '../repair/par2-outcome.js';
 import { repairJob, type ByteRange, type ImportRepairer } from './import-repair.js';
 
 const layout: FileLayout = {

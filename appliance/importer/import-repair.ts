@@ -1,7 +1,7 @@
 import type { ProbeFinding } from '../articles/index.js';
 import { describeMissing } from '../articles/index.js';
 import type { FileLayout } from '../layout/index.js';
-import type { Par2Outcome } from '../repair/index.js';
+import type { Par2Outcome } from '../repair/par2-outcome.js';
 import type { VfsNode } from '../vfs/types.js';
 import { ImportError, nonRetryableError } from './import-errors.js';
 

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from '../health/health.port.js';
 import type { HealthRecord } from '../health/health.types.js';
 import { repairDelayMs } from '../health/health.schedule.js';
-import type { Par2Outcome } from './par2-repair.service.js';
+import type { Par2Outcome } from './par2-outcome.js';
 
 /** The PAR2 repair as the loop uses it (Par2RepairService satisfies it; unit tests fake it). */
 export interface Par2Repairer {
