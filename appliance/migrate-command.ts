@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { migrateToPg, MigrateRefused } from './app/migrate-to-pg.js';
-import { PG_DOMAINS, PG_REQUIRED_COPIES } from './app/pg-domains.js';
+import { STORAGE_DOMAINS } from './app/storage-domains.js';
 
 const USAGE = 'usage: spool migrate --from <LMDB data dir> --to <postgres://user:password@host:port/database>';
 
@@ -21,7 +21,7 @@ export async function runMigrateCommand(args: string[]): Promise<number> {
   if (!/^postgres(ql)?:\/\/./.test(to)) return usage('--to must be a postgres:// or postgresql:// URL');
   const print = (line: string) => process.stdout.write(`${line}\n`);
   try {
-    const out = await migrateToPg({ from, to, domains: PG_DOMAINS, required: PG_REQUIRED_COPIES, print });
+    const out = await migrateToPg({ from, to, domains: STORAGE_DOMAINS, print });
     if (out.failures.length === 0) {
       const records = out.reports.reduce((n, r) => n + r.records, 0);
       const bytes = out.reports.reduce((n, r) => n + (r.bytes ?? 0), 0);

@@ -16,6 +16,16 @@
  *   400 MiB file, on a link that carries them all (8 x 4 MB/s) and on one that cannot (8 x 1.5 MB/s, 60% of what
  *   they want): stalls per player, delivered rate against the target, and the fairness (least / most delivered).
  *
+ * - In a container (issue 31): the player alone and with the scan again, Spool in its own pid namespace
+ *   (`unshare --pid --fork`) while the player and ffprobe read through the mount from outside it: every reader
+ *   reaches Spool as pid 0, with no process name, so only each open's own reads can tell a player from a probe.
+ * - Ten viewers of one media server (issue 31): ten paced players over WebDAV at 4 MB/s each (header, index, then
+ *   an open-ended GET from its own tenth of the film), all from one address with one user agent (`rclone/...`, as
+ *   rclone or a media server serving several people), alone and under the scan (ffprobe over WebDAV with the same
+ *   user agent), on a link that carries twice the demand (8 x 10 MB/s): each player's start against its start
+ *   alone, stalls, and what the scanner lane fetched against what scanners were served.
+ *
+ * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
  * the player scenarios on that build too (compiled into <checkout>/.bench-dist).
  */
@@ -26,14 +36,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { isMounted } from '../appliance/fuse/mount.service.js';
 import { buildNzb, type PostedFile } from '../tests/support/inn/poster.js';
+import type { StreamsHistoryResponse, StreamsResponse } from '../appliance/streams/streams.wire.js';
 import type { ChildServer } from '../tests/support/child-server.js';
 import { cleanupOnSignal, tempDirsCleanup } from './lib/cleanup.js';
 import { startDelayProxyProcess, type DelayProxyProcess } from './lib/delay-proxy-process.js';
 import { benchFixture, type Fixture } from './lib/fixture.js';
 import { scanLibrary } from './lib/media-fixture.js';
 import type { PacedPlan, PacedResult } from './lib/paced-player.js';
+import { playOverWebdav } from './lib/paced-http-player.js';
 import { envNumber, met, MIB, MB, proxyQuickAck, resultTable } from './lib/real-provider.js';
-import { bootSpoolWith, buildServer, importFixture, importNzb, startMount } from './lib/spool-server.js';
+import { bootSpoolWith, buildServer, davUrl, importFixture, importNzb, startMount } from './lib/spool-server.js';
 
 const run = promisify(execFile);
 const CONNECTIONS = 8;
@@ -51,11 +63,28 @@ interface Setup {
   mnt: string;
   player: string;
   scan: string[];
+  /** A command the server runs under (CONTAINER). */
+  wrap?: string[];
 }
 
 interface Scan {
   ms: number;
   failed: number;
+}
+
+/** Spool in its own pid namespace, as in a container: readers outside it reach the mount as pid 0. */
+const CONTAINER = ['unshare', '--pid', '--fork', '--kill-child'];
+/** One user agent for every reader of the ten-viewers case (rclone's, as a media server reading through it). */
+const ONE_AGENT = 'rclone/v1.68.2';
+/** Which parts run (SPOOL_BENCH_CONTENTION_ONLY, a comma list); all by default. */
+const PARTS = ['scan', 'container', 'players', 'viewers'] as const;
+type Part = (typeof PARTS)[number];
+function parts(): Set<Part> {
+  const only = process.env.SPOOL_BENCH_CONTENTION_ONLY;
+  if (!only) return new Set(PARTS);
+  const asked = only.split(',').map((x) => x.trim());
+  for (const a of asked) if (!(PARTS as readonly string[]).includes(a)) throw new Error(`unknown part '${a}'`);
+  return new Set(asked as Part[]);
 }
 
 interface Contention {
@@ -64,6 +93,15 @@ interface Contention {
   scanAlone: Scan;
   withScan: PacedResult;
   scanWithPlayer: Scan;
+  traffic: ScanTraffic;
+  /** Ended streams that reached Spool with no pid (the container case), of all. */
+  noPid?: [number, number];
+}
+
+/** What the scanner lane fetched and what scanners were served, today (GET /api/streams). */
+interface ScanTraffic {
+  fetched: number;
+  served: number;
 }
 
 export async function run_(log: (m: string) => void): Promise<string> {
@@ -79,24 +117,34 @@ export async function run_(log: (m: string) => void): Promise<string> {
   const removeDirs = tempDirsCleanup([mnt, dataDir]);
   const unmount = () => (isMounted(mnt) ? run('fusermount3', ['-uz', mnt]).catch(() => undefined) : Promise.resolve());
   const release = cleanupOnSignal(unmount);
+  const wanted = parts();
   try {
     const contention: Contention[] = [];
     let setup: Setup | undefined;
     await withLink(f, rate, async (link) => {
       setup = await importAll(f, library, builds[0]![1], dataDir, mnt, link, log);
-      // SPOOL_BENCH_CONTENTION_ONLY=players: the ten players alone (=scan: the player and the scan alone)
-      for (const [name, main] of process.env.SPOOL_BENCH_CONTENTION_ONLY === 'players' ? [] : builds) {
+      for (const [name, main] of wanted.has('scan') ? builds : []) {
         log(`${name}: the player alone, the scan alone, the scan with the player`);
         contention.push(await contentionRounds({ ...setup, main }, name, link, log));
       }
+      if (wanted.has('container')) {
+        const name = `${builds[0]![0]}, in its own pid namespace (readers reach it as pid 0)`;
+        log(`${name}: the player alone, the scan alone, the scan with the player`);
+        contention.push(await contentionRounds({ ...setup, main: builds[0]![1], wrap: CONTAINER }, name, link, log));
+      }
     });
+    const viewers: Viewers[] = [];
+    if (wanted.has('viewers'))
+      await withLink(f, VIEWER_LINK_MBS * MB, async (link) => {
+        log(`ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`);
+        viewers.push(await tenViewers(setup!, link, log));
+      });
     const ten: TenPlayers[] = [];
-    // SPOOL_BENCH_CONTENTION_ONLY=scan: the player and the scan alone
     const links = [
       ['a link that carries them all', 4],
       ['a link that cannot', 1.5],
     ] as const;
-    for (const [label, mbs] of process.env.SPOOL_BENCH_CONTENTION_ONLY === 'scan' ? [] : links) {
+    for (const [label, mbs] of wanted.has('players') ? links : []) {
       await withLink(f, mbs * MB, async (link) => {
         for (const [build, main] of builds) {
           log(`${build}: ten players at 2 MB/s on ${label} (${CONNECTIONS} x ${mbs} MB/s)`);
@@ -107,7 +155,7 @@ export async function run_(log: (m: string) => void): Promise<string> {
         }
       });
     }
-    return report(rate, contention, ten);
+    return report(rate, contention, ten, viewers);
   } finally {
     await unmount();
     release();
@@ -130,9 +178,13 @@ async function withLink(f: Fixture, connRate: number, fn: (link: DelayProxyProce
   }
 }
 
-function boot(s: Pick<Setup, 'f' | 'dataDir' | 'mnt'>, main: string, link: DelayProxyProcess): Promise<ChildServer> {
+function boot(
+  s: Pick<Setup, 'f' | 'dataDir' | 'mnt' | 'wrap'>,
+  main: string,
+  link: DelayProxyProcess,
+): Promise<ChildServer> {
   const provider = { host: '127.0.0.1', port: link.port, connections: CONNECTIONS };
-  return bootSpoolWith(s.f, s.dataDir, s.mnt, main, { provider });
+  return bootSpoolWith(s.f, s.dataDir, s.mnt, main, { provider, ...(s.wrap ? { wrap: s.wrap } : {}) });
 }
 
 async function importAll(
@@ -156,11 +208,11 @@ async function importAll(
 }
 
 /** A fresh server (cold cache) with its mount up; stopped (and unmounted) after `fn`. */
-async function withServer<T>(s: Setup, link: DelayProxyProcess, fn: () => Promise<T>): Promise<T> {
+async function withServer<T>(s: Setup, link: DelayProxyProcess, fn: (srv: ChildServer) => Promise<T>): Promise<T> {
   const srv = await boot(s, s.main, link);
   try {
     await startMount(srv);
-    return await fn();
+    return await fn(srv);
   } finally {
     await srv.stop();
     if (isMounted(s.mnt)) await run('fusermount3', ['-uz', s.mnt]).catch(() => undefined);
@@ -189,24 +241,52 @@ async function contentionRounds(
   log(`  alone: start ${alone.startMs.toFixed(0)} ms, ${stallText(alone.stalls)}`);
   const scanAlone = await withServer(s, link, () => scan(s));
   log(`  scan alone: ${scanAlone.ms.toFixed(0)} ms`);
-  const [withScan, scanWithPlayer] = await withServer(s, link, async () => {
+  const [withScan, scanWithPlayer, traffic, noPid] = await withServer(s, link, async (srv) => {
+    const before = await scanTraffic(srv);
     const scanning = scan(s);
     await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
-    return Promise.all([pacedPlay(film, plan), scanning]);
+    const [played, scanned] = await Promise.all([pacedPlay(film, plan), scanning]);
+    return [played, scanned, await scanTraffic(srv, before), await withoutPid(srv)] as const;
   });
   log(`  with the scan: start ${withScan.startMs.toFixed(0)} ms, ${stallText(withScan.stalls)}`);
   log(`  scan with the player: ${scanWithPlayer.ms.toFixed(0)} ms, ${scanWithPlayer.failed} failed`);
-  return { build, alone, scanAlone, withScan, scanWithPlayer };
+  log(`  scanner lane fetched ${mb(traffic.fetched)}, scanners served ${mb(traffic.served)}`);
+  log(`  streams with no pid: ${noPid[0]} of ${noPid[1]}`);
+  return { build, alone, scanAlone, withScan, scanWithPlayer, traffic, ...(s.wrap ? { noPid } : {}) };
 }
 
-/** ffprobe of every library file, SCAN_PARALLEL at a time: the time it took, and probes that failed. */
-async function scan(s: Setup): Promise<Scan> {
+async function api<T>(srv: ChildServer, path: string): Promise<T> {
+  const res = await fetch(`${srv.baseUrl}${path}`);
+  const body = (await res.json()) as { success: boolean; data?: T; error?: { message?: string } };
+  if (!body.success) throw new Error(`${path}: ${res.status} ${body.error?.message ?? ''}`);
+  return body.data as T;
+}
+
+/** Scanner bytes fetched (kept in the data dir across servers: subtract `before`) and served (this process's). */
+async function scanTraffic(srv: ChildServer, before?: ScanTraffic): Promise<ScanTraffic> {
+  const r = await api<StreamsResponse>(srv, '/api/streams');
+  const fetched = r.fetched_by_class[0]?.bytes.scanner ?? 0;
+  return { fetched: fetched - (before?.fetched ?? 0), served: r.bytes_by_class[0]?.bytes.scanner ?? 0 };
+}
+
+/** Ended streams that reached Spool with no pid, and all ended streams (the history keeps 200). */
+async function withoutPid(srv: ChildServer): Promise<[number, number]> {
+  const h = await api<StreamsHistoryResponse>(srv, '/api/streams/history');
+  return [h.streams.filter((x) => x.client.pid === undefined).length, h.streams.length];
+}
+
+/**
+ * ffprobe of every library file, SCAN_PARALLEL at a time, through the mount or (`webdav`) over WebDAV with that
+ * user agent: the time it took, and probes that failed.
+ */
+async function scan(s: Setup, webdav?: { srv: ChildServer; userAgent: string }): Promise<Scan> {
   const t0 = performance.now();
   const queue = [...s.scan];
   let failed = 0;
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', path.join(s.mnt, file)];
+      const input = webdav ? ['-user_agent', webdav.userAgent, davUrl(webdav.srv, file)] : [path.join(s.mnt, file)];
+      const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...input];
       try {
         const { stdout } = await run('ffprobe', args, { timeout: 120_000, maxBuffer: 4 * MIB });
         const format = (JSON.parse(stdout) as { format?: { duration?: string } }).format;
@@ -258,6 +338,48 @@ async function tenPlayers(s: Setup, link: DelayProxyProcess): Promise<PacedResul
   );
 }
 
+interface Viewers {
+  alone: PacedResult[];
+  withScan: PacedResult[];
+  scan: Scan;
+  traffic: ScanTraffic;
+}
+
+const VIEWER_RATE = 4 * MB;
+/** Per connection: 8 x 10 MB/s carries twice what ten viewers at 4 MB/s want. */
+const VIEWER_LINK_MBS = 10;
+
+/** Ten viewers over WebDAV from one address and user agent, alone, then under the scan (same agent, WebDAV). */
+async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) => void): Promise<Viewers> {
+  const tenth = Math.floor(s.f.file.size / 10);
+  const plan = (i: number): PacedPlan => ({
+    size: s.f.file.size,
+    header: 256 * 1024,
+    index: MIB,
+    from: i * tenth + MIB,
+    rate: VIEWER_RATE,
+    startBytes: 4 * MB,
+    playBytes: envNumber('SPOOL_BENCH_CONTENTION_VIEWER_MB', 36) * MIB,
+    maxBuffer: 16 * MIB,
+    rebuffer: 4 * MB,
+  });
+  const ten = (srv: ChildServer) =>
+    Promise.all(Array.from({ length: 10 }, (_, i) => playOverWebdav(davUrl(srv, s.player), ONE_AGENT, plan(i))));
+  const alone = await withServer(s, link, ten);
+  log(`  alone: start ${alone.map((p) => sec(p.startMs)).join(', ')}; stalls ${alone.map((p) => p.stalls.length)}`);
+  const [withScan, scanned, traffic] = await withServer(s, link, async (srv) => {
+    const before = await scanTraffic(srv);
+    const scanning = scan(s, { srv, userAgent: ONE_AGENT });
+    await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
+    const [played, done] = await Promise.all([ten(srv), scanning]);
+    return [played, done, await scanTraffic(srv, before)] as const;
+  });
+  log(`  with the scan: start ${withScan.map((p) => sec(p.startMs)).join(', ')}`);
+  log(`  stalls ${withScan.map((p) => p.stalls.length)}; scan ${sec(scanned.ms)}, ${scanned.failed} failed`);
+  log(`  scanner lane fetched ${mb(traffic.fetched)}, scanners served ${mb(traffic.served)}`);
+  return { alone, withScan, scan: scanned, traffic };
+}
+
 /** Compiles an older checkout's server into its own folder (its imports resolve against its node_modules). */
 function buildBaseline(root: string): string {
   const out = path.join(root, '.bench-dist');
@@ -269,12 +391,13 @@ function buildBaseline(root: string): string {
 }
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const stallText = (stalls: number[]) =>
   stalls.length === 0
     ? 'no stall'
     : `${stalls.length} stall(s), ${sec(stalls.reduce((a, b) => a + b, 0))} in all (${stalls.map(sec).join(', ')})`;
 
-function report(rate: number, rounds: Contention[], ten: TenPlayers[]): string {
+function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: Viewers[]): string {
   const rows: Array<[string, string, string]> = [];
   for (const r of rounds) {
     const ratio = r.withScan.startMs / r.alone.startMs;
@@ -294,7 +417,11 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[]): string {
       `${sec(r.scanAlone.ms)} / ${sec(r.scanWithPlayer.ms)}; ${r.scanWithPlayer.failed} probes failed`,
       `finishes: ${met(r.scanWithPlayer.failed === 0 && r.scanAlone.failed === 0)}`,
     ]);
+    rows.push([`${r.build}: scanner lane fetched / scanners served`, trafficText(r.traffic), '']);
+    if (r.noPid)
+      rows.push([`${r.build}: streams that reached Spool with no pid`, `${r.noPid[0]} of ${r.noPid[1]}`, '']);
   }
+  for (const v of viewers) rows.push(...viewerRows(v));
   for (const t of ten) {
     const rates = t.players.map((p) => p.readBytes / (p.totalMs / 1000) / MB);
     const stalls = t.players.map((p) => p.stalls.length);
@@ -308,7 +435,8 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[]): string {
     ]);
   }
   return [
-    `Link: INN behind the delay proxy, ${RTT_MS} ms round trip, ${(rate / MB).toFixed(1)} MB/s per connection, ` +
+    `Link: INN behind the delay proxy, ${RTT_MS} ms round trip, ${(rate / MB).toFixed(1)} MB/s per connection ` +
+      `(${VIEWER_LINK_MBS} MB/s for the ten viewers), ` +
       `${CONNECTIONS} connections, plain NNTP; the compiled server, default settings, read through its FUSE mount, ` +
       `a fresh process per scenario. Player: ${PLAYER_MB} MiB, header and index, then 10 MB/s; scan: ` +
       `${SCAN_FILES} MP4s of 16 MiB, ffprobe ${SCAN_PARALLEL} at a time, the player started ${SCAN_LEAD_MS} ms ` +
@@ -316,4 +444,32 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[]): string {
     '',
     resultTable(rows),
   ].join('\n');
+}
+
+const trafficText = (t: ScanTraffic) => `${mb(t.fetched)} / ${mb(t.served)}`;
+
+function viewerRows(v: Viewers): Array<[string, string, string]> {
+  const label = `ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;
+  const ratios = v.withScan.map((p, i) => p.startMs / v.alone[i]!.startMs);
+  const stalls = v.withScan.map((p) => p.stalls.length);
+  const worst = Math.max(...ratios);
+  return [
+    [`${label}: start alone`, v.alone.map((p) => sec(p.startMs)).join(', '), ''],
+    [
+      `${label}: start with the scan`,
+      `${v.withScan.map((p) => sec(p.startMs)).join(', ')} (worst **${worst.toFixed(2)}x** its start alone)`,
+      `each <= 1.2x: ${met(worst <= 1.2)}`,
+    ],
+    [
+      `${label}: stalls with the scan (alone)`,
+      `${stalls.join(', ')} (${v.alone.map((p) => p.stalls.length).join(', ')})`,
+      `none: ${met(stalls.every((n) => n === 0))}`,
+    ],
+    [
+      `${label}: scan of ${SCAN_FILES} files over WebDAV with the viewers`,
+      `${sec(v.scan.ms)}; ${v.scan.failed} probes failed`,
+      `finishes: ${met(v.scan.failed === 0)}`,
+    ],
+    [`${label}: scanner lane fetched / scanners served`, trafficText(v.traffic), ''],
+  ];
 }

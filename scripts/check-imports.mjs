@@ -10,8 +10,9 @@
 //     http/ only through the ports in HTTP_PORTS. Tests (`*.test.ts`) stand beside the code but in no layer.
 //  5. The console's API modules (`pwa/src/**/*Api.ts`, and `pwa/src/api/` but the transport client.ts) declare no
 //     `export interface`: a shape the server answers or takes is a wire type they import, never a copy.
-//  6. Storage behind ports: only `*.store.ts`, `*.migrations.ts`, appliance/store/ and appliance/app/ import
-//     appliance/store/, lmdb or pg (type-only imports count); services depend on their domain's port (`*.port.ts`).
+//  6. Storage behind ports: only `*.store.ts`, `*.migrations.ts`, `*.storage.ts` (a domain's storage module),
+//     `*.copy.ts` (its copy into PostgreSQL), appliance/store/ and appliance/app/ import appliance/store/, lmdb or pg
+//     (type-only imports count); services depend on their domain's port (`*.port.ts`).
 // Exits 1 with one line per problem. See docs/contributing.md "Layers" and "Wire types".
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -93,7 +94,7 @@ const LAYERS = [
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
-  // the Streams view, the Prometheus metrics, notifications.
+  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes.
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -111,6 +112,7 @@ const LAYERS = [
       'streams',
       'metrics',
       'notify',
+      'mediaservers',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
@@ -262,6 +264,8 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
   const mayUseStorage = (f) =>
     f.endsWith('.store.ts') ||
     f.endsWith('.migrations.ts') ||
+    f.endsWith('.storage.ts') ||
+    f.endsWith('.copy.ts') ||
     f.startsWith(storeDir) ||
     f.startsWith(appDir) ||
     // Tests build the real LMDB stores their domain runs on in the app.
@@ -271,7 +275,9 @@ const HTTP_PORTS = new Set(['context.ts', 'request.ts', 'dispatch.ts', 'client-a
     for (const { to, spec } of edges.get(f)) {
       const driver = spec === 'lmdb' || spec.startsWith('lmdb/') || spec === 'pg' || spec.startsWith('pg/');
       if (driver || (to && to.startsWith(storeDir)))
-        problems.push(`${rel(f)} imports ${spec}: only *.store.ts, *.migrations.ts, store/ and app/ reach the store`);
+        problems.push(
+          `${rel(f)} imports ${spec}: only *.store.ts, *.migrations.ts, *.storage.ts, *.copy.ts, store/ and app/ reach the store`,
+        );
     }
   }
 }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 /** What each tier needs: a file that proves the package is there, and the Debian package that provides it. */
 export const SYSTEM_DEPS = {
   chromium: { check: ['/usr/bin/chromium'], packages: ['chromium'], tiers: ['e2e'] },
-  inn2: { check: ['/usr/lib/news/bin/innd'], packages: ['inn2'], tiers: ['integration', 'bench'] },
+  inn2: { check: ['/usr/lib/news/bin/innd'], packages: ['inn2'], tiers: ['integration', 'bench', 'container'] },
   litmus: { check: ['/usr/bin/litmus'], packages: ['litmus'], tiers: ['integration'] },
   rclone: { check: ['/usr/bin/rclone'], packages: ['rclone'], tiers: ['integration'] },
   // Our FUSE 3 addon (appliance/fuse/native) builds against libfuse3-dev; fuse3 brings fusermount3 (and replaces
@@ -14,14 +14,14 @@ export const SYSTEM_DEPS = {
   fuse: {
     check: ['/usr/bin/fusermount3', '/usr/include/fuse3/fuse.h'],
     packages: ['fuse3', 'libfuse3-dev'],
-    tiers: ['unit', 'integration', 'e2e'],
+    tiers: ['unit', 'integration', 'e2e', 'container'],
   },
   // Real media files (tests/support/media/ffmpeg.ts) for the container duration probe; ffprobe checks its readings.
   // The contention bench makes its library with ffmpeg and scans it with ffprobe.
   ffmpeg: {
     check: ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'],
     packages: ['ffmpeg'],
-    tiers: ['unit', 'integration', 'e2e', 'bench'],
+    tiers: ['unit', 'integration', 'e2e', 'bench', 'container'],
   },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration', 'bench'] },
   // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.
@@ -47,6 +47,13 @@ export const SYSTEM_DEPS = {
     tiers: ['integration', 'bench'],
   },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
+  // The container tier builds the Dockerfile with podman (runc: crun fails on these machines; netavark and
+  // aardvark-dns for the build's network) and, where debian:bookworm-slim cannot be pulled, its base with mmdebstrap.
+  podman: {
+    check: ['/usr/bin/podman', '/usr/sbin/runc', '/usr/bin/mmdebstrap', '/usr/lib/podman/netavark'],
+    packages: ['podman', 'runc', 'mmdebstrap', 'netavark', 'aardvark-dns', 'iptables'],
+    tiers: ['container'],
+  },
 };
 
 export function missingFor(tiers) {

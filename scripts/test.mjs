@@ -1,4 +1,5 @@
 // `npm test`: unit, integration and browser tests, in that order. `npm test -- unit|integration|e2e` runs one tier.
+// `npm test -- container` (not part of a plain `npm test`) builds the image with podman and runs it (tests/container).
 // System packages the tiers need are checked first (scripts/system-deps.mjs): installed when root on Debian,
 // otherwise the run stops with the exact command. Nothing is skipped silently.
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,11 +9,12 @@ import { ensureSystemDeps } from './system-deps.mjs';
 import { addonIsStale, buildNative } from './build-native.mjs';
 
 const TIERS = ['unit', 'integration', 'e2e'];
+const ALL_TIERS = [...TIERS, 'container'];
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const tiers = asked.length ? asked : TIERS;
 for (const t of tiers) {
-  if (!TIERS.includes(t)) {
-    console.error(`Unknown test tier '${t}'. Use one of: ${TIERS.join(', ')}`);
+  if (!ALL_TIERS.includes(t)) {
+    console.error(`Unknown test tier '${t}'. Use one of: ${ALL_TIERS.join(', ')}`);
     process.exit(2);
   }
 }
@@ -117,6 +119,19 @@ for (const tier of tiers) {
       status = await run('npm', ['run', 'build']);
       if (status === 0) status = await run('npx', ['playwright', 'test']);
     }
+    results.push([tier, files.length, status]);
+  } else if (tier === 'container') {
+    const files = findFiles('tests/container', ['.test.ts']);
+    status = await run('node', ['scripts/image.mjs']);
+    if (status === 0 && files.length)
+      status = await run('node', [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-concurrency=1',
+        '--test-timeout=600000',
+        ...files,
+      ]);
     results.push([tier, files.length, status]);
   }
 }

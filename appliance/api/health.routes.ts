@@ -1,6 +1,7 @@
 import { Page } from '../http/envelope.js';
 import type { Router } from '../http/router.js';
 import type { HealthDomain } from '../health/index.js';
+import type { RepairControl } from '../repair/index.js';
 import {
   checkBody,
   cleanupBody,
@@ -15,8 +16,8 @@ import {
 } from './health.requests.js';
 import type { HealthBulkDeleteResult, HealthBulkRestartResult, HealthCleanupResult } from '../health/health.wire.js';
 
-/** The health calls (docs/health.md). Thin: parse, call the health service, serialise. */
-export function registerHealthRoutes(router: Router, health: HealthDomain): void {
+/** The health calls (docs/health.md). Thin: parse, call the health service or the repairs' control, serialise. */
+export function registerHealthRoutes(router: Router, health: HealthDomain, repairs: RepairControl): void {
   const { service: s, json } = health;
   const page = async (q: ReturnType<typeof parseListQuery>) => {
     const { items, total } = await s.list(q);
@@ -30,11 +31,11 @@ export function registerHealthRoutes(router: Router, health: HealthDomain): void
   router.get('/api/health/worker/status', user, () => s.workerStatus());
   router.get('/api/health/schedule', user, () => health.schedule());
   // The repair brake and the repair history (docs/health.md; an extension of the contract, docs/console-contract.md).
-  router.get('/api/health/repairs', user, () => health.repairs.brake());
-  router.post('/api/health/repairs/resume', { access: 'admin' }, (ctx) => health.repairs.resume(ctx.user.name));
+  router.get('/api/health/repairs', user, () => repairs.brake());
+  router.post('/api/health/repairs/resume', { access: 'admin' }, (ctx) => repairs.resume(ctx.user.name));
   router.get('/api/health/repairs/history', user, async (ctx) => {
     const q = parseHistoryQuery(ctx.query);
-    const { items, total } = await health.repairs.history(q.limit, q.offset);
+    const { items, total } = await repairs.history(q.limit, q.offset);
     return new Page(items, { total, limit: q.limit, offset: q.offset });
   });
   router.get('/api/health/:path', user, async (ctx) => json(await s.byPath(pathParam(ctx.params.path))));

@@ -14,6 +14,7 @@ import { createBus, createLogFile, createStores, type AppCore } from './core.js'
 import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
 import { Lifetime } from './lifetime.js';
+import { createMediaServers } from './mediaservers.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -78,13 +79,26 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
-    const health = life.take(createHealth(core, healthParts));
+    const { health, repairs } = life.take(createHealth(core, healthParts));
     life.take(createBackground(core, leadership, importer, health));
     const notifier = life.take(createNotifications(core, importer, health));
+    const mediaServers = life.take(createMediaServers(core, notifier));
     const restart = restartSignal();
     const version = readVersion(projectRoot());
     const staticDir = opts.staticDir ?? join(projectRoot(), 'dist', 'pwa');
-    const routed = { auth, pool, streaming, importer, arrs, sabnzbd, health, metrics, notifier };
+    const routed = {
+      auth,
+      pool,
+      streaming,
+      importer,
+      arrs,
+      sabnzbd,
+      health,
+      repairs: repairs.control,
+      metrics,
+      notifier,
+      mediaServers,
+    };
     const web = life.take(
       createWeb(
         core,
@@ -94,7 +108,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     );
     const built = {
       ...routed,
-      repair: { arr: repairer },
+      repair: { ...repairs, arr: repairer },
       config,
       stores,
       nodeId,

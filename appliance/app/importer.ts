@@ -83,7 +83,7 @@ export function createImporter(
  * Builds the queue, the import runner and the directory scan. The runner, the watch folder and the failed-item
  * retention run only on the node that leads: `background`, started and stopped by app/cluster/leadership.ts.
  */
-export function buildImporter(deps: ImporterDeps): Importer {
+function buildImporter(deps: ImporterDeps): Importer {
   const log = deps.logger.child('importer');
   const fallback: { handler?: UnstreamableHandler } = {};
   const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));

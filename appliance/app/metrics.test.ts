@@ -53,6 +53,7 @@ const pool: PoolMetrics = {
       missing_rate_percent: 25,
       error_rate_percent: 0,
       rtt_ms: 12,
+      state: 'cooling_down',
       cooling_down: true,
       last_error: null,
     },

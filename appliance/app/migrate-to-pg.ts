@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigService } from '../config/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, pgSchemasOf, type CopyOpening, type StorageDomain } from '../store/index.js';
 import {
   firstTableWithRows,
   maskUrl,
@@ -13,30 +13,18 @@ import {
   type PgMigration,
 } from '../store/pg/index.js';
 
-/** What one domain's copy gets: the LMDB environment, the migrated database, the data dir (patch files live there). */
-export interface CopyContext {
-  store: Store;
-  db: PgDb;
-  dataDir: string;
-  progress: (message: string) => void;
-}
-
-/** One domain moved by `spool migrate`: its PostgreSQL schema and its copy (appliance/store/pg/copy.ts). */
-export interface PgDomain {
-  scope: string;
-  migrations: readonly PgMigration[];
-  copy?: (ctx: CopyContext) => Promise<CopyReport[]>;
-}
+/** One domain moved by `spool migrate` (a storage module, `<domain>/<name>.storage.ts`): its schema and its copy. */
+export type PgDomain = Pick<StorageDomain<object, never>, 'scope' | 'copy'> & {
+  pg: { migrations: readonly PgMigration[] };
+};
 
 export interface MigrateToPgOptions {
   /** The LMDB install's data dir (holds config.yaml; its metadata.root_path names the LMDB files). */
   from: string;
   /** The empty PostgreSQL database's URL. */
   to: string;
-  /** Every domain with a PostgreSQL store (app/pg-domains.ts). */
+  /** Every domain that keeps something (STORAGE_DOMAINS, app/storage-domains.ts), in order. */
   domains: readonly PgDomain[];
-  /** Scopes that must have a copy: the command fails when one is missing rather than leave it behind. */
-  required: readonly string[];
   /** One line of the command's output. */
   print: (line: string) => void;
   logger?: Logger;
@@ -68,7 +56,7 @@ export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutc
   try {
     await refuseNonEmpty(db, opts.to);
     opts.print(`schema: creating the tables in ${maskUrl(opts.to)}`);
-    await migratePg(db, Object.fromEntries(opts.domains.map((d) => [d.scope, d.migrations])));
+    await migratePg(db, pgSchemasOf(opts.domains));
     const store = openStore({ rootPath, logger });
     try {
       return await copyAll(opts, { store, db, dataDir });
@@ -80,10 +68,10 @@ export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutc
   }
 }
 
-async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyContext, 'progress'>): Promise<MigrateOutcome> {
+async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyOpening, 'progress'>): Promise<MigrateOutcome> {
   const out: MigrateOutcome = { reports: [], failures: [] };
   for (const domain of opts.domains) {
-    if (!domain.copy) continue;
+    if (!domain.copy) continue; // nothing of it in LMDB (its storage module says why)
     // a domain's messages may name it already ('tree: 5 nodes copied')
     const progress = (m: string) => opts.print(m.startsWith(domain.scope) ? m : `${domain.scope}: ${m}`);
     try {
@@ -96,12 +84,6 @@ async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyContext, 'progre
       out.failures.push({ scope: domain.scope, error });
       opts.print(`${domain.scope}: FAILED: ${error}`);
     }
-  }
-  const copied = new Set(opts.domains.filter((d) => d.copy).map((d) => d.scope));
-  for (const scope of opts.required.filter((s) => !copied.has(s))) {
-    const error = 'this build has no copy for it yet; its records were not moved';
-    out.failures.push({ scope, error });
-    opts.print(`${scope}: FAILED: ${error}`);
   }
   return out;
 }

@@ -67,7 +67,15 @@ test('a subscriber only hands the notice over: emit returns at once though the t
     const result: unknown = w.events.emit('repair.failed', repair);
     assert.equal(result, undefined);
   }
-  w.events.emit('provider.state.changed', { id: 'news', state: 'cooling_down', last_error: 'ECONNREFUSED' });
+  w.events.emit('provider.state.changed', {
+    id: 'news',
+    state: 'cooling_down',
+    change: 'breaker_opened',
+    last_error: 'ECONNREFUSED',
+    allowed_connections: null,
+    max_connections: 4,
+    retry_at: null,
+  });
   w.events.emit('disk.full', { where: 'PUT /webdav/x', error: 'ENOSPC' });
   assert.equal(w.sent.length, 1, 'the first notice is being sent (and hangs)');
   assert.equal(w.sent[0]!.kind, 'repair_failed');

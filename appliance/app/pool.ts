@@ -18,24 +18,12 @@ export interface PoolCapability {
  */
 export function createPool({ config, events, logger }: AppCore): Built<PoolCapability> {
   const listeners = new Set<(done: CommandDone) => void>();
-  const pool: NntpPool = new NntpPool(config.get().providers, {
+  const pool = new NntpPool(config.get().providers, {
     logger: logger.child('nntp'),
     onCommandDone: (done) => listeners.forEach((listener) => listener(done)),
     idleWarmConnections: 1,
-    // A learned connection cap changed (docs/nntp.md, "Connection caps"): the provider's state, as the pool has it.
-    onCapChange: (id, allowed, max) => {
-      const m = pool.metrics().providers.find((p) => p.id === id);
-      const state = m?.cooling_down || allowed === 0 ? 'cooling_down' : 'usable';
-      const capped = allowed < max ? allowed : null;
-      const last_error = m?.last_error ?? null;
-      events.emit('provider.state.changed', {
-        id,
-        state,
-        last_error,
-        allowed_connections: capped,
-        max_connections: max,
-      });
-    },
+    // The pool announces each provider going down, coming back, its cap and config changes (docs/nntp.md).
+    events,
   });
   if (quickAckUnavailable)
     logger.warn('provider connections will not ACK at once: slower first bytes on some servers', {

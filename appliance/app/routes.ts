@@ -22,8 +22,11 @@ import { registerHealthRoutes } from '../api/health.routes.js';
 import { registerMetricsRoutes } from '../api/metrics.routes.js';
 import type { SpoolMetrics } from '../metrics/index.js';
 import { registerNotificationsRoutes } from '../api/notifications.routes.js';
+import { registerMediaServersRoutes } from '../api/mediaservers.routes.js';
+import type { MediaServersService } from '../mediaservers/index.js';
 import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
+import type { RepairControl } from '../repair/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
@@ -45,11 +48,14 @@ export interface RouteServices {
   arrs: ArrsDomain;
   sabnzbd: SabnzbdDomain;
   health: HealthDomain;
+  /** The repair brake and history (appliance/repair), served under /api/health/repairs. */
+  repairs: RepairControl;
   metrics: SpoolMetrics;
   streams: StreamRegistry;
   /** Several nodes only: every node's open streams (app/cluster/streams.ts). */
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
+  mediaServers: MediaServersService;
   requestRestart(force: boolean): void;
 }
 
@@ -75,7 +81,8 @@ export function registerRoutes(router: Router, s: RouteServices): void {
     logger: s.logger.child('sabnzbd'),
   });
   registerArrsRoutes(router, s);
-  registerHealthRoutes(router, s.health);
+  registerMediaServersRoutes(router, s);
+  registerHealthRoutes(router, s.health, s.repairs);
   registerMetricsRoutes(router, s);
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);

@@ -4,7 +4,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
 import type { HealthDomain } from '../health/index.js';
-import type { FileRepairer } from '../repair/index.js';
+import type { FileRepairer, Repairs } from '../repair/index.js';
 import type { UwsHandler } from '../http/front.js';
 import type { InflightCounter } from '../http/inflight.js';
 import type { LiveEndpoint } from '../http/live.js';
@@ -67,11 +67,14 @@ export interface SpoolApp {
   readonly importer: ImporterDomain;
   /** Radarr/Sonarr: the connection test. */
   readonly arrs: ArrsDomain;
-  /** Repair (appliance/repair): `arr` asks the arr that owns a broken file to replace it. */
-  readonly repair: { readonly arr: FileRepairer };
+  /**
+   * Repair (appliance/repair): the loop (PAR2 first, then `arr`, which asks the arr that owns a broken file to
+   * replace it), the brake, and `control` (the brake's release, the repair history, the broken releases).
+   */
+  readonly repair: Repairs & { readonly arr: FileRepairer };
   /** The SABnzbd API (nzo_ids of queue items: the arrs' download ids). */
   readonly sabnzbd: SabnzbdDomain;
-  /** File health: records, checks, and the repair loop (PAR2, then repair.arr). */
+  /** File health: records, checks, verdicts; `repair` acts on them. */
   readonly health: HealthDomain;
   /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
   readonly events: EventBus<SpoolEvents>;

@@ -1,21 +1,11 @@
-import { join, resolve } from 'node:path';
-import { openLmdbAuthStores } from '../auth/auth-lmdb.store.js';
+import { resolve } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
-import { openHealthStore } from '../health/index.js';
-import { LmdbQueueStore } from '../importer/queue-lmdb.store.js';
-import { QUEUE_MIGRATIONS } from '../importer/queue.migrations.js';
 import type { Logger } from '../logging/logger.js';
-import { LmdbPar2FileStore } from '../repair/par2-files.store.js';
-import { DiskPatchStore } from '../repair/patch.store.js';
-import { LmdbDownloadTotalsStore, LmdbNzoIdStore } from '../sabnzbd/index.js';
-import { migrate, openStore, type Store } from '../store/index.js';
-import { LmdbFetchedBytesStore } from '../streams/fetched-bytes.store.js';
-import { SidecarStore } from '../vfs/sidecar.store.js';
-import { VFS_MIGRATIONS } from '../vfs/tree.migrations.js';
-import { LmdbTreeStore } from '../vfs/tree.store.js';
+import { openStore, pgSchemasOf, type Store } from '../store/index.js';
+import { migratePg, openPgDb, type PgDb } from '../store/pg/index.js';
 import type { SpoolStores } from './spool-stores.js';
-import { openPgStores } from './stores-pg.js';
+import { STORAGE_DOMAINS, type StoragePorts } from './storage-domains.js';
 
 export type { SpoolStores } from './spool-stores.js';
 
@@ -35,7 +25,10 @@ export function databaseUrlIn(config: ConfigService, override?: string): string 
   return override || config.get().metadata.database_url || undefined;
 }
 
-/** Opens the node's LMDB environment, then every port: on PostgreSQL when a database URL is set, else on LMDB. */
+/**
+ * Opens the node's LMDB environment, then every domain's ports (STORAGE_DOMAINS, in order): on PostgreSQL when a
+ * database URL is set, else on LMDB.
+ */
 export async function openStores(opts: OpenStoresOptions): Promise<SpoolStores> {
   const local = openStore({
     rootPath: resolve(opts.config.dataDir, opts.config.get().metadata.root_path),
@@ -43,7 +36,7 @@ export async function openStores(opts: OpenStoresOptions): Promise<SpoolStores> 
   });
   const url = databaseUrlIn(opts.config, opts.databaseUrl);
   try {
-    if (url) return await openPgStores({ ...opts, url, local });
+    if (url) return await openPgStores(url, local, opts);
     return openLmdbStores(local, opts);
   } catch (err) {
     await local.close();
@@ -51,33 +44,47 @@ export async function openStores(opts: OpenStoresOptions): Promise<SpoolStores> 
   }
 }
 
+/** Every domain's ports on the one LMDB environment, each domain's LMDB schema brought up to date as it opens. */
+function openLmdbStores(local: Store, { config, events, logger }: OpenStoresOptions): SpoolStores {
+  const at = { local, dataDir: config.dataDir, logger, config, events };
+  const ports = {} as StoragePorts;
+  for (const domain of STORAGE_DOMAINS) Object.assign(ports, domain.lmdb(at));
+  return { ...ports, local, close: () => local.close() };
+}
+
 /**
- * Every port on the one LMDB environment, each domain's schema brought up to date first (in the order the app
- * has always run them: auth, health, vfs, queue).
+ * Every domain's ports on PostgreSQL (docs/architecture.md, "Several nodes"): opens the database, brings every
+ * domain's schema up to date (under the migrations lock, so nodes starting together never both run a step), then
+ * opens each domain's ports in order.
  */
-function openLmdbStores(local: Store, opts: OpenStoresOptions): SpoolStores {
-  const { users, sessions } = openLmdbAuthStores(local);
-  const health = openHealthStore(local, opts.events);
-  migrate(local, 'vfs', VFS_MIGRATIONS);
-  const tree = new LmdbTreeStore({
-    nodes: local.openDb('vfs-nodes'),
-    layouts: local.openDb('vfs-layouts'),
-    meta: local.openDb('vfs-meta'),
-  });
-  migrate(local, 'queue', QUEUE_MIGRATIONS);
-  return {
-    local,
-    users,
-    sessions,
-    queue: new LmdbQueueStore(local),
-    tree,
-    sidecars: new SidecarStore(join(opts.config.dataDir, 'sidecars')),
-    health,
-    patches: new DiskPatchStore(local, join(opts.config.dataDir, 'patches')),
-    par2Files: new LmdbPar2FileStore(local),
-    nzoIds: new LmdbNzoIdStore(local),
-    downloadTotals: new LmdbDownloadTotalsStore(local),
-    fetchedBytes: new LmdbFetchedBytesStore(local),
-    close: () => local.close(),
-  };
+async function openPgStores(url: string, local: Store, opts: OpenStoresOptions): Promise<SpoolStores> {
+  const logger = opts.logger.child('pg');
+  const db = await openPgDb(url, { logger, applicationName: opts.nodeId ? `spool ${opts.nodeId}` : 'spool' });
+  const closers: (() => void | Promise<void>)[] = [];
+  const closeAll = () => closeDomains(db, closers, logger);
+  try {
+    await migratePg(db, pgSchemasOf(STORAGE_DOMAINS));
+    const onClose = (close: () => void | Promise<void>) => void closers.push(close);
+    const at = { db, local, dataDir: opts.config.dataDir, logger, config: opts.config, events: opts.events, onClose };
+    const ports = {} as StoragePorts;
+    for (const domain of STORAGE_DOMAINS) Object.assign(ports, await domain.pg.open(at));
+    logger.info('stores on postgresql', { db: db.label });
+    const close = async () => {
+      await closeAll();
+      await local.close();
+    };
+    return { ...ports, local, pg: db, close };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+/** Runs the domains' stops in reverse order (logging any that fails), then closes the database. */
+async function closeDomains(db: PgDb, closers: (() => void | Promise<void>)[], logger: Logger): Promise<void> {
+  for (const close of closers.splice(0).reverse())
+    await Promise.resolve()
+      .then(close)
+      .catch((err: Error) => logger.warn('error while closing a store', { error: err.message }));
+  await db.close();
 }

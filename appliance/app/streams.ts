@@ -96,7 +96,7 @@ export function wireStreamRegistry(
     ...(pool ? { fetched: () => pool.traffic.byDay() } : {}),
   });
   // every read handle's fetches carry its class to the pool, which serves players first (docs/nntp.md, "Lanes")
-  handles.classifyWith((id) => registry.readerClassOf(String(id)));
+  handles.classifyWith((id, facts) => registry.classOf(String(id), facts));
   const stops = [
     events.on('stream.opened', (e) => registry.opened(e)),
     events.on('stream.progress', (e) => registry.progress(e)),

@@ -80,7 +80,7 @@ async function readRow(q: PgTx): Promise<SharedConfigRow | null> {
 
 /**
  * Shares the node's configuration through PostgreSQL (config-share.ts): the stored document is adopted, or seeded
- * with this node's. Call it once the database is open and CONFIG_PG_MIGRATIONS ran (app/pg-slots/config.ts), before
+ * with this node's. Call it once the database is open and CONFIG_PG_MIGRATIONS ran (config/config.storage.ts), before
  * the domains are built, so they start with the shared settings. Returns the stop.
  */
 export function shareConfig(config: ConfigService, db: PgDb, logger: Logger): Promise<() => void> {

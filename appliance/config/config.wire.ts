@@ -8,6 +8,8 @@ import type {
   ArrInstance,
   ArrsConfig,
   ImportConfig,
+  MediaServerEntry,
+  MediaServersConfig,
   NotificationsConfig,
   NotifyTargetConfig,
   PatchableSection,
@@ -32,9 +34,10 @@ export type RedactedArrInstance = Redact<ArrInstance, 'api_key'>;
 export type RedactedImport = Redact<ImportConfig, 'archive_passwords'> & { archive_passwords_count: number };
 /** GET /api/config: the whole config, secrets write-only. */
 export type RedactedNotifyTarget = Redact<NotifyTargetConfig, 'token'>;
+export type RedactedMediaServer = Redact<MediaServerEntry, 'token'>;
 export type RedactedConfig = Omit<
   SpoolConfig,
-  'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs' | 'notifications'
+  'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs' | 'notifications' | 'media_servers'
 > & {
   webdav: Redact<WebdavConfig, 'password'>;
   import: RedactedImport;
@@ -46,6 +49,7 @@ export type RedactedConfig = Omit<
     sonarr_instances: RedactedArrInstance[];
   };
   notifications: Omit<NotificationsConfig, 'targets'> & { targets: RedactedNotifyTarget[] };
+  media_servers: Omit<MediaServersConfig, 'servers'> & { servers: RedactedMediaServer[] };
 };
 
 /** What every config write (and reload) answers: the new redacted config and the restart-only fields changed. */

@@ -186,6 +186,12 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     backlog_window_minutes: 60,
     backlog_growth: 500,
   },
+  media_servers: {
+    enabled: false,
+    debounce_seconds: 10,
+    timeout_seconds: 10,
+    servers: [],
+  },
   metrics: {
     // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
     open: false,

@@ -55,6 +55,9 @@ export const NUMERIC_FALLBACKS = {
   'notifications.timeout_seconds': { min: 1, max: 120, fallback: 10 },
   'notifications.stall_seconds': { min: 1, max: 3600, fallback: 30 },
   'notifications.backlog_growth': { min: 1, max: 1_000_000, fallback: 500 },
+  // The media servers form (docs/mediaservers.md).
+  'media_servers.debounce_seconds': { min: 0, max: 600, fallback: 10 },
+  'media_servers.timeout_seconds': { min: 1, max: 120, fallback: 10 },
 } as const satisfies Record<string, NumericField>;
 
 export type NumericFallbackField = keyof typeof NUMERIC_FALLBACKS;

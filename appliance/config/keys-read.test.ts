@@ -30,6 +30,20 @@ const GENERIC: Record<string, string> = {
     ['min_interval_seconds', 'queue_size', 'targets.*.enabled', 'targets.*.events'],
     'notify/notifier.ts',
   ),
+  ...handedOver(
+    'media_servers',
+    [
+      'servers.*.name',
+      'servers.*.kind',
+      'servers.*.url',
+      'servers.*.token',
+      'servers.*.enabled',
+      'servers.*.refresh_imports',
+      'servers.*.path_mappings.*.from',
+      'servers.*.path_mappings.*.to',
+    ],
+    'mediaservers/mediaservers.service.ts and its clients',
+  ),
 };
 
 /** Keys of a section that app/ hands over whole (`config.get().<section>`) to the file that reads them. */

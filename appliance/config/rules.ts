@@ -24,6 +24,7 @@ export function crossFieldErrors(candidate: unknown): FieldError[] {
     ...rcloneErrors(candidate.rclone),
     ...sabnzbdErrors(candidate.sabnzbd),
     ...arrsErrors(candidate.arrs),
+    ...mediaServerErrors(candidate.media_servers),
   ];
 }
 
@@ -206,4 +207,15 @@ function arrsErrors(section: unknown): FieldError[] {
   const duplicates = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
   for (const n of duplicates) errors.push({ field: 'arrs', message: `Instance name "${n}" is used multiple times` });
   return errors;
+}
+
+/** Media server names are how secrets and the activity list find a server: each once. */
+function mediaServerErrors(section: unknown): FieldError[] {
+  if (!isObj(section)) return [];
+  const names = list(section.servers).flatMap((m) => (isObj(m) && typeof m.name === 'string' ? [m.name.trim()] : []));
+  const duplicates = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  return duplicates.map((n) => ({
+    field: 'media_servers.servers',
+    message: `Media server name "${n}" is used multiple times`,
+  }));
 }

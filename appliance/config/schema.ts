@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
+import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
@@ -246,6 +247,32 @@ export const notificationsSchema = z.strictObject({
   backlog_growth: intRange(1, 1_000_000),
 });
 
+/** A path prefix as Spool (or an arr) knows it, and as the media server sees the same folder. */
+export const pathMappingSchema = z.strictObject({
+  from: z.string().startsWith('/', 'Must be an absolute path'),
+  to: z.string().startsWith('/', 'Must be an absolute path'),
+});
+
+/** One Plex, Jellyfin or Emby server told of library changes (docs/mediaservers.md); `token` is write-only. */
+export const mediaServerSchema = z.strictObject({
+  name: nonBlank('A media server needs a name'),
+  kind: z.enum(MEDIA_SERVER_KINDS, 'Must be plex, jellyfin or emby'),
+  url: z.url({ protocol: /^https?$/, error: 'Must be an http:// or https:// URL' }),
+  token: z.string(),
+  enabled: z.boolean(),
+  // Refresh a job's folder when its import completes: for libraries that point at Spool's mount with no arr importing.
+  refresh_imports: z.boolean(),
+  path_mappings: z.array(pathMappingSchema).max(50, 'At most 50 path mappings'),
+});
+
+export const mediaServersSchema = z.strictObject({
+  enabled: z.boolean(),
+  // Changes wait this long after the first of a burst, then go as one batch per server.
+  debounce_seconds: intRange(0, 600),
+  timeout_seconds: intRange(1, 120),
+  servers: z.array(mediaServerSchema).max(20, 'At most 20 media servers'),
+});
+
 /** GET /metrics (docs/metrics.md): `open` serves it without an API key. */
 export const metricsSchema = z.strictObject({
   open: z.boolean(),
@@ -265,6 +292,7 @@ export const configSchema = z.strictObject({
   arrs: arrsSchema,
   log: logSchema,
   notifications: notificationsSchema,
+  media_servers: mediaServersSchema,
   metrics: metricsSchema,
 });
 
@@ -285,6 +313,8 @@ export type LogConfig = SpoolConfig['log'];
 export type NotificationsConfig = SpoolConfig['notifications'];
 export type NotifyTargetConfig = NotificationsConfig['targets'][number];
 export type MetricsConfig = SpoolConfig['metrics'];
+export type MediaServersConfig = SpoolConfig['media_servers'];
+export type MediaServerEntry = MediaServersConfig['servers'][number];
 
 /** Sections the console edits with PATCH /api/config/{section} (providers have their own API). */
 export const PATCHABLE_SECTIONS = [
@@ -300,6 +330,7 @@ export const PATCHABLE_SECTIONS = [
   'health',
   'log',
   'notifications',
+  'media_servers',
   'metrics',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];

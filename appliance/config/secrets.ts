@@ -40,6 +40,10 @@ export function redact(config: SpoolConfig): RedactedConfig {
       sonarr_instances: config.arrs.sonarr_instances.map((a) => hide(a, 'api_key')),
     },
     notifications: { ...config.notifications, targets: config.notifications.targets.map((t) => hide(t, 'token')) },
+    media_servers: {
+      ...structuredClone(config.media_servers),
+      servers: structuredClone(config.media_servers.servers).map((m) => hide(m, 'token')),
+    },
   } as RedactedConfig;
 }
 
@@ -138,7 +142,19 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
     }
   }
   keepTargetTokens(out, current);
+  keepMediaServerTokens(out, current);
   return out;
+}
+
+/** media_servers.servers[].token: matched to the stored server by name, then by position (like arr instances). */
+function keepMediaServerTokens(out: Obj, current: SpoolConfig): void {
+  const list = isPlainObject(out.media_servers) ? out.media_servers.servers : undefined;
+  if (!Array.isArray(list)) return;
+  const stored = current.media_servers.servers;
+  list.forEach((m, i) => {
+    if (!isPlainObject(m)) return;
+    keepSecret(m, 'token', (stored.find((s) => s.name === m.name) ?? stored[i])?.token);
+  });
 }
 
 /** notifications.targets[].token: matched to the stored target by name, then by position (like arr instances). */

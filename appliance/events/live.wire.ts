@@ -5,6 +5,7 @@
  */
 import type { HealthStatus, QueueStatus } from './statuses.wire.js';
 import type { PoolMetrics } from '../nntp/pool.wire.js';
+import type { ProviderStateEvent } from '../nntp/provider-state.wire.js';
 
 /** A queue item as its events carry it: enough to update a row without asking the API again. */
 export interface QueueItemEvent {
@@ -67,15 +68,11 @@ export interface HealthRecordChangedEvent {
   status: HealthStatus;
 }
 
-/** A provider's usable state: its breaker opened or closed, it was enabled, disabled, added or removed. */
-export interface ProviderStateEvent {
-  id: string;
-  state: 'usable' | 'cooling_down' | 'disabled' | 'removed';
-  last_error: string | null;
-  /** Connections the provider allows (learned from "too many connections" refusals; docs/nntp.md, "Connection caps"); null: max_connections. */
-  allowed_connections?: number | null;
-  max_connections?: number;
-}
+/**
+ * A provider went down or came back, its learned connection cap changed, or it was added, enabled, disabled or
+ * removed: the pool emits it, once per change (nntp/provider-state.wire.ts, docs/nntp.md "Provider states").
+ */
+export type { ProviderStateEvent } from '../nntp/provider-state.wire.js';
 
 /** The pool's metrics, sent on a tick only while someone listens. */
 export type PoolMetricsTickEvent = PoolMetrics;
@@ -144,9 +141,14 @@ export interface ConfigChangedEvent {
   paths: string[];
 }
 
-/** Topics the live channel forwards and the payload of each. */
+/**
+ * Topics the live channel forwards and the payload of each (also events of the app's bus: `SpoolEvents` extends
+ * this map with the events that stay on the server).
+ */
 export interface LiveEventMap {
+  /** Enqueued (upload, scan, watch folder, SABnzbd addfile/addurl). */
   'queue.item.added': QueueItemEvent;
+  /** Status, pause or retry state changed (pending → processing → completed | retrying | failed, ...). */
   'queue.item.changed': QueueItemChangedEvent;
   'queue.item.removed': QueueItemEvent;
   'import.progress': ImportProgressEvent;
@@ -165,32 +167,53 @@ export interface LiveEventMap {
 
 export type LiveTopic = keyof LiveEventMap;
 
-export const LIVE_TOPICS = [
-  'queue.item.added',
-  'queue.item.changed',
-  'queue.item.removed',
-  'import.progress',
-  'file.added',
-  'file.removed',
-  'file.moved',
-  'health.record.changed',
-  'provider.state.changed',
-  'pool.metrics.tick',
-  'mount.state.changed',
-  'stream.opened',
-  'stream.progress',
-  'stream.closed',
-] as const satisfies readonly LiveTopic[];
+/** The console's features a live event can make stale (their queries are fetched again). */
+export type LiveFeature = 'queue' | 'files' | 'health' | 'providers' | 'mount' | 'streams';
+
+/** What the server and the console do with one live topic. */
+export interface LiveTopicTraits {
+  /** Sent to a new connection until it subscribes (the queue items and the tree). */
+  byDefault: boolean;
+  /** The console asks for it while it runs, only while a screen shows it (the frequent ones), or never. */
+  console: 'always' | 'on_demand' | 'never';
+  /** `library`: relayed between the nodes of one database; `node`: one node's own state (its pool, its mount). */
+  scope: 'library' | 'node';
+  /** The console feature whose data it makes stale, or null: it carries its data itself, or nothing shows it. */
+  stale: LiveFeature | null;
+}
+
+/**
+ * Every live topic, once, with its traits: every list of topics (all of them, the default ones, the node-local
+ * ones, those the console asks for) is derived from this table, on the server and in the console.
+ */
+export const LIVE_TOPIC_TRAITS = {
+  'queue.item.added': { byDefault: true, console: 'always', scope: 'library', stale: 'queue' },
+  'queue.item.changed': { byDefault: true, console: 'always', scope: 'library', stale: 'queue' },
+  'queue.item.removed': { byDefault: true, console: 'always', scope: 'library', stale: 'queue' },
+  'import.progress': { byDefault: false, console: 'never', scope: 'library', stale: null },
+  'file.added': { byDefault: true, console: 'always', scope: 'library', stale: 'files' },
+  'file.removed': { byDefault: true, console: 'always', scope: 'library', stale: 'files' },
+  'file.moved': { byDefault: true, console: 'always', scope: 'library', stale: 'files' },
+  'health.record.changed': { byDefault: false, console: 'always', scope: 'library', stale: 'health' },
+  'provider.state.changed': { byDefault: false, console: 'always', scope: 'node', stale: 'providers' },
+  'pool.metrics.tick': { byDefault: false, console: 'on_demand', scope: 'node', stale: null },
+  'mount.state.changed': { byDefault: false, console: 'always', scope: 'node', stale: 'mount' },
+  'stream.opened': { byDefault: false, console: 'always', scope: 'library', stale: 'streams' },
+  'stream.progress': { byDefault: false, console: 'on_demand', scope: 'library', stale: 'streams' },
+  'stream.closed': { byDefault: false, console: 'always', scope: 'library', stale: 'streams' },
+} as const satisfies Record<LiveTopic, LiveTopicTraits>;
+
+/** The topics whose traits pass `keep`, in the table's order. */
+export function liveTopicsWhere(keep: (traits: LiveTopicTraits) => boolean): LiveTopic[] {
+  const all = Object.keys(LIVE_TOPIC_TRAITS) as LiveTopic[];
+  return all.filter((topic) => keep(LIVE_TOPIC_TRAITS[topic]));
+}
+
+/** Every topic the live channel forwards. */
+export const LIVE_TOPICS: readonly LiveTopic[] = liveTopicsWhere(() => true);
 
 /** What a new connection receives until it subscribes: the queue items and the tree. */
-export const LIVE_DEFAULT_TOPICS = [
-  'queue.item.added',
-  'queue.item.changed',
-  'queue.item.removed',
-  'file.added',
-  'file.removed',
-  'file.moved',
-] as const satisfies readonly LiveTopic[];
+export const LIVE_DEFAULT_TOPICS: readonly LiveTopic[] = liveTopicsWhere((t) => t.byDefault);
 
 /** The path of the live channel (a WebSocket upgrade; authenticated like the `/api` routes). */
 export const LIVE_PATH = '/api/live';

@@ -1,20 +1,4 @@
-import type {
-  ConfigChangedEvent,
-  DirectoryChangedEvent,
-  FileMovedEvent,
-  FilesAddedEvent,
-  FilesRemovedEvent,
-  HealthRecordChangedEvent,
-  ImportProgressEvent,
-  MountStateEvent,
-  PoolMetricsTickEvent,
-  ProviderStateEvent,
-  QueueItemChangedEvent,
-  QueueItemEvent,
-  StreamClosedEvent,
-  StreamOpenedEvent,
-  StreamProgressEvent,
-} from './live.wire.js';
+import type { ConfigChangedEvent, DirectoryChangedEvent, LiveEventMap } from './live.wire.js';
 
 /** A read's article known missing or damaged on every provider: evidence (docs/health.md). */
 export interface ArticleFailedEvent {
@@ -46,6 +30,31 @@ export interface RepairEvent {
 /** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
 export type RepairMethod = 'par2' | 'arr';
 
+/**
+ * A change in the library that media servers should see (docs/mediaservers.md "What is told"): at a path as Spool or
+ * an arr knows it (the mount's path of a tree file, an arr's library path, a `.strm` file's path).
+ */
+export interface LibraryChangedEvent {
+  path: string;
+  /** The path is a folder, not a file in one. */
+  is_folder: boolean;
+  kind: 'Created' | 'Modified' | 'Deleted';
+  cause: 'import' | 'repair' | 'delete' | 'strm';
+  /** The health record of the repair the change belongs to. */
+  record_id?: number;
+}
+
+/** One batch of media server refreshes tried: done, to be retried, or given up (appliance/mediaservers). */
+export interface MediaServerRefreshedEvent {
+  server: string;
+  folders: string[];
+  state: 'done' | 'retrying' | 'failed';
+  attempts: number;
+  error: string | null;
+  /** Health records of the repairs whose changes the batch carried. */
+  record_ids: number[];
+}
+
 /** The repair brake engaged (too many files turned bad at once) or an admin released it (docs/health.md). */
 export interface RepairBrakeEvent {
   engaged: boolean;
@@ -73,22 +82,12 @@ export interface DiskFullEvent {
 
 /**
  * Everything that happens in Spool, one name each, payloads plain data (ids, paths, statuses). Domains emit
- * through an `EventSink<SpoolEvents>`; subscribers are wired in appliance/app/ only. The payloads the console may
- * also receive are in live.wire.ts.
+ * through an `EventSink<SpoolEvents>`; subscribers are wired in appliance/app/ only. The events the console may
+ * also receive (the live topics) are declared once, in live.wire.ts `LiveEventMap`; these are the rest.
  */
-export interface SpoolEvents {
-  /** Enqueued (upload, scan, watch folder, SABnzbd addfile/addurl). */
-  'queue.item.added': QueueItemEvent;
-  /** Status, pause or retry state changed (pending → processing → completed | retrying | failed, ...). */
-  'queue.item.changed': QueueItemChangedEvent;
-  'queue.item.removed': QueueItemEvent;
-  'import.progress': ImportProgressEvent;
-  'file.added': FilesAddedEvent;
-  'file.removed': FilesRemovedEvent;
-  'file.moved': FileMovedEvent;
+export interface SpoolEvents extends LiveEventMap {
   /** A directory's listing changed (rclone's vfs/refresh follows it). */
   'directory.changed': DirectoryChangedEvent;
-  'health.record.changed': HealthRecordChangedEvent;
   'health.check.done': HealthCheckDoneEvent;
   /** Spool asked an arr to replace a broken file. */
   'repair.requested': RepairEvent;
@@ -107,13 +106,10 @@ export interface SpoolEvents {
   'read.article.unreachable': Omit<ArticleFailedEvent, 'zeroFilled' | 'evidence'>;
   /** Articles recorded missing before that a read has just got whole. */
   'read.article.recovered': { path: string; messageIds: string[] };
-  'provider.state.changed': ProviderStateEvent;
-  'pool.metrics.tick': PoolMetricsTickEvent;
-  'mount.state.changed': MountStateEvent;
   'config.changed': ConfigChangedEvent;
-  'stream.opened': StreamOpenedEvent;
-  'stream.progress': StreamProgressEvent;
-  'stream.closed': StreamClosedEvent;
+  /** Tell the media servers: emitted by whoever changes what a library holds (imports, repairs, deletes, .strm). */
+  'library.changed': LibraryChangedEvent;
+  'mediaserver.refreshed': MediaServerRefreshedEvent;
 }
 
 export type SpoolEventName = keyof SpoolEvents;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { FuseMount, type ReadCounters } from './fuse-mount.js';
+import { mountBlocker, propagationProblem, readMountSetupFacts, type MountSetupFacts } from './mount-setup.js';
 import type { MountStartResult, MountStatus, MountStopResult } from './mount.wire.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
 import type { ConfigService } from '../config/index.js';
@@ -29,6 +30,8 @@ export class MountService {
   private active: MountBackend | null = null;
   private mountPoint = '';
   private lastError = '';
+  /** A setup problem of the running mount (not propagated out of the container), '' when none. */
+  private setupWarning = '';
 
   constructor(
     private readonly vfs: VfsService,
@@ -42,15 +45,19 @@ export class MountService {
     readonly rclone = new RcloneMount(logger),
     /** Where the mount's coming up, going down or failing is announced (`mount.state.changed`). */
     private readonly events: EventSink<SpoolEvents> = silentEvents(),
+    /** What the setup checks read (mount-setup.ts); tests pass their own. */
+    private readonly setupFacts: () => MountSetupFacts = () => readMountSetupFacts(),
   ) {}
 
   async status(): Promise<MountStatus> {
     const point = this.mountPoint || this.config.get().mount_path;
-    if (this.active !== 'rclone')
-      return { mounted: this.fuse !== null && isMounted(point), mount_point: point, error: this.lastError };
+    if (this.active !== 'rclone') {
+      const mounted = this.fuse !== null && isMounted(point);
+      return { mounted, mount_point: point, error: this.lastError || (mounted ? this.setupWarning : '') };
+    }
     try {
       const mounted = await this.rclone.isMounted();
-      return { mounted, mount_point: point, error: this.lastError };
+      return { mounted, mount_point: point, error: this.lastError || (mounted ? this.setupWarning : '') };
     } catch (err) {
       return { mounted: false, mount_point: point, error: (err as Error).message };
     }
@@ -65,6 +72,7 @@ export class MountService {
       else await this.mountNative();
       this.lastError = '';
       this.logger.info('mounted', { mount_point: this.mountPoint, backend: this.active });
+      if (this.setupWarning) this.logger.warn(this.setupWarning, { mount_point: this.mountPoint });
       const status = await this.status();
       this.events.emit('mount.state.changed', status);
       return { status, message: 'Mount started' };
@@ -88,6 +96,7 @@ export class MountService {
       // not creatable here: the rcd may run elsewhere, and says so itself if the path is wrong there too
     }
     await this.rclone.start(c, point);
+    this.setupWarning = ''; // the rcd may mount on another host: this container's propagation says nothing
     this.active = 'rclone';
     this.mountPoint = point;
   }
@@ -95,8 +104,12 @@ export class MountService {
   private async mountNative(): Promise<void> {
     const c = this.config.get();
     const point = c.mount_path;
+    const facts = this.setupFacts();
+    const blocker = mountBlocker(facts);
+    if (blocker) throw new Error(blocker);
     await cleanStale(point, this.logger);
     mkdirSync(point, { recursive: true });
+    this.setupWarning = propagationProblem(point, facts) ?? '';
     const r = c.rclone;
     // FUSE 3 mounts over a non-empty directory without asking (no `nonempty`); rclone's rule is kept here.
     if (!r.allow_non_empty && readdirSync(point).length > 0)
@@ -204,16 +217,20 @@ export function directIo(options: Record<string, string | number | boolean>): bo
   return true;
 }
 
+/**
+ * Whether a FUSE file system is mounted at `point` (the topmost mount there). A bind mount of the mount path itself
+ * (a container's `-v /mnt/spool:/mnt/spool:rshared`) is not one: it must never be detached as a stale mount.
+ */
 export function isMounted(point: string): boolean {
-  return mountTypeAt(point) !== '';
+  return mountTypeAt(point).startsWith('fuse');
 }
 
-/** The file system type of the mount at `point` (`fuse.spool`, `fuse.rclone`, ...), or '' when none. */
+/** The file system type of the topmost mount at `point` (`fuse.spool`, `fuse.rclone`, `ext4` ...), or '' when none. */
 export function mountTypeAt(point: string): string {
   try {
     const line = readFileSync('/proc/mounts', 'utf8')
       .split('\n')
-      .find((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
+      .findLast((l) => l.split(' ')[1] === point.replace(/ /g, '\\040'));
     return line?.split(' ')[2] ?? '';
   } catch {
     return '';

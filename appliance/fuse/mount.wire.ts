@@ -7,7 +7,10 @@
 export interface MountStatus {
   mounted: boolean;
   mount_point: string;
-  /** Why the last start failed, '' when it did not. */
+  /**
+   * Why the last start failed, or, while mounted, a setup problem of the mount (e.g. not propagated out of the
+   * container: appliance/fuse/mount-setup.ts); '' when neither.
+   */
   error: string;
 }
 

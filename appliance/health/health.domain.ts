@@ -14,10 +14,7 @@ import { HealthService } from './health.service.js';
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthRecordJson, HealthScheduleJson } from './health.wire.js';
-import { RepairBrake, type BrakeSettings } from '../repair/repair.brake.js';
-import { RepairControl } from '../repair/repair.control.js';
-import { RepairLoop, type FileRepairer } from '../repair/repair.loop.js';
-import type { Par2Repairer } from '../repair/par2-step.js';
+import { NO_ACTIONS, type VerdictActions } from './verdict-actions.port.js';
 
 export interface HealthDeps {
   /** Where all health state lives (openHealthStore in health.store.ts; its `verdicts` also go to the VFS). */
@@ -28,17 +25,12 @@ export interface HealthDeps {
   client: ArticleClient;
   clock: Clock;
   logger: Logger;
-  /**
-   * The arr's download id of a file: the nzo_id Spool's SABnzbd API answered for the queue item that wrote it
-   * (docs/arrs.md, "Which arr owns a file"). Undefined when unknown.
-   */
-  downloadIdOf?: (path: string) => string | undefined;
-  /** The arrs' repair (appliance/arrs); undefined until that domain is built. */
-  repairer?: () => FileRepairer | undefined;
-  /** Where the repair loop announces repairs (repair.requested / done / failed) and the runner checks (health.check.done). */
+  /** What acts on the verdicts (appliance/repair createRepairs: the brake, PAR2, the arr); default nothing. */
+  actions?: VerdictActions;
+  /** True when a PAR2 repair's committed patches cover bytes [start, end) of the file (they read whole). */
+  patched?: (path: string, start: number, end: number) => boolean;
+  /** Where the runner announces checks (health.check.done). */
   events?: EventSink<SpoolEvents>;
-  /** The PAR2 repair (appliance/repair), tried before the arrs; undefined when not built. */
-  par2?: () => Par2Repairer | undefined;
   /** Playback's load: scheduled checks yield to it (HealthRunner); app/health-playback.ts answers it. */
   playback?: () => PlaybackLoad;
   /**
@@ -53,8 +45,6 @@ export interface HealthDomain {
   runner: HealthRunner;
   /** What scheduled checks may spend (the STAT and BODY buckets). */
   budget: HealthBudget;
-  /** The repair brake, the repair history and the broken releases (repair.control.ts). */
-  repairs: RepairControl;
   clock: Clock;
   json(r: HealthRecord): HealthRecordJson;
   /** GET /api/health/schedule: share verified, backlog, budget, full-pass time. */
@@ -69,7 +59,7 @@ export interface HealthDomain {
     moved(from: string, to: string): void;
   };
   /**
-   * The worker (checks and repairs): `start` resolves once it runs (after start's reconcile) unless a `stop` came
+   * The worker (checks, and the repairs its cycles run): `start` resolves once it runs (after start's reconcile) unless a `stop` came
    * first; `stop` cancels its checks and keeps it from starting.
    */
   worker: { start(): Promise<void>; stop(): Promise<void> };
@@ -117,39 +107,12 @@ export function passSettingsOf(h: HealthConfig): PassSettings {
   };
 }
 
-/** Builds the health records, the worker (started here unless `startWorker` is false), the repair loop and the repair brake. */
+/** Builds the health records and the worker (started here unless `startWorker` is false). */
 export function createHealth(deps: HealthDeps): HealthDomain {
   const log = deps.logger.child('health');
   const health = () => deps.config.get().health;
   const store = deps.store;
-  const brakeSettings = (): BrakeSettings => ({
-    percent: health().repair_breaker_percent,
-    windowMs: health().repair_breaker_window_minutes * 60_000,
-  });
-  const brake = new RepairBrake({
-    ledger: store.ledger,
-    clock: deps.clock,
-    settings: brakeSettings,
-    logger: log.child('brake'),
-    events: deps.events,
-  });
-  const repair = new RepairLoop({
-    store,
-    sizeOf: (path) => deps.vfs.stat(path)?.size,
-    downloadIdOf: deps.downloadIdOf ?? (() => undefined),
-    repairer: deps.repairer ?? (() => undefined),
-    clock: deps.clock,
-    settings: () => ({
-      // Auto repair only while monitoring is on (the console offers it only then).
-      autoRepair: health().enabled && health().auto_repair_enabled,
-      maxRepairRetries: health().max_repair_retries,
-      delayMs: health().repair_delay_minutes * 60_000,
-    }),
-    brake,
-    logger: log.child('repair'),
-    events: deps.events,
-    par2: deps.par2,
-  });
+  const actions = deps.actions ?? NO_ACTIONS;
   const budget = healthBudget(deps.clock, () => ({
     stat: health().stat_budget_per_hour,
     body: health().body_budget_per_hour,
@@ -162,30 +125,20 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     settings: () => runnerSettings(deps.config),
     budget,
     playback: deps.playback,
-    repair,
-    brake,
+    actions,
     logger: log,
     events: deps.events,
-    patched: (path, start, end) => deps.par2?.()?.patched(path, start, end) ?? false,
+    patched: deps.patched,
   });
   const service = new HealthService({
     store,
     files: deps.vfs,
     runner,
-    repair,
-    brake,
+    actions,
     clock: deps.clock,
     enabled: () => health().enabled,
     intervalMs: () => health().check_interval_seconds * 1000,
     logger: log,
-  });
-  const repairs = new RepairControl({
-    store,
-    brake,
-    clock: deps.clock,
-    settings: brakeSettings,
-    wake: () => runner.wake(),
-    logger: log.child('repair'),
   });
   const logged = (what: string) => (err: Error) => log.error(what, { error: err.message });
   // The tree's events are applied one after another, in the order they came: a move's records must have moved
@@ -217,8 +170,8 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     inOrder('could not move records of moved files', () => service.filesMoved(from, to));
   };
   // Records for files the tree had before (or missed in a crash), then the worker starts.
-  // The brake's kept state first: engaged before a restart, it holds after it.
-  const started = brake
+  // What acts on verdicts reads its kept state first (the repair brake: engaged before a restart, it holds after).
+  const started = actions
     .load()
     .catch(logged('could not read the repair brake state'))
     .then(() => service.reconcile())
@@ -245,7 +198,6 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     service,
     runner,
     budget,
-    repairs,
     clock: deps.clock,
     json: (r) => toHealthJson(r, { maxRetries: health().max_retries, maxRepairRetries: health().max_repair_retries }),
     schedule: () =>

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/index.js';
@@ -11,8 +12,7 @@ import { recheckDelayMs, retryDelayMs, tierOf, type AgeTiers } from './health.sc
 import type { HealthStore } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import { layoutFingerprint } from '../layout/index.js';
-import type { RepairBrake } from '../repair/repair.brake.js';
-import type { RepairLoop } from '../repair/repair.loop.js';
+import type { VerdictActions } from './verdict-actions.port.js';
 
 /** The part of the VFS a check needs (VfsService satisfies it). */
 export interface HealthFiles {
@@ -51,8 +51,8 @@ export interface RunnerDeps {
   budget: HealthBudget;
   /** Playback's load (default: always idle). */
   playback?: () => PlaybackLoad;
-  repair: RepairLoop;
-  brake: RepairBrake;
+  /** What acts on each verdict (appliance/repair: the brake, PAR2, the arr). */
+  actions: VerdictActions;
   logger: Logger;
   /** Where each check's end is announced (health.check.done: the metrics count them by outcome). */
   events?: EventSink<SpoolEvents>;
@@ -78,13 +78,18 @@ export class HealthRunner {
   /** Tokens reserved for scheduled checks admitted and not yet started (HealthRunner.nextRecord). */
   private readonly reserved = new Map<number, Reserved>();
   readonly counters = { checked: 0, corrupted: 0, runs: 0, lastRunAt: null as number | null };
+  private armInStartContext: (ms: number) => void = (ms) => this.arm(ms);
 
   constructor(private readonly d: RunnerDeps) {}
 
-  /** Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). */
+  /**
+   * Starts the worker, again after a stop too (the node leads again: app/cluster/leadership.ts). Its cycles run in the async
+   * context `start` was called in, whoever wakes it (on several nodes, the leader's term, whose writes are fenced).
+   */
   start(): void {
     this.running = true;
     this.stopped = false;
+    this.armInStartContext = AsyncResource.bind((ms: number) => this.arm(ms));
     this.wake();
   }
 
@@ -116,7 +121,7 @@ export class HealthRunner {
   wake(): void {
     if (!this.running || this.stopped) return;
     if (this.cycling) this.again = true;
-    else this.arm(0);
+    else this.armInStartContext(0);
   }
 
   isChecking(id: number): boolean {
@@ -165,7 +170,7 @@ export class HealthRunner {
         if (!next || this.stopped) break;
         this.launch(next);
       }
-      await this.d.repair.runDue();
+      await this.d.actions.runDue();
       this.counters.runs++;
       this.counters.lastRunAt = this.d.clock.now();
     } catch (err) {
@@ -383,17 +388,8 @@ export class HealthRunner {
     this.counters.checked++;
     if (result.status === 'corrupted') this.counters.corrupted++;
     this.done(record, result.status);
-    this.d.brake.record(now, result.status !== 'healthy');
-    // A verdict from evidence: the same release grabbed again fails at import (docs/health.md, "Broken releases"),
-    // unless its own PAR2 recovery data rebuilt it (asked first, in afterVerdict).
-    const markBroken = async () => {
-      if (result.status === 'corrupted' && updated)
-        await this.d.store.ledger
-          .markBroken({ fingerprint, path: record.path, at: now, reason: updated.lastError ?? 'corrupted' })
-          .catch((err: Error) => this.d.logger.error('could not remember a broken release', { error: err.message }));
-    };
-    if (updated) await this.d.repair.afterVerdict(updated, record.settledStatus, markBroken);
-    else await markBroken();
+    const previous = record.settledStatus;
+    await this.d.actions.verdict({ at: now, bad: result.status !== 'healthy', record: updated, previous, fingerprint });
   }
 }
 

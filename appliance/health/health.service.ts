@@ -7,8 +7,7 @@ import type { HealthFiles, HealthRunner } from './health.runner.js';
 import type { HealthRecord } from './health.types.js';
 import { unavailableIds } from './health.verdicts.js';
 import type { HealthStatsJson, HealthWorkerStatusJson } from './health.wire.js';
-import type { RepairBrake } from '../repair/repair.brake.js';
-import type { RepairLoop } from '../repair/repair.loop.js';
+import type { VerdictActions } from './verdict-actions.port.js';
 
 export interface HealthServiceDeps {
   store: HealthStore;
@@ -18,8 +17,8 @@ export interface HealthServiceDeps {
     treeWrites(): number;
   };
   runner: HealthRunner;
-  repair: RepairLoop;
-  brake: RepairBrake;
+  /** What acts on verdicts (appliance/repair): a repair asked for, the brake's hold. */
+  actions: VerdictActions;
   clock: Clock;
   enabled: () => boolean;
   intervalMs: () => number;
@@ -83,7 +82,7 @@ export class HealthService {
   }
 
   repair(id: number, resetCount: boolean): Promise<HealthRecord> {
-    return this.d.repair.repairNow(id, resetCount);
+    return this.d.actions.repairNow(id, resetCount);
   }
 
   /** POST /health/check: track the file if needed and queue it (priority jumps ahead of other manual checks). */
@@ -134,7 +133,7 @@ export class HealthService {
 
   async workerStatus(): Promise<HealthWorkerStatusJson> {
     const k = this.d.runner.counters;
-    const paused = this.d.brake.heldReason();
+    const paused = this.d.actions.heldReason();
     return {
       status: this.d.enabled() ? 'running' : 'stopped',
       pending_manual_checks: await this.d.store.manualCount(),

@@ -4,7 +4,8 @@ import type { ProbeFinding } from '../articles/index.js';
 import type { FileLayout } from '../layout/index.js';
 import type { VfsNode } from '../vfs/types.js';
 import { ImportError } from './import-errors.js';
-import { repairJob, type ByteRange, type ImportRepairer, type ImportRepairOutcome } from './import-repair.js';
+import type { Par2Outcome } from '../repair/par2-outcome.js';
+import { repairJob, type ByteRange, type ImportRepairer } from './import-repair.js';
 
 const layout: FileLayout = {
   size: 60,
@@ -28,7 +29,7 @@ function files() {
   };
 }
 
-function repairer(outcome: ImportRepairOutcome) {
+function repairer(outcome: Par2Outcome) {
   const asked: { path: string; bad: ByteRange[] }[] = [];
   const r: ImportRepairer = {
     enabled: true,

@@ -1,6 +1,7 @@
 import type { ProbeFinding } from '../articles/index.js';
 import { describeMissing } from '../articles/index.js';
 import type { FileLayout } from '../layout/index.js';
+import type { Par2Outcome } from '../repair/par2-outcome.js';
 import type { VfsNode } from '../vfs/types.js';
 import { ImportError, nonRetryableError } from './import-errors.js';
 
@@ -10,22 +11,12 @@ export interface ByteRange {
   end: number;
 }
 
-/** What a PAR2 repair came to (appliance/repair Par2RepairService returns these). */
-export type ImportRepairOutcome =
-  | { kind: 'repaired'; slices: number; bytes: number; paths: string[] }
-  | { kind: 'not_coverable'; reason: string }
-  | { kind: 'unreachable'; reason: string };
-
 /** The repair domain's PAR2 repair, as the importer uses it (docs/import.md "Repair at import"). */
 export interface ImportRepairer {
   /** health.par2_patch_max_mb above 0. */
   readonly enabled: boolean;
   /** Rebuilds the file's missing slices; `knownBad` names the bytes found missing so far (the solve finds the rest). */
-  repair(
-    path: string,
-    signal: AbortSignal,
-    knownBad: (path: string) => Promise<ByteRange[]>,
-  ): Promise<ImportRepairOutcome>;
+  repair(path: string, signal: AbortSignal, knownBad: (path: string) => Promise<ByteRange[]>): Promise<Par2Outcome>;
 }
 
 /** The part of the VFS a repair at import reads and, on failure, cleans up (VfsService satisfies it). */

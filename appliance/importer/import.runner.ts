@@ -1,7 +1,9 @@
+import { AsyncResource } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { DISK_FULL_MESSAGE, isDiskFull } from '../errors/disk-full.js';
+import { isFencedOut } from '../errors/fenced-out.js';
 import { ImportError, retryDelayMs } from './import-errors.js';
 import { ImportStalledError, ImportWatchdog } from './import-watchdog.js';
 import type { QueueService } from './queue.service.js';
@@ -59,8 +61,13 @@ export class ImportRunner {
   private pumping = false;
   private pumpAgain = false;
   private pass: Promise<void> = Promise.resolve();
-  /** New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). */
-  readonly wake = (): void => this.pump();
+  /**
+   * New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). Whoever
+   * wakes it, the claims run in the async context `start` was called in (on several nodes, the leader's term, whose
+   * writes are fenced: docs/architecture.md "Several nodes").
+   */
+  readonly wake = (): void => this.pumpInStartContext();
+  private pumpInStartContext: () => void = () => this.pump();
   /** Import `id` made progress (its `import.progress` events, appliance/app/importer.ts): the watchdog's reset. */
   readonly progress = (id: number): void => this.watchdog.progress(id);
   private readonly watchdog: ImportWatchdog;
@@ -73,6 +80,7 @@ export class ImportRunner {
     if (!this.stopped) return;
     this.stopped = false;
     this.handingOver = false;
+    this.pumpInStartContext = AsyncResource.bind(() => this.pump());
     // Nothing is claimed before the interrupted items are back in the queue.
     this.pumping = true;
     this.pass = this.o.queue
@@ -126,7 +134,7 @@ export class ImportRunner {
   /** A pause or resume asked of another node (its `onPauseChange`): applied here, not passed on. */
   applyPause(paused: boolean): void {
     this.held = paused;
-    if (!paused) this.pump();
+    if (!paused) this.pumpInStartContext();
   }
 
   /** Resolves when nothing is being imported (tests and stop). */
@@ -142,7 +150,10 @@ export class ImportRunner {
     }
     this.pumping = true;
     this.pass = this.claimAndSchedule()
-      .catch((err: unknown) => this.o.logger.error('claiming queue items failed', { error: String(err) }))
+      .catch((err: unknown) => {
+        // this node no longer leads (its lease said so, once): it is being stopped
+        if (!isFencedOut(err)) this.o.logger.error('claiming queue items failed', { error: String(err) });
+      })
       .finally(() => {
         this.pumping = false;
         if (this.pumpAgain) {
@@ -204,9 +215,10 @@ export class ImportRunner {
         },
         (err: unknown) => this.failed(item, stalledBy(controller.signal) ?? err, controller.signal.aborted),
       )
-      .catch((err: unknown) =>
-        this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) }),
-      )
+      .catch((err: unknown) => {
+        if (!isFencedOut(err))
+          this.o.logger.error('queue update after import failed', { id: item.id, error: String(err) });
+      })
       .finally(() => {
         unwatch();
         this.active.delete(item.id);
@@ -216,6 +228,8 @@ export class ImportRunner {
   }
 
   private async failed(item: QueueRecord, err: unknown, aborted: boolean): Promise<void> {
+    // Another node leads now and does this item over: nothing is written for it here.
+    if (isFencedOut(err)) return;
     if (aborted && this.stopped && !(err instanceof ImportStalledError)) {
       // Stopping, not failing: the item goes back as it was and runs again after the restart (or, handing over,
       // when the new leader recovers it).

@@ -6,7 +6,7 @@ import type { QueueRecord } from './queue.types.js';
 /**
  * How a queue record becomes its PostgreSQL rows (queue-pg.migrations.ts): the record as jsonb and the columns
  * derived from it, which mean what the LMDB store's `queue-index` keys mean (queue.store.ts), and its search
- * words. Used by the store (queue-pg.store.ts) and the copy from LMDB (queue-pg-copy.store.ts).
+ * words. Used by the store (queue-pg.store.ts) and the copy from LMDB (queue.copy.ts).
  */
 
 /** The channel every write of the queue notifies (payload: the item id), in the writing transaction. */

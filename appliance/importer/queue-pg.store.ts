@@ -12,7 +12,8 @@ import type { QueueRecord } from './queue.types.js';
  * is one transaction that locks the rows it reads (`SELECT ... FOR UPDATE`; `SKIP LOCKED` for the runner's claim,
  * so two nodes claiming at once take different items; the job directory reservation under `PG_LOCKS.jobDirs`)
  * and notifies `spool_queue` with each item id it added, changed or removed, so the leader's runner wakes when
- * another node queued an NZB. The reads (lists, history, counts) are queue-pg-reads.store.ts.
+ * another node queued an NZB. A claim is the leader's only (`leaderOnly`: refused on a node whose lease moved); the
+ * runner's other writes are fenced as the leader's work (store/pg/leader-fence.ts). The reads (lists, history, counts) are queue-pg-reads.store.ts.
  */
 export class PgQueueStore extends PgQueueReads implements QueueStore {
   constructor(db: PgDb) {
@@ -73,18 +74,21 @@ export class PgQueueStore extends PgQueueReads implements QueueStore {
   }
 
   async claimNext(now: number, claim: (item: QueueRecord) => QueueRecord): Promise<QueueRecord | undefined> {
-    return this.db.tx(async (tx) => {
-      // A retry whose back-off is over first, else the first pending item by priority; rows another transaction
-      // holds (another node's claim above all) are passed over, never waited for.
-      const next =
-        (await lockFirst(tx, 'retry_at <= $1 ORDER BY retry_at, id', [now])) ??
-        (await lockFirst(tx, 'run_priority IS NOT NULL ORDER BY run_priority DESC, id', []));
-      if (!next) return undefined;
-      const claimed = claim(next);
-      await updateItem(tx, next, claimed);
-      await notifyItems(tx, [next.id]);
-      return claimed;
-    });
+    return this.db.tx(
+      async (tx) => {
+        // A retry whose back-off is over first, else the first pending item by priority; rows another transaction
+        // holds (another node's claim above all) are passed over, never waited for.
+        const next =
+          (await lockFirst(tx, 'retry_at <= $1 ORDER BY retry_at, id', [now])) ??
+          (await lockFirst(tx, 'run_priority IS NOT NULL ORDER BY run_priority DESC, id', []));
+        if (!next) return undefined;
+        const claimed = claim(next);
+        await updateItem(tx, next, claimed);
+        await notifyItems(tx, [next.id]);
+        return claimed;
+      },
+      { leaderOnly: true },
+    );
   }
 
   async reserveJobDir(

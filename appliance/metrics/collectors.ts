@@ -16,9 +16,9 @@ export interface MetricsSources {
   leader(): boolean;
 }
 
+/** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
 function providerState(p: ProviderMetrics): ProviderStateLabel {
-  if (!p.enabled) return 'disabled';
-  return p.cooling_down ? 'cooling_down' : 'usable';
+  return p.state === 'removed' ? 'disabled' : p.state;
 }
 
 /** The families filled at scrape time from `sources`. */

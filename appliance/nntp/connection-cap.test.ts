@@ -19,6 +19,7 @@ import {
 } from './errors.js';
 import { NntpPool, type PoolOptions } from './pool.js';
 import { CAP_EMPTY_PROBE_BASE_MS, CAP_PROBE_BASE_MS } from './provider-capacity.js';
+import type { ProviderStateEvent } from './provider-state.wire.js';
 import type { ProviderConfig } from './types.js';
 
 const { fake: start, closeAfterTests } = fakeNntpFixture();
@@ -95,7 +96,7 @@ for (const [at, reply] of [
   test(`cap of 3 at ${at}, max_connections 8: 8 BODYs at once succeed on 3 connections, provider serving`, async () => {
     const { s, data } = await capped(3, at, reply);
     const logs: Array<[string, Record<string, unknown> | undefined]> = [];
-    const changes: Array<[string, number, number]> = [];
+    const changes: Array<[string, string, number | null, number]> = [];
     const logger = {
       warn: (msg: string, f?: Record<string, unknown>) => logs.push([msg, f]),
       info: () => undefined,
@@ -104,7 +105,9 @@ for (const [at, reply] of [
     };
     const p = pool(s, {
       logger: logger as unknown as PoolOptions['logger'],
-      onCapChange: (...c) => changes.push(c),
+      events: {
+        emit: (_, e) => changes.push([e.id, e.change, e.allowed_connections, e.max_connections]),
+      },
     });
     await burst(p, data, 8, s);
     assert.ok(s.stats.capRefusals > 0, 'the provider refused connections over its cap');
@@ -114,7 +117,7 @@ for (const [at, reply] of [
     assert.equal(m.allowed_connections, 3);
     assert.equal(m.max_connections, 8);
     assert.equal(m.errors, 0, 'a capacity refusal is no failed command');
-    assert.deepEqual(changes, [['p', 3, 8]], 'one change, reported once');
+    assert.deepEqual(changes, [['p', 'cap_changed', 3, 8]], 'one change, reported once');
     const capLogs = logs.filter(([msg]) => msg === 'provider allows fewer connections than configured');
     assert.equal(capLogs.length, 1);
     assert.equal(capLogs[0]![1]!.allowed, 3);
@@ -182,14 +185,21 @@ test('a refused probe backs off longer, and keeps the connections that work', as
 test('no connection allowed at all: requests wait for the probe, or fail retryable, never as missing', async () => {
   const { s, data } = await capped(0, 'auth');
   const clock = new ManualClock();
-  const waiting = pool(s, { clock, coolingWaitMs: 10_000 });
+  const states: Array<[string, string, number | null]> = [];
+  const events = {
+    emit: (_: unknown, e: ProviderStateEvent) => states.push([e.state, e.change, e.allowed_connections]),
+  };
+  const waiting = pool(s, { clock, coolingWaitMs: 10_000, events });
   const read = waiting.body('a0@t');
   for (let i = 0; i < 50 && waiting.metrics().providers[0]!.allowed_connections === null; i++) await clock.advance(0);
   assert.equal(waiting.metrics().providers[0]!.allowed_connections, 0);
+  assert.deepEqual(states, [['cooling_down', 'cap_changed', 0]], 'down once: it allows no connection');
   s.options.connectionCap!.max = 3;
   await clock.advance(CAP_EMPTY_PROBE_BASE_MS + 1);
   assert.ok((await read).data.equals(data[0]!), 'served once the provider allowed a connection');
   assert.equal(waiting.metrics().providers[0]!.cooling_down, false);
+  assert.deepEqual(states[1], ['usable', 'answered', 1], 'back once, with the cap it showed, in one event');
+  assert.equal(states.filter(([state]) => state === 'cooling_down').length, 1);
 
   s.options.connectionCap!.max = 0;
   const { s: none } = await capped(0, 'auth');

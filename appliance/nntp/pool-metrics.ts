@@ -1,5 +1,6 @@
 /** Pool counters and the metrics snapshot (its wire shape: pool.wire.ts). */
 import type { PoolMetrics } from './pool.wire.js';
+import { stateOf } from './provider-liveness.js';
 import type { ProviderState } from './provider-state.js';
 
 const WINDOW = 1000;
@@ -70,6 +71,7 @@ export class PoolStats {
         missing_rate_percent: pct(p.counters.missing, p.counters.commands),
         error_rate_percent: pct(p.counters.errors, p.counters.commands),
         rtt_ms: p.counters.rttMs === undefined ? null : Math.round(p.counters.rttMs * 100) / 100,
+        state: stateOf(p),
         cooling_down: now < p.coolingUntil,
         last_error: p.lastError ?? null,
       })),

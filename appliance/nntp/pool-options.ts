@@ -3,6 +3,7 @@ import { BACKGROUND_SHARE, PLAYER_LINGER_MS } from './lane-budget.js';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { DecodeLimits } from './article-decoder.js';
+import type { ProviderStateSink } from './provider-state.wire.js';
 import type { Lane } from './request-queue.js';
 import type { YencBackend } from './yenc-backend.js';
 
@@ -44,8 +45,12 @@ export interface PoolOptions {
   tlsCa?: string | Buffer | Array<string | Buffer>;
   /** Time for breakers, backoffs and connection caps; the system clock unless a test passes a ManualClock. */
   clock?: Clock;
-  /** Called once per change of a provider's learned connection cap (`allowed` = max when no cap holds). */
-  onCapChange?: (providerId: string, allowed: number, max: number) => void;
+  /**
+   * Where each change of a provider's state is announced, once per change (provider-liveness.ts): its breaker
+   * opened, it refused our login, it answered again, its learned connection cap changed, it was added, enabled,
+   * disabled or removed. The app passes its event bus.
+   */
+  events?: ProviderStateSink;
   /** Called once per BODY or STAT a provider answered (or failed), with its time: the metrics' article latency. */
   onCommandDone?: (done: CommandDone) => void;
 }
@@ -78,7 +83,7 @@ export const poolClock: Clock = {
 
 /** The numeric options with every default filled in. */
 export type PoolTunables = Required<
-  Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa' | 'clock' | 'onCapChange' | 'onCommandDone'>
+  Omit<PoolOptions, 'limits' | 'logger' | 'backend' | 'tlsCa' | 'clock' | 'events' | 'onCommandDone'>
 >;
 
 export function resolveTunables(options: PoolOptions): PoolTunables {

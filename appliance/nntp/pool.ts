@@ -4,7 +4,7 @@
  * the public API and the pump, which offers waiting requests to request-placement.ts and carries out its
  * decisions; the rules themselves live beside it (docs/nntp.md, "Pieces").
  */
-import type { Clock } from '../clock/clock.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import { AbortedError, ArticleMissingError, NntpError } from './errors.js';
 import { Keepalive } from './keepalive.js';
 import { LaneBudget } from './lane-budget.js';
@@ -21,6 +21,7 @@ import {
 import type { PoolMetrics } from './pool.wire.js';
 import type { CapChange } from './provider-capacity.js';
 import { openPooledConnection, retireIfIdle, type ConnectionSettings } from './provider-connections.js';
+import { ProviderLiveness } from './provider-liveness.js';
 import { ProviderRoster } from './provider-roster.js';
 import type { PooledConnection, ProviderState } from './provider-state.js';
 import { recordFailure } from './request-failures.js';
@@ -35,6 +36,7 @@ export type { LinkFacts } from './link-estimate.js';
 export type { CommandDone, PoolOptions } from './pool-options.js';
 export type { RequestOptions } from './pool-request.js';
 export type { StatBatchOptions } from './stat-batch.js';
+export type { ProviderStateEvent, ProviderStateSink } from './provider-state.wire.js';
 
 export class NntpPool {
   private readonly roster = new ProviderRoster();
@@ -51,6 +53,8 @@ export class NntpPool {
   private wake: { at: number; cancel: () => void } | undefined;
   /** Time for breakers, backoffs and connection caps (a ManualClock in tests). */
   private readonly clock: Clock;
+  /** Which providers are up, the probes of those down, and the announcement of each change. */
+  private readonly liveness: ProviderLiveness;
 
   constructor(
     providers: ProviderConfig[],
@@ -65,7 +69,17 @@ export class NntpPool {
     this.connectionSettings = { connectTimeoutMs, stallTimeoutMs, idleTimeoutMs, tlsCa, limits, backend };
     yencBackend(options.logger);
     this.warmPool = new WarmPool(this.o.maxIdleMs, this.o.idleWarmConnections);
-    this.updateProviders(providers);
+    this.liveness = new ProviderLiveness({
+      sink: options.events,
+      // A probe of a provider that is down never keeps the process alive (systemClock's timers are unref'd).
+      clock: options.clock ?? systemClock,
+      breakerCooldownMs: this.o.breakerCooldownMs,
+      probe: (p) => this.probe(p),
+      logger: options.logger,
+    });
+    this.roster.update(providers);
+    for (const p of this.roster.active) this.liveness.know(p);
+    this.pump();
     this.keepalive = new Keepalive(
       () => this.roster.all(),
       this.o,
@@ -127,10 +141,19 @@ export class NntpPool {
     return statBatch(messageIds, opts, this.queue, () => this.pump());
   }
 
-  /** Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. */
+  /**
+   * Apply a new provider list: new connections use new settings, removed providers drain, nothing is cut. Each
+   * provider added, removed, enabled or disabled is announced once (provider-liveness.ts).
+   */
   updateProviders(list: ProviderConfig[]): void {
+    const generations = new Map(this.roster.active.map((p) => [p.id, p.generation]));
+    const wasDraining = new Set(this.roster.draining);
     this.roster.update(list);
-    for (const p of this.roster.all()) this.retireIdle(p);
+    for (const p of this.roster.all()) {
+      if (!wasDraining.has(p)) this.liveness.configured(p, generations.get(p.id) !== p.generation);
+      if (p.removed) this.liveness.close(p);
+      this.retireIdle(p);
+    }
     this.pump();
   }
 
@@ -138,6 +161,8 @@ export class NntpPool {
   async close(): Promise<void> {
     this.closed = true;
     this.keepalive.stop();
+    this.liveness.stop();
+    for (const p of this.roster.all()) this.liveness.close(p);
     this.wake?.cancel();
     this.queue.drain((r) => {
       r.finish(new AbortedError('Pool closed'));
@@ -269,21 +294,49 @@ export class NntpPool {
       const max = p.config.max_connections;
       const change = p.capacity.settled(p.connections.size, p.opening, max, this.clock.now());
       if (change) this.capChanged(p, change);
+      return change;
     };
     return opened.then(
       (pc) => {
-        settle();
+        // It answered: back if it was down, in one announcement with the cap this connection raised, if it did.
+        const back = this.liveness.answered(p, this.clock.now());
+        const change = settle();
+        if (back || change) this.liveness.announce(p, back ? 'answered' : 'cap_changed');
         return pc;
       },
       (err: unknown) => {
         if (err instanceof NntpError && err.kind === 'provider_capacity') p.capacity.refused();
-        settle();
+        if (err instanceof NntpError && err.kind === 'auth') {
+          p.lastError = err.message;
+          this.liveness.down(p, 'auth_failed');
+        }
+        const change = settle();
+        if (change?.allowed === 0) this.liveness.down(p, 'cap_changed');
+        else if (change) this.liveness.announce(p, 'cap_changed');
         throw err;
       },
     );
   }
 
-  /** Once per change of a provider's learned cap: the log line and the provider's listener. */
+  /** A connection no request waits for, to learn whether a provider that is down answers again. */
+  private probe(p: ProviderState): Promise<unknown> {
+    p.openingAhead++;
+    return this.openConnection(p).then(
+      (pc) => {
+        p.openingAhead--;
+        if (this.closed) void pc.conn.quit();
+        else retireIfIdle(p, pc);
+        this.pump();
+      },
+      (err: unknown) => {
+        p.openingAhead--;
+        this.pump();
+        throw err;
+      },
+    );
+  }
+
+  /** Once per change of a provider's learned cap: the log line (the announcement is the caller's). */
   private capChanged(p: ProviderState, change: CapChange): void {
     const max = p.config.max_connections;
     const fields = { provider: p.id, allowed: change.allowed ?? max, max_connections: max };
@@ -295,7 +348,6 @@ export class NntpPool {
         previous: change.previous ?? max,
         next_probe_in_ms: Math.max(0, (change.probeAt ?? 0) - this.clock.now()),
       });
-    this.options.onCapChange?.(p.id, change.allowed ?? max, max);
   }
 
   private openAndRun(p: ProviderState, r: PoolRequest): void {
@@ -328,11 +380,15 @@ export class NntpPool {
     op.then(
       (value) => {
         p.recordSuccess();
+        if (this.liveness.answered(p, this.clock.now())) this.liveness.announce(p, 'answered');
         this.commandDone(p, r, 'ok', sentAt, isBody ? (value as { data: Uint8Array }).data.byteLength : 0);
         r.finish(undefined, value);
       },
       (err) => {
-        this.commandDone(p, r, commandOutcome(err), sentAt);
+        const outcome = commandOutcome(err);
+        this.commandDone(p, r, outcome, sentAt);
+        // A 430 or a damaged copy is an answer too: the provider is up.
+        if (outcome !== 'error' && this.liveness.answered(p, this.clock.now())) this.liveness.announce(p, 'answered');
         this.onFailure(r, p, err);
       },
     ).finally(() => {
@@ -358,7 +414,9 @@ export class NntpPool {
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {
-    recordFailure(r, p, raw, this.stats, this.o, this.options.logger, this.clock.now());
+    const tripped = recordFailure(r, p, raw, this.stats, this.o, this.options.logger, this.clock.now());
+    if (tripped)
+      this.liveness.down(p, raw instanceof NntpError && raw.kind === 'auth' ? 'auth_failed' : 'breaker_opened');
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));

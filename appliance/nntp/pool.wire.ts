@@ -2,6 +2,7 @@
  * Wire shape of GET /api/system/pool/metrics (docs/console-contract.md: Pool metrics) plus the per-provider
  * breakdown. A wire file: types only, no imports from Node or packages (the console bundles it).
  */
+import type { ProviderStateName } from './provider-state.wire.js';
 
 export interface ProviderMetrics {
   id: string;
@@ -23,6 +24,12 @@ export interface ProviderMetrics {
   missing_rate_percent: number;
   error_rate_percent: number;
   rtt_ms: number | null;
+  /**
+   * The provider's state as the pool announces it (`provider.state.changed`): `cooling_down` from the moment it
+   * went down until it answers again, which may outlast `cooling_down` below (its breaker's own cool-down).
+   */
+  state: ProviderStateName;
+  /** Its breaker is open now: requests go elsewhere until the cool-down ends. */
   cooling_down: boolean;
   last_error: string | null;
 }

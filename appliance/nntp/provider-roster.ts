@@ -30,6 +30,9 @@ export class ProviderRoster {
           st.warmBackoffUntil = 0;
           st.warmFailures = 0;
           st.capacity.reset();
+          // What tripped its breaker (a wrong password, a wrong host) may be what just changed: ask it again now.
+          st.coolingUntil = 0;
+          st.consecutiveFailures = 0;
         }
         st.config = { ...cfg };
       }

@@ -2,6 +2,7 @@
 import type { NntpConnection } from './connection.js';
 import { LinkEstimate } from './link-estimate.js';
 import { ProviderCapacity } from './provider-capacity.js';
+import type { ProviderStateName } from './provider-state.wire.js';
 import type { ProviderConfig } from './types.js';
 
 export interface PooledConnection {
@@ -43,6 +44,15 @@ export class ProviderState {
   warmBackoffUntil = 0;
   /** Connections opened ahead that failed in a row (warm-pool.ts `warmBackoffMs`); reset by a success. */
   warmFailures = 0;
+  /**
+   * Down until it answers again (provider-liveness.ts): its breaker opened, it refused our login, or it allows no
+   * connection. Unlike `coolingUntil`, this does not lapse with time: only an answer clears it.
+   */
+  down = false;
+  /** The next probe of a provider that is down: when (the pool's clock), and its cancel. */
+  probe: { at: number; cancel: () => void } | undefined;
+  /** What the pool last announced of it (undefined before the first time). */
+  announced: { state: ProviderStateName; allowed: number | null } | undefined;
 
   constructor(config: ProviderConfig) {
     this.config = config;

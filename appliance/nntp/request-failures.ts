@@ -19,7 +19,8 @@ import type { ProviderState } from './provider-state.js';
 
 /**
  * Records a failed command of `r` on `p`: a 430 or a damaged copy rules the provider out for this request; any
- * other failure is an outage that counts toward the provider's breaker and a try of the request.
+ * other failure is an outage that counts toward the provider's breaker and a try of the request. Returns whether
+ * it opened the breaker.
  */
 export function recordFailure(
   r: PoolRequest,
@@ -29,25 +30,25 @@ export function recordFailure(
   o: Pick<PoolTunables, 'breakerThreshold' | 'breakerCooldownMs'>,
   logger: Logger | undefined,
   now: number,
-): void {
+): boolean {
   const err = asNntpError(raw);
   err.providerId = p.id;
   r.lastError = err;
   if (err instanceof ArticleMissingError) {
     stats.recordMissing(p);
     r.missingOn.add(p.id);
-    return;
+    return false;
   }
   // Over the account's connection cap: no fault of the provider nor a try of the request, which goes to the
   // connections that are open (or waits for one the provider allows: provider-capacity.ts). Never evidence either.
   if (err.kind === 'provider_capacity') {
     r.lastOutage = err;
-    return;
+    return false;
   }
   stats.recordError(p);
   if (err.kind === 'corrupt_article') {
     r.missingOn.add(p.id);
-    return;
+    return false;
   }
   r.lastOutage = err;
   r.failedOn.add(p.id);
@@ -62,6 +63,7 @@ export function recordFailure(
   );
   if (tripped)
     logger?.warn('provider put aside', { provider: p.id, cooldown_ms: o.breakerCooldownMs, error: err.message });
+  return tripped;
 }
 
 /**

@@ -48,6 +48,16 @@ export const notices = {
           details: { engaged: false, released_by: e.released_by },
         };
   },
+  mediaServerFailed(server: string, error: string, time: number): Notice {
+    return {
+      kind: 'media_server_failed',
+      title: `Media server not told: ${server}`,
+      message: `${error}. Spool retries with back-off; the library shows the change at the server's next scan otherwise.`,
+      severity: 'warning',
+      time,
+      details: { server, error },
+    };
+  },
   providerDown(id: string, error: string | null, time: number): Notice {
     return {
       kind: 'provider_down',

@@ -17,6 +17,7 @@ export const NOTIFY_KINDS = [
   'stream_stalled',
   'health_backlog',
   'disk_full',
+  'media_server_failed',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
@@ -34,6 +35,7 @@ export const NOTIFY_KIND_LABELS: Record<NotifyKind, string> = {
   stream_stalled: 'Stream stalled',
   health_backlog: 'Health backlog growing',
   disk_full: 'Disk full',
+  media_server_failed: 'Media server refresh failing',
 };
 
 export const NOTIFY_TARGET_TYPES = ['webhook', 'ntfy', 'discord', 'apprise'] as const;

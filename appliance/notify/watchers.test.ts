@@ -1,20 +1,42 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ProviderStateEvent } from '../events/live.wire.js';
 import { BacklogWatch, ProviderWatch, StallWatch } from './watchers.js';
+
+const event = (over: Partial<ProviderStateEvent>): ProviderStateEvent => ({
+  id: 'p',
+  state: 'usable',
+  change: 'answered',
+  last_error: null,
+  allowed_connections: null,
+  max_connections: 20,
+  retry_at: null,
+  ...over,
+});
 
 test('provider down once when it starts cooling down, back once when usable again', () => {
   const w = new ProviderWatch();
-  const kinds = (e: Parameters<ProviderWatch['state']>[0]) => w.state(e, 0).map((n) => n.kind);
-  assert.deepEqual(kinds({ id: 'p', state: 'usable', last_error: null }), []);
-  assert.deepEqual(kinds({ id: 'p', state: 'cooling_down', last_error: 'ECONNREFUSED' }), ['provider_down']);
-  assert.deepEqual(kinds({ id: 'p', state: 'cooling_down', last_error: 'ECONNREFUSED' }), []);
-  assert.deepEqual(kinds({ id: 'p', state: 'usable', last_error: null }), ['provider_up']);
-  assert.deepEqual(kinds({ id: 'p', state: 'usable', last_error: null }), []);
+  const kinds = (e: Partial<ProviderStateEvent>) => w.state(event(e), 0).map((n) => n.kind);
+  const down = { state: 'cooling_down', change: 'breaker_opened', last_error: 'ECONNREFUSED' } as const;
+  assert.deepEqual(kinds({ state: 'usable' }), []);
+  assert.deepEqual(kinds(down), ['provider_down']);
+  assert.deepEqual(kinds(down), []);
+  assert.deepEqual(kinds({ state: 'usable' }), ['provider_up']);
+  assert.deepEqual(kinds({ state: 'usable' }), []);
+});
+
+test('a provider disabled or removed while down is never said to be back, nor near its cap', () => {
+  const w = new ProviderWatch();
+  const kinds = (e: Partial<ProviderStateEvent>) => w.state(event(e), 0).map((n) => n.kind);
+  assert.deepEqual(kinds({ state: 'cooling_down', allowed_connections: 0 }), ['provider_down']);
+  assert.deepEqual(kinds({ state: 'disabled', change: 'disabled', allowed_connections: 3 }), []);
+  assert.deepEqual(kinds({ state: 'usable', change: 'enabled' }), []);
+  assert.deepEqual(kinds({ state: 'removed', change: 'removed', allowed_connections: 3 }), []);
 });
 
 test('provider near its cap: a learned cap below max_connections, said again only when it changes', () => {
   const w = new ProviderWatch();
-  const e = { id: 'p', state: 'usable' as const, last_error: null, max_connections: 20 };
+  const e = event({ change: 'cap_changed' });
   assert.deepEqual(
     w.state({ ...e, allowed_connections: 8 }, 0).map((n) => n.message),
     ['Provider p: it allows 8 of the 20 connections configured'],

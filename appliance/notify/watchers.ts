@@ -4,8 +4,8 @@ import type { Notice } from './notice.js';
 import { notices } from './notices.js';
 
 /**
- * A provider's state changes, told as "down" (it went cooling down: its breaker opened) and "back" (usable again
- * after being down), and as "near its cap" when it allows fewer connections than configured (a learned cap) or
+ * A provider's state changes (the pool announces each once: nntp/provider-liveness.ts), told as "down" (it went
+ * cooling down: its breaker opened, it refused the login, or it allows no connection) and "back" (it answered again), and as "near its cap" when it allows fewer connections than configured (a learned cap) or
  * when every connection it allows is busy with requests waiting. Each is said once per change, not on every event.
  */
 export class ProviderWatch {
@@ -15,18 +15,19 @@ export class ProviderWatch {
 
   state(e: ProviderStateEvent, now: number): Notice[] {
     const out: Notice[] = [];
+    if (e.state === 'removed' || e.state === 'disabled') {
+      this.down.delete(e.id);
+      this.capped.delete(e.id);
+      return out;
+    }
     if (e.state === 'cooling_down' && !this.down.has(e.id)) {
       this.down.add(e.id);
       out.push(notices.providerDown(e.id, e.last_error, now));
     } else if (e.state === 'usable' && this.down.delete(e.id)) {
       out.push(notices.providerUp(e.id, now));
-    } else if (e.state === 'removed' || e.state === 'disabled') {
-      this.down.delete(e.id);
-      this.capped.delete(e.id);
     }
     const allowed = e.allowed_connections;
     const max = e.max_connections;
-    if (allowed === undefined || max === undefined) return out;
     if (allowed !== null && allowed > 0 && allowed < max) {
       if (this.capped.get(e.id) !== allowed) {
         out.push(

@@ -8,6 +8,7 @@ import type { MemberTarget } from './volume-map.js';
 export type { RepairFiles };
 import { Par2Error, damagedSlices, DEFAULT_REPAIR_MEMORY, solveStreaming, type Par2Set } from './par2-solver.js';
 import type { Par2FileStore, PatchStore, PatchWriter } from './repair.port.js';
+import type { Par2Outcome } from './par2-outcome.js';
 
 export interface Par2RepairSettings {
   /** health.par2_patch_max_mb in bytes; 0 turns PAR2 repair off. */
@@ -26,12 +27,6 @@ export interface Par2RepairDeps {
   settings: () => Par2RepairSettings;
   logger: Logger;
 }
-
-/** What a PAR2 repair came to: `not_coverable` falls back to the arr repair; `unreachable` is retried later. */
-export type Par2Outcome =
-  | { kind: 'repaired'; slices: number; bytes: number; paths: string[] }
-  | { kind: 'not_coverable'; reason: string }
-  | { kind: 'unreachable'; reason: string };
 
 /**
  * Rebuilds a file's missing bytes from its release's PAR2 recovery data (docs/health.md "PAR2 repair"): reads the

@@ -3,20 +3,15 @@ import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from '../health/health.port.js';
 import type { HealthRecord } from '../health/health.types.js';
 import { repairDelayMs } from '../health/health.schedule.js';
+import type { Par2Outcome } from './par2-outcome.js';
 
-/** What a PAR2 repair came to (appliance/repair Par2RepairService returns these). */
-export type Par2RepairOutcome =
-  | { kind: 'repaired'; slices: number; bytes: number; paths: string[] }
-  | { kind: 'not_coverable'; reason: string }
-  | { kind: 'unreachable'; reason: string };
-
-/** The repair domain's PAR2 repair, as health uses it. */
+/** The PAR2 repair as the loop uses it (Par2RepairService satisfies it; unit tests fake it). */
 export interface Par2Repairer {
   /** health.par2_patch_max_mb above 0. */
   readonly enabled: boolean;
   /** False when the file's release kept no PAR2 files: no attempt is made, and none is recorded. */
   hasRecoveryData(path: string): Promise<boolean>;
-  repair(path: string, signal: AbortSignal): Promise<Par2RepairOutcome>;
+  repair(path: string, signal: AbortSignal): Promise<Par2Outcome>;
   /** True when committed patches cover bytes [start, end) of the file. */
   patched(path: string, start: number, end: number): boolean;
 }
@@ -51,7 +46,7 @@ export async function par2Step(
   d.announce('repair.requested', record, manual);
   const outcome = await par2
     .repair(record.path, new AbortController().signal)
-    .catch((err: unknown): Par2RepairOutcome => ({ kind: 'not_coverable', reason: (err as Error).message }));
+    .catch((err: unknown): Par2Outcome => ({ kind: 'not_coverable', reason: (err as Error).message }));
   d.logger.info('PAR2 repair', { path: record.path, manual, outcome: outcome.kind });
   const update = async (patch: Partial<HealthRecord>) =>
     (await d.store.update(record.id, (r) => ({ ...r, ...patch }))) ?? record;

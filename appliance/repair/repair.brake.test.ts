@@ -5,7 +5,7 @@ import { openStore } from '../store/index.js';
 import { repairBrakeSuite } from '../../tests/support/repair/brake-suite.js';
 import { LmdbRepairLedger } from './repair-ledger.store.js';
 
-// The tests live in tests/support/health/brake-suite.ts, shared with the PostgreSQL ledger
+// The tests live in tests/support/repair/brake-suite.ts, shared with the PostgreSQL ledger
 // (tests/integration/postgres/repair-brake-pg.test.ts).
 const dirs: string[] = [];
 repairBrakeSuite({

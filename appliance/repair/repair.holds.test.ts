@@ -48,7 +48,7 @@ test('the brake holds every arr repair, automatic and asked for, until an admin 
   for (let i = 0; i < 12; i++) h.articles.missing.add(`Wave${i}-0`);
   for (let i = 0; i < 12; i++) await h.health.service.check(`/complete/movies/Wave${i}/Wave${i}.mkv`, undefined, false);
   await h.drain();
-  assert.equal(h.health.repairs.brake().engaged, true);
+  assert.equal(h.repairs.control.brake().engaged, true);
   const before = h.repairer.calls.length;
   assert.ok(before <= 10, `${before} repairs before the window held enough checks`);
   assert.ok(held.length >= 2, 'the files after the engagement were held');
@@ -59,7 +59,7 @@ test('the brake holds every arr repair, automatic and asked for, until an admin 
   const one = (await h.healthStore.byPath(held[0]!))!;
   await assert.rejects(h.health.service.repair(one.id, false), code('REPAIR_HELD'));
   assert.equal(held.filter((p) => p === held[0]).length, 1, 'a held file is announced once, not every 15 min');
-  const after = await h.health.repairs.resume('admin');
+  const after = await h.repairs.control.resume('admin');
   assert.equal(after.engaged, false);
   assert.equal(after.released_by, 'admin');
   await h.clock.advance(0); // the resume woke the worker: its cycle runs the held repairs
@@ -74,10 +74,10 @@ test('a corrupted verdict remembers the release by its fingerprint; a healthy or
   await corrupt('Fake');
   const fp = (name: string) =>
     layoutFingerprint({ segments: Array.from({ length: 10 }, (_, i) => ({ messageId: `${name}-${i}` })) });
-  const known = await h.health.repairs.brokenRelease(fp('Fake'));
+  const known = await h.repairs.control.brokenRelease(fp('Fake'));
   assert.equal(known?.path, '/complete/movies/Fake/Fake.mkv');
   assert.match(known?.reason ?? '', /1 missing of 10 articles/);
-  assert.equal(await h.health.repairs.brokenRelease(fp('Fine')), undefined);
+  assert.equal(await h.repairs.control.brokenRelease(fp('Fine')), undefined);
 });
 
 test('a fingerprint is the sorted message-ids: the order an NZB lists them in does not matter, a repost does', () => {
@@ -101,7 +101,7 @@ test('with repair_delay_minutes a wave engages the brake before any arr is asked
   for (let i = 0; i < 12; i++) h.articles.missing.add(`Gone${i}-0`);
   for (let i = 0; i < 12; i++) await h.health.service.check(`/complete/movies/Gone${i}/Gone${i}.mkv`, undefined, false);
   await h.drain();
-  assert.equal(h.health.repairs.brake().engaged, true);
+  assert.equal(h.repairs.control.brake().engaged, true);
   await h.clock.advance(31 * 60_000);
   await h.drain();
   assert.equal(h.repairer.calls.length, 1, 'no file of the wave went to an arr');

@@ -1,2 +1,10 @@
 export { openStore, type Store, type OpenStoreOptions, type DbOptions, type Database, type Key } from './store.js';
 export { migrate, schemaVersion, type Migration, type MigrationResult } from './migrations.js';
+export {
+  pgSchemasOf,
+  type StorageDomain,
+  type LmdbOpening,
+  type PgOpening,
+  type CopyOpening,
+  type PortsOf,
+} from './storage-domain.js';

@@ -76,8 +76,12 @@ test('history is bounded in count and age, newest first', async () => {
 test('bytes per class per day: bytes of a provisional class move when it settles; days roll over in UTC', async () => {
   const clock = new ManualClock(Date.parse('2026-11-25T23:59:00Z'));
   const r = new StreamRegistry({ clock });
-  // a tail read: provisionally a scanner, then it reads on at length and settles as a player
+  // hops like a probe: provisionally a scanner, then it reads on at length and settles as a player
   r.opened(opened('1', { offset: 1000 * MIB }));
+  assert.equal(
+    r.classOf('1', { runBytes: 32 * 1024, longestRun: 32 * 1024, jumps: 3, bytesServed: 96 * 1024 }),
+    'scanner',
+  );
   await clock.advance(500);
   r.progress({ stream_id: '1', bytes_sent: MIB, position: 1001 * MIB, ...timings });
   assert.deepEqual(r.bytesByClass(), [{ day: '2026-11-25', bytes: { player: 0, scanner: MIB } }]);
@@ -92,16 +96,57 @@ test('bytes per class per day: bytes of a provisional class move when it settles
   ]);
 });
 
-test('one client opening three files in a burst is a scanner', async () => {
-  const clock = new ManualClock(T0);
-  const r = new StreamRegistry({ clock });
-  for (const id of ['1', '2', '3']) r.opened(opened(id));
-  assert.deepEqual(
-    r.list().map((s) => s.reader_class),
-    ['player', 'player', 'scanner'],
-  );
+const pattern = (runBytes: number, longestRun: number, jumps: number, bytesServed: number) => ({
+  runBytes,
+  longestRun,
+  jumps,
+  bytesServed,
 });
 
+test('readers behind one pid-0 client (another pid namespace) are classed each by its own reads', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  const fuse = { via: 'fuse' as const, client: {} }; // a FUSE reader outside the daemon's pid namespace: no pid
+  for (let i = 1; i <= 9; i++) r.opened(opened(String(i), fuse));
+  // eight probes hop head, tail and back in short reads; the ninth reads on from a position
+  for (let i = 1; i <= 8; i++)
+    assert.equal(r.classOf(String(i), pattern(32 * 1024, 160 * 1024, 3, 300 * 1024)), 'scanner');
+  assert.equal(r.classOf('9', pattern(2 * MIB, 2 * MIB, 2, 3 * MIB)), 'player');
+  await clock.advance(800);
+  for (let i = 1; i <= 8; i++)
+    r.closed({ stream_id: String(i), bytes_sent: 300 * 1024, position: 0, reason: 'done', ...timings });
+  assert.deepEqual(
+    r.history().map((h) => h.reader_class),
+    Array(8).fill('scanner'),
+  );
+  assert.equal(r.list()[0]?.reader_class, 'player');
+});
+
+test('ten players and a scan from one address and one user agent (a media server, rclone) keep their classes', async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  const client = { address: '10.0.0.5', user_agent: 'rclone/v1.68.1' };
+  // ten viewers, each a GET from its own position; forty probes of other files, each a GET of a head or a tail
+  for (let i = 0; i < 10; i++) r.opened(opened(`p${i}`, { client, offset: (i + 1) * 90 * MIB }));
+  for (let i = 0; i < 40; i++) {
+    const tail = i % 2 === 1;
+    r.opened(opened(`s${i}`, { client, path: `/movies/lib${i >> 1}.mkv`, offset: tail ? 1024 * MIB - 64 * 1024 : 0 }));
+  }
+  for (let i = 0; i < 10; i++) assert.equal(r.classOf(`p${i}`, pattern(0, 0, 0, 0)), 'player', 'at open');
+  for (let i = 0; i < 10; i++) assert.equal(r.classOf(`p${i}`, pattern(3 * MIB, 3 * MIB, 0, 3 * MIB)), 'player');
+  const classes = (prefix: string) =>
+    r
+      .list()
+      .filter((s) => s.id.startsWith(prefix))
+      .map((s) => s.reader_class);
+  // a head or a tail alone says nothing yet (players read both before they play); a probe settles when it closes
+  assert.deepEqual(classes('s'), Array(40).fill('player'));
+  await clock.advance(500);
+  for (let i = 0; i < 40; i++)
+    r.closed({ stream_id: `s${i}`, bytes_sent: 64 * 1024, position: 0, reason: 'aborted', ...timings });
+  assert.ok(r.history().every((h) => h.reader_class === 'scanner'));
+  assert.deepEqual(classes('p'), Array(10).fill('player'));
+});
 test('a file with a known duration shows its media bitrate; a player waiting below it is starved, then recovers', async () => {
   const clock = new ManualClock(T0);
   const r = new StreamRegistry({ clock });

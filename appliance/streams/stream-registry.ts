@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import type { StreamClosedEvent, StreamOpenedEvent, StreamProgressEvent } from '../events/live.wire.js';
-import { SCAN_BURST_MS } from './reader-class.js';
+import type { ReadPatternFacts } from './reader-class.js';
 import { StreamSession } from './stream-session.js';
 import {
   READER_CLASSES,
@@ -33,7 +33,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The open streams of WebDAV, FUSE and rclone, fed by the stream events (wired in appliance/app/streams.ts), each
- * classified by its access pattern (reader-class.ts); a bounded history of ended ones with how they ended; bytes
+ * classified by its own access pattern (reader-class.ts; its handle tells it at each read: `classOf`); a bounded history of ended ones with how they ended; bytes
  * served per reader class per UTC day. In memory: a restart starts them afresh (docs/streaming.md).
  */
 export class StreamRegistry {
@@ -41,8 +41,6 @@ export class StreamRegistry {
   private ended: EndedStreamInfo[] = [];
   /** day → class → bytes */
   private readonly days = new Map<string, Record<ReaderClass, number>>();
-  /** Opens per client key, for the many-files-in-a-burst rule. */
-  private readonly recentOpens = new Map<string, { path: string; t: number }[]>();
   private readonly historyLimit: number;
   private readonly historyMaxAgeMs: number;
   private readonly daysKept: number;
@@ -57,7 +55,7 @@ export class StreamRegistry {
     const now = this.o.clock.now();
     const s = new StreamSession(e, now);
     this.open.set(e.stream_id, s);
-    s.reclassify(now, this.noteOpen(s.clientKey, e.path, now), false);
+    s.reclassify(now, false);
   }
 
   progress(e: StreamProgressEvent): void {
@@ -79,6 +77,20 @@ export class StreamRegistry {
     for (const e of this.o.current?.() ?? []) this.progress(e);
     const now = this.o.clock.now();
     return [...this.open.values()].map((s) => s.info(now));
+  }
+
+  /**
+   * An open stream's class as of its handle's reads so far (`facts`, given at each read: ReadHandles.classifyWith);
+   * undefined for a stream not open here.
+   */
+  classOf(id: string, facts: ReadPatternFacts & { bytesServed: number }): ReaderClass | undefined {
+    const s = this.open.get(id);
+    if (!s) return undefined;
+    if (s.klass.settled) return s.klass.readerClass;
+    const before = s.klass.readerClass;
+    s.pattern = { runBytes: facts.runBytes, longestRun: facts.longestRun, jumps: facts.jumps };
+    if (s.reclassify(this.o.clock.now(), false, facts.bytesServed)) this.moveBytes(s, before);
+    return s.klass.readerClass;
   }
 
   /** A stream's class now, or as it ended when it is in the history (the metrics' reader_class label). */
@@ -113,8 +125,7 @@ export class StreamRegistry {
     const now = this.o.clock.now();
     const before = s.klass.readerClass;
     const delta = s.update(e, now);
-    const burst = this.burstOf(s.clientKey, now);
-    if (s.reclassify(now, burst, closed)) this.moveBytes(s, before);
+    if (s.reclassify(now, closed)) this.moveBytes(s, before);
     this.count(s, delta, now);
     return now;
   }
@@ -145,20 +156,6 @@ export class StreamRegistry {
       for (const d of this.days.keys()) if (!keep.includes(d)) this.days.delete(d);
     }
     return b;
-  }
-
-  /** Records an open; returns the distinct files this client opened within SCAN_BURST_MS. */
-  private noteOpen(key: string, path: string, now: number): number {
-    const list = (this.recentOpens.get(key) ?? []).filter((x) => now - x.t < SCAN_BURST_MS);
-    list.push({ path, t: now });
-    this.recentOpens.set(key, list);
-    for (const [k, l] of this.recentOpens) if (l.every((x) => now - x.t >= SCAN_BURST_MS)) this.recentOpens.delete(k);
-    return new Set(list.map((x) => x.path)).size;
-  }
-
-  private burstOf(key: string, now: number): number {
-    const list = (this.recentOpens.get(key) ?? []).filter((x) => now - x.t < SCAN_BURST_MS);
-    return new Set(list.map((x) => x.path)).size;
   }
 
   private pruneHistory(now: number): void {

@@ -1,5 +1,5 @@
 import type { StreamClosedEvent, StreamOpenedEvent, StreamProgressEvent } from '../events/live.wire.js';
-import { classifyReader, type Classification } from './reader-class.js';
+import { classifyReader, type Classification, type ReadPatternFacts } from './reader-class.js';
 import { isStarved } from './starved.js';
 import type { EndedStreamInfo, StreamEndReason, StreamFront, StreamInfo } from './streams.wire.js';
 
@@ -20,6 +20,8 @@ export class StreamSession {
   connections: number | null = null;
   providers: string[] = [];
   klass: Classification = { readerClass: 'player', settled: false };
+  /** How this open reads, as its handle last told (ReadHandles.classifyWith); one run of nothing before that. */
+  pattern: ReadPatternFacts = { runBytes: 0, longestRun: 0, jumps: 0 };
   /** Bytes counted per UTC day under the current class (moved when the class changes). */
   readonly countedByDay = new Map<string, number>();
   /** (time, bytes, stalled ms) samples within RATE_WINDOW_MS, plus the one before it. */
@@ -32,11 +34,6 @@ export class StreamSession {
     this.offset = opened.offset;
     this.front = opened.via === 'webdav' && /^rclone\//i.test(opened.client.user_agent ?? '') ? 'rclone' : opened.via;
     this.samples = [{ t: openedAt, bytes: 0, stalledMs: 0 }];
-  }
-
-  get clientKey(): string {
-    const c = this.opened.client;
-    return c.pid !== undefined ? `pid:${c.pid}` : `${c.address ?? ''}|${c.user_agent ?? ''}`;
   }
 
   /** Takes the numbers of a progress or closed event; returns the bytes served since the last one. */
@@ -86,18 +83,20 @@ export class StreamSession {
     });
   }
 
-  /** Re-runs the classifier (reader-class.ts) unless the class is settled; returns whether it changed. */
-  reclassify(now: number, recentFilesOfClient: number, closed: boolean): boolean {
+  /**
+   * Re-runs the classifier (reader-class.ts) on this open's own reads unless the class is settled; `bytesServed`:
+   * the handle's count now, when it is newer than the last event's. Returns whether the class changed.
+   */
+  reclassify(now: number, closed: boolean, bytesServed = this.bytesServed): boolean {
     if (this.klass.settled) return false;
     const before = this.klass.readerClass;
     this.klass = classifyReader({
+      ...this.pattern,
       userAgent: this.opened.client.user_agent,
       size: this.opened.size,
-      openOffset: this.opened.offset,
-      bytesServed: this.bytesServed,
+      bytesServed: Math.max(bytesServed, this.bytesServed),
       ageMs: now - this.openedAt,
       closed,
-      recentFilesOfClient,
     });
     return this.klass.readerClass !== before;
   }

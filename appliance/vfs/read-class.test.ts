@@ -5,6 +5,7 @@ import { ReadHandles } from './read-handle.js';
 import { VfsReader } from './reader.js';
 import type { ArticleSource, FetchHow } from './article-fetcher.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
+import { PLAY_RUN_BYTES } from './read-pattern.js';
 import { SCANNER_READ_AHEAD, SCANNER_WINDOW } from './stream-window.js';
 
 // Reader classes reach the pool: every fetch a read handle starts says who reads (docs/streaming.md).
@@ -46,7 +47,11 @@ test("a player's FUSE reads: the read's articles on the player lane, what it rea
     asked.filter((a) => !a.readAhead).map((a) => a.id),
     ['a0@test'],
   );
-  assert.ok(asked.filter((a) => a.readAhead).length >= 4, 'the header probe reads ahead');
+  assert.deepEqual(
+    asked.filter((a) => a.readAhead).map((a) => a.id),
+    ['a1@test', 'a2@test'],
+    'a read short of a run of playback earns one article past the one it ended in (it may be a probe)',
+  );
   h.close();
 });
 
@@ -73,19 +78,50 @@ test('a scanner reads ahead one article on a sequential read and none after a se
   h.close();
 });
 
-test("a scanner's WebDAV range keeps at most SCANNER_WINDOW articles in flight; a player's the whole window", async () => {
+test("a scanner's WebDAV range fetches one article ahead only once it read one, never more than SCANNER_WINDOW; a player's the whole window", async () => {
   for (const kind of ['scanner', 'player'] as const) {
     const { handles, asked } = setup(kind);
     const h = handles.open(PATH, 'webdav', { address: '10.0.0.1' });
     const it = h.stream(7_000, 70_000, sig)[Symbol.asyncIterator]();
     await it.next();
     const started = asked.length;
+    await it.next();
+    await it.next();
+    const later = asked.length;
     await it.return(undefined);
-    if (kind === 'scanner') assert.equal(started, SCANNER_WINDOW);
-    else assert.ok(started > SCANNER_WINDOW, `the reader's window (${started})`);
+    if (kind === 'scanner') {
+      assert.equal(started, 1, 'nothing ahead before it read anything');
+      assert.equal(later, 2 + SCANNER_WINDOW, 'one article ahead of the one it reads');
+    } else assert.ok(started > SCANNER_WINDOW, `the reader's window (${started})`);
     assert.ok(asked.every((a) => a.reader === kind));
     h.close();
   }
+});
+
+test("a WebDAV GET's fetches follow its class as it changes while it reads, told what the handle has read", async () => {
+  const inner = new MapSource(articles);
+  const asked: Array<{ id: string } & FetchHow> = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push({ id, reader: opts.reader });
+      return inner.fetch(id, opts);
+    },
+  };
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
+  const seen: number[] = [];
+  // a scanner until it has read 20 KB in a row (the classifier's own rule is its test's: reader-class.test.ts)
+  handles.classifyWith((_id, facts) => {
+    seen.push(facts.runBytes);
+    return facts.runBytes >= 20_000 ? 'player' : 'scanner';
+  });
+  const h = handles.open(PATH, 'webdav', { address: '10.0.0.1' }, { offset: 0 });
+  let got = 0;
+  for await (const chunk of h.stream(0, bytes.length, sig)) got += chunk.byteLength;
+  assert.equal(got, bytes.length);
+  assert.equal(asked[0]?.reader, 'scanner');
+  assert.equal(asked.at(-1)?.reader, 'player', 'the GET moved to the player lanes once it read on');
+  assert.ok(seen.some((n) => n >= 20_000));
+  h.close();
 });
 
 test('unclassified (no classifier wired), a handle reads as a player', async () => {
@@ -110,10 +146,47 @@ test("a player's read that lands on an article still being read ahead asks the s
   };
   const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
   const h = handles.open(PATH, 'fuse', { pid: 44 }, { readAhead: () => 6 });
-  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead articles 1-4
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead article 1
+  // a seek reads ahead what follows it whoever reads: articles 4-...; then a read of article 3 joins it
+  await h.readInto(Buffer.alloc(4096), 14_000, 4096, sig);
   const read = h.readInto(Buffer.alloc(4096), 21_000, 4096, sig); // article 3
   assert.deepEqual(promoted, ['a3@test']);
   release();
   assert.equal(await read, 4096);
+  h.close();
+});
+
+test('a FUSE open reads ahead no more articles than its run has read until it read a run of playback, then its window', async () => {
+  const big = randomBytes(1_600_000);
+  const m = memoryArticles(big, 16_000); // 100 articles
+  await t.vfs.addJob({ category: 'x', jobName: 'L', files: [{ name: 'g.bin', size: big.length, layout: m.layout }] });
+  const inner = new MapSource(m.articles);
+  const asked: number[] = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push(Number(/a(\d+)@/.exec(id)![1]));
+      return inner.fetch(id, opts);
+    },
+  };
+  const settings = () => ({ ...testReaderSettings(), cacheBytes: 32 << 20 });
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, settings), { now: () => 0 });
+  handles.classifyWith(() => 'player');
+  const h = handles.open('/complete/x/L/g.bin', 'fuse', {}, { readAhead: () => 20 });
+  const buf = Buffer.alloc(64 * 1024);
+  await h.readInto(buf, 0, 4096, sig); // the header: one article ahead
+  await settle();
+  assert.equal(Math.max(...asked), 1);
+  await h.readInto(buf, 16_000, 4096, sig); // looks sequential (as a probe's second read does): its run is 8 KiB
+  await settle();
+  assert.equal(Math.max(...asked), 2, 'one article past the one the read ended in');
+  let at = 20_096;
+  while (at < 20_096 + PLAY_RUN_BYTES) {
+    await h.readInto(buf, at, buf.length, sig);
+    at += buf.length;
+  }
+  await h.readInto(buf, at, buf.length, sig);
+  await settle();
+  const article = Math.floor((at + buf.length) / 16_000);
+  assert.equal(Math.max(...asked), article + 20 - 1, 'the whole window once it read a run of playback');
   h.close();
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { ReaderKind } from '../nntp/types.js';
 import type { Reading, VfsReader } from './reader.js';
+import { PLAY_RUN_BYTES, ReadPattern, type ReadPatternView } from './read-pattern.js';
 import { ReadStream, type StreamWindow } from './read-stream.js';
 import type { VfsNode } from './types.js';
 
@@ -12,6 +13,11 @@ export interface ReadClient {
   address?: string;
   userAgent?: string;
   pid?: number;
+}
+
+/** What a handle's classifier sees at each read: what it served and how it reads (read-pattern.ts). */
+export interface ReadFacts extends ReadPatternView {
+  bytesServed: number;
 }
 
 /** What a stream looked like when an event was built (opened, progress, closed). */
@@ -83,7 +89,7 @@ export class ReadHandles {
   private readonly observers = new Set<StreamObserver>();
   private nextId = 1;
   /** A handle's reader class now (the Streams view's classifier, wired in app/streams.ts); a player when unset. */
-  private classOf: (id: number) => ReaderKind | undefined = () => undefined;
+  private classOf: (id: number, facts: ReadFacts) => ReaderKind | undefined = () => undefined;
 
   constructor(
     private readonly reader: VfsReader,
@@ -92,10 +98,17 @@ export class ReadHandles {
 
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
     const id = this.nextId++;
-    const who = () => ({ reader: this.classOf(id) ?? 'player', stream: id });
+    // asked at each read (and each article of a range): the class follows what the handle has read so far
+    const who = (): Reading => {
+      const facts = h.facts();
+      const reader = this.classOf(id, facts) ?? 'player';
+      return facts.longestRun >= PLAY_RUN_BYTES
+        ? { reader, stream: id }
+        : { reader, stream: id, earned: facts.runBytes };
+    };
     const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
     const stream = new ReadStream(this.reader, path, readAhead, o.window, who);
-    const h = new ReadHandle(id, stream, this.reader, front, client, this, o.offset ?? 0, who);
+    const h: ReadHandle = new ReadHandle(id, stream, this.reader, front, client, this, o.offset ?? 0, who);
     this.open_.set(h.id, h);
     this.emit('opened', h);
     return h;
@@ -103,10 +116,10 @@ export class ReadHandles {
 
   /**
    * Where a handle's reader class comes from (docs/streaming.md, "Reader classes"): every article a handle asks
-   * for carries it to the pool, which serves players first. Read at each read, so a class that settles counts at
-   * once.
+   * for carries it to the pool, which serves players first. Asked at each read with what the handle has read so
+   * far, so a class follows the open's own pattern and a class that settles counts at once.
    */
-  classifyWith(classOf: (id: number) => ReaderKind | undefined): void {
+  classifyWith(classOf: (id: number, facts: ReadFacts) => ReaderKind | undefined): void {
     this.classOf = classOf;
   }
 
@@ -169,6 +182,7 @@ export class ReadHandle {
   private waitingSince: number | null = null;
   private endedByAdmin = false;
   private readonly onEnd_: (() => void)[] = [];
+  private readonly pattern: ReadPattern;
 
   /** @internal: ReadHandles.open */
   constructor(
@@ -183,6 +197,12 @@ export class ReadHandle {
     private readonly who: () => Reading,
   ) {
     this.openedAt = this.lastProgress = hub.clock.now();
+    this.pattern = new ReadPattern(offset);
+  }
+
+  /** What the classifier sees now: bytes served and how this open has read (docs/streaming.md, "Reader classes"). */
+  facts(): ReadFacts {
+    return { bytesServed: this.bytes, ...this.pattern.view() };
   }
 
   get node(): VfsNode {
@@ -191,7 +211,8 @@ export class ReadHandle {
 
   /** Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies. */
   async *stream(offset: number, length: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, this.who());
+    this.pattern.asked(offset);
+    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, this.who);
     const it = chunks[Symbol.asyncIterator]();
     let at = offset;
     try {
@@ -212,6 +233,7 @@ export class ReadHandle {
 
   /** One read into `target` (FUSE), waiting for the network when it must. */
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+    this.pattern.asked(offset);
     const asked = (this.waitingSince = this.hub.clock.now());
     let n: number;
     try {
@@ -225,6 +247,7 @@ export class ReadHandle {
 
   /** The same read from memory only, or null (ReadStream.readCached). */
   readCached(target: Buffer, offset: number, length: number): number | null {
+    this.pattern.asked(offset);
     const n = this.tracker.readCached(target, offset, length);
     if (n !== null) this.served(offset, n, null);
     return n;
@@ -314,6 +337,7 @@ export class ReadHandle {
       this.stalledMs += now - asked;
     }
     this.bytes += n;
+    this.pattern.served(offset, n);
     this.offset = offset + n;
     // Reported at once, so the time is exact, not a progress tick late.
     const seekRead = this.seekReadMs === null && this.firstOffset! > 0 && this.bytes >= SEEK_READ_BYTES;

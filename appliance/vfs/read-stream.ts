@@ -69,7 +69,7 @@ export class ReadStream {
     // A seek: what follows the read is asked for in the same round trip, behind the read's own first article, and
     // on a long link as much more as the link carries per round trip (a second wave would wait a whole one).
     if ((probe || !sequential) && this.layout && !this.closed && who.reader !== 'scanner')
-      this.readAheadFrom(Math.min(offset + length, this.node.size), seekReadAhead(probe, this.readAhead()));
+      this.readAheadFrom(Math.min(offset + length, this.node.size), seekReadAhead(probe, this.readAhead()), !probe);
     let finished = false;
     try {
       for (let r = await step; !r.done; r = await step) {
@@ -183,14 +183,23 @@ export class ReadStream {
     this.retireAll();
   }
 
-  private readAheadFrom(pos: number, most = Infinity): void {
+  /**
+   * Fetches ahead from `pos`: at most `most` articles and the window. A scanner: the article just past the one the
+   * read ended in. An open that has not read a run of playback yet (`who.earned`: a probe reads 32 KiB here and
+   * there, and its second read looks sequential too): past the article the read ended in, no more articles than
+   * its run has read (one at least); a `seek` (a player's return to play after its header and index) keeps its
+   * short read-ahead.
+   */
+  private readAheadFrom(pos: number, most = Infinity, seek = false): void {
     const layout = this.layout as FileLayout;
     if (pos >= this.node.size) return;
     const start = findSegment(layout.segments, pos);
     const who = this.who();
-    // a scanner: the articles just past the one the read ended in, however long the window
-    const until =
-      who.reader === 'scanner' ? start + SCANNER_READ_AHEAD : start + Math.min(most, Math.max(1, this.readAhead())) - 1;
+    const ahead = Math.min(most, Math.max(1, this.readAhead()));
+    let until = start + ahead - 1;
+    if (who.reader === 'scanner') until = start + SCANNER_READ_AHEAD;
+    else if (who.earned !== undefined && !seek)
+      until = Math.min(until, start + Math.max(1, Math.ceil(who.earned / articleBytes(layout))));
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;
@@ -238,4 +247,9 @@ function aheadController(): AbortController {
   const c = new AbortController();
   setMaxListeners(128, c.signal);
   return c;
+}
+
+/** A file's mean article size in bytes (its articles are one size but the last). */
+function articleBytes(layout: FileLayout): number {
+  return Math.max(1, layout.size / Math.max(1, layout.segments.length));
 }

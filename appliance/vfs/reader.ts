@@ -17,8 +17,12 @@ import {
   type VfsSegment,
 } from './types.js';
 
-/** Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. */
-export type Reading = Pick<FetchHow, 'reader' | 'stream'>;
+/**
+ * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. `earned`: the bytes of
+ * its current run while the open has not read a run of PLAY_RUN_BYTES yet (read-pattern.ts), absent once it has:
+ * a FUSE handle reads ahead no more than that (read-stream.ts).
+ */
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
@@ -103,8 +107,10 @@ export class VfsReader {
     offset: number,
     length: number,
     signal: AbortSignal,
-    who: Reading = {},
+    /** Who reads; a function is asked again at every article (a WebDAV GET's class may change as it reads). */
+    who: Reading | (() => Reading) = {},
   ): AsyncGenerator<Uint8Array> {
+    const whoNow = typeof who === 'function' ? who : () => who;
     const end = Math.min(node.size, offset + length);
     if (offset < 0 || offset >= end) return;
     if (!layout) {
@@ -116,11 +122,11 @@ export class VfsReader {
     if (layout.cipher) {
       // a member of an encrypted archive: the articles hold ciphertext, decrypted on the way out
       yield* decryptRange(layout.cipher, offset, end, (from, to) =>
-        this.readStored(node, layout, from, to, signal, who),
+        this.readStored(node, layout, from, to, signal, whoNow),
       );
       return;
     }
-    yield* this.readStored(node, layout, offset, end, signal, who);
+    yield* this.readStored(node, layout, offset, end, signal, whoNow);
   }
 
   /** Bytes [offset, end) as the articles store them (end within the layout). */
@@ -130,7 +136,7 @@ export class VfsReader {
     offset: number,
     end: number,
     signal: AbortSignal,
-    who: Reading,
+    whoNow: () => Reading,
   ): AsyncGenerator<Uint8Array> {
     this.cacheResize();
     const segs = layout.segments;
@@ -148,8 +154,9 @@ export class VfsReader {
     // A read to the end of the file starts short and widens as it is consumed (stream-window.ts).
     const ramped = rampsUp(end, node.size, last - first + 1);
     const fill = (consumed: number) => {
-      // Read again at every article: a long read follows the link as the pool measures it.
-      const window = readerWindow(who.reader, this.streamWindow());
+      // Read again at every article: a long read follows the link as the pool measures it, and its reader's class.
+      const who = whoNow();
+      const window = readerWindow(who.reader, this.streamWindow(), consumed);
       const workers = rangeWorkers(window, ramped, offset === 0, consumed);
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.

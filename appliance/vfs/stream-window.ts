@@ -104,7 +104,11 @@ export function seekReadAhead(probe: boolean, window: number): number {
 export const SCANNER_WINDOW = 2;
 export const SCANNER_READ_AHEAD = 1;
 
-/** The window of a range read by this reader (a scanner's is at most SCANNER_WINDOW). */
-export function readerWindow(reader: ReaderKind | undefined, window: number): number {
-  return reader === 'scanner' ? Math.min(SCANNER_WINDOW, window) : window;
+/**
+ * The window of a range read by this reader once it consumed `consumed` articles. A scanner's is the article it
+ * reads, and one more only once it has read a whole one: it never fetches ahead more than it has read (a probe
+ * drops its request after a few KiB), and never more than SCANNER_WINDOW.
+ */
+export function readerWindow(reader: ReaderKind | undefined, window: number, consumed: number): number {
+  return reader === 'scanner' ? Math.min(SCANNER_WINDOW, window, 1 + consumed) : window;
 }

@@ -52,7 +52,7 @@ export async function bootSpoolWith(
   dataDir: string,
   mountPath: string,
   builtMain: string | undefined,
-  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget; env?: Record<string, string> },
+  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget; env?: Record<string, string>; wrap?: string[] },
 ): Promise<ChildServer> {
   const t = opts.provider ?? { host: f.inn.host, port: f.inn.port };
   // The child inherits this process's environment; the variable is read by node at the child's start only.
@@ -62,6 +62,7 @@ export async function bootSpoolWith(
     builtMain,
     dataDir,
     env: opts.env,
+    ...(opts.wrap ? { wrap: opts.wrap } : {}),
     config: {
       auth: { login_required: false },
       mount_path: mountPath,

@@ -27,6 +27,11 @@ export interface ChildServerOptions {
   readyTimeoutMs?: number;
   /** More environment for the child (e.g. `SPOOL_DATABASE_URL`); wins over this process's. */
   env?: Record<string, string>;
+  /**
+   * A command the server runs under, which forks it (`['unshare', '--pid', '--fork']`: its own pid namespace, as in
+   * a container). `pid`, the CPU and memory figures and the signals are then the server's, the wrapper's child.
+   */
+  wrap?: string[];
 }
 
 export interface ChildServer {
@@ -52,7 +57,8 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
   if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(withTestImportDefaults(opts.config)));
   const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
-  const proc = spawn(process.execPath, args, {
+  const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args] as [string, ...string[]];
+  const proc = spawn(cmd, cmdArgs, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -68,12 +74,20 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
   proc.stdout!.on('data', (d: Buffer) => (out = keepTail(out + d.toString())));
   proc.stderr!.on('data', (d: Buffer) => (out = keepTail(out + d.toString())));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  const pid = proc.pid as number;
   const port = await readyPort(proc, () => out, opts.readyTimeoutMs ?? 60_000).catch(async (err: unknown) => {
     proc.kill('SIGKILL');
     await exited;
     throw err;
   });
+  // a wrapper that forked the server (unshare --fork ignores SIGTERM and forwards no signal): signal the server
+  const pid = opts.wrap ? forkedChild(proc.pid as number) : (proc.pid as number);
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  };
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
@@ -88,18 +102,31 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
     },
     async stop(timeoutMs = 30_000) {
       if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+      signal('SIGTERM');
+      const timer = setTimeout(() => {
+        signal('SIGKILL');
+        proc.kill('SIGKILL');
+      }, timeoutMs);
       const code = await exited;
       clearTimeout(timer);
       return code;
     },
     async kill() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      if (proc.exitCode === null && proc.signalCode === null) {
+        signal('SIGKILL');
+        proc.kill('SIGKILL');
+      }
       await exited;
     },
     removeDataDir: () => rmSync(dataDir, { recursive: true, force: true }),
   };
+}
+
+/** The one process a wrapper forked (from /proc: `<pid>/task/<pid>/children`). */
+function forkedChild(wrapper: number): number {
+  const child = Number(procFile(wrapper, `task/${wrapper}/children`).trim().split(/\s+/)[0]);
+  if (!Number.isInteger(child) || child <= 0) throw new Error(`the wrapper ${wrapper} has no child process`);
+  return child;
 }
 
 async function readyPort(proc: ChildProcess, output: () => string, timeoutMs: number): Promise<number> {

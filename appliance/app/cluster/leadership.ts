@@ -12,10 +12,19 @@ export interface Leadership {
   readonly role: NodeRole;
   /** Calls `change` on every change of role (not with the current one). Returns the unsubscribe. */
   onChange(change: (role: NodeRole) => void): () => void;
+  /**
+   * Runs `work`, and all it starts, as the leader's work of the current term: on PostgreSQL its writes commit only
+   * while no other node took the lease since (store/pg/leader-fence.ts); on LMDB it just runs.
+   */
+  runAsLeader<T>(work: () => T): T;
 }
 
 /** One node alone on its store: it leads from start to stop. */
-export const ALWAYS_LEADER: Leadership = { role: 'leader', onChange: () => () => undefined };
+export const ALWAYS_LEADER: Leadership = {
+  role: 'leader',
+  onChange: () => () => undefined,
+  runAsLeader: (work) => work(),
+};
 
 /**
  * This node's leadership: on PostgreSQL the lease (tried at once, then every `retryMs`); on LMDB always the leader.
@@ -44,7 +53,7 @@ export interface BackgroundWork {
 
 /**
  * Runs `work` while `leadership` says leader: started in order on gaining the lead (at once if the node leads
- * already), stopped in reverse order on losing it. Changes are applied one at a time and only the latest role
+ * already), each inside the term (`runAsLeader`: what it writes is fenced), stopped in reverse order on losing it. Changes are applied one at a time and only the latest role
  * counts, so a flap never leaves work started twice or stopped half way. `stop()` (the app's stop) stops it for
  * good and resolves once it is stopped.
  */
@@ -63,10 +72,12 @@ export function gateWork(
       running = want;
       if (want) {
         logger.info('leading: background work starts', { work: work.map((w) => w.name) });
-        for (const w of work) await guarded(logger, w.name, 'start', () => w.start());
+        for (const w of work) await guarded(logger, w.name, 'start', () => leadership.runAsLeader(() => w.start()));
       } else {
         if (!closed) logger.warn('no longer leading: background work stops', { work: work.map((w) => w.name) });
         for (const w of [...work].reverse()) await guarded(logger, w.name, 'stop', () => w.stop(!closed));
+        // everything the work had in flight has ended: nothing it started writes after this line
+        if (!closed) logger.info('background work stopped', { work: work.map((w) => w.name) });
       }
     });
     return chain;

@@ -92,7 +92,15 @@ test('events go in the order they happened; equal events are each sent; node-loc
   a.bus.emit('queue.item.changed', changed);
   a.bus.emit('pool.metrics.tick', {} as SpoolEvents['pool.metrics.tick']);
   a.bus.emit('mount.state.changed', { mounted: true, mount_point: '/mnt/a', error: '' });
-  a.bus.emit('provider.state.changed', { id: 'p', state: 'cooling_down', last_error: 'x' });
+  a.bus.emit('provider.state.changed', {
+    id: 'p',
+    state: 'cooling_down',
+    change: 'breaker_opened',
+    last_error: 'x',
+    allowed_connections: null,
+    max_connections: 4,
+    retry_at: null,
+  });
   a.bus.emit('file.removed', { paths: ['/a'] });
   await settle();
   await settle();

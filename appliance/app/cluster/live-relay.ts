@@ -1,5 +1,5 @@
 import type { EventSource, SpoolEvents } from '../../events/index.js';
-import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../../events/live.wire.js';
+import { liveTopicsWhere, type LiveEventMessage, type LiveTopic } from '../../events/live.wire.js';
 import type { LiveEndpoint } from '../../http/live.js';
 import type { Logger } from '../../logging/logger.js';
 import { MAX_NOTICE_BYTES, NoticeOutbox, type PgDb } from '../../store/pg/index.js';
@@ -11,14 +11,10 @@ export const LIVE_CHANNEL = 'spool_live';
  * Topics that describe one node's own state, not the library: its pool (metrics ticks, a provider cooling down on
  * its connections) and its mount. Consoles see those of the node they are connected to only.
  */
-export const NODE_LOCAL_TOPICS: readonly LiveTopic[] = [
-  'pool.metrics.tick',
-  'provider.state.changed',
-  'mount.state.changed',
-];
+export const NODE_LOCAL_TOPICS: readonly LiveTopic[] = liveTopicsWhere((t) => t.scope === 'node');
 
-/** What goes between nodes: every live topic but the node-local ones. */
-export const RELAYED_TOPICS: readonly LiveTopic[] = LIVE_TOPICS.filter((t) => !NODE_LOCAL_TOPICS.includes(t));
+/** What goes between nodes: every live topic but the node-local ones (events/live.wire.ts LIVE_TOPIC_TRAITS). */
+export const RELAYED_TOPICS: readonly LiveTopic[] = liveTopicsWhere((t) => t.scope === 'library');
 
 /** The largest notice sent, in bytes (PostgreSQL refuses a payload of 8000 bytes or more). */
 export { MAX_NOTICE_BYTES };

@@ -2,5 +2,6 @@ export { openPgDb, maskUrl, PG_LOCKS, type PgDb, type PgTx, type TxOptions, type
 export { migratePg, type PgMigration } from './pg-migrations.js';
 export type { CopyReport, CopyToPg } from './copy.js';
 export { LeaderLease, type LeaderLeaseOptions, type LeaseRole } from './leader-lease.js';
+export { LeaderFence, type LeaderTerm } from './leader-fence.js';
 export { NoticeOutbox, MAX_NOTICE_BYTES } from './notice-outbox.js';
 export { firstTableWithRows } from './pg-tables.js';

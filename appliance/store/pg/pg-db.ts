@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../../logging/logger.js';
+import { checkEpoch, LeaderFence, termOn } from './leader-fence.js';
 import { PgListener } from './pg-listener.js';
 
 /** A client inside one transaction (`PgDb.tx`): the same `query` as the pool's, on one connection. */
@@ -15,6 +16,11 @@ export interface TxOptions {
    * every node (held until commit or rollback). The lock numbers in use: `PG_LOCKS` below.
    */
   lock?: number;
+  /**
+   * Only the leader makes this write (the runner's claim): refused with `FencedOut` unless this node leads, even
+   * outside the leader's work (leader-fence.ts). Any transaction inside the leader's work is fenced without it.
+   */
+  leaderOnly?: boolean;
 }
 
 /** The advisory lock numbers Spool takes (one list, so two domains never share one by accident). */
@@ -57,6 +63,8 @@ export interface PgDb {
    * a copy in memory subscribes, awaits this, then reads: a change committed after its read is always heard.
    */
   listening(timeoutMs?: number): Promise<boolean>;
+  /** The lease epoch this node holds, checked by every transaction of the leader's work (leader-fence.ts). */
+  readonly fence: LeaderFence;
   /** A dedicated connection outside the pool (a session-level lock such as the leader lease holds one). */
   connect(): Promise<pg.Client>;
   close(): Promise<void>;
@@ -72,11 +80,25 @@ export interface OpenPgOptions {
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
+/**
+ * The server ends a pool session left inside a transaction this long without a statement (a node stopped or hung
+ * in the middle of one): its locks, the leader epoch's share lock above all, would otherwise wait for it forever.
+ */
+const IDLE_IN_TRANSACTION_MS = 30_000;
+
+/** A statement that writes nothing (run as it is, even inside the leader's work). */
+const READ_ONLY = /^\s*SELECT\b/i;
+
 /** Opens the pool and checks the server answers (a wrong URL or password fails here, with the server's words). */
 export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<PgDb> {
   const label = maskUrl(url);
   const config: pg.ClientConfig = { connectionString: url, application_name: opts.applicationName ?? 'spool' };
-  const pool = new pg.Pool({ ...config, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    ...config,
+    max: opts.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  });
   // An idle client's error (the server restarted) must not crash the process; the pool drops that client.
   pool.on('error', (err) => opts.logger?.warn('postgresql connection lost', { db: label, error: err.message }));
   try {
@@ -87,6 +109,11 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
   }
   const listener = new PgListener(() => new pg.Client(config), opts.logger);
   let closed: Promise<void> | null = null;
+  const fence = new LeaderFence();
+  const self = {};
+  /** The epoch a transaction must find, if it is fenced: the leader's work's term, else a leader-only write's. */
+  const fencedBy = (o: TxOptions): number | null | undefined =>
+    termOn(self)?.epoch ?? (o.leaderOnly ? fence.epoch : undefined);
 
   const tx = async <T>(work: (tx: PgTx) => Promise<T>, o: TxOptions = {}): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
@@ -101,6 +128,8 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
       client.on('error', lost);
       try {
         await client.query(o.isolation ? `BEGIN ISOLATION LEVEL ${o.isolation.toUpperCase()}` : 'BEGIN');
+        const epoch = fencedBy(o);
+        if (epoch !== undefined) await checkEpoch(client, fence, epoch);
         if (o.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [o.lock]);
         const out = await work(client);
         await client.query('COMMIT');
@@ -117,9 +146,12 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
     }
   };
 
-  return {
+  return Object.assign(self, {
     label,
-    query: (text, params) => pool.query(text, params),
+    fence,
+    // Inside the leader's work a write is a fenced transaction of its own.
+    query: <R extends pg.QueryResultRow>(text: string, params?: unknown[]) =>
+      termOn(self) && !READ_ONLY.test(text) ? tx((c) => c.query<R>(text, params)) : pool.query<R>(text, params),
     tx,
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -139,7 +171,7 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
       })();
       return closed;
     },
-  };
+  } satisfies PgDb);
 }
 
 /** `postgres://user:secret@host/db` → `postgres://user:***@host/db`. */

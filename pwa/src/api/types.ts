@@ -14,11 +14,12 @@ export type { HealthStatsJson as HealthStats } from '../../../appliance/health/h
 export type {
   LiveEventMap,
   LiveEventMessage,
+  LiveFeature,
   LiveHello,
   LiveMessage,
   LiveTopic,
 } from '../../../appliance/events/live.wire';
-export { LIVE_PATH, LIVE_TOPICS } from '../../../appliance/events/live.wire';
+export { LIVE_PATH, LIVE_TOPICS, LIVE_TOPIC_TRAITS, liveTopicsWhere } from '../../../appliance/events/live.wire';
 export type {
   ArrInstanceView,
   ArrsConfigView,
@@ -34,6 +35,12 @@ export type {
   NotifyTestResult,
 } from '../../../appliance/notify/notify.wire';
 export { NOTIFY_KINDS, NOTIFY_KIND_LABELS, NOTIFY_TARGET_TYPES } from '../../../appliance/notify/notify.wire';
+export type {
+  MediaServerKind,
+  MediaServerRefreshJson,
+  MediaServerTestJson,
+} from '../../../appliance/mediaservers/mediaservers.wire';
+export { MEDIA_SERVER_KINDS, MEDIA_SERVER_KIND_LABELS } from '../../../appliance/mediaservers/mediaservers.wire';
 import type { RedactedConfig } from '../../../appliance/config/config.wire';
 export type { ConfigSectionName, ConfigWriteResult } from '../../../appliance/config/config.wire';
 

@@ -3,6 +3,9 @@ import type { Paged } from '../api/client';
 import type { HealthStats, PoolMetrics, QueueStats } from '../api/types';
 import type { HealthRecordJson } from '../../../appliance/health/health.wire';
 import type { QueueItemJson } from '../../../appliance/importer/queue.wire';
+import { providerKeys } from '../features/config/sections/providers/providerKeys';
+import { healthKeys } from '../features/health/healthKeys';
+import { queueKeys } from '../features/queue/queueKeys';
 
 /**
  * The last dashboard, queue and health data the server gave, kept in localStorage so the installed console can
@@ -32,14 +35,19 @@ const unfilteredFirstPage = (p: unknown) => {
   return params?.page === 1 && !params.status && !params.search;
 };
 
-/** Which part of LastKnown a query's data is, if any. */
+const same = (key: readonly unknown[], exact: readonly unknown[]) =>
+  key.length === exact.length && exact.every((part, i) => part === key[i]);
+/** The params of a page of `lists` (its key is `[...lists, params]`), or undefined for any other key. */
+const pageOf = (key: readonly unknown[], lists: readonly unknown[]) =>
+  key.length === lists.length + 1 && lists.every((part, i) => part === key[i]) ? key[lists.length] : undefined;
+
+/** Which part of LastKnown a query's data is, if any (the keys are the features' own: queueKeys, healthKeys, ...). */
 export function partOf(key: readonly unknown[]): Part | null {
-  const [a, b, c] = key;
-  if (a === 'queue' && b === 'stats') return 'queueStats';
-  if (a === 'health' && b === 'stats') return 'healthStats';
-  if (a === 'system' && b === 'pool' && c === 'metrics') return 'poolMetrics';
-  if (a === 'queue' && b === 'list' && unfilteredFirstPage(c)) return 'queue';
-  if (a === 'health' && b === 'list' && unfilteredFirstPage(c)) return 'health';
+  if (same(key, queueKeys.stats)) return 'queueStats';
+  if (same(key, healthKeys.stats)) return 'healthStats';
+  if (same(key, providerKeys.poolMetrics)) return 'poolMetrics';
+  if (unfilteredFirstPage(pageOf(key, queueKeys.lists))) return 'queue';
+  if (unfilteredFirstPage(pageOf(key, healthKeys.lists))) return 'health';
   return null;
 }
 
@@ -53,7 +61,11 @@ export function readLastKnown(storage: Storage | undefined = globalThis.localSto
   }
 }
 
+/** Each keeper's drop of the answers it has not written yet: clearing must not be undone by a later write. */
+const unwritten = new Set<() => void>();
+
 export function clearLastKnown(storage: Storage | undefined = globalThis.localStorage): void {
+  for (const drop of unwritten) drop();
   try {
     storage?.removeItem(LAST_KNOWN_KEY);
   } catch {
@@ -86,11 +98,18 @@ export function keepLastKnown(
     pending.set(part, query.state.data);
     timer ??= setTimeout(write, delayMs);
   };
+  const drop = () => {
+    pending.clear();
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  unwritten.add(drop);
   const stop = queryClient.getQueryCache().subscribe((e) => {
     if (e.type === 'updated' && e.action.type === 'success') seen(e.query);
   });
   return () => {
     stop();
-    clearTimeout(timer);
+    drop();
+    unwritten.delete(drop);
   };
 }

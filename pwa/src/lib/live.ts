@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals-react';
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { LIVE_PATH, type LiveTopic } from '../api/types';
+import { LIVE_PATH, liveTopicsWhere, type LiveTopic } from '../api/types';
 import { LiveClient, type LiveState } from './liveClient';
 import { liveCacheUpdater } from './liveCache';
 
@@ -17,20 +17,11 @@ export function useLive(): boolean {
   );
 }
 
-/** Topics every console wants; the frequent ones (pool metrics ticks, stream progress) only while a screen asks. */
-const BASE_TOPICS: LiveTopic[] = [
-  'queue.item.added',
-  'queue.item.changed',
-  'queue.item.removed',
-  'file.added',
-  'file.removed',
-  'file.moved',
-  'health.record.changed',
-  'provider.state.changed',
-  'mount.state.changed',
-  'stream.opened',
-  'stream.closed',
-];
+/**
+ * Topics every console wants (events/live.wire.ts LIVE_TOPIC_TRAITS); the frequent ones (pool metrics ticks, stream
+ * progress) only while a screen asks.
+ */
+const BASE_TOPICS: LiveTopic[] = liveTopicsWhere((t) => t.console === 'always');
 const wanted = new Map<LiveTopic, number>();
 let client: LiveClient | null = null;
 

@@ -1,22 +1,27 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { LiveEventMessage } from '../api/types';
-import { keys } from './queryKeys';
+import { LIVE_TOPIC_TRAITS, type LiveEventMessage, type LiveFeature } from '../api/types';
+import { configKeys } from '../features/config/configKeys';
+import { providerKeys } from '../features/config/sections/providers/providerKeys';
+import { filesKeys } from '../features/files/filesKeys';
+import { healthKeys } from '../features/health/healthKeys';
+import { queueKeys } from '../features/queue/queueKeys';
+import { streamsKeys } from '../features/streams/streamsKeys';
 
 /** How long invalidations are gathered before the refetch: a burst of events costs one request per list. */
 const COALESCE_MS = 100;
 
 /**
- * The query keys each topic's domain makes stale (their active queries refetch); pool metrics ticks replace their
- * data.
+ * The queries each feature a live topic makes stale (events/live.wire.ts LIVE_TOPIC_TRAITS `stale`); their active
+ * queries refetch. Pool metrics ticks replace their data instead.
  */
-const stale = (): Record<string, readonly QueryKey[]> => ({
-  queue: [['queue'], ['import', 'scan', 'status']],
-  file: [['webdav'], ['files']],
-  health: [['health']],
-  provider: [keys.poolMetrics],
-  mount: [['rclone', 'mount', 'status']],
-  stream: [['streams']],
-});
+const STALE: Record<LiveFeature, readonly QueryKey[]> = {
+  queue: [queueKeys.all],
+  files: [filesKeys.all],
+  health: [healthKeys.all],
+  providers: [providerKeys.all],
+  mount: [configKeys.mountStatus],
+  streams: [streamsKeys.all],
+};
 
 /** Lists whose live refetches wait (a filter has focus: the rows must not move under the operator's hands). */
 const holds: { prefix: QueryKey; missed: boolean }[] = [];
@@ -50,7 +55,6 @@ export interface LiveCacheUpdater {
 /** Applies live events to the TanStack Query cache (docs/console.md, "Live updates"). */
 export function liveCacheUpdater(queryClient: QueryClient): LiveCacheUpdater {
   current = queryClient;
-  const byDomain = stale();
   const pending = new Map<string, QueryKey>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -68,16 +72,15 @@ export function liveCacheUpdater(queryClient: QueryClient): LiveCacheUpdater {
   return {
     event(msg) {
       if (msg.topic === 'pool.metrics.tick') {
-        queryClient.setQueryData(keys.poolMetrics, msg.data);
+        queryClient.setQueryData(providerKeys.poolMetrics, msg.data);
         return;
       }
-      if (msg.topic === 'import.progress') return;
       // asked for only while the Streams screen is open: its open list (rates, bytes, starved) is fetched again
-      if (msg.topic === 'stream.progress') return invalidate([keys.openStreams]);
-      const domain = msg.topic.split('.')[0] ?? '';
-      invalidate(byDomain[domain] ?? []);
+      if (msg.topic === 'stream.progress') return invalidate([streamsKeys.open]);
+      const feature = LIVE_TOPIC_TRAITS[msg.topic].stale;
+      if (feature) invalidate(STALE[feature]);
     },
     // Coming back after being down: every key a live event may touch is fetched once.
-    resync: () => invalidate(Object.values(byDomain).flat()),
+    resync: () => invalidate(Object.values(STALE).flat()),
   };
 }

@@ -23,7 +23,14 @@ test('a read through an account capped at 3 connections (max_connections 8) is b
   const relay = new Relay({ host: env.inn.host, port: env.inn.port }, { cap: 3 });
   await relay.start();
   const changes: ProviderStateEvent[] = [];
-  const unsubscribe = env.srv.app().events.on('provider.state.changed', (e) => changes.push(e));
+  // The cap is learned once every connection then opening has settled (docs/nntp.md, "Connection caps"): one
+  // opened ahead of need may still wait for its greeting when the read is done, so the test waits for the event.
+  let capLearned!: () => void;
+  const learned = new Promise<void>((resolve) => (capLearned = resolve));
+  const unsubscribe = env.srv.app().events.on('provider.state.changed', (e) => {
+    changes.push(e);
+    if (e.id === 'inn' && e.allowed_connections !== null) capLearned();
+  });
   try {
     const put = await api(env.srv.baseUrl, '/api/providers/inn', {
       method: 'PUT',
@@ -37,6 +44,7 @@ test('a read through an account capped at 3 connections (max_connections 8) is b
 
     assert.ok(relay.counts.refused > 0, 'the relay refused connections over the cap');
     assert.ok(relay.counts.maxActive <= 3, `${relay.counts.maxActive} relayed at once`);
+    await learned;
     const metrics = await api<PoolMetrics>(env.srv.baseUrl, '/api/system/pool/metrics');
     const inn = metrics.body.data!.providers.find((p) => p.id === 'inn')!;
     assert.equal(inn.cooling_down, false, 'not put aside');

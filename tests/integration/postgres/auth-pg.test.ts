@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AUTH_PG_MIGRATIONS } from '../../../appliance/auth/auth-pg.migrations.js';
-import { copyAuthToPg } from '../../../appliance/auth/auth-pg-copy.store.js';
+import { copyAuthToPg } from '../../../appliance/auth/auth.copy.js';
 import { openPgAuthStores } from '../../../appliance/auth/auth-pg.store.js';
 import { openLmdbAuthStores } from '../../../appliance/auth/auth-lmdb.store.js';
 import { registerSchema } from '../../../appliance/auth/auth.schemas.js';

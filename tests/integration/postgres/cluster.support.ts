@@ -22,6 +22,8 @@ export interface NodeOptions {
   provider?: Record<string, unknown>;
   /** Reuse a data dir (a node started again, or an LMDB install after `spool migrate`). */
   dataDir?: string;
+  /** `import` settings over the defaults below. */
+  importSettings?: Record<string, unknown>;
 }
 
 /** The config every node of a test starts from (the config is shared once in PostgreSQL; node-local keys aside). */
@@ -36,6 +38,7 @@ export function nodeConfig(inn: InnServer, provider?: Record<string, unknown>): 
 
 export function startNode(inn: InnServer, databaseUrl: string | null, opts: NodeOptions = {}): Promise<ChildServer> {
   const config = nodeConfig(inn, opts.provider);
+  if (opts.importSettings) config.import = { ...(config.import as object), ...opts.importSettings };
   const env: Record<string, string> = {};
   if (databaseUrl && opts.via === 'env') env.SPOOL_DATABASE_URL = databaseUrl;
   else if (databaseUrl) config.metadata = { root_path: './metadata', database_url: databaseUrl };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
-import { copyHealthToPg } from '../../../appliance/health/health-pg-copy.store.js';
+import { copyHealthToPg } from '../../../appliance/health/health.copy.js';
 import { openPgHealthStore, type PgHealthStore } from '../../../appliance/health/health-pg.store.js';
 import type { HealthListQuery } from '../../../appliance/health/health.port.js';
 import { openHealthStore } from '../../../appliance/health/health.store.js';
@@ -13,7 +13,7 @@ import { HEALTH_SORT_KEYS, HEALTH_STATUSES, SORT_ORDERS } from '../../../applian
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
-import { healthPg } from '../../../appliance/app/pg-slots/health.js';
+import { healthStorage } from '../../../appliance/health/health.storage.js';
 import { newRecord } from '../../support/health/port-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { mulberry32 } from '../../support/seeded-random.js';
@@ -285,18 +285,18 @@ test('an LMDB install copies into PostgreSQL whole: records with their ids, the 
   );
 });
 
-test("the app's health slot opens the store on the bundle's database and announces the records it writes", async () => {
+test("the health storage module opens the store on the bundle's database and announces the records it writes", async () => {
   const db = await openPgDb(await server.createDatabase());
   closers.push(() => db.close());
-  await migratePg(db, { [healthPg.scope]: healthPg.migrations });
+  await migratePg(db, { [healthStorage.scope]: healthStorage.pg.migrations });
   const events = new EventBus<SpoolEvents>(memoryLogger());
   const told: string[] = [];
   events.on('health.record.changed', (e) => told.push(`${e.change} ${e.path} ${e.status}`));
   const onClose: (() => void | Promise<void>)[] = [];
-  const store = await healthPg.open({
+  const { health: store } = await healthStorage.pg.open({
     db,
     local: lmdb(),
-    config: undefined as never,
+    dataDir: '/nonexistent',
     events,
     logger: memoryLogger(),
     onClose: (c) => void onClose.push(c),

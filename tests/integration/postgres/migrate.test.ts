@@ -39,9 +39,15 @@ async function lmdbInstall(names: string[]): Promise<string> {
 
 const demo: PgDomain = {
   scope: 'demo',
-  migrations: [
-    { version: 1, description: 'names', up: async (tx) => void (await tx.query('CREATE TABLE demo (k text, v text)')) },
-  ],
+  pg: {
+    migrations: [
+      {
+        version: 1,
+        description: 'names',
+        up: async (tx) => void (await tx.query('CREATE TABLE demo (k text, v text)')),
+      },
+    ],
+  },
   copy: async ({ store, db, progress }) => {
     let n = 0;
     for (const { key, value } of store.openDb<string, string>('demo').getRange()) {
@@ -53,26 +59,25 @@ const demo: PgDomain = {
   },
 };
 
-test('copies every domain, prints each, and a failing or missing domain fails the run but not the others', async () => {
+test('copies every domain, prints each, and a failing domain fails the run but not the others', async () => {
   const from = await lmdbInstall(['a', 'b', 'c']);
   const to = await server.createDatabase();
   const lines: string[] = [];
   const broken: PgDomain = {
     scope: 'broken',
-    migrations: [],
+    pg: { migrations: [] },
     copy: () => Promise.reject(new Error('record 7 differs')),
   };
   const out = await migrateToPg({
     from,
     to,
-    domains: [broken, demo],
-    required: ['demo', 'broken', 'absent'],
+    domains: [broken, { scope: 'nothing', pg: { migrations: [] }, copy: null }, demo],
     print: (l) => lines.push(l),
   });
   assert.deepEqual(out.reports, [{ scope: 'demo', records: 3, bytes: 6 }]);
   assert.deepEqual(
     out.failures.map((f) => f.scope),
-    ['broken', 'absent'],
+    ['broken'],
   );
   assert.ok(lines.includes('demo: 3 records, 6 bytes, checked'), lines.join('\n'));
   assert.ok(lines.includes('broken: FAILED: record 7 differs'), lines.join('\n'));
@@ -97,7 +102,7 @@ test('a database with rows in any table is refused before anything is written', 
     await db.query('CREATE TABLE spool_users (id text)');
     await db.query(`INSERT INTO spool_users VALUES ('someone')`);
     await assert.rejects(
-      migrateToPg({ from, to, domains: [demo], required: [], print: () => undefined }),
+      migrateToPg({ from, to, domains: [demo], print: () => undefined }),
       (err: Error) => err instanceof MigrateRefused && /not empty \(table spool_users has rows\)/.test(err.message),
     );
     const tables = await db.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
@@ -116,13 +121,13 @@ test('a directory that is no Spool install is refused, and nothing is written in
   dirs.push(empty);
   const to = await server.createDatabase();
   await assert.rejects(
-    migrateToPg({ from: empty, to, domains: [demo], required: [], print: () => undefined }),
+    migrateToPg({ from: empty, to, domains: [demo], print: () => undefined }),
     /is not a Spool data directory: it has no config.yaml/,
   );
   const noStore = await lmdbInstall([]);
   rmSync(join(noStore, 'metadata'), { recursive: true, force: true });
   await assert.rejects(
-    migrateToPg({ from: noStore, to, domains: [demo], required: [], print: () => undefined }),
+    migrateToPg({ from: noStore, to, domains: [demo], print: () => undefined }),
     /has no LMDB store at/,
   );
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { copyQueueToPg } from '../../../appliance/importer/queue-pg-copy.store.js';
+import { copyQueueToPg } from '../../../appliance/importer/queue.copy.js';
 import { openPgQueue } from '../../../appliance/importer/queue-pg.store.js';
 import { LmdbQueueStore } from '../../../appliance/importer/queue-lmdb.store.js';
 import { QueueService } from '../../../appliance/importer/queue.service.js';

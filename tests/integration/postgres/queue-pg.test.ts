@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { queuePg } from '../../../appliance/app/pg-slots/queue.js';
-import type { PgSlotContext } from '../../../appliance/app/pg-slots/slot.js';
+import { queueStorage } from '../../../appliance/importer/queue.storage.js';
+import type { PgOpening } from '../../../appliance/store/index.js';
 import { openPgQueue, PgQueueStore } from '../../../appliance/importer/queue-pg.store.js';
 import { QueueService } from '../../../appliance/importer/queue.service.js';
 import type { QueueRecord } from '../../../appliance/importer/queue.types.js';
@@ -169,12 +169,12 @@ test('a NUL in a name is refused with a clear error and stores nothing', async (
   assert.deepEqual(await queue.history({ category: 'a\0b', offset: 0, limit: 0 }), { items: [], total: 0 });
 });
 
-test("the app's queue slot (app/stores-pg.ts) migrates the 'queue' scope and opens the PostgreSQL queue", async () => {
+test("the queue's storage module (importer/queue.storage.ts) migrates the 'queue' scope and opens the PostgreSQL queue", async () => {
   const db = await openPgDb(await server.createDatabase());
   dbs.push(db);
-  assert.equal(queuePg.scope, 'queue');
-  await migratePg(db, { [queuePg.scope]: queuePg.migrations });
-  const queue = await queuePg.open({ db } as PgSlotContext);
+  assert.equal(queueStorage.scope, 'queue');
+  await migratePg(db, { [queueStorage.scope]: queueStorage.pg.migrations });
+  const { queue } = await queueStorage.pg.open({ db } as PgOpening);
   assert.ok(queue instanceof PgQueueStore);
   const item = await queue.insert(draft('Through.The.Slot'), { packed: nzb('s'), hash: 'hash-s' });
   assert.equal((await queue.get(item.id))?.name, 'Through.The.Slot');

@@ -5,7 +5,7 @@ import { migratePg, openPgDb } from '../../../appliance/store/pg/index.js';
 import { repairBrakeSuite } from '../../support/repair/brake-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
-// The repair brake's tests (tests/support/health/brake-suite.ts, also run on LMDB by
+// The repair brake's tests (tests/support/repair/brake-suite.ts, also run on LMDB by
 // appliance/repair/repair.brake.test.ts) on the PostgreSQL ledger: a place is a database.
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));

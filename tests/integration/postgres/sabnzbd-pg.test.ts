@@ -10,7 +10,7 @@ import { LmdbDownloadTotalsStore } from '../../../appliance/sabnzbd/download-tot
 import { NzoIds } from '../../../appliance/sabnzbd/nzo-ids.js';
 import { LmdbNzoIdStore } from '../../../appliance/sabnzbd/nzo-ids.store.js';
 import { SABNZBD_PG_MIGRATIONS } from '../../../appliance/sabnzbd/sabnzbd-pg.migrations.js';
-import { copySabnzbdToPg } from '../../../appliance/sabnzbd/sabnzbd-pg-copy.store.js';
+import { copySabnzbdToPg } from '../../../appliance/sabnzbd/sabnzbd.copy.js';
 import {
   openPgSabnzbdStores,
   PgDownloadTotalsStore,

@@ -9,17 +9,16 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { migrateToPg } from '../../../appliance/app/migrate-to-pg.js';
-import { PG_DOMAINS } from '../../../appliance/app/pg-domains.js';
-import { authPg } from '../../../appliance/app/pg-slots/auth.js';
-import { sabnzbdPg } from '../../../appliance/app/pg-slots/sabnzbd.js';
-import type { PgSlotContext } from '../../../appliance/app/pg-slots/slot.js';
-import { streamsPg } from '../../../appliance/app/pg-slots/streams.js';
+import { STORAGE_DOMAINS } from '../../../appliance/app/storage-domains.js';
+import { authStorage } from '../../../appliance/auth/auth.storage.js';
+import { sabnzbdStorage } from '../../../appliance/sabnzbd/sabnzbd.storage.js';
+import type { PgOpening } from '../../../appliance/store/index.js';
+import { streamsStorage } from '../../../appliance/streams/streams.storage.js';
 import { openLmdbAuthStores } from '../../../appliance/auth/auth-lmdb.store.js';
 import { registerSchema } from '../../../appliance/auth/auth.schemas.js';
 import { SessionService } from '../../../appliance/auth/session.service.js';
 import { UsersService } from '../../../appliance/auth/users.service.js';
 import { ConfigService } from '../../../appliance/config/index.js';
-import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { createLogger } from '../../../appliance/logging/logger.js';
 import { NzoIds } from '../../../appliance/sabnzbd/nzo-ids.js';
 import { LmdbDownloadTotalsStore, LmdbNzoIdStore } from '../../../appliance/sabnzbd/index.js';
@@ -61,8 +60,8 @@ test('users, sessions, salt, totals and bytes fetched move into PostgreSQL and t
 
   const url = await server.createDatabase();
   const lines: string[] = [];
-  const mine = PG_DOMAINS.filter((d) => ['auth', 'sabnzbd', 'streams'].includes(d.scope));
-  const out = await migrateToPg({ from: dataDir, to: url, domains: mine, required: [], print: (l) => lines.push(l) });
+  const mine = STORAGE_DOMAINS.filter((d) => ['auth', 'sabnzbd', 'streams'].includes(d.scope));
+  const out = await migrateToPg({ from: dataDir, to: url, domains: mine, print: (l) => lines.push(l) });
   assert.deepEqual(out.failures, [], lines.join('\n'));
   assert.deepEqual(
     out.reports.map((r) => [r.scope, r.records]),
@@ -75,23 +74,22 @@ test('users, sessions, salt, totals and bytes fetched move into PostgreSQL and t
 
   const db = await openPgDb(url);
   const closers: (() => void | Promise<void>)[] = [];
-  const ctx: PgSlotContext = {
+  const ctx: PgOpening = {
     db,
-    local: undefined as never, // none of these slots keeps node-local state
-    config,
-    events: new EventBus<SpoolEvents>(),
+    local: undefined as never, // none of these domains keeps node-local state
+    dataDir,
     logger,
     onClose: (close) => void closers.push(close),
   };
   try {
-    const pgAuth = await authPg.open(ctx);
+    const pgAuth = await authStorage.pg.open(ctx);
     assert.deepEqual(await pgAuth.users.byName('ALICE'), alice);
     assert.equal(await new SessionService(pgAuth.sessions).validate(sid), alice.id);
-    const sab = await sabnzbdPg.open(ctx);
+    const sab = await sabnzbdStorage.pg.open(ctx);
     assert.equal((await NzoIds.open(sab.nzoIds)).of(5), nzo);
     assert.deepEqual([...sab.downloadTotals.all()], wantTotals);
-    const streams = await streamsPg.open(ctx);
-    assert.deepEqual([...streams.all()], wantFetched);
+    const { fetchedBytes } = await streamsStorage.pg.open(ctx);
+    assert.deepEqual([...fetchedBytes.all()], wantFetched);
   } finally {
     for (const close of closers.reverse()) await close();
     await db.close();

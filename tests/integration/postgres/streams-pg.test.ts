@@ -10,7 +10,7 @@ import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/inde
 import { openPgFetchedBytes, PgFetchedBytesStore } from '../../../appliance/streams/fetched-bytes-pg.store.js';
 import { LmdbFetchedBytesStore } from '../../../appliance/streams/fetched-bytes.store.js';
 import { PoolTraffic } from '../../../appliance/streams/pool-traffic.js';
-import { copyStreamsToPg } from '../../../appliance/streams/streams-pg-copy.store.js';
+import { copyStreamsToPg } from '../../../appliance/streams/streams.copy.js';
 import { STREAMS_PG_MIGRATIONS } from '../../../appliance/streams/streams-pg.migrations.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 

@@ -10,7 +10,7 @@ import { openPgSidecars } from '../../../appliance/vfs/sidecar-pg.store.js';
 import { openPgTree, type PgTreeStore } from '../../../appliance/vfs/tree-pg.store.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import type { VfsNode } from '../../../appliance/vfs/types.js';
-import { copySidecarsToPg, copyTreeToPg } from '../../../appliance/vfs/vfs-pg-copy.store.js';
+import { copySidecarsToPg, copyTreeToPg } from '../../../appliance/vfs/vfs.copy.js';
 import { VFS_PG_MIGRATIONS } from '../../../appliance/vfs/vfs-pg.migrations.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { realisticLayout } from '../../support/nzb/realistic-layouts.js';

@@ -5,7 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -16,6 +26,7 @@ const INIT = join(S6_RC_DIR, 'init-spool-config', 'run');
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'spool-init-'));
+  chmodSync(root, 0o755); // PUID:PGID must reach the data dir inside it, as they reach /config in the image
   mkdirSync(join(root, 'etc'));
   // What the image's `useradd --uid 911 --user-group abc` leaves, next to the node image's own user.
   writeFileSync(
@@ -37,6 +48,7 @@ function runInit(env: Record<string, string>) {
       SPOOL_DATA: join(root, 'config'),
       SPOOL_MOUNT_DIR: join(root, 'mnt/spool'),
       SPOOL_FUSE_DEVICE: join(root, 'dev/fuse'),
+      SPOOL_EXTRA_USERS_DIR: join(root, 'users'),
       ...env,
     },
   });
@@ -134,6 +146,47 @@ describe('init-spool-config', () => {
     }
     assert.equal(entry('passwd', 'abc'), 'abc:x:911:911::/nonexistent:/usr/sbin/nologin');
     assert.throws(() => statSync(join(root, 'config')), /ENOENT/, 'nothing was created');
+  });
+
+  it('stops with the fix when PUID:PGID cannot write the data dir (a volume whose owner cannot be changed)', () => {
+    const config = join(root, 'config');
+    mkdirSync(config);
+    // A real read-only file system: chown fails as it does on an NFS export with root_squash.
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=755', 'tmpfs', config]);
+    try {
+      mkdirSync(join(config, 'metadata'));
+      execFileSync('mount', ['-o', 'remount,ro', config]);
+      const res = runInit({ PUID: '1000', PGID: '2345' });
+      assert.equal(res.status, 1, res.out);
+      assert.match(res.out, /could not give everything in .*config to 1000:2345/);
+      assert.match(
+        res.out,
+        /PUID:PGID 1000:2345 cannot write .*config \(owner 0:0, mode 755\), so Spool cannot keep its state there\. Make the host directory behind it writable by them \(chown -R 1000:2345 <host dir>\), or set PUID and PGID to its owner\./,
+      );
+    } finally {
+      execFileSync('umount', [config]);
+    }
+  });
+
+  it('keeps the ids in a read-only /etc/passwd and says Spool runs as PUID:PGID by number', () => {
+    const etc = join(root, 'etc');
+    execFileSync('mount', ['--bind', etc, etc]);
+    try {
+      execFileSync('mount', ['-o', 'remount,bind,ro', etc]);
+      const res = runInit({ PUID: '1000', PGID: '2345' });
+      assert.equal(res.status, 0, res.out);
+      assert.match(res.out, /passwd is read-only, so abc keeps its ids there; Spool runs as 1000:2345 by number/);
+      assert.equal(owner(join(root, 'config/metadata')), '1000:2345');
+      // fusermount3 needs a name for the uid: libnss-extrausers reads these (the image links its dir here).
+      assert.equal(
+        readFileSync(join(root, 'users/passwd'), 'utf8'),
+        'spool:x:1000:2345:Spool:/nonexistent:/usr/sbin/nologin\n',
+      );
+      assert.equal(readFileSync(join(root, 'users/group'), 'utf8'), 'spool:x:2345:\n');
+    } finally {
+      execFileSync('umount', [etc]);
+    }
+    assert.equal(entry('passwd', 'abc'), 'abc:x:911:911::/nonexistent:/usr/sbin/nologin');
   });
 
   it('names a service user that does not exist', () => {

@@ -84,6 +84,10 @@ describe('s6-rc source tree', () => {
       join(S6_RC_DIR, 'init-spool-config/run'),
       join(S6_RC_DIR, 'svc-spool/run'),
       join(S6_RC_DIR, 'svc-spool/data/check'),
+      join(S6_RC_DIR, 'svc-spool/data/start'),
+      join(PROJECT_ROOT, 'deploy/image/init'),
+      join(PROJECT_ROOT, 'deploy/image/install-node.sh'),
+      join(PROJECT_ROOT, 'deploy/image/slim-runtime.sh'),
     ];
     for (const s of scripts) assert.match(readFileSync(s, 'utf8'), /^#!\/bin\/sh\n/, `${s} starts with #!/bin/sh`);
     execFileSync('shellcheck', ['--shell=sh', '--severity=style', ...scripts], { stdio: 'pipe' });
@@ -103,7 +107,8 @@ describe('Dockerfile', () => {
   });
 
   it('runs on glibc with FUSE 3, and sets the environment the scripts read', () => {
-    assert.match(runtime, /^FROM node:\$\{NODE_VERSION\}-bookworm-slim$/m);
+    assert.match(dockerfile, /^ARG DEBIAN_BASE=docker\.io\/library\/debian:bookworm-slim$/m);
+    assert.match(runtime, /^FROM \$\{DEBIAN_BASE\} AS runtime$/m);
     assert.doesNotMatch(
       dockerfile
         .split('\n')

@@ -19,7 +19,7 @@ import {
   type HealthDomain,
   type HealthStore,
 } from '../../../appliance/health/index.js';
-import type { FileRepairer, RepairOutcome } from '../../../appliance/repair/index.js';
+import { createRepairs, type FileRepairer, type RepairOutcome, type Repairs } from '../../../appliance/repair/index.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import {
   AbortedError,
@@ -90,6 +90,8 @@ export class FakeRepairer implements FileRepairer {
 
 export interface HealthHarness {
   health: HealthDomain;
+  /** The repairs acting on its verdicts (appliance/repair createRepairs), with the FakeRepairer as the arr. */
+  repairs: Repairs;
   vfs: VfsService;
   config: ConfigService;
   clock: ManualClock;
@@ -152,6 +154,18 @@ export async function healthHarness(
     for (let i = 0; i < 2000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
     if (!(await cond())) throw new Error('condition not met');
   };
+  // As createApp wires them (app/health.ts): the repairs act on health's verdicts.
+  const wake = { worker: (): void => undefined };
+  const repairs = createRepairs({
+    store: healthStore,
+    config,
+    sizeOf: (path) => vfs.stat(path)?.size,
+    arr: () => repairer,
+    clock,
+    logger: log,
+    events,
+    wake: () => wake.worker(),
+  });
   const domain = createHealth({
     store: healthStore,
     config,
@@ -159,15 +173,17 @@ export async function healthHarness(
     client: articles,
     clock,
     logger: log,
-    repairer: () => repairer,
+    actions: repairs.actions,
     events,
     ...deps,
   });
+  wake.worker = () => domain.runner.wake();
   // As createApp wires it: the tree's changes and config saves reach health over the bus.
   const unwire = wireHealthEvents(events, domain);
   const offConfig = config.on('change', (_n, _p, paths) => events.emit('config.changed', { paths }));
   return {
     health: domain,
+    repairs,
     vfs,
     config,
     clock,

@@ -65,7 +65,7 @@ function handle(root: string, state: DaemonState): InnServer {
 }
 
 /** True when something on the port answers with an NNTP 200 greeting. */
-function greets(port: number): Promise<boolean> {
+export function greets(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, '127.0.0.1');
     const done = (ok: boolean) => {

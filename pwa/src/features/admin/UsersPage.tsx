@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usersApi } from '../../api/users';
 import type { User } from '../../api/types';
 import { describeError } from '../../api/client';
-import { keys } from '../../lib/queries';
+import { usersKeys } from './usersKeys';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../components/Badge';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -16,7 +16,7 @@ function UserRow({ user }: { user: User }) {
   const toggle = useMutation({
     mutationFn: () => usersApi.setAdmin(user.id, !user.is_admin),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.users });
+      await queryClient.invalidateQueries({ queryKey: usersKeys.list });
       // Changing one's own role changes what this console may show.
       if (auth.value.user?.id === user.id) await refreshUser();
     },
@@ -54,7 +54,7 @@ function UserRow({ user }: { user: User }) {
 
 /** User Management (docs/console-contract.md §2): grant or revoke admin on every listed user. */
 export function UsersPage() {
-  const users = useQuery({ queryKey: keys.users, queryFn: () => usersApi.list() });
+  const users = useQuery({ queryKey: usersKeys.list, queryFn: () => usersApi.list() });
 
   return (
     <section aria-labelledby="users-title">

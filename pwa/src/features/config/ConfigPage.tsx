@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSignals } from '@preact/signals-react/runtime';
 import { configApi, systemApi } from '../../api/config';
 import { describeError } from '../../api/client';
-import { keys } from '../../lib/queries';
+import { configKeys } from './configKeys';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -23,14 +23,14 @@ const RESTART_RELOAD_MS = 3000;
 export function ConfigPage({ section }: { section: ConfigSectionId }) {
   useSignals();
   const queryClient = useQueryClient();
-  const config = useQuery({ queryKey: keys.config, queryFn: configApi.get });
+  const config = useQuery({ queryKey: configKeys.values, queryFn: configApi.get });
   const [confirmRestart, setConfirmRestart] = useState(false);
 
   const reload = useMutation({
     mutationFn: configApi.reload,
     onSuccess: async (answer) => {
-      if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
-      else await queryClient.invalidateQueries({ queryKey: keys.config });
+      if (answer?.config) queryClient.setQueryData(configKeys.values, answer.config);
+      else await queryClient.invalidateQueries({ queryKey: configKeys.values });
       clearRestartRequired();
       toast.success('Configuration reloaded successfully from file');
     },

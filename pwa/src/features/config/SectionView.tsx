@@ -13,6 +13,7 @@ import { ArrsSection } from './sections/ArrsSection';
 import { SystemSection } from './sections/SystemSection';
 import { LogSection } from './sections/LogSection';
 import { NotificationsSection } from './sections/NotificationsSection';
+import { MediaServersSection } from './sections/MediaServersSection';
 
 /** Picks the component of one section; each lives in its own file under sections/. */
 export function SectionView({ section, config }: { section: ConfigSectionId; config: SpoolConfig }) {
@@ -36,7 +37,12 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'sabnzbd':
       return <SabnzbdSection config={config} />;
     case 'arrs':
-      return <ArrsSection config={config} />;
+      return (
+        <>
+          <ArrsSection config={config} />
+          <MediaServersSection config={config} />
+        </>
+      );
     case 'system':
       return (
         <>

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { configApi } from '../../api/config';
 import { describeError } from '../../api/client';
 import type { ConfigSectionName, SpoolConfig } from '../../api/types';
-import { keys } from '../../lib/queries';
+import { configKeys } from './configKeys';
 import { toast } from '../../components/toast';
 import { configDirty } from './configState';
 import { addRestartRequired, changedRestartFields, syncRestartRequired } from './restartState';
@@ -58,11 +58,11 @@ export function useSaveConfig(successTitle = 'Settings saved') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ steps, restartValues }: { steps: SaveStep[]; restartValues?: Record<string, unknown> }) => {
-      const before = restartValuesOf(queryClient.getQueryData<SpoolConfig>(keys.config));
+      const before = restartValuesOf(queryClient.getQueryData<SpoolConfig>(configKeys.values));
       let serverList: string[] | undefined;
       for (const step of steps) {
         const answer = await configApi.patch(step.section, step.payload);
-        if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
+        if (answer?.config) queryClient.setQueryData(configKeys.values, answer.config);
         if (Array.isArray(answer?.restart_required)) serverList = answer.restart_required;
       }
       if (serverList) return { fields: serverList, fromServer: true };

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../components/toast';
 import { deleteItem, webdavUrl, type FileEntry } from '../../lib/webdav';
 import { filesApi, saveBlob } from './filesApi';
+import { filesKeys } from './filesKeys';
 
 function messageOf(err: unknown, fallback: string): string {
   return err instanceof Error && err.message ? err.message : fallback;
@@ -60,7 +61,7 @@ export function useFileActions(dir: string, showCorrupted: boolean) {
     setDeleting(true);
     try {
       await deleteItem(entry.filename);
-      await queryClient.invalidateQueries({ queryKey: ['webdav', 'list', dir] });
+      await queryClient.invalidateQueries({ queryKey: filesKeys.directory(dir) });
       setOperationError(null);
     } catch (err) {
       setOperationError(messageOf(err, 'The item could not be deleted'));

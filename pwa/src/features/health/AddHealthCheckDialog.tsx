@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { Modal } from '../../components/Modal';
 import { toast } from '../../components/toast';
-import { healthApi, healthKeys, type ManualCheck } from './healthApi';
+import { healthApi, type ManualCheck } from './healthApi';
+import { healthKeys } from './healthKeys';
 import { manualCheckComplete } from './rules';
 
 /**

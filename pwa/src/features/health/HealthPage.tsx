@@ -19,11 +19,11 @@ import { holdLiveUpdates } from '../../lib/liveCache';
 import { useLive } from '../../lib/live';
 import { AddHealthCheckDialog } from './AddHealthCheckDialog';
 import { HealthTable } from './HealthTable';
+import { healthKeys } from './healthKeys';
 import {
   HEALTH_PAGE_SIZE,
   HEALTH_STATUSES,
   healthApi,
-  healthKeys,
   type HealthSortBy,
   type HealthStatus,
   type SortOrder,
@@ -71,7 +71,7 @@ export function HealthPage() {
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: healthKeys.all }), [queryClient]);
   const auto = useAutoRefresh(refresh);
   // A paused refresh (a filter has focus) holds the live updates of the list too.
-  useEffect(() => (auto.paused ? holdLiveUpdates(['health', 'list']) : undefined), [auto.paused]);
+  useEffect(() => (auto.paused ? holdLiveUpdates(healthKeys.lists) : undefined), [auto.paused]);
   const actions = useHealthActions(() => setSelection({}));
 
   const total = list.data?.meta.total ?? 0;

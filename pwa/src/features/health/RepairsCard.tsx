@@ -10,7 +10,8 @@ import { toast } from '../../components/toast';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { usePoll } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
-import { healthApi, healthKeys, REPAIR_PAGE_SIZE, type RepairHistoryEntry } from './healthApi';
+import { healthApi, REPAIR_PAGE_SIZE, type RepairHistoryEntry } from './healthApi';
+import { healthKeys } from './healthKeys';
 
 const RESULT_TONE = { done: 'success', failed: 'error', held: 'warning' } as const;
 

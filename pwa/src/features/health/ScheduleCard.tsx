@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../components/Badge';
 import { Icon } from '../../components/Icon';
-import { healthApi, healthKeys, type HealthSchedule } from './healthApi';
+import { healthApi, type HealthSchedule } from './healthApi';
+import { healthKeys } from './healthKeys';
 import { describeHours, SCHEDULE_POLL_MS } from './rules';
 
 /**

@@ -4,7 +4,8 @@ import { Icon } from '../../components/Icon';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { usePoll } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
-import { healthApi, healthKeys } from './healthApi';
+import { healthApi } from './healthApi';
+import { healthKeys } from './healthKeys';
 
 /** The Health Worker Status card, polled every 5 s while the live channel is down. */
 export function WorkerStatusCard() {

@@ -44,15 +44,6 @@ export type { SortOrder };
 
 export type HealthListParams = ListParams<HealthStatus> & { sortBy: HealthSortBy; sortOrder: SortOrder };
 
-export const healthKeys = {
-  all: ['health'] as const,
-  list: (p: HealthListParams) => ['health', 'list', p] as const,
-  worker: ['health', 'worker', 'status'] as const,
-  brake: ['health', 'repairs', 'brake'] as const,
-  history: (page: number) => ['health', 'repairs', 'history', page] as const,
-  schedule: ['health', 'schedule'] as const,
-};
-
 /** A file path is one URL segment in /health/{path}/... routes. */
 const pathSegment = (filePath: string) => encodeURIComponent(filePath);
 

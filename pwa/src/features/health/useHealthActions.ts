@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, describeError } from '../../api/client';
 import { toast } from '../../components/toast';
 import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
-import { healthApi, healthKeys, type HealthRecord } from './healthApi';
+import { healthApi, type HealthRecord } from './healthApi';
+import { healthKeys } from './healthKeys';
 import { cleanupCutoff, fileName } from './rules';
 
 /** A repair the arrs cannot take (the file is in no Radarr/Sonarr library) is a warning, not a failure. */

@@ -5,7 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { authApi } from '../../api/auth';
 import { auth } from '../../auth/authStore';
 import type { FromState } from '../../auth/guards';
-import { keys } from '../../lib/queries';
+import { accountKeys } from './accountKeys';
 import { Icon } from '../../components/Icon';
 import { LoadingBlock } from '../../components/Spinner';
 import { LastKnownView } from '../offline/LastKnownView';
@@ -34,7 +34,7 @@ export function LoginPage() {
   const target = (location.state as FromState | null)?.from ?? '/';
   const starting = state.status === 'unknown' || state.status === 'loading';
   const registration = useQuery({
-    queryKey: keys.registration,
+    queryKey: accountKeys.registration,
     queryFn: authApi.registrationStatus,
     enabled: !starting && !state.connectionFailed && state.loginRequired,
     staleTime: 0,

@@ -15,7 +15,8 @@ import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useQueueStats } from '../../lib/queries';
 import { QueueStatTiles } from './QueueStatTiles';
 import { QueueTable } from './QueueTable';
-import { QUEUE_PAGE_SIZE, QUEUE_STATUSES, queueApi, queueKeys, type QueueStatus } from './queueApi';
+import { QUEUE_PAGE_SIZE, QUEUE_STATUSES, queueApi, type QueueStatus } from './queueApi';
+import { queueKeys } from './queueKeys';
 import { ScanCard } from './ScanCard';
 import { UploadCard } from './UploadCard';
 import { useQueueActions } from './useQueueActions';
@@ -36,7 +37,7 @@ export function QueuePage() {
   const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: queueKeys.all }), [queryClient]);
   const auto = useAutoRefresh(refresh);
   // A paused refresh (a filter has focus) holds the live updates of the list too.
-  useEffect(() => (auto.paused ? holdLiveUpdates(['queue', 'list']) : undefined), [auto.paused]);
+  useEffect(() => (auto.paused ? holdLiveUpdates(queueKeys.lists) : undefined), [auto.paused]);
   const actions = useQueueActions(() => setSelection({}));
   const rowActions = useMemo(
     () => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }),

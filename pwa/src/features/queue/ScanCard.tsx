@@ -7,7 +7,8 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { toast } from '../../components/toast';
 import { useLive } from '../../lib/live';
 import { POLL } from '../../lib/queryClient';
-import { queueApi, queueKeys, type ScanStatus } from './queueApi';
+import { queueApi, type ScanStatus } from './queueApi';
+import { queueKeys } from './queueKeys';
 import { scanLabel, scanPathError, scanProgress } from './rules';
 
 const LABEL_TONE: Record<string, Tone> = {

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../components/Badge';
 import { Icon } from '../../components/Icon';
 import { formatBytes } from '../../lib/format';
-import { queueKeys } from './queueApi';
+import { queueKeys } from './queueKeys';
 import { nzbFileError } from './rules';
 import { uploadNzb } from './upload';
 

@@ -19,12 +19,6 @@ export const QUEUE_PAGE_SIZE = 20;
 
 export type QueueListParams = ListParams<QueueStatus>;
 
-export const queueKeys = {
-  all: ['queue'] as const,
-  list: (p: QueueListParams) => ['queue', 'list', p] as const,
-  scanStatus: ['import', 'scan', 'status'] as const,
-};
-
 export const queueApi = {
   list: (p: QueueListParams, signal?: AbortSignal): Promise<Paged<QueueItem>> =>
     api.list<QueueItem>('/queue', {

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { toast } from '../../components/toast';
 import { useConfirm, type PendingConfirm } from '../../components/useConfirm';
-import { queueApi, queueKeys, type QueueItem } from './queueApi';
+import { queueApi, type QueueItem } from './queueApi';
+import { queueKeys } from './queueKeys';
 import { baseName } from './queueColumns';
 
 /** Row, bulk and clear actions of the Queue screen, each confirmed where docs/console-contract.md §5 says so, with toasts. */

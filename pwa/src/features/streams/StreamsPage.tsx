@@ -14,7 +14,8 @@ import { NARROW, useMediaQuery } from '../../lib/hooks';
 import { useLive, wantLiveTopic } from '../../lib/live';
 import { FETCH_CLASS_LABELS, servedByNodes, todayOf } from './rules';
 import { endedColumns, openColumns } from './streamColumns';
-import { FETCH_CLASSES, READER_CLASSES, streamsApi, streamsKeys, type StreamInfo } from './streamsApi';
+import { FETCH_CLASSES, READER_CLASSES, streamsApi, type StreamInfo } from './streamsApi';
+import { streamsKeys } from './streamsKeys';
 import './streams.css';
 
 /** How often the screen asks again while the live channel is down (docs/console.md, Streams). */

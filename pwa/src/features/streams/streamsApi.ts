@@ -1,5 +1,4 @@
 import { api } from '../../api/client';
-import { keys } from '../../lib/queryKeys';
 import type { StreamsHistoryResponse, StreamsResponse } from '../../../../appliance/streams/streams.wire';
 
 export type {
@@ -11,12 +10,6 @@ export type {
   StreamsResponse,
 } from '../../../../appliance/streams/streams.wire';
 export { FETCH_CLASSES, READER_CLASSES } from '../../../../appliance/streams/streams.wire';
-
-export const streamsKeys = {
-  all: ['streams'] as const,
-  open: keys.openStreams,
-  history: ['streams', 'history'] as const,
-};
 
 export const streamsApi = {
   list: (signal?: AbortSignal) => api.get<StreamsResponse>('/streams', { signal }),

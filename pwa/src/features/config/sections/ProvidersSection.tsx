@@ -5,7 +5,8 @@ import { describeError } from '../../../api/client';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Icon } from '../../../components/Icon';
 import { toast } from '../../../components/toast';
-import { keys, usePoolMetrics } from '../../../lib/queries';
+import { usePoolMetrics } from '../../../lib/queries';
+import { configKeys } from '../configKeys';
 import type { SectionProps } from '../SectionLayout';
 import { ProviderList, providerLabel } from './providers/ProviderList';
 import { ProviderModal } from './providers/ProviderModal';
@@ -20,7 +21,7 @@ import './providers/providers.css';
  */
 export function ProvidersSection({ readOnly = false }: SectionProps) {
   const queryClient = useQueryClient();
-  const config = useQuery({ queryKey: keys.config, queryFn: configApi.get });
+  const config = useQuery({ queryKey: configKeys.values, queryFn: configApi.get });
   const saved = (config.data?.providers ?? []) as Provider[];
   const [order, setOrder] = useState<Provider[] | undefined>();
   const providers = order ?? saved;
@@ -29,7 +30,7 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   // Set in the change handler itself: a controlled checkbox whose `checked` does not change in the same event is
   // put back by React, and the mutation's pending state only arrives a tick later.
   const [flipped, setFlipped] = useState<{ id: string; enabled: boolean } | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: keys.config });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: configKeys.values });
   // The pool's view of each provider (connections it allows, breaker), polled like the dashboard's.
   const metrics = usePoolMetrics();
   const status = Object.fromEntries((metrics.data?.providers ?? []).map((m) => [m.id, providerStatus(m)]));

@@ -9,14 +9,14 @@ import { LoadingBlock } from '../../../components/Spinner';
 import { toast } from '../../../components/toast';
 import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
-import { keys } from '../../../lib/queries';
+import { accountKeys } from '../../login/accountKeys';
 
 /** docs/console-contract.md §9: copy feedback lasts 2 s. */
 const COPIED_MS = 2000;
 
 function ApiKeyCard() {
   const queryClient = useQueryClient();
-  const user = useQuery({ queryKey: keys.user, queryFn: authApi.currentUser, staleTime: 0 });
+  const user = useQuery({ queryKey: accountKeys.user, queryFn: authApi.currentUser, staleTime: 0 });
   const [revealed, setRevealed] = useState(false);
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -32,7 +32,7 @@ function ApiKeyCard() {
     onSuccess: async () => {
       setConfirming(false);
       toast.success('API key regenerated successfully');
-      await queryClient.invalidateQueries({ queryKey: keys.user });
+      await queryClient.invalidateQueries({ queryKey: accountKeys.user });
       await refreshUser();
     },
     onError: (err) => {

@@ -6,6 +6,7 @@ import type { FileEntry } from '../../../lib/webdav';
 import { ErrorPanel } from '../../../components/ErrorPanel';
 import { LoadingBlock } from '../../../components/Spinner';
 import { filesApi } from '../filesApi';
+import { filesKeys } from '../filesKeys';
 import { Modal } from '../../../components/Modal';
 import { typeLabel } from '../preview';
 import { OverviewTab } from './OverviewTab';
@@ -19,7 +20,7 @@ type Tab = (typeof TABS)[number];
 export function FileInfoDialog({ entry, onClose }: { entry: FileEntry; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>('Overview');
   const info = useQuery({
-    queryKey: ['files', 'info', entry.filename],
+    queryKey: filesKeys.info(entry.filename),
     queryFn: ({ signal }) => filesApi.info(entry.filename, signal),
     retry: shouldRetryQuery,
     staleTime: 0,

@@ -4,12 +4,15 @@ import type { ProviderMetrics } from '../../../../api/types';
 export interface ProviderStatus {
   /** "3 of 8 allowed by the provider": its account allows fewer connections than configured (docs/nntp.md). */
   allowed?: string;
-  /** Set aside by its circuit breaker, with the error that did it. */
+  /**
+   * Down as the pool announces it (`provider.state.changed`: its breaker opened, it refused the login, it allows no
+   * connection) until it answers again, with the error that did it.
+   */
   cooling?: string;
 }
 
 export function providerStatus(
-  m: Pick<ProviderMetrics, 'allowed_connections' | 'max_connections' | 'cooling_down' | 'last_error'> | undefined,
+  m: Pick<ProviderMetrics, 'allowed_connections' | 'max_connections' | 'state' | 'last_error'> | undefined,
 ): ProviderStatus {
   if (!m) return {};
   return {
@@ -17,6 +20,6 @@ export function providerStatus(
       m.allowed_connections === null
         ? undefined
         : `${m.allowed_connections} of ${m.max_connections} allowed by the provider`,
-    cooling: m.cooling_down ? (m.last_error ?? 'Cooling down') : undefined,
+    cooling: m.state === 'cooling_down' ? (m.last_error ?? 'Cooling down') : undefined,
   };
 }

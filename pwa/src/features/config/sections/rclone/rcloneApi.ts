@@ -11,5 +11,3 @@ export const rcloneApi = {
   stop: () => api.post<MountStopResult>('/rclone/mount/stop'),
   test: (payload: RcTestBody) => api.post<RcTestResult>('/rclone/test', payload),
 };
-
-export const mountStatusKey = ['rclone', 'mount', 'status'] as const;

@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, describeError } from '../../../../api/client';
 import { configApi } from '../../../../api/config';
 import { toast } from '../../../../components/toast';
-import { keys } from '../../../../lib/queries';
-import { mountStatusKey, rcloneApi } from './rcloneApi';
+import { configKeys } from '../../configKeys';
+import { rcloneApi } from './rcloneApi';
 
 const UNKNOWN = 'Unknown error occurred';
 
@@ -22,12 +22,12 @@ export function useMountControls(savedMountEnabled: boolean, setMountEnabled: (o
   const queryClient = useQueryClient();
   const [confirmDisable, setConfirmDisable] = useState(false);
   const status = useQuery({
-    queryKey: mountStatusKey,
+    queryKey: configKeys.mountStatus,
     queryFn: rcloneApi.status,
     enabled: savedMountEnabled,
     retry: false,
   });
-  const refreshStatus = () => queryClient.invalidateQueries({ queryKey: mountStatusKey });
+  const refreshStatus = () => queryClient.invalidateQueries({ queryKey: configKeys.mountStatus });
 
   const start = useMutation({
     mutationFn: rcloneApi.start,
@@ -53,7 +53,7 @@ export function useMountControls(savedMountEnabled: boolean, setMountEnabled: (o
         return false;
       }
       const answer = await configApi.patch('rclone', { mount_enabled: false });
-      if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
+      if (answer?.config) queryClient.setQueryData(configKeys.values, answer.config);
       return true;
     },
     onSuccess: (done) => {

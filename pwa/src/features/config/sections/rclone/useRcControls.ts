@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, describeError } from '../../../../api/client';
 import { configApi } from '../../../../api/config';
 import { toast } from '../../../../components/toast';
-import { keys } from '../../../../lib/queries';
+import { configKeys } from '../../configKeys';
 import { rcloneApi } from './rcloneApi';
 import { parseOptions, type RcloneForm } from './rcloneForm';
 
@@ -33,7 +33,7 @@ export function useRcControls(savedRcEnabled: boolean, form: RcloneForm, mountEn
   const save = useMutation({
     mutationFn: (on: boolean) => configApi.patch('rclone', { rc_enabled: on, ...connection(form) }),
     onSuccess: (answer, on) => {
-      if (answer?.config) queryClient.setQueryData(keys.config, answer.config);
+      if (answer?.config) queryClient.setQueryData(configKeys.values, answer.config);
       toast.success(on ? 'RC enabled' : 'RC disabled');
     },
     onError: (err, on) => {

@@ -1,0 +1,30 @@
+import { authStorage } from '../auth/auth.storage.js';
+import { configStorage } from '../config/config.storage.js';
+import { healthStorage } from '../health/health.storage.js';
+import { queueStorage } from '../importer/queue.storage.js';
+import { repairStorage } from '../repair/repair.storage.js';
+import { sabnzbdStorage } from '../sabnzbd/sabnzbd.storage.js';
+import type { PortsOf } from '../store/index.js';
+import { streamsStorage } from '../streams/streams.storage.js';
+import { treeStorage } from '../vfs/tree.storage.js';
+
+/**
+ * Every domain that keeps something, each as its storage module (`<domain>/<name>.storage.ts`,
+ * docs/architecture.md "Storage ports"), in the order they open on either backend, migrate and are copied by
+ * `spool migrate`: the shared configuration first (every other store opens with the shared settings), then the
+ * order LMDB has always migrated in (auth, health, tree, queue). This is the one list: a new domain's storage is
+ * one line here.
+ */
+export const STORAGE_DOMAINS = [
+  configStorage,
+  authStorage,
+  healthStorage,
+  treeStorage,
+  queueStorage,
+  repairStorage,
+  sabnzbdStorage,
+  streamsStorage,
+] as const;
+
+/** Every port of every domain in the list, as one object: `{ users, sessions, health, tree, sidecars, ... }`. */
+export type StoragePorts = PortsOf<typeof STORAGE_DOMAINS>;

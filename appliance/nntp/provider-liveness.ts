@@ -1,0 +1,151 @@
+/**
+ * Whether each provider is up, and the announcement of every change (docs/nntp.md, "Provider states"). A provider
+ * goes down when its breaker opens, when it refuses our login, or when it allows no connection; it is up again only
+ * once it answers (a connection opened, a command answered with its breaker closed), never because time passed. While
+ * it is down, the pool probes it with one connection when its cool-down ends, so it is found back without a request
+ * needing it. Each change of state or of the connections it allows is emitted once on the sink.
+ */
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../logging/logger.js';
+import { NntpError } from './errors.js';
+import type { ProviderState } from './provider-state.js';
+import type {
+  ProviderChange,
+  ProviderStateEvent,
+  ProviderStateName,
+  ProviderStateSink,
+} from './provider-state.wire.js';
+import { WARM_BACKOFF_MAX_MS } from './warm-pool.js';
+
+/** The state a provider is in now, as announced. */
+export function stateOf(p: ProviderState): ProviderStateName {
+  if (p.removed) return 'removed';
+  if (!p.config.enabled) return 'disabled';
+  return p.down ? 'cooling_down' : 'usable';
+}
+
+export interface LivenessOptions {
+  sink: ProviderStateSink | undefined;
+  clock: Clock;
+  breakerCooldownMs: number;
+  /** Opens one connection of `p` that no request waits for (the pool's own, so the cap and metrics see it). */
+  probe: (p: ProviderState) => Promise<unknown>;
+  logger: Logger | undefined;
+}
+
+export class ProviderLiveness {
+  private closed = false;
+
+  constructor(private readonly o: LivenessOptions) {}
+
+  /** Takes the provider's state as it is without announcing it (the pool's first provider list). */
+  know(p: ProviderState): void {
+    p.announced = { state: stateOf(p), allowed: p.capacity.allowed ?? null };
+  }
+
+  /**
+   * Emits the provider's state if it or the connections it allows differ from what was last announced; `change`
+   * says why. Returns whether it emitted.
+   */
+  announce(p: ProviderState, change: ProviderChange): boolean {
+    const state = stateOf(p);
+    const allowed = p.capacity.allowed ?? null;
+    const last = p.announced;
+    if (last && last.state === state && last.allowed === allowed) return false;
+    p.announced = { state, allowed };
+    const event: ProviderStateEvent = {
+      id: p.id,
+      state,
+      change,
+      last_error: p.lastError ?? null,
+      allowed_connections: allowed,
+      max_connections: p.config.max_connections,
+      retry_at: state === 'cooling_down' ? (p.probe?.at ?? null) : null,
+    };
+    this.o.sink?.emit('provider.state.changed', event);
+    return true;
+  }
+
+  /** It went down (`change` says how): probed again when it can serve again, announced once. */
+  down(p: ProviderState, change: Extract<ProviderChange, 'breaker_opened' | 'auth_failed' | 'cap_changed'>): void {
+    if (p.removed || !p.config.enabled) return;
+    const now = this.o.clock.now();
+    // A refused login is not tried again every cool-down: providers lock accounts for that (warm-pool.ts).
+    const at = change === 'auth_failed' ? now + WARM_BACKOFF_MAX_MS : Math.max(p.backAt(now), now);
+    const wasDown = p.down;
+    p.down = true;
+    if (!wasDown || !p.probe || p.probe.at < at) this.scheduleProbe(p, at);
+    this.announce(p, change);
+  }
+
+  /**
+   * It answered (a connection opened, a command answered): up again if it was down and its breaker is closed (an
+   * answer on an old connection while it cools says nothing of new ones). Returns whether it came back; the caller
+   * announces (with a cap change in the same event when one came with it).
+   */
+  answered(p: ProviderState, now: number): boolean {
+    if (!p.down || now < p.coolingUntil) return false;
+    p.down = false;
+    p.probe?.cancel();
+    p.probe = undefined;
+    return true;
+  }
+
+  /** After a config change: what became of each provider (added, enabled, disabled, removed), announced once. */
+  configured(p: ProviderState, settingsChanged: boolean): void {
+    if (!p.announced) {
+      this.announce(p, 'added');
+      return;
+    }
+    if (p.removed || !p.config.enabled) {
+      p.down = false;
+      p.probe?.cancel();
+      p.probe = undefined;
+      this.announce(p, p.removed ? 'removed' : 'disabled');
+      return;
+    }
+    this.announce(p, 'enabled');
+    // New host, port or credentials: what failed before may not fail now, so ask at once.
+    if (p.down && settingsChanged) this.scheduleProbe(p, this.o.clock.now());
+  }
+
+  close(p: ProviderState): void {
+    p.probe?.cancel();
+    p.probe = undefined;
+  }
+
+  stop(): void {
+    this.closed = true;
+  }
+
+  private scheduleProbe(p: ProviderState, at: number): void {
+    p.probe?.cancel();
+    const cancel = this.o.clock.schedule(() => this.runProbe(p), Math.max(0, at - this.o.clock.now()) + 1);
+    p.probe = { at, cancel };
+  }
+
+  private runProbe(p: ProviderState): void {
+    p.probe = undefined;
+    if (this.closed || !p.down || p.removed || !p.config.enabled) return;
+    const now = this.o.clock.now();
+    if (now < p.backAt(now) || p.connectionCount >= p.connectionLimit(now)) {
+      // Not yet (the breaker opened again meanwhile), or no room: a connection a request opens answers it instead.
+      this.scheduleProbe(p, Math.max(p.backAt(now), now + this.o.breakerCooldownMs));
+      return;
+    }
+    this.o.probe(p).catch((err: unknown) => this.probeFailed(p, err));
+  }
+
+  /** Still down: set aside for another cool-down (a refused login for longer), and probed again then. */
+  private probeFailed(p: ProviderState, err: unknown): void {
+    if (this.closed || !p.down || p.removed || !p.config.enabled) return;
+    const now = this.o.clock.now();
+    const kind = err instanceof NntpError ? err.kind : undefined;
+    if (kind === 'provider_capacity') return this.scheduleProbe(p, Math.max(p.backAt(now), now + 1000));
+    p.lastError = err instanceof Error ? err.message : String(err);
+    p.coolingUntil = now + this.o.breakerCooldownMs;
+    const at = kind === 'auth' ? now + WARM_BACKOFF_MAX_MS : p.coolingUntil;
+    this.o.logger?.debug('provider still down', { provider: p.id, error: p.lastError });
+    this.scheduleProbe(p, at);
+  }
+}

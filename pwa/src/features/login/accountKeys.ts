@@ -1,0 +1,10 @@
+import { featureKeys } from '../../lib/queryKeys';
+
+const { all, key } = featureKeys('account');
+
+/** The signed-in account's query keys: whether registration is open (sign-in screen), the current user. */
+export const accountKeys = {
+  all,
+  registration: key('registration-status'),
+  user: key('user'),
+};
