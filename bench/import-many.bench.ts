@@ -4,7 +4,9 @@
  * (bench/lib/import-many-child.ts), its provider the pattern server in this process (bench/lib/pattern-nntp.ts).
  * RSS before, at its peak, right after the last import and after SPOOL_BENCH_MANY_IDLE seconds of idle (default 30),
  * with no restart; and Node's view of it (V8 heap, ArrayBuffers), so a figure that stays up says where it sits.
- * Target: RSS after the idle wait under 300 MB. SPOOL_BENCH_MANY_SMAPS=1 prints the biggest mappings.
+ * Target: RSS after the idle wait under 300 MB. For diagnosis: SPOOL_BENCH_MANY_SMAPS=1 prints the biggest mappings;
+ * SPOOL_BENCH_MANY_PRELOAD=<module> preloads a module into the child (`node --import`), e.g. one that tallies
+ * allocations by caller.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,14 +38,20 @@ export async function run(log: (m: string) => void): Promise<string> {
     // async: the pattern server in this process must keep answering while the child imports
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', CHILD, JSON.stringify({ port: pattern.port, nzbs, idleSeconds: IDLE })],
+      [
+        ...(process.env.SPOOL_BENCH_MANY_PRELOAD ? ['--import', process.env.SPOOL_BENCH_MANY_PRELOAD] : []),
+        '--import',
+        'tsx',
+        CHILD,
+        JSON.stringify({ port: pattern.port, nzbs, idleSeconds: IDLE }),
+      ],
       {
         encoding: 'utf8',
         env: { ...process.env, SPOOL_BENCH_SMAPS: process.env.SPOOL_BENCH_MANY_SMAPS ?? '' },
         maxBuffer: 1 << 24,
       },
     );
-    if (process.env.SPOOL_BENCH_MANY_SMAPS) log(stderr);
+    if (process.env.SPOOL_BENCH_MANY_SMAPS || process.env.SPOOL_BENCH_MANY_PRELOAD) log(stderr);
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as {
       seconds: number;
       failed: string[];
