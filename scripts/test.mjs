@@ -35,9 +35,11 @@ function findFiles(dir, suffixes, out = []) {
   return out.sort();
 }
 
-// A tier that runs longer than this is stuck. The usual cause is a process blocked on a FUSE mount whose server
-// died (uninterruptible: not even SIGKILL frees it), so the watchdog aborts FUSE connections before killing.
-const TIER_LIMIT_MS = 25 * 60 * 1000;
+// A tier that prints nothing for this long is stuck (every test file reports as it ends, and a test times out at 5
+// minutes at most; how long a whole tier takes depends on how busy the machine is, so that is no sign). The usual
+// cause is a process blocked on a FUSE mount whose server died (uninterruptible: not even SIGKILL frees it), so the
+// watchdog aborts FUSE connections before killing.
+const SILENCE_LIMIT_MS = 15 * 60 * 1000;
 
 function abortFuseConnections() {
   if (!existsSync('/sys/fs/fuse/connections')) return;
@@ -71,17 +73,34 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.length > 6 ? args.slice(0, 6).join(' ') + ' …' : args.join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env }, detached: true });
+    const child = spawn(cmd, args, {
+      stdio: ['inherit', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      detached: true,
+    });
     current = child;
-    const watchdog = setTimeout(() => {
-      console.error(`\n!! ${cmd} ran past ${TIER_LIMIT_MS / 60000} minutes: aborting FUSE connections and stopping it`);
+    const stuck = () => {
+      console.error(
+        `\n!! ${cmd} printed nothing for ${SILENCE_LIMIT_MS / 60000} minutes: aborting FUSE connections and stopping it`,
+      );
       abortFuseConnections();
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
-    }, TIER_LIMIT_MS);
+    };
+    let watchdog = setTimeout(stuck, SILENCE_LIMIT_MS);
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      from.on('data', (chunk) => {
+        to.write(chunk);
+        clearTimeout(watchdog);
+        watchdog = setTimeout(stuck, SILENCE_LIMIT_MS);
+      });
+    }
     child.on('exit', (code, signal) => {
       clearTimeout(watchdog);
       current = null;

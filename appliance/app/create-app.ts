@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createArrs } from '../arrs/index.js';
 import { systemClock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
@@ -20,32 +17,12 @@ import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
 import { createRepair } from './repair.js';
 import { createSabnzbd } from './sabnzbd.js';
-import type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
+import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreams } from './streams.js';
 import { createWeb } from './web.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
-
-const moduleDir = dirname(fileURLToPath(import.meta.url));
-
-/** The folder holding package.json: two levels up from appliance/app/ in dev (tsx), three from dist/appliance/app/. */
-export function projectRoot(): string {
-  for (const candidate of [resolve(moduleDir, '..', '..'), resolve(moduleDir, '..', '..', '..')]) {
-    if (existsSync(join(candidate, 'package.json'))) return candidate;
-  }
-  return process.cwd();
-}
-
-function readVersion(root: string): string {
-  try {
-    return String(
-      (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0',
-    );
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /**
  * The composition root: builds a whole Spool from its config file. Every capability is built by one
@@ -83,9 +60,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     life.take(createBackground(core, leadership, importer, health));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
-    const restart = restartSignal();
-    const version = readVersion(projectRoot());
-    const staticDir = opts.staticDir ?? join(projectRoot(), 'dist', 'pwa');
     const routed = {
       auth,
       pool,
@@ -99,27 +73,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       notifier,
       mediaServers,
     };
-    const web = life.take(
-      createWeb(
-        core,
-        { ...routed, streams: streams.registry, clusterStreams: streams.cluster, requestRestart: restart.request },
-        { version, staticDir },
-      ),
-    );
-    const built = {
-      ...routed,
-      repair: { ...repairs, arr: repairer },
-      config,
-      stores,
-      nodeId,
-      leadership,
-      events,
-      logger,
-      clock,
-      version,
-      ...web,
-    };
-    return runningApp({ ...built, restartRequested: restart.requested }, life, opts.drainTimeoutMs);
+    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
+    return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {
     await life.stopAll();
     throw err;
@@ -128,13 +84,6 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
 
 function openConfig(opts: AppOptions, logger: Logger): Promise<ConfigService> {
   return ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
-}
-
-/** POST /api/system/restart asks for a rebuild; `requested` resolves then (main.ts runs the loop). */
-function restartSignal(): { requested: Promise<RestartRequest>; request(force: boolean): void } {
-  let resolveRestart!: (r: RestartRequest) => void;
-  const requested = new Promise<RestartRequest>((r) => (resolveRestart = r));
-  return { requested, request: (force) => resolveRestart({ force }) };
 }
 
 /**

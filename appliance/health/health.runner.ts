@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { ArticleClient } from '../articles/index.js';
 import type { Clock } from '../clock/clock.js';
+import { isFencedOut } from '../errors/fenced-out.js';
 import type { EventSink, HealthCheckDoneEvent, SpoolEvents } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { FileLayout, VfsNode } from '../vfs/types.js';
@@ -174,7 +175,8 @@ export class HealthRunner {
       this.counters.runs++;
       this.counters.lastRunAt = this.d.clock.now();
     } catch (err) {
-      this.d.logger.error('health cycle failed', { error: (err as Error).message });
+      // refused because another node leads now: this worker is being stopped (the lease said so, once)
+      if (!isFencedOut(err)) this.d.logger.error('health cycle failed', { error: (err as Error).message });
     }
     try {
       if (!this.stopped) await this.armNext();
@@ -264,7 +266,9 @@ export class HealthRunner {
       }));
       if (started) await this.run(started, controller.signal, spend);
     })()
-      .catch((err: Error) => this.d.logger.error('health check failed', { path: record.path, error: err.message }))
+      .catch((err: Error) => {
+        if (!isFencedOut(err)) this.d.logger.error('health check failed', { path: record.path, error: err.message });
+      })
       .finally(() => {
         spend.close();
         this.active.delete(record.id);

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { EventBus, type SpoolEvents } from '../events/index.js';
-import { memoryLogger } from '../logging/logger.js';
+import { FencedOut } from '../errors/fenced-out.js';
+import { memoryLogger, type Logger } from '../logging/logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { sampleIndexes } from '../articles/index.js';
 import { nonRetryableError, retryDelayMs, retryableError } from './import-errors.js';
@@ -19,7 +21,7 @@ afterEach(async () => {
 
 function setup(
   job: ImportJob,
-  opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number } = {},
+  opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number; logger?: Logger } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
   const store: Store = openStore({ rootPath: dir });
@@ -33,7 +35,7 @@ function setup(
   const runner = new ImportRunner({
     queue,
     job,
-    logger: memoryLogger(),
+    logger: opts.logger ?? memoryLogger(),
     workers: opts.workers ?? 2,
     intervalMs: 60_000, // far longer than any test: only waking makes these pass
     retryDelay: opts.retryDelay ?? (() => 20),
@@ -187,4 +189,41 @@ test('a runner that lost the lead leaves its cut-short import to the new leader,
   await until(async () => (await queue.get(item.id))?.status === 'completed', 'completed');
   await next.whenIdle();
   assert.equal(newLeaderRuns, 1);
+});
+
+test('imports run in the async context start ran in, whoever wakes the runner (the leader term: the fence)', async () => {
+  const term = new AsyncLocalStorage<string>();
+  const seen: (string | undefined)[] = [];
+  const { queue, runner } = setup(async (item) => {
+    seen.push(term.getStore());
+    return { targetPath: `/complete/default/${item.name}`, fileSize: 1 };
+  });
+  term.run('term 1', () => runner.start());
+  // queued (and so woken) from outside that context, as a route or a notification from another node does
+  await term.run('a route', () => queue.enqueue({ nzb: nzb(1), nzbPath: 'one.nzb' }));
+  await until(async () => (await queue.stats()).total_completed === 1, 'completed');
+  await runner.stop();
+  term.run('term 2', () => runner.start());
+  await queue.enqueue({ nzb: nzb(2), nzbPath: 'two.nzb' });
+  await until(async () => (await queue.stats()).total_completed === 2, 'completed again');
+  assert.deepEqual(seen, ['term 1', 'term 2']);
+});
+
+test('a write refused because another node leads (FencedOut) is not written back as a failure and not logged', async () => {
+  const logger = memoryLogger();
+  const { queue, runner } = setup(
+    async () => {
+      throw new FencedOut(1, 2);
+    },
+    { logger },
+  );
+  runner.start();
+  const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'one.nzb' });
+  await until(async () => runner.running === 0 && (await queue.get(item.id))?.status === 'processing', 'settled');
+  await runner.whenIdle();
+  assert.equal((await queue.get(item.id))?.status, 'processing', "left for the new leader's recovery");
+  assert.deepEqual(
+    logger.lines.filter((l) => l.includes('"level":"error"') || l.includes('import failed')),
+    [],
+  );
 });

@@ -17,6 +17,7 @@ import { freePort } from '../support/free-port.js';
 export { IMAGE, PROBE_IMAGE };
 const run = promisify(execFile);
 const started: string[] = [];
+const madeDirs: string[] = [];
 
 /** `podman <args>` with the machine's runtime options; resolves with stdout, rejects with stderr in the message. */
 export async function podman(args: string[], timeoutMs = 120_000): Promise<string> {
@@ -90,8 +91,10 @@ export async function runImage(label: string, o: RunOptions = {}): Promise<Conta
   };
 }
 
+/** Removes every container the tests started, then the /config folders made for them. */
 export async function removeAll(): Promise<void> {
   for (const name of started.splice(0)) await podmanResult(['rm', '-f', '-t', '0', name]);
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Polls `probe` until it returns a value (not undefined); fails with `what` and the last state after `limitMs`. */
@@ -141,9 +144,10 @@ export async function isRunning(c: Container): Promise<boolean> {
   return (await podman(['inspect', '--format', '{{.State.Running}}', c.name])).trim() === 'true';
 }
 
-/** A host folder for /config, owned by `owner` (uid:gid) when given, with a config.yaml if one is given. */
+/** A host folder for /config (removed by removeAll), owned by `owner` (uid:gid) when given, with a config.yaml if one is given. */
 export function configDir(config?: Record<string, unknown>, owner?: [number, number]): string {
   const dir = mkdtempSync(join(tmpdir(), 'spool-ct-config-'));
+  madeDirs.push(dir);
   chmodSync(dir, 0o755);
   if (config) writeFileSync(join(dir, 'config.yaml'), stringify(config));
   if (owner) execFileSync('chown', ['-R', `${owner[0]}:${owner[1]}`, dir]);

@@ -5,7 +5,7 @@ import { apiCall } from './support/spool.js';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
 import { MALFORMED_NZB, postedNzb } from './support/nzb-files.js';
 
-// the good release is random bytes named .mkv: the media-header check is off, as for every test server
+// the default configuration (the good release is a test film: tests/support/media/film.ts)
 const spool = useSpool({ config: {} });
 let inn: InnServer;
 let cookie: string;
@@ -125,6 +125,9 @@ test('pool metrics thresholds and the pool card failure', async ({ page }) => {
     acquire_wait_time_ms: 1500,
   };
   let fail = false;
+  // The live channel's pool.metrics.tick (every 2 s) would put the server's own figures over these: the page
+  // polls the metrics instead, from the route.
+  await page.routeWebSocket(/\/api\/live$/, (ws) => ws.close({ code: 1011, reason: 'blocked by the test' }));
   await page.route('**/api/system/pool/metrics', (route) =>
     fail
       ? route.fulfill({ status: 400, json: { success: false, error: { message: 'nope' } } })

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { buildNzb, type PostedFile } from '../support/inn/poster.js';
@@ -8,6 +7,7 @@ import { ADMIN } from './support/fixtures.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 import { importNzb as importFromNzb } from './support/imports.js';
 import { innProvider } from '../support/inn/provider.js';
+import { film } from '../support/media/film.js';
 
 // The Files screen against the real server: files posted to a real INN, imported through the real queue API,
 // listed, inspected, previewed, downloaded, exported and deleted through the real WebDAV in real Chromium.
@@ -82,7 +82,7 @@ test.beforeAll(async ({ browser }) => {
   expect(reg.status).toBe(200);
   cookie = reg.cookie!;
 
-  movie = await inn.postFile('Movie.mkv', randomBytes(3_000_000), { articleSize: 400_000 });
+  movie = await inn.postFile('Movie.mkv', film(3_000_000), { articleSize: 400_000 });
   const notes = await inn.postFile('notes.txt', Buffer.from(NOTES));
   const clip = await inn.postFile('clip.webm', await recordWebm(browser));
   expect(await importNzb('Sample.Show.nzb', buildNzb([movie, clip], inn.group, POSTER))).toBe(JOB);
@@ -91,7 +91,7 @@ test.beforeAll(async ({ browser }) => {
   const many: PostedFile[] = [];
   for (let i = 1; i <= 120; i += 12) {
     const batch = Array.from({ length: 12 }, (_, k) => `Episode.${String(i + k).padStart(3, '0')}.mkv`);
-    many.push(...(await Promise.all(batch.map((n) => inn.postFile(n, randomBytes(2048))))));
+    many.push(...(await Promise.all(batch.map((n) => inn.postFile(n, film(2048, n))))));
   }
   expect(await importNzb('Big.Folder.nzb', buildNzb(many, inn.group, POSTER))).toBe(BIG);
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeArr, type FakeArr } from '../support/fake-arr/server.js';
 import { buildNzb, type PostedFile } from '../support/inn/poster.js';
@@ -9,6 +8,7 @@ import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 import type { HealthScheduleJson } from '../../appliance/health/health.wire.js';
+import { film } from '../support/media/film.js';
 
 // The Health screen against the real server: files posted to a real INN and imported, checked by the real health
 // worker; one file loses its articles on INN (ctlinnd cancel) so it turns corrupted for real, and repair goes to a
@@ -104,9 +104,9 @@ test.beforeAll(async () => {
   expect(reg.status).toBe(200);
   cookie = reg.cookie!;
 
-  const episodes = await Promise.all(EPISODES.map((n) => inn.postFile(n, randomBytes(2048))));
+  const episodes = await Promise.all(EPISODES.map((n) => inn.postFile(n, film(2048, n))));
   expect(await importNzb(spool.baseURL, cookie, 'Health.Batch.nzb', buildNzb(episodes, inn.group, POSTER))).toBe(BATCH);
-  broken = await inn.postFile('Broken.Movie.mkv', randomBytes(300_000), { articleSize: 100_000 });
+  broken = await inn.postFile('Broken.Movie.mkv', film(300_000), { articleSize: 100_000 });
   expect(await importNzb(spool.baseURL, cookie, 'Broken.Movie.nzb', buildNzb([broken], inn.group, POSTER))).toBe(
     BROKEN,
   );
@@ -258,6 +258,8 @@ test('search, status filter and sorting are the server’s; nothing found says s
 });
 
 test('auto-refresh: countdown, interval, pause while a filter has focus, resume 2 s after blur', async ({ page }) => {
+  // the page's clock runs as usual, until the test stops it to look at the 2 s after the blur
+  await page.clock.install();
   await signedIn(page);
   await page.goto('/health');
   await expect(page.getByText(/^Auto-refresh in [1-5]s$/)).toBeVisible();
@@ -275,10 +277,14 @@ test('auto-refresh: countdown, interval, pause while a filter has focus, resume 
   await page.waitForTimeout(6000);
   expect(reloads).toBe(0); // paused for longer than one interval
   await page.getByLabel('Status', { exact: true }).focus(); // the other filter field keeps it paused
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 100);
   await page.getByRole('heading', { level: 2, name: 'Health Monitoring' }).click();
-  await page.waitForTimeout(1000);
+  await page.clock.runFor(1_990);
   await expect(page.getByText('Auto-refresh paused')).toBeVisible();
-  await expect(page.getByText(/^Auto-refresh in \ds$/)).toBeVisible({ timeout: 3000 });
+  await page.clock.runFor(20);
+  await expect(page.getByText(/^Auto-refresh in \ds$/)).toBeVisible();
+  await page.clock.resume();
 
   await page.getByRole('switch').uncheck();
   await expect(page.getByText('Auto-refresh off')).toBeVisible();

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Locator, Page, Request } from '@playwright/test';
 import type { LastKnown } from '../../pwa/src/lib/lastKnown.js';
 import { cancelArticles } from '../support/inn/cancel.js';
@@ -7,6 +6,7 @@ import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fi
 import { importNzb } from './support/imports.js';
 import { postedNzb } from './support/nzb-files.js';
 import { apiCall } from './support/spool.js';
+import { film } from '../support/media/film.js';
 
 // The console sees Spool live: changes reach an open page over /api/live (an event, then its refetch) while its
 // polling is off; with the channel blocked it polls at the contract's intervals; offline it shows the last known
@@ -61,12 +61,24 @@ async function upload(name: string, xml: string): Promise<number> {
 }
 
 /**
+ * The page's requests of `ours` on their way. A page left behind takes its requests with it: they neither finish
+ * nor fail, so a navigation forgets them.
+ */
+function inFlight(page: Page, ours: (r: Request) => boolean): Set<Request> {
+  const pending = new Set<Request>();
+  page.on('request', (r) => ours(r) && pending.add(r));
+  for (const done of ['requestfinished', 'requestfailed'] as const) page.on(done, (r) => pending.delete(r));
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && pending.clear());
+  return pending;
+}
+
+/**
  * What the page heard on /api/live ('hello', 'queue.item.added', ...) and asked of `paths` ('ask'), in order, from
  * now on (before the page opens), and how many of those requests are still on their way.
  */
 function traffic(page: Page, paths: RegExp) {
   const log: string[] = [];
-  let pending = 0;
+  const pending = inFlight(page, (r) => paths.test(new URL(r.url()).pathname));
   page.on('websocket', (ws) => {
     if (!new URL(ws.url()).pathname.endsWith('/api/live')) return;
     ws.on('framereceived', ({ payload }) => {
@@ -74,15 +86,13 @@ function traffic(page: Page, paths: RegExp) {
       if (msg.type === 'hello' || msg.type === 'event') log.push(msg.topic ?? msg.type);
     });
   });
-  const ours = (r: Request) => paths.test(new URL(r.url()).pathname);
-  page.on('request', (r) => ours(r) && (log.push('ask'), pending++));
-  for (const done of ['requestfinished', 'requestfailed'] as const) page.on(done, (r) => ours(r) && pending--);
+  page.on('request', (r) => paths.test(new URL(r.url()).pathname) && log.push('ask'));
   return {
     log,
     /** The refetch that follows going live (the channel's hello) has been asked for and answered. */
     resynced: () => {
       const hello = log.lastIndexOf('hello');
-      return hello >= 0 && log.indexOf('ask', hello) > hello && pending === 0;
+      return hello >= 0 && log.indexOf('ask', hello) > hello && pending.size === 0;
     },
     /** Requests from `from` on, none before a live event of `topic` (a prefix): the page asked because of it. */
     askedAfter: (from: number, topic: string) => {
@@ -101,19 +111,22 @@ async function kept(page: Page) {
 
 /** The answers the page keeps for offline use: when the last one ended (page clock), and those still on their way. */
 function keptAnswers(page: Page) {
-  const keptPaths = /^\/api\/(queue|queue\/stats|health|health\/stats|system\/pool\/metrics)$/;
-  const ours = (r: Request) => keptPaths.test(new URL(r.url()).pathname);
+  // as lastKnown.ts's partOf: the figures, and the first page of the queue and health lists without a filter
+  const ours = (r: Request) => {
+    const url = new URL(r.url());
+    if (/^\/api\/(queue\/stats|health\/stats|system\/pool\/metrics)$/.test(url.pathname)) return true;
+    const q = url.searchParams;
+    const firstPage = (q.get('offset') ?? '0') === '0' && !q.get('status') && !q.get('search');
+    return /^\/api\/(queue|health)$/.test(url.pathname) && firstPage;
+  };
   let last = 0;
-  let pending = 0;
-  page.on('request', (r) => ours(r) && pending++);
-  page.on('requestfailed', (r) => ours(r) && pending--);
+  const pending = inFlight(page, ours);
   page.on('requestfinished', async (r) => {
     if (!ours(r)) return;
     const { startTime, responseEnd } = r.timing();
     if ((await r.response())?.ok()) last = Math.max(last, startTime + Math.max(0, responseEnd));
-    pending--;
   });
-  return { last: () => last, pending: () => pending };
+  return { last: () => last, pending: () => pending.size };
 }
 
 async function turnAutoRefreshOff(page: Page): Promise<void> {
@@ -153,7 +166,7 @@ test('live: an upload and its import reach an open Queue page, asked for by live
 });
 
 test('live: a health verdict reaches an open Health page, polling off', async ({ page }) => {
-  const posted = await inn.postFile('Verdict.Movie.mkv', randomBytes(150_000), { articleSize: 64_000 });
+  const posted = await inn.postFile('Verdict.Movie.mkv', film(150_000), { articleSize: 64_000 });
   const target = await importNzb(spool().baseURL, cookie, 'Verdict.Movie.nzb', posted.nzbXml);
   const file = `${target}/Verdict.Movie.mkv`;
   const statusOf = async () => {
@@ -230,9 +243,11 @@ test('offline: the last known queue, health and dashboard figures are shown with
   await page.route('**/api/**', (r) => r.abort('internetdisconnected'));
   // Every answer the page kept (the refetch after going live too) is written before the clock jumps: a write
   // after it would be dated by the jumped clock.
-  await expect
-    .poll(async () => answers.pending() === 0 && ((await kept(page))?.savedAt ?? 0) >= answers.last())
-    .toBe(true);
+  await expect(async () => {
+    const savedAt = (await kept(page))?.savedAt ?? 0;
+    const state = { pending: answers.pending(), savedAt, lastAnswer: answers.last() };
+    expect(state.pending === 0 && savedAt >= state.lastAnswer, JSON.stringify(state)).toBe(true);
+  }).toPass();
   await page.clock.setFixedTime(Date.now() + 5 * 60_000);
   await page.reload();
   await expect(page.getByText('Connection to server failed.')).toBeVisible();

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { buildNzb } from '../support/inn/poster.js';
 import { cancelArticles } from '../support/inn/cancel.js';
 import { innProvider } from '../support/inn/provider.js';
@@ -6,6 +5,7 @@ import { ensureInn, type InnServer } from '../support/inn/server.js';
 import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
+import { film } from '../support/media/film.js';
 
 // The repair brake on the Health screen, against the real server and INN: most files of a batch lose their articles
 // on INN at once; their checks engage the brake, the screen says so with the repair history, and Resume releases it.
@@ -34,7 +34,7 @@ test.beforeAll(async () => {
   const reg = await apiCall(spool.baseURL, 'POST', '/api/auth/register', ADMIN);
   expect(reg.status).toBe(200);
   cookie = reg.cookie!;
-  const posted = await Promise.all(FILES.map((n) => inn.postFile(n, randomBytes(2048))));
+  const posted = await Promise.all(FILES.map((n) => inn.postFile(n, film(2048, n))));
   expect(await importNzb(spool.baseURL, cookie, 'Brake.Batch.nzb', buildNzb(posted, inn.group, 'Spool <p@s.t>'))).toBe(
     BATCH,
   );

@@ -4,9 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { InnServer } from '../../support/inn/server.js';
+import { film } from '../../support/media/film.js';
 
 export async function postedNzb(inn: InnServer, name: string, size = 150_000): Promise<string> {
-  const posted = await inn.postFile(name, randomBytes(size), { articleSize: 64_000 });
+  const posted = await inn.postFile(name, film(size, name), { articleSize: 64_000 });
   return posted.nzbXml;
 }
 

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { withTestImportDefaults } from '../../support/test-config.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -26,7 +25,7 @@ export interface Spool {
 export async function startSpool(opts: { config?: Record<string, unknown> } = {}): Promise<Spool> {
   const dataDir = mkdtempSync(join(tmpdir(), 'spool-e2e-'));
   const configPath = join(dataDir, 'config.yaml');
-  if (opts.config) writeFileSync(configPath, stringify(withTestImportDefaults(opts.config)));
+  if (opts.config) writeFileSync(configPath, stringify(opts.config));
   const child = spawn(process.execPath, [join(ROOT, 'dist/appliance/main.js')], {
     cwd: ROOT,
     env: { ...process.env, SPOOL_DATA: dataDir, SPOOL_PORT: '0', SPOOL_HOST: '127.0.0.1' },

@@ -69,13 +69,13 @@ async function apiGet<T>(p: string): Promise<T> {
   return ((await res.json()) as { data: T }).data;
 }
 
+/** Polls `probe` until it finds `what` (a wait that never ends fails with the test's timeout, not before). */
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+  for (;;) {
     const v = await probe();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** ffprobe's reads of a file (strace): 32 KiB at the head, the end of the media, the tail, back to the head. */
@@ -107,8 +107,12 @@ test('in its own pid namespace (readers reach it as pid 0), probes are scanners 
   } finally {
     await fh.close();
   }
-  const { streams } = await apiGet<StreamsHistoryResponse>('/api/streams/history');
-  const probes = streams.filter((x) => /probe-/.test(x.path));
+  // A file goes to the history once its last handle is released (FUSE sends the release after close returns).
+  const probes = await until('the three probes in the history', async () => {
+    const { streams } = await apiGet<StreamsHistoryResponse>('/api/streams/history');
+    const found = streams.filter((x) => /probe-/.test(x.path));
+    return found.length >= 3 ? found : undefined;
+  });
   assert.equal(probes.length, 3);
   for (const p of probes) {
     assert.equal(p.reader_class, 'scanner', p.path);
@@ -156,8 +160,12 @@ test('ten viewers and probes from one address and one user agent: each GET class
   } finally {
     for (const r of reqs) r.destroy();
   }
-  const { streams } = await apiGet<StreamsHistoryResponse>('/api/streams/history');
-  const probes = streams.filter((x) => x.front === 'rclone' && x.bytes_served < 2 * MIB);
+  // A GET goes to the history once the server has seen its client go (on a busy machine, after this test looks).
+  const probes = await until('the six probes in the history', async () => {
+    const { streams } = await apiGet<StreamsHistoryResponse>('/api/streams/history');
+    const found = streams.filter((x) => x.front === 'rclone' && x.bytes_served < 2 * MIB);
+    return found.length >= 6 ? found : undefined;
+  });
   assert.equal(probes.length, 6);
   assert.ok(
     probes.every((p) => p.reader_class === 'scanner'),
