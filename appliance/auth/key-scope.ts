@@ -10,10 +10,12 @@ export function isSabnzbdApiPath(path: string): boolean {
 }
 
 /**
- * Why a key of `scope` may not make this request, or null when it may. The SABnzbd modes of an add-only or
- * read-only key are checked again by the SABnzbd gate (sabnzbd.routes.ts), which knows the mode.
+ * Why a key of `scope` may not make this request, or null when it may. On the SABnzbd API the SABnzbd gate
+ * (api/sabnzbd.routes.ts) checks the scope against the mode instead (sabModeRefusal).
  */
 export function scopeRefusal(scope: KeyScope, method: string, path: string): string | null {
+  // The SABnzbd gate answers these itself, in SABnzbd's envelope (sabModeRefusal): the arrs show its message.
+  if (isSabnzbdApiPath(path)) return null;
   switch (scope) {
     case 'full':
       return null;
@@ -22,13 +24,11 @@ export function scopeRefusal(scope: KeyScope, method: string, path: string): str
         ? null
         : 'This API key has scope metrics: it reads /metrics only';
     case 'sabnzbd':
-      return isSabnzbdApiPath(path) ? null : 'This API key has scope sabnzbd: it calls the SABnzbd API only';
+      return 'This API key has scope sabnzbd: it calls the SABnzbd API only';
     case 'add-only':
-      return isSabnzbdApiPath(path) ? null : 'This API key has scope add-only: it adds NZBs over the SABnzbd API only';
+      return 'This API key has scope add-only: it adds NZBs over the SABnzbd API only';
     case 'read-only':
-      return READ_METHODS.has(method) || isSabnzbdApiPath(path)
-        ? null
-        : 'This API key has scope read-only: it changes nothing';
+      return READ_METHODS.has(method) ? null : 'This API key has scope read-only: it changes nothing';
   }
 }
 
