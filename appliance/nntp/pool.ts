@@ -380,7 +380,7 @@ export class NntpPool {
     op.then(
       (value) => {
         p.recordSuccess();
-        if (this.liveness.answered(p, this.clock.now())) this.liveness.announce(p, 'answered');
+        this.answeredOn(p, pc);
         this.commandDone(p, r, 'ok', sentAt, isBody ? (value as { data: Uint8Array }).data.byteLength : 0);
         r.finish(undefined, value);
       },
@@ -388,7 +388,7 @@ export class NntpPool {
         const outcome = commandOutcome(err);
         this.commandDone(p, r, outcome, sentAt);
         // A 430 or a damaged copy is an answer too: the provider is up.
-        if (outcome !== 'error' && this.liveness.answered(p, this.clock.now())) this.liveness.announce(p, 'answered');
+        if (outcome !== 'error') this.answeredOn(p, pc);
         this.onFailure(r, p, err);
       },
     ).finally(() => {
@@ -397,6 +397,11 @@ export class NntpPool {
       retireIfIdle(p, pc);
       this.pump();
     });
+  }
+
+  /** A command answered on `pc`: the provider is back if it was down and `pc` opened since (provider-liveness.ts). */
+  private answeredOn(p: ProviderState, pc: PooledConnection): void {
+    if (pc.downs === p.downs && this.liveness.answered(p, this.clock.now())) this.liveness.announce(p, 'answered');
   }
 
   private commandDone(

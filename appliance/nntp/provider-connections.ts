@@ -53,7 +53,7 @@ export function openPooledConnection(
   }).then(
     (conn) => {
       p.opening--;
-      const pc: PooledConnection = { conn, generation, lastWorkAt: performance.now() };
+      const pc: PooledConnection = { conn, generation, lastWorkAt: performance.now(), downs: p.downs };
       p.connections.add(pc);
       conn.onClose = () => {
         p.connections.delete(pc);

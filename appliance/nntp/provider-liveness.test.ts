@@ -144,3 +144,40 @@ test('a provider disabled while down is not probed, and is usable (not "back") w
     ['news', 'usable', 'enabled'],
   ]);
 });
+
+test('answers on connections opened before it went down do not bring it back (a listener gone, old readers serving)', async () => {
+  const s = await fake(account);
+  const data = Array.from({ length: 6 }, (_, i) => addYencArticle(s, `a${i}@t`, 3000));
+  const relay = new Relay({ host: s.host, port: s.port });
+  closeAfterTests({ close: () => relay.stop() });
+  await relay.start();
+  const clock = new ManualClock();
+  const cfg = fakeProvider({ host: s.host, port: relay.port, options: s.options }, { id: 'news', max_connections: 3 });
+  const { pool, seen } = watched([cfg], { clock, breakerThreshold: 1, breakerCooldownMs: 30_000, pipelineDepth: 1 });
+  assert.ok((await pool.body('a0@t')).data.equals(data[0]!));
+  const old = pool.metrics().providers[0]!.active_connections;
+  assert.ok(old >= 1);
+
+  relay.pause(); // new connections refused; the one open still relayed
+  const burst = await Promise.allSettled(data.map((_, i) => pool.body(`a${i}@t`)));
+  assert.ok(
+    burst.some((r) => r.status === 'fulfilled'),
+    'the old connection still serves',
+  );
+  await until(() => seen().length > 0);
+  assert.deepEqual(seen(), [['news', 'cooling_down', 'breaker_opened']]);
+
+  // The cool-down ends: an article served on the old connection says nothing of new ones; the probe is refused.
+  await clock.advance(30_000);
+  assert.equal(pool.metrics().providers[0]!.cooling_down, false, 'the breaker closed');
+  assert.ok((await pool.body('a1@t')).data.equals(data[1]!));
+  assert.equal(pool.metrics().providers[0]!.state, 'cooling_down');
+  await clock.advance(1);
+  await until(() => pool.metrics().providers[0]!.cooling_down);
+  assert.equal(seen().length, 1, 'not announced back on an old connection');
+
+  await relay.start();
+  await clock.advance(30_001);
+  await until(() => seen().length > 1);
+  assert.deepEqual(seen().slice(1), [['news', 'usable', 'answered']]);
+});

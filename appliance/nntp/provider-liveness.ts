@@ -74,14 +74,16 @@ export class ProviderLiveness {
     const at = change === 'auth_failed' ? now + WARM_BACKOFF_MAX_MS : Math.max(p.backAt(now), now);
     const wasDown = p.down;
     p.down = true;
+    if (!wasDown) p.downs++;
     if (!wasDown || !p.probe || p.probe.at < at) this.scheduleProbe(p, at);
     this.announce(p, change);
   }
 
   /**
-   * It answered (a connection opened, a command answered): up again if it was down and its breaker is closed (an
-   * answer on an old connection while it cools says nothing of new ones). Returns whether it came back; the caller
-   * announces (with a cap change in the same event when one came with it).
+   * It answered (a connection opened, a command answered on a connection opened since it went down): up again if it
+   * was down and its breaker is closed. An answer on an older connection says nothing of new ones: a server whose
+   * listener stopped may still serve the readers it had (INN's nnrpd outlives innd). Returns whether it came back;
+   * the caller announces (with a cap change in the same event when one came with it).
    */
   answered(p: ProviderState, now: number): boolean {
     if (!p.down || now < p.coolingUntil) return false;

@@ -11,6 +11,8 @@ export interface PooledConnection {
   generation: number;
   /** performance.now() of the last BODY/STAT it carried (keepalives do not count). */
   lastWorkAt: number;
+  /** The provider's `downs` when it opened: one opened since the provider last went down tells of it now. */
+  downs?: number;
 }
 
 export interface ProviderCounters {
@@ -49,6 +51,8 @@ export class ProviderState {
    * connection. Unlike `coolingUntil`, this does not lapse with time: only an answer clears it.
    */
   down = false;
+  /** Times it went down: an answer on a connection opened before the last time says nothing of it now. */
+  downs = 0;
   /** The next probe of a provider that is down: when (the pool's clock), and its cancel. */
   probe: { at: number; cancel: () => void } | undefined;
   /** What the pool last announced of it (undefined before the first time). */

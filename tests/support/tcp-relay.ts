@@ -44,6 +44,16 @@ export class Relay {
     this.port = (this.server.address() as net.AddressInfo).port;
   }
 
+  /**
+   * Stops listening only: new connections are refused while those relayed so far go on (a server whose listener
+   * stopped while its readers still serve, as INN's nnrpd outlives innd). `start()` listens again.
+   */
+  pause(): void {
+    // close() stops accepting at once; its callback would wait for the relayed connections to end.
+    this.server?.close();
+    this.server = undefined;
+  }
+
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
