@@ -82,11 +82,12 @@ export function createFuseOps(
   const ops: Record<number, (id: number, path: string, a?: number | string, b?: number, c?: number) => void> = {
     [Op.getattr](id, path) {
       const n = vfs.stat(path);
-      if (!n || vfs.health.corrupted(n.path)) return answer(id, Errno.ENOENT);
+      // a file under repair stays at its path (docs/health.md "Continuity"): its readable bytes serve, the rest fail
+      if (!n) return answer(id, Errno.ENOENT);
       answer(id, 0, stat(n));
     },
     [Op.readdir](id, path) {
-      const kids = vfs.list(path);
+      const kids = vfs.list(path, { showCorrupted: true });
       // each entry's attributes too (8 fields each, as getattr's): the addon returns them for a readdirplus
       const attrs = new Float64Array(kids.length * 8);
       kids.forEach((k, i) => attrs.set(stat(k), i * 8));

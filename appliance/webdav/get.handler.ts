@@ -4,7 +4,7 @@ import type { CloseReason } from '../vfs/read-handle.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
 import { mimeOf, showsInline } from './mime.js';
 import { parseRange, type ByteRange } from './ranges.js';
-import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';
+import { davStatus, hrefOf, showsCorrupted, type DavRequest } from './webdav.types.js';
 import { escapeXml } from './xml.js';
 
 /**
@@ -110,7 +110,7 @@ async function streamParts(
 }
 
 function listingPage(r: DavRequest, dir: VfsNode): void {
-  const kids = r.deps.vfs.list(dir.path, { showCorrupted: r.ctx.req.header('x-show-corrupted') === 'true' });
+  const kids = r.deps.vfs.list(dir.path, { showCorrupted: showsCorrupted(r.ctx.req.header('x-show-corrupted')) });
   const rows = kids
     .map(
       (k) =>

@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
 import { LIVE_PROPS, isLive, liveProp, multistatus, propstat } from './properties.js';
-import { davStatus, hrefOf, type DavRequest } from './webdav.types.js';
+import { davStatus, hrefOf, showsCorrupted, type DavRequest } from './webdav.types.js';
 import { DAV, child, elements, emptyElement, escapeXml, parseXml, propKey, serialize } from './xml.js';
 import { cachedAllprop, keepAllprop } from './response-cache.js';
 import type { DavLock } from './lock.manager.js';
@@ -31,7 +31,7 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
     ),
   ];
   if (depth === '1' && node.type === 'directory') {
-    const showCorrupted = ctx.req.header('x-show-corrupted') === 'true';
+    const showCorrupted = showsCorrupted(ctx.req.header('x-show-corrupted'));
     parts.push(...listingParts(r, node.path, want, deps.vfs.list(node.path, { showCorrupted })));
   }
   parts.push(MULTISTATUS_CLOSE);

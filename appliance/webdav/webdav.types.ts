@@ -42,3 +42,12 @@ export function hrefOf(prefix: string, path: string, isDir: boolean): string {
   const href = prefix + (enc === '/' ? '' : enc);
   return isDir ? `${href}/` : href;
 }
+
+/**
+ * Whether a listing shows files a health check found corrupted (docs/health.md "Continuity"): yes unless the request
+ * says `X-Show-Corrupted: false`. Players and media servers send no such header, so a file under repair stays listed
+ * at its library path; the console's Files screen sends `false` to hide them behind its toggle.
+ */
+export function showsCorrupted(header: string | undefined): boolean {
+  return header?.trim().toLowerCase() !== 'false';
+}

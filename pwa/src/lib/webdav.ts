@@ -57,7 +57,10 @@ const PROPFIND_BODY =
   '</D:prop></D:propfind>';
 
 export interface ListOptions {
-  /** Sends `X-Show-Corrupted: true` so corrupted files are listed too (docs/console-contract.md §7). */
+  /**
+   * Sends `X-Show-Corrupted: true` so corrupted files are listed too, `false` to hide them (docs/console-contract.md
+   * §7; without the header WebDAV lists them, so a file under repair stays in players' libraries).
+   */
   showCorrupted?: boolean;
   signal?: AbortSignal;
 }
@@ -69,7 +72,7 @@ export async function listDirectory(path: string, options: ListOptions = {}): Pr
     Accept: 'application/xml, text/xml',
     'Content-Type': 'application/xml; charset=utf-8',
   };
-  if (options.showCorrupted) headers['X-Show-Corrupted'] = 'true';
+  headers['X-Show-Corrupted'] = options.showCorrupted ? 'true' : 'false';
   const res = await davFetch(
     'list',
     webdavUrl(path),
