@@ -23,6 +23,8 @@ export interface RequestOptions {
   readAhead?: boolean;
   /** The read handle it is for: players share the connections fairly by it. */
   stream?: number;
+  /** When the article was posted (ms since the epoch, the NZB's post date): availability by post age. */
+  posted?: number;
 }
 
 export interface PoolRequest {
@@ -33,6 +35,8 @@ export interface PoolRequest {
   lane: Lane;
   /** The read handle it is for (undefined: none said). */
   stream: number | undefined;
+  /** RequestOptions.posted (undefined: not said). */
+  posted: number | undefined;
   /** Went to the head of its lane. */
   urgent: boolean;
   into: Buffer | undefined;
@@ -60,7 +64,7 @@ export function createRequest(
   into: Buffer | undefined,
   enqueuedAt: number,
   onSettled: (err: Error | undefined, value: unknown) => void,
-  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent'> = {},
+  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent' | 'posted'> = {},
 ): PoolRequest {
   const req: PoolRequest = {
     kind,
@@ -68,6 +72,7 @@ export function createRequest(
     priority,
     lane: laneOf(priority, tags),
     stream: tags.stream,
+    posted: tags.posted,
     urgent: tags.urgent === true,
     into,
     enqueuedAt,

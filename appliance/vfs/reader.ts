@@ -214,10 +214,16 @@ export class VfsReader {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups, { ...who, readAhead: true }).then(
-        (l) => (keep ? keep(i, l) : l.release()),
-        () => undefined,
-      );
+      this.fetcher
+        .get(seg.messageId, signal, articleSizeOf(seg), layout.groups, {
+          ...who,
+          ...postedOf(layout, seg),
+          readAhead: true,
+        })
+        .then(
+          (l) => (keep ? keep(i, l) : l.release()),
+          () => undefined,
+        );
     }
   }
 
@@ -242,7 +248,10 @@ export class VfsReader {
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
-      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, how);
+      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, {
+        ...how,
+        ...postedOf(layout, seg),
+      });
       if (lease.data.byteLength === want) {
         if (this.vfs.health.unavailable(node.path, seg.messageId))
           this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });
@@ -294,3 +303,9 @@ export class VfsReader {
 
 /** Index of the segment holding byte `pos` (segments tile the file in order). */
 export const findSegment = findIn;
+
+/** The post date of a segment's article (NZB dates are seconds; the pool wants ms), when its layout kept it. */
+function postedOf(layout: FileLayout, seg: VfsSegment): { posted?: number } {
+  const date = seg.post === undefined ? undefined : layout.posts?.[seg.post]?.date;
+  return date ? { posted: date * 1000 } : {};
+}
