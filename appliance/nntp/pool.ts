@@ -415,7 +415,7 @@ export class NntpPool {
     if (!done) return;
     const ms = performance.now() - sentAt;
     const stream = r.stream === undefined ? {} : { stream: r.stream };
-    const posted = r.posted === undefined ? {} : { posted: r.posted };
+    const posted = r.postedAt === undefined ? {} : { posted: r.postedAt };
     done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream, ...posted });
   }
 
