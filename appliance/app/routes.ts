@@ -9,6 +9,7 @@ import { registerConfigRoutes } from '../api/config.routes.js';
 import { registerFilesRoutes } from '../api/files.routes.js';
 import { registerImportRoutes } from '../api/import.routes.js';
 import { registerPoolRoutes } from '../api/pool.routes.js';
+import { registerAvailabilityRoutes } from '../api/availability.routes.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
@@ -31,6 +32,7 @@ import { registerWebdav } from '../webdav/webdav.routes.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 
 const MIB = 1024 * 1024;
@@ -56,6 +58,8 @@ export interface RouteServices {
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
   mediaServers: MediaServersService;
+  /** Availability from real traffic (appliance/providers/). */
+  availability: ProviderAvailability;
   requestRestart(force: boolean): void;
 }
 
@@ -69,6 +73,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerUsersRoutes(router, s);
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
+  registerAvailabilityRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
