@@ -24,7 +24,10 @@ function watched(cfg: ProviderConfig) {
   const sink = {
     emit(_: 'provider.state.changed', e: ProviderStateEvent) {
       seen.push(e);
-      for (const w of waiters.splice(0)) w.ok(e) ? w.resolve(e) : waiters.push(w);
+      for (const w of waiters.splice(0)) {
+        if (w.ok(e)) w.resolve(e);
+        else waiters.push(w);
+      }
     },
   };
   const pool = closeAfterTests(
