@@ -110,6 +110,7 @@ const LAYERS = [
       'repair',
       'sabnzbd',
       'streams',
+      'streamlinks',
       'metrics',
       'notify',
       'mediaservers',

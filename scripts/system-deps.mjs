@@ -23,6 +23,8 @@ export const SYSTEM_DEPS = {
     packages: ['ffmpeg'],
     tiers: ['unit', 'integration', 'e2e', 'bench', 'container'],
   },
+  // The operator's reverse proxy in front of stream links (tests/support/nginx.ts): ffmpeg plays a .strm link through it.
+  nginx: { check: ['/usr/sbin/nginx'], packages: ['nginx-light'], tiers: ['integration'] },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration', 'bench'] },
   // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.
   archives: {
