@@ -94,7 +94,8 @@ const LAYERS = [
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
-  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes.
+  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes,
+  // what the providers are worth (availability from real traffic).
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -114,6 +115,7 @@ const LAYERS = [
       'metrics',
       'notify',
       'mediaservers',
+      'providers',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.

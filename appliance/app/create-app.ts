@@ -12,6 +12,7 @@ import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
 import { Lifetime } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
+import { createAvailability } from './availability.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -54,7 +55,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership };
+    const availability = life.take(createAvailability(core, pooled));
+    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
@@ -76,6 +78,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       notifier,
       mediaServers,
       links,
+      availability,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };

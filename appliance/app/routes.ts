@@ -9,6 +9,7 @@ import { registerConfigRoutes } from '../api/config.routes.js';
 import { registerFilesRoutes } from '../api/files.routes.js';
 import { registerImportRoutes } from '../api/import.routes.js';
 import { registerPoolRoutes } from '../api/pool.routes.js';
+import { registerAvailabilityRoutes } from '../api/availability.routes.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
@@ -34,6 +35,7 @@ import type { StreamLinkService } from '../streamlinks/index.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 
 const MIB = 1024 * 1024;
@@ -61,6 +63,8 @@ export interface RouteServices {
   mediaServers: MediaServersService;
   /** Signed read-only stream links (appliance/streamlinks): /stream/* and /api/files/links. */
   links: StreamLinkService;
+  /** Availability from real traffic (appliance/providers/). */
+  availability: ProviderAvailability;
   requestRestart(force: boolean): void;
 }
 
@@ -74,6 +78,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerUsersRoutes(router, s);
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
+  registerAvailabilityRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);

@@ -210,6 +210,11 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   ca: '',
   enabled: true,
   is_backup_provider: false,
+  retention_days: null,
+  retention_policy: 'last' as const,
+  backbone: '',
+  block_account: false,
+  required: false,
 });
 
 /** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */

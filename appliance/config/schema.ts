@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
+import { BACKBONE_NAMES } from '../nntp/backbones.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
@@ -145,6 +146,23 @@ export const providerSchema = z.strictObject({
   ca: z.string(),
   enabled: z.boolean(),
   is_backup_provider: z.boolean(),
+  // Routing (docs/nntp.md "Routing"): days of articles kept (null: unlimited), what to do past them, the backbone
+  // group ('' = from the host), a block account (asked after every primary missed), required (no spill while down).
+  retention_days: z
+    .number('Must be a number of days, or empty for unlimited')
+    .int('Must be a whole number of days')
+    .min(1, 'Retention must be at least 1 day (leave it empty for unlimited)')
+    .max(36500, 'Retention must be at most 36500 days')
+    .nullable(),
+  retention_policy: z.enum(['last', 'never'], 'Must be "last" (ask it last) or "never" (do not ask it)'),
+  backbone: z
+    .string()
+    .refine(
+      (s) => s === '' || BACKBONE_NAMES.includes(s),
+      `Unknown backbone: leave it empty to take it from the host, or use one of ${BACKBONE_NAMES.join(', ')}`,
+    ),
+  block_account: z.boolean(),
+  required: z.boolean(),
 });
 
 export const rcloneSchema = z.strictObject({

@@ -415,7 +415,8 @@ export class NntpPool {
     if (!done) return;
     const ms = performance.now() - sentAt;
     const stream = r.stream === undefined ? {} : { stream: r.stream };
-    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream });
+    const posted = r.postedAt === undefined ? {} : { posted: r.postedAt };
+    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream, ...posted });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {

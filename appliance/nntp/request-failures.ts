@@ -37,6 +37,7 @@ export function recordFailure(
   if (err instanceof ArticleMissingError) {
     stats.recordMissing(p);
     r.missingOn.add(p.id);
+    r.notFoundOn.add(p.id);
     return false;
   }
   // Over the account's connection cap: no fault of the provider nor a try of the request, which goes to the
