@@ -8,6 +8,7 @@ export function createAuth({ stores, config, clock, logger }: AppCore): Built<Au
   const auth = createAuthDomain({
     users: stores.users,
     sessions: stores.sessions,
+    apiKeys: stores.apiKeys,
     settings: () => authSettings(config),
     logger: logger.child('auth'),
     rateLimit: { now: clock.now },

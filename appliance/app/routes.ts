@@ -15,6 +15,7 @@ import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
 import { registerUsersRoutes } from '../api/users.routes.js';
+import { registerApiKeysRoutes } from '../api/api-keys.routes.js';
 import { registerSabnzbdRoutes } from '../api/sabnzbd.routes.js';
 import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
@@ -76,6 +77,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);
+  registerApiKeysRoutes(router, s);
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
   registerAvailabilityRoutes(router, s);

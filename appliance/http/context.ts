@@ -16,6 +16,8 @@ export interface Principal {
   sessionId?: string;
   /** May read but not change anything: the `webdav.user` pair of media players. */
   readOnly?: boolean;
+  /** A named API key's scope (auth/api-key.wire.ts): what the key may do within what its user may. */
+  keyScope?: 'full' | 'sabnzbd' | 'add-only' | 'metrics' | 'read-only';
 }
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;

@@ -9,8 +9,11 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { NntpError } from './errors.js';
 import type { ProviderState } from './provider-state.js';
+import { reasonOf } from './provider-reason.js';
 import type {
   ProviderChange,
+  ProviderHealth,
+  ProviderReason,
   ProviderStateEvent,
   ProviderStateName,
   ProviderStateSink,
@@ -22,6 +25,19 @@ export function stateOf(p: ProviderState): ProviderStateName {
   if (p.removed) return 'removed';
   if (!p.config.enabled) return 'disabled';
   return p.down ? 'cooling_down' : 'usable';
+}
+
+/**
+ * ok, degraded or blocked, and why (docs/nntp.md, "Provider states"): down is blocked, for the reason of its last
+ * failure; up with fewer connections allowed than configured is degraded by a connection limit.
+ */
+export function healthOf(p: ProviderState): { health: ProviderHealth; reason: ProviderReason | null } {
+  if (p.removed || !p.config.enabled) return { health: 'blocked', reason: null };
+  if (p.down) return { health: 'blocked', reason: p.lastReason ?? 'unreachable' };
+  const allowed = p.capacity.allowed;
+  if (allowed !== undefined && allowed < p.config.max_connections)
+    return { health: 'degraded', reason: 'connection_limit' };
+  return { health: 'ok', reason: null };
 }
 
 export interface LivenessOptions {
@@ -61,6 +77,7 @@ export class ProviderLiveness {
       allowed_connections: allowed,
       max_connections: p.config.max_connections,
       retry_at: state === 'cooling_down' ? (p.probe?.at ?? null) : null,
+      ...healthOf(p),
     };
     this.o.sink?.emit('provider.state.changed', event);
     return true;
@@ -111,6 +128,14 @@ export class ProviderLiveness {
     if (p.down && settingsChanged) this.scheduleProbe(p, this.o.clock.now());
   }
 
+  /** The operator asks a provider that is down to be tried now (its breaker's cool-down ends at once). */
+  probeNow(p: ProviderState): boolean {
+    if (this.closed || !p.down || p.removed || !p.config.enabled) return false;
+    p.coolingUntil = Math.min(p.coolingUntil, this.o.clock.now());
+    this.scheduleProbe(p, this.o.clock.now());
+    return true;
+  }
+
   close(p: ProviderState): void {
     p.probe?.cancel();
     p.probe = undefined;
@@ -145,6 +170,7 @@ export class ProviderLiveness {
     const kind = err instanceof NntpError ? err.kind : undefined;
     if (kind === 'provider_capacity') return this.scheduleProbe(p, Math.max(p.backAt(now), now + 1000));
     p.lastError = err instanceof Error ? err.message : String(err);
+    p.lastReason = reasonOf(err);
     p.coolingUntil = now + this.o.breakerCooldownMs;
     const at = kind === 'auth' ? now + WARM_BACKOFF_MAX_MS : p.coolingUntil;
     this.o.logger?.debug('provider still down', { provider: p.id, error: p.lastError });
