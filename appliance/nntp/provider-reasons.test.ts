@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import { FakeNntpServer } from '../../tests/support/fake-nntp/server.js';
 import { addYencArticle, fakeNntpFixture, fakeProvider } from '../../tests/support/fake-nntp/fixtures.js';
 import { freePort } from '../../tests/support/free-port.js';
+import { ManualClock } from '../clock/manual-clock.js';
 import { NntpPool } from './pool.js';
+import { ACCOUNT_REPROBE_FIRST_MS, ACCOUNT_REPROBE_MAX_MS, ProviderLiveness } from './provider-liveness.js';
+import { ProviderState } from './provider-state.js';
 import { reasonOf } from './provider-reason.js';
 import type { ProviderStateEvent } from './provider-state.wire.js';
 import type { ProviderConfig } from './types.js';
@@ -121,3 +124,46 @@ test('a closed port: blocked for unreachable; a re-probe finds it once a server 
   assert.equal(pool.reprobe('p'), true);
   await until((e) => e.health === 'ok');
 });
+
+test('a provider its account blocks is re-probed 15 min on, then 30, then every hour; an answer resets it', async () => {
+  const clock = new ManualClock();
+  const p = new ProviderState(fakeProvider({ host: '127.0.0.1', port: 1 } as FakeNntpServer, { id: 'p' }));
+  let answer: 'refuse' | 'quota' | 'ok' = 'refuse';
+  const probes: number[] = [];
+  const liveness: ProviderLiveness = new ProviderLiveness({
+    sink: undefined,
+    clock,
+    breakerCooldownMs: 30_000,
+    logger: undefined,
+    probe: (): Promise<unknown> => {
+      probes.push(clock.now());
+      if (answer === 'ok') return Promise.resolve(liveness.answered(p, clock.now()));
+      const text = answer === 'quota' ? 'Provider refused: 502 Download quota exceeded' : 'Authentication failed: 481';
+      return Promise.reject(answer === 'quota' ? new ProviderRefusedError(text, 502) : new AuthError(text, 481));
+    },
+  });
+  const start = clock.now();
+  p.lastReason = 'auth_failed';
+  liveness.down(p, 'auth_failed');
+  assert.equal(p.probe?.at, start + ACCOUNT_REPROBE_FIRST_MS);
+  const waits: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const at = p.probe!.at;
+    await clock.advance(at - clock.now() + 1);
+    await until(() => probes.length === i + 1 && p.probe !== undefined && p.probe.at > at);
+    waits.push(p.probe!.at - probes[i]!);
+    if (i === 1) answer = 'quota'; // a quota spent keeps the same back-off
+  }
+  assert.deepEqual(waits, [2 * ACCOUNT_REPROBE_FIRST_MS, ACCOUNT_REPROBE_MAX_MS, ACCOUNT_REPROBE_MAX_MS]);
+  assert.equal(p.lastReason, 'quota_spent');
+  answer = 'ok';
+  await clock.advance(p.probe!.at - clock.now() + 1);
+  await until(() => !p.down);
+  assert.equal(p.accountProbes, 0);
+  liveness.stop();
+});
+
+/** Waits, turn by turn of the event loop, until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+}

@@ -37,6 +37,8 @@ export class ProviderState {
   lastError: string | undefined;
   /** Why its last connection or command failed for reasons of the provider (provider-reason.ts). */
   lastReason: ProviderReason | undefined;
+  /** Probes since its account blocked it (a refused login, a spent quota): the next waits 15 min doubled so often. */
+  accountProbes = 0;
   readonly counters: ProviderCounters = { bytes: 0, commands: 0, errors: 0, missing: 0, rttMs: undefined };
   /** Round trip, transfer and delivery rates measured on this provider's connections. */
   readonly link = new LinkEstimate();
