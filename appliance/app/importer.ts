@@ -90,7 +90,10 @@ export function createImporter(
 function buildImporter(deps: ImporterDeps): Importer {
   const log = deps.logger.child('importer');
   const fallback: { handler?: UnstreamableHandler } = {};
-  const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir, deps.signedLink), log.child('output'));
+  const output = new JobOutputService(
+    () => outputSettings(deps.config, deps.vfs.completeDir, deps.signedLink),
+    log.child('output'),
+  );
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
   const stopWatching = deps.events.on('config.changed', ensureFolders);
