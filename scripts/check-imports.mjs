@@ -116,6 +116,7 @@ const LAYERS = [
       'notify',
       'mediaservers',
       'providers',
+      'backup',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
@@ -124,8 +125,9 @@ const LAYERS = [
   ['api', ['api']],
   // The composition root: builds every domain and wires them to each other and to the route table.
   ['app', ['app']],
-  // The process: the supervisor (listen, rebuild on restart), main (environment, signals) and the migrate command.
-  ['main', ['supervisor.ts', 'main.ts', 'migrate-command.ts']],
+  // The process: the supervisor (listen, rebuild on restart), main (environment, signals), the migrate and backup
+  // commands.
+  ['main', ['supervisor.ts', 'main.ts', 'migrate-command.ts', 'backup-command.ts']],
 ];
 
 /**
