@@ -23,8 +23,6 @@ export const SYSTEM_DEPS = {
     packages: ['ffmpeg'],
     tiers: ['unit', 'integration', 'e2e', 'bench', 'container'],
   },
-  // The operator's reverse proxy in front of stream links (tests/support/nginx.ts): ffmpeg plays a .strm link through it.
-  nginx: { check: ['/usr/sbin/nginx'], packages: ['nginx-light'], tiers: ['integration'] },
   par2: { check: ['/usr/bin/par2'], packages: ['par2'], tiers: ['integration', 'bench'] },
   // Independent readers the archive tests check our test RAR/7z writers against (docs/archives.md); 7zip writes 7z.
   archives: {
@@ -40,6 +38,9 @@ export const SYSTEM_DEPS = {
   },
   // A real Prometheus scrapes GET /metrics and promtool checks the shipped alert rules (tests/integration/metrics/).
   prometheus: { check: ['/usr/bin/prometheus', '/usr/bin/promtool'], packages: ['prometheus'], tiers: ['integration'] },
+  // A real reverse proxy for the forward-auth tests (tests/support/nginx.ts; auth_request is in Debian's nginx) and
+  // for stream links (tests/support/nginx-path-proxy.ts: ffmpeg plays a .strm link through it).
+  nginx: { check: ['/usr/sbin/nginx'], packages: ['nginx'], tiers: ['integration'] },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
   // The PostgreSQL store's tests and the stream bench on both stores start a real server (tests/support/postgres/).
   postgresql: {

@@ -10,7 +10,7 @@ import { ensureInn } from '../../support/inn/server.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { makeMedia } from '../../support/media/ffmpeg.js';
 import { freePort } from '../../support/free-port.js';
-import { startNginx, type NginxProxy } from '../../support/nginx.js';
+import { startPathProxy, type NginxProxy } from '../../support/nginx-path-proxy.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload, waitForItem } from '../import/support.js';
 import { sha256 } from './support.js';
@@ -44,7 +44,7 @@ before(async () => {
       },
     },
   });
-  proxy = await startNginx(srv.baseUrl, '/spool', proxyPort);
+  proxy = await startPathProxy(srv.baseUrl, '/spool', proxyPort);
   for (const [name, p] of [
     ['Film.2024.nzb', posted],
     ['Other.2023.nzb', other],
