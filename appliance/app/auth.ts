@@ -23,5 +23,8 @@ function authSettings(config: ConfigService): AuthSettings {
     registrationEnabled: c.auth.registration_enabled,
     webdavUser: c.webdav.user,
     webdavPassword: c.webdav.password,
+    forwardUserHeader: c.auth.forward_user_header,
+    forwardGroupsHeader: c.auth.forward_groups_header,
+    forwardAdminGroups: c.auth.forward_admin_groups,
   };
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../http/context.js';
 import type { Logger } from '../logging/logger.js';
 import type { ApiKeysService, ResolvedKey } from './api-keys.service.js';
 import { scopeRefusal } from './key-scope.js';
+import type { ForwardAuth } from './forward-auth.js';
 import type { Gatekeeper } from '../http/dispatch.js';
 import type { HttpRequest } from '../http/request.js';
 import { userPrincipal, type BasicAuthenticator } from './basic-auth.js';
@@ -19,7 +20,8 @@ function isSabnzbdPath(path: string): boolean {
 }
 
 /**
- * Who is calling, in this order: API key (`X-Api-Key` header or `apikey` query), HTTP Basic, session cookie.
+ * Who is calling, in this order: API key (`X-Api-Key` header or `apikey` query), the user a trusted proxy
+ * forwards (forward-auth.ts), HTTP Basic, session cookie.
  * A credential that is present but wrong identifies nobody (the route then answers 401); it does not fall back
  * to a weaker one, so a client learns its key is wrong instead of silently acting as someone else. The console's
  * cookie does not count on /sabnzbd: that API changes the queue even through GET (SABnzbd's own design), and a
@@ -35,6 +37,7 @@ export class AuthGatekeeper implements Gatekeeper {
     private readonly settings: () => AuthSettings,
     private readonly keys: ApiKeysService,
     private readonly logger: Logger,
+    private readonly forward: ForwardAuth,
   ) {}
 
   loginRequired(): boolean {
@@ -44,6 +47,8 @@ export class AuthGatekeeper implements Gatekeeper {
   async identify(req: HttpRequest): Promise<Principal | null> {
     const key = req.header('x-api-key') ?? req.query.get('apikey');
     if (key !== undefined && key !== null) return this.byKey(key.trim(), req);
+    const forwarded = await this.forward.identify(req);
+    if (forwarded) return forwarded;
     const authorization = req.header('authorization');
     if (authorization && /^basic /i.test(authorization)) {
       return this.basic.verify(authorization, req.ip, isWebdavPath(req.rawPath));

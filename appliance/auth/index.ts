@@ -4,6 +4,7 @@ import { BasicAuthenticator } from './basic-auth.js';
 import { AuthGatekeeper } from './gatekeeper.js';
 import { LoginRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { ForwardAuth } from './forward-auth.js';
 import type { ApiKeyStore, SessionStore, UserStore } from './auth.port.js';
 import { SessionService, type SessionOptions } from './session.service.js';
 import { UsersService, type AuthSettings } from './users.service.js';
@@ -51,7 +52,8 @@ export function createAuth(opts: CreateAuthOptions): AuthDomain {
   const basic = new BasicAuthenticator(users, opts.settings, limiter);
   const auth = new AuthService(users, sessions, limiter);
   const apiKeys = new ApiKeysService(opts.apiKeys, users);
-  const gatekeeper = new AuthGatekeeper(users, sessions, basic, opts.settings, apiKeys, opts.logger);
+  const forward = new ForwardAuth(users, opts.settings, opts.logger);
+  const gatekeeper = new AuthGatekeeper(users, sessions, basic, opts.settings, apiKeys, opts.logger, forward);
   const sweep = () =>
     void sessions.purgeExpired().then(
       (n) => n > 0 && opts.logger.info('expired sessions removed', { count: n }),

@@ -25,6 +25,10 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     trusted_origins: [],
     // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
     trusted_proxies: [],
+    // Forward auth off until a header is named (Authelia, Authentik, Caddy: Remote-User, Remote-Groups).
+    forward_user_header: '',
+    forward_groups_header: '',
+    forward_admin_groups: [],
   },
   metadata: {
     root_path: './data/metadata',

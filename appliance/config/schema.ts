@@ -53,6 +53,12 @@ export const authSchema = z.strictObject({
   trusted_origins: z.array(z.string()),
   // Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed.
   trusted_proxies: z.array(z.string()),
+  // Forward auth (docs/security.md): the header a trusted proxy names the signed-in user in; '' = off.
+  forward_user_header: z.string(),
+  // The header listing that user's groups (comma or | separated); '' = none.
+  forward_groups_header: z.string(),
+  // Groups whose members are administrators; everyone else forwarded is a plain user.
+  forward_admin_groups: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({

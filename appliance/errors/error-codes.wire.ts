@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   CLIENT_CLOSED: { status: 400, retryable: false },
   CONFIG_FILE_MISSING: { status: 400, retryable: false },
   AUTH_REQUIRED: { status: 401, retryable: false },
+  FORWARDED_USER_INVALID: { status: 401, retryable: false },
   BAD_CREDENTIALS: { status: 401, retryable: false },
   ADMIN_REQUIRED: { status: 403, retryable: false },
   KEY_SCOPE_REFUSED: { status: 403, retryable: false },

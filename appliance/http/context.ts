@@ -12,7 +12,7 @@ export interface Principal {
   name: string;
   isAdmin: boolean;
   /** How the caller proved who they are. 'open' = login not required, everyone is treated as admin. */
-  via: 'session' | 'api_key' | 'basic' | 'open';
+  via: 'session' | 'api_key' | 'basic' | 'forward' | 'open';
   sessionId?: string;
   /** May read but not change anything: the `webdav.user` pair of media players. */
   readOnly?: boolean;
