@@ -111,6 +111,7 @@ const LAYERS = [
       'repair',
       'sabnzbd',
       'streams',
+      'streamlinks',
       'metrics',
       'notify',
       'mediaservers',

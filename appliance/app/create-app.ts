@@ -20,6 +20,7 @@ import { createRepair } from './repair.js';
 import { createSabnzbd } from './sabnzbd.js';
 import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
+import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
 import { createWeb } from './web.js';
 
@@ -49,7 +50,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const pool = pooled.pool;
     const streaming = life.take(createStreaming(core, pool, opts.fuseReadAheadKb));
     const par2 = life.take(createRepair(core, streaming.vfs, pool));
-    const importer = life.take(createImporter(core, streaming.vfs, pool, par2));
+    const links = createStreamLinks(core);
+    const strmLink = async (path: string) => (await links.create({ path, createdBy: 'strm' })).url;
+    const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
@@ -74,6 +77,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       metrics,
       notifier,
       mediaServers,
+      links,
       availability,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));

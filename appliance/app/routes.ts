@@ -30,6 +30,9 @@ import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import type { RepairControl } from '../repair/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
+import { registerStreamLinks } from '../webdav/stream-link.routes.js';
+import { registerStreamLinkRoutes } from '../api/stream-links.routes.js';
+import type { StreamLinkService } from '../streamlinks/index.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
@@ -59,6 +62,8 @@ export interface RouteServices {
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
   mediaServers: MediaServersService;
+  /** Signed read-only stream links (appliance/streamlinks): /stream/* and /api/files/links. */
+  links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
   requestRestart(force: boolean): void;
@@ -94,6 +99,8 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
+  registerStreamLinks(router, s.links, webdavDeps(s));
+  registerStreamLinkRoutes(router, { links: s.links, vfs: s.streaming.vfs });
 }
 
 function webdavDeps({ streaming, config, logger }: RouteServices) {
