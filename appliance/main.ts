@@ -10,6 +10,7 @@ import { ConfigLoadError } from './config/index.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './config/database-url.js';
 import { createLogger } from './logging/logger.js';
 import { serveSpool } from './supervisor.js';
+import { runBackupCommand } from './backup-command.js';
 import { runMigrateCommand } from './migrate-command.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -90,5 +91,9 @@ async function main(): Promise<void> {
 }
 
 // `spool migrate ...` (migrate-command.ts) copies an LMDB install into PostgreSQL and exits; anything else serves.
-if (process.argv[2] === 'migrate') void runMigrateCommand(process.argv.slice(3)).then((code) => process.exit(code));
+// `spool backup` / `spool restore <archive>` (backup-command.ts) write or restore a backup archive and exit.
+const verb = process.argv[2];
+if (verb === 'migrate') void runMigrateCommand(process.argv.slice(3)).then((code) => process.exit(code));
+else if (verb === 'backup' || verb === 'restore')
+  void runBackupCommand(verb, process.argv.slice(3)).then((code) => process.exit(code));
 else void main();

@@ -1,138 +1,207 @@
 /**
- * PAR2 repair benchmark (issue 23, docs/par2.md "Speed"): a release of SPOOL_BENCH_PAR2_MB MiB (default 4096) in
- * files of at most 512 MiB, a recovery set made by Debian's `par2 create -r5`, all posted to the bench INN, and
- * articles cancelled from INN until their slices make half the recovery slices (bench/lib/par2-fixture.ts; made once
- * and reused). Then, in the same run:
- * - `par2 repair` (par2cmdline) on a local copy of the files with the cancelled articles' bytes zeroed;
- * - Spool's repair in a child process (bench/lib/par2-repair-child.ts): every byte read from INN, the damage found by
- *   the PAR2 checksums, the solve streamed in strips by the server's solver (appliance/repair/par2-solver.ts,
- *   multiply-adds in its worker thread), its peak RSS from /proc/self/status.
- * Both results are checked byte for byte against the originals. SPOOL_BENCH_PAR2_MEMORY_MB (default DEFAULT_REPAIR_MEMORY, 48) is the
- * solve's strip budget.
+ * PAR2 repair benchmark (docs/par2.md "Speed"; issue 30): the server's own repair path beside `par2 repair`
+ * (par2cmdline) on the same release and the same damage, three rounds each (SPOOL_BENCH_PAR2_ROUNDS), median and
+ * spread.
+ *
+ * The release (bench/lib/par2-server-fixture.ts): one file of SPOOL_BENCH_PAR2_MB MiB (default 1024) of random
+ * bytes and its `par2 create -r5` recovery set, posted to the bench INN. The built server (plain node, a child
+ * process: its CPU and VmHWM are its own) imports it once per round as a job of its own, then the bench cancels
+ * articles of the file from INN until their slices make half the recovery slices. Each server round: a priority
+ * health check of one job's file (POST /api/health/check), its verdict (the articles missing), the automatic PAR2
+ * repair (the kept .par2 files and the surviving slices read from INN on the repair lane, the solve in its worker
+ * thread, the rebuilt bytes committed to the patch store), until the record reads `healthy`, repaired from PAR2.
+ * Then the whole file is read back over WebDAV and compared with the original (outside the timing).
+ *
+ * par2cmdline works on a local copy with the same articles' bytes zeroed: it verifies the whole file, then writes
+ * a whole new file and verifies it again; Spool reads the file from the provider but writes only the rebuilt
+ * slices. The two do different work for the same outcome: the table says which.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { damagedCopy, par2Fixture, type Par2Fixture } from './lib/par2-fixture.js';
-import { DEFAULT_REPAIR_MEMORY } from '../appliance/par2/stream-solve.js';
+import { cancelArticles } from '../tests/support/inn/cancel.js';
+import { innProvider } from '../tests/support/inn/provider.js';
+import { ensureInn } from '../tests/support/inn/server.js';
+import { startChildServer, type ChildServer } from '../tests/support/child-server.js';
+import { api, upload, waitForItem } from '../tests/integration/import/support.js';
+import { damage, damagedCopy, postPar2Release, type Par2Release } from './lib/par2-server-fixture.js';
+import { buildServer } from './lib/spool-server.js';
+import { cleanupOnSignal } from './lib/cleanup.js';
 
-const WANT_MB = Number(process.env.SPOOL_BENCH_PAR2_MB ?? 4096);
-const MEMORY = Number(process.env.SPOOL_BENCH_PAR2_MEMORY_MB ?? DEFAULT_REPAIR_MEMORY / 2 ** 20) * 2 ** 20;
-const RSS_TARGET_MB = 300;
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib', 'par2-repair-child.ts');
+const WANT_MB = Number(process.env.SPOOL_BENCH_PAR2_MB ?? 1024);
+const ROUNDS = Number(process.env.SPOOL_BENCH_PAR2_ROUNDS ?? 3);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-interface ChildResult {
-  damaged: number[];
-  findMs: number;
-  solveMs: number;
+interface ServerRound {
+  /** From the check request to the verdict that articles are missing. */
+  verdictMs: number;
+  /** From the check request to the record reading healthy, repaired from PAR2. */
   totalMs: number;
-  baselineMb: number;
-  findVmHwmMb: number;
-  vmHwmMb: number;
-  findFetchedMb: number;
-  solveFetchedMb: number;
-  strip: number;
-  backend: string;
+  cpuSeconds: number;
 }
 
 export async function run(log: (m: string) => void): Promise<string> {
-  // the originals, par2cmdline's copy and INN's yEnc articles: about 3.2 times the set, plus room to spare
   const free = statfsSync('/var/tmp');
   const freeMb = (free.bavail * free.bsize) / 2 ** 20;
-  const mb = Math.min(WANT_MB, Math.floor((freeMb - 8192) / 3.2 / 256) * 256);
-  const note =
-    mb < WANT_MB ? `**Smaller than asked**: ${mb} MiB, not ${WANT_MB} MiB (${freeMb.toFixed(0)} MiB free).` : '';
+  // the original, par2cmdline's copy and INN's yEnc articles: about 3.2 times the set, plus room to spare
+  const mb = Math.min(WANT_MB, Math.floor((freeMb - 4096) / 3.2 / 256) * 256);
   if (mb < 256) throw new Error(`not enough disk in /var/tmp for the PAR2 bench (${freeMb.toFixed(0)} MiB free)`);
-  const { inn, f } = await par2Fixture(mb, log);
-  const theirs = `${f.dir}-theirs`;
-  const out = `${f.dir}-rebuilt.bin`;
+  const builtMain = buildServer();
+  const inn = await ensureInn();
+  const release = await postPar2Release(inn, mb, log);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'spool-bench-par2-'));
+  const srv = await startChildServer({ builtMain, dataDir, config: serverConfig(inn), readyTimeoutMs: 120_000 });
+  const releaseSrv = cleanupOnSignal(() => srv.stop());
   try {
-    log(
-      `${f.inputSlices} slices of ${f.sliceSize} bytes, ${f.recoverySlices} recovery; ${f.cancelled.length} articles cancelled`,
-    );
-    damagedCopy(f, theirs);
-    log('par2 repair on the local damaged copy');
-    let t0 = performance.now();
-    const par2 = spawnSync('/usr/bin/time', ['-f', '%M', 'par2', 'repair', '-q', '-q', 'release.par2'], {
-      cwd: theirs,
-      encoding: 'utf8',
-    });
-    const theirsMs = performance.now() - t0;
-    if (par2.status !== 0) throw new Error(`par2 repair failed: ${par2.stdout}${par2.stderr}`);
-    const theirsRss = Number(par2.stderr.trim().split('\n').pop()) / 1024;
-    for (const file of f.files) execFileSync('cmp', [path.join(f.dir, file.name), path.join(theirs, file.name)]);
-    rmSync(theirs, { recursive: true, force: true });
-
-    log("Spool's repair, reading from INN, in a child process");
-    t0 = performance.now();
-    const child = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        CHILD,
-        JSON.stringify({
-          inn: { host: inn.host, port: inn.port, username: inn.username, password: inn.password },
-          fixture: path.join(f.dir, 'fixture.json'),
-          out,
-          memoryBytes: MEMORY,
-          connections: 4,
-        }),
-      ],
-      { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
-    );
-    const wallMs = performance.now() - t0;
-    const ours = JSON.parse(child.trim().split('\n').pop()!) as ChildResult;
-    if (ours.damaged.join() !== f.damagedSlices.join())
-      throw new Error(
-        `Spool found damaged slices ${ours.damaged.join()}, the cancelled articles touch ${f.damagedSlices.join()}`,
-      );
-    checkRebuilt(f, ours.damaged, out);
-
-    const ratio = ours.totalMs / theirsMs;
-    return [
-      note,
-      `${mb} MiB in ${f.files.length} files; par2 create -r5 (${secs(f.createMs)} when the set was made): ` +
-        `${f.inputSlices} slices of ${f.sliceSize} bytes, ${f.recoverySlices} recovery slices. ` +
-        `${f.cancelled.length} articles cancelled from INN, damaging ${f.damagedSlices.length} slices ` +
-        `(zeroed in par2cmdline's local copy). Both repairs checked byte for byte against the originals.`,
-      '',
-      '| Repair | Time | Peak RSS |',
-      '| --- | --- | --- |',
-      `| Spool (reads from INN; find ${secs(ours.findMs)} reading ${ours.findFetchedMb.toFixed(0)} MiB, solve ` +
-        `${secs(ours.solveMs)} reading ${ours.solveFetchedMb.toFixed(0)} MiB; ${ours.strip}-byte strips, ` +
-        `${ours.backend} kernel) | ${secs(ours.totalMs)} (process ${secs(wallMs)}) | ` +
-        `${ours.vmHwmMb.toFixed(0)} MiB VmHWM (${ours.baselineMb.toFixed(0)} MiB at start, ` +
-        `${ours.findVmHwmMb.toFixed(0)} MiB after finding the damage) |`,
-      `| par2 repair (par2cmdline, local files) | ${secs(theirsMs)} | ${theirsRss.toFixed(0)} MiB |`,
-      '',
-      `Spool / par2cmdline time: ${ratio.toFixed(2)} (${ratio <= 1 ? 'meets' : 'misses'} the target of at most 1). ` +
-        `Spool's peak RSS ${ours.vmHwmMb.toFixed(0)} MiB against the ${RSS_TARGET_MB} MB target: ` +
-        `${ours.vmHwmMb * 1.048576 < RSS_TARGET_MB ? 'under' : 'OVER'}.`,
-    ]
-      .filter((l, i) => i > 0 || l)
-      .join('\n');
+    const paths: string[] = [];
+    for (let i = 1; i <= ROUNDS; i++) paths.push(await importJob(srv, release, `Par2.Bench.Round${i}`));
+    const { cancelled, slices } = damage(release);
+    cancelArticles(inn, cancelled);
+    log(`${cancelled.length} articles cancelled, ${slices} slices damaged, ${release.recoverySlices} recovery slices`);
+    const original = await sha256(path.join(release.dir, release.name));
+    const ours: ServerRound[] = [];
+    for (const p of paths) {
+      ours.push(await serverRound(srv, p));
+      log(`server: ${secs(ours.at(-1)!.totalMs)}`);
+      if ((await davSha256(srv, p)) !== original) throw new Error(`${p} reads back wrong after the repair`);
+    }
+    const theirs: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      theirs.push(par2cmdlineRound(release, cancelled, original));
+      log(`par2 repair: ${secs(theirs.at(-1)!)}`);
+    }
+    return report(release, mb, cancelled.length, slices, ours, theirs, srv.peakRssMb());
   } finally {
-    rmSync(theirs, { recursive: true, force: true });
-    rmSync(out, { force: true });
+    releaseSrv();
+    await srv.stop(60_000);
+    srv.removeDataDir();
+    rmSync(release.dir, { recursive: true, force: true });
   }
 }
 
-/** Each rebuilt slice (at its place in `out`) equals the original bytes, zero-padded past its file's end. */
-function checkRebuilt(f: Par2Fixture, damaged: number[], out: string): void {
-  const rebuilt = openSync(out, 'r');
-  const got = Buffer.alloc(f.sliceSize);
-  const want = Buffer.alloc(f.sliceSize);
-  damaged.forEach((i, j) => {
-    const file = f.sliceOrder.filter((x) => x.firstSlice <= i).at(-1)!;
-    readSync(rebuilt, got, 0, f.sliceSize, j * f.sliceSize);
-    want.fill(0);
-    const fd = openSync(path.join(f.dir, file.name), 'r');
-    readSync(fd, want, 0, f.sliceSize, (i - file.firstSlice) * f.sliceSize);
-    closeSync(fd);
-    if (!got.equals(want)) throw new Error(`slice ${i} rebuilt wrong`);
+/** Health on (no scheduled checks: the bench asks), repairs automatic and at once, every article checked. */
+function serverConfig(inn: Awaited<ReturnType<typeof ensureInn>>): Record<string, unknown> {
+  return {
+    auth: { login_required: false },
+    providers: [innProvider(inn)],
+    import: { queue_processing_interval_seconds: 1 },
+    health: {
+      enabled: true,
+      auto_repair_enabled: true,
+      check_interval_seconds: 86_400,
+      max_retries: 1,
+      check_all_segments: true,
+      repair_delay_minutes: 0,
+    },
+  };
+}
+
+async function importJob(srv: ChildServer, r: Par2Release, job: string): Promise<string> {
+  const up = await upload(srv.baseUrl, `${job}.nzb`, r.nzbXml, { category: 'movies' });
+  if (up.status !== 200) throw new Error(`upload ${job}: ${up.status} ${JSON.stringify(up.body)}`);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 1_800_000);
+  if (item.status !== 'completed') throw new Error(`import of ${job}: ${item.status} ${item.error_message}`);
+  return `${item.target_path}/${r.name}`;
+}
+
+interface HealthRecord {
+  status: string;
+  last_checked: string | null;
+  last_error: string | null;
+  repaired_from: 'par2' | null;
+  missing_ranges: unknown[];
+}
+
+/** One server round: the check asked for, the verdict, the repair, until healthy from PAR2 (bounded: 1 hour). */
+async function serverRound(srv: ChildServer, file: string): Promise<ServerRound> {
+  const get = async () => (await api<HealthRecord>(srv.baseUrl, `/api/health/${encodeURIComponent(file)}`)).body.data!;
+  const cpu0 = srv.cpuSeconds();
+  const t0 = performance.now();
+  const res = await api(srv.baseUrl, '/api/health/check', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ file_path: file, source_nzb_path: '', priority: true }),
   });
-  closeSync(rebuilt);
+  if (res.status !== 200) throw new Error(`check ${file}: ${res.status} ${JSON.stringify(res.body)}`);
+  let verdictMs = NaN;
+  const until = Date.now() + 3_600_000;
+  for (;;) {
+    const r = await get();
+    if (Number.isNaN(verdictMs) && r.missing_ranges.length > 0) verdictMs = performance.now() - t0;
+    if (r.status === 'healthy' && r.repaired_from === 'par2') {
+      const totalMs = performance.now() - t0;
+      return { verdictMs: Number.isNaN(verdictMs) ? totalMs : verdictMs, totalMs, cpuSeconds: srv.cpuSeconds() - cpu0 };
+    }
+    // partial / corrupted are the verdict while the PAR2 repair runs; repair_triggered is the arr fallback
+    if (r.status === 'repair_triggered') throw new Error(`${file}: the PAR2 repair gave up (${r.last_error})`);
+    if (Date.now() > until) throw new Error(`${file}: not repaired after an hour: ${JSON.stringify(r)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** par2cmdline on a fresh damaged copy; checked against the original. Wall milliseconds. */
+function par2cmdlineRound(r: Par2Release, cancelled: string[], original: string): number {
+  const copy = `${r.dir}-theirs`;
+  try {
+    damagedCopy(r, cancelled, copy);
+    const t0 = performance.now();
+    const out = spawnSync('par2', ['repair', '-q', '-q', 'release.par2'], { cwd: copy, encoding: 'utf8' });
+    const ms = performance.now() - t0;
+    if (out.status !== 0) throw new Error(`par2 repair failed: ${out.stdout}${out.stderr}`);
+    const got = spawnSync('sha256sum', [path.join(copy, r.name)], { encoding: 'utf8' }).stdout.split(' ')[0];
+    if (got !== original) throw new Error('par2 repair rebuilt the file wrong');
+    return ms;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+async function sha256(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+async function davSha256(srv: ChildServer, file: string): Promise<string> {
+  const res = await fetch(`${srv.baseUrl}/webdav${file.split('/').map(encodeURIComponent).join('/')}`);
+  if (res.status !== 200 || !res.body) throw new Error(`GET ${file}: ${res.status}`);
+  const h = createHash('sha256');
+  for await (const chunk of res.body) h.update(chunk);
+  return h.digest('hex');
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const spread = (xs: number[]) => `${secs(Math.min(...xs))}-${secs(Math.max(...xs))}`;
+
+function report(
+  r: Par2Release,
+  mb: number,
+  cancelled: number,
+  slices: number,
+  ours: ServerRound[],
+  theirs: number[],
+  peakMb: number,
+): string {
+  const total = ours.map((o) => o.totalMs);
+  const ratio = median(total) / median(theirs);
+  return [
+    `${mb} MiB in one file; par2 create -r5 (${secs(r.createMs)}): slices of ${r.sliceSize} bytes, ` +
+      `${r.recoverySlices} recovery slices. ${cancelled} articles cancelled from INN, damaging ${slices} slices ` +
+      `(zeroed in par2cmdline's copy). Every repair checked against the original (the server's read back over WebDAV).`,
+    '',
+    '| Repair | Rounds (s) | Median | Spread |',
+    '| --- | --- | --- | --- |',
+    `| Spool, the running server: check asked -> verdict (missing) -> PAR2 repair -> \`healthy\` | ` +
+      `${total.map((x) => (x / 1000).toFixed(1)).join(', ')} | ${secs(median(total))} | ${spread(total)} |`,
+    `| of which check to verdict | ${ours.map((o) => (o.verdictMs / 1000).toFixed(1)).join(', ')} | ` +
+      `${secs(median(ours.map((o) => o.verdictMs)))} | ${spread(ours.map((o) => o.verdictMs))} |`,
+    `| par2 repair (par2cmdline, local files: verifies, rewrites the whole file, verifies again) | ` +
+      `${theirs.map((x) => (x / 1000).toFixed(1)).join(', ')} | ${secs(median(theirs))} | ${spread(theirs)} |`,
+    '',
+    `Spool / par2cmdline, medians: ${ratio.toFixed(2)} (target at most 1: ${ratio <= 1 ? 'met' : 'NOT met'}). ` +
+      `Server CPU per round: ${ours.map((o) => o.cpuSeconds.toFixed(1)).join(', ')} s; server peak RSS (VmHWM, ` +
+      `whole run incl. imports) ${peakMb.toFixed(0)} MiB.`,
+  ].join('\n');
 }

@@ -6,7 +6,8 @@
  * outside the server and printed with its target:
  * start to ready and idle RSS, PROPFIND Depth 1 of the big folder and of a season folder, `ls -l` and `find` through
  * the FUSE mount, store bytes per article (with the NZBs' size), a read through the pool, and the import of a
- * 24-episode season pack and of 1,000 single-file NZBs queued at once.
+ * 24-episode season pack and of 1,000 single-file NZBs queued at once, and a health pass measured on a sample of
+ * the library through the server (bench/lib/scale-health.ts).
  *
  * SCALE_ARTICLE_FACTOR (default 0.1) scales every file's article count (1 = real posts: ~25 M articles per 10,000
  * files, which costs the store ~2.5 KB... per file to write); the per-article figures do not depend on it.
@@ -21,14 +22,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stringify } from 'yaml';
-import { DEFAULTS } from '../appliance/config/index.js';
-import { passSettingsOf } from '../appliance/health/health.domain.js';
-import { estimatePass } from '../appliance/health/health.pass.js';
 import { startChildServer } from '../tests/support/child-server.js';
 import { cleanupOnSignal } from './lib/cleanup.js';
 import { startPatternServer } from './lib/pattern-nntp.js';
 import { compareTable } from './lib/scale-compare.js';
 import { figureHooks, ms, table, type Figure } from './lib/scale-figures.js';
+import { SCALE_HEALTH_CONFIG } from './lib/scale-health.js';
 import { buildLibrary, openLibraryApp, type LibraryFacts } from './lib/scale-library.js';
 import { listingRows, measureListing, type Listing } from './lib/scale-listing.js';
 import { importAll, readThroughPool } from './lib/scale-measure.js';
@@ -108,19 +107,6 @@ async function runLmdb(
     add('layout store bytes per article', perArticle.toFixed(1), 'under 25', perArticle < 25);
     add('whole store (data.mdb) bytes per article', (storeBytes / lib.articles).toFixed(1), '', null);
     add('raw NZB bytes per article (for comparison)', (lib.nzbBytes / lib.articles).toFixed(1), '', null);
-    // Health at this size (docs/health.md, "Budget"): one full pass at the default budget, every file old, at the
-    // real article counts (the library's divided by SCALE_ARTICLE_FACTOR).
-    const pass = estimatePass(
-      { tierFiles: [0, 0, lib.files], articlesPerFile: lib.articles / FACTOR / lib.files },
-      passSettingsOf(DEFAULTS.health),
-    );
-    add(
-      `health: one full pass at the default budget (${(pass.statsPerPass / 1e6).toFixed(1)} M STATs)`,
-      `${pass.fullPassHours.toFixed(0)} h`,
-      `within the old tier's ${DEFAULTS.health.tier_old_interval_hours} h`,
-      pass.keepsUp,
-    );
-
     const t0 = performance.now();
     const srv = await startChildServer({ builtMain, dataDir, readyTimeoutMs: 600_000 });
     const startMs = performance.now() - t0;
@@ -157,7 +143,8 @@ async function runLmdb(
         '',
         many.failed === 0 ? null : false,
       );
-      for (const hook of figureHooks) rows.push(...(await hook({ srv, library: lib, log })));
+      for (const hook of figureHooks)
+        rows.push(...(await hook({ srv, library: lib, provider: pattern.counts, articleFactor: FACTOR, log })));
       add(
         'pattern server: BODY / STAT / HEAD answered',
         `${pattern.counts.body} / ${pattern.counts.stat} / ${pattern.counts.head}`,
@@ -186,6 +173,7 @@ function config(port: number, mountPath: string): Record<string, unknown> {
     auth: { login_required: false },
     mount_path: mountPath,
     import: { queue_processing_interval_seconds: 1 },
+    health: SCALE_HEALTH_CONFIG,
     providers: [
       {
         id: 'pattern',

@@ -94,7 +94,8 @@ const LAYERS = [
   ['engine', ['layout', 'archive', 'par2', 'nzb', 'workers/', 'nntp', 'articles', 'media']],
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
-  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes.
+  // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes,
+  // what the providers are worth (availability from real traffic).
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -110,9 +111,12 @@ const LAYERS = [
       'repair',
       'sabnzbd',
       'streams',
+      'streamlinks',
       'metrics',
       'notify',
       'mediaservers',
+      'providers',
+      'backup',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.
@@ -121,8 +125,9 @@ const LAYERS = [
   ['api', ['api']],
   // The composition root: builds every domain and wires them to each other and to the route table.
   ['app', ['app']],
-  // The process: the supervisor (listen, rebuild on restart), main (environment, signals) and the migrate command.
-  ['main', ['supervisor.ts', 'main.ts', 'migrate-command.ts']],
+  // The process: the supervisor (listen, rebuild on restart), main (environment, signals), the migrate and backup
+  // commands.
+  ['main', ['supervisor.ts', 'main.ts', 'migrate-command.ts', 'backup-command.ts']],
 ];
 
 /**

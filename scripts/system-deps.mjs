@@ -38,6 +38,9 @@ export const SYSTEM_DEPS = {
   },
   // A real Prometheus scrapes GET /metrics and promtool checks the shipped alert rules (tests/integration/metrics/).
   prometheus: { check: ['/usr/bin/prometheus', '/usr/bin/promtool'], packages: ['prometheus'], tiers: ['integration'] },
+  // A real reverse proxy for the forward-auth tests (tests/support/nginx.ts; auth_request is in Debian's nginx) and
+  // for stream links (tests/support/nginx-path-proxy.ts: ffmpeg plays a .strm link through it).
+  nginx: { check: ['/usr/sbin/nginx'], packages: ['nginx'], tiers: ['integration'] },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
   // The PostgreSQL store's tests and the stream bench on both stores start a real server (tests/support/postgres/).
   postgresql: {

@@ -28,5 +28,10 @@ export function registerMetricsRoutes(router: Router, deps: MetricsRouteDeps): v
 async function allowed(ctx: Ctx, { config, auth }: MetricsRouteDeps): Promise<boolean> {
   if (config.get().metrics.open || ctx.principal) return true;
   const bearer = /^bearer\s+(\S+)\s*$/i.exec(ctx.req.header('authorization') ?? '')?.[1];
-  return bearer !== undefined && (await auth.users.byApiKey(bearer)) !== undefined;
+  if (bearer === undefined) return false;
+  const found = await auth.apiKeys.resolve(bearer, ctx.req.ip);
+  // Bearer keys skip the gatekeeper: their scope is checked here (what /metrics allows: full, metrics, read-only).
+  if (found && (found.scope === 'sabnzbd' || found.scope === 'add-only'))
+    throw new AppError('KEY_SCOPE_REFUSED', `This API key has scope ${found.scope}: it cannot read /metrics`);
+  return found !== undefined;
 }

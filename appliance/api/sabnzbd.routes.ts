@@ -1,4 +1,4 @@
-import type { AuthDomain } from '../auth/index.js';
+import { sabModeRefusal, type AuthDomain, type KeyScope } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { Ctx } from '../http/context.js';
@@ -56,14 +56,14 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
   }
   if (!mode) return { status: false, error: 'not implemented' };
   if (!mode.anonymous) {
-    const refused = await refusal(ctx, deps, params);
+    const refused = await refusal(ctx, deps, params, mode);
     if (refused) return { status: false, error: refused };
   }
   return mode.run({
     params,
     ctx,
     sab: deps.sab,
-    isApiKey: async (key) => (await deps.auth.users.byApiKey(key.trim())) !== undefined,
+    isApiKey: async (key) => (await deps.auth.apiKeys.resolve(key.trim(), ctx.req.ip)) !== undefined,
   });
 }
 
@@ -74,10 +74,13 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
  * console's cookie, remembered Basic credentials), and not `auth.login_required: false` either: SABnzbd changes
  * things through GET, so any page could otherwise make a browser delete the library (docs/sabnzbd.md, "Auth").
  */
-async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Promise<string | null> {
-  if (ctx.principal?.via === 'api_key') return null;
+async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode: SabMode): Promise<string | null> {
+  if (ctx.principal?.via === 'api_key') return scopeRefusal(ctx, deps, params, mode, ctx.principal.keyScope ?? 'full');
   const key = params.get('apikey') ?? ctx.req.header('x-api-key');
-  if (key !== undefined) return (await deps.auth.users.byApiKey(key.trim())) ? null : 'API Key Incorrect';
+  if (key !== undefined) {
+    const found = await deps.auth.apiKeys.resolve(key.trim(), ctx.req.ip);
+    return found ? scopeRefusal(ctx, deps, params, mode, found.scope) : 'API Key Incorrect';
+  }
   const user = params.get('ma_username');
   const password = params.get('ma_password');
   if (user && password !== undefined) {
@@ -86,6 +89,14 @@ async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams): Pro
     return 'API Key Incorrect';
   }
   return 'API Key Required';
+}
+
+/** A named key's scope against this mode (an add-only key adds NZBs only); a refusal is logged. */
+function scopeRefusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode: SabMode, scope: KeyScope) {
+  const name = params.get('mode') ?? '';
+  const refused = sabModeRefusal(scope, name, mode.changes?.(params) ?? false);
+  if (refused) deps.logger.warn('API key refused outside its scope', { scope, mode: name, ip: ctx.req.ip });
+  return refused;
 }
 
 /** The query, then the fields of an urlencoded POST body (multipart bodies are addfile's to read). */

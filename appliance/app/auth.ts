@@ -8,6 +8,7 @@ export function createAuth({ stores, config, clock, logger }: AppCore): Built<Au
   const auth = createAuthDomain({
     users: stores.users,
     sessions: stores.sessions,
+    apiKeys: stores.apiKeys,
     settings: () => authSettings(config),
     logger: logger.child('auth'),
     rateLimit: { now: clock.now },
@@ -22,5 +23,8 @@ function authSettings(config: ConfigService): AuthSettings {
     registrationEnabled: c.auth.registration_enabled,
     webdavUser: c.webdav.user,
     webdavPassword: c.webdav.password,
+    forwardUserHeader: c.auth.forward_user_header,
+    forwardGroupsHeader: c.auth.forward_groups_header,
+    forwardAdminGroups: c.auth.forward_admin_groups,
   };
 }

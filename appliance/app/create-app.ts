@@ -12,6 +12,7 @@ import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
 import { Lifetime } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
+import { createAvailability } from './availability.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -19,6 +20,7 @@ import { createRepair } from './repair.js';
 import { createSabnzbd } from './sabnzbd.js';
 import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
+import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
 import { createWeb } from './web.js';
 
@@ -48,10 +50,13 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const pool = pooled.pool;
     const streaming = life.take(createStreaming(core, pool, opts.fuseReadAheadKb));
     const par2 = life.take(createRepair(core, streaming.vfs, pool));
-    const importer = life.take(createImporter(core, streaming.vfs, pool, par2));
+    const links = createStreamLinks(core);
+    const strmLink = async (path: string) => (await links.create({ path, createdBy: 'strm' })).url;
+    const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership };
+    const availability = life.take(createAvailability(core, pooled));
+    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
@@ -72,6 +77,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       metrics,
       notifier,
       mediaServers,
+      links,
+      availability,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };

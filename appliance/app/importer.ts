@@ -48,6 +48,8 @@ export interface ImporterDeps {
   brokenRelease?: BrokenReleaseLookup;
   /** SABnzbd's pause or resume asked of this node, for the other nodes (several nodes: app/create-app.ts). */
   onPauseChange?: (paused: boolean) => void;
+  /** Signs the read-only link a `.strm` file carries (app/stream-links.ts); absent: the webdav.user URL. */
+  signedLink?: (vfsPath: string) => Promise<string>;
 }
 
 /** The importer's parts, and its `background`: what only the node that leads runs. */
@@ -64,6 +66,7 @@ export function createImporter(
   vfs: VfsService,
   client: ArticleClient,
   repair: Par2RepairService,
+  signedLink?: (vfsPath: string) => Promise<string>,
 ): Built<Importer> {
   const { stores, logger } = core;
   const importer = buildImporter({
@@ -75,6 +78,7 @@ export function createImporter(
     repair,
     brokenRelease: (fingerprint) => stores.health.ledger.broken(fingerprint),
     onPauseChange: pauseToOtherNodes(stores.pg, logger.child('importer')),
+    signedLink,
   });
   return built(importer, () => importer.close());
 }
@@ -86,7 +90,10 @@ export function createImporter(
 function buildImporter(deps: ImporterDeps): Importer {
   const log = deps.logger.child('importer');
   const fallback: { handler?: UnstreamableHandler } = {};
-  const output = new JobOutputService(() => outputSettings(deps.config, deps.vfs.completeDir), log.child('output'));
+  const output = new JobOutputService(
+    () => outputSettings(deps.config, deps.vfs.completeDir, deps.signedLink),
+    log.child('output'),
+  );
   const ensureFolders = () => void output.ensureCategoryFolders(categoryDirs(deps.config));
   ensureFolders();
   const stopWatching = deps.events.on('config.changed', ensureFolders);

@@ -56,6 +56,8 @@ const pool: PoolMetrics = {
       state: 'cooling_down',
       cooling_down: true,
       last_error: null,
+      health: 'ok',
+      reason: null,
     },
   ],
 };

@@ -4,6 +4,7 @@ import type { HealthStore } from '../health/index.js';
 import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
+import type { ProviderAvailability } from '../providers/availability.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { Leadership } from './cluster/leadership.js';
 import type { AppCore } from './core.js';
@@ -20,6 +21,8 @@ export interface MetricsParts {
   clock: Pick<Clock, 'now'>;
   /** The Streams view (appliance/streams/): each stream's reader class. */
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
+  /** Availability from real traffic (appliance/providers/availability.ts). */
+  availability?: Pick<ProviderAvailability, 'view'>;
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
@@ -67,6 +70,7 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
       return (await healthStore.dueCount(clock.now())) + (await healthStore.manualCount());
     },
     leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
+    availability: () => parts().availability?.view() ?? [],
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }

@@ -69,6 +69,8 @@ test('a subscriber only hands the notice over: emit returns at once though the t
   }
   w.events.emit('provider.state.changed', {
     id: 'news',
+    health: 'blocked',
+    reason: 'unreachable',
     state: 'cooling_down',
     change: 'breaker_opened',
     last_error: 'ECONNREFUSED',

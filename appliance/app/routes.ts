@@ -9,11 +9,13 @@ import { registerConfigRoutes } from '../api/config.routes.js';
 import { registerFilesRoutes } from '../api/files.routes.js';
 import { registerImportRoutes } from '../api/import.routes.js';
 import { registerPoolRoutes } from '../api/pool.routes.js';
+import { registerAvailabilityRoutes } from '../api/availability.routes.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
 import { registerUsersRoutes } from '../api/users.routes.js';
+import { registerApiKeysRoutes } from '../api/api-keys.routes.js';
 import { registerSabnzbdRoutes } from '../api/sabnzbd.routes.js';
 import { registerArrsRoutes } from '../api/arrs.routes.js';
 import type { ArrsDomain } from '../arrs/index.js';
@@ -28,9 +30,13 @@ import type { Notifier } from '../notify/index.js';
 import type { HealthDomain } from '../health/index.js';
 import type { RepairControl } from '../repair/index.js';
 import { registerWebdav } from '../webdav/webdav.routes.js';
+import { registerStreamLinks } from '../webdav/stream-link.routes.js';
+import { registerStreamLinkRoutes } from '../api/stream-links.routes.js';
+import type { StreamLinkService } from '../streamlinks/index.js';
 import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
+import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 
 const MIB = 1024 * 1024;
@@ -56,6 +62,10 @@ export interface RouteServices {
   clusterStreams?: ClusterStreams;
   notifier: Notifier;
   mediaServers: MediaServersService;
+  /** Signed read-only stream links (appliance/streamlinks): /stream/* and /api/files/links. */
+  links: StreamLinkService;
+  /** Availability from real traffic (appliance/providers/). */
+  availability: ProviderAvailability;
   requestRestart(force: boolean): void;
 }
 
@@ -67,8 +77,10 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);
+  registerApiKeysRoutes(router, s);
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
+  registerAvailabilityRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);
@@ -87,6 +99,8 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerStreamsRoutes(router, { registry: s.streams, handles: s.streaming.handles, cluster: s.clusterStreams });
   registerNotificationsRoutes(router, s);
   registerWebdav(router, webdavDeps(s), SIDECAR_BODY_CEILING);
+  registerStreamLinks(router, s.links, webdavDeps(s));
+  registerStreamLinkRoutes(router, { links: s.links, vfs: s.streaming.vfs });
 }
 
 function webdavDeps({ streaming, config, logger }: RouteServices) {

@@ -26,4 +26,18 @@ export const AUTH_PG_MIGRATIONS: PgMigration[] = [
       await tx.query('CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at)');
     },
   },
+  {
+    version: 2,
+    description: 'named API keys, found by the hash of their secret (the secret is never stored)',
+    up: async (tx) => {
+      await tx.query(
+        `CREATE TABLE auth_api_keys (
+           id text COLLATE "C" PRIMARY KEY,
+           user_id text NOT NULL,
+           hash text NOT NULL UNIQUE,
+           record jsonb NOT NULL)`,
+      );
+      await tx.query('CREATE INDEX auth_api_keys_user ON auth_api_keys (user_id)');
+    },
+  },
 ];

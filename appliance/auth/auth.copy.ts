@@ -3,11 +3,13 @@ import type { Store } from '../store/index.js';
 import type { CopyToPg, PgDb } from '../store/pg/index.js';
 import type { SessionRecord } from './auth.port.js';
 import { PgSessionStore } from './session-pg.store.js';
+import { LmdbApiKeyStore } from './api-key.store.js';
+import { PgApiKeyStore } from './api-key-pg.store.js';
 import { LmdbUserStore } from './user.store.js';
 import { PgUserStore, saveUser } from './user-pg.store.js';
 
 /**
- * Copies the users and sessions of an LMDB install into PostgreSQL (`spool migrate`), then reads each back through
+ * Copies the users, named API keys (hashed, as stored) and sessions of an LMDB install into PostgreSQL (`spool migrate`), then reads each back through
  * the PostgreSQL stores: every user equal and found by its name, email and API key; every session equal under the
  * same hash (sessions stay hashed: the copy never sees a live id, and signed-in browsers stay signed in).
  */
@@ -17,12 +19,16 @@ export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) =>
     hash: key,
     record: value,
   }));
-  progress(`copying ${users.length} users and ${sessions.length} sessions`);
+  const keys = await new LmdbApiKeyStore(from).all();
+  progress(`copying ${users.length} users, ${keys.length} API keys and ${sessions.length} sessions`);
   const pgSessions = new PgSessionStore(to);
   await to.tx(async (tx) => {
     for (const user of users) await saveUser(tx, user, true);
   });
   for (const s of sessions) await pgSessions.putHashed(s.hash, s.record, true);
+  const pgKeys = new PgApiKeyStore(to);
+  for (const key of keys) await pgKeys.save(key);
+  if (!isDeepStrictEqual(await pgKeys.all(), keys)) throw new Error('the API keys read back differ from LMDB');
 
   const pgUsers = new PgUserStore(to);
   if (!isDeepStrictEqual(await pgUsers.all(), users)) throw new Error('the users read back differ from LMDB');
@@ -40,5 +46,5 @@ export const copyAuthToPg: CopyToPg = async (from: Store, to: PgDb, progress) =>
       throw new Error(`session ${s.hash.slice(0, 8)}… read back differs from LMDB`);
   }
   if ((await pgSessions.count()) !== sessions.length) throw new Error('the session count differs from LMDB');
-  return [{ scope: 'auth', records: users.length + sessions.length }];
+  return [{ scope: 'auth', records: users.length + keys.length + sessions.length }];
 };

@@ -11,4 +11,12 @@ export const AUTH_MIGRATIONS: Migration[] = [
       store.openDb('sessions');
     },
   },
+  {
+    version: 2,
+    description: 'named API keys (api_keys) and their lookup by the hash of the secret (api_key_hashes)',
+    up: (store) => {
+      store.openDb('api_keys');
+      store.openDb('api_key_hashes');
+    },
+  },
 ];

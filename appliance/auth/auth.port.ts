@@ -1,4 +1,5 @@
 import type { UserRecord } from './user.js';
+import type { ApiKeyRecord } from './api-key.js';
 
 /**
  * The auth domain's storage ports, with no storage types in them; LMDB implements them today (user.store.ts,
@@ -54,4 +55,17 @@ export interface SessionStore {
   /** Deletes sessions expired at `now`; resolves to how many. */
   purgeExpired(now: number): Promise<number>;
   count(): Promise<number>;
+}
+
+/** Named API keys (api-key.ts), found by the hash of their secret; the secret itself is never stored. */
+export interface ApiKeyStore {
+  byHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
+  /** One user's keys, oldest first. */
+  forUser(userId: string): Promise<ApiKeyRecord[]>;
+  all(): Promise<ApiKeyRecord[]>;
+  /** Inserts or replaces. */
+  save(key: ApiKeyRecord): Promise<void>;
+  /** Resolves to whether it was there. */
+  remove(id: string): Promise<boolean>;
 }

@@ -2,11 +2,11 @@ import type { StorageDomain } from '../store/index.js';
 import { openLmdbAuthStores } from './auth-lmdb.store.js';
 import { AUTH_PG_MIGRATIONS } from './auth-pg.migrations.js';
 import { openPgAuthStores } from './auth-pg.store.js';
-import type { SessionStore, UserStore } from './auth.port.js';
+import type { ApiKeyStore, SessionStore, UserStore } from './auth.port.js';
 import { copyAuthToPg } from './auth.copy.js';
 
-/** Users and sessions (on PostgreSQL: `atomically` under PG_LOCKS.users; sessions by the hash of their id). */
-export const authStorage: StorageDomain<{ users: UserStore; sessions: SessionStore }> = {
+/** Users, sessions and named API keys (on PostgreSQL: `atomically` under PG_LOCKS.users; sessions by the hash of their id). */
+export const authStorage: StorageDomain<{ users: UserStore; sessions: SessionStore; apiKeys: ApiKeyStore }> = {
   scope: 'auth',
   lmdb: ({ local }) => openLmdbAuthStores(local),
   pg: { migrations: AUTH_PG_MIGRATIONS, open: ({ db }) => openPgAuthStores(db) },

@@ -3,7 +3,9 @@ import { AuthService } from './auth.service.js';
 import { BasicAuthenticator } from './basic-auth.js';
 import { AuthGatekeeper } from './gatekeeper.js';
 import { LoginRateLimiter, type RateLimitOptions } from './rate-limit.js';
-import type { SessionStore, UserStore } from './auth.port.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { ForwardAuth } from './forward-auth.js';
+import type { ApiKeyStore, SessionStore, UserStore } from './auth.port.js';
 import { SessionService, type SessionOptions } from './session.service.js';
 import { UsersService, type AuthSettings } from './users.service.js';
 
@@ -14,12 +16,17 @@ export { UsersService, type AuthSettings } from './users.service.js';
 export { SessionService, SESSION_COOKIE, SESSION_TTL_MS } from './session.service.js';
 export { toUserJson, type UserRecord } from './user.js';
 export type { UserJson } from './auth.wire.js';
-export type { SessionRecord, SessionStore, UserStore, UserTx } from './auth.port.js';
+export type { ApiKeyStore, SessionRecord, SessionStore, UserStore, UserTx } from './auth.port.js';
+export { ApiKeysService, type ResolvedKey } from './api-keys.service.js';
+export { toApiKeyJson, KEY_SCOPES, type KeyScope } from './api-key.js';
+export { sabModeRefusal } from './key-scope.js';
 
 export interface AuthDomain {
   auth: AuthService;
   users: UsersService;
   sessions: SessionService;
+  /** Named API keys with scopes (api-keys.service.ts). */
+  apiKeys: ApiKeysService;
   gatekeeper: AuthGatekeeper;
   /** HTTP Basic check for WebDAV (user name/password, plus webdav.user/password when allowed). */
   basic: BasicAuthenticator;
@@ -31,6 +38,7 @@ export interface CreateAuthOptions {
   /** Where users and sessions live (`openLmdbAuthStores(store)`, auth-lmdb.store.ts, in the app). */
   users: UserStore;
   sessions: SessionStore;
+  apiKeys: ApiKeyStore;
   settings: () => AuthSettings;
   logger: Logger;
   session?: SessionOptions;
@@ -43,7 +51,9 @@ export function createAuth(opts: CreateAuthOptions): AuthDomain {
   const limiter = new LoginRateLimiter(opts.rateLimit);
   const basic = new BasicAuthenticator(users, opts.settings, limiter);
   const auth = new AuthService(users, sessions, limiter);
-  const gatekeeper = new AuthGatekeeper(users, sessions, basic, opts.settings);
+  const apiKeys = new ApiKeysService(opts.apiKeys, users);
+  const forward = new ForwardAuth(users, opts.settings, opts.logger);
+  const gatekeeper = new AuthGatekeeper(users, sessions, basic, opts.settings, apiKeys, opts.logger, forward);
   const sweep = () =>
     void sessions.purgeExpired().then(
       (n) => n > 0 && opts.logger.info('expired sessions removed', { count: n }),
@@ -52,5 +62,5 @@ export function createAuth(opts: CreateAuthOptions): AuthDomain {
   sweep();
   const timer = setInterval(sweep, 3600 * 1000);
   timer.unref();
-  return { auth, users, sessions, gatekeeper, basic, close: () => clearInterval(timer) };
+  return { auth, users, sessions, apiKeys, gatekeeper, basic, close: () => clearInterval(timer) };
 }

@@ -13,7 +13,14 @@ export interface AuthSettings {
   /** webdav.user / webdav.password: extra Basic credentials accepted on /webdav only. */
   webdavUser: string;
   webdavPassword: string;
+  /** auth.forward_user_header / forward_groups_header / forward_admin_groups (forward-auth.ts); '' = off. */
+  forwardUserHeader?: string;
+  forwardGroupsHeader?: string;
+  forwardAdminGroups?: readonly string[];
 }
+
+/** The password hash of a user made by forward auth: not a hash, so no password ever matches (password.ts). */
+const FORWARDED_ONLY = 'forward-auth';
 
 export const newApiKey = () => randomBytes(16).toString('hex');
 /** Time-ordered ids: listing users in key order lists them by creation. */
@@ -77,6 +84,32 @@ export class UsersService {
       return null;
     }
     return (await verifyPassword(password, user.password_hash)) ? user : null;
+  }
+
+  /**
+   * The user a trusted proxy signed in (forward-auth.ts): created on first sight (no password: it can only come
+   * in through the proxy or a key), its admin flag set from the groups when the proxy sends them.
+   */
+  forwardedUser(name: string, isAdmin: boolean | undefined): Promise<UserRecord> {
+    return this.repo.atomically((tx) => {
+      const known = tx.byName(name);
+      if (known && (isAdmin === undefined || known.is_admin === isAdmin)) return known;
+      const user: UserRecord = known
+        ? { ...known, is_admin: isAdmin as boolean }
+        : {
+            id: newUserId(),
+            name,
+            email: null,
+            provider: 'local',
+            is_admin: isAdmin ?? false,
+            last_login: null,
+            created_at: new Date().toISOString(),
+            api_key: newApiKey(),
+            password_hash: FORWARDED_ONLY,
+          };
+      tx.save(user);
+      return user;
+    });
   }
 
   recordLogin(id: string): Promise<UserRecord> {

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Clock } from './clock.js';
 
 interface Pending {
@@ -19,8 +20,9 @@ export class ManualClock implements Clock {
   // Bound: callers may pass `clock.now` or `clock.schedule` around detached.
   now = (): number => this.current;
 
+  // Like a real timer, the callback runs in the async context it was scheduled in (the leader's term, for one).
   schedule = (fn: () => void, ms: number): (() => void) => {
-    const entry: Pending = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
+    const entry: Pending = { at: this.current + Math.max(0, ms), seq: this.seq++, fn: AsyncResource.bind(fn) };
     this.pending.push(entry);
     return () => {
       this.pending = this.pending.filter((p) => p !== entry);

@@ -25,6 +25,10 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     trusted_origins: [],
     // None: X-Forwarded-* headers are ignored unless the peer is listed here (addresses or CIDR ranges).
     trusted_proxies: [],
+    // Forward auth off until a header is named (Authelia, Authentik, Caddy: Remote-User, Remote-Groups).
+    forward_user_header: '',
+    forward_groups_header: '',
+    forward_admin_groups: [],
   },
   metadata: {
     root_path: './data/metadata',
@@ -210,6 +214,11 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   ca: '',
   enabled: true,
   is_backup_provider: false,
+  retention_days: null,
+  retention_policy: 'last' as const,
+  backbone: '',
+  block_account: false,
+  required: false,
 });
 
 /** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */

@@ -22,6 +22,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GENERIC: Record<string, string> = {
   'providers.*.max_connections':
     "each provider's entry becomes a ProviderState whose `config.max_connections` the nntp files read (request-placement.ts, provider-connections.ts, warm-pool.ts, pool.ts) without naming the providers list",
+  ...Object.fromEntries(
+    ['retention_days', 'retention_policy', 'backbone', 'block_account', 'required'].map((k) => [
+      `providers.*.${k}`,
+      "each provider's entry becomes a ProviderState whose `config." + k + '` nntp/request-routing.ts reads',
+    ]),
+  ),
   ...handedOver('auth', ['trusted_origins', 'trusted_proxies'], 'auth/network-policy.ts'),
   ...handedOver('import', ['watch_dir', 'watch_interval_seconds'], 'importer/watch-dir.ts'),
   ...handedOver('log', ['file', 'level', 'max_size', 'max_age', 'max_backups', 'compress'], 'logging/log-file.ts'),

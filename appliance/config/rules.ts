@@ -85,7 +85,17 @@ function authErrors(section: unknown): FieldError[] {
         field: `auth.trusted_proxies.${i}`,
         message: 'Must be an IP address or a CIDR range like 172.16.0.0/12',
       });
+    else if (typeof p === 'string' && parseProxyEntry(p)?.prefix === 0)
+      errors.push({
+        field: `auth.trusted_proxies.${i}`,
+        message: 'Must not trust every address (0.0.0.0/0, ::/0): list the reverse proxy itself',
+      });
   });
+  for (const key of ['forward_user_header', 'forward_groups_header'] as const) {
+    const value = section[key];
+    if (typeof value === 'string' && value !== '' && !/^[A-Za-z0-9-]+$/.test(value))
+      errors.push({ field: `auth.${key}`, message: 'Must be a header name like Remote-User (letters, digits, -)' });
+  }
   list(section.trusted_origins).forEach((o, i) => {
     if (typeof o === 'string' && !isOrigin(o))
       errors.push({

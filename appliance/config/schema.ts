@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
+import { BACKBONE_NAMES } from '../nntp/backbones.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
@@ -52,6 +53,12 @@ export const authSchema = z.strictObject({
   trusted_origins: z.array(z.string()),
   // Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed.
   trusted_proxies: z.array(z.string()),
+  // Forward auth (docs/security.md): the header a trusted proxy names the signed-in user in; '' = off.
+  forward_user_header: z.string(),
+  // The header listing that user's groups (comma or | separated); '' = none.
+  forward_groups_header: z.string(),
+  // Groups whose members are administrators; everyone else forwarded is a plain user.
+  forward_admin_groups: z.array(z.string()),
 });
 
 export const metadataSchema = z.strictObject({
@@ -145,6 +152,23 @@ export const providerSchema = z.strictObject({
   ca: z.string(),
   enabled: z.boolean(),
   is_backup_provider: z.boolean(),
+  // Routing (docs/nntp.md "Routing"): days of articles kept (null: unlimited), what to do past them, the backbone
+  // group ('' = from the host), a block account (asked after every primary missed), required (no spill while down).
+  retention_days: z
+    .number('Must be a number of days, or empty for unlimited')
+    .int('Must be a whole number of days')
+    .min(1, 'Retention must be at least 1 day (leave it empty for unlimited)')
+    .max(36500, 'Retention must be at most 36500 days')
+    .nullable(),
+  retention_policy: z.enum(['last', 'never'], 'Must be "last" (ask it last) or "never" (do not ask it)'),
+  backbone: z
+    .string()
+    .refine(
+      (s) => s === '' || BACKBONE_NAMES.includes(s),
+      `Unknown backbone: leave it empty to take it from the host, or use one of ${BACKBONE_NAMES.join(', ')}`,
+    ),
+  block_account: z.boolean(),
+  required: z.boolean(),
 });
 
 export const rcloneSchema = z.strictObject({

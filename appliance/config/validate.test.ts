@@ -331,3 +331,15 @@ test('auth.trusted_proxies holds IP addresses or CIDR ranges', () => {
     { field: 'auth.trusted_proxies.2', message: 'Must be an IP address or a CIDR range like 172.16.0.0/12' },
   ]);
 });
+
+test('auth.trusted_proxies refuses every address; forward-auth header names are header names', () => {
+  const every = 'Must not trust every address (0.0.0.0/0, ::/0): list the reverse proxy itself';
+  assert.deepEqual(errorsOf({ auth: { trusted_proxies: ['0.0.0.0/0', '::/0', '10.0.0.0/8'] } }), [
+    { field: 'auth.trusted_proxies.0', message: every },
+    { field: 'auth.trusted_proxies.1', message: every },
+  ]);
+  assert.ok(check({ auth: { forward_user_header: 'Remote-User', forward_groups_header: 'X-Forwarded-Groups' } }).ok);
+  assert.deepEqual(errorsOf({ auth: { forward_user_header: 'Remote User:' } }), [
+    { field: 'auth.forward_user_header', message: 'Must be a header name like Remote-User (letters, digits, -)' },
+  ]);
+});

@@ -20,6 +20,9 @@ const WITH_SYS_ADMIN = 'Name:\tnode\nCapBnd:\t00000000a82425fb\n';
 const facts = (over: Partial<MountSetupFacts>): MountSetupFacts => ({
   fuseDevice: '/dev/fuse',
   fuseDeviceExists: true,
+  fuseDeviceUsable: true,
+  uid: 911,
+  uidNamed: true,
   procStatus: WITH_SYS_ADMIN,
   mountinfo: MOUNTINFO,
   inContainer: true,
@@ -31,6 +34,19 @@ test('no /dev/fuse: the mount cannot start, and the message names the device and
   assert.match(msg ?? '', /No \/dev\/fuse/);
   assert.match(msg ?? '', /--device \/dev\/fuse --cap-add SYS_ADMIN/);
   assert.match(msg ?? '', /WebDAV keeps working/);
+});
+
+test('a device this uid cannot open (plain mode, a host /dev/fuse of 0600): names the uid and both fixes', () => {
+  const msg = mountBlocker(facts({ fuseDeviceUsable: false }));
+  assert.match(msg ?? '', /\/dev\/fuse is not readable and writable by uid 911/);
+  assert.match(msg ?? '', /Run the image as root \(without --user\)/);
+  assert.match(msg ?? '', /chmod 0666 \/dev\/fuse/);
+});
+
+test('a uid without a name (docker run --user with an id the image does not know): says fusermount3 needs one', () => {
+  const msg = mountBlocker(facts({ uid: 4321, uidNamed: false }));
+  assert.match(msg ?? '', /uid 4321 has no user name here, and fusermount3 mounts only for named users/);
+  assert.match(msg ?? '', /--user 911:911/);
 });
 
 test('SYS_ADMIN missing from the bounding set: the message says to add it', () => {

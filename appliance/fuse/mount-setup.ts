@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 
 /**
  * Setup problems of the FUSE mount that an operator fixes in the container's run options (docs/deployment.md, "The
@@ -14,6 +15,12 @@ export interface MountSetupFacts {
   /** The FUSE device, e.g. /dev/fuse. */
   fuseDevice: string;
   fuseDeviceExists: boolean;
+  /** Whether this process may open the device for reading and writing (libfuse opens it as the caller). */
+  fuseDeviceUsable: boolean;
+  /** This process's uid, named in the message. */
+  uid: number;
+  /** Whether the uid has a user name (fusermount3, which mounts for non-root users, refuses one without). */
+  uidNamed: boolean;
   /** The text of /proc/self/status (its CapBnd line). */
   procStatus: string;
   /** The text of /proc/self/mountinfo. */
@@ -36,6 +43,9 @@ export function readMountSetupFacts(fuseDevice = '/dev/fuse'): MountSetupFacts {
   return {
     fuseDevice,
     fuseDeviceExists: existsSync(fuseDevice),
+    fuseDeviceUsable: canReadWrite(fuseDevice),
+    uid: process.getuid?.() ?? -1,
+    uidNamed: hasUserName(),
     procStatus: read('/proc/self/status'),
     mountinfo: read('/proc/self/mountinfo'),
     inContainer: process.env.SPOOL_IN_CONTAINER === '1' || existsSync('/run/.containerenv'),
@@ -52,6 +62,18 @@ export function mountBlocker(f: MountSetupFacts): string | null {
     return (
       `No ${f.fuseDevice} here, so the FUSE mount cannot start (WebDAV keeps working). ` +
       'Start the container with --device /dev/fuse --cap-add SYS_ADMIN (docs/deployment.md, "The FUSE mount").'
+    );
+  if (!f.fuseDeviceUsable)
+    return (
+      `${f.fuseDevice} is not readable and writable by uid ${f.uid}, so the FUSE mount cannot start (WebDAV keeps ` +
+      "working). Run the image as root (without --user), so its init step gives PGID access, or make the host's " +
+      `device usable by everyone as most distributions do (chmod 0666 ${f.fuseDevice}).`
+    );
+  if (!f.uidNamed)
+    return (
+      `uid ${f.uid} has no user name here, and fusermount3 mounts only for named users, so the FUSE mount cannot ` +
+      'start (WebDAV keeps working). Run the image as root (without --user) so its init step names PUID, or use ' +
+      "--user 911:911 (the image's abc)."
     );
   const bounding = /^CapBnd:\s*([0-9a-f]+)$/m.exec(f.procStatus)?.[1];
   if (bounding !== undefined && ((BigInt(`0x${bounding}`) >> CAP_SYS_ADMIN) & 1n) === 0n)
@@ -111,4 +133,22 @@ function isAtOrUnder(point: string, mountPoint: string): boolean {
 /** mountinfo escapes space, tab, newline and backslash as octal (\040 ...). */
 function unescapeMountPath(path: string): string {
   return path.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+}
+
+function canReadWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK | constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** os.userInfo() reads the passwd entry of the uid and throws when there is none. */
+function hasUserName(): boolean {
+  try {
+    return userInfo().username !== '';
+  } catch {
+    return false;
+  }
 }

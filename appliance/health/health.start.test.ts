@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, test } from 'node:test';
 import type { Store } from '../store/index.js';
 import { memoryLogger } from '../logging/logger.js';
@@ -133,4 +134,22 @@ test('a worker stopped before start reconcile is done stays stopped', async () =
   await h.clock.advance(120_000);
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(await h.healthStore.manualCount(), 1, 'no check ran');
+});
+
+test('checks run in the async context the worker was started in, whoever asks for them (the leader term: the fence)', async () => {
+  h = await healthHarness({}, { startWorker: false });
+  const path = await h.addFile('A', 4);
+  const term = new AsyncLocalStorage<string>();
+  const seen = new Set<string | undefined>();
+  const stat = h.articles.stat.bind(h.articles);
+  h.articles.stat = (id, opts) => {
+    seen.add(term.getStore());
+    return stat(id, opts);
+  };
+  await term.run('term 1', () => h.health.worker.start());
+  // asked through a route (outside the term): the request wakes the worker, whose check runs in its term
+  await term.run('a route', () => h.health.service.check(path, undefined, true));
+  await h.drain();
+  assert.equal(await h.healthStore.manualCount(), 0, 'the check ran');
+  assert.deepEqual([...seen], ['term 1']);
 });

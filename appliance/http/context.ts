@@ -12,10 +12,12 @@ export interface Principal {
   name: string;
   isAdmin: boolean;
   /** How the caller proved who they are. 'open' = login not required, everyone is treated as admin. */
-  via: 'session' | 'api_key' | 'basic' | 'open';
+  via: 'session' | 'api_key' | 'basic' | 'forward' | 'open';
   sessionId?: string;
   /** May read but not change anything: the `webdav.user` pair of media players. */
   readOnly?: boolean;
+  /** A named API key's scope (auth/api-key.wire.ts): what the key may do within what its user may. */
+  keyScope?: 'full' | 'sabnzbd' | 'add-only' | 'metrics' | 'read-only';
 }
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;

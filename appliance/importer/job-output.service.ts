@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logging/logger.js';
-import { renderStrm, type StrmTarget } from './strm.js';
+import { strmLine, type StrmTarget } from './strm.js';
 
 /** import.import_strategy: how a completed job is handed to download clients (docs/sabnzbd.md). */
 export type ImportStrategy = 'symlink' | 'strm' | 'none';
@@ -72,7 +72,7 @@ export class JobOutputService {
       const at = path.join(folder, rel);
       await mkdir(path.dirname(at), { recursive: true });
       if (s.strategy === 'symlink') await symlink(onMount(s.mountPath, file), at);
-      else await writeFile(`${at}.strm`, renderStrm(s.strm, file));
+      else await writeFile(`${at}.strm`, await strmLine(s.strm, file));
     }
     return folder;
   }

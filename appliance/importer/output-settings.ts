@@ -3,7 +3,11 @@ import { categoryDir } from './import-settings.js';
 import type { OutputSettings } from './job-output.service.js';
 
 /** The import strategy's settings, read live (a PATCH applies to the next job). */
-export function outputSettings(config: ConfigService, vfsCompleteDir: string): OutputSettings {
+export function outputSettings(
+  config: ConfigService,
+  vfsCompleteDir: string,
+  signedLink?: (vfsPath: string) => Promise<string>,
+): OutputSettings {
   const c = config.get();
   return {
     strategy: c.import.import_strategy,
@@ -14,6 +18,7 @@ export function outputSettings(config: ConfigService, vfsCompleteDir: string): O
       baseUrl: c.import.strm_base_url || `http://localhost:${c.webdav.port}`,
       user: c.webdav.user,
       password: c.webdav.password,
+      signedLink,
     },
   };
 }

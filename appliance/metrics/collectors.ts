@@ -1,5 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
+import type { ProviderAvailabilityView } from '../providers/availability.wire.js';
+import { defineAvailability } from './availability-collector.js';
 import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
 
 /** What the scrape-time families read: each is called only while a scrape runs, so an idle Spool computes nothing. */
@@ -14,6 +16,8 @@ export interface MetricsSources {
   healthDue(): Promise<number>;
   /** Whether this node does the background work (the leader; always so on LMDB). */
   leader(): boolean;
+  /** Availability from real traffic per provider (appliance/providers/availability.ts); absent: none kept. */
+  availability?(): ProviderAvailabilityView[];
 }
 
 /** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
@@ -24,6 +28,7 @@ function providerState(p: ProviderMetrics): ProviderStateLabel {
 /** The families filled at scrape time from `sources`. */
 export function defineCollected(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
+  if (sources.availability) defineAvailability(registry, sources.availability);
   new Gauge({
     name: 'spool_streams_open',
     help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',

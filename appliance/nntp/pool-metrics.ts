@@ -1,6 +1,6 @@
 /** Pool counters and the metrics snapshot (its wire shape: pool.wire.ts). */
 import type { PoolMetrics } from './pool.wire.js';
-import { stateOf } from './provider-liveness.js';
+import { healthOf, stateOf } from './provider-liveness.js';
 import type { ProviderState } from './provider-state.js';
 
 const WINDOW = 1000;
@@ -72,6 +72,7 @@ export class PoolStats {
         error_rate_percent: pct(p.counters.errors, p.counters.commands),
         rtt_ms: p.counters.rttMs === undefined ? null : Math.round(p.counters.rttMs * 100) / 100,
         state: stateOf(p),
+        ...healthOf(p),
         cooling_down: now < p.coolingUntil,
         last_error: p.lastError ?? null,
       })),

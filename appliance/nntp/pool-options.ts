@@ -67,6 +67,8 @@ export interface CommandDone {
   stream?: number;
   /** Decoded bytes of an answered BODY; 0 otherwise. */
   bytes?: number;
+  /** When the article was posted, when the request said (RequestOptions.posted). */
+  posted?: number;
 }
 
 /**

@@ -23,6 +23,11 @@ export interface RequestOptions {
   readAhead?: boolean;
   /** The read handle it is for: players share the connections fairly by it. */
   stream?: number;
+  /**
+   * When the article was posted (ms since the epoch; the NZB's `<file date>`): providers past their retention are
+   * asked last or never (request-routing.ts). Undefined: unknown, every provider is asked in its usual order.
+   */
+  postedAt?: number;
 }
 
 export interface PoolRequest {
@@ -40,6 +45,10 @@ export interface PoolRequest {
   enqueuedAt: number;
   /** Providers that answered 430 (or served a damaged copy): never asked again for this request. */
   missingOn: Set<string>;
+  /** Of those, the ones that answered 430: the rest of their backbone is not asked either (request-routing.ts). */
+  notFoundOn: Set<string>;
+  /** The post date from RequestOptions (ms since the epoch), undefined when unknown. */
+  postedAt: number | undefined;
   /** Providers that failed it without saying anything about the article: skipped until every candidate did. */
   failedOn: Set<string>;
   attempts: number;
@@ -60,7 +69,7 @@ export function createRequest(
   into: Buffer | undefined,
   enqueuedAt: number,
   onSettled: (err: Error | undefined, value: unknown) => void,
-  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent'> = {},
+  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent' | 'postedAt'> = {},
 ): PoolRequest {
   const req: PoolRequest = {
     kind,
@@ -72,6 +81,8 @@ export function createRequest(
     into,
     enqueuedAt,
     missingOn: new Set(),
+    notFoundOn: new Set(),
+    postedAt: tags.postedAt,
     failedOn: new Set(),
     attempts: 0,
     lastError: undefined,

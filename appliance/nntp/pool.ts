@@ -22,6 +22,7 @@ import type { PoolMetrics } from './pool.wire.js';
 import type { CapChange } from './provider-capacity.js';
 import { openPooledConnection, retireIfIdle, type ConnectionSettings } from './provider-connections.js';
 import { ProviderLiveness } from './provider-liveness.js';
+import { reasonOf } from './provider-reason.js';
 import { ProviderRoster } from './provider-roster.js';
 import type { PooledConnection, ProviderState } from './provider-state.js';
 import { recordFailure } from './request-failures.js';
@@ -155,6 +156,12 @@ export class NntpPool {
       this.retireIdle(p);
     }
     this.pump();
+  }
+
+  /** A manual re-probe of a provider that is down (docs/nntp.md, "Provider states"); false when it is not down. */
+  reprobe(id: string): boolean {
+    const p = this.roster.active.find((x) => x.id === id);
+    return p !== undefined && this.liveness.probeNow(p);
   }
 
   /** Stop: waiting requests fail with AbortedError, connections QUIT. */
@@ -305,6 +312,7 @@ export class NntpPool {
         return pc;
       },
       (err: unknown) => {
+        if (!(err instanceof AbortedError)) p.lastReason = reasonOf(err);
         if (err instanceof NntpError && err.kind === 'provider_capacity') p.capacity.refused();
         if (err instanceof NntpError && err.kind === 'auth') {
           p.lastError = err.message;
@@ -415,7 +423,8 @@ export class NntpPool {
     if (!done) return;
     const ms = performance.now() - sentAt;
     const stream = r.stream === undefined ? {} : { stream: r.stream };
-    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream });
+    const posted = r.postedAt === undefined ? {} : { posted: r.postedAt };
+    done({ providerId: p.id, command: r.kind, ms, outcome, lane: r.lane, bytes, ...stream, ...posted });
   }
 
   private onFailure(r: PoolRequest, p: ProviderState, raw: unknown): void {

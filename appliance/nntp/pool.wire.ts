@@ -2,7 +2,7 @@
  * Wire shape of GET /api/system/pool/metrics (docs/console-contract.md: Pool metrics) plus the per-provider
  * breakdown. A wire file: types only, no imports from Node or packages (the console bundles it).
  */
-import type { ProviderStateName } from './provider-state.wire.js';
+import type { ProviderHealth, ProviderReason, ProviderStateName } from './provider-state.wire.js';
 
 export interface ProviderMetrics {
   id: string;
@@ -29,6 +29,9 @@ export interface ProviderMetrics {
    * went down until it answers again, which may outlast `cooling_down` below (its breaker's own cool-down).
    */
   state: ProviderStateName;
+  /** ok, degraded or blocked, and why (docs/nntp.md "Provider states"); reason null when ok. */
+  health: ProviderHealth;
+  reason: ProviderReason | null;
   /** Its breaker is open now: requests go elsewhere until the cool-down ends. */
   cooling_down: boolean;
   last_error: string | null;

@@ -9,19 +9,47 @@ import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { NntpError } from './errors.js';
 import type { ProviderState } from './provider-state.js';
+import { reasonOf } from './provider-reason.js';
 import type {
   ProviderChange,
+  ProviderHealth,
+  ProviderReason,
   ProviderStateEvent,
   ProviderStateName,
   ProviderStateSink,
 } from './provider-state.wire.js';
-import { WARM_BACKOFF_MAX_MS } from './warm-pool.js';
 
 /** The state a provider is in now, as announced. */
 export function stateOf(p: ProviderState): ProviderStateName {
   if (p.removed) return 'removed';
   if (!p.config.enabled) return 'disabled';
   return p.down ? 'cooling_down' : 'usable';
+}
+
+/**
+ * ok, degraded or blocked, and why (docs/nntp.md, "Provider states"): down is blocked, for the reason of its last
+ * failure; up with fewer connections allowed than configured is degraded by a connection limit.
+ */
+export function healthOf(p: ProviderState): { health: ProviderHealth; reason: ProviderReason | null } {
+  if (p.removed || !p.config.enabled) return { health: 'blocked', reason: null };
+  if (p.down) return { health: 'blocked', reason: p.lastReason ?? 'unreachable' };
+  const allowed = p.capacity.allowed;
+  if (allowed !== undefined && allowed < p.config.max_connections)
+    return { health: 'degraded', reason: 'connection_limit' };
+  return { health: 'ok', reason: null };
+}
+
+/** A provider blocked by its account (a refused login, a spent quota) is asked again 15 min on, doubling to 1 h. */
+export const ACCOUNT_REPROBE_FIRST_MS = 15 * 60_000;
+export const ACCOUNT_REPROBE_MAX_MS = 60 * 60_000;
+
+const accountBlocked = (p: ProviderState) => p.lastReason === 'auth_failed' || p.lastReason === 'quota_spent';
+
+/** The wait before the next probe of a provider its account blocks; each one doubles it, up to the maximum. */
+function accountReprobeMs(p: ProviderState): number {
+  const ms = Math.min(ACCOUNT_REPROBE_FIRST_MS * 2 ** p.accountProbes, ACCOUNT_REPROBE_MAX_MS);
+  p.accountProbes++;
+  return ms;
 }
 
 export interface LivenessOptions {
@@ -61,6 +89,7 @@ export class ProviderLiveness {
       allowed_connections: allowed,
       max_connections: p.config.max_connections,
       retry_at: state === 'cooling_down' ? (p.probe?.at ?? null) : null,
+      ...healthOf(p),
     };
     this.o.sink?.emit('provider.state.changed', event);
     return true;
@@ -70,8 +99,10 @@ export class ProviderLiveness {
   down(p: ProviderState, change: Extract<ProviderChange, 'breaker_opened' | 'auth_failed' | 'cap_changed'>): void {
     if (p.removed || !p.config.enabled) return;
     const now = this.o.clock.now();
-    // A refused login is not tried again every cool-down: providers lock accounts for that (warm-pool.ts).
-    const at = change === 'auth_failed' ? now + WARM_BACKOFF_MAX_MS : Math.max(p.backAt(now), now);
+    // A refused login or a spent quota is not tried again every cool-down: providers lock accounts that retry a
+    // wrong password, and a quota comes back in hours (ACCOUNT_REPROBE_FIRST_MS, doubling).
+    const byAccount = change === 'auth_failed' || accountBlocked(p);
+    const at = byAccount ? now + accountReprobeMs(p) : Math.max(p.backAt(now), now);
     const wasDown = p.down;
     p.down = true;
     if (!wasDown) p.downs++;
@@ -88,6 +119,7 @@ export class ProviderLiveness {
   answered(p: ProviderState, now: number): boolean {
     if (!p.down || now < p.coolingUntil) return false;
     p.down = false;
+    p.accountProbes = 0;
     p.probe?.cancel();
     p.probe = undefined;
     return true;
@@ -108,7 +140,18 @@ export class ProviderLiveness {
     }
     this.announce(p, 'enabled');
     // New host, port or credentials: what failed before may not fail now, so ask at once.
-    if (p.down && settingsChanged) this.scheduleProbe(p, this.o.clock.now());
+    if (p.down && settingsChanged) {
+      p.accountProbes = 0;
+      this.scheduleProbe(p, this.o.clock.now());
+    }
+  }
+
+  /** The operator asks a provider that is down to be tried now (its breaker's cool-down ends at once). */
+  probeNow(p: ProviderState): boolean {
+    if (this.closed || !p.down || p.removed || !p.config.enabled) return false;
+    p.coolingUntil = Math.min(p.coolingUntil, this.o.clock.now());
+    this.scheduleProbe(p, this.o.clock.now());
+    return true;
   }
 
   close(p: ProviderState): void {
@@ -145,8 +188,9 @@ export class ProviderLiveness {
     const kind = err instanceof NntpError ? err.kind : undefined;
     if (kind === 'provider_capacity') return this.scheduleProbe(p, Math.max(p.backAt(now), now + 1000));
     p.lastError = err instanceof Error ? err.message : String(err);
+    p.lastReason = reasonOf(err);
     p.coolingUntil = now + this.o.breakerCooldownMs;
-    const at = kind === 'auth' ? now + WARM_BACKOFF_MAX_MS : p.coolingUntil;
+    const at = kind === 'auth' || accountBlocked(p) ? now + accountReprobeMs(p) : p.coolingUntil;
     this.o.logger?.debug('provider still down', { provider: p.id, error: p.lastError });
     this.scheduleProbe(p, at);
   }

@@ -2,7 +2,7 @@
 import type { NntpConnection } from './connection.js';
 import { LinkEstimate } from './link-estimate.js';
 import { ProviderCapacity } from './provider-capacity.js';
-import type { ProviderStateName } from './provider-state.wire.js';
+import type { ProviderReason, ProviderStateName } from './provider-state.wire.js';
 import type { ProviderConfig } from './types.js';
 
 export interface PooledConnection {
@@ -35,6 +35,10 @@ export class ProviderState {
   consecutiveFailures = 0;
   coolingUntil = 0;
   lastError: string | undefined;
+  /** Why its last connection or command failed for reasons of the provider (provider-reason.ts). */
+  lastReason: ProviderReason | undefined;
+  /** Probes since its account blocked it (a refused login, a spent quota): the next waits 15 min doubled so often. */
+  accountProbes = 0;
   readonly counters: ProviderCounters = { bytes: 0, commands: 0, errors: 0, missing: 0, rttMs: undefined };
   /** Round trip, transfer and delivery rates measured on this provider's connections. */
   readonly link = new LinkEstimate();
@@ -56,7 +60,7 @@ export class ProviderState {
   /** The next probe of a provider that is down: when (the pool's clock), and its cancel. */
   probe: { at: number; cancel: () => void } | undefined;
   /** What the pool last announced of it (undefined before the first time). */
-  announced: { state: ProviderStateName; allowed: number | null } | undefined;
+  announced: { state: ProviderStateName; allowed: number | null; reason?: ProviderReason | null } | undefined;
 
   constructor(config: ProviderConfig) {
     this.config = config;

@@ -45,7 +45,23 @@ export interface ProviderStateEvent {
   max_connections: number;
   /** When the pool asks it again (the pool's clock, ms since the epoch) while `cooling_down`; null otherwise. */
   retry_at: number | null;
+  /** ok, degraded or blocked (disabled and removed providers read `blocked`). */
+  health: ProviderHealth;
+  /** Why it is degraded or blocked; null when ok (and for a provider disabled or removed in the config). */
+  reason: ProviderReason | null;
 }
+
+/**
+ * Why a provider is not fully serving: `auth_failed` (the login was refused), `connection_limit` (it allows fewer
+ * connections than configured, or none now), `quota_spent` (it said the account's bytes are used up), `throttled`
+ * (it asked us to slow down), `unreachable` (refused, timed out, reset, TLS or protocol failures).
+ */
+export const PROVIDER_REASONS = ['auth_failed', 'connection_limit', 'quota_spent', 'throttled', 'unreachable'] as const;
+export type ProviderReason = (typeof PROVIDER_REASONS)[number];
+
+/** `ok`: serves fully. `degraded`: serves, with fewer connections than configured. `blocked`: takes no work now. */
+export const PROVIDER_HEALTHS = ['ok', 'degraded', 'blocked'] as const;
+export type ProviderHealth = (typeof PROVIDER_HEALTHS)[number];
 
 /** Where the pool announces its providers' changes: the app's event bus (an `EventSink<SpoolEvents>`) fits. */
 export interface ProviderStateSink {

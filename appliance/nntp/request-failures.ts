@@ -15,6 +15,7 @@ import {
 import type { PoolStats } from './pool-metrics.js';
 import type { PoolTunables } from './pool-options.js';
 import { asNntpError, type PoolRequest } from './pool-request.js';
+import { reasonOf } from './provider-reason.js';
 import type { ProviderState } from './provider-state.js';
 
 /**
@@ -37,6 +38,7 @@ export function recordFailure(
   if (err instanceof ArticleMissingError) {
     stats.recordMissing(p);
     r.missingOn.add(p.id);
+    r.notFoundOn.add(p.id);
     return false;
   }
   // Over the account's connection cap: no fault of the provider nor a try of the request, which goes to the
@@ -50,6 +52,7 @@ export function recordFailure(
     r.missingOn.add(p.id);
     return false;
   }
+  if (err.kind !== 'aborted') p.lastReason = reasonOf(err);
   r.lastOutage = err;
   r.failedOn.add(p.id);
   r.attempts++;

@@ -1,12 +1,13 @@
 /**
- * Where a waiting request goes now (docs/nntp.md, "Limits", "Fallback", "Retries"): which provider, in list order
- * with backups last and without those that already failed it, and on which of its connections, or a new one.
+ * Where a waiting request goes now (docs/nntp.md, "Limits", "Fallback", "Retries", "Routing"): which provider, in
+ * list order within its tier (request-routing.ts) and without those that already failed it, and on which of its connections, or a new one.
  * Decides only; the pool runs the command and opens the connections.
  */
 import type { PoolTunables } from './pool-options.js';
 import type { PoolRequest } from './pool-request.js';
 import type { PooledConnection, ProviderState } from './provider-state.js';
 import { waitOrFail } from './request-failures.js';
+import { blockAllowed, eligibleFor, spreadMissing, tierOf } from './request-routing.js';
 
 type PlacementTunables = Pick<
   PoolTunables,
@@ -37,17 +38,23 @@ export function placeRequest(
   /** Whether the lanes' budget lets `r` take this slot (lane-budget.ts); every slot when absent. */
   allows: (p: ProviderState, slot: PooledConnection | 'open') => boolean = () => true,
 ): Placement | { retryAt: number } | Error | undefined {
-  const candidates = providers.filter((p) => p.usable(now) && !r.missingOn.has(p.id));
+  spreadMissing(r, providers);
+  const eligible = eligibleFor(r, providers, now);
+  const block = blockAllowed(r, eligible, now);
+  const candidates = eligible.filter(
+    (p) => p.usable(now) && !r.missingOn.has(p.id) && (block || !p.config.block_account),
+  );
   let fresh = candidates.filter((p) => !r.failedOn.has(p.id));
   // Every candidate failed it once: with tries left, start another round over all of them.
   if (fresh.length === 0 && candidates.length > 0 && r.attempts < o.maxAttempts) {
     r.failedOn.clear();
     fresh = candidates;
   }
-  if (fresh.length === 0) return waitOrFail(r, providers, now, o);
+  if (fresh.length === 0)
+    return waitOrFail(r, block ? eligible : eligible.filter((p) => !p.config.block_account), now, o);
   r.coolingSince = undefined;
-  const primaries = fresh.filter((p) => !p.config.is_backup_provider);
-  for (const provider of primaries.length > 0 ? primaries : fresh) {
+  const first = Math.min(...fresh.map((p) => tierOf(p, r, now)));
+  for (const provider of fresh.filter((p) => tierOf(p, r, now) === first)) {
     const depth = r.kind === 'stat' ? Math.max(o.statPipelineDepth, bodyDepth(provider, o)) : bodyDepth(provider, o);
     const slot = findSlot(provider, depth, now, (s) => allows(provider, s));
     if (!slot) continue;

@@ -14,6 +14,16 @@ export interface ProviderConfig {
   ca?: string;
   enabled: boolean;
   is_backup_provider: boolean;
+  /** Days of articles it keeps; null/absent: unlimited (docs/nntp.md, "Routing"). */
+  retention_days?: number | null;
+  /** Articles older than retention_days: asked of it after every other provider ('last') or never. */
+  retention_policy?: 'last' | 'never';
+  /** Its backbone group; '' or absent: from the host (backbones.ts). */
+  backbone?: string;
+  /** Bought by the gigabyte: asked only after every primary missed. */
+  block_account?: boolean;
+  /** While it is down, requests wait for it (or fail with the outage) rather than spill to a block account. */
+  required?: boolean;
 }
 
 /**

@@ -5,6 +5,8 @@ import { BacklogWatch, ProviderWatch, StallWatch } from './watchers.js';
 
 const event = (over: Partial<ProviderStateEvent>): ProviderStateEvent => ({
   id: 'p',
+  health: 'ok',
+  reason: null,
   state: 'usable',
   change: 'answered',
   last_error: null,

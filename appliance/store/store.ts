@@ -23,6 +23,9 @@ export interface Store {
   readonly settings: Database<unknown, string>;
   /** Store bookkeeping (schema versions); see migrations.ts. */
   readonly meta: Database<unknown, string>;
+  /** Writes a consistent, compacted copy of the whole environment (one read transaction) as `data.mdb` in the existing folder
+   * `target`. */
+  snapshot(target: string): Promise<void>;
   /** Waits for pending writes, then closes the environment. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -67,6 +70,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       return openNamed(name, options);
     },
     transaction: (action) => root.transactionSync(action),
+    snapshot: (target) => root.backup(target, true),
     close() {
       closed ??= (async () => {
         await root.flushed;

@@ -28,6 +28,8 @@ export interface FetchHow {
   reader?: ReaderKind;
   readAhead?: boolean;
   stream?: number;
+  /** When the article was posted (ms since the epoch, from the NZB): the pool routes by providers' retention. */
+  postedAt?: number;
 }
 
 /** A reader's hold on an article's bytes: valid until `release()`, after which the buffer may be reused. */

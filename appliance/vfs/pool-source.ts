@@ -17,10 +17,13 @@ export interface BodyFetcher {
  */
 export function poolArticleSource(pool: BodyFetcher): ArticleSource {
   return {
-    async fetch(messageId, { signal, into, urgent, reader, readAhead, stream }) {
+    async fetch(messageId, { signal, into, urgent, reader, readAhead, stream, postedAt }) {
       const id = messageId.startsWith('<') ? messageId : `<${messageId}>`;
       // Decoding into the cache's recycled buffer spares a fresh 768 KB allocation (and its GC) per article.
-      const article = await pool.body(id, { priority: 'stream', signal, into, urgent, reader, readAhead, stream });
+      const article = await pool.body(id, {
+        priority: 'stream',
+        ...{ signal, into, urgent, reader, readAhead, stream, postedAt },
+      });
       return article.data;
     },
     promote: (messageId) => void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`),

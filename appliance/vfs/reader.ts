@@ -214,7 +214,8 @@ export class VfsReader {
     const last = Math.min(to, layout.segments.length - 1);
     for (let i = Math.max(0, from); i <= last; i++) {
       const seg = layout.segments[i] as VfsSegment;
-      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups, { ...who, readAhead: true }).then(
+      const how = { ...who, readAhead: true, postedAt: postedAtOf(layout, seg) };
+      this.fetcher.get(seg.messageId, signal, articleSizeOf(seg), layout.groups, how).then(
         (l) => (keep ? keep(i, l) : l.release()),
         () => undefined,
       );
@@ -242,7 +243,8 @@ export class VfsReader {
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
-      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, how);
+      const posted = { ...how, postedAt: postedAtOf(layout, seg) };
+      const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, posted);
       if (lease.data.byteLength === want) {
         if (this.vfs.health.unavailable(node.path, seg.messageId))
           this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });
@@ -294,3 +296,9 @@ export class VfsReader {
 
 /** Index of the segment holding byte `pos` (segments tile the file in order). */
 export const findSegment = findIn;
+
+/** The post date of a segment's NZB `<file>` in ms since the epoch; undefined when the NZB gave none. */
+function postedAtOf(layout: FileLayout, seg: VfsSegment): number | undefined {
+  const date = seg.post === undefined ? undefined : layout.posts?.[seg.post]?.date;
+  return date ? date * 1000 : undefined;
+}

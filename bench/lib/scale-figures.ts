@@ -4,6 +4,7 @@
  */
 import type { ChildServer } from '../../tests/support/child-server.js';
 import type { LibraryFacts } from './scale-library.js';
+import { healthPassFigures } from './scale-health.js';
 
 export interface Figure {
   figure: string;
@@ -17,17 +18,18 @@ export interface Figure {
 export interface ScaleContext {
   srv: ChildServer;
   library: LibraryFacts;
+  /** The pattern provider's answers so far (BODY / STAT / HEAD), live. */
+  provider: { body: number; stat: number; head: number };
+  /** The library's article counts as a share of real posts (SCALE_ARTICLE_FACTOR). */
+  articleFactor: number;
   log: (m: string) => void;
 }
 
 /**
- * Figures measured on the same library by other parts of Spool (the health full pass). Each hook returns its rows,
- * or none while it has nothing to report; the bench calls them after its own figures, before the server stops.
+ * Figures measured on the same library by other parts of Spool: the health pass (scale-health.ts). Each hook returns
+ * its rows; the bench calls them after its own figures, before the server stops.
  */
-export const figureHooks: ((ctx: ScaleContext) => Promise<Figure[]>)[] = [
-  // The health full pass over the library (time for every file's check): to be filled by the health budget work.
-  () => Promise.resolve([]),
-];
+export const figureHooks: ((ctx: ScaleContext) => Promise<Figure[]>)[] = [healthPassFigures];
 
 export function table(rows: readonly Figure[]): string {
   const mark = (p: boolean | null) => (p === null ? '' : p ? 'pass' : 'FAIL');

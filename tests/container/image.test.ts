@@ -342,10 +342,11 @@ describe('bad setups are named with their fix, and WebDAV keeps serving', () => 
 });
 
 describe('without s6, as a plain non-root user on a read-only root', () => {
-  it('serves, runs as that user, and writes /config as it', async () => {
-    const cfg = configDir(spoolConfig(false), [4321, 4321]);
+  it('serves, runs as that user, writes /config as it, and says why its mount cannot start', async () => {
+    const cfg = configDir(spoolConfig(true), [4321, 4321]);
     const c = await runImage('plain', {
       options: [
+        ...FUSE_FLAGS,
         '--user',
         '4321:4321',
         '--read-only',
@@ -358,6 +359,16 @@ describe('without s6, as a plain non-root user on a read-only root', () => {
       ],
     });
     await ready(c);
+    const status = await waitFor('the mount start to fail', async () => {
+      const s = await mountStatus(c);
+      return s.error ? s : undefined;
+    });
+    // Nobody gives 4321 the device here (the s6 init step would): a host /dev/fuse of 0600 stops it first.
+    const hostDeviceOpen = (statSync('/dev/fuse').mode & 0o006) === 0o006;
+    assert.match(
+      status.error,
+      hostDeviceOpen ? /uid 4321 has no user name here/ : /\/dev\/fuse is not readable and writable by uid 4321/,
+    );
     const status1 = await c.exec(['cat', '/proc/1/status']);
     assert.match(status1, /^Name:\s+node$/m, 'node is PID 1: no supervisor');
     assert.match(status1, /^Uid:\s+4321\s/m);

@@ -20,7 +20,9 @@ test.afterAll(async () => {
 
 const card = (page: Page, label: string) => page.getByRole('article', { name: label });
 const issues = (page: Page) => page.getByRole('alert').filter({ hasText: 'Please fix these issues' });
-const save = (page: Page) => page.getByRole('button', { name: 'Save Changes' });
+// the arrs' own form: the media servers' form below it has a Save Changes too
+const save = (page: Page) =>
+  page.getByRole('form', { name: 'Radarr/Sonarr Management' }).getByRole('button', { name: 'Save Changes' });
 
 async function openArrs(page: Page) {
   await signIn(page, ADMIN);

@@ -94,6 +94,8 @@ test('events go in the order they happened; equal events are each sent; node-loc
   a.bus.emit('mount.state.changed', { mounted: true, mount_point: '/mnt/a', error: '' });
   a.bus.emit('provider.state.changed', {
     id: 'p',
+    health: 'blocked',
+    reason: 'unreachable',
     state: 'cooling_down',
     change: 'breaker_opened',
     last_error: 'x',

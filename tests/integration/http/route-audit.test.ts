@@ -18,6 +18,8 @@ const PUBLIC_ROUTES = new Set([
   '/api/user/logout',
   '/webdav',
   '/webdav/*',
+  // Stream links: the signed token in the path is the credential (tests/integration/webdav/stream-links.test.ts).
+  '/stream/*',
   '/sabnzbd/api',
   // SABnzbd's own path for the same API (`/api?mode=...`); it checks the key itself.
   '/api',

@@ -7,6 +7,7 @@ import { AUTH_PG_MIGRATIONS } from '../../../appliance/auth/auth-pg.migrations.j
 import { copyAuthToPg } from '../../../appliance/auth/auth.copy.js';
 import { openPgAuthStores } from '../../../appliance/auth/auth-pg.store.js';
 import { openLmdbAuthStores } from '../../../appliance/auth/auth-lmdb.store.js';
+import { ApiKeysService } from '../../../appliance/auth/api-keys.service.js';
 import { registerSchema } from '../../../appliance/auth/auth.schemas.js';
 import { SessionService } from '../../../appliance/auth/session.service.js';
 import { UsersService, type AuthSettings } from '../../../appliance/auth/users.service.js';
@@ -111,7 +112,7 @@ test('users list in creation order, paged; removeForUser and purge count what th
   }
 });
 
-test('an LMDB install’s users and sessions copy into PostgreSQL and still sign in', async () => {
+test('an LMDB install’s users, named API keys and sessions copy into PostgreSQL and still sign in', async () => {
   const root = mkdtempSync(join(tmpdir(), 'spool-auth-copy-'));
   const lmdb = openStore({ rootPath: root });
   const db = await migratedDb();
@@ -121,12 +122,18 @@ test('an LMDB install’s users and sessions copy into PostgreSQL and still sign
     const alice = await service.register(input('alice', 'alice@example.com'));
     const bob = await service.register(input('bob'));
     const sid = await new SessionService(from.sessions).create(bob.id);
+    const { secret } = await new ApiKeysService(from.apiKeys, service).create(bob.id, 'radarr', 'sabnzbd');
     const messages: string[] = [];
     const report = await copyAuthToPg(lmdb, db, (m) => messages.push(m));
-    assert.deepEqual(report, [{ scope: 'auth', records: 3 }]);
-    assert.match(messages.join('\n'), /2 users and 1 sessions/);
+    assert.deepEqual(report, [{ scope: 'auth', records: 4 }]);
+    assert.match(messages.join('\n'), /2 users, 1 API keys and 1 sessions/);
     const to = openPgAuthStores(db);
     assert.deepEqual(await to.users.all(), [alice, bob]);
+    const resolved = await new ApiKeysService(to.apiKeys, new UsersService(to.users, () => open)).resolve(
+      secret,
+      '::1',
+    );
+    assert.deepEqual([resolved?.user.id, resolved?.scope], [bob.id, 'sabnzbd'], 'the named key still works');
     assert.equal(await new SessionService(to.sessions).validate(sid), bob.id, 'the browser stays signed in');
     await assert.rejects(
       copyAuthToPg(lmdb, db, () => undefined),

@@ -69,11 +69,15 @@ async function apiGet<T>(p: string): Promise<T> {
   return ((await res.json()) as { data: T }).data;
 }
 
-/** Polls `probe` until it finds `what` (a wait that never ends fails with the test's timeout, not before). */
+/**
+ * Polls `probe` until it finds `what`. A wait that never ends fails with the test's timeout, not before; every 30 s
+ * it says what it still waits for, so that failure names its cause.
+ */
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
+  for (let polls = 1; ; polls++) {
     const v = await probe();
     if (v !== undefined) return v;
+    if (polls % 600 === 0) console.error(`still waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

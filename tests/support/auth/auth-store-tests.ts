@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { registerSchema } from '../../../appliance/auth/auth.schemas.js';
 import { createAuth, type AuthDomain, type AuthSettings } from '../../../appliance/auth/index.js';
-import type { SessionStore, UserStore } from '../../../appliance/auth/auth.port.js';
+import type { ApiKeyStore, SessionStore, UserStore } from '../../../appliance/auth/auth.port.js';
+import { hashKey } from '../../../appliance/auth/api-key.js';
 import { SessionService } from '../../../appliance/auth/session.service.js';
 import { AppError } from '../../../appliance/errors/app-error.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
@@ -16,6 +17,7 @@ import { memoryLogger } from '../../../appliance/logging/logger.js';
 export interface AuthStoresUnderTest {
   users: UserStore;
   sessions: SessionStore;
+  apiKeys: ApiKeyStore;
   /** The keys the session store wrote, as stored. */
   storedSessionKeys(): Promise<string[]>;
   close(): Promise<void>;
@@ -55,6 +57,36 @@ export function authStoreTests(open: () => Promise<AuthStoresUnderTest>): void {
       await stores.close();
     }
   }
+
+  test('named API keys: stored hashed only, resolved with their scope, last use recorded, revoked at once', () =>
+    withAuth(async ({ auth, stores, settings }) => {
+      const alice = await auth.users.register(input('alice'));
+      const { key, secret } = await auth.apiKeys.create(alice.id, 'Prometheus', 'metrics');
+      assert.match(secret, /^spk_[0-9a-f]{64}$/);
+      const stored = await stores.apiKeys.all();
+      assert.equal(stored.length, 1);
+      assert.equal(stored[0]!.hash, hashKey(secret));
+      assert.equal(JSON.stringify(stored).includes(secret), false, 'the secret itself is never stored');
+      assert.equal(key.last_used_at, null);
+
+      const found = await auth.apiKeys.resolve(secret, '192.0.2.7');
+      assert.equal(found?.user.id, alice.id);
+      assert.equal(found?.scope, 'metrics');
+      const [listed] = await auth.apiKeys.list(alice.id);
+      assert.equal(listed?.last_used_ip, '192.0.2.7');
+      assert.ok(listed?.last_used_at);
+      assert.equal(await auth.apiKeys.resolve('spk_' + '0'.repeat(64), '192.0.2.7'), undefined);
+      // The legacy per-user key keeps working, as a full key.
+      assert.equal((await auth.apiKeys.resolve(alice.api_key, '192.0.2.7'))?.scope, 'full');
+
+      settings.registrationEnabled = true;
+      const bob = await auth.users.register(input('bob'));
+      await rejects(auth.apiKeys.revoke(bob.id, key.id), 'NO_SUCH_RECORD');
+      await auth.apiKeys.revoke(alice.id, key.id);
+      assert.equal(await auth.apiKeys.resolve(secret, '192.0.2.7'), undefined);
+      assert.deepEqual(await auth.apiKeys.list(alice.id), []);
+      await rejects(auth.apiKeys.revoke(alice.id, key.id), 'NO_SUCH_RECORD');
+    }));
 
   test('the first user becomes admin; registration then closes unless enabled; later users are not admins', () =>
     withAuth(async ({ auth, settings }) => {

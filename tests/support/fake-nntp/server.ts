@@ -106,9 +106,10 @@ export class FakeNntpServer {
     } else this.server = net.createServer((s) => this.accept(s));
   }
 
-  static async start(options: FakeNntpOptions = {}): Promise<FakeNntpServer> {
+  /** Listens on `port` (0: a free one; a given one: a server coming up where a provider already points). */
+  static async start(options: FakeNntpOptions = {}, port = 0): Promise<FakeNntpServer> {
     const fake = new FakeNntpServer(options);
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.server.listen(port, '127.0.0.1', resolve));
     fake.port = (fake.server.address() as net.AddressInfo).port;
     return fake;
   }

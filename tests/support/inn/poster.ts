@@ -40,6 +40,8 @@ export interface PostOptions {
   poster?: string;
   /** Parts (1-based) posted with a wrong yEnc CRC: a complete body that is damaged. */
   damagedParts?: number[];
+  /** The message ids to post under, one per part (default: fresh ones): the same article on a second server. */
+  messageIds?: readonly string[];
 }
 
 /** A line-oriented NNTP session for posting: one command at a time. */
@@ -147,7 +149,7 @@ export async function postFile(
   const segments: PostedSegment[] = [];
   function* articles(): Generator<Buffer> {
     for (const part of parts) {
-      const messageId = `${randomUUID()}@spool.test`;
+      const messageId = opts.messageIds?.[part.part - 1] ?? `${randomUUID()}@spool.test`;
       const body = encodeArticleBody({
         name,
         fileSize: bytes.length,

@@ -8,6 +8,7 @@ import { toast } from '../../../components/toast';
 import { usePoolMetrics } from '../../../lib/queries';
 import { configKeys } from '../configKeys';
 import type { SectionProps } from '../SectionLayout';
+import { AvailabilityTable } from './providers/AvailabilityTable';
 import { ProviderList, providerLabel } from './providers/ProviderList';
 import { ProviderModal } from './providers/ProviderModal';
 import { providersApi, type Provider } from './providers/providersApi';
@@ -121,6 +122,7 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
           }}
         />
       )}
+      {providers.length > 0 && <AvailabilityTable />}
       <ConfirmDialog
         open={deleting !== undefined}
         title="Confirm Delete"

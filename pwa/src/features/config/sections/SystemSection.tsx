@@ -10,6 +10,7 @@ import { toast } from '../../../components/toast';
 import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
 import { accountKeys } from '../../login/accountKeys';
+import { NamedApiKeys } from './NamedApiKeys';
 
 /** docs/console-contract.md §9: copy feedback lasts 2 s. */
 const COPIED_MS = 2000;
@@ -117,6 +118,7 @@ export function SystemSection() {
         <p>Your API key and facts about this installation.</p>
       </header>
       <ApiKeyCard />
+      <NamedApiKeys />
       <dl className="metric-list">
         <div>
           <dt>Version</dt>

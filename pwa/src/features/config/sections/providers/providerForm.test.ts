@@ -22,6 +22,11 @@ const saved = {
   ca: '',
   enabled: true,
   is_backup_provider: false,
+  retention_days: null,
+  retention_policy: 'last' as const,
+  backbone: '',
+  block_account: false,
+  required: false,
 };
 
 test('defaults of docs/console-contract.md §9', () => {

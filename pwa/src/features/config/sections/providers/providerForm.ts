@@ -29,6 +29,11 @@ export function formFromProvider(p: Provider): ProviderForm {
     ca: p.ca ?? '',
     enabled: p.enabled,
     is_backup_provider: p.is_backup_provider,
+    retention_days: p.retention_days ?? null,
+    retention_policy: p.retention_policy ?? 'last',
+    backbone: p.backbone ?? '',
+    block_account: p.block_account ?? false,
+    required: p.required ?? false,
   };
 }
 

@@ -16,4 +16,7 @@ test('a learned cap shows as connections allowed of those configured; a cooling 
   const cooling = providerStatus({ ...base, state: 'cooling_down', last_error: 'Authentication failed: 481 bad' });
   assert.equal(cooling.cooling, 'Authentication failed: 481 bad');
   assert.equal(cooling.allowed, undefined);
+  // Down because it allows no connection: the cap says it, not "Cooling down" (docs/nntp.md "Connection caps").
+  const full = providerStatus({ ...base, state: 'cooling_down', allowed_connections: 0 });
+  assert.deepEqual(full, { allowed: '0 of 8 allowed by the provider', cooling: undefined });
 });
