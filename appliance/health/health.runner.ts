@@ -261,6 +261,8 @@ export class HealthRunner {
         ...r,
         status: 'checking',
         settledStatus: r.status === 'checking' ? r.settledStatus : r.status,
+        // a priority check's repair stays urgent until a later check (docs/health.md "Continuity")
+        repairUrgent: r.manual?.priority === true,
         manual: null,
         nextCheckAt: null,
       }));

@@ -79,6 +79,11 @@ export interface HealthRecord {
   repairedFrom?: 'par2' | null;
   /** A PAR2 repair could not reach the providers: it is tried again when the repair back-off is over. */
   par2Retry?: boolean;
+  /**
+   * The last check was a priority one (a viewer's read found the damage, or a person asked): its repair goes ahead of
+   * the others due, also after a restart. Absent on older records.
+   */
+  repairUrgent?: boolean;
   /** The arr was asked to replace the file, which stays listed and served meanwhile; null or absent otherwise. */
   awaiting?: AwaitedReplacement | null;
 }

@@ -117,3 +117,39 @@ test('each repair is announced: requested, then done when the arr took it or fai
     'repair.failed /complete/movies/Flaky/Flaky.mkv Radarr answered 503 true',
   ]);
 });
+
+test('a repair is kept due before the arr is asked (a restart that cuts it short tries again); urgent ones go first', async () => {
+  h = await healthHarness({ auto_repair_enabled: true });
+  const seen: (number | null)[] = [];
+  const ask = h.repairer.repairFile.bind(h.repairer);
+  h.repairer.repairFile = async (input) => {
+    seen.push((await h.healthStore.byPath(input.path))?.repairNextAt ?? null);
+    return ask(input);
+  };
+  await corrupt('Cut');
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0] !== null, 'due again in the store while the arr is being asked');
+
+  // Two repairs due after a restart: the urgent one (a viewer's read found it) first, whatever their place in line.
+  const a = await corrupt('Early');
+  const b = await corrupt('Urgent');
+  const now = h.clock.now();
+  await h.healthStore.update(a.id, (r) => ({
+    ...r,
+    status: 'corrupted',
+    repairNextAt: now - 2000,
+    repairUrgent: false,
+  }));
+  await h.healthStore.update(b.id, (r) => ({
+    ...r,
+    status: 'corrupted',
+    repairNextAt: now - 1000,
+    repairUrgent: true,
+  }));
+  h.repairer.calls.length = 0;
+  await h.repairs.loop.runDue();
+  assert.deepEqual(
+    h.repairer.calls.map((c) => c.path),
+    [b.path, a.path],
+  );
+});

@@ -99,7 +99,10 @@ export class RepairLoop {
   async runDue(): Promise<void> {
     const auto = this.d.settings().autoRepair;
     if (!auto && !this.d.par2?.()?.enabled) return;
-    for (const r of await this.d.store.repairsDue(this.d.clock.now())) {
+    // a repair a viewer's read (or a person) triggered goes first; then each in its place in line
+    const due = await this.d.store.repairsDue(this.d.clock.now());
+    const inLine = [...due.filter((r) => r.repairUrgent), ...due.filter((r) => !r.repairUrgent)];
+    for (const r of inLine) {
       if (r.awaiting) {
         await this.follow(r);
         continue;
@@ -165,6 +168,9 @@ export class RepairLoop {
       });
     this.announcedHolds.delete(record.id);
     this.announce('repair.requested', record, manual);
+    // kept before the arr is asked: a restart that cuts the call short finds the repair due again, and the arr
+    // repair, asked again, sees the grab it marked failed and does not ask twice (arr-replacement.ts alreadyAsked)
+    await this.set(record.id, { repairNextAt: now + REPLACEMENT_POLL_MS });
     const repairer = this.d.repairer();
     const downloadId = this.d.downloadIdOf(record.path);
     const outcome: RepairOutcome = repairer
