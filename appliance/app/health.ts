@@ -10,6 +10,7 @@ import { wireHealthEvents } from './health-events.js';
 import { playbackLoad } from './health-playback.js';
 import type { Built } from './lifetime.js';
 import { wireRepairHistory } from './repair-history.js';
+import { replacementFiles } from './replacement-files.js';
 import type { SabnzbdDomain } from './sabnzbd.js';
 
 /** What file health is built on besides the core. */
@@ -46,6 +47,7 @@ export function createHealth(core: AppCore, parts: HealthParts): Built<{ health:
     },
     arr: () => parts.repairer,
     par2: () => parts.par2,
+    replacements: replacementFiles({ vfs: parts.vfs, pool: parts.pool, queue: stores.queue, nzo: parts.sabnzbd.nzo }),
     clock: core.clock,
     logger,
     events,

@@ -26,7 +26,7 @@ export function createMediaServers(core: AppCore, notifier: Notifier): Built<Med
         state: o.state,
         attempts: o.attempts,
         error: o.error,
-        record_ids: o.recordIds,
+        repairs: o.repairs.map((r) => ({ record_id: r.recordId, folder: r.folder })),
       }),
     onFailing: (server, error) => notifier.notify(notices.mediaServerFailed(server, error, clock.now())),
   });

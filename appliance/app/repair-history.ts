@@ -18,6 +18,22 @@ export function wireRepairHistory(
     events.on('repair.done', (e) => kept(repairs.record('done', e))),
     events.on('repair.failed', (e) => kept(repairs.record('failed', e))),
     events.on('repair.held', (e) => kept(repairs.record('held', e))),
+    events.on('repair.step', (e) => kept(repairs.recordStep(e))),
+    // a media server refresh that carried a repair's swap is that repair's last step
+    events.on('mediaserver.refreshed', (e) => {
+      if (e.state === 'retrying') return;
+      for (const r of e.repairs)
+        kept(
+          repairs.recordStep({
+            record_id: r.record_id,
+            path: r.folder,
+            step: 'media_servers_told',
+            instance: e.server,
+            ok: e.state === 'done',
+            detail: e.error,
+          }),
+        );
+    }),
   ];
   return () => {
     for (const stop of stops) stop();

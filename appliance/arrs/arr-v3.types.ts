@@ -18,6 +18,15 @@ export interface RootFolder {
   freeSpace?: number;
 }
 
+/**
+ * A file's quality as the arrs keep it (`QualityModel`): the quality and its revision. Revisions compare `real`, then
+ * `version`; a same-quality release with a higher revision is an upgrade (docs/arrs.md "Continuity").
+ */
+export interface QualityModel {
+  quality: { id: number; name?: string; source?: string; resolution?: number };
+  revision: { version: number; real: number; isRepack?: boolean };
+}
+
 export interface MovieFile {
   id: number;
   movieId: number;
@@ -25,6 +34,7 @@ export interface MovieFile {
   relativePath?: string;
   sceneName?: string | null;
   size?: number;
+  quality?: QualityModel;
 }
 
 export interface Movie {
@@ -52,6 +62,7 @@ export interface EpisodeFile {
   relativePath?: string;
   sceneName?: string | null;
   size?: number;
+  quality?: QualityModel;
 }
 
 export interface Episode {
@@ -118,11 +129,13 @@ export interface CommandResource {
 
 export const HISTORY_EVENT_GRABBED = 1;
 export const HISTORY_EVENT_IMPORTED = 3;
+export const HISTORY_EVENT_FAILED = 4;
 
 const eventIs = (r: HistoryRecord, name: string, id: number) =>
   String(r.eventType).toLowerCase() === name.toLowerCase() || Number(r.eventType) === id;
 export const isGrab = (r: HistoryRecord) => eventIs(r, 'grabbed', HISTORY_EVENT_GRABBED);
 export const isImport = (r: HistoryRecord) => eventIs(r, 'downloadFolderImported', HISTORY_EVENT_IMPORTED);
+export const isFailed = (r: HistoryRecord) => eventIs(r, 'downloadFailed', HISTORY_EVENT_FAILED);
 
 /** A `data` entry whatever the case of its key (older arrs wrote PascalCase). */
 export function historyData(r: HistoryRecord, key: string): string | undefined {

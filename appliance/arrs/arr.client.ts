@@ -11,8 +11,10 @@ import {
 } from './arr.errors.js';
 import type { ArrType } from './arrs.wire.js';
 import {
+  HISTORY_EVENT_FAILED,
   HISTORY_EVENT_GRABBED,
   HISTORY_EVENT_IMPORTED,
+  isFailed,
   isGrab,
   isImport,
   type CommandBody,
@@ -25,6 +27,7 @@ import {
   type MovieFile,
   type Paged,
   type ParseResult,
+  type QualityModel,
   type RootFolder,
   type Series,
   type SystemStatus,
@@ -110,6 +113,45 @@ export class ArrClient {
     if (!page || !Array.isArray(page.records)) throw new ArrBadResponseError(this.what('GET', 'history'), 'no records');
     // Older arrs ignore filters they do not know; filter again so another download's records are never used.
     return page.records.filter((r) => r.downloadId === downloadId && (isGrab(r) || isImport(r)));
+  }
+
+  /**
+   * The "downloadFailed" records of a download id: whether a grab of it was already marked failed (a repair cut
+   * short by a restart asks this instead of marking it again).
+   */
+  async failedRecords(downloadId: string): Promise<HistoryRecord[]> {
+    const page = await this.get<Paged<HistoryRecord>>('history', {
+      downloadId,
+      eventType: [HISTORY_EVENT_FAILED],
+      page: 1,
+      pageSize: 50,
+    });
+    if (!page || !Array.isArray(page.records)) throw new ArrBadResponseError(this.what('GET', 'history'), 'no records');
+    return page.records.filter((r) => r.downloadId === downloadId && isFailed(r));
+  }
+
+  /** The "downloadFolderImported" records of one movie (Radarr) or series (Sonarr), newest first. */
+  async importsOf(itemId: number): Promise<HistoryRecord[]> {
+    const key = this.type === 'radarr' ? 'movieIds' : 'seriesIds';
+    const page = await this.get<Paged<HistoryRecord>>('history', {
+      [key]: [itemId],
+      eventType: [HISTORY_EVENT_IMPORTED],
+      page: 1,
+      pageSize: 50,
+      sortKey: 'date',
+      sortDirection: 'descending',
+    });
+    if (!page || !Array.isArray(page.records)) throw new ArrBadResponseError(this.what('GET', 'history'), 'no records');
+    const own = (r: HistoryRecord) => (this.type === 'radarr' ? r.movieId : r.seriesId) === itemId;
+    return page.records.filter((r) => isImport(r) && own(r));
+  }
+
+  /**
+   * Writes file records' quality through the bulk editor (`PUT moviefile/bulk`, `PUT episodefile/bulk`): the arr
+   * changes only its database row, never the file (docs/arrs.md "Continuity").
+   */
+  async setFileQuality(files: { id: number; quality: QualityModel }[]): Promise<void> {
+    await this.call('PUT', this.type === 'radarr' ? 'moviefile/bulk' : 'episodefile/bulk', undefined, files);
   }
 
   /** Marks a grab failed: the arr blocklists that release (and searches again if "Redownload Failed" is on). */

@@ -4,6 +4,7 @@ export type {
   DiskFullEvent,
   HealthCheckDoneEvent,
   RepairEvent,
+  RepairStepEvent,
   RepairMethod,
   RepairBrakeEvent,
   SpoolEventName,

@@ -27,6 +27,17 @@ export interface RepairEvent {
   will_retry: boolean;
 }
 
+/** A later step of a repair (docs/health.md "Continuity"): the history keeps one line per step. */
+export interface RepairStepEvent {
+  record_id: number;
+  path: string;
+  step: 'replacement_imported' | 'old_retired' | 'media_servers_told';
+  /** The arr instance, or the media server, that took the step. */
+  instance: string | null;
+  ok: boolean;
+  detail: string | null;
+}
+
 /** docs/health.md "PAR2 repair": PAR2 first when the release carries recovery data covering the damage. */
 export type RepairMethod = 'par2' | 'arr';
 
@@ -51,8 +62,8 @@ export interface MediaServerRefreshedEvent {
   state: 'done' | 'retrying' | 'failed';
   attempts: number;
   error: string | null;
-  /** Health records of the repairs whose changes the batch carried. */
-  record_ids: number[];
+  /** The repairs whose changes the batch carried, each with its folder as the server saw it. */
+  repairs: { record_id: number; folder: string }[];
 }
 
 /** The repair brake engaged (too many files turned bad at once) or an admin released it (docs/health.md). */
@@ -98,6 +109,7 @@ export interface SpoolEvents extends LiveEventMap {
   /** A repair was not made because the repair brake is engaged or the file had its arr repairs for now. */
   'repair.held': RepairEvent;
   'repair.brake.changed': RepairBrakeEvent;
+  'repair.step': RepairStepEvent;
   /** A write failed because the disk is full (a request, or an import's commit). */
   'disk.full': DiskFullEvent;
   /** A read's article was missing or damaged on every provider. */

@@ -1,4 +1,26 @@
+import type { QualityModel } from '../arrs/arr-v3.types.js';
 import type { HealthStatus, HealthVerdict } from './health.wire.js';
+
+/**
+ * A repair that keeps the broken file in the library while the arr replaces it (docs/arrs.md "Continuity"), kept
+ * with the record so a restart resumes it without asking the arr twice.
+ */
+export interface AwaitedReplacement {
+  instance: string;
+  arrType: 'radarr' | 'sonarr';
+  /** Radarr movie id or Sonarr series id. */
+  itemId: number;
+  /** The file record kept (its revision lowered) until the arr's upgrade import replaces it. */
+  fileId: number;
+  episodeIds: number[];
+  /** The quality the record had before; written back when the repair is given up. */
+  quality: QualityModel | null;
+  /** The broken download's id (its nzo_id), whose grab was marked failed. */
+  downloadId: string;
+  grabId: number;
+  /** When the arr was asked. */
+  since: number;
+}
 
 /** A missing or damaged article and the decoded bytes [start, end) of the file it carried. */
 export interface MissingArticle {
@@ -57,4 +79,6 @@ export interface HealthRecord {
   repairedFrom?: 'par2' | null;
   /** A PAR2 repair could not reach the providers: it is tried again when the repair back-off is over. */
   par2Retry?: boolean;
+  /** The arr was asked to replace the file, which stays listed and served meanwhile; null or absent otherwise. */
+  awaiting?: AwaitedReplacement | null;
 }

@@ -147,6 +147,22 @@ export interface RepairBrakeJson {
 
 export const REPAIR_METHODS = ['par2', 'arr'] as const;
 export const REPAIR_RESULTS = ['done', 'failed', 'held'] as const;
+/** The steps of a repair the history shows (docs/health.md "Continuity"). */
+export const REPAIR_STEPS = [
+  'par2_tried',
+  'arr_asked',
+  'replacement_imported',
+  'old_retired',
+  'media_servers_told',
+] as const;
+export type RepairStep = (typeof REPAIR_STEPS)[number];
+export const REPAIR_STEP_LABELS: Record<RepairStep, string> = {
+  par2_tried: 'PAR2 tried',
+  arr_asked: 'Arr asked',
+  replacement_imported: 'Replacement imported',
+  old_retired: 'Old release retired',
+  media_servers_told: 'Media servers told',
+};
 
 /** One repair in GET /api/health/repairs/history (newest first, paged with limit and offset). */
 export interface RepairHistoryJson {
@@ -160,4 +176,6 @@ export interface RepairHistoryJson {
   reason: string | null;
   /** Asked for by a person rather than the automatic loop. */
   manual: boolean;
+  /** Which step of the repair this line is (absent on lines written before steps: PAR2 or arr asked by `method`). */
+  step: RepairStep;
 }

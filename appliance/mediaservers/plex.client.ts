@@ -31,13 +31,10 @@ export class PlexClient implements MediaServerClient {
 
   async refresh(changes: readonly FolderChange[], signal: AbortSignal): Promise<void> {
     const sections = await this.sections(signal);
-    const unheld: string[] = [];
     for (const { folder } of changes) {
+      // a folder none of this server's libraries holds is not its business (a delete under Spool's own job folders)
       const section = sectionHolding(sections, folder);
-      if (!section) {
-        unheld.push(folder);
-        continue;
-      }
+      if (!section) continue;
       const path = `/library/sections/${encodeURIComponent(section.key)}/refresh?path=${encodeURIComponent(folder)}`;
       try {
         await call(this.server, path, { method: 'GET', headers: this.headers(), signal });
@@ -46,10 +43,6 @@ export class PlexClient implements MediaServerClient {
         await call(this.server, path, { method: 'POST', headers: this.headers(), signal });
       }
     }
-    if (unheld.length > 0)
-      throw new MediaServerError(
-        `${this.server.name} has no library holding ${unheld.join(', ')}: check the path mapping`,
-      );
   }
 
   private async sections(signal: AbortSignal): Promise<PlexSection[]> {

@@ -51,7 +51,10 @@ test('a burst waits for the debounce and goes as one batch, each folder once', a
   ]);
   assert.equal(outcomes.length, 1);
   assert.equal(outcomes[0]!.state, 'done');
-  assert.deepEqual(outcomes[0]!.recordIds, [7, 8]);
+  assert.deepEqual(
+    outcomes[0]!.repairs.map((r) => r.recordId),
+    [7, 8, 8],
+  );
   assert.deepEqual(outcomes[0]!.causes.sort(), ['delete', 'import', 'repair']);
 });
 

@@ -15,7 +15,8 @@ export interface QueuedChange extends FolderChange {
 
 /** One attempt's outcome, as the activity list and the repair history show it. */
 export interface BatchOutcome extends Omit<MediaServerRefreshJson, 'at'> {
-  recordIds: number[];
+  /** The repairs whose changes the batch carried, each with its folder as the server saw it. */
+  repairs: { recordId: number; folder: string }[];
   at: number;
 }
 
@@ -99,7 +100,9 @@ export class RefreshQueue {
       kind: this.server.kind,
       folders: folders.map((f) => f.folder),
       causes: [...new Set(batch.changes.map((c) => c.cause))],
-      recordIds: [...new Set(batch.changes.flatMap((c) => (c.recordId === undefined ? [] : [c.recordId])))],
+      repairs: batch.changes.flatMap((c) =>
+        c.recordId === undefined ? [] : [{ recordId: c.recordId, folder: c.folder }],
+      ),
       state,
       attempts: batch.attempts,
       error,

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { DEFAULTS, type SpoolConfig } from '../config/index.js';
 import { memoryLogger } from '../logging/logger.js';
 import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
-import type { FakeArr } from '../../tests/support/fake-arr/server.js';
+import { defaultQuality, type FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrRepairService } from './arr-repair.service.js';
 
 const startFake = fakeArrPerTest();
@@ -73,14 +73,21 @@ test('a season pack renamed in the library: the broken episode is found through 
     'GET history',
     'GET episodefile',
     `GET episode`,
-    `DELETE episodefile/${files[1]!.file.id}`,
+    'GET history',
+    'GET episodefile',
+    'PUT episodefile/bulk',
     `POST history/failed/${sonarr.lib.blocklist[0]!.historyId}`,
     'GET config/downloadclient',
     'POST command',
   ]);
   assert.match(sonarr.calls[0]!.search, /eventType=1&eventType=3/);
+  assert.deepEqual(sonarr.calls.find((c) => c.method === 'PUT')!.body, [
+    { id: files[1]!.file.id, quality: { ...defaultQuality(), revision: { version: 0, real: 0, isRepack: false } } },
+  ]);
   assert.deepEqual(sonarr.calls.at(-1)!.body, { name: 'EpisodeSearch', episodeIds: [e2.id] });
-  assert.deepEqual([...sonarr.lib.episodeFiles.keys()], [files[0]!.file.id], 'the good episode keeps its record');
+  // Both episodes keep their records: the broken one until its replacement is imported, the good one untouched.
+  assert.deepEqual([...sonarr.lib.episodeFiles.keys()], [files[0]!.file.id, files[1]!.file.id]);
+  assert.deepEqual(sonarr.lib.episodeFiles.get(files[0]!.file.id)!.quality, defaultQuality());
 });
 
 test('without the import records (an older arr), the same pack is not provably ours: nothing is deleted', async () => {
@@ -128,12 +135,16 @@ test('Radarr: a movie moved to another root folder is repaired through its impor
     fileId: file.id,
     blocklisted: true,
     searched: true,
+    route: 'replace',
+    note: null,
+    awaiting: { ...(out.kind === 'triggered' ? out.awaiting! : ({} as never)) },
   });
+  assert.ok(out.kind === 'triggered' && out.awaiting?.fileId === file.id && out.awaiting.grabId === grab.id);
   assert.deepEqual(
     radarr.lib.blocklist.map((b) => b.historyId),
     [grab.id],
   );
-  assert.equal(radarr.lib.movieFiles.size, 0);
+  assert.equal(radarr.lib.movieFiles.size, 1, 'the file stays until its replacement is imported');
 });
 
 test('an upgrade since: the import names a record that is gone, the newer file is never touched', async () => {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { DEFAULTS, type ArrInstance, type SpoolConfig } from '../config/index.js';
 import { memoryLogger } from '../logging/logger.js';
 import { fakeArrInstance, fakeArrPerTest } from '../../tests/support/fake-arr/fixtures.js';
-import { startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
+import { defaultQuality, startFakeArr, type FakeArr } from '../../tests/support/fake-arr/server.js';
 import { ArrClient } from '../arrs/arr.client.js';
 import { ArrRepairService, type ArrRepairOutcome } from './arr-repair.service.js';
 
@@ -54,7 +54,7 @@ function service(instances: ArrInstance[], enabled = true) {
   return new ArrRepairService({ config: { get: () => config }, logger: memoryLogger() });
 }
 
-test('Radarr, by download id: delete the record, blocklist the grab, search; the other movie is untouched', async () => {
+test('Radarr, by download id: the file stays, its revision lowered, the grab blocklisted, a search; the other movie untouched', async () => {
   const radarr = await fake('radarr');
   const { content, link } = linked('/complete/movies/Film.2020.1080p/film.mkv', 'movies/Film (2020)/Film.mkv');
   const other = linked('/complete/movies/Other.2019/other.mkv', 'movies/Other (2019)/Other.mkv');
@@ -63,12 +63,17 @@ test('Radarr, by download id: delete the record, blocklist the grab, search; the
   const file = radarr.addMovieFile(film.id, { path: link, sceneName: 'Film.2020.1080p' });
   const otherFile = radarr.addMovieFile(otherMovie.id, { path: other.link });
   const grab = radarr.addGrab({ downloadId: 'SABnzbd_nzo_film', movieId: film.id, sourceTitle: 'Film.2020.1080p' });
+  // Before: a like-for-like release is refused while the file exists ("Existing file meets cutoff").
+  const sameRelease = defaultQuality();
+  assert.equal(radarr.wouldGrab(file.id, sameRelease), false);
 
   const out = await service([instance(radarr)]).repairFile({
     path: '/complete/movies/Film.2020.1080p/film.mkv',
     downloadId: 'SABnzbd_nzo_film',
   });
-  assert.deepEqual(out, {
+  assert.equal(out.kind, 'triggered');
+  assert.ok(out.kind === 'triggered');
+  assert.deepEqual({ ...out, awaiting: { ...out.awaiting!, since: 0 } }, {
     kind: 'triggered',
     instance: instance(radarr).name,
     arrType: 'radarr',
@@ -76,11 +81,26 @@ test('Radarr, by download id: delete the record, blocklist the grab, search; the
     fileId: file.id,
     blocklisted: true,
     searched: true,
+    route: 'replace',
+    note: null,
+    awaiting: {
+      instance: instance(radarr).name,
+      arrType: 'radarr',
+      itemId: film.id,
+      fileId: file.id,
+      episodeIds: [],
+      quality: defaultQuality(),
+      downloadId: 'SABnzbd_nzo_film',
+      grabId: grab.id,
+      since: 0,
+    },
   } satisfies ArrRepairOutcome);
   assert.deepEqual(radarr.callLines(), [
     'GET history',
     'GET moviefile',
-    `DELETE moviefile/${file.id}`,
+    'GET history',
+    'GET moviefile',
+    'PUT moviefile/bulk',
     `POST history/failed/${grab.id}`,
     'GET config/downloadclient',
     'POST command',
@@ -90,11 +110,40 @@ test('Radarr, by download id: delete the record, blocklist the grab, search; the
     radarr.lib.blocklist.map((b) => b.historyId),
     [grab.id],
   );
-  // The arr removed its symlink; Spool's file and the other movie stay.
-  assert.equal(existsSync(link), false);
+  // Now the same release counts as a revision upgrade; the record and its symlink are still there.
+  assert.equal(radarr.wouldGrab(file.id, sameRelease), true);
+  assert.equal(radarr.lib.movieFiles.get(file.id)!.quality!.revision.version, 0);
+  assert.equal(existsSync(link), true);
   assert.equal(existsSync(content), true);
-  assert.deepEqual([...radarr.lib.movieFiles.keys()], [otherFile.id]);
-  assert.equal(existsSync(other.link), true);
+  assert.deepEqual([...radarr.lib.movieFiles.keys()], [file.id, otherFile.id]);
+  assert.deepEqual(radarr.lib.movieFiles.get(otherFile.id)!.quality, defaultQuality(), 'the other file is untouched');
+
+  // Asked again after a restart cut the repair short: the grab is failed already, nothing is asked twice.
+  radarr.calls.length = 0;
+  const again = await service([instance(radarr)]).repairFile({
+    path: '/complete/movies/Film.2020.1080p/film.mkv',
+    downloadId: 'SABnzbd_nzo_film',
+  });
+  assert.equal(again.kind, 'triggered');
+  assert.ok(!radarr.callLines().some((c) => c.startsWith('POST history/failed') || c.startsWith('PUT')));
+  assert.equal(radarr.lib.blocklist.length, 1);
+});
+
+test('an arr without the bulk file editor: the record is deleted, blocklisted and searched as before, saying why', async () => {
+  const radarr = await fake('radarr');
+  const { link } = linked('/complete/movies/Old.2018/old.mkv', 'movies/Old (2018)/Old.mkv');
+  const m = radarr.addMovie({ title: 'Old' });
+  const file = radarr.addMovieFile(m.id, { path: link });
+  const grab = radarr.addGrab({ downloadId: 'nzo_old', movieId: m.id });
+  radarr.fail({ method: 'PUT', path: /^moviefile\/bulk/, status: 404 });
+  const out = await service([instance(radarr)]).repairFile({
+    path: '/complete/movies/Old.2018/old.mkv',
+    downloadId: 'nzo_old',
+  });
+  assert.ok(out.kind === 'triggered' && out.route === 'delete');
+  assert.match(out.note ?? '', /cannot keep the file while replacing it/);
+  assert.ok(radarr.callLines().includes(`DELETE moviefile/${file.id}`));
+  assert.ok(radarr.callLines().includes(`POST history/failed/${grab.id}`));
 });
 
 test('Radarr with "Redownload Failed" on: the blocklist searches, Spool does not search twice', async () => {
@@ -136,6 +185,8 @@ test('Sonarr, no download id, release not parsed: the library walk finds the sym
     fileId: f1.id,
     blocklisted: false,
     searched: true,
+    route: 'delete',
+    note: 'the arr has no grab of the download that brought the file',
   });
   assert.deepEqual(sonarr.callLines(), [
     'GET parse',
@@ -293,6 +344,8 @@ test('409 (root folder missing) on the delete is retryable and blocklists nothin
   const m = radarr.addMovie({ title: 'Unmounted' });
   radarr.addMovieFile(m.id, { path: link });
   radarr.addGrab({ downloadId: 'nzo_u', movieId: m.id });
+  // an arr without the bulk editor takes the delete route, whose failsafe this is (the replace route deletes nothing)
+  radarr.fail({ method: 'PUT', path: /^moviefile\/bulk/, status: 404 });
   radarr.rootFolderMissing = true;
   const svc = service([instance(radarr)]);
   const input = { path: '/complete/movies/Unmounted/u.mkv', downloadId: 'nzo_u' };
@@ -315,6 +368,7 @@ test('5xx, timeouts and an unreachable arr are retryable; a 404 on the delete an
   radarr.addGrab({ downloadId: 'nzo_f', movieId: m.id });
   const input = { path: '/complete/movies/Flaky/f.mkv', downloadId: 'nzo_f' };
   const svc = service([instance(radarr)]);
+  radarr.fail({ method: 'PUT', path: /^moviefile\/bulk/, status: 404 }); // the delete route's failures
 
   radarr.fail({ path: 'history', status: 503, times: 1 });
   const s5 = await svc.repairFile(input);

@@ -4,6 +4,14 @@ import { ArrClient } from '../arrs/arr.client.js';
 import { ArrError } from '../arrs/arr.errors.js';
 import type { ArrType } from '../arrs/arrs.wire.js';
 import { findOwner, type FileOwner } from './arr-file-owner.js';
+import {
+  alreadyAsked,
+  askForUpgrade,
+  replacementState,
+  restoreQuality,
+  type AwaitedReplacement,
+  type ReplacementState,
+} from './arr-replacement.js';
 import { fileTarget, localFiles, type FileView } from './arr-file-target.js';
 
 export interface RepairInput {
@@ -28,6 +36,16 @@ export type ArrRepairOutcome =
       blocklisted: boolean;
       /** A search for a replacement was started: by Spool, or by the arr itself after the blocklist. */
       searched: boolean;
+      /**
+       * `replace`: the file record was kept (its revision lowered) and the arr replaces it at its upgrade import, so
+       * the title never leaves the library; `delete`: the record was deleted first (the arr's grab is unknown, or
+       * the arr cannot edit file records), as repairs always did. docs/arrs.md "Continuity".
+       */
+      route: 'replace' | 'delete';
+      /** Why the delete route was taken; null for `replace`. */
+      note: string | null;
+      /** `replace`: what to watch until the replacement is imported. */
+      awaiting?: AwaitedReplacement;
     }
   /** No enabled instance manages the file (the health route answers NOT_FOUND). */
   | { kind: 'not_found' }
@@ -86,7 +104,7 @@ export class ArrRepairService {
         (err instanceof ArrError && err.retryable ? retry : failed).push(reasonOf(err));
         continue;
       }
-      if (owner) return this.replace(client, instance, owner);
+      if (owner) return this.replace(client, instance, owner, input.downloadId);
     }
     // Not found where we could look; an instance we could not ask may still own it.
     if (retry.length > 0) return { kind: 'retryable', reason: retry.join('; ') };
@@ -94,7 +112,96 @@ export class ArrRepairService {
     return { kind: 'not_found' };
   }
 
-  private async replace(client: ArrClient, instance: ArrInstance, owner: FileOwner): Promise<ArrRepairOutcome> {
+  /** Where a kept file's replacement stands (the repair loop asks while it waits). */
+  async replacementOf(a: AwaitedReplacement): Promise<ReplacementState> {
+    return replacementState(this.clientOf(a.instance), a);
+  }
+
+  /** The repair is given up: the kept record gets its quality back. */
+  async giveUp(a: AwaitedReplacement): Promise<void> {
+    await restoreQuality(this.clientOf(a.instance), a);
+  }
+
+  private clientOf(name: string): ArrClient {
+    const arrs = this.deps.config.get().arrs;
+    const instance = [...arrs.radarr_instances, ...arrs.sonarr_instances].find((i) => i.name === name);
+    if (!instance) throw new ArrError('not_found', `arr instance ${name} is no longer configured`, false);
+    return this.clientFor(instance);
+  }
+
+  private async replace(
+    client: ArrClient,
+    instance: ArrInstance,
+    owner: FileOwner,
+    downloadId: string | undefined,
+  ): Promise<ArrRepairOutcome> {
+    if (owner.grabId === undefined || !downloadId)
+      return this.deleteAndSearch(client, instance, owner, 'the arr has no grab of the download that brought the file');
+    const grabId = owner.grabId;
+    const ctx = { instance: instance.name, type: instance.type, itemId: owner.itemId, fileId: owner.fileId };
+    let quality: AwaitedReplacement['quality'] = null;
+    try {
+      // a repair a restart cut short after asking: the grab is failed already, asking again would grab twice
+      if (!(await alreadyAsked(client, downloadId))) quality = await askForUpgrade(client, { ...owner, grabId });
+    } catch (err) {
+      if (err instanceof ArrError && !err.retryable && err.kind !== 'unauthorized')
+        return this.deleteAndSearch(
+          client,
+          instance,
+          owner,
+          `the arr cannot keep the file while replacing it: ${reasonOf(err)}`,
+        );
+      return { kind: err instanceof ArrError && err.retryable ? 'retryable' : 'failed', reason: reasonOf(err) };
+    }
+    const searched = await this.searchUnlessArrDoes(client, owner, true);
+    this.deps.logger.info('arr repair: the file stays while the arr replaces it', { ...ctx, searched });
+    return {
+      kind: 'triggered',
+      instance: instance.name,
+      arrType: instance.type,
+      ...pick(owner),
+      blocklisted: true,
+      searched,
+      route: 'replace',
+      note: null,
+      awaiting: {
+        instance: instance.name,
+        arrType: instance.type,
+        itemId: owner.itemId,
+        fileId: owner.fileId,
+        episodeIds: owner.episodeIds,
+        quality,
+        downloadId,
+        grabId,
+        since: Date.now(),
+      },
+    };
+  }
+
+  /** Search unless the blocklist already queued the arr's own search ("Redownload Failed"). */
+  private async searchUnlessArrDoes(client: ArrClient, owner: FileOwner, blocklisted: boolean): Promise<boolean> {
+    if (blocklisted && (await this.redownloadsByItself(client))) return true;
+    if (client.type === 'sonarr' && owner.episodeIds.length === 0) return false;
+    try {
+      if (client.type === 'radarr') await client.searchMovies([owner.itemId]);
+      else await client.searchEpisodes(owner.episodeIds);
+      return true;
+    } catch (err) {
+      this.deps.logger.warn('arr repair: starting the search did not work', {
+        itemId: owner.itemId,
+        error: reasonOf(err),
+      });
+      return false;
+    }
+  }
+
+  /** Today's route where the file cannot be kept: delete the record, blocklist the grab when known, search. */
+  private async deleteAndSearch(
+    client: ArrClient,
+    instance: ArrInstance,
+    owner: FileOwner,
+    note: string,
+  ): Promise<ArrRepairOutcome> {
     const log = this.deps.logger;
     const ctx = { instance: instance.name, type: instance.type, itemId: owner.itemId, fileId: owner.fileId };
     // The delete comes first: the arr's 409 failsafe (root folder missing) must stop the repair before a blocklist.
@@ -117,17 +224,7 @@ export class ArrRepairService {
         log.warn('arr repair: marking the grab failed did not work', { ...ctx, error: reasonOf(err) });
       }
     }
-    let searched = blocklisted && (await this.redownloadsByItself(client));
-    const nothingToSearch = client.type === 'sonarr' && owner.episodeIds.length === 0;
-    if (!searched && !nothingToSearch) {
-      try {
-        if (client.type === 'radarr') await client.searchMovies([owner.itemId]);
-        else await client.searchEpisodes(owner.episodeIds);
-        searched = true;
-      } catch (err) {
-        log.warn('arr repair: starting the search did not work', { ...ctx, error: reasonOf(err) });
-      }
-    }
+    const searched = await this.searchUnlessArrDoes(client, owner, blocklisted);
     log.info('arr repair triggered', { ...ctx, blocklisted, searched, how: owner.how });
     return {
       kind: 'triggered',
@@ -136,6 +233,8 @@ export class ArrRepairService {
       ...pick(owner),
       blocklisted,
       searched,
+      route: 'delete',
+      note,
     };
   }
 

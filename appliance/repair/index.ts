@@ -30,6 +30,7 @@ export { RepairBrake, type BrakeSettings } from './repair.brake.js';
 export { RepairControl, REPAIR_HISTORY_KEEP } from './repair.control.js';
 export { createRepairs, type Repairs, type RepairsDeps } from './repair.domain.js';
 export type { Par2Repairer } from './par2-step.js';
+export type { ReplacementFiles } from './replacement-watch.js';
 export type {
   BrakeState,
   BrokenRelease,

@@ -1,3 +1,5 @@
+import type { RepairStep } from '../health/health.wire.js';
+
 /** The repair brake's state as kept (the health store's ledger, docs/health.md "The repair brake"). */
 export interface BrakeState {
   engaged: boolean;
@@ -28,6 +30,8 @@ export interface RepairHistoryEntry {
   result: RepairResult;
   reason: string | null;
   manual: boolean;
+  /** Absent on entries kept before steps: the first step of their method. */
+  step?: RepairStep;
 }
 
 /** A release a verdict from evidence found broken: its fingerprint (appliance/layout/fingerprint.ts). */

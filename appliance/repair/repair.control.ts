@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import type { RepairEvent } from '../events/index.js';
+import type { RepairEvent, RepairStepEvent } from '../events/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { HealthStore } from '../health/health.port.js';
 import type { HealthRecord } from '../health/health.types.js';
@@ -62,17 +62,36 @@ export class RepairControl {
     return { items: page.items.map(historyJson), total: page.total };
   }
 
-  /** A repair event of either method, as a history line. */
+  /** A repair event of either method, as a history line: PAR2 tried, or the arr asked. */
   async record(result: RepairResult, e: RepairEvent): Promise<void> {
+    const method = e.method ?? 'arr';
     await this.d.store.ledger.addHistory(
       {
         at: this.d.clock.now(),
         path: e.path,
-        method: e.method ?? 'arr',
+        method,
         instance: e.instance ?? null,
         result,
         reason: e.reason,
         manual: e.manual,
+        step: method === 'par2' ? 'par2_tried' : 'arr_asked',
+      },
+      REPAIR_HISTORY_KEEP,
+    );
+  }
+
+  /** A later step of an arr repair (the replacement imported, the old release retired, media servers told). */
+  async recordStep(e: RepairStepEvent): Promise<void> {
+    await this.d.store.ledger.addHistory(
+      {
+        at: this.d.clock.now(),
+        path: e.path,
+        method: 'arr',
+        instance: e.instance,
+        result: e.ok ? 'done' : 'failed',
+        reason: e.detail,
+        manual: false,
+        step: e.step,
       },
       REPAIR_HISTORY_KEEP,
     );
@@ -94,5 +113,6 @@ function historyJson(e: RepairHistoryEntry): RepairHistoryJson {
     result: e.result,
     reason: e.reason,
     manual: e.manual,
+    step: e.step ?? (e.method === 'par2' ? 'par2_tried' : 'arr_asked'),
   };
 }

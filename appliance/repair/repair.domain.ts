@@ -8,6 +8,7 @@ import type { Par2Repairer } from './par2-step.js';
 import { RepairBrake, type BrakeSettings } from './repair.brake.js';
 import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
+import type { ReplacementFiles } from './replacement-watch.js';
 
 export interface RepairsDeps {
   /** The health records the repairs update, and the repair ledger kept beside them (health.ledger). */
@@ -24,6 +25,8 @@ export interface RepairsDeps {
   arr?: () => FileRepairer | undefined;
   /** The PAR2 repair (par2-repair.service.ts), tried before any arr; undefined when not built. */
   par2?: () => Par2Repairer | undefined;
+  /** Spool's side of a kept file's replacement (replacement-watch.ts): its first bytes read, the old file retired. */
+  replacements?: ReplacementFiles;
   clock: Clock;
   logger: Logger;
   /** Where repairs are announced (repair.requested / done / failed / held, repair.brake.changed). */
@@ -73,6 +76,7 @@ export function createRepairs(deps: RepairsDeps): Repairs {
     logger: log.child('repair'),
     events: deps.events,
     par2: deps.par2,
+    replacements: deps.replacements,
   });
   const control = new RepairControl({
     store: deps.store,

@@ -8,18 +8,27 @@ import { repairDelayMs } from '../health/health.schedule.js';
 import type { RepairBrake } from './repair.brake.js';
 import { recentArrRepairs, repairHold } from './repair.holds.js';
 import { par2Step, type Par2Repairer } from './par2-step.js';
+import type { AwaitedReplacement, ReplacementState } from './arr-replacement.js';
+import { followReplacement, REPLACEMENT_POLL_MS, type ReplacementFiles } from './replacement-watch.js';
 
-/** What an arr repair came to (appliance/arrs ArrRepairService returns these). */
+/** What an arr repair came to (arr-repair.service.ts returns these). */
 export type RepairOutcome =
-  /** `instance`: the arr instance that took it (the repair history names it). */
-  | { kind: 'triggered'; instance?: string }
+  /**
+   * `instance`: the arr instance that took it (the repair history names it). `awaiting`: the file stays while the
+   * arr replaces it (docs/arrs.md "Continuity"); `note`: why the file's record was deleted instead.
+   */
+  | { kind: 'triggered'; instance?: string; awaiting?: AwaitedReplacement; note?: string | null }
   | { kind: 'not_found' }
   | { kind: 'retryable'; reason: string }
   | { kind: 'failed'; reason: string };
 
-/** The arrs domain's repair: find the item owning the file, mark the release failed (blocklist), delete, search. */
+/** The arr repair: find the item owning the file, have the arr replace the release, and follow the replacement. */
 export interface FileRepairer {
   repairFile(input: { path: string; downloadId?: string; size?: number }): Promise<RepairOutcome>;
+  /** Where a kept file's replacement stands. */
+  replacementOf?(a: AwaitedReplacement): Promise<ReplacementState>;
+  /** The repair is given up: the kept record gets its quality back. */
+  giveUp?(a: AwaitedReplacement): Promise<void>;
 }
 
 export interface RepairSettings {
@@ -47,6 +56,8 @@ export interface RepairLoopDeps {
   events?: EventSink<SpoolEvents>;
   /** The PAR2 repair (appliance/repair), tried before any arr (docs/health.md "PAR2 repair"). */
   par2?: () => Par2Repairer | undefined;
+  /** Spool's side of a kept file's replacement; without it, a kept file is never retired (it stays). */
+  replacements?: ReplacementFiles;
 }
 
 /**
@@ -89,6 +100,10 @@ export class RepairLoop {
     const auto = this.d.settings().autoRepair;
     if (!auto && !this.d.par2?.()?.enabled) return;
     for (const r of await this.d.store.repairsDue(this.d.clock.now())) {
+      if (r.awaiting) {
+        await this.follow(r);
+        continue;
+      }
       if (r.par2Retry) {
         const step = await this.par2(r, false);
         if (step.next === 'done' || r.status !== 'corrupted') continue;
@@ -102,6 +117,11 @@ export class RepairLoop {
     let record = await this.d.store.get(id);
     if (!record) throw new AppError('NO_SUCH_RECORD', `No health record ${id}`);
     if (resetCount) record = (await this.d.store.update(id, (r) => ({ ...r, repairRetryCount: 0 }))) ?? record;
+    // a kept file whose replacement the arr was asked for: look for it now (the arr is never asked twice)
+    if (record.awaiting) {
+      await this.follow(record);
+      return (await this.d.store.get(id)) ?? record;
+    }
     const step = await this.par2(record, true);
     if (step.next === 'done') return step.record;
     return this.attempt(step.record, true);
@@ -158,7 +178,8 @@ export class RepairLoop {
       : { kind: 'not_found' };
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
     const attempts = record.repairRetryCount + 1;
-    if (outcome.kind === 'triggered') this.announce('repair.done', record, manual, null, false, outcome.instance);
+    if (outcome.kind === 'triggered')
+      this.announce('repair.done', record, manual, outcome.note ?? null, false, outcome.instance);
     else {
       const reason = outcome.kind === 'not_found' ? NOT_MANAGED : outcome.reason;
       const willRetry = outcome.kind === 'retryable' && attempts < max;
@@ -170,7 +191,9 @@ export class RepairLoop {
           status: 'repair_triggered',
           settledStatus: 'repair_triggered',
           repairRetryCount: attempts,
-          repairNextAt: null,
+          // a kept file: its replacement is looked for on the repair back-off's schedule (runDue)
+          awaiting: outcome.awaiting ? { ...outcome.awaiting, since: now } : null,
+          repairNextAt: outcome.awaiting ? now + REPLACEMENT_POLL_MS : null,
           nextCheckAt: null,
           lastError: null,
           arrRepairsAt: [...recentArrRepairs(record, now), now],
@@ -198,6 +221,22 @@ export class RepairLoop {
         if (manual) throw new AppError('REPAIR_FAILED', `Repair failed: ${outcome.reason}`);
         return (await this.d.store.get(record.id))!;
     }
+  }
+
+  /** A kept file whose replacement the arr may have imported (replacement-watch.ts). */
+  private async follow(r: HealthRecord): Promise<void> {
+    const patch = await followReplacement(
+      {
+        repairer: this.d.repairer(),
+        files: this.d.replacements,
+        clock: this.d.clock,
+        logger: this.d.logger,
+        events: this.d.events,
+        failed: (reason) => this.announce('repair.failed', r, false, reason, false, r.awaiting?.instance),
+      },
+      r,
+    );
+    if (patch) await this.set(r.id, patch);
   }
 
   private announce(

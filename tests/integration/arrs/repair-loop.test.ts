@@ -2,12 +2,11 @@
  * Repair end to end on the real server: a release the arr grabbed through Spool's SABnzbd API is imported from
  * INN with the symlink strategy and served by Spool's FUSE mount; the (fake) Radarr moves the symlink into its
  * library as the real one does; then app.repair.arr.repairFile, given the virtual path and the nzo_id, finds that
- * record through the grab and the link, deletes it, blocklists the grab and searches. The other movie's record and
- * link stay, and the content on the mount stays readable.
+ * record through the grab and the link, lowers its revision, blocklists the grab and searches: the record and its
+ * link stay (docs/arrs.md "Continuity"). The other movie's record and link stay, the content stays readable.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +14,7 @@ import { arrMoveInto, pollArrUntil, startSymlinkLoop, type SymlinkLoop } from '.
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { sha256 } from '../import/support.js';
+import type { ArrRepairOutcome } from '../../../appliance/repair/index.js';
 
 let inn: InnServer;
 let radarr: FakeArr;
@@ -70,20 +70,17 @@ test('the grabbed, imported and moved file is repaired through its grab; nothing
   const target = await readlink(ours.links[0]!);
   assert.ok(target.startsWith(`${loop.mnt}/`));
   const virtualPath = target.slice(loop.mnt.length);
-  const outcome = await loop.srv.app().repair.arr.repairFile({ path: virtualPath, downloadId: ours.id });
-  assert.deepEqual(outcome, {
-    kind: 'triggered',
-    instance: 'Movies',
-    arrType: 'radarr',
-    itemId: film.id,
-    fileId: filmFile.id,
-    blocklisted: true,
-    searched: true,
-  });
+  const outcome = (await loop.srv
+    .app()
+    .repair.arr.repairFile({ path: virtualPath, downloadId: ours.id })) as ArrRepairOutcome;
+  assert.ok(outcome.kind === 'triggered' && outcome.route === 'replace', JSON.stringify(outcome));
+  assert.equal(outcome.fileId, filmFile.id);
   assert.deepEqual(radarr.callLines(), [
     'GET history',
     'GET moviefile',
-    `DELETE moviefile/${filmFile.id}`,
+    'GET history',
+    'GET moviefile',
+    'PUT moviefile/bulk',
     `POST history/failed/${grab.id}`,
     'GET config/downloadclient',
     'POST command',
@@ -96,10 +93,11 @@ test('the grabbed, imported and moved file is repaired through its grab; nothing
     radarr.lib.commands.map((c) => c.body),
     [{ name: 'MoviesSearch', movieIds: [film.id] }],
   );
-  // The arr removed its link; the content is still on the mount; the other movie is as it was.
-  assert.equal(existsSync(ours.links[0]!), false);
+  // The arr keeps its link and record (revision lowered) until the replacement comes; the other movie is as it was.
+  assert.ok((await lstat(ours.links[0]!)).isSymbolicLink());
   assert.equal(sha256(await readFile(target)), sha256(data));
-  assert.deepEqual([...radarr.lib.movieFiles.keys()], [otherFile.id]);
+  assert.deepEqual([...radarr.lib.movieFiles.keys()], [filmFile.id, otherFile.id]);
+  assert.equal(radarr.lib.movieFiles.get(filmFile.id)!.quality!.revision.version, 0);
   assert.ok((await lstat(other.links[0]!)).isSymbolicLink());
   assert.deepEqual(radarr.unexpected, []);
 });

@@ -61,12 +61,24 @@ test('one broken episode of a season pack: Sonarr fails the whole grab and searc
   await waitFor(async () => (await record(srv.baseUrl, paths[1]!)).status === 'repair_triggered');
 
   const lines = sonarr.callLines();
+  // Continuity (docs/arrs.md): nothing is deleted; only the broken episode's record gets its revision lowered.
   assert.deepEqual(
     lines.filter((l) => l.startsWith('DELETE')),
-    [`DELETE episodefile/${files[1]!.id}`],
+    [],
+  );
+  const edits = sonarr.calls.filter((c) => c.method === 'PUT').flatMap((c) => c.body as { id: number }[]);
+  assert.deepEqual(
+    edits.map((e) => e.id),
+    [files[1]!.id],
     'only the broken episode',
   );
-  assert.deepEqual([...sonarr.lib.episodeFiles.keys()], [files[0]!.id, files[2]!.id], 'the others keep their files');
+  assert.deepEqual(
+    [...sonarr.lib.episodeFiles.keys()],
+    files.map((f) => f.id),
+    'every episode keeps its file until replaced',
+  );
+  assert.equal(sonarr.lib.episodeFiles.get(files[1]!.id)!.quality!.revision.version, 0);
+  assert.equal(sonarr.lib.episodeFiles.get(files[0]!.id)!.quality!.revision.version, 1);
   // As Sonarr: the pack is blocklisted once, with all its episodes, and the whole season is searched.
   assert.equal(sonarr.lib.blocklist.length, 1);
   assert.deepEqual(sonarr.lib.blocklist[0]!.episodeIds?.sort(), episodes.map((e) => e.id).sort());

@@ -87,6 +87,8 @@ async function movieRoute(ctx: RouteContext, key: string, req: RouteRequest, id?
       const f = lib.movieFiles.get(id!);
       return f ? ok(f) : notFound;
     }
+    case 'PUT moviefile/bulk':
+      return bulkQuality(req.body, (fid) => lib.movieFiles.get(fid));
     case 'DELETE moviefile/:id': {
       const f = lib.movieFiles.get(id!);
       if (!f) return notFound;
@@ -125,6 +127,8 @@ async function seriesRoute(ctx: RouteContext, key: string, req: RouteRequest, id
       );
       return ok(all.map((e) => ({ ...e, hasFile: !!e.episodeFileId })));
     }
+    case 'PUT episodefile/bulk':
+      return bulkQuality(req.body, (fid) => lib.episodeFiles.get(fid));
     case 'DELETE episodefile/:id': {
       const f = lib.episodeFiles.get(id!);
       if (!f) return notFound;
@@ -136,6 +140,18 @@ async function seriesRoute(ctx: RouteContext, key: string, req: RouteRequest, id
     }
   }
   return undefined;
+}
+
+/**
+ * PUT moviefile/bulk and episodefile/bulk (the file editors' replacement): an array of `{id, quality, …}`; only the
+ * database rows change, never the files. An id the arr does not have answers 404, as its lookup does.
+ */
+function bulkQuality(body: unknown, file: (id: number) => { quality?: unknown } | undefined): RouteAnswer {
+  if (!Array.isArray(body)) return { status: 400, body: { message: 'an array of files is required' } };
+  const edits = body as { id?: number; quality?: unknown }[];
+  if (edits.some((e) => typeof e.id !== 'number' || !file(e.id))) return notFound;
+  for (const e of edits) if (e.quality) file(e.id!)!.quality = e.quality;
+  return { status: 202, body: edits.map((e) => file(e.id!)) };
 }
 
 function rootFolderConflict(): RouteAnswer {
@@ -164,12 +180,16 @@ const EVENTS: Record<number, string> = {
 
 function historyPage(lib: FakeLibrary, q: URLSearchParams) {
   const downloadId = q.get('downloadId');
+  const movieIds = q.getAll('movieIds').map(Number);
+  const seriesIds = q.getAll('seriesIds').map(Number);
   // `eventType` is an int[] in the current arrs: repeated, any of them matches.
   const eventTypes = q.getAll('eventType').map((t) => EVENTS[num(t) ?? -1]);
   const records = [...lib.history.values()]
     .filter(
       (r) =>
         (downloadId === null || r.downloadId === downloadId) &&
+        (movieIds.length === 0 || movieIds.includes(r.movieId ?? -1)) &&
+        (seriesIds.length === 0 || seriesIds.includes(r.seriesId ?? -1)) &&
         (eventTypes.length === 0 || eventTypes.includes(r.eventType)),
     )
     .map(({ failed: _failed, ...r }) => r)

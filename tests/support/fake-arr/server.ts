@@ -30,10 +30,19 @@ import type {
   HistoryRecord,
   Movie,
   MovieFile,
+  QualityModel,
   Series,
 } from '../../../appliance/arrs/arr-v3.types.js';
 import { FakeLibrary, type ParseAnswer } from './library.js';
 import { answer, type RouteContext } from './routes.js';
+
+/** Bluray-1080p (Radarr's and Sonarr's quality id 7), revision 1: a plain release. */
+export function defaultQuality(): QualityModel {
+  return {
+    quality: { id: 7, name: 'Bluray-1080p', source: 'bluray', resolution: 1080 },
+    revision: { version: 1, real: 0, isRepack: false },
+  };
+}
 
 export interface FakeArrOptions {
   type: ArrType;
@@ -130,8 +139,9 @@ export class FakeArr {
     return movie;
   }
 
+  /** A file record; every file the arrs keep has a quality (`quality` defaults to Bluray-1080p, revision 1). */
   addMovieFile(movieId: number, f: Omit<MovieFile, 'id' | 'movieId'>): MovieFile {
-    const file = { ...f, id: this.lib.id('moviefile'), movieId };
+    const file = { quality: defaultQuality(), ...f, id: this.lib.id('moviefile'), movieId };
     this.lib.movieFiles.set(file.id, file);
     return file;
   }
@@ -151,7 +161,7 @@ export class FakeArr {
   /** Adds the file and points its episodes at it. */
   addEpisodeFile(seriesId: number, f: Omit<EpisodeFile, 'id' | 'seriesId'> & { episodeIds: number[] }): EpisodeFile {
     const { episodeIds, ...rest } = f;
-    const file = { ...rest, id: this.lib.id('episodefile'), seriesId };
+    const file = { quality: defaultQuality(), ...rest, id: this.lib.id('episodefile'), seriesId };
     this.lib.episodeFiles.set(file.id, file);
     for (const id of episodeIds) this.lib.episodes.get(id)!.episodeFileId = file.id;
     return file;
@@ -221,6 +231,69 @@ export class FakeArr {
       data: { sourcePath: from, path },
     };
     this.lib.history.set(rec.id, rec);
+  }
+
+  /**
+   * Whether the arr would grab a release of `quality` for the item while `fileId` exists: the gate of the arrs'
+   * UpgradeDiskSpecification / UpgradableSpecification (docs/arrs.md "Continuity"), for a profile with upgrades on,
+   * propers preferred and no custom formats: a better quality, or the same quality with a higher revision (`real`,
+   * then `version`). Anything else is "Existing file meets cutoff".
+   */
+  wouldGrab(fileId: number, quality: QualityModel): boolean {
+    const file = this.type === 'radarr' ? this.lib.movieFiles.get(fileId) : this.lib.episodeFiles.get(fileId);
+    if (!file?.quality) return true;
+    const had = file.quality;
+    if (quality.quality.id !== had.quality.id) return (quality.quality.resolution ?? 0) > (had.quality.resolution ?? 0);
+    if (quality.revision.real !== had.revision.real) return quality.revision.real > had.revision.real;
+    return quality.revision.version > had.revision.version;
+  }
+
+  /**
+   * The arr imports an upgrade of `oldFileId` from a completed download, as UpgradeMediaFileService does: the old
+   * file goes first (its path removed when it is our symlink, its row deleted with reason Upgrade), then the new
+   * file is moved in (`placeAt`, the caller's move) and gets a row of its own, and a "downloadFolderImported"
+   * record is written with the new download id. Returns the new file record.
+   */
+  async importUpgrade(i: {
+    oldFileId: number;
+    downloadId: string;
+    path: string;
+    droppedPath: string;
+    quality?: QualityModel;
+    sourceTitle?: string;
+    placeAt?: () => Promise<void>;
+  }): Promise<MovieFile | EpisodeFile> {
+    const movies = this.type === 'radarr';
+    const old = movies ? this.lib.movieFiles.get(i.oldFileId) : this.lib.episodeFiles.get(i.oldFileId);
+    if (!old) throw new Error(`no file record ${i.oldFileId}`);
+    await this.lib.removeFromDisk(old.path);
+    const episodes = [...this.lib.episodes.values()].filter((e) => e.episodeFileId === old.id);
+    if (movies) this.lib.movieFiles.delete(old.id);
+    else this.lib.episodeFiles.delete(old.id);
+    await i.placeAt?.();
+    const quality = i.quality ?? defaultQuality();
+    const sceneName = i.sourceTitle ?? null;
+    let created: MovieFile | EpisodeFile;
+    if ('movieId' in old) created = this.addMovieFile(old.movieId, { path: i.path, quality, sceneName });
+    else
+      created = this.addEpisodeFile(old.seriesId, {
+        path: i.path,
+        quality,
+        sceneName,
+        episodeIds: episodes.map((e) => e.id),
+      });
+    const owner = 'movieId' in old ? { movieId: old.movieId } : { seriesId: old.seriesId };
+    for (const episodeId of episodes.length ? episodes.map((e) => e.id) : [undefined])
+      this.addImport({
+        downloadId: i.downloadId,
+        ...owner,
+        ...(episodeId === undefined ? {} : { episodeId }),
+        fileId: created.id,
+        droppedPath: i.droppedPath,
+        importedPath: i.path,
+        ...(i.sourceTitle ? { sourceTitle: i.sourceTitle } : {}),
+      });
+    return created;
   }
 
   /** What GET /parse?title= answers for that exact title (anything else parses to "not in the library"). */

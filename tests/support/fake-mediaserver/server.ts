@@ -199,12 +199,13 @@ function refreshesOf(kind: FakeMediaKind, all: JournalEntry[], libraries: string
         ? [{ folder: e.query.path ?? '', kind: 'refresh' }]
         : [];
     });
+  // Jellyfin's library monitor acts only on paths inside a library's folders; the rest it ignores
+  const held = (p: string) => libraries.some((l) => l === '/' || p === l || p.startsWith(`${l}/`));
   return journal.flatMap((e) =>
     e.method === 'POST' && e.path === '/Library/Media/Updated'
-      ? ((e.body as { Updates?: { Path: string; UpdateType: string }[] })?.Updates ?? []).map((u) => ({
-          folder: u.Path,
-          kind: u.UpdateType,
-        }))
+      ? ((e.body as { Updates?: { Path: string; UpdateType: string }[] })?.Updates ?? [])
+          .filter((u) => held(u.Path))
+          .map((u) => ({ folder: u.Path, kind: u.UpdateType }))
       : [],
   );
 }

@@ -10,7 +10,7 @@ import { toast } from '../../components/toast';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { usePoll } from '../../lib/queries';
 import { POLL } from '../../lib/queryClient';
-import { healthApi, REPAIR_PAGE_SIZE, type RepairHistoryEntry } from './healthApi';
+import { healthApi, REPAIR_PAGE_SIZE, REPAIR_STEP_LABELS, type RepairHistoryEntry } from './healthApi';
 import { healthKeys } from './healthKeys';
 
 const RESULT_TONE = { done: 'success', failed: 'error', held: 'warning' } as const;
@@ -92,7 +92,7 @@ export function RepairsCard() {
             <thead>
               <tr>
                 <th scope="col">File</th>
-                <th scope="col">Method</th>
+                <th scope="col">Step</th>
                 <th scope="col">Result</th>
                 <th scope="col">When</th>
               </tr>
@@ -103,7 +103,9 @@ export function RepairsCard() {
                   <td className="mono small" title={e.file_path}>
                     {e.file_path.split('/').pop()}
                   </td>
-                  <td>{methodOf(e)}</td>
+                  <td>
+                    {REPAIR_STEP_LABELS[e.step]} <span className="small muted">{methodOf(e)}</span>
+                  </td>
                   <td title={e.reason ?? undefined}>
                     <Badge tone={RESULT_TONE[e.result]}>{e.result}</Badge>
                     {e.reason && <span className="small muted repairs-card__reason"> {e.reason}</span>}

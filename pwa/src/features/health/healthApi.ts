@@ -15,7 +15,7 @@ import type {
   SortOrder,
 } from '../../../../appliance/health/health.wire';
 
-export { HEALTH_STATUSES } from '../../../../appliance/health/health.wire';
+export { HEALTH_STATUSES, REPAIR_STEP_LABELS } from '../../../../appliance/health/health.wire';
 export type { HealthStatus } from '../../../../appliance/health/health.wire';
 
 /** A health record as GET /health lists it. */
