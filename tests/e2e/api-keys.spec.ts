@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fixtures.js';
+import type { ConfigDoc } from './support/spool.js';
 
 // Named API keys in the console (docs/security.md): created with a name and scope, the secret shown once, listed
 // with their last use, revoked; the revoked key is refused at once.
@@ -29,4 +32,22 @@ test('System: create a metrics key, see it once, use it, see its last use, revok
   await table.getByRole('button', { name: 'Revoke Prometheus' }).click();
   await expect(table.getByRole('row', { name: /Prometheus/ })).toHaveCount(0);
   expect((await request.get(`${base}/metrics`, { headers: { 'x-api-key': secret } })).status()).toBe(401);
+});
+
+test('Authentication: the forward-auth settings are saved to the file', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/config/auth');
+  await page.getByLabel('Trusted proxies').fill('172.18.0.2');
+  await page.getByLabel('Forward auth user header').fill('Remote-User');
+  await page.getByLabel('Forward auth groups header').fill('Remote-Groups');
+  await page.getByLabel('Administrator groups').fill('admins\nops');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Authentication settings saved')).toBeVisible();
+  const saved = parse(readFileSync(spool().configPath, 'utf8')) as ConfigDoc;
+  expect(saved.auth).toMatchObject({
+    trusted_proxies: ['172.18.0.2'],
+    forward_user_header: 'Remote-User',
+    forward_groups_header: 'Remote-Groups',
+    forward_admin_groups: ['admins', 'ops'],
+  });
 });

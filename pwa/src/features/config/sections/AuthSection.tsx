@@ -1,7 +1,7 @@
 import type { SpoolConfig } from '../../../api/types';
 import { setLoginRequired } from '../../../auth/authStore';
 import { Icon } from '../../../components/Icon';
-import { LinesField, ToggleField } from '../fields';
+import { LinesField, TextField, ToggleField } from '../fields';
 import { fromLines, toLines } from '../lines';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
@@ -12,6 +12,9 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
     registration_enabled: config.auth.registration_enabled,
     trusted_origins: toLines(config.auth.trusted_origins),
     trusted_proxies: toLines(config.auth.trusted_proxies),
+    forward_user_header: config.auth.forward_user_header,
+    forward_groups_header: config.auth.forward_groups_header,
+    forward_admin_groups: toLines(config.auth.forward_admin_groups),
   });
   const save = useSaveConfig('Authentication settings saved');
 
@@ -25,6 +28,7 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
               ...form,
               trusted_origins: fromLines(form.trusted_origins),
               trusted_proxies: fromLines(form.trusted_proxies),
+              forward_admin_groups: fromLines(form.forward_admin_groups),
             },
           },
         ],
@@ -73,6 +77,27 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
         onChange={(v) => set('trusted_proxies', v)}
         placeholder="172.18.0.0/16"
         hint="Reverse proxies in front of Spool (addresses or CIDR ranges), one per line. Only their X-Forwarded-For counts, so failed logins lock out one client, not everyone behind the proxy."
+      />
+      <TextField
+        label="Forward auth user header"
+        value={form.forward_user_header}
+        onChange={(v) => set('forward_user_header', v)}
+        placeholder="Remote-User"
+        hint="The header your single sign-on proxy (Authelia, Authentik, Traefik, Caddy) names the signed-in user in. Believed only from the trusted proxies above; empty: off."
+      />
+      <TextField
+        label="Forward auth groups header"
+        value={form.forward_groups_header}
+        onChange={(v) => set('forward_groups_header', v)}
+        placeholder="Remote-Groups"
+        hint="The header listing the user's groups; empty: roles are not taken from the proxy."
+      />
+      <LinesField
+        label="Administrator groups"
+        value={form.forward_admin_groups}
+        onChange={(v) => set('forward_admin_groups', v)}
+        placeholder="admins"
+        hint="Members of these groups are administrators; other forwarded users are plain users. One per line."
       />
     </SectionLayout>
   );
