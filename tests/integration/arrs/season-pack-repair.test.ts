@@ -1,14 +1,15 @@
 /**
  * A season pack repaired as Sonarr really behaves (FailedDownloadService.MarkAsFailed, modelled by the fake Sonarr
  * in tests/support/fake-arr/routes.ts): marking one grab failed fails every grab of the same download id, blocklists
- * the pack once and searches the whole season. Spool, asked to repair one broken episode, has the arr delete that
- * episode's file only: the other episodes keep their records in Sonarr and their files in Spool.
+ * the pack once and searches the whole season. Spool, asked to repair one broken episode, lowers that episode's
+ * revision only (docs/arrs.md "Continuity"): only it passes the grab gate, its replacement is imported over it, the
+ * old episode is retired, and the other episodes keep their records in Sonarr and their files in Spool.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
-import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
+import { defaultQuality, startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
@@ -34,7 +35,7 @@ after(async () => {
   await sonarr?.close();
 });
 
-test('one broken episode of a season pack: Sonarr fails the whole grab and searches the season; only that episode is deleted', async () => {
+test('one broken episode of a season pack: Sonarr fails the whole grab and searches the season; only that episode is replaced', async () => {
   const pack = 'Show.S01.1080p.WEB-GRP';
   const posted = [];
   for (let e = 1; e <= 3; e++)
@@ -96,6 +97,39 @@ test('one broken episode of a season pack: Sonarr fails the whole grab and searc
     const listed = await api(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(p)}`);
     assert.equal(listed.status, 200, `${p} is still in Spool's tree`);
   }
+
+  // The season search: only the broken episode passes the grab gate (revision 0); the intact ones are not upgrades.
+  const sameRelease = defaultQuality();
+  assert.deepEqual(
+    files.map((f) => sonarr.wouldGrab(f.id, sameRelease)),
+    [false, true, false],
+  );
+  // Sonarr grabs that episode again through Spool and imports it over the broken one.
+  const fresh = await inn.postFile('Show.S01E02.1080p.WEB-NEW.mkv', randomBytes(60_000), { articleSize: 20_000 });
+  const again = await upload(srv.baseUrl, 'Show.S01E02.1080p.WEB-NEW.nzb', fresh.nzbXml, { category: 'tv' });
+  const newItem = await waitForItem(srv.baseUrl, again.body.data!.id);
+  assert.equal(newItem.status, 'completed', newItem.error_message ?? '');
+  const newPath = `${newItem.target_path}/${fresh.name}`;
+  await sonarr.importUpgrade({
+    oldFileId: files[1]!.id,
+    downloadId: app.sabnzbd.nzo.of(newItem.id),
+    path: `${ROOT}${newPath}`,
+    droppedPath: `${ROOT}${newPath}`,
+    sourceTitle: 'Show.S01E02.1080p.WEB-NEW',
+  });
+  const broken = await record(srv.baseUrl, paths[1]!);
+  await api(srv.baseUrl, `/api/health/${broken.id}/repair`, { method: 'POST', json: {} });
+  await waitFor(
+    async () => (await api(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(paths[1]!)}`)).status === 404,
+  );
+  // Only that episode was replaced: the pack's other two stay in Spool and in Sonarr.
+  for (const p of [paths[0]!, paths[2]!])
+    assert.equal((await api(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(p)}`)).status, 200, p);
+  assert.equal((await api(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(newPath)}`)).status, 200);
+  assert.deepEqual(
+    [...sonarr.lib.episodeFiles.values()].map((f) => f.path).sort(),
+    [`${ROOT}${paths[0]}`, `${ROOT}${paths[2]}`, `${ROOT}${newPath}`].sort(),
+  );
   assert.deepEqual(sonarr.unexpected, []);
 });
 
