@@ -71,8 +71,11 @@ export interface Fault {
   method?: string;
   /** Matched against the lower-cased path after /api/v3/ ('moviefile/3'). */
   path: string | RegExp;
-  /** An HTTP status to answer, or 'hang' (never answer; the client's timeout must fire). */
-  status: number | 'hang';
+  /**
+   * An HTTP status to answer, 'hang' (never answer; the client's timeout must fire), or 'done-then-hang': do what
+   * the call asks, then never answer (the arr acted, but its caller died or gave up before it heard so).
+   */
+  status: number | 'hang' | 'done-then-hang';
   /** How many matching calls fail (default: all). */
   times?: number;
   body?: unknown;
@@ -348,6 +351,10 @@ export class FakeArr {
     if (fault) {
       if (fault.times !== undefined) fault.times--;
       if (fault.status === 'hang') return; // the socket is destroyed by the client's timeout or by close()
+      if (fault.status === 'done-then-hang') {
+        await answer(this.ctx, { method: call.method, path, query: url.searchParams, body });
+        return;
+      }
       return send(fault.status, fault.body ?? { message: `injected ${fault.status}` });
     }
     const out = await answer(this.ctx, { method: call.method, path, query: url.searchParams, body });
