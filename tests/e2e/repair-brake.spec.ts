@@ -83,6 +83,8 @@ test('the Health screen shows the engaged brake and the repair history; Resume r
   const history = card.getByRole('table', { name: 'Repair history' });
   await expect(history.getByText('held', { exact: true }).first()).toBeVisible();
   await expect(history.getByRole('row').nth(1)).toContainText('arr');
+  // each line names its step of the repair (docs/health.md "Continuity")
+  await expect(history.getByRole('row').nth(1)).toContainText('Arr asked');
 
   const resumed = page.waitForResponse(
     (r) => r.url().endsWith('/api/health/repairs/resume') && r.request().method() === 'POST',
