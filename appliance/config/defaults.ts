@@ -219,6 +219,11 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   backbone: '',
   block_account: false,
   required: false,
+  quota_period: 'none' as const,
+  quota_bytes: null,
+  quota_reset_day: 1,
+  quota_used_bytes: 0,
+  expires_on: null,
 });
 
 /** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */
