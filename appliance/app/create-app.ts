@@ -16,6 +16,7 @@ import { createAvailability } from './availability.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
+import { createQuota } from './quota.js';
 import { createRepair } from './repair.js';
 import { createSabnzbd } from './sabnzbd.js';
 import type { AppOptions, SpoolApp } from './spool-app.js';
@@ -55,10 +56,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
-    const availability = life.take(createAvailability(core, pooled));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
-    const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
+    const availability = life.take(createAvailability(core, pooled));
+    const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
+    const measured = {
+      handles: streaming.handles,
+      importer,
+      streams: streams.registry,
+      leadership,
+      availability,
+      quota,
+    };
+    const metrics = life.take(createMetrics(core, pooled, measured));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
@@ -79,6 +88,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      quota,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };

@@ -5,6 +5,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { ProviderAvailability } from '../providers/availability.js';
+import type { QuotaMeter } from '../providers/quota-meter.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { Leadership } from './cluster/leadership.js';
 import type { AppCore } from './core.js';
@@ -23,6 +24,8 @@ export interface MetricsParts {
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
   /** Availability from real traffic (appliance/providers/availability.ts). */
   availability?: Pick<ProviderAvailability, 'view'>;
+  /** Each provider's quota and expiry (appliance/providers/quota-meter.ts). */
+  quota?: Pick<QuotaMeter, 'view'>;
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
@@ -71,6 +74,7 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
     },
     leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
     availability: () => parts().availability?.view() ?? [],
+    quotas: () => parts().quota?.view() ?? [],
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }

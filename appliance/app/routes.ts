@@ -11,6 +11,7 @@ import { registerImportRoutes } from '../api/import.routes.js';
 import { registerPoolRoutes } from '../api/pool.routes.js';
 import { registerAvailabilityRoutes } from '../api/availability.routes.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
+import { registerProviderStatusRoutes } from '../api/provider-status.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
@@ -37,6 +38,7 @@ import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ProviderAvailability } from '../providers/availability.js';
+import type { QuotaMeter } from '../providers/quota-meter.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 
 const MIB = 1024 * 1024;
@@ -66,6 +68,8 @@ export interface RouteServices {
   links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
+  /** Quotas and expiry (appliance/providers/quota-meter.ts). */
+  quota: QuotaMeter;
   requestRestart(force: boolean): void;
 }
 
@@ -81,6 +85,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
   registerAvailabilityRoutes(router, s);
+  registerProviderStatusRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);

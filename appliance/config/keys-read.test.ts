@@ -28,6 +28,11 @@ const GENERIC: Record<string, string> = {
       "each provider's entry becomes a ProviderState whose `config." + k + '` nntp/request-routing.ts reads',
     ]),
   ),
+  ...handedOver(
+    'providers',
+    ['*.quota_period', '*.quota_bytes', '*.quota_reset_day', '*.quota_used_bytes', '*.expires_on'],
+    'providers/quota-meter.ts (app/quota.ts)',
+  ),
   ...handedOver('auth', ['trusted_origins', 'trusted_proxies'], 'auth/network-policy.ts'),
   ...handedOver('import', ['watch_dir', 'watch_interval_seconds'], 'importer/watch-dir.ts'),
   ...handedOver('log', ['file', 'level', 'max_size', 'max_age', 'max_backups', 'compress'], 'logging/log-file.ts'),

@@ -2,6 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
 import type { ProviderAvailabilityView } from '../providers/availability.wire.js';
 import { defineAvailability } from './availability-collector.js';
+import { defineProviderStatus } from './quota-collector.js';
+import type { ProviderQuotaView } from '../providers/quota.wire.js';
 import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
 
 /** What the scrape-time families read: each is called only while a scrape runs, so an idle Spool computes nothing. */
@@ -18,6 +20,8 @@ export interface MetricsSources {
   leader(): boolean;
   /** Availability from real traffic per provider (appliance/providers/availability.ts); absent: none kept. */
   availability?(): ProviderAvailabilityView[];
+  /** Each provider's quota and expiry (appliance/providers/quota-meter.ts); absent: none metered. */
+  quotas?(): ProviderQuotaView[];
 }
 
 /** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
@@ -29,6 +33,11 @@ function providerState(p: ProviderMetrics): ProviderStateLabel {
 export function defineCollected(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
   if (sources.availability) defineAvailability(registry, sources.availability);
+  defineProviderStatus(
+    registry,
+    () => sources.pool(),
+    () => sources.quotas?.() ?? [],
+  );
   new Gauge({
     name: 'spool_streams_open',
     help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',
@@ -41,7 +50,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
   });
   new Gauge({
     name: 'spool_provider_connections',
-    help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, disabled).",
+    help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, paused, disabled).",
     labelNames: ['provider', 'state'] as const,
     registers,
     collect() {
