@@ -50,7 +50,11 @@ function watch(state: ReplacementState | Error, bytes: { path: string } | { pend
   return { done, run: () => followReplacement(deps, record) };
 }
 
-const imported: ReplacementState = { state: 'imported', downloadId: 'SPOOL_new', arrPath: '/movies/Film (2020)/new.mkv' };
+const imported: ReplacementState = {
+  state: 'imported',
+  downloadId: 'SPOOL_new',
+  arrPath: '/movies/Film (2020)/new.mkv',
+};
 
 test('while the arr has not imported a replacement the watch looks again later, and gives up after the wait', async () => {
   const early = watch({ state: 'waiting' }, { path: '' }, since + 1000);
