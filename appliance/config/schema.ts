@@ -21,6 +21,11 @@ const numberRange = (min: number, max: number) =>
   z.number().min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));
 
 const port = intRange(1, 65535);
+const price = z
+  .number('Must be a price, or empty for none')
+  .min(0, 'A price cannot be negative')
+  .max(1_000_000, 'A price must be at most 1000000')
+  .nullable();
 const nonBlank = (message: string) => z.string().refine((s) => s.trim().length > 0, message);
 
 // rclone's own value syntaxes: SizeSuffix ("32M", "2G", "off") and Duration ("10m", "1h30m", "504h", "off").
@@ -173,6 +178,18 @@ export const providerSchema = z.strictObject({
     ),
   block_account: z.boolean(),
   required: z.boolean(),
+  // The fit report (docs/providers.md "Fit report"): a candidate account is never used for reads, only STAT-sampled
+  // against the library, at most fit_stats_per_hour STATs an hour.
+  candidate: z.boolean(),
+  fit_stats_per_hour: intRange(1, 100_000),
+  // What the account costs (docs/providers.md "Cost view"): per month, or per block of block_size_gb gigabytes.
+  price_per_month: price,
+  price_per_block: price,
+  block_size_gb: z
+    .number('Must be a number of gigabytes, or empty')
+    .positive('The block size must be more than 0 GB')
+    .max(1_000_000, 'The block size must be at most 1000000 GB')
+    .nullable(),
 });
 
 export const rcloneSchema = z.strictObject({
