@@ -16,6 +16,7 @@ import { createAvailability } from './availability.js';
 import { createDiagnostics } from './diagnostics.js';
 import { RecentLogLines } from '../logging/recent-lines.js';
 import { projectRoot, readVersion } from './web.js';
+import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -62,13 +63,14 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
+    const fit = life.take(createFit(core, pool, streams.registry));
     const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
-    life.take(createBackground(core, leadership, importer, health));
+    life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
     const toolkit = { pool, streaming, metrics, recentLines, version: readVersion(projectRoot()) };
@@ -88,6 +90,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       links,
       availability,
       diagnostics,
+      fit,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
