@@ -22,7 +22,8 @@ import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
-import { createWeb } from './web.js';
+import { createWeb, readVersion, restartSignal } from './web.js';
+import { createBackups } from './backups.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
@@ -65,6 +66,10 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     life.take(createBackground(core, leadership, importer, health));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
+    const restart = restartSignal();
+    const version = readVersion();
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,
       pool,
@@ -79,8 +84,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      backups,
     };
-    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
     return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {

@@ -38,10 +38,14 @@ import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
+import type { BackupsService } from '../backup/index.js';
+import { registerBackupRoutes } from '../api/backups.routes.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
 const SIDECAR_BODY_CEILING = 256 * MIB + 1;
+/** The largest backup archive an upload takes (POST /api/system/backups/upload): 64 GiB. */
+const BACKUP_UPLOAD_LIMIT = 64 * 1024 * MIB;
 
 /** Every service a route may use, built by createApp. Each route module takes only the ones it names. */
 export interface RouteServices {
@@ -67,6 +71,8 @@ export interface RouteServices {
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
   requestRestart(force: boolean): void;
+  /** Backups and restores (appliance/backup): /api/system/backups. */
+  backups: BackupsService;
 }
 
 /**
@@ -75,6 +81,7 @@ export interface RouteServices {
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
+  registerBackupRoutes(router, s.backups, BACKUP_UPLOAD_LIMIT);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);
   registerApiKeysRoutes(router, s);
