@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors/app-error.js';
 import type { Router } from '../http/router.js';
 import type { StreamLinkRecord, StreamLinkService } from '../streamlinks/index.js';
+import type { StreamLinkJson } from '../streamlinks/stream-links.wire.js';
 import type { VfsService } from '../vfs/vfs.service.js';
 
 const CreateInput = z.object({
@@ -14,7 +15,7 @@ const CreateInput = z.object({
 /** Stream links (docs/security.md "Stream links"): make one for a file or folder, list them, revoke one or all. */
 export function registerStreamLinkRoutes(router: Router, deps: { links: StreamLinkService; vfs: VfsService }) {
   const { links, vfs } = deps;
-  const json = (l: StreamLinkRecord) => ({
+  const json = (l: StreamLinkRecord): StreamLinkJson => ({
     id: l.id,
     path: l.path,
     folder: l.folder,

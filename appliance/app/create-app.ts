@@ -13,6 +13,7 @@ import { createImporter } from './importer.js';
 import { Lifetime } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
 import { createAvailability } from './availability.js';
+import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -57,13 +58,14 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
+    const fit = life.take(createFit(core, pool, streams.registry));
     const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
-    life.take(createBackground(core, leadership, importer, health));
+    life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
     const restart = restartSignal();
@@ -84,6 +86,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      fit,
       backups,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));

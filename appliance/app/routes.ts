@@ -10,6 +10,8 @@ import { registerFilesRoutes } from '../api/files.routes.js';
 import { registerImportRoutes } from '../api/import.routes.js';
 import { registerPoolRoutes } from '../api/pool.routes.js';
 import { registerAvailabilityRoutes } from '../api/availability.routes.js';
+import { registerFitRoutes } from '../api/fit.routes.js';
+import type { FitService } from '../providers/fit.service.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
@@ -70,6 +72,8 @@ export interface RouteServices {
   links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
+  /** The fit report and the cost view (appliance/providers/fit.service.ts). */
+  fit: FitService;
   requestRestart(force: boolean): void;
   /** Backups and restores (appliance/backup): /api/system/backups. */
   backups: BackupsService;
@@ -88,6 +92,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
   registerAvailabilityRoutes(router, s);
+  registerFitRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);
   registerImportRoutes(router, s);

@@ -37,5 +37,6 @@ export {
   type RedactedProvider,
   type RedactedArrInstance,
 } from './secrets.js';
+export { readProviders, candidateProviders } from './providers.js';
 export { CONFIG_FILE_MODE } from './config.file.js';
 export { NUMERIC_FALLBACKS, numericFallback, type NumericField, type NumericFallbackField } from './fallbacks.js';
