@@ -42,6 +42,8 @@ import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 import type { BackupsService } from '../backup/index.js';
 import { registerBackupRoutes } from '../api/backups.routes.js';
+import { registerDiagnosticsRoutes } from '../api/diagnostics.routes.js';
+import type { DiagnosticsToolkit } from '../diagnostics/index.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -72,6 +74,8 @@ export interface RouteServices {
   links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
+  /** The operator's toolkit (appliance/diagnostics): checks, speed test, support bundle. */
+  diagnostics: DiagnosticsToolkit;
   /** The fit report and the cost view (appliance/providers/fit.service.ts). */
   fit: FitService;
   requestRestart(force: boolean): void;
@@ -86,6 +90,7 @@ export interface RouteServices {
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
   registerBackupRoutes(router, s.backups, BACKUP_UPLOAD_LIMIT);
+  registerDiagnosticsRoutes(router, s);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);
   registerApiKeysRoutes(router, s);
