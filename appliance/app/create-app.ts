@@ -10,9 +10,13 @@ import { nodeIdOf } from './cluster/node-id.js';
 import { createBus, createLogFile, createStores, type AppCore } from './core.js';
 import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
-import { Lifetime } from './lifetime.js';
+import { Lifetime, built } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
 import { createAvailability } from './availability.js';
+import { createDiagnostics } from './diagnostics.js';
+import { RecentLogLines } from '../logging/recent-lines.js';
+import { projectRoot, readVersion } from './web.js';
+import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -36,6 +40,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
   const clock = opts.clock ?? systemClock;
   const life = new Lifetime(logger);
+  // The support bundle's last log lines, from the first line of the start on.
+  const recentLines = new RecentLogLines(logger);
+  life.take(built(recentLines, () => recentLines.close()));
   try {
     const config = opts.config ?? (await openConfig(opts, logger));
     const events = life.take(createBus(config, logger));
@@ -56,15 +63,18 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
+    const fit = life.take(createFit(core, pool, streams.registry));
     const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
-    life.take(createBackground(core, leadership, importer, health));
+    life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
+    const toolkit = { pool, streaming, metrics, recentLines, version: readVersion(projectRoot()) };
+    const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
     const routed = {
       auth,
       pool,
@@ -79,6 +89,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      diagnostics,
+      fit,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };

@@ -29,6 +29,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     forward_user_header: '',
     forward_groups_header: '',
     forward_admin_groups: [],
+    forward_readonly_groups: [],
+    forward_default_role: 'user',
   },
   metadata: {
     root_path: './data/metadata',
@@ -219,6 +221,11 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   backbone: '',
   block_account: false,
   required: false,
+  candidate: false,
+  fit_stats_per_hour: 600,
+  price_per_month: null,
+  price_per_block: null,
+  block_size_gb: null,
 });
 
 /** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */

@@ -28,6 +28,12 @@ const GENERIC: Record<string, string> = {
       "each provider's entry becomes a ProviderState whose `config." + k + '` nntp/request-routing.ts reads',
     ]),
   ),
+  ...Object.fromEntries(
+    ['candidate', 'fit_stats_per_hour', 'price_per_month', 'price_per_block', 'block_size_gb'].map((k) => [
+      `providers.*.${k}`,
+      'app/fit.ts hands config.get().providers to providers/fit.service.ts, which reads `' + k + '` of each entry',
+    ]),
+  ),
   ...handedOver('auth', ['trusted_origins', 'trusted_proxies'], 'auth/network-policy.ts'),
   ...handedOver('import', ['watch_dir', 'watch_interval_seconds'], 'importer/watch-dir.ts'),
   ...handedOver('log', ['file', 'level', 'max_size', 'max_age', 'max_backups', 'compress'], 'logging/log-file.ts'),

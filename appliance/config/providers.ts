@@ -18,6 +18,19 @@ function requireObject(input: unknown): Obj {
   return structuredClone(input);
 }
 
+/**
+ * The providers reads may use: every entry but the candidates (docs/providers.md "Fit report"). A candidate never
+ * reaches the pool, so no read, import, health check or repair can ask it; only the fit sampler does.
+ */
+export function readProviders(list: readonly ProviderConfig[]): ProviderConfig[] {
+  return list.filter((p) => !p.candidate);
+}
+
+/** The candidate accounts the fit sampler STATs. */
+export function candidateProviders(list: readonly ProviderConfig[]): ProviderConfig[] {
+  return list.filter((p) => p.candidate);
+}
+
 export function addProvider(list: readonly ProviderConfig[], input: unknown): { next: unknown[]; id: string } {
   const entry = requireObject(input);
   keepSecret(entry, 'password', undefined);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { BACKBONE_NAMES } from '../nntp/backbones.js';
+import { USER_ROLES } from '../auth/auth.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
@@ -20,6 +21,11 @@ const numberRange = (min: number, max: number) =>
   z.number().min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));
 
 const port = intRange(1, 65535);
+const price = z
+  .number('Must be a price, or empty for none')
+  .min(0, 'A price cannot be negative')
+  .max(1_000_000, 'A price must be at most 1000000')
+  .nullable();
 const nonBlank = (message: string) => z.string().refine((s) => s.trim().length > 0, message);
 
 // rclone's own value syntaxes: SizeSuffix ("32M", "2G", "off") and Duration ("10m", "1h30m", "504h", "off").
@@ -57,8 +63,11 @@ export const authSchema = z.strictObject({
   forward_user_header: z.string(),
   // The header listing that user's groups (comma or | separated); '' = none.
   forward_groups_header: z.string(),
-  // Groups whose members are administrators; everyone else forwarded is a plain user.
+  // Groups whose members are administrators; then groups whose members only read; everyone else is a plain user.
   forward_admin_groups: z.array(z.string()),
+  forward_readonly_groups: z.array(z.string()),
+  // The role of a forwarded user seen for the first time when the proxy sends no groups.
+  forward_default_role: z.enum(USER_ROLES, { error: `Must be one of ${USER_ROLES.join(', ')}` }),
 });
 
 export const metadataSchema = z.strictObject({
@@ -169,6 +178,18 @@ export const providerSchema = z.strictObject({
     ),
   block_account: z.boolean(),
   required: z.boolean(),
+  // The fit report (docs/providers.md "Fit report"): a candidate account is never used for reads, only STAT-sampled
+  // against the library, at most fit_stats_per_hour STATs an hour.
+  candidate: z.boolean(),
+  fit_stats_per_hour: intRange(1, 100_000),
+  // What the account costs (docs/providers.md "Cost view"): per month, or per block of block_size_gb gigabytes.
+  price_per_month: price,
+  price_per_block: price,
+  block_size_gb: z
+    .number('Must be a number of gigabytes, or empty')
+    .positive('The block size must be more than 0 GB')
+    .max(1_000_000, 'The block size must be at most 1000000 GB')
+    .nullable(),
 });
 
 export const rcloneSchema = z.strictObject({
