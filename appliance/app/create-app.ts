@@ -10,9 +10,13 @@ import { nodeIdOf } from './cluster/node-id.js';
 import { createBus, createLogFile, createStores, type AppCore } from './core.js';
 import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
-import { Lifetime } from './lifetime.js';
+import { Lifetime, built } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
 import { createAvailability } from './availability.js';
+import { createDiagnostics } from './diagnostics.js';
+import { RecentLogLines } from '../logging/recent-lines.js';
+import { projectRoot, readVersion } from './web.js';
+import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
@@ -23,7 +27,8 @@ import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
-import { createWeb } from './web.js';
+import { createWeb, restartSignal } from './web.js';
+import { createBackups } from './backups.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
@@ -37,6 +42,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
   const clock = opts.clock ?? systemClock;
   const life = new Lifetime(logger);
+  // The support bundle's last log lines, from the first line of the start on.
+  const recentLines = new RecentLogLines(logger);
+  life.take(built(recentLines, () => recentLines.close()));
   try {
     const config = opts.config ?? (await openConfig(opts, logger));
     const events = life.take(createBus(config, logger));
@@ -56,6 +64,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
+    const fit = life.take(createFit(core, pool, streams.registry));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const availability = life.take(createAvailability(core, pooled));
     const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
@@ -71,9 +80,15 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
-    life.take(createBackground(core, leadership, importer, health));
+    life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
+    const version = readVersion(projectRoot());
+    const toolkit = { pool, streaming, metrics, recentLines, version };
+    const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
+    const restart = restartSignal();
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,
       pool,
@@ -89,8 +104,11 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       links,
       availability,
       quota,
+      diagnostics,
+      fit,
+      backups,
     };
-    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
     return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {

@@ -1,4 +1,5 @@
 import { systemClock } from '../clock/clock.js';
+import { readProviders } from '../config/index.js';
 import { NntpPool, quickAckUnavailable, type CommandDone } from '../nntp/index.js';
 import type { AppCore } from './core.js';
 import type { Built } from './lifetime.js';
@@ -18,7 +19,7 @@ export interface PoolCapability {
  */
 export function createPool({ config, events, logger }: AppCore): Built<PoolCapability> {
   const listeners = new Set<(done: CommandDone) => void>();
-  const pool = new NntpPool(config.get().providers, {
+  const pool = new NntpPool(readProviders(config.get().providers), {
     logger: logger.child('nntp'),
     onCommandDone: (done) => listeners.forEach((listener) => listener(done)),
     idleWarmConnections: 1,
@@ -37,7 +38,7 @@ export function createPool({ config, events, logger }: AppCore): Built<PoolCapab
     serves: { pool, onCommandDone },
     stops: [
       () => pool.close(),
-      events.on('config.changed', () => pool.updateProviders(config.get().providers)),
+      events.on('config.changed', () => pool.updateProviders(readProviders(config.get().providers))),
       // A display tick on real time: a test's ManualClock moving hours ahead need not run thousands of them.
       tickPoolMetrics(events, pool, systemClock),
     ],

@@ -29,6 +29,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     forward_user_header: '',
     forward_groups_header: '',
     forward_admin_groups: [],
+    forward_readonly_groups: [],
+    forward_default_role: 'user',
   },
   metadata: {
     root_path: './data/metadata',
@@ -200,6 +202,13 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
     open: false,
   },
+  backups: {
+    // Every night at 03:00 (the appliance's local time; croner's five-field cron), or 'off'.
+    schedule: '0 3 * * *',
+    // Keep the newest 7 and none older than 30 days (0: no limit of that kind); kept-forever ones never count.
+    keep_count: 7,
+    keep_days: 30,
+  },
 });
 
 /** Defaults for one provider entry (docs/console-contract.md §9). */
@@ -224,6 +233,11 @@ export const PROVIDER_DEFAULTS = deepFreeze({
   quota_reset_day: 1,
   quota_used_bytes: 0,
   expires_on: null,
+  candidate: false,
+  fit_stats_per_hour: 600,
+  price_per_month: null,
+  price_per_block: null,
+  block_size_gb: null,
 });
 
 /** Defaults for one SABnzbd category (docs/console-contract.md §5: a new category defaults to order 1, priority 0, empty dir). */

@@ -32,10 +32,12 @@ export {
 } from './config.service.js';
 export {
   MASKED_SECRET,
+  SECRET_KEYS,
   redact,
   type RedactedConfig,
   type RedactedProvider,
   type RedactedArrInstance,
 } from './secrets.js';
+export { readProviders, candidateProviders } from './providers.js';
 export { CONFIG_FILE_MODE } from './config.file.js';
 export { NUMERIC_FALLBACKS, numericFallback, type NumericField, type NumericFallbackField } from './fallbacks.js';

@@ -33,6 +33,12 @@ const GENERIC: Record<string, string> = {
     ['*.quota_period', '*.quota_bytes', '*.quota_reset_day', '*.quota_used_bytes', '*.expires_on'],
     'providers/quota-meter.ts (app/quota.ts)',
   ),
+  ...Object.fromEntries(
+    ['candidate', 'fit_stats_per_hour', 'price_per_month', 'price_per_block', 'block_size_gb'].map((k) => [
+      `providers.*.${k}`,
+      'app/fit.ts hands config.get().providers to providers/fit.service.ts, which reads `' + k + '` of each entry',
+    ]),
+  ),
   ...handedOver('auth', ['trusted_origins', 'trusted_proxies'], 'auth/network-policy.ts'),
   ...handedOver('import', ['watch_dir', 'watch_interval_seconds'], 'importer/watch-dir.ts'),
   ...handedOver('log', ['file', 'level', 'max_size', 'max_age', 'max_backups', 'compress'], 'logging/log-file.ts'),

@@ -31,7 +31,9 @@ test('a provider entry without quota keys has no quota and no expiry', () => {
     ['none', null, 1, 0, null],
   );
   assert.ok(check({ quota_period: 'monthly', quota_bytes: 500e9, quota_reset_day: 31 }).ok);
-  assert.ok(check({ quota_period: 'lifetime', quota_bytes: 1e12, quota_used_bytes: 2e11, expires_on: '2020-01-01' }).ok);
+  assert.ok(
+    check({ quota_period: 'lifetime', quota_bytes: 1e12, quota_used_bytes: 2e11, expires_on: '2020-01-01' }).ok,
+  );
 });
 
 test('bad quota values are refused with the field message', () => {
@@ -40,7 +42,10 @@ test('bad quota values are refused with the field message', () => {
   assert.match(messageOf({ quota_bytes: 1.5 }, 'quota_bytes') ?? '', /whole number/);
   assert.match(messageOf({ quota_period: 'hourly' }, 'quota_period') ?? '', /daily, weekly, monthly, lifetime/);
   assert.match(messageOf({ quota_period: 'daily' }, 'quota_bytes') ?? '', /daily quota needs its size/);
-  assert.match(messageOf({ quota_period: 'weekly', quota_bytes: 1, quota_reset_day: 8 }, 'quota_reset_day') ?? '', /Monday/);
+  assert.match(
+    messageOf({ quota_period: 'weekly', quota_bytes: 1, quota_reset_day: 8 }, 'quota_reset_day') ?? '',
+    /Monday/,
+  );
   assert.match(messageOf({ quota_reset_day: 0 }, 'quota_reset_day') ?? '', /between 1 and 31/);
   assert.match(messageOf({ quota_used_bytes: -1 }, 'quota_used_bytes') ?? '', /cannot be negative/);
   assert.match(messageOf({ expires_on: '31/03/2027' }, 'expires_on') ?? '', /date like/);
@@ -55,7 +60,10 @@ test('an expiry date is refused in the past when set, and kept when it passed si
   assert.deepEqual(pastExpiryErrors(prev, [{ id: 'a', expires_on: '2020-01-01' }], today), []);
   assert.deepEqual(pastExpiryErrors(prev, [{ id: 'a', expires_on: '2026-11-28' }], today), []);
   assert.match(pastExpiryErrors(prev, [{ id: 'a', expires_on: '2026-11-27' }], today)[0]?.message ?? '', /in the past/);
-  assert.equal(pastExpiryErrors(prev, [{ id: 'b', expires_on: '2021-05-01' }], today)[0]?.field, 'providers.0.expires_on');
+  assert.equal(
+    pastExpiryErrors(prev, [{ id: 'b', expires_on: '2021-05-01' }], today)[0]?.field,
+    'providers.0.expires_on',
+  );
   assert.equal(localDay(new Date(2026, 10, 28, 23, 59).getTime()), '2026-11-28');
 });
 

@@ -18,6 +18,19 @@ function requireObject(input: unknown): Obj {
   return structuredClone(input);
 }
 
+/**
+ * The providers reads may use: every entry but the candidates (docs/providers.md "Fit report"). A candidate never
+ * reaches the pool, so no read, import, health check or repair can ask it; only the fit sampler does.
+ */
+export function readProviders(list: readonly ProviderConfig[]): ProviderConfig[] {
+  return list.filter((p) => !p.candidate);
+}
+
+/** The candidate accounts the fit sampler STATs. */
+export function candidateProviders(list: readonly ProviderConfig[]): ProviderConfig[] {
+  return list.filter((p) => p.candidate);
+}
+
 export function addProvider(list: readonly ProviderConfig[], input: unknown): { next: unknown[]; id: string } {
   const entry = requireObject(input);
   keepSecret(entry, 'password', undefined);
@@ -61,13 +74,20 @@ export function reorderProviders(list: readonly ProviderConfig[], ids: unknown):
  * An expiry date set (added, or changed from what is stored) before today is refused: the operator typed a wrong
  * date. A date that was set in the future and has since passed stays valid (the file must still load).
  */
-export function pastExpiryErrors(prev: readonly ProviderConfig[], next: readonly unknown[], today: string): FieldError[] {
+export function pastExpiryErrors(
+  prev: readonly ProviderConfig[],
+  next: readonly unknown[],
+  today: string,
+): FieldError[] {
   const errors: FieldError[] = [];
   next.forEach((entry, i) => {
     if (!isPlainObject(entry) || typeof entry.expires_on !== 'string') return;
     const stored = prev.find((p) => p.id === entry.id)?.expires_on;
     if (entry.expires_on !== stored && entry.expires_on < today)
-      errors.push({ field: `providers.${i}.expires_on`, message: `The expiry date ${entry.expires_on} is in the past` });
+      errors.push({
+        field: `providers.${i}.expires_on`,
+        message: `The expiry date ${entry.expires_on} is in the past`,
+      });
   });
   return errors;
 }

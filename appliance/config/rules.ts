@@ -136,6 +136,7 @@ function providerErrors(providers: unknown): FieldError[] {
     const caError = isObj(p) && typeof p.ca === 'string' ? caPemError(p.ca) : null;
     if (caError) errors.push({ field: `providers.${i}.ca`, message: caError });
     if (isObj(p)) errors.push(...quotaErrors(p, `providers.${i}`));
+    if (isObj(p)) errors.push(...priceErrors(p, `providers.${i}.`));
   });
   return errors;
 }
@@ -158,6 +159,16 @@ function quotaErrors(p: Obj, at: string): FieldError[] {
 export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T12:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** A price is per month or per block, not both; a block price needs its size (docs/providers.md "Cost view"). */
+function priceErrors(p: Record<string, unknown>, at: string): FieldError[] {
+  const set = (v: unknown) => typeof v === 'number';
+  if (set(p.price_per_month) && set(p.price_per_block))
+    return [{ field: `${at}price_per_block`, message: 'Give a price per month or per block, not both' }];
+  if (set(p.price_per_block) && !set(p.block_size_gb))
+    return [{ field: `${at}block_size_gb`, message: 'A block price needs the block size in GB' }];
+  return [];
 }
 
 function rcloneErrors(section: unknown): FieldError[] {

@@ -1,7 +1,9 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { BACKBONE_NAMES } from '../nntp/backbones.js';
+import { USER_ROLES } from '../auth/auth.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 import { EXPIRY_DATE, QUOTA_PERIODS } from './provider-quota.wire.js';
 
@@ -21,6 +23,11 @@ const numberRange = (min: number, max: number) =>
   z.number().min(min, rangeMessage(min, max)).max(max, rangeMessage(min, max));
 
 const port = intRange(1, 65535);
+const price = z
+  .number('Must be a price, or empty for none')
+  .min(0, 'A price cannot be negative')
+  .max(1_000_000, 'A price must be at most 1000000')
+  .nullable();
 const nonBlank = (message: string) => z.string().refine((s) => s.trim().length > 0, message);
 
 // rclone's own value syntaxes: SizeSuffix ("32M", "2G", "off") and Duration ("10m", "1h30m", "504h", "off").
@@ -58,8 +65,11 @@ export const authSchema = z.strictObject({
   forward_user_header: z.string(),
   // The header listing that user's groups (comma or | separated); '' = none.
   forward_groups_header: z.string(),
-  // Groups whose members are administrators; everyone else forwarded is a plain user.
+  // Groups whose members are administrators; then groups whose members only read; everyone else is a plain user.
   forward_admin_groups: z.array(z.string()),
+  forward_readonly_groups: z.array(z.string()),
+  // The role of a forwarded user seen for the first time when the proxy sends no groups.
+  forward_default_role: z.enum(USER_ROLES, { error: `Must be one of ${USER_ROLES.join(', ')}` }),
 });
 
 export const metadataSchema = z.strictObject({
@@ -191,6 +201,18 @@ export const providerSchema = z.strictObject({
     .max(Number.MAX_SAFE_INTEGER, 'Already used is too large'),
   // The day the account ends (YYYY-MM-DD); null: none. A date in the past is refused when set (providers.ts).
   expires_on: z.string().regex(EXPIRY_DATE, 'Must be a date like 2027-03-31, or empty for none').nullable(),
+  // The fit report (docs/providers.md "Fit report"): a candidate account is never used for reads, only STAT-sampled
+  // against the library, at most fit_stats_per_hour STATs an hour.
+  candidate: z.boolean(),
+  fit_stats_per_hour: intRange(1, 100_000),
+  // What the account costs (docs/providers.md "Cost view"): per month, or per block of block_size_gb gigabytes.
+  price_per_month: price,
+  price_per_block: price,
+  block_size_gb: z
+    .number('Must be a number of gigabytes, or empty')
+    .positive('The block size must be more than 0 GB')
+    .max(1_000_000, 'The block size must be at most 1000000 GB')
+    .nullable(),
 });
 
 export const rcloneSchema = z.strictObject({
@@ -324,6 +346,24 @@ export const metricsSchema = z.strictObject({
   open: z.boolean(),
 });
 
+/** A cron expression croner reads (five fields, or six with seconds), or `off`. */
+const cronExpression = z.string().refine((expr) => {
+  if (expr === 'off') return true;
+  try {
+    new Cron(expr, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'Must be a cron expression like 0 3 * * * (minute hour day month weekday), or off');
+
+/** Backups while Spool serves (docs/backups.md): when, and how many and how old are kept. */
+export const backupsSchema = z.strictObject({
+  schedule: cronExpression,
+  keep_count: intRange(0, 1000),
+  keep_days: intRange(0, 3650),
+});
+
 export const configSchema = z.strictObject({
   webdav: webdavSchema,
   auth: authSchema,
@@ -340,6 +380,7 @@ export const configSchema = z.strictObject({
   notifications: notificationsSchema,
   media_servers: mediaServersSchema,
   metrics: metricsSchema,
+  backups: backupsSchema,
 });
 
 export type SpoolConfig = z.infer<typeof configSchema>;
@@ -359,6 +400,7 @@ export type LogConfig = SpoolConfig['log'];
 export type NotificationsConfig = SpoolConfig['notifications'];
 export type NotifyTargetConfig = NotificationsConfig['targets'][number];
 export type MetricsConfig = SpoolConfig['metrics'];
+export type BackupsConfig = SpoolConfig['backups'];
 export type MediaServersConfig = SpoolConfig['media_servers'];
 export type MediaServerEntry = MediaServersConfig['servers'][number];
 
@@ -378,6 +420,7 @@ export const PATCHABLE_SECTIONS = [
   'notifications',
   'media_servers',
   'metrics',
+  'backups',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 

@@ -24,6 +24,15 @@ export interface ProviderConfig {
   block_account?: boolean;
   /** While it is down, requests wait for it (or fail with the outage) rather than spill to a block account. */
   required?: boolean;
+  /**
+   * The fit report's keys (docs/providers.md "Fit report", "Cost view"), never read by the pool: a candidate is not
+   * handed to it at all (config/providers.ts `readProviders`).
+   */
+  candidate?: boolean;
+  fit_stats_per_hour?: number;
+  price_per_month?: number | null;
+  price_per_block?: number | null;
+  block_size_gb?: number | null;
 }
 
 /**

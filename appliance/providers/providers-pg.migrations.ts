@@ -17,4 +17,25 @@ export const PROVIDERS_PG_MIGRATIONS: PgMigration[] = [
       );
     },
   },
+  {
+    version: 2,
+    description: 'the fit sampler: counts per day, candidate and post-age band; seconds watched per day',
+    up: async (tx) => {
+      const names = [
+        'current_had',
+        'current_missing',
+        'candidate_had',
+        'candidate_missing',
+        'filled',
+        'unfilled',
+        'errors',
+      ];
+      const counters = names.map((c) => `${c} bigint NOT NULL`).join(', ');
+      await tx.query(
+        `CREATE TABLE provider_fit (day text NOT NULL, candidate text NOT NULL, band text NOT NULL, ${counters},
+           PRIMARY KEY (day, candidate, band))`,
+      );
+      await tx.query('CREATE TABLE provider_watched (day text PRIMARY KEY, seconds bigint NOT NULL)');
+    },
+  },
 ];

@@ -40,7 +40,8 @@ export interface FollowDeps {
  * the arr imported a replacement AND that replacement's first bytes read through the pool; only then is the old
  * release retired (the health record goes with it) and the media servers told. An arr that cannot be asked, or a
  * replacement not readable yet, is looked at again later; after REPLACEMENT_WAIT_MS with no replacement the arr
- * gets the file's quality back and the old file simply stays. Answers the record's patch, or null once retired.
+ * gets the file's quality back and the old file simply stays, and a replacement still unreadable by then ends the
+ * watch too (the arr keeps the file it imported; the old release stays). Answers the record's patch, or null once retired.
  */
 export async function followReplacement(d: FollowDeps, r: HealthRecord): Promise<Partial<HealthRecord> | null> {
   const a = r.awaiting!;
@@ -71,10 +72,14 @@ export async function followReplacement(d: FollowDeps, r: HealthRecord): Promise
     return { awaiting: null, repairNextAt: null, lastError: reason };
   }
   const ready = await d.files.firstBytes(state.downloadId);
-  if ('pending' in ready)
-    return later(
-      `The arr imported a replacement (${state.downloadId}); not retiring the old file yet: ${ready.pending}`,
-    );
+  if ('pending' in ready) {
+    const why = `The arr imported a replacement (${state.downloadId}); not retiring the old file yet: ${ready.pending}`;
+    if (now - a.since < REPLACEMENT_WAIT_MS) return later(why);
+    // The arr already holds the new file: its quality is not written back, and the old release simply stays.
+    const reason = `${a.instance} imported a replacement Spool could not read in ${Math.round(REPLACEMENT_WAIT_MS / 86_400_000)} days (${ready.pending}): the old file stays`;
+    d.failed(reason);
+    return { awaiting: null, repairNextAt: null, lastError: reason };
+  }
   const step = (name: 'replacement_imported' | 'old_retired', detail: string) =>
     d.events?.emit('repair.step', {
       record_id: r.id,

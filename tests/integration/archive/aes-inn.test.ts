@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { davGet, davList, importServerOverInn, sha256, waitForItem } from '../import/support.js';
 import { davRange, importNzb, POSTER, postVolumes, rangesAround, withPassword } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // RAR5 AES-256 members (PBKDF2-HMAC-SHA256 key, password check value), written by our test writer and checked by
 // unar in writers.test.ts, posted to a real INN and decrypted on the fly through WebDAV with random access.
@@ -14,7 +14,7 @@ const env = importServerOverInn();
 const importXml = (name: string, xml: string) => importNzb(env.srv.baseUrl, env.inn, name, [], {}, xml);
 
 test('RAR5 AES over several volumes, password from the NZB: byte-exact, ranges at block and volume edges', async () => {
-  const movie = randomBytes(700_003);
+  const movie = film(700_003);
   const nfo = Buffer.from('encrypted notes');
   const vols = writeRar5(
     [
@@ -42,7 +42,7 @@ test('RAR5 AES over several volumes, password from the NZB: byte-exact, ranges a
 });
 
 test('the password given with the queue item (SABnzbd password) opens the archive', async () => {
-  const movie = randomBytes(150_000);
+  const movie = film(150_000);
   const vols = writeRar5([{ name: 'Queue.Pass.mkv', data: movie }], { base: 'qp', password: 'from-sab', kdfLog2: 10 });
   const xml = buildNzb(await postVolumes(env.inn, vols), env.inn.group, POSTER);
   const record = await env.srv
@@ -54,7 +54,7 @@ test('the password given with the queue item (SABnzbd password) opens the archiv
 });
 
 test('a wrong or missing password fails the import with exactly that reason', async () => {
-  const vols = writeRar5([{ name: 'Locked.mkv', data: randomBytes(50_000) }], {
+  const vols = writeRar5([{ name: 'Locked.mkv', data: film(50_000) }], {
     base: 'locked',
     password: 'right',
     kdfLog2: 10,
@@ -71,7 +71,7 @@ test('a wrong or missing password fails the import with exactly that reason', as
 });
 
 test('RAR5 with encrypted headers: read with the NZB password, refused clearly without one', async () => {
-  const movie = randomBytes(300_000);
+  const movie = film(300_000);
   const vols = writeRar5([{ name: 'Hidden.Headers.mkv', data: movie }], {
     base: 'hh',
     volumeSize: 120_000,

@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { writeRar4 } from '../../support/archive/rar4-writer.js';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { davGet, davList, importServerOverInn, sha256, waitForItem } from '../import/support.js';
 import { davRange, importNzb, POSTER, postVolumes, rangesAround, withPassword } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // RAR 3.x AES-128 members (our RAR 4 writer; its key derivation is checked against a file RAR itself encrypted in
 // writers.test.ts) and the configured password list (import.archive_passwords), against a real INN, read back
 // byte-exact through WebDAV with ranges at AES block and volume edges.
 
 const env = importServerOverInn();
-
-/** Matroska always starts with the EBML signature; the rest is random. */
-const mkv = (size: number) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(size - 4)]);
 
 async function setPasswords(list: string[] | null): Promise<Record<string, unknown>> {
   const config = list === null ? { archive_passwords: [], archive_passwords_set: false } : { archive_passwords: list };
@@ -28,7 +25,7 @@ async function setPasswords(list: string[] | null): Promise<Record<string, unkno
 }
 
 test('RAR 3 AES over .rar/.r00 volumes, password from the NZB: byte-exact, ranges at block and volume edges', async () => {
-  const movie = mkv(500_007);
+  const movie = film(500_007);
   const nfo = Buffer.from('rar three notes\n');
   const vols = writeRar4(
     [
@@ -70,7 +67,7 @@ test('import.archive_passwords: write-only, tried after the item password; the c
   assert.ok(!JSON.stringify(got).includes('conf-right'), 'GET /api/config never shows the passwords');
 
   // RAR 3: no check value; each member's CRC or its first block (Matroska signature) picks 'conf-right'
-  const movie = mkv(300_001);
+  const movie = film(300_001);
   const sub = Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nhello\n');
   const r3 = writeRar4(
     [
@@ -90,7 +87,7 @@ test('import.archive_passwords: write-only, tried after the item password; the c
   assert.deepEqual((await davGet(env.srv.baseUrl, `${item.target_path}/Conf.Movie.srt`)).body, sub);
 
   // RAR5: the password check value rejects the item's and the first two configured ones without reading data
-  const secret = randomBytes(90_000);
+  const secret = film(90_000);
   const r5 = writeRar5([{ name: 'Conf.Five.mkv', data: secret }], { base: 'c5', password: 'rar5-right', kdfLog2: 10 });
   const five = await importNzb(env.srv.baseUrl, env.inn, 'Conf.Five.nzb', await postVolumes(env.inn, r5));
   assert.equal(five.status, 'completed', five.error_message ?? '');
@@ -105,7 +102,7 @@ test('import.archive_passwords: write-only, tried after the item password; the c
 });
 
 test('RAR 3 with encrypted headers (-hp), obfuscated names: read with the NZB password, refused without', async () => {
-  const movie = mkv(260_000);
+  const movie = film(260_000);
   const vols = writeRar4([{ name: 'Hidden.Three.mkv', data: movie }], {
     volumeSize: 100_000,
     base: 'h3',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { open, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,6 +13,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { sha256, upload, waitForItem } from '../import/support.js';
 import { POSTER, postVolumes, withPassword } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // Members of stored and AES RAR5 sets and of an AES-128 RAR 3 set read through the real FUSE mount (our FUSE 3 addon over /dev/fuse):
 // whole files and random seeks, across volume boundaries and AES block edges.
@@ -69,9 +70,9 @@ async function checkThroughMount(path: string, want: Buffer, edges: number[]): P
 }
 
 test('stored and AES RAR5 and RAR 3 members read byte-exact through the FUSE mount, seeks across volumes included', async () => {
-  const plain = randomBytes(900_001);
-  const secret = randomBytes(600_013);
-  const secret3 = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(400_000)]); // Matroska signature
+  const plain = film(900_001);
+  const secret = film(600_013);
+  const secret3 = film(400_004);
   const rar3Dir = await importSet(
     'Fuse.Rar3',
     writeRar4([{ name: 'Fuse.Rar3.mkv', data: secret3 }], { volumeSize: 150_000, base: 'f3', password: 'pw3' }),

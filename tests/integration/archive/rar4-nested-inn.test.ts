@@ -6,6 +6,7 @@ import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { materialize } from '../../support/archive/volumes.js';
 import { davGet, davList, importServerOverInn, sha256 } from '../import/support.js';
 import { davRange, importNzb, postVolumes, rangesAround } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // RAR 4 sets (both namings, obfuscated names ordered by their end blocks) and archives inside archives, posted to
 // a real INN and read back byte-exact through WebDAV.
@@ -16,7 +17,7 @@ const env = importServerOverInn({
 });
 
 test('RAR 4 old naming (.rar, .r00, ...) listed in reverse: every member byte-exact, ranges across volumes', async () => {
-  const movie = randomBytes(800_000);
+  const movie = film(800_000);
   const proof = randomBytes(3_000);
   const vols = writeRar4(
     [
@@ -40,7 +41,7 @@ test('RAR 4 old naming (.rar, .r00, ...) listed in reverse: every member byte-ex
 });
 
 test('RAR 4 .partN.rar under obfuscated names: ordered by the volume numbers of the end blocks', async () => {
-  const movie = randomBytes(500_000);
+  const movie = film(500_000);
   const vols = writeRar4([{ name: 'Hidden.mkv', data: movie }], { volumeSize: 120_000, base: 'hidden' });
   const posted = await postVolumes(env.inn, vols, { obfuscate: true, articleSize: 50_000 });
   const item = await importNzb(
@@ -55,7 +56,7 @@ test('RAR 4 .partN.rar under obfuscated names: ordered by the volume numbers of 
 });
 
 test('a stored RAR 4 inside a stored RAR5 resolves to the innermost media file', async () => {
-  const movie = randomBytes(400_000);
+  const movie = film(400_000);
   const inner = writeRar4([{ name: 'Inner.Movie.mkv', data: movie }], { base: 'inner' });
   const outer = writeRar5([{ name: 'inner.rar', data: materialize(inner[0]!) }], {
     volumeSize: 150_000,
@@ -79,7 +80,7 @@ test('a stored RAR 4 inside a stored RAR5 resolves to the innermost media file',
 });
 
 test('archives nested in a loop fail the import with a clear reason', async () => {
-  let payload = materialize(writeRar5([{ name: 'm.mkv', data: randomBytes(1000) }], { base: 'l0' })[0]!);
+  let payload = materialize(writeRar5([{ name: 'm.mkv', data: film(1000) }], { base: 'l0' })[0]!);
   for (let i = 1; i <= 5; i++)
     payload = materialize(writeRar5([{ name: `l${i}.rar`, data: payload }], { base: `l${i}` })[0]!);
   const vols = writeRar5([{ name: 'top.rar', data: payload }], { base: 'top' });

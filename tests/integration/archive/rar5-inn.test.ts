@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import { api, davGet, davList, importServerOverInn, sha256 } from '../import/support.js';
 import { davRange, importNzb, postVolumes, rangesAround } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // RAR5 store archives written from the technote (tests/support/archive), posted to a real INN, imported by the
 // real server and read back byte-exact through WebDAV, ranges across volume boundaries included.
@@ -19,7 +20,7 @@ function boundaries(sizes: number[]): number[] {
 }
 
 test('a single-volume RAR5: the job shows the stored files, not the volume, byte-exact', async () => {
-  const movie = randomBytes(1_300_000);
+  const movie = film(1_300_000);
   const nfo = Buffer.from('release notes\n');
   const vols = writeRar5(
     [
@@ -48,9 +49,9 @@ test('a single-volume RAR5: the job shows the stored files, not the volume, byte
 });
 
 test('multi-volume .partNN.rar under obfuscated names, listed out of order: order from the headers', async () => {
-  const one = randomBytes(900_000);
+  const one = film(900_000);
   const sample = randomBytes(5_000);
-  const two = randomBytes(700_000);
+  const two = film(700_000);
   const vols = writeRar5(
     [
       { name: 'Show.S01E01.mkv', data: one },
@@ -83,13 +84,13 @@ test('multi-volume .partNN.rar under obfuscated names, listed out of order: orde
 });
 
 test('a compressed RAR fails with its own code; a volume missing from the NZB fails naming it', async () => {
-  const packed = writeRar5([{ name: 'x.mkv', data: randomBytes(50_000) }], { method: 3, base: 'packed' });
+  const packed = writeRar5([{ name: 'x.mkv', data: film(50_000) }], { method: 3, base: 'packed' });
   const failed = await importNzb(env.srv.baseUrl, env.inn, 'Packed.nzb', await postVolumes(env.inn, packed));
   assert.equal(failed.status, 'failed');
   assert.match(failed.error_message!, /^compressed archive: cannot be streamed/);
   assert.equal(failed.error_code, 'ARCHIVE_COMPRESSED');
 
-  const vols = writeRar5([{ name: 'gap.mkv', data: randomBytes(600_000) }], { volumeSize: 200_000, base: 'gap' });
+  const vols = writeRar5([{ name: 'gap.mkv', data: film(600_000) }], { volumeSize: 200_000, base: 'gap' });
   const posted = await postVolumes(env.inn, vols);
   const gap = await importNzb(env.srv.baseUrl, env.inn, 'Gap.nzb', [posted[0]!, ...posted.slice(2)]);
   assert.equal(gap.status, 'failed');

@@ -10,6 +10,7 @@ import { writeRar5 } from '../../support/archive/rar5-writer.js';
 import type { PostedFile } from '../../support/inn/poster.js';
 import { davGet, davList, importServerOverInn, sha256 } from '../import/support.js';
 import { davRange, importNzb, postVolumes, rangesAround } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // Season packs: several archive sets in one NZB, every volume under a random subject and a random yEnc name and no
 // PAR2 to name them. The volumes are grouped into sets by what their own headers say (docs/archives.md, "Sets
@@ -36,7 +37,7 @@ test('three RAR5 episodes under random names in one NZB import as three files, b
   const posted: PostedFile[] = [];
   for (let e = 1; e <= 3; e++) {
     const name = `Pack.Show.S01E0${e}.1080p.mkv`;
-    const data = randomBytes(500_000 + e * 7_000);
+    const data = film(500_000 + e * 7_000);
     episodes.set(name, data);
     const vols = writeRar5([{ name, data }], { volumeSize: 120_000, base: `pack.show.s01e0${e}` });
     posted.push(...(await postVolumes(env.inn, vols, { obfuscate: true, articleSize: 50_000 })));
@@ -51,7 +52,7 @@ test('RAR 4 episodes under random names in one NZB: sets from their headers, byt
   const posted: PostedFile[] = [];
   for (let e = 1; e <= 3; e++) {
     const name = `Pack.Old.S02E0${e}.mkv`;
-    const data = randomBytes(400_000 + e * 5_000);
+    const data = film(400_000 + e * 5_000);
     episodes.set(name, data);
     const vols = writeRar4([{ name, data }], { volumeSize: 150_000, base: `pack.old.s02e0${e}`, scheme: 'old' });
     posted.push(...(await postVolumes(env.inn, vols, { obfuscate: true, articleSize: 50_000 })));
@@ -66,7 +67,7 @@ test('three 7z episodes (7zz, copy method) under random names in one NZB import 
   const posted: PostedFile[] = [];
   for (let e = 1; e <= 3; e++) {
     const name = `Pack.Seven.S03E0${e}.mkv`;
-    const data = randomBytes(300_000 + e * 3_000);
+    const data = film(300_000 + e * 3_000);
     episodes.set(name, data);
     const d = join(dir, `e${e}`);
     mkdirSync(join(d, 'in'), { recursive: true });

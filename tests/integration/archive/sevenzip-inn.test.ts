@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { davGet, davList, importServerOverInn, sha256 } from '../import/support.js';
-import { davRange, importNzb, POSTER, rangesAround, withPassword } from './support.js';
+import { davRange, importNzb, POSTER, rangesAround, sevenZip, withPassword } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // 7z archives written by Debian's 7-Zip (7zz): copy method (-mx0, its header still LZMA-compressed), split into
 // .7z.001 ... volumes, posted to a real INN, imported and read back byte-exact through WebDAV.
@@ -16,20 +16,6 @@ const dir = mkdtempSync(join(tmpdir(), 'spool-7z-'));
 const env = importServerOverInn();
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs 7zz in a fresh folder holding `files`; returns the archive's pieces, in name order. */
-function sevenZip(sub: string, files: Record<string, Buffer>, args: string[]): { name: string; bytes: Buffer }[] {
-  const d = join(dir, sub);
-  mkdirSync(join(d, 'in'), { recursive: true });
-  for (const [name, bytes] of Object.entries(files)) {
-    mkdirSync(join(d, 'in', name, '..'), { recursive: true });
-    writeFileSync(join(d, 'in', name), bytes);
-  }
-  execFileSync('7zz', ['a', '-bd', ...args, join(d, 'out', `${sub}.7z`), '.'], { cwd: join(d, 'in'), stdio: 'ignore' });
-  return readdirSync(join(d, 'out'))
-    .sort()
-    .map((name) => ({ name, bytes: readFileSync(join(d, 'out', name)) }));
-}
-
 async function post(pieces: { name: string; bytes: Buffer }[], articleSize = 90_000): Promise<PostedFile[]> {
   const out: PostedFile[] = [];
   for (const p of pieces) out.push(await env.inn.postFile(p.name, p.bytes, { articleSize }));
@@ -37,9 +23,9 @@ async function post(pieces: { name: string; bytes: Buffer }[], articleSize = 90_
 }
 
 test('7z copy method split into .7z.001 pieces: several files, listed out of order, byte-exact', async () => {
-  const movie = randomBytes(1_100_000);
+  const movie = film(1_100_000);
   const subs = randomBytes(20_000);
-  const pieces = sevenZip('Seven.Movie', { 'Seven.Movie.mkv': movie, 'Subs/en.srt': subs }, ['-mx0', '-v400k']);
+  const pieces = sevenZip(dir, 'Seven.Movie', { 'Seven.Movie.mkv': movie, 'Subs/en.srt': subs }, ['-mx0', '-v400k']);
   assert.ok(pieces.length >= 3, pieces.map((p) => p.name).join());
   const posted = await post(pieces);
   const item = await importNzb(env.srv.baseUrl, env.inn, 'Seven.Movie.nzb', posted.reverse());
@@ -54,22 +40,22 @@ test('7z copy method split into .7z.001 pieces: several files, listed out of ord
 });
 
 test('a compressed 7z fails with ARCHIVE_COMPRESSED; a 7z missing its last piece fails naming the cause', async () => {
-  const packed = sevenZip('Packed7', { 'x.mkv': Buffer.alloc(200_000, 7) }, ['-mx5']);
+  const packed = sevenZip(dir, 'Packed7', { 'x.mkv': Buffer.alloc(200_000, 7) }, ['-mx5']);
   const failed = await importNzb(env.srv.baseUrl, env.inn, 'Packed7.nzb', await post(packed));
   assert.equal(failed.status, 'failed');
   assert.match(failed.error_message!, /^compressed archive: cannot be streamed/);
   assert.equal(failed.error_code, 'ARCHIVE_COMPRESSED');
 
-  const split = sevenZip('Cut7', { 'y.mkv': randomBytes(500_000) }, ['-mx0', '-v200k']);
+  const split = sevenZip(dir, 'Cut7', { 'y.mkv': film(500_000) }, ['-mx0', '-v200k']);
   const cut = await importNzb(env.srv.baseUrl, env.inn, 'Cut7.nzb', await post(split.slice(0, -1)));
   assert.equal(cut.status, 'failed');
   assert.equal(cut.error_code, 'ARCHIVE_VOLUME_MISSING', cut.error_message ?? '');
 });
 
 test('7z AES-256 (-mx0 -p): decrypted on the fly with the NZB password; a wrong one fails by the CRC check', async () => {
-  const movie = randomBytes(700_000 + 5);
+  const movie = film(700_000 + 5);
   const nfo = Buffer.from('seven secrets');
-  const pieces = sevenZip('Seven.Aes', { 'Seven.Aes.mkv': movie, 'Seven.Aes.nfo': nfo }, [
+  const pieces = sevenZip(dir, 'Seven.Aes', { 'Seven.Aes.mkv': movie, 'Seven.Aes.nfo': nfo }, [
     '-mx0',
     '-pseven pass',
     '-v300k',
@@ -89,9 +75,9 @@ test('7z AES-256 (-mx0 -p): decrypted on the fly with the NZB password; a wrong 
 });
 
 test('7z with encrypted headers (-mhe): read with the NZB password; missing and wrong passwords fail clearly', async () => {
-  const movie = randomBytes(500_000 + 9);
+  const movie = film(500_000 + 9);
   const nfo = Buffer.from('hidden names');
-  const pieces = sevenZip('Seven.Mhe', { 'Hidden.Name.mkv': movie, 'Hidden.Name.nfo': nfo }, [
+  const pieces = sevenZip(dir, 'Seven.Mhe', { 'Hidden.Name.mkv': movie, 'Hidden.Name.nfo': nfo }, [
     '-mx0',
     '-mhe=on',
     '-phidden pass',

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import type { InnServer } from '../../support/inn/server.js';
 import { materialize, type WrittenVolume } from '../../support/archive/volumes.js';
@@ -32,6 +35,28 @@ export async function importNzb(
   const up = await upload(baseUrl, name, xml, fields);
   assert.equal(up.status, 200, JSON.stringify(up.body));
   return waitForItem(baseUrl, up.body.data!.id, 120_000);
+}
+
+/**
+ * Runs Debian's 7-Zip (7zz) in a fresh folder `root`/`sub` holding `files` (`args`: e.g. -mx0, -p..., -v300k); returns
+ * the archive's pieces, in name order.
+ */
+export function sevenZip(
+  root: string,
+  sub: string,
+  files: Record<string, Buffer>,
+  args: string[],
+): { name: string; bytes: Buffer }[] {
+  const d = join(root, sub);
+  mkdirSync(join(d, 'in'), { recursive: true });
+  for (const [name, bytes] of Object.entries(files)) {
+    mkdirSync(join(d, 'in', name, '..'), { recursive: true });
+    writeFileSync(join(d, 'in', name), bytes);
+  }
+  execFileSync('7zz', ['a', '-bd', ...args, join(d, 'out', `${sub}.7z`), '.'], { cwd: join(d, 'in'), stdio: 'ignore' });
+  return readdirSync(join(d, 'out'))
+    .sort()
+    .map((name) => ({ name, bytes: readFileSync(join(d, 'out', name)) }));
 }
 
 /** The NZB with a password in its head (<meta type="password">), as an indexer hands out an encrypted release. */

@@ -4,10 +4,11 @@ import { after, before, test } from 'node:test';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { checkAndWait } from '../health/support.js';
-import { adminApiKey, innProvider, startImportServer, upload, waitForItem, type TestServer } from './support.js';
+import { adminApiKey, api, innProvider, startImportServer, upload, waitForItem, type TestServer } from './support.js';
 
 // The checks before the write (docs/import.md) on the real server with INN: a fake release (an .mkv that is an
 // executable) fails its import with the reason, and SABnzbd's history says Failed with it, so the arr blocklists it.
+// The check of media headers runs at its default (import.verify_media_headers on): nothing here turns it on.
 let inn: InnServer;
 let srv: TestServer;
 
@@ -17,7 +18,7 @@ before(async () => {
     providers: [innProvider(inn)],
     sabnzbd: { enabled: true },
     health: { enabled: true, auto_repair_enabled: false, check_interval_seconds: 86_400, max_retries: 0 },
-    import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, verify_media_headers: true },
+    import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100 },
   });
 });
 after(async () => {
@@ -90,4 +91,25 @@ test('a release a check found broken is refused when it comes again, in one step
     refused.error_message ?? '',
     /This release was found broken before \(\/complete\/movies\/Looping\.Film\.2023\/Looping\.Film\.2023\.mkv, .*1 missing of 4 articles\)/,
   );
+});
+
+test('import.verify_media_headers off (changed live): random bytes named .mkv import; back on, they fail again', async () => {
+  const setHeaders = async (on: boolean) => {
+    const patch = await api(srv.baseUrl, '/api/config/import', {
+      method: 'PATCH',
+      json: { section: 'import', config: { verify_media_headers: on } },
+    });
+    assert.equal(patch.status, 200, JSON.stringify(patch.body));
+  };
+  const noise = Buffer.concat([Buffer.from([0xde, 0xad]), randomBytes(30_000)]);
+  await setHeaders(false);
+  try {
+    const off = await importBytes('Unchecked.Film.2024.mkv', noise);
+    assert.equal(off.status, 'completed', off.error_message ?? '');
+  } finally {
+    await setHeaders(true);
+  }
+  const on = await importBytes('Checked.Again.Film.2024.mkv', noise);
+  assert.equal(on.status, 'failed');
+  assert.match(on.error_message ?? '', /content does not match \.mkv/);
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davGet, davList, innProvider, sha256, upload, waitForItem, type QueueItem } from './support.js';
 import { SlowRelay } from '../../support/slow-relay.js';
-import { withTestImportDefaults } from '../../support/test-config.js';
+import { film } from '../../support/media/film.js';
 
 // The real server as a child process, killed with SIGKILL in the middle of an import, then started again on
 // the same data directory: the item must complete, once, with every file intact.
@@ -59,13 +58,11 @@ before(async () => {
   const provider = { ...innProvider(inn, { max_connections: 2 }), port: proxy.port };
   writeFileSync(
     join(dataDir, 'config.yaml'),
-    stringify(
-      withTestImportDefaults({
-        auth: { login_required: false },
-        providers: [provider],
-        import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, max_processor_workers: 1 },
-      }),
-    ),
+    stringify({
+      auth: { login_required: false },
+      providers: [provider],
+      import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100, max_processor_workers: 1 },
+    }),
   );
 });
 after(async () => {
@@ -77,7 +74,7 @@ after(async () => {
 test('kill -9 while processing, restart: the item completes once, nothing lost or doubled', async () => {
   const files = Array.from({ length: 6 }, (_, i) => ({
     name: `Crash.Test.Part${i + 1}.mkv`,
-    data: randomBytes(700_000 + i),
+    data: film(700_000 + i),
   }));
   const posted: PostedFile[] = [];
   for (const f of files) posted.push(await inn.postFile(f.name, f.data, { articleSize: 100_000 }));

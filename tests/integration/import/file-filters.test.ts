@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { buildNzb, type PostedFile } from '../../support/inn/poster.js';
 import { api, davList, importServerOverInn, upload, waitForItem } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // import.allowed_file_extensions and import.filter_sample_files, at their defaults and changed live.
 
@@ -10,7 +10,7 @@ const env = importServerOverInn();
 
 async function post(names: [string, number][]): Promise<PostedFile[]> {
   const out: PostedFile[] = [];
-  for (const [name, size] of names) out.push(await env.inn.postFile(name, randomBytes(size), { articleSize: 100_000 }));
+  for (const [name, size] of names) out.push(await env.inn.postFile(name, film(size, name), { articleSize: 100_000 }));
   return out;
 }
 

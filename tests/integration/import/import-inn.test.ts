@@ -17,6 +17,7 @@ import {
   waitForItem,
   type QueueItem,
 } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // NZBs posted to a real INN, uploaded through the real HTTP API, imported by the real runner, read back
 // through the real WebDAV GET (VFS reader over the NNTP pool) and compared byte for byte.
@@ -34,7 +35,7 @@ async function importNzb(name: string, xml: string, fields: Record<string, strin
 }
 
 test('a single large file: imported, listed under its category, byte-identical through WebDAV', async () => {
-  const data = randomBytes(40 * 1024 * 1024 + 4321);
+  const data = film(40 * 1024 * 1024 + 4321);
   const posted = await env.inn.postFile('Big.Movie.2024.1080p.mkv', data);
   const item = await importNzb('Big.Movie.2024.1080p.nzb', posted.nzbXml, { category: 'movies' });
   assert.equal(item.status, 'completed', item.error_message ?? '');
@@ -56,7 +57,7 @@ test('a single large file: imported, listed under its category, byte-identical t
 test('obfuscated names (media and PAR2 alike) are resolved through real PAR2; repair files stay out of the job', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spool-par2-'));
   try {
-    const movie = randomBytes(3 * 1024 * 1024 + 77);
+    const movie = film(3 * 1024 * 1024 + 77);
     const subs = randomBytes(40_000);
     writeFileSync(join(dir, 'Movie.Name.2024.mkv'), movie);
     writeFileSync(join(dir, 'Movie.Name.2024.srt'), subs);
@@ -90,7 +91,7 @@ test('obfuscated names (media and PAR2 alike) are resolved through real PAR2; re
 });
 
 test('split .001/.002/.003 files are joined into one virtual file', async () => {
-  const whole = randomBytes(2_500_000);
+  const whole = film(2_500_000);
   const pieces = [whole.subarray(0, 1_000_000), whole.subarray(1_000_000, 2_000_000), whole.subarray(2_000_000)];
   const posted: PostedFile[] = [];
   for (const [i, piece] of pieces.entries()) {
@@ -105,7 +106,7 @@ test('split .001/.002/.003 files are joined into one virtual file', async () => 
 });
 
 test('articles missing on the provider fail the item with which file and how many', async () => {
-  const data = randomBytes(2_000_000);
+  const data = film(2_000_000);
   const posted = await env.inn.postFile('Broken.Release.mkv', data, { articleSize: 250_000 });
   const damaged = {
     ...posted,
@@ -143,7 +144,7 @@ test('a malformed NZB and an XML entity bomb fail with a clear message; the serv
 });
 
 test('SABnzbd addfile: multipart `name` part, cat and priority in the query, answers nzo_ids', async () => {
-  const data = randomBytes(900_000);
+  const data = film(900_000);
   const posted = await env.inn.postFile('Sab.Show.S02E03.mkv', data, { articleSize: 300_000 });
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml], { type: 'application/x-nzb' }), 'Sab.Show.S02E03.nzb');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { buildNzb } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer } from '../../support/server.js';
 import { innProvider, upload, waitForItem, type TestServer } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // The availability probe at its default settings (no import section in config.yaml): an incomplete release must
 // fail its import before the arr is told Completed, not during playback.
@@ -18,7 +18,7 @@ before(async () => {
 after(() => srv?.stop());
 
 test('default probe: a 28-article file missing 2 or 4 articles fails its import', async () => {
-  const posted = await inn.postFile('Probe.Default.mkv', randomBytes(28 * 20_000), { articleSize: 20_000 });
+  const posted = await inn.postFile('Probe.Default.mkv', film(28 * 20_000), { articleSize: 20_000 });
   assert.equal(posted.segments.length, 28);
   for (const holes of [
     [9, 17],
@@ -42,7 +42,7 @@ test('default probe: a 28-article file missing 2 or 4 articles fails its import'
 });
 
 test('a first article damaged on every provider fails at once as damage, not as an unreachable provider', async () => {
-  const posted = await inn.postFile('Damaged.First.mkv', randomBytes(5 * 20_000), {
+  const posted = await inn.postFile('Damaged.First.mkv', film(5 * 20_000), {
     articleSize: 20_000,
     damagedParts: [1],
   });
@@ -56,7 +56,7 @@ test('a first article damaged on every provider fails at once as damage, not as 
 });
 
 test('a split set with a missing piece says so on the queue item, not only in the log', async () => {
-  const whole = randomBytes(3 * 200_000);
+  const whole = film(3 * 200_000);
   const pieces = [whole.subarray(0, 200_000), whole.subarray(400_000)];
   const posted = [
     await inn.postFile('Gap.Show.S01E01.mkv.001', pieces[0]!, { articleSize: 100_000 }),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { adminApiKey, davGet, davList, importServerOverInn, sha256, upload, waitForItem } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // Imports that want the same job directory at the same time, through the real API, runner, LMDB and INN.
 
@@ -17,7 +18,7 @@ async function uploadAll(entries: { name: string; xml: string }[]) {
 }
 
 test('the same NZB uploaded twice at once: two jobs in two directories, none replaced', async () => {
-  const data = randomBytes(600_000);
+  const data = film(600_000);
   const posted = await env.inn.postFile('Twice.Uploaded.mkv', data, { articleSize: 200_000 });
   for (let round = 0; round < 3; round++) {
     const name = `Twice.Uploaded.R${round}.nzb`;
@@ -33,7 +34,7 @@ test('the same NZB uploaded twice at once: two jobs in two directories, none rep
 });
 
 test('two different NZBs with the same name at once: each job keeps its own release', async () => {
-  const datas = [randomBytes(500_000), randomBytes(700_000), randomBytes(300_000)];
+  const datas = [film(500_000), film(700_000), film(300_000)];
   const posts = await Promise.all(
     datas.map((d, i) => env.inn.postFile(`Same.Name.Part${i}.mkv`, d, { articleSize: 150_000 })),
   );
@@ -50,7 +51,7 @@ test('two different NZBs with the same name at once: each job keeps its own rele
 });
 
 test('names are UTF-8: upload and addfile file names, and the yEnc name of an obfuscated post', async () => {
-  const data = randomBytes(300_000);
+  const data = film(300_000);
   const posted = await env.inn.postFile('Amélie.2001.1080p.BluRay.x264.mkv', data, { articleSize: 100_000 });
   // The subject says nothing: only the yEnc header names the file.
   const hidden = posted.nzbXml.replace(/subject="[^"]*"/, 'subject="a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6 yEnc (1/3)"');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davGet, sha256, startImportServer, waitForItem, type QueueItem, type TestServer } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // Manual directory scan over a real tree of NZBs whose articles sit on a real INN.
 let inn: InnServer;
@@ -40,7 +40,7 @@ before(async () => {
     ['sub/Beta.Show.S01E01.nzb', 'Beta.Show.S01E01.mkv'],
     ['sub/deeper/Gamma.Doc.NZB', 'Gamma.Doc.mkv'],
   ] as const) {
-    const data = randomBytes(600_000);
+    const data = film(600_000);
     contents.set(name, data);
     const posted = await inn.postFile(name, data, { articleSize: 200_000 });
     writeFileSync(join(root, rel), posted.nzbXml);

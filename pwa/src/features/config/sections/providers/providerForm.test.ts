@@ -27,6 +27,11 @@ const saved = {
   backbone: '',
   block_account: false,
   required: false,
+  candidate: false,
+  fit_stats_per_hour: 600,
+  price_per_month: null,
+  price_per_block: null,
+  block_size_gb: null,
 };
 
 test('defaults of docs/console-contract.md §9', () => {

@@ -34,6 +34,11 @@ export function formFromProvider(p: Provider): ProviderForm {
     backbone: p.backbone ?? '',
     block_account: p.block_account ?? false,
     required: p.required ?? false,
+    candidate: p.candidate ?? false,
+    fit_stats_per_hour: p.fit_stats_per_hour ?? PROVIDER_DEFAULTS.fit_stats_per_hour,
+    price_per_month: p.price_per_month ?? null,
+    price_per_block: p.price_per_block ?? null,
+    block_size_gb: p.block_size_gb ?? null,
   };
 }
 
