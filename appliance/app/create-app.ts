@@ -57,8 +57,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
-    const fit = life.take(createFit(core, pool, streams.registry));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
+    // The download totals come from the SABnzbd domain, built below: asked for only once the app serves.
+    const fit = life.take(createFit(core, pool, streams.registry, () => sabnzbd.totals));
+    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability, fit };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
