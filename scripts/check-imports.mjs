@@ -95,7 +95,7 @@ const LAYERS = [
   // What Spool keeps and decides: the event map domains emit on, the config file, users, the virtual filesystem,
   // rclone, the arrs, the import queue, file health, PAR2 repair (patch store, kept PAR2 files), the SABnzbd service,
   // the Streams view, the Prometheus metrics, notifications, the media servers told of library changes,
-  // what the providers are worth (availability from real traffic).
+  // what the providers are worth (availability from real traffic), the operator's diagnostics and support bundle.
   // A domain serves callers; it reaches http/ only through HTTP_PORTS.
   [
     'domains',
@@ -117,6 +117,7 @@ const LAYERS = [
       'mediaservers',
       'providers',
       'backup',
+      'diagnostics',
     ],
   ],
   // The ways in: the HTTP listener and router, WebDAV over the VFS, the FUSE mount.

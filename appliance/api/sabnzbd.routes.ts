@@ -1,4 +1,4 @@
-import { sabModeRefusal, type AuthDomain, type KeyScope } from '../auth/index.js';
+import { roleOf, sabModeRefusal, type AuthDomain, type KeyScope } from '../auth/index.js';
 import type { ConfigService } from '../config/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { Ctx } from '../http/context.js';
@@ -75,26 +75,44 @@ async function answer(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode:
  * things through GET, so any page could otherwise make a browser delete the library (docs/sabnzbd.md, "Auth").
  */
 async function refusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode: SabMode): Promise<string | null> {
-  if (ctx.principal?.via === 'api_key') return scopeRefusal(ctx, deps, params, mode, ctx.principal.keyScope ?? 'full');
+  const principal = ctx.principal;
+  if (principal?.via === 'api_key') {
+    return scopeRefusal(ctx, deps, params, mode, principal.keyScope ?? 'full', principal.readOnly === true);
+  }
   const key = params.get('apikey') ?? ctx.req.header('x-api-key');
   if (key !== undefined) {
     const found = await deps.auth.apiKeys.resolve(key.trim(), ctx.req.ip);
-    return found ? scopeRefusal(ctx, deps, params, mode, found.scope) : 'API Key Incorrect';
+    if (!found) return 'API Key Incorrect';
+    return scopeRefusal(ctx, deps, params, mode, found.scope, roleOf(found.user) === 'read-only');
   }
   const user = params.get('ma_username');
   const password = params.get('ma_password');
   if (user && password !== undefined) {
     const header = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    if (await deps.auth.basic.verify(header, ctx.req.ip, false)) return null;
+    const signedIn = await deps.auth.basic.verify(header, ctx.req.ip, false);
+    if (signedIn) return scopeRefusal(ctx, deps, params, mode, 'full', signedIn.readOnly === true);
     return 'API Key Incorrect';
   }
   return 'API Key Required';
 }
 
-/** A named key's scope against this mode (an add-only key adds NZBs only); a refusal is logged. */
-function scopeRefusal(ctx: Ctx, deps: SabnzbdRouteDeps, params: SabParams, mode: SabMode, scope: KeyScope) {
+/**
+ * A named key's scope against this mode (an add-only key adds NZBs only), and a read-only user's changes (refused
+ * whatever the key); a refusal is logged.
+ */
+function scopeRefusal(
+  ctx: Ctx,
+  deps: SabnzbdRouteDeps,
+  params: SabParams,
+  mode: SabMode,
+  scope: KeyScope,
+  readOnlyUser: boolean,
+) {
   const name = params.get('mode') ?? '';
-  const refused = sabModeRefusal(scope, name, mode.changes?.(params) ?? false);
+  const changes = mode.changes?.(params) ?? false;
+  const refused =
+    sabModeRefusal(scope, name, changes) ??
+    (readOnlyUser && changes ? 'This user is read-only: it changes nothing' : null);
   if (refused) deps.logger.warn('API key refused outside its scope', { scope, mode: name, ip: ctx.req.ip });
   return refused;
 }

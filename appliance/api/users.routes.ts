@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuthDomain } from '../auth/index.js';
 import { SESSION_COOKIE, toUserJson } from '../auth/index.js';
-import { setAdminSchema } from '../auth/auth.schemas.js';
+import { setAdminSchema, setRoleSchema } from '../auth/auth.schemas.js';
 import type { ApiKeyJson } from '../auth/auth.wire.js';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import type { Ctx } from '../http/context.js';
@@ -28,7 +28,7 @@ export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain
 
   router.get('/api/user', { access: 'user' }, async (ctx) => toUserJson(await me(ctx), { includeApiKey: true }));
 
-  router.post('/api/user/refresh', { access: 'user' }, async (ctx) => {
+  router.post('/api/user/refresh', { access: 'user', changes: false }, async (ctx) => {
     const user = await me(ctx);
     // Slide the browser's cookie along with the server-side expiry.
     if (ctx.user.sessionId) setSessionCookie(ctx, ctx.user.sessionId, auth.sessions.ttlSeconds);
@@ -60,5 +60,10 @@ export function registerUsersRoutes(router: Router, { auth }: { auth: AuthDomain
   router.put('/api/users/:id/admin', { access: 'admin' }, async (ctx) => {
     const { is_admin } = await ctx.json(setAdminSchema);
     return toUserJson(await auth.users.setAdmin(ctx.params['id'] as string, is_admin));
+  });
+
+  router.put('/api/users/:id/role', { access: 'admin' }, async (ctx) => {
+    const { role } = await ctx.json(setRoleSchema);
+    return toUserJson(await auth.users.setRole(ctx.params['id'] as string, role));
   });
 }

@@ -26,5 +26,7 @@ function authSettings(config: ConfigService): AuthSettings {
     forwardUserHeader: c.auth.forward_user_header,
     forwardGroupsHeader: c.auth.forward_groups_header,
     forwardAdminGroups: c.auth.forward_admin_groups,
+    forwardReadonlyGroups: c.auth.forward_readonly_groups,
+    forwardDefaultRole: c.auth.forward_default_role,
   };
 }

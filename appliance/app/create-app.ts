@@ -10,9 +10,12 @@ import { nodeIdOf } from './cluster/node-id.js';
 import { createBus, createLogFile, createStores, type AppCore } from './core.js';
 import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
-import { Lifetime } from './lifetime.js';
+import { Lifetime, built } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
 import { createAvailability } from './availability.js';
+import { createDiagnostics } from './diagnostics.js';
+import { RecentLogLines } from '../logging/recent-lines.js';
+import { projectRoot, readVersion } from './web.js';
 import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
@@ -37,6 +40,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
   const clock = opts.clock ?? systemClock;
   const life = new Lifetime(logger);
+  // The support bundle's last log lines, from the first line of the start on.
+  const recentLines = new RecentLogLines(logger);
+  life.take(built(recentLines, () => recentLines.close()));
   try {
     const config = opts.config ?? (await openConfig(opts, logger));
     const events = life.take(createBus(config, logger));
@@ -68,6 +74,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
+    const toolkit = { pool, streaming, metrics, recentLines, version: readVersion(projectRoot()) };
+    const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
     const routed = {
       auth,
       pool,
@@ -82,6 +90,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      diagnostics,
       fit,
     };
     const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));

@@ -40,6 +40,8 @@ import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
+import { registerDiagnosticsRoutes } from '../api/diagnostics.routes.js';
+import type { DiagnosticsToolkit } from '../diagnostics/index.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
@@ -68,6 +70,8 @@ export interface RouteServices {
   links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
+  /** The operator's toolkit (appliance/diagnostics): checks, speed test, support bundle. */
+  diagnostics: DiagnosticsToolkit;
   /** The fit report and the cost view (appliance/providers/fit.service.ts). */
   fit: FitService;
   requestRestart(force: boolean): void;
@@ -79,6 +83,7 @@ export interface RouteServices {
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
+  registerDiagnosticsRoutes(router, s);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);
   registerApiKeysRoutes(router, s);

@@ -1,6 +1,8 @@
 import type { AuthDomain } from '../auth/index.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { Clock } from '../clock/clock.js';
+import type { DiagnosticsToolkit } from '../diagnostics/index.js';
+import type { DiagnosticsOverrides } from './diagnostics.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
 import type { HealthDomain } from '../health/index.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
   nodeId?: string;
   /** The leader lease's timings in ms (tests of a handover shorten them; store/pg/leader-lease.ts). */
   lease?: { retryMs?: number; heartbeatMs?: number };
+  /** What the diagnostics read instead of the real host (tests: a /proc root, the mount's facts, a private CA). */
+  diagnostics?: DiagnosticsOverrides;
 }
 
 export interface RestartRequest {
@@ -76,6 +80,8 @@ export interface SpoolApp {
   readonly sabnzbd: SabnzbdDomain;
   /** File health: records, checks, verdicts; `repair` acts on them. */
   readonly health: HealthDomain;
+  /** The operator's toolkit (appliance/diagnostics): checks, the provider speed test, the support bundle. */
+  readonly diagnostics: DiagnosticsToolkit;
   /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
   readonly events: EventBus<SpoolEvents>;
   readonly logger: Logger;

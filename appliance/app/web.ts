@@ -85,7 +85,7 @@ export function projectRoot(): string {
   return process.cwd();
 }
 
-function readVersion(root: string): string {
+export function readVersion(root: string): string {
   try {
     return String(
       (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_ROLES } from './auth.wire.js';
 import { MAX_PASSWORD_LENGTH } from './password.js';
 
 /** Registration input with the texts of docs/console-contract.md §5; every bad field is reported at once. */
@@ -29,4 +30,8 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const setAdminSchema = z.strictObject({
   is_admin: z.boolean({ error: 'is_admin must be true or false' }),
+});
+
+export const setRoleSchema = z.strictObject({
+  role: z.enum(USER_ROLES, { error: `role must be one of ${USER_ROLES.join(', ')}` }),
 });

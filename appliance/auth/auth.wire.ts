@@ -3,13 +3,21 @@
  * file: types only, no imports from Node or packages (the console bundles it).
  */
 
-/** A user as the API shows it. `api_key` only in the caller's own record. */
+/**
+ * What a user may do (docs/console-contract.md §6): `admin` everything, `user` everything but administration,
+ * `read-only` sees the library and streams and changes nothing.
+ */
+export const USER_ROLES = ['admin', 'user', 'read-only'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** A user as the API shows it. `api_key` only in the caller's own record. `is_admin` is `role === 'admin'`. */
 export interface UserJson {
   id: string;
   name: string;
   email: string | null;
   provider: 'local';
   is_admin: boolean;
+  role: UserRole;
   last_login: string | null;
   api_key?: string;
 }

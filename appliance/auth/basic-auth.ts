@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../http/context.js';
 import type { LoginRateLimiter } from './rate-limit.js';
-import type { UserRecord } from './user.js';
+import { roleOf, type UserRecord } from './user.js';
 import type { AuthSettings, UsersService } from './users.service.js';
 
 const CACHE_TTL_MS = 5 * 60 * 1000;
@@ -9,8 +9,12 @@ const CACHE_MAX = 1000;
 
 export const WEBDAV_PRINCIPAL_ID = 'webdav';
 
+/** A user's principal; a read-only user's is `readOnly` (every route that changes something refuses it). */
 export function userPrincipal(user: UserRecord, via: Principal['via'], sessionId?: string): Principal {
-  return { userId: user.id, name: user.name, isAdmin: user.is_admin, via, ...(sessionId ? { sessionId } : {}) };
+  const principal: Principal = { userId: user.id, name: user.name, isAdmin: user.is_admin, via };
+  if (sessionId) principal.sessionId = sessionId;
+  if (roleOf(user) === 'read-only') principal.readOnly = true;
+  return principal;
 }
 
 function sha256(s: string): Buffer {

@@ -3,6 +3,7 @@ import type { Principal } from '../http/context.js';
 import type { HttpRequest } from '../http/request.js';
 import type { Logger } from '../logging/logger.js';
 import { userPrincipal } from './basic-auth.js';
+import type { UserRole } from './auth.wire.js';
 import type { AuthSettings, UsersService } from './users.service.js';
 
 /**
@@ -19,7 +20,7 @@ export class ForwardAuth {
   ) {}
 
   async identify(req: HttpRequest): Promise<Principal | undefined> {
-    const { forwardUserHeader, forwardGroupsHeader, forwardAdminGroups } = this.settings();
+    const { forwardUserHeader, forwardGroupsHeader } = this.settings();
     if (!forwardUserHeader || !req.viaTrustedProxy) return undefined;
     const raw = req.header(forwardUserHeader);
     if (raw === undefined) return undefined;
@@ -33,14 +34,23 @@ export class ForwardAuth {
       );
     }
     const groupsRaw = forwardGroupsHeader ? req.header(forwardGroupsHeader) : undefined;
-    const isAdmin =
-      groupsRaw === undefined
-        ? undefined
-        : groupsRaw
-            .split(/[,|]/)
-            .map((g) => g.trim())
-            .some((g) => g !== '' && (forwardAdminGroups ?? []).includes(g));
-    const user = await this.users.forwardedUser(name, isAdmin);
+    const mapped = groupsRaw === undefined ? undefined : this.roleOfGroups(groupsRaw);
+    const user = await this.users.forwardedUser(name, {
+      mapped,
+      initial: this.settings().forwardDefaultRole ?? 'user',
+    });
     return userPrincipal(user, 'forward');
+  }
+
+  /** The role the proxy's groups give: an administrator group wins, then a read-only group, else user. */
+  private roleOfGroups(raw: string): UserRole {
+    const { forwardAdminGroups = [], forwardReadonlyGroups = [] } = this.settings();
+    const groups = raw
+      .split(/[,|]/)
+      .map((g) => g.trim())
+      .filter((g) => g !== '');
+    if (groups.some((g) => forwardAdminGroups.includes(g))) return 'admin';
+    if (groups.some((g) => forwardReadonlyGroups.includes(g))) return 'read-only';
+    return 'user';
   }
 }

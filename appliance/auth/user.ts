@@ -1,4 +1,4 @@
-import type { UserJson } from './auth.wire.js';
+import type { UserJson, UserRole } from './auth.wire.js';
 
 /** A stored user. `password_hash` and `api_key` never leave the auth domain except through `toUserJson`. */
 export interface UserRecord {
@@ -7,6 +7,11 @@ export interface UserRecord {
   email: string | null;
   provider: 'local';
   is_admin: boolean;
+  /**
+   * The role (docs/console-contract.md §6). Absent on records from before roles: then `is_admin` decides
+   * (admin or user). Kept in step with `is_admin` by `withRole`.
+   */
+  role?: UserRole;
   last_login: string | null;
   created_at: string;
   api_key: string;
@@ -20,8 +25,19 @@ export function toUserJson(user: UserRecord, opts: { includeApiKey?: boolean } =
     email: user.email,
     provider: user.provider,
     is_admin: user.is_admin,
+    role: roleOf(user),
     last_login: user.last_login,
   };
   if (opts.includeApiKey) json.api_key = user.api_key;
   return json;
+}
+
+/** A user's role: the stored one, or for a record from before roles, admin or user by its flag. */
+export function roleOf(user: Pick<UserRecord, 'role' | 'is_admin'>): UserRole {
+  return user.role ?? (user.is_admin ? 'admin' : 'user');
+}
+
+/** The user with `role`, its `is_admin` flag (the specification's field) in step. */
+export function withRole<T extends UserRecord>(user: T, role: UserRole): T {
+  return { ...user, role, is_admin: role === 'admin' };
 }

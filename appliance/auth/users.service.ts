@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, alreadyExists, noSuchRecord } from '../errors/app-error.js';
 import type { RegisterInput } from './auth.schemas.js';
-import type { RegistrationStatus } from './auth.wire.js';
+import type { RegistrationStatus, UserRole } from './auth.wire.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
-import type { UserRecord } from './user.js';
+import { roleOf, withRole, type UserRecord } from './user.js';
 import type { UserStore } from './auth.port.js';
 
 /** The live auth settings (read from config on every call, so a change applies at once). */
@@ -17,6 +17,9 @@ export interface AuthSettings {
   forwardUserHeader?: string;
   forwardGroupsHeader?: string;
   forwardAdminGroups?: readonly string[];
+  /** auth.forward_readonly_groups: groups whose members only read; auth.forward_default_role: a new user's role. */
+  forwardReadonlyGroups?: readonly string[];
+  forwardDefaultRole?: UserRole;
 }
 
 /** The password hash of a user made by forward auth: not a hash, so no password ever matches (password.ts). */
@@ -66,6 +69,7 @@ export class UsersService {
         email: input.email,
         provider: 'local',
         is_admin: count === 0,
+        role: count === 0 ? 'admin' : 'user',
         last_login: null,
         created_at: new Date().toISOString(),
         api_key: newApiKey(),
@@ -87,26 +91,30 @@ export class UsersService {
   }
 
   /**
-   * The user a trusted proxy signed in (forward-auth.ts): created on first sight (no password: it can only come
-   * in through the proxy or a key), its admin flag set from the groups when the proxy sends them.
+   * The user a trusted proxy signed in (forward-auth.ts): created on first sight with `role.initial` (no
+   * password: it can only come in through the proxy or a key); `role.mapped`, from the groups the proxy sends,
+   * replaces the role on every request that carries them.
    */
-  forwardedUser(name: string, isAdmin: boolean | undefined): Promise<UserRecord> {
+  forwardedUser(name: string, role: { mapped?: UserRole; initial: UserRole }): Promise<UserRecord> {
     return this.repo.atomically((tx) => {
       const known = tx.byName(name);
-      if (known && (isAdmin === undefined || known.is_admin === isAdmin)) return known;
+      if (known && (role.mapped === undefined || roleOf(known) === role.mapped)) return known;
       const user: UserRecord = known
-        ? { ...known, is_admin: isAdmin as boolean }
-        : {
-            id: newUserId(),
-            name,
-            email: null,
-            provider: 'local',
-            is_admin: isAdmin ?? false,
-            last_login: null,
-            created_at: new Date().toISOString(),
-            api_key: newApiKey(),
-            password_hash: FORWARDED_ONLY,
-          };
+        ? withRole(known, role.mapped as UserRole)
+        : withRole(
+            {
+              id: newUserId(),
+              name,
+              email: null,
+              provider: 'local',
+              is_admin: false,
+              last_login: null,
+              created_at: new Date().toISOString(),
+              api_key: newApiKey(),
+              password_hash: FORWARDED_ONLY,
+            },
+            role.mapped ?? role.initial,
+          );
       tx.save(user);
       return user;
     });
@@ -133,19 +141,26 @@ export class UsersService {
     return { items: await this.repo.list(offset, limit), total: await this.repo.count() };
   }
 
+  /** Grants admin, or takes it back (the user becomes an ordinary user; a read-only user stays read-only). */
   setAdmin(id: string, isAdmin: boolean): Promise<UserRecord> {
+    return this.setRole(id, (current) => (isAdmin ? 'admin' : current === 'admin' ? 'user' : current));
+  }
+
+  /** Sets a user's role (docs/console-contract.md §6); the last administrator keeps theirs. */
+  setRole(id: string, role: UserRole | ((current: UserRole) => UserRole)): Promise<UserRecord> {
     return this.repo.atomically((tx) => {
       const user = tx.get(id);
       if (!user) throw noSuchRecord(`User '${id}' not found`);
-      if (user.is_admin && !isAdmin && tx.all().filter((u) => u.is_admin).length === 1) {
+      const next = typeof role === 'function' ? role(roleOf(user)) : role;
+      if (user.is_admin && next !== 'admin' && tx.all().filter((u) => u.is_admin).length === 1) {
         throw new AppError(
           'LAST_ADMIN',
           'Cannot remove admin rights from the last administrator. Make another user admin first.',
         );
       }
-      const next = { ...user, is_admin: isAdmin };
-      tx.save(next);
-      return next;
+      const saved = withRole(user, next);
+      tx.save(saved);
+      return saved;
     });
   }
 

@@ -29,6 +29,8 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     forward_user_header: '',
     forward_groups_header: '',
     forward_admin_groups: [],
+    forward_readonly_groups: [],
+    forward_default_role: 'user',
   },
   metadata: {
     root_path: './data/metadata',

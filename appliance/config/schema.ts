@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { BACKBONE_NAMES } from '../nntp/backbones.js';
+import { USER_ROLES } from '../auth/auth.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 
 /**
@@ -62,8 +63,11 @@ export const authSchema = z.strictObject({
   forward_user_header: z.string(),
   // The header listing that user's groups (comma or | separated); '' = none.
   forward_groups_header: z.string(),
-  // Groups whose members are administrators; everyone else forwarded is a plain user.
+  // Groups whose members are administrators; then groups whose members only read; everyone else is a plain user.
   forward_admin_groups: z.array(z.string()),
+  forward_readonly_groups: z.array(z.string()),
+  // The role of a forwarded user seen for the first time when the proxy sends no groups.
+  forward_default_role: z.enum(USER_ROLES, { error: `Must be one of ${USER_ROLES.join(', ')}` }),
 });
 
 export const metadataSchema = z.strictObject({

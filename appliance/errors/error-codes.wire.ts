@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   BAD_CREDENTIALS: { status: 401, retryable: false },
   ADMIN_REQUIRED: { status: 403, retryable: false },
   KEY_SCOPE_REFUSED: { status: 403, retryable: false },
+  READ_ONLY_USER: { status: 403, retryable: false },
   REGISTRATION_CLOSED: { status: 403, retryable: false },
   CROSS_ORIGIN_REFUSED: { status: 403, retryable: false },
   PROTECTED_PATH: { status: 403, retryable: false },

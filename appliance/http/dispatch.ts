@@ -11,7 +11,7 @@ import { readRequest, type HttpRequest } from './request.js';
 import { clientAddress, TrustedProxies } from './client-address.js';
 import { checkOrigin, requireJsonBody } from './request-guard.js';
 import { addSecurityHeaders } from './security-headers.js';
-import type { Access, Router } from './router.js';
+import { routeChanges, type Access, type RouteOptions, type Router } from './router.js';
 
 /** How the HTTP layer learns who is calling; the auth domain implements it. */
 export interface Gatekeeper {
@@ -97,6 +97,7 @@ async function handle(opts: DispatchOptions, req: HttpRequest, reply: Reply): Pr
     }
     req.params = decodeParams(match.params);
     const principal = await authorize(opts.gatekeeper, req, match.route.options.access);
+    refuseReadOnly(principal, match.route.options, req.method);
     requireJsonBody(req, req.rawPath, match.route.options);
     checkOrigin(req, principal, publicHost(req), network.trustedOrigins());
     const ctx = new Ctx(req, reply, principal, match.route.options.bodyLimit ?? DEFAULT_JSON_LIMIT);
@@ -123,6 +124,15 @@ export async function authorize(gatekeeper: Gatekeeper, req: HttpRequest, access
   if (access === 'admin' && !principal.isAdmin)
     throw new AppError('ADMIN_REQUIRED', 'Administrator privileges required');
   return principal;
+}
+
+/**
+ * A read-only caller (a read-only user, a read-only key, the webdav.user pair) may call no route that changes
+ * something. Public routes check for themselves (WebDAV refuses its writes; signing in or out is no change).
+ */
+function refuseReadOnly(principal: Principal | null, options: RouteOptions, method: string): void {
+  if (principal?.readOnly && options.access !== 'public' && routeChanges(options, method))
+    throw new AppError('READ_ONLY_USER', 'This account is read-only: it can look but not change anything');
 }
 
 /** The host the browser addressed: behind a trusted proxy its X-Forwarded-Host, else Host. */

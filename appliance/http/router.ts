@@ -9,6 +9,18 @@ export interface RouteOptions {
   bodyLimit?: number;
   /** What the body is: `/api` routes read JSON unless they say `multipart` (the NZB upload). */
   body?: 'json' | 'multipart';
+  /**
+   * Whether a call changes something: a read-only caller is refused every route that does (dispatch.ts). By
+   * default every method but GET, HEAD, OPTIONS and PROPFIND does; a POST that only reads says `changes: false`.
+   */
+  changes?: boolean;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND']);
+
+/** Whether calling `route` with `method` changes something (RouteOptions.changes). */
+export function routeChanges(options: RouteOptions, method: string): boolean {
+  return options.changes ?? !READ_METHODS.has(method);
 }
 
 export type Handler = (ctx: Ctx) => unknown;
@@ -66,12 +78,17 @@ export class Router {
   }
 
   /** Every route as registered: for audits (a test checks each one enforces its access rule). */
-  list(): { methods: string[]; pattern: string; access: Access }[] {
-    return this.routes.map((r) => ({
-      methods: r.methods === '*' ? ['*'] : [...r.methods],
-      pattern: r.pattern,
-      access: r.options.access,
-    }));
+  list(): { methods: string[]; pattern: string; access: Access; changes: string[] }[] {
+    return this.routes.map((r) => {
+      const methods = r.methods === '*' ? ['*'] : [...r.methods];
+      return {
+        methods,
+        pattern: r.pattern,
+        access: r.options.access,
+        /** The methods whose calls change something ('*' for a route answering every method). */
+        changes: methods.filter((m) => m === '*' || routeChanges(r.options, m)),
+      };
+    });
   }
 
   /** The largest body any route accepts: the stream starts with this and each route narrows it. */

@@ -1,4 +1,5 @@
 import type { Ctx } from '../http/context.js';
+import { WEBDAV_PRINCIPAL_ID } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
 import { diskFullError } from '../errors/disk-full.js';
 import type { Router } from '../http/router.js';
@@ -45,7 +46,9 @@ async function serve(ctx: Ctx, deps: WebdavDeps): Promise<void> {
     if (ctx.principal.readOnly && !READ_METHODS.has(ctx.req.method))
       throw new DavError(
         403,
-        'The WebDAV account (webdav.user) can only read; sign in as a Spool user to change files',
+        ctx.principal.userId === WEBDAV_PRINCIPAL_ID
+          ? 'The WebDAV account (webdav.user) can only read; sign in as a Spool user to change files'
+          : 'This account is read-only: it can read files but not change them',
       );
     checkIfHeader(r);
     await dispatch(r);

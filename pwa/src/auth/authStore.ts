@@ -131,6 +131,14 @@ export function canAdminister(state: AuthState): boolean {
   return !state.loginRequired || state.user?.is_admin === true;
 }
 
+/**
+ * False for a read-only user (docs/console-contract.md §6): the console hides every action that changes something
+ * (the server refuses them anyway with READ_ONLY_USER).
+ */
+export function canChange(state: AuthState): boolean {
+  return !state.loginRequired || state.user?.role !== 'read-only';
+}
+
 /** After an admin changes auth.login_required the console follows without a reload. */
 export function setLoginRequired(loginRequired: boolean): void {
   patch({ loginRequired });

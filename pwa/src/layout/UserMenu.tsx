@@ -75,6 +75,7 @@ export function UserMenu() {
           <div className="user-menu__identity">
             <p className="user-menu__fullname">
               {user.name} {user.is_admin && <Badge tone="accent">Admin</Badge>}
+              {user.role === 'read-only' && <Badge>Read-only</Badge>}
             </p>
             {user.email && <p className="muted small">{user.email}</p>}
             {user.provider && <p className="muted small">via {user.provider}</p>}

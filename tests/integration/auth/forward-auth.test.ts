@@ -31,8 +31,13 @@ const FORWARD = {
   forward_admin_groups: ['admins'],
 };
 
-async function withProxy(trusted: string[], fn: (srv: TestServer, proxy: string) => Promise<void>): Promise<void> {
-  const srv = await startServer({ config: { auth: { login_required: true, trusted_proxies: trusted, ...FORWARD } } });
+async function withProxy(
+  trusted: string[],
+  fn: (srv: TestServer, proxy: string) => Promise<void>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const auth = { login_required: true, trusted_proxies: trusted, ...FORWARD, ...extra };
+  const srv = await startServer({ config: { auth } });
   const nginx = await startNginx(Number(new URL(srv.baseUrl).port), ssoPort);
   try {
     await fn(srv, nginx.baseUrl);
@@ -47,7 +52,7 @@ async function get(url: string, headers: Record<string, string>) {
   return {
     status: res.status,
     body: (await res.json()) as {
-      data?: { name: string; is_admin: boolean };
+      data?: { name: string; is_admin: boolean; role: string };
       error?: { code: string; message: string };
     },
   };
@@ -90,3 +95,51 @@ test('through a proxy not in auth.trusted_proxies the header is ignored', () =>
     assert.equal(res.body.error?.code, 'AUTH_REQUIRED');
     assert.equal(await srv.app().auth.users.count(), 0);
   }));
+
+test('groups map to read-only; a user seen first without groups gets auth.forward_default_role', () =>
+  withProxy(
+    ['127.0.0.2'],
+    async (_srv, proxy) => {
+      const carol = await get(`${proxy}/api/user`, { 'x-test-sso': 'carol' });
+      assert.equal(carol.status, 200, JSON.stringify(carol.body));
+      assert.deepEqual([carol.body.data?.role, carol.body.data?.is_admin], ['read-only', false]);
+      assert.equal((await get(`${proxy}/api/queue`, { 'x-test-sso': 'carol' })).status, 200);
+      const write = await fetch(`${proxy}/api/queue/completed`, {
+        method: 'DELETE',
+        headers: { 'x-test-sso': 'carol', origin: proxy },
+      });
+      assert.equal(write.status, 403);
+      assert.equal(((await write.json()) as { error: { code: string } }).error.code, 'READ_ONLY_USER');
+
+      const roleOf = async (who: string) => (await get(`${proxy}/api/user`, { 'x-test-sso': who })).body.data?.role;
+      assert.equal(await roleOf('dave;family,viewers'), 'read-only');
+      assert.equal(await roleOf('dave;family'), 'user');
+      assert.equal(await roleOf('dave;viewers,admins'), 'admin', 'an administrator group wins');
+      assert.equal(await roleOf('dave'), 'admin', 'without groups a known user keeps its role');
+      assert.equal(await roleOf('erin;family'), 'user', 'groups decide even on first sight');
+    },
+    { forward_readonly_groups: ['viewers'], forward_default_role: 'read-only' },
+  ));
+
+test('auth.forward_default_role and forward_readonly_groups are validated with a field message', async () => {
+  const srv = await startServer({ config: { auth: { login_required: false } } });
+  try {
+    const key = (await srv.app().auth.users.firstAdmin())?.api_key;
+    const res = await fetch(`${srv.baseUrl}/api/config/auth`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+      body: JSON.stringify({
+        section: 'auth',
+        config: { forward_default_role: 'root', forward_readonly_groups: 'viewers' },
+      }),
+    });
+    const body = (await res.json()) as { error: { code: string; details: { field: string; message: string }[] } };
+    assert.equal(res.status, 400);
+    assert.equal(body.error.code, 'VALIDATION_FAILED');
+    const fields = Object.fromEntries(body.error.details.map((d) => [d.field, d.message]));
+    assert.equal(fields['auth.forward_default_role'], 'Must be one of admin, user, read-only');
+    assert.ok(fields['auth.forward_readonly_groups'], JSON.stringify(body.error.details));
+  } finally {
+    await srv.stop();
+  }
+});

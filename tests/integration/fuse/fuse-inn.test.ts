@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { isMounted } from '../../../appliance/fuse/mount.service.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { innProvider } from '../../support/inn/provider.js';
+import { film } from '../../support/media/film.js';
 
 // The FUSE mount (real /dev/fuse) of files posted to a real INN; plus the files API and `rclone copy` over WebDAV.
 const run = promisify(execFile);
@@ -24,7 +25,7 @@ let filePath: string;
 
 before(async () => {
   inn = await ensureInn();
-  file = randomBytes(3 * 1024 * 1024 + 777);
+  file = film(3 * 1024 * 1024 + 777);
   const posted = await inn.postFile('show.s01e01.mkv', file, { articleSize: 300_000 });
   mnt = tempMountPoint('spool-mnt-');
   srv = await startServer({

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -8,6 +7,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { addPosted, davUrl } from '../webdav/support.js';
+import { film } from '../../support/media/film.js';
 
 // Issue 21: with a long dir_cache_time (the kernel's entry timeout) and attr_timeout, a file removed, moved or
 // replaced in the tree must not stay visible through the real mount: the app invalidates the kernel's cache.
@@ -29,7 +29,7 @@ before(async () => {
   });
   const sizes = { gone: 100_001, away: 100_002, old: 100_003, new: 200_004 };
   for (const [name, size] of Object.entries(sizes)) {
-    const posted = await inn.postFile(`${name}.mkv`, randomBytes(size), { articleSize: 60_000 });
+    const posted = await inn.postFile(`${name}.mkv`, film(size), { articleSize: 60_000 });
     const [path] = (await addPosted(srv, 'movies', `Job.${name}`, [posted])) as [string];
     files[name] = { path, size };
   }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { isMounted } from '../../../appliance/fuse/mount.service.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { innProvider, upload, waitForItem } from '../import/support.js';
 import { sha256 } from '../webdav/support.js';
+import { film } from '../../support/media/film.js';
 
 // rclone.mount_enabled: the real process (main.ts, a child) mounts on boot, unmounts on SIGTERM, and after a
 // kill -9 left a dead mount behind, the next start detaches it and mounts again.
@@ -25,7 +25,7 @@ const children: ChildServer[] = [];
 
 before(async () => {
   inn = await ensureInn();
-  file = randomBytes(2 * 1024 * 1024 + 4321);
+  file = film(2 * 1024 * 1024 + 4321);
   nzbXml = (await inn.postFile('boot.mount.mkv', file, { articleSize: 250_000 })).nzbXml;
   mnt = tempMountPoint('spool-boot-mnt-');
   dataDir = mkdtempSync(join(tmpdir(), 'spool-boot-data-'));

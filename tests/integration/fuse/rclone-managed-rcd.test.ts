@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import net from 'node:net';
@@ -15,6 +14,7 @@ import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point
 import { rcCall } from '../../support/rclone/rc-call.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { startServerForRclone } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // rc_enabled with no rc_url and nothing on rc_port: Spool starts `rclone rcd` itself (loopback, auth from the
 // environment), with cache_dir as --cache-dir, mounts through it, and stops it with the mount.
@@ -35,7 +35,7 @@ const rc = <T = Record<string, unknown>>(command: string, params: Record<string,
 
 before(async () => {
   inn = await ensureInn();
-  file = randomBytes(2 * 1024 * 1024 + 99);
+  file = film(2 * 1024 * 1024 + 99);
   const posted = await inn.postFile('managed.mkv', file, { articleSize: 300_000 });
   mnt = tempMountPoint('spool-rcd-mnt-');
   cacheDir = join(mkdtempSync(join(tmpdir(), 'spool-rcd-')), 'cache');

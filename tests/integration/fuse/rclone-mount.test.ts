@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { vfsOptions } from '../../../appliance/rclone/rc-mount-options.js';
 import { durationToNs, sizeToBytes } from '../../../appliance/rclone/rc-units.js';
 import { addPosted, DAV_PASS, sha256 } from '../webdav/support.js';
 import { startServerForRclone } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // The rclone mount backend against real parts: a real `rclone rcd` (with auth, on loopback) mounts Spool's own
 // WebDAV through RC mount/mount; the file posted to a real INN reads byte-exact through rclone's FUSE mount, and
@@ -65,7 +65,7 @@ async function startRcd(): Promise<void> {
 
 before(async () => {
   inn = await ensureInn();
-  file = randomBytes(3 * 1024 * 1024 + 4321);
+  file = film(3 * 1024 * 1024 + 4321);
   const posted = await inn.postFile('rc.show.s01e01.mkv', file, { articleSize: 300_000 });
   mnt = tempMountPoint('spool-rc-mnt-');
   rcdCache = mkdtempSync(join(tmpdir(), 'spool-rc-cache-'));
@@ -192,7 +192,7 @@ test('rc_enabled: Spool mounts its WebDAV through the rcd; reads are byte-exact;
 test('an import after mounting shows up at once (vfs/refresh names our VFS), though dir_cache_time is 7m', async () => {
   const before = (await run('ls', [join(mnt, 'complete', 'tv')])).stdout.split('\n').filter(Boolean);
   assert.deepEqual(before, ['RC.Show.S01E01']);
-  const extra = randomBytes(100_000);
+  const extra = film(100_000);
   const posted = await inn.postFile('rc.show.s01e02.mkv', extra, { articleSize: 50_000 });
   await addPosted(srv, 'tv', 'RC.Show.S01E02', [posted]);
   let names: string[] = [];

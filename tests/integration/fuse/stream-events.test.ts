@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { SpoolEvents } from '../../../appliance/events/index.js';
@@ -9,6 +8,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { addPosted, davUrl } from '../webdav/support.js';
+import { film } from '../../support/media/film.js';
 
 // Both fronts read through one handle: a WebDAV GET and a read through the real mount each announce the stream on
 // the app's bus, with who reads (address and User-Agent; the reading process's pid) and the bytes served.
@@ -16,7 +16,7 @@ let inn: InnServer;
 let srv: TestServer;
 let mnt: string;
 let path: string;
-const file = randomBytes(900_123);
+const file = film(900_123);
 type Seen = { opened: SpoolEvents['stream.opened'][]; closed: SpoolEvents['stream.closed'][] };
 const seen: Seen = { opened: [], closed: [] };
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
@@ -12,6 +11,7 @@ import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point
 import { buildNzb } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { innProvider, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // Reader classes as a new user's home has them (issue 31): Spool in its own pid namespace (a container), so every
 // reader through the mount reaches it as pid 0 with no process name; and many readers over WebDAV from one address
@@ -30,7 +30,7 @@ let folder = '';
 before(async () => {
   inn = await ensureInn();
   const posted = [];
-  for (const name of NAMES) posted.push(await inn.postFile(name, randomBytes(SIZE), { articleSize: 256_000 }));
+  for (const name of NAMES) posted.push(await inn.postFile(name, film(SIZE, name), { articleSize: 256_000 }));
   mnt = tempMountPoint('spool-mnt-classes-');
   dataDir = mkdtempSync(join(tmpdir(), 'spool-classes-data-'));
   srv = await startChildServer({

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
@@ -7,6 +6,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { AUTH, DAV_PASS, DAV_USER, addPosted, davUrl } from '../webdav/support.js';
 import type { StreamsHistoryResponse, StreamsResponse } from '../../../appliance/streams/streams.wire.js';
+import { film } from '../../support/media/film.js';
 
 // Real reads over the real server's /webdav, from a real INN, seen through GET /api/streams and ended by DELETE.
 let inn: InnServer;
@@ -17,7 +17,7 @@ const SIZE = 16 * 1024 * 1024;
 
 before(async () => {
   inn = await ensureInn();
-  const posted = await inn.postFile('Stream (2024).mkv', randomBytes(SIZE), { articleSize: 512_000 });
+  const posted = await inn.postFile('Stream (2024).mkv', film(SIZE), { articleSize: 512_000 });
   srv = await startServer({
     config: {
       auth: { login_required: true },

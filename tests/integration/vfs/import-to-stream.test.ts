@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -8,6 +8,7 @@ import { isMounted } from '../../../appliance/fuse/mount.service.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { startImportServer, upload, waitForItem, type QueueItem, type TestServer } from '../import/support.js';
 import { davUrl, sha256 } from '../webdav/support.js';
+import { film } from '../../support/media/film.js';
 
 // End to end: an NZB of files posted to the real INN comes in through POST /api/queue/upload, the real importer
 // writes the job, and the bytes come back exact over WebDAV and the FUSE mount.
@@ -20,7 +21,7 @@ let filePath: string;
 
 before(async () => {
   inn = await ensureInn();
-  movie = randomBytes(9 * 1024 * 1024 + 54_321);
+  movie = film(9 * 1024 * 1024 + 54_321);
   const posted = await inn.postFile('End.To.End.2024.1080p.mkv', movie, { articleSize: 384_000 });
   mnt = tempMountPoint('spool-e2e-mnt-');
   srv = await startImportServer(inn, {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startServer } from '../../support/server.js';
 import { Relay } from '../../support/tcp-relay.js';
 import { api, davGet, innProvider, sha256, upload, waitForItem, type TestServer } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 /**
  * The news server goes away while a file is read: the read fails, but nothing is recorded missing, zero-fill
@@ -44,7 +44,7 @@ const info = async (path: string) =>
   (await api<FileInfo>(srv.baseUrl, `/api/files/info?path=${encodeURIComponent(path)}`)).body.data!;
 
 test('a provider outage during a read records nothing missing and is never zero-filled', async () => {
-  const data = randomBytes(28 * 50_000 + 123);
+  const data = film(28 * 50_000 + 123);
   const posted = await inn.postFile('Outage.Test.mkv', data, { articleSize: 50_000 });
   const up = await upload(srv.baseUrl, 'Outage.Test.nzb', posted.nzbXml);
   const item = await waitForItem(srv.baseUrl, up.body.data!.id);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { FakeNntpServer } from '../../support/fake-nntp/server.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { encodeArticleBody } from '../../support/yenc/encode.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { AUTH, DAV_PASS, DAV_USER, addPosted, davUrl, sha256 } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // The primary provider (an in-process fake holding the same articles, slowed down) dies mid-stream; the backup
 // (the real INN) has the articles, so the read completes byte-exact.
@@ -46,7 +46,7 @@ after(async () => {
 });
 
 test('a provider killed mid-stream: the backup serves the rest, bytes are exact', async () => {
-  const file = randomBytes(4 * 1024 * 1024);
+  const file = film(4 * 1024 * 1024);
   const posted = await inn.postFile('failover.mkv', file, { articleSize: 200_000 });
   posted.segments.forEach((s, i) =>
     fake.addArticle(

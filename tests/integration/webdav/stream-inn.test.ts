@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
@@ -7,6 +7,7 @@ import type { PostedFile } from '../../support/inn/poster.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { AUTH, DAV_PASS, DAV_USER, addPosted, davUrl, rawRequest, sha256 } from './support.js';
 import { innProvider } from '../../support/inn/provider.js';
+import { film } from '../../support/media/film.js';
 
 // Files posted to a real INN, put in the virtual tree, read back through the real server's /webdav.
 let inn: InnServer;
@@ -20,7 +21,7 @@ const OWNER = 'Basic ' + Buffer.from('owner:correct horse').toString('base64');
 
 before(async () => {
   inn = await ensureInn();
-  file = randomBytes(5 * 1024 * 1024 + 12_345);
+  file = film(5 * 1024 * 1024 + 12_345);
   posted = await inn.postFile('Movie (2024).mkv', file, { articleSize: 256_000 });
   srv = await startServer({
     config: {
@@ -117,7 +118,7 @@ test('clients that disconnect mid-body leave the server serving everyone else', 
 });
 
 test('an article missing everywhere: 502 before any byte, or a cut connection after only correct bytes', async () => {
-  const other = randomBytes(1_000_000);
+  const other = film(1_000_000);
   const p2 = await inn.postFile('broken.mkv', other, { articleSize: 250_000 });
   p2.segments[0]!.messageId = `missing-first-${Date.now()}@spool.test`;
   const [brokenFirst] = (await addPosted(srv, 'movies', `Broken1-${Date.now()}`, [p2])) as [string];

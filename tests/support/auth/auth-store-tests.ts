@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { registerSchema } from '../../../appliance/auth/auth.schemas.js';
-import { createAuth, type AuthDomain, type AuthSettings } from '../../../appliance/auth/index.js';
+import { createAuth, roleOf, toUserJson, type AuthDomain, type AuthSettings } from '../../../appliance/auth/index.js';
 import type { ApiKeyStore, SessionStore, UserStore } from '../../../appliance/auth/auth.port.js';
 import { hashKey } from '../../../appliance/auth/api-key.js';
 import { SessionService } from '../../../appliance/auth/session.service.js';
@@ -160,6 +160,24 @@ export function authStoreTests(open: () => Promise<AuthStoresUnderTest>): void {
       assert.equal((await auth.users.setAdmin(alice.id, false)).is_admin, false);
       await rejects(() => auth.users.setAdmin(bob.id, false), 'LAST_ADMIN');
       await rejects(() => auth.users.setAdmin('missing', true), 'NO_SUCH_RECORD');
+    }));
+
+  test('roles: read-only is stored beside is_admin; the last admin keeps the role; a record from before roles reads by its flag', () =>
+    withAuth(async ({ auth, settings }) => {
+      const alice = await auth.users.register(input('alice'));
+      settings.registrationEnabled = true;
+      const bob = await auth.users.register(input('bob'));
+      assert.deepEqual([roleOf(alice), roleOf(bob)], ['admin', 'user']);
+      const viewer = await auth.users.setRole(bob.id, 'read-only');
+      assert.deepEqual([viewer.role, viewer.is_admin], ['read-only', false]);
+      assert.equal(roleOf((await auth.users.get(bob.id))!), 'read-only', 'stored');
+      // Remove Admin on a read-only user leaves it read-only; Make Admin makes it an administrator.
+      assert.equal((await auth.users.setAdmin(bob.id, false)).role, 'read-only');
+      assert.deepEqual(toUserJson(await auth.users.setAdmin(bob.id, true)).role, 'admin');
+      await auth.users.setRole(bob.id, 'user');
+      await rejects(() => auth.users.setRole(alice.id, 'read-only'), 'LAST_ADMIN');
+      assert.equal(roleOf({ is_admin: true }), 'admin');
+      assert.equal(roleOf({ is_admin: false }), 'user');
     }));
 
   test('sessions expire after their TTL, slide forward when used, and are purged', () =>

@@ -13,14 +13,18 @@ import { refreshUser, auth } from '../../auth/authStore';
 
 function UserRow({ user }: { user: User }) {
   const queryClient = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: () => usersApi.setAdmin(user.id, !user.is_admin),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: usersKeys.list });
-      // Changing one's own role changes what this console may show.
-      if (auth.value.user?.id === user.id) await refreshUser();
-    },
-    onError: (err) => toast.error('Failed to update user', describeError(err, 'Failed to update user')),
+  const onSuccess = async () => {
+    await queryClient.invalidateQueries({ queryKey: usersKeys.list });
+    // Changing one's own role changes what this console may show.
+    if (auth.value.user?.id === user.id) await refreshUser();
+  };
+  const onError = (err: Error) => toast.error('Failed to update user', describeError(err, 'Failed to update user'));
+  const toggle = useMutation({ mutationFn: () => usersApi.setAdmin(user.id, !user.is_admin), onSuccess, onError });
+  const readOnly = user.role === 'read-only';
+  const restrict = useMutation({
+    mutationFn: () => usersApi.setRole(user.id, readOnly ? 'user' : 'read-only'),
+    onSuccess,
+    onError,
   });
 
   return (
@@ -32,6 +36,7 @@ function UserRow({ user }: { user: User }) {
         <p className="user-row__name">
           {user.name}
           {user.is_admin && <Badge tone="accent">Admin</Badge>}
+          {readOnly && <Badge>Read-only</Badge>}
         </p>
         <p className="user-row__meta">
           {user.email && <span>{user.email} · </span>}
@@ -39,6 +44,17 @@ function UserRow({ user }: { user: User }) {
           <span>Last login: {formatDate(user.last_login)}</span>
         </p>
       </div>
+      {!user.is_admin && (
+        <button
+          type="button"
+          className="btn btn--sm btn--secondary user-row__action"
+          onClick={() => restrict.mutate()}
+          disabled={restrict.isPending}
+          aria-label={`${readOnly ? 'Allow Changes' : 'Make Read-only'}: ${user.name}`}
+        >
+          {restrict.isPending ? 'Updating...' : readOnly ? 'Allow Changes' : 'Make Read-only'}
+        </button>
+      )}
       <button
         type="button"
         className={`btn btn--sm user-row__action ${user.is_admin ? 'btn--secondary' : 'btn--primary'}`}
@@ -52,7 +68,7 @@ function UserRow({ user }: { user: User }) {
   );
 }
 
-/** User Management (docs/console-contract.md §2): grant or revoke admin on every listed user. */
+/** User Management (docs/console-contract.md §2, §6): grant or revoke admin, make read-only or allow changes. */
 export function UsersPage() {
   const users = useQuery({ queryKey: usersKeys.list, queryFn: () => usersApi.list() });
 

@@ -1,5 +1,6 @@
 import { api, ApiError, API_BASE } from '../../api/client';
 import type { FileMetaJson } from '../../../../appliance/vfs/file-meta.wire';
+import type { StreamLinkJson } from '../../../../appliance/streamlinks/stream-links.wire';
 
 /** docs/console-contract.md §3 File metadata (GET /api/files/info). */
 export type FileMetadata = FileMetaJson;
@@ -30,6 +31,9 @@ export const filesApi = {
     }
     return res.blob();
   },
+
+  /** docs/console-contract.md §7 "Files": a stream link for one file (administrators). */
+  createStreamLink: (path: string) => api.post<StreamLinkJson>('/files/links', { path }),
 
   /** docs/console-contract.md §7 POST /health/check: Check Now queues the file with priority. */
   checkNow: (file_path: string, source_nzb_path: string | null) =>

@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSignals } from '@preact/signals-react/runtime';
+import { auth, canAdminister, canChange } from '../../auth/authStore';
+import { copyText } from '../../lib/clipboard';
 import { toast } from '../../components/toast';
 import { deleteItem, webdavUrl, type FileEntry } from '../../lib/webdav';
 import { filesApi, saveBlob } from './filesApi';
@@ -14,6 +17,7 @@ function messageOf(err: unknown, fallback: string): string {
  * dialogs. Download, delete and export failures also raise the 'Operation Failed' banner.
  */
 export function useFileActions(dir: string, showCorrupted: boolean) {
+  useSignals();
   const queryClient = useQueryClient();
   const [operationError, setOperationError] = useState<string | null>(null);
   const [pendingDelete, setPendingDelete] = useState<FileEntry | null>(null);
@@ -55,6 +59,17 @@ export function useFileActions(dir: string, showCorrupted: boolean) {
     }
   };
 
+  /** Makes a stream link for the file (POST /api/files/links, administrators) and copies it to the clipboard. */
+  const copyStreamLink = async (entry: FileEntry) => {
+    try {
+      const link = await filesApi.createStreamLink(entry.filename);
+      await copyText(link.url);
+      toast.success('Stream Link Copied', link.url);
+    } catch (err) {
+      toast.error('Stream Link Failed', messageOf(err, 'The stream link could not be made'));
+    }
+  };
+
   const confirmDelete = async () => {
     const entry = pendingDelete;
     if (!entry) return;
@@ -76,6 +91,10 @@ export function useFileActions(dir: string, showCorrupted: boolean) {
     clearError: () => setOperationError(null),
     download,
     exportNzb: (entry: FileEntry) => void exportNzb(entry),
+    copyStreamLink: (entry: FileEntry) => void copyStreamLink(entry),
+    /** A read-only user deletes nothing; only administrators make stream links (docs/console-contract.md §6). */
+    canChange: canChange(auth.value),
+    canLink: canAdminister(auth.value) && canChange(auth.value),
     requestDelete: setPendingDelete,
     pendingDelete,
     deleting,

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useSignals } from '@preact/signals-react/runtime';
+import { auth, canChange } from '../../auth/authStore';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { AutoRefreshControl } from '../../components/AutoRefreshControl';
@@ -38,6 +40,8 @@ import './health.css';
 /** Health Monitoring (docs/console.md, Health Monitoring). */
 export function HealthPage() {
   const queryClient = useQueryClient();
+  useSignals();
+  const readOnly = !canChange(auth.value);
   const [params, setParams] = useSearchParams();
   // The contract's default: newest first unless the operator sorts otherwise.
   const [sort, setSort] = useState<{ sortBy: HealthSortBy; sortOrder: SortOrder }>({
@@ -101,9 +105,11 @@ export function HealthPage() {
           <button type="button" className="btn btn--secondary" onClick={refresh} disabled={list.isFetching}>
             <Icon name="refresh" size={16} /> Refresh
           </button>
-          <button type="button" className="btn btn--secondary" onClick={actions.cleanup}>
-            <Icon name="trash" size={16} /> Cleanup Old Records
-          </button>
+          {!readOnly && (
+            <button type="button" className="btn btn--secondary" onClick={actions.cleanup}>
+              <Icon name="trash" size={16} /> Cleanup Old Records
+            </button>
+          )}
         </div>
       </div>
 
@@ -154,18 +160,26 @@ export function HealthPage() {
             onChange: setStatus,
           }}
           pauseHandlers={auto.pauseHandlers}
-          selected={selectedPaths.length}
+          selected={readOnly ? 0 : selectedPaths.length}
         >
-          <button
-            type="button"
-            className="btn btn--secondary btn--sm"
-            onClick={() => actions.bulkRestart(selectedPaths)}
-          >
-            Restart Checks
-          </button>
-          <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedPaths)}>
-            Delete Selected
-          </button>
+          {!readOnly && (
+            <>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={() => actions.bulkRestart(selectedPaths)}
+              >
+                Restart Checks
+              </button>
+              <button
+                type="button"
+                className="btn btn--danger btn--sm"
+                onClick={() => actions.bulkDelete(selectedPaths)}
+              >
+                Delete Selected
+              </button>
+            </>
+          )}
         </ListToolbar>
 
         {list.isPending ? (
@@ -184,7 +198,7 @@ export function HealthPage() {
               records={list.data.data}
               selection={selection}
               onSelectionChange={setSelection}
-              actions={actions.rowActions}
+              actions={readOnly ? { ...actions.rowActions, readOnly } : actions.rowActions}
               sortBy={sort.sortBy}
               sortOrder={sort.sortOrder}
               onSort={onSort}

@@ -69,6 +69,7 @@ function ActionsCell({ record, actions }: { record: HealthRecord; actions: Healt
       <Icon name={icon} size={15} />
     </button>
   );
+  if (actions.readOnly) return null;
   return (
     <div className="row-actions">
       {record.status === 'checking'

@@ -33,6 +33,8 @@ export interface HealthRowActions {
   repair: (r: HealthRecord) => void;
   remove: (r: HealthRecord) => void;
   busyId: number | undefined;
+  /** A read-only user: no row actions (docs/console-contract.md §6). */
+  readOnly?: boolean;
 }
 
 /** Row, bulk and cleanup actions of the Health screen, confirmed and reported as docs/console.md says. */

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { auth, canChange } from '../../auth/authStore';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { describeError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -39,9 +41,11 @@ export function QueuePage() {
   // A paused refresh (a filter has focus) holds the live updates of the list too.
   useEffect(() => (auto.paused ? holdLiveUpdates(queueKeys.lists) : undefined), [auto.paused]);
   const actions = useQueueActions(() => setSelection({}));
+  useSignals();
+  const readOnly = !canChange(auth.value);
   const rowActions = useMemo(
-    () => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50 }),
-    [actions.rowActions, narrow],
+    () => ({ ...actions.rowActions, pathMax: narrow ? 40 : 50, readOnly }),
+    [actions.rowActions, narrow, readOnly],
   );
 
   const total = list.data?.meta.total ?? 0;
@@ -63,7 +67,7 @@ export function QueuePage() {
           <button type="button" className="btn btn--secondary" onClick={refresh} disabled={list.isFetching}>
             <Icon name="refresh" size={16} /> Refresh
           </button>
-          {s && s.total_completed > 0 && (
+          {!readOnly && s && s.total_completed > 0 && (
             <button
               type="button"
               className="btn btn--secondary"
@@ -72,7 +76,7 @@ export function QueuePage() {
               Clear Completed
             </button>
           )}
-          {s && s.total_failed > 0 && (
+          {!readOnly && s && s.total_failed > 0 && (
             <button type="button" className="btn btn--danger" onClick={() => actions.clear('failed', s.total_failed)}>
               Clear Failed
             </button>
@@ -80,10 +84,12 @@ export function QueuePage() {
         </div>
       </div>
 
-      <div className="queue-cards">
-        <ScanCard />
-        <UploadCard />
-      </div>
+      {!readOnly && (
+        <div className="queue-cards">
+          <ScanCard />
+          <UploadCard />
+        </div>
+      )}
 
       <QueueStatTiles stats={s} />
 
@@ -105,14 +111,22 @@ export function QueuePage() {
             onChange: setStatus,
           }}
           pauseHandlers={auto.pauseHandlers}
-          selected={selectedIds.length}
+          selected={readOnly ? 0 : selectedIds.length}
         >
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => actions.bulkRestart(selectedIds)}>
-            Restart Selected
-          </button>
-          <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
-            Delete Selected
-          </button>
+          {!readOnly && (
+            <>
+              <button
+                type="button"
+                className="btn btn--secondary btn--sm"
+                onClick={() => actions.bulkRestart(selectedIds)}
+              >
+                Restart Selected
+              </button>
+              <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
+                Delete Selected
+              </button>
+            </>
+          )}
         </ListToolbar>
 
         {list.isPending ? (

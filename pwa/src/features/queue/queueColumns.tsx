@@ -18,6 +18,8 @@ export interface RowActions {
   busyId: number | undefined;
   /** 40 on narrow screens, 50 otherwise (docs/console-contract.md §9). */
   pathMax: number;
+  /** A read-only user: no row actions (docs/console-contract.md §6). */
+  readOnly?: boolean;
 }
 
 export const baseName = (path: string) => path.split('/').filter(Boolean).pop() ?? path;
@@ -61,6 +63,7 @@ function ActionsCell({ item, actions }: { item: QueueItem; actions: RowActions }
   const name = baseName(item.nzb_path);
   const busy = actions.busyId === item.id;
   const canRun = item.status === 'pending' || item.status === 'failed' || item.status === 'completed';
+  if (actions.readOnly) return null;
   return (
     <div className="row-actions">
       {canRun && (
