@@ -26,7 +26,8 @@ import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
-import { createWeb } from './web.js';
+import { createWeb, restartSignal } from './web.js';
+import { createBackups } from './backups.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
@@ -76,8 +77,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
-    const toolkit = { pool, streaming, metrics, recentLines, version: readVersion(projectRoot()) };
+    const version = readVersion(projectRoot());
+    const toolkit = { pool, streaming, metrics, recentLines, version };
     const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
+    const restart = restartSignal();
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,
       pool,
@@ -94,8 +99,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       availability,
       diagnostics,
       fit,
+      backups,
     };
-    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
     return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {
