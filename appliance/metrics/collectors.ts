@@ -1,9 +1,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
 import type { ProviderAvailabilityView } from '../providers/availability.wire.js';
+import type { CostViewResponse, FitReportResponse } from '../providers/fit.wire.js';
 import { defineAvailability } from './availability-collector.js';
 import { defineProviderStatus } from './quota-collector.js';
 import type { ProviderQuotaView } from '../providers/quota.wire.js';
+import { defineCost, defineFit } from './fit-collector.js';
 import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
 
 /** What the scrape-time families read: each is called only while a scrape runs, so an idle Spool computes nothing. */
@@ -22,6 +24,9 @@ export interface MetricsSources {
   availability?(): ProviderAvailabilityView[];
   /** Each provider's quota and expiry (appliance/providers/quota-meter.ts); absent: none metered. */
   quotas?(): ProviderQuotaView[];
+  /** The fit report and the cost view (appliance/providers/fit.service.ts); absent: none. */
+  fit?(): FitReportResponse;
+  cost?(): CostViewResponse;
 }
 
 /** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
@@ -38,6 +43,8 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     () => sources.pool(),
     () => sources.quotas?.() ?? [],
   );
+  if (sources.fit) defineFit(registry, sources.fit);
+  if (sources.cost) defineCost(registry, sources.cost);
   new Gauge({
     name: 'spool_streams_open',
     help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',
