@@ -5,9 +5,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { ProviderAvailability } from '../providers/availability.js';
-<<<<<<< HEAD
 import type { QuotaMeter } from '../providers/quota-meter.js';
-=======
 import type { FitService } from '../providers/fit.service.js';
 import type { CostViewResponse } from '../providers/fit.wire.js';
 
@@ -17,7 +15,6 @@ const EMPTY_COST: CostViewResponse = {
   providers: [],
   total: { cost: null, bytes: 0, cost_per_gb: null, cost_per_hour_watched: null },
 };
->>>>>>> main
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { Leadership } from './cluster/leadership.js';
 import type { AppCore } from './core.js';
@@ -36,13 +33,10 @@ export interface MetricsParts {
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
   /** Availability from real traffic (appliance/providers/availability.ts). */
   availability?: Pick<ProviderAvailability, 'view'>;
-<<<<<<< HEAD
   /** Each provider's quota and expiry (appliance/providers/quota-meter.ts). */
   quota?: Pick<QuotaMeter, 'view'>;
-=======
   /** The fit report and cost view (appliance/providers/fit.service.ts). */
   fit?: Pick<FitService, 'report' | 'cost'>;
->>>>>>> main
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
@@ -91,12 +85,9 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
     },
     leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
     availability: () => parts().availability?.view() ?? [],
-<<<<<<< HEAD
     quotas: () => parts().quota?.view() ?? [],
-=======
     fit: () => parts().fit?.report() ?? { window_days: 0, comparison_share: 0, candidates: [] },
     cost: () => parts().fit?.cost() ?? EMPTY_COST,
->>>>>>> main
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }
