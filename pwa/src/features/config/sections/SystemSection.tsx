@@ -10,6 +10,7 @@ import { toast } from '../../../components/toast';
 import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
 import { accountKeys } from '../../login/accountKeys';
+import { BackupsCard } from './BackupsCard';
 import { NamedApiKeys } from './NamedApiKeys';
 
 /** docs/console-contract.md §9: copy feedback lasts 2 s. */
@@ -119,6 +120,7 @@ export function SystemSection() {
       </header>
       <ApiKeyCard />
       <NamedApiKeys />
+      <BackupsCard />
       <dl className="metric-list">
         <div>
           <dt>Version</dt>
