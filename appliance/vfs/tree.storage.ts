@@ -34,7 +34,7 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
     async open(at) {
       const tree = await openPgTree(at.db, at.local, at.logger.child('tree'));
       at.onClose(() => tree.close());
-      return { tree, sidecars: openPgSidecars(at.db, at.logger.child('sidecars')) };
+      return { tree, sidecars: openPgSidecars(at.db, at.logger.child('sidecars'), (sql) => tree.beforeCommit(sql)) };
     },
   },
   copy: async ({ store, db, dataDir, progress }) => [

@@ -12,6 +12,7 @@ import { APP_VERSION } from '../../../lib/meta';
 import { accountKeys } from '../../login/accountKeys';
 import { BackupsCard } from './BackupsCard';
 import { NamedApiKeys } from './NamedApiKeys';
+import { SystemHealthCard } from './system/SystemHealthCard';
 
 /** docs/console-contract.md §9: copy feedback lasts 2 s. */
 const COPIED_MS = 2000;
@@ -120,6 +121,7 @@ export function SystemSection() {
       </header>
       <ApiKeyCard />
       <NamedApiKeys />
+      <SystemHealthCard />
       <BackupsCard />
       <dl className="metric-list">
         <div>
