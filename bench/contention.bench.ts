@@ -139,8 +139,12 @@ export async function run_(log: (m: string) => void): Promise<string> {
     const viewers: Viewers[] = [];
     if (wanted.has('viewers'))
       await withLink(f, VIEWER_LINK_MBS * MB, async (link) => {
-        log(`ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`);
-        viewers.push(await tenViewers(setup!, link, log));
+        for (const [build, main] of builds) {
+          log(
+            `${build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`,
+          );
+          viewers.push({ ...(await tenViewers({ ...setup!, main }, link, log)), build });
+        }
       });
     const ten: TenPlayers[] = [];
     const links = [
@@ -372,6 +376,7 @@ async function tenPlayers(s: Setup, link: DelayProxyProcess): Promise<PacedResul
 }
 
 interface Viewers {
+  build?: string;
   alone: PacedResult[];
   withScan: PacedResult[];
   scan: Scan;
@@ -527,7 +532,7 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: 
 const trafficText = (t: ScanTraffic) => `${mb(t.fetched)} / ${mb(t.served)}`;
 
 function viewerRows(v: Viewers): Array<[string, string, string]> {
-  const label = `ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;
+  const label = `${v.build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;
   const ratios = v.withScan.map((p, i) => p.startMs / v.alone[i]!.startMs);
   const stalls = v.withScan.map((p) => p.stalls.length);
   const worst = Math.max(...ratios);
