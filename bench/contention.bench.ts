@@ -27,7 +27,10 @@
  *
  * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
- * the player scenarios on that build too (compiled into <checkout>/.bench-dist).
+ * the player scenarios and the ten viewers on that build too (compiled into <checkout>/.bench-dist).
+ * Diagnostics of the ten viewers (docs/performance-history.md, "Why the ten viewers start slower under the scan"):
+ * SPOOL_BENCH_CONTENTION_TRACE=<dir> dumps the ended streams, SPOOL_BENCH_CONTENTION_CONTROL=1 adds the viewers
+ * under the same probes of a local file, SPOOL_BENCH_CONTENTION_NICE_SCAN=1 runs the probes at nice 19.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
