@@ -13,7 +13,7 @@ export const MASKED_SECRET = '********';
 
 /**
  * Every secret of the config file, by where it sits (`[]`: in each entry of a list): what `redact` hides and the
- * support bundle must never carry (secrets.test.ts holds the two in step).
+ * support bundle must never carry (appliance/diagnostics/support-bundle.test.ts sets each and finds none in a bundle).
  */
 export const SECRET_KEYS = [
   'metadata.database_url',
