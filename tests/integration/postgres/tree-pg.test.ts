@@ -17,6 +17,7 @@ import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { memoryArticles } from '../../support/vfs/memory.js';
 import { treePortCases } from '../../support/vfs/tree-port-cases.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -60,13 +61,9 @@ async function node(url: string, dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg
   };
 }
 
-/** Waits (bounded) until `check` holds. */
+/** Waits until `check` holds (tests/support/wait.ts). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`not within 5 s: ${what}`);
+  await waitUntil(what, check, { everyMs: 25 });
 }
 
 const { layout } = memoryArticles(Buffer.alloc(1000, 7), 100);

@@ -61,7 +61,6 @@ describe('svc-spool under s6-svscan', () => {
     await waitFor(
       'readiness after /ping answers 200',
       () => (svstat(scan.serviceDir).ready ? true : undefined),
-      15_000,
     );
     assert.equal(await pingStatus(port), 200);
     rmSync(gateDir, { recursive: true, force: true });
@@ -88,7 +87,6 @@ describe('svc-spool under s6-svscan', () => {
         const s = svstat(scan.serviceDir);
         return s.up && s.ready ? s : undefined;
       },
-      60_000,
     );
     const ping = await fetch(`http://127.0.0.1:${port}/ping`);
     assert.equal(ping.status, 200);
@@ -105,7 +103,6 @@ describe('svc-spool under s6-svscan', () => {
         const s = svstat(scan.serviceDir);
         return s.up && s.ready && s.pid !== first.pid ? s : undefined;
       },
-      60_000,
     );
     assert.equal(await pingStatus(port), 200);
 
