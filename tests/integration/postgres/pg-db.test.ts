@@ -72,10 +72,12 @@ test('notifications reach every node, and a listener whose connection dies is to
       },
       () => reconnected++,
     );
-    for (let i = 0; i < 50 && got.length === 0; i++) {
+    // Sent again until heard: the listening connection may not be up yet.
+    await waitUntil('the first notification', async () => {
       await a.notify('spool_demo', 'hello');
       await Promise.race([first, new Promise((r) => setTimeout(r, 100))]);
-    }
+      return got.length > 0;
+    });
     assert.equal(got[0], 'hello');
     await a.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'`);
     await waitUntil('the listening connection to come back', () => reconnected > 0, { everyMs: 50 });
