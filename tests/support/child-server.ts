@@ -12,7 +12,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { withTestImportDefaults } from './test-config.js';
 import { HUNG_RUN_MS, waitUntil } from './wait.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -56,7 +55,7 @@ export interface ChildServer {
 
 export async function startChildServer(opts: ChildServerOptions = {}): Promise<ChildServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
-  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(withTestImportDefaults(opts.config)));
+  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(opts.config));
   const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
   const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args] as [string, ...string[]];
   const proc = spawn(cmd, cmdArgs, {
