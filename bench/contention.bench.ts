@@ -30,8 +30,8 @@
  * the player scenarios on that build too (compiled into <checkout>/.bench-dist).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isMounted } from '../appliance/fuse/mount.service.js';
@@ -41,7 +41,7 @@ import type { ChildServer } from '../tests/support/child-server.js';
 import { cleanupOnSignal, tempDirsCleanup } from './lib/cleanup.js';
 import { startDelayProxyProcess, type DelayProxyProcess } from './lib/delay-proxy-process.js';
 import { benchFixture, type Fixture } from './lib/fixture.js';
-import { scanLibrary } from './lib/media-fixture.js';
+import { ffmpegMp4, padMp4, scanLibrary } from './lib/media-fixture.js';
 import type { PacedPlan, PacedResult } from './lib/paced-player.js';
 import { playOverWebdav } from './lib/paced-http-player.js';
 import { envNumber, met, MIB, MB, proxyQuickAck, resultTable } from './lib/real-provider.js';
@@ -102,6 +102,9 @@ interface Contention {
 interface ScanTraffic {
   fetched: number;
   served: number;
+  /** Every reader's: what the pool fetched for streams (player, read-ahead, scanner lanes), and what was served. */
+  fetchedAll: number;
+  servedAll: number;
 }
 
 export async function run_(log: (m: string) => void): Promise<string> {
@@ -265,8 +268,27 @@ async function api<T>(srv: ChildServer, path: string): Promise<T> {
 /** Scanner bytes fetched (kept in the data dir across servers: subtract `before`) and served (this process's). */
 async function scanTraffic(srv: ChildServer, before?: ScanTraffic): Promise<ScanTraffic> {
   const r = await api<StreamsResponse>(srv, '/api/streams');
-  const fetched = r.fetched_by_class[0]?.bytes.scanner ?? 0;
-  return { fetched: fetched - (before?.fetched ?? 0), served: r.bytes_by_class[0]?.bytes.scanner ?? 0 };
+  const f = r.fetched_by_class[0]?.bytes;
+  const fetched = f?.scanner ?? 0;
+  const fetchedAll = f ? f.player + f.read_ahead + f.scanner : 0;
+  const served = r.bytes_by_class[0]?.bytes;
+  return {
+    fetched: fetched - (before?.fetched ?? 0),
+    served: served?.scanner ?? 0,
+    fetchedAll: fetchedAll - (before?.fetchedAll ?? 0),
+    servedAll: served ? served.player + served.scanner : 0,
+  };
+}
+
+/**
+ * SPOOL_BENCH_CONTENTION_TRACE=<dir>: the server's ended streams of a scenario (path, range start, class, bytes
+ * served, open and close times) written to <dir>/<name>.json, to see where a start-up's time went.
+ */
+async function traceStreams(srv: ChildServer, name: string): Promise<void> {
+  const dir = process.env.SPOOL_BENCH_CONTENTION_TRACE;
+  if (!dir) return;
+  const h = await api<StreamsHistoryResponse>(srv, '/api/streams/history');
+  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(h.streams, null, 1));
 }
 
 /** Ended streams that reached Spool with no pid, and all ended streams (the history keeps 200). */
@@ -276,19 +298,30 @@ async function withoutPid(srv: ChildServer): Promise<[number, number]> {
 }
 
 /**
+ * SPOOL_BENCH_CONTENTION_NICE_SCAN=1: the probes run at nice 19, so their own CPU (on a small shared machine, more
+ * than what Spool spends serving them) comes after the players' and Spool's, as when the media server probing runs
+ * on another machine: what is left is how Spool shares its link and its time between them.
+ */
+const NICE_SCAN = Boolean(process.env.SPOOL_BENCH_CONTENTION_NICE_SCAN);
+
+/**
  * ffprobe of every library file, SCAN_PARALLEL at a time, through the mount or (`webdav`) over WebDAV with that
  * user agent: the time it took, and probes that failed.
  */
-async function scan(s: Setup, webdav?: { srv: ChildServer; userAgent: string }): Promise<Scan> {
+async function scan(s: Setup, webdav?: { srv: ChildServer; userAgent: string }, local?: string): Promise<Scan> {
   const t0 = performance.now();
   const queue = [...s.scan];
   let failed = 0;
+  const input = (file: string) => {
+    if (local) return [local];
+    return webdav ? ['-user_agent', webdav.userAgent, davUrl(webdav.srv, file)] : [path.join(s.mnt, file)];
+  };
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const input = webdav ? ['-user_agent', webdav.userAgent, davUrl(webdav.srv, file)] : [path.join(s.mnt, file)];
-      const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...input];
+      const args = ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', ...input(file)];
       try {
-        const { stdout } = await run('ffprobe', args, { timeout: 120_000, maxBuffer: 4 * MIB });
+        const [cmd, argv] = NICE_SCAN ? ['nice', ['-n', '19', 'ffprobe', ...args]] : ['ffprobe', args];
+        const { stdout } = await run(cmd, argv, { timeout: 120_000, maxBuffer: 4 * MIB });
         const format = (JSON.parse(stdout) as { format?: { duration?: string } }).format;
         if (!(Number(format?.duration) > 0)) failed++;
       } catch {
@@ -365,19 +398,62 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
   });
   const ten = (srv: ChildServer) =>
     Promise.all(Array.from({ length: 10 }, (_, i) => playOverWebdav(davUrl(srv, s.player), ONE_AGENT, plan(i))));
-  const alone = await withServer(s, link, ten);
+  const [alone, aloneTraffic] = await withServer(s, link, async (srv) => {
+    const before = await scanTraffic(srv);
+    const cpu = srv.cpuSeconds();
+    const played = await ten(srv);
+    log(`  alone: Spool used ${(srv.cpuSeconds() - cpu).toFixed(1)} CPU-s; load ${loadavg()[0]!.toFixed(1)}`);
+    await traceStreams(srv, 'viewers-alone');
+    return [played, await scanTraffic(srv, before)] as const;
+  });
+  log(`  alone, every stream: fetched ${mb(aloneTraffic.fetchedAll)}, served ${mb(aloneTraffic.servedAll)}`);
   log(`  alone: start ${alone.map((p) => sec(p.startMs)).join(', ')}; stalls ${alone.map((p) => p.stalls.length)}`);
   const [withScan, scanned, traffic] = await withServer(s, link, async (srv) => {
     const before = await scanTraffic(srv);
+    const cpu = srv.cpuSeconds();
     const scanning = scan(s, { srv, userAgent: ONE_AGENT });
     await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
     const [played, done] = await Promise.all([ten(srv), scanning]);
+    log(`  with the scan: Spool used ${(srv.cpuSeconds() - cpu).toFixed(1)} CPU-s; load ${loadavg()[0]!.toFixed(1)}`);
+    await traceStreams(srv, 'viewers-with-scan');
     return [played, done, await scanTraffic(srv, before)] as const;
   });
+  if (process.env.SPOOL_BENCH_CONTENTION_CONTROL) await controlScan(s, link, ten, log);
   log(`  with the scan: start ${withScan.map((p) => sec(p.startMs)).join(', ')}`);
+  log(`  alone, header / index / first byte: ${alone.map(marksText).join('; ')}`);
+  log(`  with the scan, header / index / first byte: ${withScan.map(marksText).join('; ')}`);
   log(`  stalls ${withScan.map((p) => p.stalls.length)}; scan ${sec(scanned.ms)}, ${scanned.failed} failed`);
   log(`  scanner lane fetched ${mb(traffic.fetched)}, scanners served ${mb(traffic.served)}`);
+  log(`  every stream: fetched ${mb(traffic.fetchedAll)}, served ${mb(traffic.servedAll)}`);
   return { alone, withScan, scan: scanned, traffic };
+}
+
+/**
+ * SPOOL_BENCH_CONTENTION_CONTROL=1: the ten viewers while the same 40 ffprobes read a local copy of a library file
+ * (Spool never sees them): what the probes' processes alone cost the viewers on this machine's CPUs.
+ */
+async function controlScan(
+  s: Setup,
+  link: DelayProxyProcess,
+  ten: (srv: ChildServer) => Promise<PacedResult[]>,
+  log: (m: string) => void,
+): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spool-bench-contention-local-'));
+  const local = path.join(dir, 'local.mp4');
+  try {
+    writeFileSync(local, padMp4(ffmpegMp4(20), 16 * MIB));
+    const [played, done] = await withServer(s, link, async (srv) => {
+      const cpu = srv.cpuSeconds();
+      const scanning = scan(s, undefined, local);
+      await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
+      const both = await Promise.all([ten(srv), scanning]);
+      log(`  local scan: Spool used ${(srv.cpuSeconds() - cpu).toFixed(1)} CPU-s; load ${loadavg()[0]!.toFixed(1)}`);
+      return both;
+    });
+    log(`  with a local scan (control): start ${played.map((p) => sec(p.startMs)).join(', ')}; scan ${sec(done.ms)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Compiles an older checkout's server into its own folder (its imports resolve against its node_modules). */
@@ -390,6 +466,8 @@ function buildBaseline(root: string): string {
   return path.join(out, 'appliance/main.js');
 }
 
+const marksText = (p: PacedResult) =>
+  [p.marks?.header, p.marks?.index, p.marks?.firstByte].map((m) => (m === undefined ? '-' : m.toFixed(0))).join('/');
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const stallText = (stalls: number[]) =>

@@ -1,10 +1,12 @@
-// Builds our three native addons with node-gyp. Run by `npm install` (the root `install` script) and by
+// Builds our four native addons with node-gyp. Run by `npm install` (the root `install` script) and by
 // scripts/test.mjs when one is missing or older than its sources.
 // - appliance/nntp/native (spool_tcp.node): TCP socket options Node does not expose (appliance/nntp/tcp-quickack.ts).
 //   Needs only Node's headers and a C compiler. Without it Spool still works, with the delayed-ACK stalls that
 //   docs/nntp.md describes; `--required` makes a failed build an error.
 // - appliance/par2/native (spool_gf16.node): GF(2^16) multiply-add with SSSE3/AVX2 for the PAR2 solve
 //   (appliance/par2/gf16-native.ts). Without it the solve uses the pure TypeScript multiply-add, several times slower.
+// - appliance/addons/native (spool_memory.node): a full V8 collection and glibc's malloc_trim(0), run after a burst
+//   of imports to give freed memory back (appliance/addons/release-memory.ts). Without it the memory stays mapped.
 // - appliance/fuse/native (spool_fuse.node): the FUSE 3 binding. Without the FUSE 3 headers its build is skipped
 //   with a warning and exit code 0, so a fresh `npm install && npm start` still works: WebDAV serves, and the mount
 //   reports why it cannot start (GET /api/rclone/mount/status). `--required` makes a missing build an error.
@@ -30,6 +32,14 @@ const ADDONS = [
     file: 'spool_gf16.node',
     missing: () => null,
     consequence: 'PAR2 repair works without it, several times slower (pure TypeScript multiply-add).',
+    install: 'apt-get install build-essential python3',
+  },
+  {
+    name: 'memory addon',
+    dir: join(root, 'appliance', 'addons', 'native'),
+    file: 'spool_memory.node',
+    missing: () => null,
+    consequence: 'Memory a large import freed stays with the process (glibc keeps it) until the next restart.',
     install: 'apt-get install build-essential python3',
   },
   {

@@ -15,14 +15,14 @@ const CreateInput = z.object({
 /** Stream links (docs/security.md "Stream links"): make one for a file or folder, list them, revoke one or all. */
 export function registerStreamLinkRoutes(router: Router, deps: { links: StreamLinkService; vfs: VfsService }) {
   const { links, vfs } = deps;
-  const json = (l: StreamLinkRecord): StreamLinkJson => ({
+  const json = async (l: StreamLinkRecord): Promise<StreamLinkJson> => ({
     id: l.id,
     path: l.path,
     folder: l.folder,
     expires_at: l.expiresAt ? new Date(l.expiresAt * 1000).toISOString() : null,
     created_at: new Date(l.createdAt * 1000).toISOString(),
     created_by: l.createdBy,
-    url: links.urlOf(l),
+    url: await links.urlOf(l),
   });
   router.post('/api/files/links', { access: 'admin' }, async (ctx) => {
     const input = await ctx.json(CreateInput);
@@ -40,7 +40,9 @@ export function registerStreamLinkRoutes(router: Router, deps: { links: StreamLi
     });
     return json(made.link);
   });
-  router.get('/api/files/links', { access: 'admin' }, () => ({ links: links.list().map(json) }));
+  router.get('/api/files/links', { access: 'admin' }, async () => ({
+    links: await Promise.all((await links.list()).map(json)),
+  }));
   router.delete('/api/files/links/:id', { access: 'admin' }, async (ctx) => {
     if (!(await links.revoke(ctx.params['id'] as string))) throw new AppError('NO_SUCH_RECORD', 'No such stream link');
     return { revoked: true };

@@ -10,9 +10,12 @@ import { nodeIdOf } from './cluster/node-id.js';
 import { createBus, createLogFile, createStores, type AppCore } from './core.js';
 import { createHealth } from './health.js';
 import { createImporter } from './importer.js';
-import { Lifetime } from './lifetime.js';
+import { Lifetime, built } from './lifetime.js';
 import { createMediaServers } from './mediaservers.js';
 import { createAvailability } from './availability.js';
+import { createDiagnostics } from './diagnostics.js';
+import { RecentLogLines } from '../logging/recent-lines.js';
+import { projectRoot, readVersion } from './web.js';
 import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
@@ -23,7 +26,8 @@ import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
-import { createWeb } from './web.js';
+import { createWeb, restartSignal } from './web.js';
+import { createBackups } from './backups.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
@@ -37,6 +41,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
   const clock = opts.clock ?? systemClock;
   const life = new Lifetime(logger);
+  // The support bundle's last log lines, from the first line of the start on.
+  const recentLines = new RecentLogLines(logger);
+  life.take(built(recentLines, () => recentLines.close()));
   try {
     const config = opts.config ?? (await openConfig(opts, logger));
     const events = life.take(createBus(config, logger));
@@ -67,6 +74,12 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
+    const version = readVersion(projectRoot());
+    const toolkit = { pool, streaming, metrics, recentLines, version };
+    const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
+    const restart = restartSignal();
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,
       pool,
@@ -81,9 +94,11 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      diagnostics,
       fit,
+      backups,
     };
-    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
     return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {

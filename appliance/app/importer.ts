@@ -14,6 +14,7 @@ import { NzbImporter, type NzbImporterDeps } from '../importer/nzb-import.servic
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
+import { releaseMemory, releaseUnavailable } from '../addons/release-memory.js';
 import { JobOutputService } from '../importer/job-output.service.js';
 import type { QueueStore } from '../importer/queue.port.js';
 import type { Par2RepairService } from '../repair/index.js';
@@ -160,6 +161,7 @@ function buildImporter(deps: ImporterDeps): Importer {
 /** The runner with the config's workers, interval and stuck-import timeout (docs/import.md "Stuck imports"). */
 function importRunner(deps: ImporterDeps, queue: QueueService, log: Logger, job: RunnerOptions['job']): ImportRunner {
   const startup = deps.config.get().import;
+  if (releaseUnavailable) log.info('memory is not given back after large imports', { reason: releaseUnavailable });
   return new ImportRunner({
     queue,
     job,
@@ -172,7 +174,19 @@ function importRunner(deps: ImporterDeps, queue: QueueService, log: Logger, job:
     stuckTimeoutMs: () => deps.config.get().import.stuck_timeout_minutes * 60_000,
     clock: deps.clock,
     onPauseChange: deps.onPauseChange,
+    afterBurst: () => giveMemoryBack(log),
   });
+}
+
+/** After a burst of imports: a full collection and malloc_trim (addons/release-memory.ts), logged at debug. */
+function giveMemoryBack(log: Logger): void {
+  const released = releaseMemory();
+  if (released)
+    log.debug('memory given back after imports', {
+      rss_before_mb: Math.round(released.rssBefore / 2 ** 20),
+      rss_after_mb: Math.round(released.rssAfter / 2 ** 20),
+      ms: Math.round(released.ms),
+    });
 }
 
 /** New work wakes the runner: an item added, or one back to pending (retry, restart, resume). Returns the stop. */

@@ -1,6 +1,9 @@
 import type { AuthDomain } from '../auth/index.js';
+import type { BackupsService, PreparedRestore } from '../backup/index.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { Clock } from '../clock/clock.js';
+import type { DiagnosticsToolkit } from '../diagnostics/index.js';
+import type { DiagnosticsOverrides } from './diagnostics.js';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, SpoolEvents } from '../events/index.js';
 import type { HealthDomain } from '../health/index.js';
@@ -44,10 +47,14 @@ export interface AppOptions {
   nodeId?: string;
   /** The leader lease's timings in ms (tests of a handover shorten them; store/pg/leader-lease.ts). */
   lease?: { retryMs?: number; heartbeatMs?: number };
+  /** What the diagnostics read instead of the real host (tests: a /proc root, the mount's facts, a private CA). */
+  diagnostics?: DiagnosticsOverrides;
 }
 
 export interface RestartRequest {
   force: boolean;
+  /** A restore checked and staged (app/backups.ts): the supervisor swaps it in once the app has stopped. */
+  restore?: PreparedRestore;
 }
 
 export interface SpoolApp {
@@ -76,6 +83,8 @@ export interface SpoolApp {
   readonly sabnzbd: SabnzbdDomain;
   /** File health: records, checks, verdicts; `repair` acts on them. */
   readonly health: HealthDomain;
+  /** The operator's toolkit (appliance/diagnostics): checks, the provider speed test, the support bundle. */
+  readonly diagnostics: DiagnosticsToolkit;
   /** What happens in Spool (appliance/events/spool-events.ts): domains emit, subscribers are wired here. */
   readonly events: EventBus<SpoolEvents>;
   readonly logger: Logger;
@@ -88,6 +97,8 @@ export interface SpoolApp {
   readonly inflight: InflightCounter;
   /** Resolves when POST /api/system/restart asked for a rebuild (main.ts runs the loop). */
   readonly restartRequested: Promise<RestartRequest>;
+  /** Backups and restores (appliance/backup, app/backups.ts). */
+  readonly backups: BackupsService;
   /** Listens on host:port (0 = any free port) with a Front of its own. */
   start(host: string, port: number): Promise<RunningServer>;
   /** Stops accepting, lets requests in progress finish (bounded), then closes every domain and the store. */

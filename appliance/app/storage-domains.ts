@@ -7,6 +7,7 @@ import { repairStorage } from '../repair/repair.storage.js';
 import { sabnzbdStorage } from '../sabnzbd/sabnzbd.storage.js';
 import type { PortsOf } from '../store/index.js';
 import { streamsStorage } from '../streams/streams.storage.js';
+import { streamLinksStorage } from '../streamlinks/streamlinks.storage.js';
 import { treeStorage } from '../vfs/tree.storage.js';
 
 /**
@@ -26,6 +27,7 @@ export const STORAGE_DOMAINS = [
   sabnzbdStorage,
   streamsStorage,
   providersStorage,
+  streamLinksStorage,
 ] as const;
 
 /** Every port of every domain in the list, as one object: `{ users, sessions, health, tree, sidecars, ... }`. */

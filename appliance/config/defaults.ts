@@ -202,6 +202,13 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
     open: false,
   },
+  backups: {
+    // Every night at 03:00 (the appliance's local time; croner's five-field cron), or 'off'.
+    schedule: '0 3 * * *',
+    // Keep the newest 7 and none older than 30 days (0: no limit of that kind); kept-forever ones never count.
+    keep_count: 7,
+    keep_days: 30,
+  },
 });
 
 /** Defaults for one provider entry (docs/console-contract.md §9). */

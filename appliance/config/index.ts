@@ -32,6 +32,7 @@ export {
 } from './config.service.js';
 export {
   MASKED_SECRET,
+  SECRET_KEYS,
   redact,
   type RedactedConfig,
   type RedactedProvider,

@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
@@ -323,6 +324,24 @@ export const metricsSchema = z.strictObject({
   open: z.boolean(),
 });
 
+/** A cron expression croner reads (five fields, or six with seconds), or `off`. */
+const cronExpression = z.string().refine((expr) => {
+  if (expr === 'off') return true;
+  try {
+    new Cron(expr, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'Must be a cron expression like 0 3 * * * (minute hour day month weekday), or off');
+
+/** Backups while Spool serves (docs/backups.md): when, and how many and how old are kept. */
+export const backupsSchema = z.strictObject({
+  schedule: cronExpression,
+  keep_count: intRange(0, 1000),
+  keep_days: intRange(0, 3650),
+});
+
 export const configSchema = z.strictObject({
   webdav: webdavSchema,
   auth: authSchema,
@@ -339,6 +358,7 @@ export const configSchema = z.strictObject({
   notifications: notificationsSchema,
   media_servers: mediaServersSchema,
   metrics: metricsSchema,
+  backups: backupsSchema,
 });
 
 export type SpoolConfig = z.infer<typeof configSchema>;
@@ -358,6 +378,7 @@ export type LogConfig = SpoolConfig['log'];
 export type NotificationsConfig = SpoolConfig['notifications'];
 export type NotifyTargetConfig = NotificationsConfig['targets'][number];
 export type MetricsConfig = SpoolConfig['metrics'];
+export type BackupsConfig = SpoolConfig['backups'];
 export type MediaServersConfig = SpoolConfig['media_servers'];
 export type MediaServerEntry = MediaServersConfig['servers'][number];
 
@@ -377,6 +398,7 @@ export const PATCHABLE_SECTIONS = [
   'notifications',
   'media_servers',
   'metrics',
+  'backups',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 

@@ -11,6 +11,23 @@ export type { RedactedArrInstance, RedactedConfig, RedactedImport, RedactedProvi
  */
 export const MASKED_SECRET = '********';
 
+/**
+ * Every secret of the config file, by where it sits (`[]`: in each entry of a list): what `redact` hides and the
+ * support bundle must never carry (appliance/diagnostics/support-bundle.test.ts sets each and finds none in a bundle).
+ */
+export const SECRET_KEYS = [
+  'metadata.database_url',
+  'webdav.password',
+  'import.archive_passwords',
+  'providers[].password',
+  'rclone.rc_pass',
+  'sabnzbd.fallback_api_key',
+  'arrs.radarr_instances[].api_key',
+  'arrs.sonarr_instances[].api_key',
+  'notifications.targets[].token',
+  'media_servers.servers[].token',
+] as const;
+
 type Redact<T, K extends keyof T & string> = Omit<T, K> & { [P in `${K}_set`]: boolean };
 
 function hide<T extends object, K extends keyof T & string>(obj: T, key: K): Redact<T, K> {

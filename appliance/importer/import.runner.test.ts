@@ -21,7 +21,13 @@ afterEach(async () => {
 
 function setup(
   job: ImportJob,
-  opts: { workers?: number; maxRetries?: number; retryDelay?: (n: number) => number; logger?: Logger } = {},
+  opts: {
+    workers?: number;
+    maxRetries?: number;
+    retryDelay?: (n: number) => number;
+    logger?: Logger;
+    afterBurst?: () => void;
+  } = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'spool-runner-'));
   const store: Store = openStore({ rootPath: dir });
@@ -39,6 +45,7 @@ function setup(
     workers: opts.workers ?? 2,
     intervalMs: 10 * 60_000, // far longer than a test may take (60 s): only waking makes these pass
     retryDelay: opts.retryDelay ?? (() => 20),
+    afterBurst: opts.afterBurst,
   });
   // As appliance/app/importer.ts wires it: new work wakes the runner.
   events.on('queue.item.added', runner.wake);
@@ -227,4 +234,28 @@ test('a write refused because another node leads (FencedOut) is not written back
     logger.lines.filter((l) => l.includes('"level":"error"') || l.includes('import failed')),
     [],
   );
+});
+
+test('after a burst of imports, once idle, the runner calls afterBurst once (memory is given back then)', async () => {
+  let release: (running: number) => void = () => undefined;
+  const released = new Promise<number>((r) => (release = r));
+  let calls = 0;
+  let completedAtCall = -1;
+  const { queue, runner } = setup(async (item) => ({ targetPath: `/complete/default/${item.nzbPath}`, fileSize: 1 }), {
+    afterBurst: () => {
+      calls++;
+      void queue.stats().then((s) => {
+        completedAtCall = s.total_completed;
+        release(runner.running);
+      });
+    },
+  });
+  // the runner's timer does not hold the process open (a server stopping must not wait for it): this test does
+  const keepAlive = setInterval(() => undefined, 1000);
+  runner.start();
+  for (let i = 0; i < 5; i++) await queue.enqueue({ nzb: nzb(i), nzbPath: `b${i}.nzb` });
+  const running = await released.finally(() => clearInterval(keepAlive));
+  assert.equal(running, 0);
+  assert.equal(completedAtCall, 5);
+  assert.equal(calls, 1);
 });

@@ -42,7 +42,15 @@ export interface RunnerOptions {
   clock?: Clock;
   /** SABnzbd's pause or resume asked of this node (`pause`/`resume`), for the other nodes (app/create-app.ts). */
   onPauseChange?: (paused: boolean) => void;
+  /**
+   * Called once the runner has had nothing to import for `AFTER_BURST_MS` after finishing at least one import: the
+   * moment to give back what the burst allocated (app/importer.ts: addons/release-memory.ts).
+   */
+  afterBurst?: () => void;
 }
+
+/** How long the runner stays idle after its last import before `afterBurst` (the next queued item starts sooner). */
+export const AFTER_BURST_MS = 2000;
 
 /**
  * Runs up to `workers` imports at once. It claims work when woken (a new item, a finished import) and otherwise
@@ -61,6 +69,8 @@ export class ImportRunner {
   private pumping = false;
   private pumpAgain = false;
   private pass: Promise<void> = Promise.resolve();
+  /** `afterBurst`, pending while the runner is idle after an import; cleared when one starts. */
+  private afterBurst: NodeJS.Timeout | undefined;
   /**
    * New or restarted work (a queue item added, or back to pending): claim now (appliance/app/importer.ts). Whoever
    * wakes it, the claims run in the async context `start` was called in (on several nodes, the leader's term, whose
@@ -107,6 +117,7 @@ export class ImportRunner {
     this.stopped = true;
     this.handingOver ||= opts.handOver === true;
     clearTimeout(this.timer);
+    clearTimeout(this.afterBurst);
     for (const controller of this.active.values()) controller.abort();
     await this.pass;
     await this.idle;
@@ -194,6 +205,7 @@ export class ImportRunner {
     // One import has up to ~24 NNTP requests in flight on this signal, each listening for abort.
     setMaxListeners(64, controller.signal);
     if (this.active.size === 0) this.idle = new Promise((r) => (this.settleIdle = r));
+    clearTimeout(this.afterBurst);
     this.active.set(item.id, controller);
     const started = Date.now();
     this.o.logger.info('import started', { id: item.id, nzb: item.nzbPath, attempt: item.retryCount + 1 });
@@ -222,9 +234,22 @@ export class ImportRunner {
       .finally(() => {
         unwatch();
         this.active.delete(item.id);
-        if (this.active.size === 0) this.settleIdle?.();
+        if (this.active.size === 0) {
+          this.settleIdle?.();
+          this.scheduleAfterBurst();
+        }
         this.pump();
       });
+  }
+
+  private scheduleAfterBurst(): void {
+    const after = this.o.afterBurst;
+    if (!after || this.stopped) return;
+    clearTimeout(this.afterBurst);
+    this.afterBurst = setTimeout(() => {
+      if (this.active.size === 0 && !this.stopped) after();
+    }, AFTER_BURST_MS);
+    this.afterBurst.unref();
   }
 
   private async failed(item: QueueRecord, err: unknown, aborted: boolean): Promise<void> {

@@ -21,6 +21,11 @@ export interface Logger {
    * them, appliance/logging/recent-warnings.ts). Shared like the level; returns the unsubscribe function.
    */
   onWarning(listener: (event: LogEvent) => void): () => void;
+  /**
+   * Calls `listener` with every line written (after the level filter), for the support bundle's last lines
+   * (recent-lines.ts). Shared like the level; returns the unsubscribe function.
+   */
+  onLine(listener: (line: string) => void): () => void;
 }
 
 export interface LogEvent {
@@ -35,7 +40,8 @@ export function createLogger(scope = 'spool', level: LogLevel = 'info', write = 
     level: LogLevel;
     sink: ((line: string) => void) | null;
     warned: Set<(event: LogEvent) => void>;
-  } = { level, sink: null, warned: new Set() };
+    tapped: Set<(line: string) => void>;
+  } = { level, sink: null, warned: new Set(), tapped: new Set() };
   const make = (name: string): Logger => {
     const log = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
       if (lvl === 'warn' || lvl === 'error') for (const l of state.warned) l({ level: lvl, scope: name, msg, fields });
@@ -43,6 +49,7 @@ export function createLogger(scope = 'spool', level: LogLevel = 'info', write = 
       const line = JSON.stringify({ t: new Date().toISOString(), level: lvl, scope: name, msg, ...fields });
       write(line);
       state.sink?.(line);
+      for (const l of state.tapped) l(line);
     };
     return {
       debug: (m, f) => log('debug', m, f),
@@ -59,6 +66,10 @@ export function createLogger(scope = 'spool', level: LogLevel = 'info', write = 
       onWarning: (listener) => {
         state.warned.add(listener);
         return () => state.warned.delete(listener);
+      },
+      onLine: (listener) => {
+        state.tapped.add(listener);
+        return () => state.tapped.delete(listener);
       },
     };
   };

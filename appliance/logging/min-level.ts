@@ -21,5 +21,6 @@ export function withMinLevel(logger: Logger, minLevel: () => LogLevel): Logger {
     setLevel: (l) => logger.setLevel(l),
     setSink: (s) => logger.setSink(s),
     onWarning: (listener) => logger.onWarning(listener),
+    onLine: (listener) => logger.onLine(listener),
   };
 }

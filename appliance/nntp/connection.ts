@@ -150,6 +150,18 @@ export class NntpConnection {
     return this.socket ? quickAckState(this.socket) : undefined;
   }
 
+  /**
+   * When the provider's TLS certificate stops being valid (ms since the epoch) and who it names, or undefined on
+   * plain TCP (the operator's diagnostics warn before it expires: appliance/diagnostics/).
+   */
+  get peerCertificate(): { validTo: number; subject: string; issuer: string } | undefined {
+    if (!(this.socket instanceof tls.TLSSocket)) return undefined;
+    const cert = this.socket.getPeerCertificate();
+    if (!cert || !cert.valid_to) return undefined;
+    const cn = (name: tls.Certificate | undefined) => [name?.CN ?? ''].flat().join(', ');
+    return { validTo: Date.parse(cert.valid_to), subject: cn(cert.subject), issuer: cn(cert.issuer) };
+  }
+
   /** Whether the TLS handshake resumed an earlier session (false for plain TCP). */
   get tlsSessionReused(): boolean {
     return this.socket instanceof tls.TLSSocket && this.socket.isSessionReused();

@@ -8,7 +8,7 @@ import { copyRepairToPg } from './repair.copy.js';
 import type { Par2FileStore, PatchStore } from './repair.port.js';
 
 /** Where an LMDB install keeps the patches' blobs (the index is in LMDB). */
-const patchDir = (dataDir: string) => join(dataDir, 'patches');
+export const patchDir = (dataDir: string) => join(dataDir, 'patches');
 
 /**
  * PAR2 repair's patches (rebuilt bytes the reader serves) and the kept PAR2 files (docs/health.md "PAR2 repair").

@@ -12,15 +12,20 @@ export interface StreamLinkRecord {
   createdBy: string;
 }
 
-/** Where stream links and the secret that signs them are kept (stream-links.store.ts on the node's LMDB). */
+/**
+ * Where stream links and the secret that signs them are kept: the node's LMDB (stream-links.store.ts) or the
+ * PostgreSQL database several nodes share (stream-links-pg.store.ts). Asynchronous and read on every request, so a
+ * link revoked (or a secret rotated) on one node is refused by every node at its next request.
+ */
 export interface StreamLinkStore {
-  /** The signing secret, made on first use. */
-  secret(): Buffer;
+  /** The signing secret, made on first use (by exactly one node when several race). */
+  secret(): Promise<Buffer>;
   /** Replaces the secret: every link signed so far stops working. */
   rotateSecret(): Promise<void>;
-  get(id: string): StreamLinkRecord | undefined;
+  get(id: string): Promise<StreamLinkRecord | undefined>;
   put(link: StreamLinkRecord): Promise<void>;
   /** Removes a link; false when there was none. */
   remove(id: string): Promise<boolean>;
-  list(): StreamLinkRecord[];
+  /** Every link, oldest first. */
+  list(): Promise<StreamLinkRecord[]>;
 }

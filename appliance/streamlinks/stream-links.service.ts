@@ -45,18 +45,18 @@ export class StreamLinkService {
       createdBy: req.createdBy,
     };
     await this.store.put(link);
-    return { link, url: this.urlOf(link) };
+    return { link, url: await this.urlOf(link) };
   }
 
   /** The URL of a kept link: `<base>/stream/<token>/<file name>` (the name lets players see the container). */
-  urlOf(link: StreamLinkRecord): string {
-    const token = signStreamLink(this.store.secret(), link, this.signedPath(link));
+  async urlOf(link: StreamLinkRecord): Promise<string> {
+    const token = signStreamLink(await this.store.secret(), link, this.signedPath(link));
     const name = link.folder ? '' : (link.path.split('/').pop() ?? '');
     const base = this.baseUrl().replace(/\/+$/, '');
     return `${base}${STREAM_LINK_PREFIX}/${token}/${encodeURIComponent(name)}`;
   }
 
-  list(): StreamLinkRecord[] {
+  list(): Promise<StreamLinkRecord[]> {
     return this.store.list();
   }
 
@@ -74,17 +74,17 @@ export class StreamLinkService {
    * Checks a request's token and the path after it (`rest`, decoded): the virtual path it may read, or why not.
    * A file link opens only its own file (`rest` must be its name); a folder link only paths under its folder.
    */
-  check(token: string, rest: string): StreamLinkCheck {
+  async check(token: string, rest: string): Promise<StreamLinkCheck> {
     const claims = parseStreamLink(token);
     const refuse = (reason: StreamLinkRefusal): StreamLinkCheck => {
       this.logger.warn('stream link refused', { reason, link: claims?.id ?? null });
       return { ok: false, reason };
     };
     if (!claims) return refuse('malformed');
-    const link = this.store.get(claims.id);
+    const link = await this.store.get(claims.id);
     if (!link) return refuse('unknown');
     const signed = { id: link.id, expiresAt: claims.expiresAt };
-    if (!signatureHolds(this.store.secret(), signed, this.signedPath(link), claims.signature))
+    if (!signatureHolds(await this.store.secret(), signed, this.signedPath(link), claims.signature))
       return refuse('tampered');
     if (claims.expiresAt !== link.expiresAt) return refuse('tampered');
     if (link.expiresAt !== 0 && Math.floor(this.now() / 1000) >= link.expiresAt) return refuse('expired');

@@ -188,3 +188,51 @@ test('paused: no bytes and nothing waiting is not starved; unknown duration has 
   assert.equal(unknown?.media_bitrate_bps, null);
   assert.equal(unknown?.duration_seconds, null);
 });
+
+test("a media server's mixed pattern from one address and agent: its probes settle as scanners, its transcodes and scrubs stay players", async () => {
+  const clock = new ManualClock(T0);
+  const r = new StreamRegistry({ clock });
+  // Jellyfin's ffprobe and its ffmpeg transcoder both send libavformat's agent: it names neither
+  const client = { address: '172.18.0.4', user_agent: 'Lavf/60.16.100' };
+  const film = { client, path: '/movies/film.mkv' };
+  // the transcoder starts a film: a GET of the header, one of the index at the tail, then one it plays from
+  r.opened(opened('header', { ...film, offset: 0 }));
+  r.opened(opened('index', { ...film, offset: 1023 * MIB }));
+  r.opened(opened('play', { ...film, offset: 2 * MIB }));
+  // meanwhile the library scan probes other files, a GET of the head, one of the end of the media, one of the tail
+  for (let i = 0; i < 3; i++)
+    for (const [part, offset] of [
+      ['head', 0],
+      ['media', 300 * MIB],
+      ['tail', 1024 * MIB - 64 * 1024],
+    ] as const)
+      r.opened(opened(`probe${i}-${part}`, { client, path: `/shows/ep${i}.mkv`, offset }));
+  const classOf = (id: string, f: ReturnType<typeof pattern>) => r.classOf(id, f);
+  // each GET is one run; none has jumped: all provisional players, however many the one client opened
+  assert.equal(classOf('header', pattern(256 * 1024, 256 * 1024, 0, 256 * 1024)), 'player');
+  assert.equal(classOf('probe0-head', pattern(32 * 1024, 32 * 1024, 0, 32 * 1024)), 'player');
+  assert.equal(classOf('play', pattern(6 * MIB, 6 * MIB, 0, 6 * MIB)), 'player');
+  await clock.advance(700);
+  for (const id of [
+    'header',
+    'index',
+    ...[0, 1, 2].flatMap((i) => ['head', 'media', 'tail'].map((p) => `probe${i}-${p}`)),
+  ])
+    r.closed({ stream_id: id, bytes_sent: 64 * 1024, position: 0, reason: 'aborted', ...timings });
+  // short GETs that closed quickly settle as scanners: the transcoder's header and index reads too (they are probes
+  // of the film, and counted as such), but never the GET it plays from
+  assert.ok(r.history().every((h) => h.reader_class === 'scanner'));
+  assert.deepEqual(
+    r.list().map((s) => [s.id, s.reader_class]),
+    [['play', 'player']],
+  );
+  // the viewer scrubs: the transcoder reads on from a new position, then again; long runs between jumps
+  assert.equal(classOf('play', pattern(64 * 1024, 6 * MIB, 1, 7 * MIB)), 'player');
+  assert.equal(classOf('play', pattern(4096, 6 * MIB, 5, 7 * MIB + 4096)), 'player');
+  assert.equal(classOf('play', pattern(2 * MIB, 6 * MIB, 5, 9 * MIB)), 'player');
+  assert.equal(r.list()[0]?.class_settled, true, 'settled once it read more than a scanner would');
+  // a scanner through the same server's mount (pid 0, no name): hops head, tail and back in short reads
+  r.opened(opened('fuse-probe', { via: 'fuse', client: {}, path: '/shows/ep9.mkv' }));
+  assert.equal(classOf('fuse-probe', pattern(32 * 1024, 32 * 1024, 0, 32 * 1024)), 'player');
+  assert.equal(classOf('fuse-probe', pattern(0, 160 * 1024, 3, 300 * 1024)), 'scanner');
+});

@@ -55,7 +55,7 @@ test("a player's FUSE reads: the read's articles on the player lane, what it rea
   h.close();
 });
 
-test('a scanner reads ahead one article on a sequential read and none after a seek', async () => {
+test('a scanner reads ahead one article once it has read one, never more than it read, and none after a seek', async () => {
   const { handles, asked } = setup('scanner');
   const h = handles.open(PATH, 'fuse', { pid: 43, userAgent: 'ffprobe' }, { readAhead: () => 6 });
   await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // the head: no probe read-ahead
@@ -64,9 +64,23 @@ test('a scanner reads ahead one article on a sequential read and none after a se
     asked.map((a) => a.id),
     ['a0@test'],
   );
-  await h.readInto(Buffer.alloc(4096), 7_000, 4096, sig); // sequential: SCANNER_READ_AHEAD past it
+  // sequential, but its run (4 KiB) is less than an article: it fetches what it reads (a1), nothing past it
+  await h.readInto(Buffer.alloc(4096), 4096, 4096, sig);
   await settle();
-  assert.equal(asked.filter((a) => a.readAhead).length, SCANNER_READ_AHEAD);
+  assert.deepEqual(
+    asked.map((a) => [a.id, a.readAhead]),
+    [
+      ['a0@test', false],
+      ['a1@test', false],
+    ],
+  );
+  await h.readInto(Buffer.alloc(4096), 8192, 4096, sig); // its run (8 KiB) passed an article: SCANNER_READ_AHEAD
+  await settle();
+  assert.deepEqual(
+    asked.filter((a) => a.readAhead).map((a) => a.id),
+    ['a2@test'],
+  );
+  assert.equal(SCANNER_READ_AHEAD, 1);
   const before = asked.length;
   await h.readInto(Buffer.alloc(4096), 133_000, 4096, sig); // the tail: a seek
   await settle();

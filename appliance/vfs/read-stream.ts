@@ -185,7 +185,8 @@ export class ReadStream {
 
   /**
    * Fetches ahead from `pos`: at most `most` articles and the window. A scanner: the article just past the one the
-   * read ended in. An open that has not read a run of playback yet (`who.earned`: a probe reads 32 KiB here and
+   * read ended in, once its run has read a whole article (before, nothing: what it fetches ahead never passes what
+   * it has read). An open that has not read a run of playback yet (`who.earned`: a probe reads 32 KiB here and
    * there, and its second read looks sequential too): past the article the read ended in, no more articles than
    * its run has read (one at least); a `seek` (a player's return to play after its header and index) keeps its
    * short read-ahead.
@@ -197,8 +198,11 @@ export class ReadStream {
     const who = this.who();
     const ahead = Math.min(most, Math.max(1, this.readAhead()));
     let until = start + ahead - 1;
-    if (who.reader === 'scanner') until = start + SCANNER_READ_AHEAD;
-    else if (who.earned !== undefined && !seek)
+    if (who.reader === 'scanner') {
+      // never more than it has read: a probe's 32 KiB reads fetch the articles they read, nothing past them
+      if (who.earned !== undefined && who.earned < articleBytes(layout)) return;
+      until = start + SCANNER_READ_AHEAD;
+    } else if (who.earned !== undefined && !seek)
       until = Math.min(until, start + Math.max(1, Math.ceil(who.earned / articleBytes(layout))));
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);

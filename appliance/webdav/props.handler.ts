@@ -1,11 +1,12 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
-import { LIVE_PROPS, isLive, liveProp, multistatus, propstat } from './properties.js';
+import { LIVE_PROPS, allpropResponse, isLive, liveProp, multistatus, propstat } from './properties.js';
 import { davStatus, hrefOf, showsCorrupted, type DavRequest } from './webdav.types.js';
 import { DAV, child, elements, emptyElement, escapeXml, parseXml, propKey, serialize } from './xml.js';
 import { cachedAllprop, keepAllprop } from './response-cache.js';
 import type { DavLock } from './lock.manager.js';
 import { requireWritable } from './write.guard.js';
+import { Utf8Writer } from './utf8-writer.js';
 
 type Want = { kind: 'allprop' } | { kind: 'propname' } | { kind: 'prop'; keys: string[] };
 
@@ -24,51 +25,55 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   }
   const want = parseWant((await ctx.body()).toString('utf8'));
   const node = deps.vfs.requireNode(r.path);
-  const parts = [
-    MULTISTATUS_OPEN,
-    utf8(
-      responseFor(node, want, hrefOf(r.prefix, node.path, node.type === 'directory'), deps.locks.covering(node.path)),
-    ),
-  ];
-  if (depth === '1' && node.type === 'directory') {
-    const showCorrupted = showsCorrupted(ctx.req.header('x-show-corrupted'));
-    parts.push(...listingParts(r, node.path, want, deps.vfs.list(node.path, { showCorrupted })));
-  }
-  parts.push(MULTISTATUS_CLOSE);
-  // one Buffer copied once from the parts: no 10,000-entry string joined and then encoded again by the reply
-  ctx.reply.status(207).send(Buffer.concat(parts), 'application/xml; charset=utf-8');
+  const kids =
+    depth === '1' && node.type === 'directory'
+      ? deps.vfs.list(node.path, { showCorrupted: showsCorrupted(ctx.req.header('x-show-corrupted')) })
+      : [];
+  const out = new Utf8Writer(BYTES_PER_ENTRY * (kids.length + 1));
+  out.write(MULTISTATUS_OPEN);
+  out.write(
+    responseFor(node, want, hrefOf(r.prefix, node.path, node.type === 'directory'), deps.locks.covering(node.path)),
+  );
+  if (kids.length > 0) writeListing(r, out, node.path, want, kids);
+  out.write(MULTISTATUS_CLOSE);
+  // one Buffer, each entry encoded into it once: no 10,000-entry string joined and then encoded again by the reply
+  ctx.reply.status(207).send(out.bytes(), 'application/xml; charset=utf-8');
 }
 
+/** About what one allprop entry of a listing takes (a name of ~40 characters): the answer's first allocation. */
+const BYTES_PER_ENTRY = 900;
+
 /**
- * The `<D:response>` of each listed entry as UTF-8. The folder's href is encoded once; each child adds its own
- * encoded name (a listing can hold 10,000 entries). Locks are looked up per entry only when one lies on or below the
- * folder or covers it; otherwise no entry has any. The allprop bytes of an unlocked entry are those built for it the
- * last time the same listing was asked (response-cache.ts); anything else is built now.
+ * The `<D:response>` of each listed entry, written into `out`. The folder's href is encoded and escaped once; each
+ * child adds its own encoded name (a listing can hold 10,000 entries). Locks are looked up per entry only when one
+ * lies on or below the folder or covers it; otherwise no entry has any. The allprop text of an unlocked entry is
+ * the one built for it the last time the same listing was asked (response-cache.ts); anything else is built now,
+ * an unlocked entry with no dead property as one string (properties.ts `allpropResponse`).
  */
-function listingParts(r: DavRequest, dir: string, want: Want, kids: readonly VfsNode[]): Buffer[] {
+function writeListing(r: DavRequest, out: Utf8Writer, dir: string, want: Want, kids: readonly VfsNode[]): void {
   const base = hrefOf(r.prefix, dir, true);
+  const escapedBase = escapeXml(base);
   const anyLock = r.deps.locks.covering(dir).length > 0 || r.deps.locks.within(dir).length > 0;
-  const parts: Buffer[] = new Array<Buffer>(kids.length);
-  for (let i = 0; i < kids.length; i++) {
-    const k = kids[i]!;
+  for (const k of kids) {
     const locks = anyLock ? r.deps.locks.covering(k.path) : NO_LOCKS;
     const cacheable = want.kind === 'allprop' && locks.length === 0;
     const hit = cacheable ? cachedAllprop(k, base) : undefined;
-    if (hit) {
-      parts[i] = hit;
+    if (hit !== undefined) {
+      out.write(hit);
       continue;
     }
-    const href = base + encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
-    const bytes = utf8(responseFor(k, want, href, locks));
-    if (cacheable) keepAllprop(k, base, bytes);
-    parts[i] = bytes;
+    const name = encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
+    const xml =
+      cacheable && !k.deadProps
+        ? allpropResponse(k, escapedBase + escapeXml(name))
+        : responseFor(k, want, base + name, locks);
+    if (cacheable) keepAllprop(k, base, xml);
+    out.write(xml);
   }
-  return parts;
 }
 
 const NO_LOCKS: DavLock[] = [];
-const utf8 = (s: string): Buffer => Buffer.from(s, 'utf8');
-const [MULTISTATUS_OPEN, MULTISTATUS_CLOSE] = multistatus(['\0']).split('\0').map(utf8) as [Buffer, Buffer];
+const [MULTISTATUS_OPEN, MULTISTATUS_CLOSE] = multistatus(['\0']).split('\0') as [string, string];
 
 function parseWant(body: string): Want {
   if (!body.trim()) return { kind: 'allprop' };

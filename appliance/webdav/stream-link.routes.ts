@@ -38,7 +38,7 @@ async function serve(ctx: Ctx, links: StreamLinkService, deps: WebdavDeps): Prom
   } catch {
     tail = '';
   }
-  const checked = links.check(token, tail);
+  const checked = await links.check(token, tail);
   if (!checked.ok) return davStatus(ctx, 401, REASONS[checked.reason]);
   try {
     if (deps.vfs.requireNode(checked.path).type === 'directory')

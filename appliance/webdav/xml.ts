@@ -78,12 +78,40 @@ export function textOf(el: XmlElement): string {
   return el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
 }
 
-const XML_ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' };
 const NEEDS_ESCAPE = /[<>&"']/;
 
-/** Most names need no escaping: those are returned as they are, without a replace (a listing escapes 30,000). */
+/**
+ * The five XML specials replaced by their entities. Most names need none and are returned as they are; the others
+ * are copied in runs between specials (a listing escapes 30,000 strings, and names with `&` are common).
+ */
 export function escapeXml(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? s.replace(/[<>&"']/g, (c) => XML_ENTITIES[c]!) : s;
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const entity = entityOf(s.charCodeAt(i));
+    if (entity === '') continue;
+    out += s.slice(from, i) + entity;
+    from = i + 1;
+  }
+  return out + s.slice(from);
+}
+
+function entityOf(code: number): string {
+  switch (code) {
+    case 60:
+      return '&lt;';
+    case 62:
+      return '&gt;';
+    case 38:
+      return '&amp;';
+    case 34:
+      return '&quot;';
+    case 39:
+      return '&apos;';
+    default:
+      return '';
+  }
 }
 
 /**

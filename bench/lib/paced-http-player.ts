@@ -39,8 +39,11 @@ function readPrefix(url: string, headers: http.OutgoingHttpHeaders, offset: numb
 export async function playOverWebdav(url: string, userAgent: string, p: PacedPlan): Promise<PacedResult> {
   const headers = { 'User-Agent': userAgent };
   const t0 = performance.now();
+  const marks: NonNullable<PacedResult['marks']> = {};
   if (p.header) await readPrefix(url, headers, 0, p.header);
+  marks.header = performance.now() - t0;
   if (p.index) await readPrefix(url, headers, p.size - p.index, p.index);
+  marks.index = performance.now() - t0;
   return new Promise((resolve, reject) => {
     let have = 0; // bytes read from `from`
     let pos = 0; // the play position
@@ -74,6 +77,7 @@ export async function playOverWebdav(url: string, userAgent: string, p: PacedPla
     const req = http.get(url, { headers: { ...headers, Range: `bytes=${p.from}-` } }, (res) => {
       if (res.statusCode !== 206) return fail(new Error(`GET ${url} from ${p.from}: ${res.statusCode}`));
       res.on('data', (d: Buffer) => {
+        marks.firstByte ??= performance.now() - t0;
         advance(performance.now());
         have += d.length;
         advance(performance.now());
@@ -95,7 +99,7 @@ export async function playOverWebdav(url: string, userAgent: string, p: PacedPla
       done = true;
       clearInterval(tick);
       req.destroy();
-      resolve({ startMs, stalls, stallsAt, totalMs: now - t0, readBytes: have });
+      resolve({ startMs, stalls, stallsAt, totalMs: now - t0, readBytes: have, marks });
     };
     const fail = (err: Error) => {
       if (done) return;

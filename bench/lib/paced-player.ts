@@ -36,6 +36,8 @@ export interface PacedResult {
   totalMs: number;
   /** Bytes read from `from` on (what was delivered to the player). */
   readBytes: number;
+  /** ms from open: header read, index read, first byte of the play (the HTTP player; where a start-up's time went). */
+  marks?: { header?: number; index?: number; firstByte?: number };
 }
 
 const sleep = new Int32Array(new SharedArrayBuffer(4));

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { SpoolApp } from '../../appliance/app/create-app.js';
+import type { DiagnosticsOverrides } from '../../appliance/app/diagnostics.js';
 import type { Clock } from '../../appliance/clock/clock.js';
 import { memoryLogger, type Logger } from '../../appliance/logging/logger.js';
 import { serveSpool } from '../../appliance/supervisor.js';
@@ -28,6 +29,8 @@ export interface StartServerOptions {
   clock?: Clock;
   /** Print the server's log lines to stderr (default: keep them in `logs`). */
   verbose?: boolean;
+  /** What the diagnostics read instead of the real host (appliance/app/diagnostics.ts). */
+  diagnostics?: DiagnosticsOverrides;
 }
 
 export interface TestServer {
@@ -66,6 +69,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
       logger,
       staticDir: opts.staticDir,
       clock: opts.clock,
+      diagnostics: opts.diagnostics,
     });
   } catch (err) {
     if (created && !opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });

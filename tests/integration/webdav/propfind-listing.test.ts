@@ -1,7 +1,9 @@
 /**
- * PROPFIND Depth 1 answers an allprop listing from the bytes built for each entry the last time the same listing was
- * asked (appliance/webdav/response-cache.ts). The answer must be the same bytes as each entry's own Depth 0 answer
- * (built fresh every time), and a change to an entry (a dead property, a rename, a lock) must show in the next one.
+ * PROPFIND Depth 1 builds an allprop listing's unlocked entries by their own path (appliance/webdav/properties.ts
+ * `allpropResponse`, one string per entry) and answers the next listing from the text built for each entry the
+ * last time (appliance/webdav/response-cache.ts). The answer must be the same bytes as each entry's own Depth 0
+ * answer (built by the general path, fresh every time), and a change to an entry (a dead property, a rename, a
+ * lock) must show in the next one.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
