@@ -44,7 +44,11 @@ export async function startReceiver(answers: (number | 'hang')[] = [200]) {
     got,
     /** Waits until `count` requests came in (tests/support/wait.ts). */
     async waitFor(count: number): Promise<Received[]> {
-      await waitUntil(() => `${got.length} of ${count} requests`, () => got.length >= count, { everyMs: 25 });
+      await waitUntil(
+        () => `${got.length} of ${count} requests`,
+        () => got.length >= count,
+        { everyMs: 25 },
+      );
       return got;
     },
     async close(): Promise<void> {

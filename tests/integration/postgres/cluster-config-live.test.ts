@@ -34,8 +34,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
 
 test('a setting saved on one node reaches the other; a console on B sees a queue item added on A, once', async () => {
   const url = await pg.createDatabase();
-  const start = (config: Record<string, unknown>) =>
-    startChildServer({ config, env: { SPOOL_DATABASE_URL: url } });
+  const start = (config: Record<string, unknown>) => startChildServer({ config, env: { SPOOL_DATABASE_URL: url } });
   const a = await start({
     auth: { login_required: true },
     streaming: { max_download_workers: 13 },

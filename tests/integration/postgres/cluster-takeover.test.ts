@@ -208,9 +208,8 @@ test('a leader stopped while it holds claimed items, woken after the other node 
     leader.proc.kill('SIGCONT');
   }
   // woken, the old leader goes on with its imports until it learns it lost the lease; then its work has stopped
-  await eventually(
-    'the woken node stopping its background work',
-    async () => (leader.output().includes('"msg":"background work stopped"') ? true : undefined),
+  await eventually('the woken node stopping its background work', async () =>
+    leader.output().includes('"msg":"background work stopped"') ? true : undefined,
   );
   const fenced = leader.output().includes('"msg":"fenced out');
   t.diagnostic(`the woken leader ${fenced ? 'tried to write and was refused' : 'noticed the lost lease first'}`);
@@ -254,9 +253,8 @@ test('a stopped leader that, woken, does not hear its lease session ended goes o
   const importSettings = { max_processor_workers: 2 };
   const leader = await startNode(inn, relayed.toString(), { via: 'env', provider, importSettings });
   nodes.push(leader);
-  await eventually(
-    'the relayed node leading',
-    async () => ((await leaseHolderPort(url).then((p) => pgRelay.upstreamPorts().includes(p!))) ? true : undefined),
+  await eventually('the relayed node leading', async () =>
+    (await leaseHolderPort(url).then((p) => pgRelay.upstreamPorts().includes(p!))) ? true : undefined,
   );
   const other = await startNode(inn, url, { via: 'env', provider, importSettings });
   nodes.push(other);
@@ -285,9 +283,8 @@ test('a stopped leader that, woken, does not hear its lease session ended goes o
     leader.proc.kill('SIGCONT');
   }
   // woken, it hears nothing on its lease connection: until its heartbeat goes unanswered (2 s) it leads, as it thinks
-  await eventually(
-    'the woken node stopping its background work',
-    async () => (leader.output().includes('"msg":"background work stopped"') ? true : undefined),
+  await eventually('the woken node stopping its background work', async () =>
+    leader.output().includes('"msg":"background work stopped"') ? true : undefined,
   );
   assert.deepEqual(await leaderWrites(url), before, 'no row of the queue or the tree written since the takeover');
   assert.ok(leader.output().includes('"msg":"fenced out'), 'the woken leader wrote, and was refused');

@@ -65,7 +65,11 @@ export async function startFakeMediaServer(opts: FakeMediaOptions): Promise<Fake
       return fake.refreshes();
     },
     async waitForJournal(count) {
-      await waitUntil(() => `${journal.length} of ${count} calls`, () => journal.length >= count, { everyMs: 20 });
+      await waitUntil(
+        () => `${journal.length} of ${count} calls`,
+        () => journal.length >= count,
+        { everyMs: 20 },
+      );
       return journal;
     },
     async stop() {
