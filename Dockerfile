@@ -9,7 +9,7 @@
 # A Debian 12 image: debian:bookworm-slim, or an mmdebstrap rootfs imported with `podman import` (scripts/image.mjs).
 ARG DEBIAN_BASE=docker.io/library/debian:bookworm-slim
 
-# ---- build: Node and npm from the npm registry, the native addons (yencode, lmdb, our FUSE 3, TCP options and
+# ---- build: Node and npm from the npm registry, the native addons (yencode, lmdb, our FUSE 3, TCP options, memory and
 # GF16 addons) with python3/make/g++ and the FUSE 3 headers; the server is compiled with tsc and the console with
 # vite, then dev dependencies (the console's React & co., bundled by vite) and everything else the runtime never
 # loads are dropped.
@@ -118,6 +118,7 @@ COPY --from=build /src/dist ./dist
 COPY --from=build /src/appliance/fuse/native/build/Release/spool_fuse.node ./appliance/fuse/native/build/Release/
 COPY --from=build /src/appliance/nntp/native/build/Release/spool_tcp.node ./appliance/nntp/native/build/Release/
 COPY --from=build /src/appliance/par2/native/build/Release/spool_gf16.node ./appliance/par2/native/build/Release/
+COPY --from=build /src/appliance/addons/native/build/Release/spool_memory.node ./appliance/addons/native/build/Release/
 
 # Spool's own settings: data in the /config volume, the port fixed inside the container (remap it with -p).
 ENV SPOOL_DATA=/config \

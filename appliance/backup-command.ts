@@ -8,7 +8,20 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkLmdbReadable, createBackup, restoreBackup, RestoreRefused, snapshotStoreAt } from './backup/index.js';
+import {
+  backupSourceOf,
+  checkStagedStore,
+  createBackup,
+  dumpPostgres,
+  restoreBackup,
+  RestoreRefused,
+  restoreTargetOf,
+  snapshotStoreAt,
+  type InstallFiles,
+} from './backup/index.js';
+import { databaseLoader } from './app/backup-restore-pg.js';
+import { patchDir } from './repair/repair.storage.js';
+import { sidecarDir } from './vfs/tree.storage.js';
 import { ConfigService, defaultsFor } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 
@@ -48,38 +61,48 @@ export async function runBackupCommand(verb: 'backup' | 'restore', args: string[
 
 /** Backs up the install in `dataDir` into `file`; returns the archive's path. */
 export async function backupInstall(dataDir: string, file: string): Promise<string> {
-  const paths = await locate(dataDir);
-  if (!existsSync(join(paths.dbDir, 'data.mdb'))) throw new Error(`${dataDir} has no LMDB store at ${paths.dbDir}`);
+  const files = await locate(dataDir);
+  if (!files.databaseUrl && !existsSync(join(files.dbDir, 'data.mdb')))
+    throw new Error(`${dataDir} has no LMDB store at ${files.dbDir}`);
   await mkdir(dirname(file), { recursive: true });
-  const snapshot = (target: string) => snapshotStoreAt(dirname(paths.dbDir), target);
-  await createBackup({ ...paths, snapshot, spoolVersion: spoolVersion() }, { file });
+  const snapshot = (target: string) =>
+    files.databaseUrl ? dumpPostgres(files.databaseUrl, target) : snapshotStoreAt(dirname(files.dbDir), target);
+  await createBackup(backupSourceOf(files, snapshot, spoolVersion()), { file });
   return file;
 }
 
 /** Restores `archive` over the install in `dataDir`, a safety backup of the current state first. */
 export async function restoreInstall(dataDir: string, archive: string) {
-  const target = await locate(dataDir);
-  const hasStore = existsSync(join(target.dbDir, 'data.mdb'));
+  const files = await locate(dataDir);
+  const hasStore = Boolean(files.databaseUrl) || existsSync(join(files.dbDir, 'data.mdb'));
   const safety = join(dataDir, 'backups', `pre-restore-${stamp(new Date())}.tar`);
   const out = await restoreBackup({
     archive,
-    target,
+    stagingDir: join(dataDir, '.restore-staging'),
+    target: restoreTargetOf(files, databaseLoader(files.databaseUrl, createLogger('spool', 'warn'))),
     spoolVersion: spoolVersion(),
-    checkStore: checkLmdbReadable,
+    checkStore: checkStagedStore,
     safetyBackup: async () => (hasStore ? backupInstall(dataDir, safety) : null),
   });
   return { safetyBackup: out.safetyBackup, created: out.manifest.created, version: out.manifest.spoolVersion };
 }
 
-/** The install's LMDB folder (metadata.root_path), config file and patch folder; the config is never written. */
-async function locate(dataDir: string) {
+/** The install's files (config, LMDB folder, patches, sidecars) and database URL; the config is never written. */
+async function locate(dataDir: string): Promise<InstallFiles> {
   const configPath = process.env.SPOOL_CONFIG ? resolve(process.env.SPOOL_CONFIG) : join(dataDir, 'config.yaml');
-  const rootSetting = existsSync(configPath)
+  const metadata = existsSync(configPath)
     ? (await ConfigService.open({ dataDir, configPath, env: {}, logger: createLogger('spool') })).get().metadata
-        .root_path
-    : defaultsFor(dataDir).metadata.root_path;
-  const dbDir = join(resolve(dataDir, rootSetting), 'db');
-  return { dbDir, rootSetting, configPath, patchDir: join(dataDir, 'patches') };
+    : defaultsFor(dataDir).metadata;
+  const databaseSetting = metadata.database_url ?? '';
+  return {
+    configPath,
+    dbDir: join(resolve(dataDir, metadata.root_path), 'db'),
+    rootSetting: metadata.root_path,
+    databaseSetting,
+    databaseUrl: process.env.SPOOL_DATABASE_URL || databaseSetting,
+    patchDir: patchDir(dataDir),
+    sidecarDir: sidecarDir(dataDir),
+  };
 }
 
 function spoolVersion(): string {

@@ -1,4 +1,5 @@
-import { createApp, type AppOptions, type SpoolApp } from './app/create-app.js';
+import { createApp, type AppOptions, type RestartRequest, type SpoolApp } from './app/create-app.js';
+import type { PreparedRestore, SwappedRestore } from './backup/index.js';
 import { ConfigService } from './config/index.js';
 import { Front } from './http/front.js';
 import { createLogger } from './logging/logger.js';
@@ -51,7 +52,31 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   let restarts = 0;
   let loop: Promise<void> = Promise.resolve();
 
-  const restart = async (): Promise<void> => {
+  /** A restore (app/backups.ts): stop, swap the checked archive in, start into it; put the old state back if it fails. */
+  const restartInto = async (restore: PreparedRestore): Promise<void> => {
+    logger.info('restarting into a restored backup');
+    front.mount(null);
+    await app.stop();
+    let swapped: SwappedRestore | null = null;
+    try {
+      swapped = await restore.swap();
+      app = await createApp({ ...opts, logger, config: await openConfig() });
+      await swapped.keep();
+      logger.info('the restored backup serves');
+    } catch (err) {
+      logger.error('the restored backup did not start; the previous state is back', { error: String(err) });
+      await swapped?.undo();
+      app = await createApp({ ...opts, logger, config: await openConfig() });
+    } finally {
+      await restore.discard();
+    }
+    front.mount(app.handler, app.live);
+    restarts++;
+    watch();
+  };
+
+  const restart = async (request: RestartRequest): Promise<void> => {
+    if (request.restore) return restartInto(request.restore);
     let config: ConfigService;
     try {
       config = await openConfig();
@@ -78,15 +103,17 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
 
   const watch = () => {
     const current = app;
-    void current.restartRequested.then(() => {
+    void current.restartRequested.then((request) => {
       if (stopped || current !== app) return;
-      loop = loop.then(restart).catch((err: unknown) => {
-        logger.error('restart failed; stopping', {
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      loop = loop
+        .then(() => restart(request))
+        .catch((err: unknown) => {
+          logger.error('restart failed; stopping', {
+            error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          });
+          front.close();
+          opts.onFatal?.(err);
         });
-        front.close();
-        opts.onFatal?.(err);
-      });
     });
   };
   watch();

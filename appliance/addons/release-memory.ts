@@ -8,7 +8,11 @@
  * trimmed on their own). Measured on a 20,000-file import: RSS ~540 MiB at idle with a live V8 heap of 28 MiB.
  *
  * `releaseMemory()` asks for both, through our own addon (appliance/addons/native, spool_memory.node): a full
- * V8 collection (Isolate::LowMemoryNotification) and then glibc's `malloc_trim(0)`. It blocks the event loop for
+ * V8 collection (Isolate::LowMemoryNotification) and then glibc's `malloc_trim(0)`. A third part of RSS after a
+ * large import is file-backed: the pages of LMDB's data file the import read through its memory map (~170 MiB
+ * after 100,000 files). They belong to the kernel's page cache, which keeps them whatever the process does; the
+ * process stops mapping them (`mappedFiles`: madvise MADV_DONTNEED on shared mappings of those files only), and a
+ * later read maps them again from the cache, as after a restart. It blocks the event loop for
  * the collection (tens of ms with a heap of ~100 MB), so it runs once after a burst of work (the import runner
  * calls it when its queue has been idle for a moment), never per request. Without the addon (not built, or not
  * glibc) it does nothing and says why once (`releaseUnavailable`).
@@ -21,6 +25,8 @@ interface SpoolMemoryAddon {
   collect(): void;
   /** malloc_trim(0): 1 when glibc gave memory back, else 0. */
   trim(): number;
+  /** madvise(MADV_DONTNEED) on the shared mappings of `path`: the bytes advised, or -errno. */
+  dropFileMappings(path: string): number;
 }
 
 function load(): SpoolMemoryAddon | string {
@@ -45,12 +51,13 @@ export interface Released {
   ms: number;
 }
 
-/** Collects and trims; null without the addon. */
-export function releaseMemory(): Released | null {
+/** Collects, trims and unmaps the pages of `mappedFiles` the process holds; null without the addon. */
+export function releaseMemory(mappedFiles: readonly string[] = []): Released | null {
   if (typeof loaded === 'string') return null;
   const started = performance.now();
   const rssBefore = process.memoryUsage.rss();
   loaded.collect();
   loaded.trim();
+  for (const file of mappedFiles) loaded.dropFileMappings(file);
   return { rssBefore, rssAfter: process.memoryUsage.rss(), ms: performance.now() - started };
 }

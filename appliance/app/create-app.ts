@@ -21,12 +21,13 @@ import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
 import { createRepair } from './repair.js';
-import { createSabnzbd } from './sabnzbd.js';
+import { createSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
 import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
 import { createStreams } from './streams.js';
-import { createWeb } from './web.js';
+import { createWeb, restartSignal } from './web.js';
+import { createBackups } from './backups.js';
 
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
@@ -63,18 +64,25 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
     const availability = life.take(createAvailability(core, pooled));
-    const fit = life.take(createFit(core, pool, streams.registry));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability };
+    // The download totals come from the SABnzbd domain, built below: asked for only once the app serves.
+    const totalsLater: { totals?: SabnzbdDomain['totals'] } = {};
+    const fit = life.take(createFit(core, pool, streams.registry, () => totalsLater.totals));
+    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability, fit };
     const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
+    totalsLater.totals = sabnzbd.totals;
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
     life.take(createBackground(core, leadership, importer, health, fit));
     const notifier = life.take(createNotifications(core, importer, health));
     const mediaServers = life.take(createMediaServers(core, notifier));
-    const toolkit = { pool, streaming, metrics, recentLines, version: readVersion(projectRoot()) };
+    const version = readVersion(projectRoot());
+    const toolkit = { pool, streaming, metrics, recentLines, version };
     const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
+    const restart = restartSignal();
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,
       pool,
@@ -91,8 +99,9 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       availability,
       diagnostics,
       fit,
+      backups,
     };
-    const web = life.take(createWeb(core, { ...routed, streams }, opts.staticDir));
+    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
     const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
     return runningApp(app, life, opts.drainTimeoutMs);
   } catch (err) {

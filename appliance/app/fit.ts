@@ -1,4 +1,5 @@
 import type { NntpPool } from '../nntp/index.js';
+import type { DownloadTotals } from '../sabnzbd/index.js';
 import { FitService } from '../providers/fit.service.js';
 import { FitTally } from '../providers/fit-tally.js';
 import { watchedSeconds } from '../providers/watched.js';
@@ -14,7 +15,12 @@ const FIT_FLUSH_MS = 60_000;
  * candidate accounts (started by the leader: app/cluster/background.ts), following the config's changes; every
  * node counts the seconds its players watched from the Streams view's ended streams.
  */
-export function createFit(core: AppCore, pool: NntpPool, streams: StreamRegistry): Built<FitService> {
+export function createFit(
+  core: AppCore,
+  pool: NntpPool,
+  streams: StreamRegistry,
+  downloadTotals: () => Pick<DownloadTotals, 'sample'> | undefined,
+): Built<FitService> {
   const { stores, clock, config, events } = core;
   const logger = core.logger.child('fit');
   const tally = new FitTally({ store: stores.fit, clock });
@@ -22,7 +28,8 @@ export function createFit(core: AppCore, pool: NntpPool, streams: StreamRegistry
     accounts: () => config.get().providers,
     library: stores.tree,
     current: pool,
-    totals: () => stores.downloadTotals.all(),
+    // What the pool counted since the last minute's sample goes in first.
+    totals: () => (downloadTotals()?.sample(), stores.downloadTotals.all()),
     tally,
     clock,
     logger,

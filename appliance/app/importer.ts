@@ -14,6 +14,7 @@ import { NzbImporter, type NzbImporterDeps } from '../importer/nzb-import.servic
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
+import { storeDataFile } from '../store/index.js';
 import { releaseMemory, releaseUnavailable } from '../addons/release-memory.js';
 import { JobOutputService } from '../importer/job-output.service.js';
 import type { QueueStore } from '../importer/queue.port.js';
@@ -174,13 +175,21 @@ function importRunner(deps: ImporterDeps, queue: QueueService, log: Logger, job:
     stuckTimeoutMs: () => deps.config.get().import.stuck_timeout_minutes * 60_000,
     clock: deps.clock,
     onPauseChange: deps.onPauseChange,
-    afterBurst: () => giveMemoryBack(log),
+    afterBurst: () => giveMemoryBack(log, lmdbFile(deps.config)),
   });
 }
 
-/** After a burst of imports: a full collection and malloc_trim (addons/release-memory.ts), logged at debug. */
-function giveMemoryBack(log: Logger): void {
-  const released = releaseMemory();
+/** The node's own LMDB data file (app/stores.ts opens the store at `metadata.root_path`). */
+function lmdbFile(config: ConfigService): string {
+  return storeDataFile(resolve(config.dataDir, config.get().metadata.root_path));
+}
+
+/**
+ * After a burst of imports: a full collection, malloc_trim and the LMDB file's pages unmapped
+ * (addons/release-memory.ts), logged at debug.
+ */
+function giveMemoryBack(log: Logger, lmdbDataFile: string): void {
+  const released = releaseMemory([lmdbDataFile]);
   if (released)
     log.debug('memory given back after imports', {
       rss_before_mb: Math.round(released.rssBefore / 2 ** 20),

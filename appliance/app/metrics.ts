@@ -5,6 +5,15 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { ProviderAvailability } from '../providers/availability.js';
+import type { FitService } from '../providers/fit.service.js';
+import type { CostViewResponse } from '../providers/fit.wire.js';
+
+const EMPTY_COST: CostViewResponse = {
+  days: 0,
+  hours_watched: 0,
+  providers: [],
+  total: { cost: null, bytes: 0, cost_per_gb: null, cost_per_hour_watched: null },
+};
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { Leadership } from './cluster/leadership.js';
 import type { AppCore } from './core.js';
@@ -23,6 +32,8 @@ export interface MetricsParts {
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
   /** Availability from real traffic (appliance/providers/availability.ts). */
   availability?: Pick<ProviderAvailability, 'view'>;
+  /** The fit report and cost view (appliance/providers/fit.service.ts). */
+  fit?: Pick<FitService, 'report' | 'cost'>;
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
@@ -71,6 +82,8 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
     },
     leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
     availability: () => parts().availability?.view() ?? [],
+    fit: () => parts().fit?.report() ?? { window_days: 0, comparison_share: 0, candidates: [] },
+    cost: () => parts().fit?.cost() ?? EMPTY_COST,
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }

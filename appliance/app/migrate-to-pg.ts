@@ -21,6 +21,8 @@ export type PgDomain = Pick<StorageDomain<object, never>, 'scope' | 'copy'> & {
 export interface MigrateToPgOptions {
   /** The LMDB install's data dir (holds config.yaml; its metadata.root_path names the LMDB files). */
   from: string;
+  /** The LMDB files' folder (`<it>/db`) when not the config's `metadata.root_path` (a restore's staged copy). */
+  rootPath?: string;
   /** The empty PostgreSQL database's URL. */
   to: string;
   /** Every domain that keeps something (STORAGE_DOMAINS, app/storage-domains.ts), in order. */
@@ -49,7 +51,9 @@ export class MigrateRefused extends Error {
  */
 export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutcome> {
   const logger = opts.logger ?? createLogger('spool', 'warn');
-  const { dataDir, rootPath } = await locateInstall(opts.from, logger);
+  const { dataDir, rootPath } = opts.rootPath
+    ? { dataDir: resolve(opts.from), rootPath: opts.rootPath }
+    : await locateInstall(opts.from, logger);
   const db = await openPgDb(opts.to, { logger, applicationName: 'spool migrate', max: 4 }).catch((err: unknown) => {
     throw new MigrateRefused(err instanceof Error ? err.message : String(err));
   });

@@ -40,12 +40,16 @@ import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ProviderAvailability } from '../providers/availability.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
+import type { BackupsService } from '../backup/index.js';
+import { registerBackupRoutes } from '../api/backups.routes.js';
 import { registerDiagnosticsRoutes } from '../api/diagnostics.routes.js';
 import type { DiagnosticsToolkit } from '../diagnostics/index.js';
 
 const MIB = 1024 * 1024;
 /** The WebDAV route's body ceiling: the largest webdav.max_sidecar_size_mb the schema allows; each PUT narrows it. */
 const SIDECAR_BODY_CEILING = 256 * MIB + 1;
+/** The largest backup archive an upload takes (POST /api/system/backups/upload): 64 GiB. */
+const BACKUP_UPLOAD_LIMIT = 64 * 1024 * MIB;
 
 /** Every service a route may use, built by createApp. Each route module takes only the ones it names. */
 export interface RouteServices {
@@ -75,6 +79,8 @@ export interface RouteServices {
   /** The fit report and the cost view (appliance/providers/fit.service.ts). */
   fit: FitService;
   requestRestart(force: boolean): void;
+  /** Backups and restores (appliance/backup): /api/system/backups. */
+  backups: BackupsService;
 }
 
 /**
@@ -83,6 +89,7 @@ export interface RouteServices {
  */
 export function registerRoutes(router: Router, s: RouteServices): void {
   registerSystemRoutes(router, s);
+  registerBackupRoutes(router, s.backups, BACKUP_UPLOAD_LIMIT);
   registerDiagnosticsRoutes(router, s);
   registerAuthRoutes(router, s);
   registerUsersRoutes(router, s);

@@ -1,4 +1,5 @@
 import type { AuthDomain } from '../auth/index.js';
+import type { BackupsService, PreparedRestore } from '../backup/index.js';
 import type { ArrsDomain } from '../arrs/index.js';
 import type { Clock } from '../clock/clock.js';
 import type { DiagnosticsToolkit } from '../diagnostics/index.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
 
 export interface RestartRequest {
   force: boolean;
+  /** A restore checked and staged (app/backups.ts): the supervisor swaps it in once the app has stopped. */
+  restore?: PreparedRestore;
 }
 
 export interface SpoolApp {
@@ -94,6 +97,8 @@ export interface SpoolApp {
   readonly inflight: InflightCounter;
   /** Resolves when POST /api/system/restart asked for a rebuild (main.ts runs the loop). */
   readonly restartRequested: Promise<RestartRequest>;
+  /** Backups and restores (appliance/backup, app/backups.ts). */
+  readonly backups: BackupsService;
   /** Listens on host:port (0 = any free port) with a Front of its own. */
   start(host: string, port: number): Promise<RunningServer>;
   /** Stops accepting, lets requests in progress finish (bounded), then closes every domain and the store. */

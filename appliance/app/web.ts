@@ -13,6 +13,7 @@ import type { AppCore } from './core.js';
 import type { Built, Stop } from './lifetime.js';
 import { forwardLiveEvents, liveHello } from './live.js';
 import { registerRoutes, type RouteServices } from './routes.js';
+import type { PreparedRestore } from '../backup/index.js';
 import type { RestartRequest } from './spool-app.js';
 import type { StreamsView } from './streams.js';
 
@@ -40,11 +41,15 @@ export type WebServices = Omit<RouteServices, 'config' | 'logger' | 'streams' | 
  * several nodes, by the other nodes' events, never put on this node's bus), and the dispatcher checking each
  * request's access rule through auth's Gatekeeper.
  */
-export function createWeb(core: AppCore, services: WebServices, staticDir?: string): Built<Web> {
+export function createWeb(
+  core: AppCore,
+  services: WebServices,
+  restart: RestartSignal,
+  staticDir?: string,
+): Built<Web> {
   const { config, events, logger, stores, nodeId } = core;
   const root = projectRoot();
   const site = { version: readVersion(root), staticDir: staticDir ?? join(root, 'dist', 'pwa') };
-  const restart = restartSignal();
   const router = new Router();
   const { streams, ...rest } = services;
   const cluster = { streams: streams.registry, clusterStreams: streams.cluster };
@@ -85,7 +90,7 @@ export function projectRoot(): string {
   return process.cwd();
 }
 
-export function readVersion(root: string): string {
+export function readVersion(root: string = projectRoot()): string {
   try {
     return String(
       (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0',
@@ -95,9 +100,20 @@ export function readVersion(root: string): string {
   }
 }
 
-/** POST /api/system/restart asks for a rebuild; `requested` resolves then. */
-function restartSignal(): { requested: Promise<RestartRequest>; request(force: boolean): void } {
+export interface RestartSignal {
+  requested: Promise<RestartRequest>;
+  request(force: boolean): void;
+  /** A restore staged and checked: the supervisor swaps it in between the stop and the rebuild. */
+  restoreInto(restore: PreparedRestore): void;
+}
+
+/** POST /api/system/restart (or a restore) asks for a rebuild; `requested` resolves then, once. */
+export function restartSignal(): RestartSignal {
   let resolveRestart!: (r: RestartRequest) => void;
   const requested = new Promise<RestartRequest>((r) => (resolveRestart = r));
-  return { requested, request: (force) => resolveRestart({ force }) };
+  return {
+    requested,
+    request: (force) => resolveRestart({ force }),
+    restoreInto: (restore) => resolveRestart({ force: true, restore }),
+  };
 }

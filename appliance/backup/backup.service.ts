@@ -1,18 +1,28 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { BACKUP_FORMAT, MANIFEST_NAME, type BackupManifest, type ManifestEntry } from './manifest.js';
-import { TAR_END, tarHeader, tarPadding } from './tar.js';
+import { mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ArchiveWriter } from './archive-writer.js';
+import { BACKUP_FORMAT, MANIFEST_NAME, type BackupManifest, type BackupStoreKind } from './manifest.js';
+import { TAR_END } from './tar.js';
+
+/** A folder of files kept beside the store, archived under `<prefix>/<name>` (the patch blobs, the sidecars). */
+export interface FileFolder {
+  prefix: 'patches' | 'sidecars';
+  dir: string;
+}
 
 /** What one backup holds, and how to take the store's consistent copy. */
 export interface BackupSource {
-  /** Writes a consistent, compacted copy of the LMDB environment into the (existing, empty) folder it is given. */
-  snapshot: (target: string) => Promise<void>;
+  store: BackupStoreKind;
+  /**
+   * Writes a consistent copy of the store into the (existing, empty) scratch folder it is given and returns the
+   * archive entries it made (`db/data.mdb`, or `db/postgres.dump`) with their files.
+   */
+  snapshot: (scratch: string) => Promise<{ name: string; path: string }[]>;
   /** The config file (config.yaml). */
   configPath: string;
-  /** The PAR2 patch blobs (`<data dir>/patches`); a missing folder is an empty one. */
-  patchDir: string;
+  /** Folders of files the store's records name (LMDB only: on PostgreSQL they live in the database). */
+  folders: FileFolder[];
   spoolVersion: string;
 }
 
@@ -24,10 +34,13 @@ export interface BackupOptions {
   afterEntry?: (name: string) => void;
 }
 
+/** Names a folder's entries may have: a blob or sidecar id, never a path or a temp file. */
+export const FOLDER_ENTRY = /^(patches\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.bin|sidecars\/[0-9a-f-]+)$/;
+
 /**
- * Writes one backup archive (docs/backups.md): the LMDB snapshot, the config, the patch blobs, then the manifest,
- * into `<file>.partial`, fsynced and renamed into place. A failure removes the partial file; a kill leaves it,
- * and nothing named `<file>` until the archive is whole.
+ * Writes one backup archive (docs/backups.md): the store's snapshot, the config, the folders' files, then the
+ * manifest, into `<file>.partial`, fsynced and renamed into place. A failure removes the partial file; a kill leaves
+ * it, and nothing named `<file>` until the archive is whole.
  */
 export async function createBackup(source: BackupSource, opts: BackupOptions): Promise<BackupManifest> {
   const partial = `${opts.file}.partial`;
@@ -36,16 +49,16 @@ export async function createBackup(source: BackupSource, opts: BackupOptions): P
   try {
     const created = (opts.now ?? (() => new Date()))();
     const writer = new ArchiveWriter(out, Math.floor(created.getTime() / 1000), opts.afterEntry);
-    await source.snapshot(scratch);
-    await writer.add('db/data.mdb', await readFile(join(scratch, 'data.mdb')));
-    await writer.add('config.yaml', await readFile(source.configPath));
-    for (const name of await patchBlobs(source.patchDir))
-      await writer.add(`patches/${name}`, await readFile(join(source.patchDir, name)));
+    for (const entry of await source.snapshot(scratch)) await addFile(writer, entry.name, entry.path);
+    await addFile(writer, 'config.yaml', source.configPath);
+    for (const folder of source.folders)
+      for (const name of await folderFiles(folder))
+        await addFile(writer, `${folder.prefix}/${name}`, join(folder.dir, name), true);
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       spoolVersion: source.spoolVersion,
       created: created.toISOString(),
-      store: 'lmdb',
+      store: source.store,
       entries: writer.entries,
     };
     await writer.add(MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2)));
@@ -64,30 +77,22 @@ export async function createBackup(source: BackupSource, opts: BackupOptions): P
   }
 }
 
-/** Appends entries and records each one's size and sha256 for the manifest. */
-class ArchiveWriter {
-  readonly entries: ManifestEntry[] = [];
-
-  constructor(
-    private readonly out: FileHandle,
-    private readonly mtime: number,
-    private readonly afterEntry?: (name: string) => void,
-  ) {}
-
-  async add(name: string, data: Buffer): Promise<void> {
-    await this.out.write(tarHeader(name, data.length, this.mtime));
-    await this.out.write(data);
-    await this.out.write(tarPadding(data.length));
-    if (name !== MANIFEST_NAME)
-      this.entries.push({ name, size: data.length, sha256: createHash('sha256').update(data).digest('hex') });
-    this.afterEntry?.(name);
+/** Adds one file; a folder's file removed since it was listed (a repair's blob dropped) is left out. */
+async function addFile(writer: ArchiveWriter, name: string, path: string, mayVanish = false): Promise<void> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (err) {
+    if (mayVanish && (err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
   }
+  await writer.addFile(name, path, size);
 }
 
-/** The committed blobs (`*.bin`); a `.tmp` is a repair still writing and belongs to no record yet. */
-async function patchBlobs(dir: string): Promise<string[]> {
-  if (!existsSync(dir)) return [];
-  return (await readdir(dir)).filter((n) => n.endsWith('.bin') && basename(n) === n).sort();
+/** The committed files of a folder (a `.tmp` is a write in progress and belongs to no record yet). */
+async function folderFiles(folder: FileFolder): Promise<string[]> {
+  if (!existsSync(folder.dir)) return [];
+  return (await readdir(folder.dir)).filter((n) => FOLDER_ENTRY.test(`${folder.prefix}/${n}`)).sort();
 }
 
 export async function syncDir(dir: string): Promise<void> {

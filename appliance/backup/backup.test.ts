@@ -53,6 +53,8 @@ async function installWith(names: string[]): Promise<{ dataDir: string; patch: B
   const patch = Buffer.from(names.join('|').repeat(100));
   mkdirSync(join(dataDir, 'patches'), { recursive: true });
   writeFileSync(join(dataDir, 'patches', 'p1.bin'), patch);
+  mkdirSync(join(dataDir, 'sidecars'), { recursive: true });
+  writeFileSync(join(dataDir, 'sidecars', '0a1b-2c'), `subtitles of ${names.join(',')}`);
   return { dataDir, patch };
 }
 
@@ -80,6 +82,10 @@ test('backup then restore into a fresh data dir reads every record and patch bac
   assert.equal(out.safetyBackup, null, 'a fresh dir has no state to keep');
   assert.deepEqual(await queueNames(fresh), ['Alpha.2024', 'Beta.2025', 'Gamma.2026']);
   assert.deepEqual(readFileSync(join(fresh, 'patches', 'p1.bin')), patch);
+  assert.equal(
+    readFileSync(join(fresh, 'sidecars', '0a1b-2c'), 'utf8'),
+    'subtitles of Alpha.2024,Beta.2025,Gamma.2026',
+  );
   const restoredConfig = readFileSync(join(fresh, 'config.yaml'), 'utf8');
   const pinned = readFileSync(join(dataDir, 'config.yaml'), 'utf8').replace(dataDir, fresh);
   assert.equal(restoredConfig, pinned, "the config comes back with this install's metadata.root_path");
@@ -132,10 +138,10 @@ test('kill -9 in the middle of a backup leaves only the .partial file, never the
   const file = join(tempDir(), 'k.tar');
   const script = [
     `import { openStore } from ${JSON.stringify(fileURLToPath(new URL('../store/index.ts', import.meta.url)))};`,
-    `import { createBackup } from ${JSON.stringify(fileURLToPath(new URL('./index.ts', import.meta.url)))};`,
+    `import { createBackup, snapshotLmdb } from ${JSON.stringify(fileURLToPath(new URL('./index.ts', import.meta.url)))};`,
     `const store = openStore({ rootPath: ${JSON.stringify(join(dataDir, 'metadata'))} });`,
-    `await createBackup({ snapshot: (t) => store.snapshot(t), configPath: ${JSON.stringify(join(dataDir, 'config.yaml'))},`,
-    `  patchDir: ${JSON.stringify(join(dataDir, 'patches'))}, spoolVersion: '0.0.1' },`,
+    `await createBackup({ store: 'lmdb', snapshot: (t) => snapshotLmdb(store, t), configPath: ${JSON.stringify(join(dataDir, 'config.yaml'))},`,
+    `  folders: [{ prefix: 'patches', dir: ${JSON.stringify(join(dataDir, 'patches'))} }], spoolVersion: '0.0.1' },`,
     `  { file: ${JSON.stringify(file)}, afterEntry: (n) => { if (n === 'config.yaml') process.kill(process.pid, 'SIGKILL'); } });`,
   ].join('\n');
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });

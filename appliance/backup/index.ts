@@ -1,4 +1,15 @@
-export { createBackup, type BackupSource } from './backup.service.js';
-export { restoreBackup, verifiedArchive, type RestoreTarget } from './restore.service.js';
-export { RestoreRefused, type BackupManifest } from './manifest.js';
-export { checkLmdbReadable, snapshotStoreAt } from './lmdb.store.js';
+export { createBackup, type BackupSource, type FileFolder } from './backup.service.js';
+export {
+  prepareRestore,
+  restoreBackup,
+  type PreparedRestore,
+  type RestoreTarget,
+  type SwappedRestore,
+} from './restore.service.js';
+export { RestoreRefused, type BackupManifest, type BackupStoreKind } from './manifest.js';
+export { checkLmdbReadable, snapshotLmdb, snapshotStoreAt } from './lmdb.store.js';
+export { checkDumpReadable, dumpPostgres, restoreDump } from './pg-dump.js';
+export { backupSourceOf, checkStagedStore, restoreTargetOf, type InstallFiles } from './install.js';
+export { BackupCatalog, backupName, validBackupName } from './catalog.js';
+export { BackupsService } from './backups.service.js';
+export type * from './backup.wire.js';

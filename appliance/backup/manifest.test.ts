@@ -13,7 +13,8 @@ test('a manifest from a newer Spool, another format or another store kind is ref
   assert.equal(parseManifest(manifest({ spoolVersion: '0.0.9' }), '0.1.0-alpha').spoolVersion, '0.0.9');
   assert.throws(() => parseManifest(manifest({ spoolVersion: '0.2.0' }), '0.1.0'), /newer than this 0\.1\.0/);
   assert.throws(() => parseManifest(manifest({ format: 2 }), '0.1.0'), /format 2/);
-  assert.throws(() => parseManifest(manifest({ store: 'postgres' }), '0.1.0'), /postgres store/);
+  assert.equal(parseManifest(manifest({ store: 'postgres' }), '0.1.0').store, 'postgres');
+  assert.throws(() => parseManifest(manifest({ store: 'mysql' }), '0.1.0'), /mysql store/);
   assert.throws(() => parseManifest(Buffer.from('{not json'), '0.1.0'), RestoreRefused);
 });
 

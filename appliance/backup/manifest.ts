@@ -5,6 +5,10 @@
 export const MANIFEST_NAME = 'manifest.json';
 export const BACKUP_FORMAT = 1;
 
+/** What the archive's store is: an LMDB environment (`db/data.mdb`) or a PostgreSQL dump (`db/postgres.dump`). */
+export type BackupStoreKind = 'lmdb' | 'postgres';
+const STORE_KINDS: readonly BackupStoreKind[] = ['lmdb', 'postgres'];
+
 export interface ManifestEntry {
   name: string;
   size: number;
@@ -15,7 +19,7 @@ export interface BackupManifest {
   format: number;
   spoolVersion: string;
   created: string;
-  store: 'lmdb';
+  store: BackupStoreKind;
   entries: ManifestEntry[];
 }
 
@@ -39,7 +43,8 @@ export function parseManifest(data: Buffer, runningVersion: string): BackupManif
     throw new RestoreRefused('the archive is damaged: its manifest has no entry list');
   if (m.format !== BACKUP_FORMAT)
     throw new RestoreRefused(`the archive has format ${String(m.format)}; this Spool reads format ${BACKUP_FORMAT}`);
-  if (m.store !== 'lmdb') throw new RestoreRefused(`the archive holds a ${String(m.store)} store; only lmdb restores`);
+  if (!STORE_KINDS.includes(m.store))
+    throw new RestoreRefused(`the archive holds a ${String(m.store)} store; Spool restores lmdb and postgres`);
   if (compareVersions(String(m.spoolVersion), runningVersion) > 0)
     throw new RestoreRefused(`the archive was written by Spool ${m.spoolVersion}, newer than this ${runningVersion}`);
   return m;

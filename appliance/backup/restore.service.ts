@@ -1,122 +1,137 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDir } from './backup.service.js';
-import { pinRootPath } from './pin-root-path.js';
-import { MANIFEST_NAME, parseManifest, RestoreRefused, type BackupManifest } from './manifest.js';
-import { readTar, type TarEntry } from './tar.js';
+import { RestoreRefused, type BackupManifest } from './manifest.js';
+import { pinNodeLocal, type NodeLocalStore } from './pin-node-local.js';
+import { stageArchive } from './stage.js';
 
-/** Where the restored files go: the live install's LMDB folder, config file and patch folder. */
+/** The live install's files a restore replaces, and how its store takes the staged copy. */
 export interface RestoreTarget {
-  /** `<metadata.root_path>/db`. */
+  /** `<metadata.root_path>/db`: the LMDB folder (on PostgreSQL, the node's replica and local state). */
   dbDir: string;
-  /** This install's `metadata.root_path` as its config writes it; the restored config keeps it (pin-root-path.ts). */
-  rootSetting: string;
+  /** This install's node-local store keys; the restored config keeps them (pin-node-local.ts). */
+  local: NodeLocalStore;
   configPath: string;
   patchDir: string;
+  sidecarDir: string;
+  /**
+   * PostgreSQL installs only: replaces the database's contents with the staged archive's store (a dump restored,
+   * or an LMDB copy moved in as `spool migrate` moves it). Absent on LMDB, where the db folder is swapped.
+   */
+  loadDatabase?: (stagedDir: string, manifest: BackupManifest) => Promise<void>;
 }
 
 export interface RestoreOptions {
   archive: string;
+  /** Where the archive is unpacked and checked; removed afterwards. */
+  stagingDir: string;
   target: RestoreTarget;
   spoolVersion: string;
-  /** Opens the staged LMDB folder and reads it through; throws when it is not a readable store. */
-  checkStore: (dbDir: string) => Promise<void>;
+  /** Opens the staged store and reads every record; throws when one is not readable. */
+  checkStore: (stagedDir: string, manifest: BackupManifest) => Promise<void>;
   /** Backs up the current state before anything is replaced; returns the archive's path, or null when there is none. */
   safetyBackup: () => Promise<string | null>;
 }
 
-export interface RestoreOutcome {
+/** A restore checked and staged, its safety backup written: `swap` puts it in place (with the store closed). */
+export interface PreparedRestore {
   manifest: BackupManifest;
   safetyBackup: string | null;
+  /** Moves the staged files in; returns how to keep them or put the previous ones back. */
+  swap(): Promise<SwappedRestore>;
+  /** Drops the staged files (a restore not carried out). */
+  discard(): Promise<void>;
 }
 
-const ENTRY_NAME = /^(db\/data\.mdb|config\.yaml|patches\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.bin)$/;
+export interface SwappedRestore {
+  /** The restored state serves: drop the previous files. */
+  keep(): Promise<void>;
+  /** The restored state did not start: put the previous files back. */
+  undo(): Promise<void>;
+}
 
 /**
- * Restores a backup (docs/backups.md): checks the archive whole (headers, manifest, version, every entry's sha256,
- * the store readable) before touching anything, then writes a safety backup of the current state, then swaps the
- * restored LMDB folder, config and patches in. A refused archive leaves the current data as it was.
+ * Prepares a restore (docs/backups.md): unpacks and checks the archive whole (headers, manifest, version, every
+ * entry's sha256, every record of the store readable) before touching anything, then writes a safety backup of the
+ * current state. A refused archive leaves the current data as it was.
  */
-export async function restoreBackup(opts: RestoreOptions): Promise<RestoreOutcome> {
-  const { manifest, files } = await verifiedArchive(opts.archive, opts.spoolVersion);
-  const staged = stagingPaths(opts.target);
-  await rm(staged.dbDir, { recursive: true, force: true });
-  await rm(staged.patchDir, { recursive: true, force: true });
+export async function prepareRestore(opts: RestoreOptions): Promise<PreparedRestore> {
+  const { stagingDir: dir, target } = opts;
+  const { manifest } = await stageArchive(opts.archive, dir, opts.spoolVersion);
+  const discard = () => rm(dir, { recursive: true, force: true });
   try {
-    await mkdir(staged.dbDir, { recursive: true });
-    await mkdir(staged.patchDir, { recursive: true });
-    files.set('config.yaml', pinRootPath(files.get('config.yaml')!, opts.target.rootSetting));
-    for (const [name, data] of files) await writeFile(stagedPathOf(staged, name), data, { flush: true });
-    await opts.checkStore(staged.dbDir).catch((err: unknown) => {
+    if (manifest.store === 'postgres' && !target.loadDatabase)
+      throw new RestoreRefused('the archive holds a PostgreSQL store; restore it into a PostgreSQL install');
+    const config = join(dir, 'config.yaml');
+    await writeFile(config, pinNodeLocal(await readFile(config), target.local), { flush: true });
+    await opts.checkStore(dir, manifest).catch((err: unknown) => {
       throw new RestoreRefused(`the archive's store is not readable: ${err instanceof Error ? err.message : err}`);
     });
     const safetyBackup = await opts.safetyBackup();
-    await swapIn(staged, opts.target);
-    return { manifest, safetyBackup };
-  } finally {
-    await rm(staged.dbDir, { recursive: true, force: true });
-    await rm(staged.patchDir, { recursive: true, force: true });
-    await rm(staged.configPath, { force: true });
-  }
-}
-
-/** Reads the archive and checks every entry against the manifest; a RestoreRefused says what is wrong. */
-export async function verifiedArchive(
-  archive: string,
-  spoolVersion: string,
-): Promise<{ manifest: BackupManifest; files: Map<string, Buffer> }> {
-  if (!existsSync(archive)) throw new RestoreRefused(`${archive} does not exist`);
-  let entries: TarEntry[];
-  try {
-    entries = readTar(await readFile(archive));
+    return { manifest, safetyBackup, swap: () => swapIn(dir, manifest, target), discard };
   } catch (err) {
-    throw new RestoreRefused(err instanceof Error ? err.message : String(err));
+    await discard();
+    throw err;
   }
-  const last = entries.at(-1);
-  if (last?.name !== MANIFEST_NAME)
-    throw new RestoreRefused('the archive is incomplete: its manifest, written last, is missing');
-  const manifest = parseManifest(last.data, spoolVersion);
-  const files = new Map(entries.slice(0, -1).map((e) => [e.name, e.data] as const));
-  if (files.size !== manifest.entries.length)
-    throw new RestoreRefused('the archive is damaged: its entries do not match its manifest');
-  for (const want of manifest.entries) {
-    const data = files.get(want.name);
-    if (!data || !ENTRY_NAME.test(want.name))
-      throw new RestoreRefused(`the archive is damaged: entry ${want.name} is missing or not expected`);
-    if (data.length !== want.size || createHash('sha256').update(data).digest('hex') !== want.sha256)
-      throw new RestoreRefused(`the archive is damaged: entry ${want.name} fails its sha256 checksum`);
-  }
-  if (!files.has('db/data.mdb') || !files.has('config.yaml'))
-    throw new RestoreRefused('the archive is incomplete: it lacks the store or the config');
-  return { manifest, files };
 }
 
-function stagingPaths(t: RestoreTarget): RestoreTarget {
+/** Prepares, swaps and keeps in one go: `spool restore`, with Spool stopped. */
+export async function restoreBackup(
+  opts: RestoreOptions,
+): Promise<{ manifest: BackupManifest; safetyBackup: string | null }> {
+  const prepared = await prepareRestore(opts);
+  try {
+    const swapped = await prepared.swap();
+    await swapped.keep();
+  } finally {
+    await prepared.discard();
+  }
+  return { manifest: prepared.manifest, safetyBackup: prepared.safetyBackup };
+}
+
+type Place = readonly [staged: string, live: string];
+
+async function swapIn(dir: string, manifest: BackupManifest, target: RestoreTarget): Promise<SwappedRestore> {
+  // On PostgreSQL the database takes the store (the patches and sidecars of an LMDB archive go with it); only the
+  // config file is swapped. On LMDB the store's folder and the files beside it are.
+  const places: Place[] = [[join(dir, 'config.yaml'), target.configPath]];
+  if (!target.loadDatabase) {
+    await mkdir(join(dir, 'patches'), { recursive: true });
+    await mkdir(join(dir, 'sidecars'), { recursive: true });
+    places.unshift([join(dir, 'db'), target.dbDir]);
+    places.push([join(dir, 'patches'), target.patchDir], [join(dir, 'sidecars'), target.sidecarDir]);
+  }
+  await target.loadDatabase?.(dir, manifest);
+  const moved: Place[] = [];
+  try {
+    for (const place of places) {
+      await moveIn(place);
+      moved.push(place);
+    }
+  } catch (err) {
+    await moveBack(moved);
+    throw err;
+  }
   return {
-    rootSetting: t.rootSetting,
-    dbDir: `${t.dbDir}-restoring`,
-    configPath: `${t.configPath}.restoring`,
-    patchDir: `${t.patchDir}.restoring`,
+    keep: async () => {
+      for (const [, live] of places) await rm(`${live}.replaced`, { recursive: true, force: true });
+    },
+    undo: () => moveBack(places),
   };
 }
 
-function stagedPathOf(staged: RestoreTarget, name: string): string {
-  if (name === 'config.yaml') return staged.configPath;
-  if (name === 'db/data.mdb') return join(staged.dbDir, 'data.mdb');
-  return join(staged.patchDir, name.slice('patches/'.length));
+async function moveIn([staged, live]: Place): Promise<void> {
+  await rm(`${live}.replaced`, { recursive: true, force: true });
+  if (existsSync(live)) await rename(live, `${live}.replaced`);
+  await mkdir(dirname(live), { recursive: true });
+  await rename(staged, live);
+  await syncDir(dirname(live));
 }
 
-/** Moves the current files aside, the staged ones in, then drops the old ones (kept in the safety backup). */
-async function swapIn(staged: RestoreTarget, target: RestoreTarget): Promise<void> {
-  const keys = ['dbDir', 'configPath', 'patchDir'] as const;
-  for (const k of keys) {
-    await rm(`${target[k]}.replaced`, { recursive: true, force: true });
-    if (existsSync(target[k])) await rename(target[k], `${target[k]}.replaced`);
-    await mkdir(dirname(target[k]), { recursive: true });
-    await rename(staged[k], target[k]);
-    await syncDir(dirname(target[k]));
+async function moveBack(places: Place[]): Promise<void> {
+  for (const [, live] of [...places].reverse()) {
+    await rm(live, { recursive: true, force: true });
+    if (existsSync(`${live}.replaced`)) await rename(`${live}.replaced`, live);
   }
-  for (const k of keys) await rm(`${target[k]}.replaced`, { recursive: true, force: true });
 }

@@ -41,20 +41,28 @@ export function readTar(archive: Buffer): TarEntry[] {
   const entries: TarEntry[] = [];
   let at = 0;
   while (at + BLOCK <= archive.length) {
-    const h = archive.subarray(at, at + BLOCK);
-    if (h.every((b) => b === 0)) return entries;
-    const stored = parseInt(h.subarray(148, 156).toString('ascii').replace(/\0/g, '').trim(), 8);
-    if (stored !== headerSum(h))
-      throw new Error(`the archive is damaged: entry header at byte ${at} fails its checksum`);
-    const name = h.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
-    const size = parseInt(h.subarray(124, 136).toString('ascii').replace(/\0/g, '').trim(), 8);
-    if (!Number.isSafeInteger(size) || at + BLOCK + size > archive.length)
-      throw new Error(`the archive is cut short: entry ${name} is incomplete`);
-    entries.push({ name, data: archive.subarray(at + BLOCK, at + BLOCK + size) });
-    at += BLOCK + size + tarPadding(size).length;
+    const header = parseTarHeader(archive.subarray(at, at + BLOCK), at);
+    if (!header) return entries;
+    if (at + BLOCK + header.size > archive.length)
+      throw new Error(`the archive is cut short: entry ${header.name} is incomplete`);
+    entries.push({ name: header.name, data: archive.subarray(at + BLOCK, at + BLOCK + header.size) });
+    at += BLOCK + header.size + tarPadding(header.size).length;
   }
   throw new Error('the archive is cut short: it has no end blocks');
 }
+
+/** One header block's name and size; null for an end block; throws when its checksum or size is wrong. */
+export function parseTarHeader(h: Buffer, at: number): { name: string; size: number } | null {
+  if (h.every((b) => b === 0)) return null;
+  const stored = parseInt(h.subarray(148, 156).toString('ascii').replace(/\0/g, '').trim(), 8);
+  if (stored !== headerSum(h)) throw new Error(`the archive is damaged: entry header at byte ${at} fails its checksum`);
+  const name = h.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+  const size = parseInt(h.subarray(124, 136).toString('ascii').replace(/\0/g, '').trim(), 8);
+  if (!Number.isSafeInteger(size) || size < 0) throw new Error(`the archive is damaged: entry ${name} has no size`);
+  return { name, size };
+}
+
+export const TAR_BLOCK = BLOCK;
 
 function octal(value: number, width: number): string {
   return `${value.toString(8).padStart(width - 1, '0')}\0`;

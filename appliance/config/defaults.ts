@@ -31,6 +31,17 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     forward_admin_groups: [],
     forward_readonly_groups: [],
     forward_default_role: 'user',
+    password_login: true,
+    // OpenID Connect off until an issuer is named.
+    oidc_issuer: '',
+    oidc_client_id: '',
+    oidc_client_secret: '',
+    oidc_scopes: 'openid profile email',
+    oidc_role_claim: 'groups',
+    oidc_admin_values: [],
+    oidc_user_values: [],
+    oidc_readonly_values: [],
+    oidc_display_name: 'OpenID Connect',
   },
   metadata: {
     root_path: './data/metadata',
@@ -201,6 +212,13 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
   metrics: {
     // GET /metrics asks for an API key (or a signed-in session) unless this opens it to anyone who can reach it.
     open: false,
+  },
+  backups: {
+    // Every night at 03:00 (the appliance's local time; croner's five-field cron), or 'off'.
+    schedule: '0 3 * * *',
+    // Keep the newest 7 and none older than 30 days (0: no limit of that kind); kept-forever ones never count.
+    keep_count: 7,
+    keep_days: 30,
   },
 });
 

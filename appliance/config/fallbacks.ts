@@ -58,6 +58,9 @@ export const NUMERIC_FALLBACKS = {
   // The media servers form (docs/mediaservers.md).
   'media_servers.debounce_seconds': { min: 0, max: 600, fallback: 10 },
   'media_servers.timeout_seconds': { min: 1, max: 120, fallback: 10 },
+  // The backups settings (docs/backups.md).
+  'backups.keep_count': { min: 0, max: 1000, fallback: 7 },
+  'backups.keep_days': { min: 0, max: 3650, fallback: 30 },
 } as const satisfies Record<string, NumericField>;
 
 export type NumericFallbackField = keyof typeof NUMERIC_FALLBACKS;

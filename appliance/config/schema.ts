@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
@@ -52,6 +53,19 @@ export const webdavSchema = z.strictObject({
   max_sidecar_size_mb: intRange(1, 256),
 });
 
+const OIDC_ISSUER_MESSAGE = 'Must be an https:// URL (http:// only on a loopback address, for tests)';
+
+/** An issuer URL: https, or http on a loopback address (a test provider on this machine). */
+function isOidcIssuer(value: string): boolean {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'https:') return true;
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export const authSchema = z.strictObject({
   login_required: z.boolean(),
   registration_enabled: z.boolean(),
@@ -68,6 +82,20 @@ export const authSchema = z.strictObject({
   forward_readonly_groups: z.array(z.string()),
   // The role of a forwarded user seen for the first time when the proxy sends no groups.
   forward_default_role: z.enum(USER_ROLES, { error: `Must be one of ${USER_ROLES.join(', ')}` }),
+  // Sign-in with name and password on the login page; off only once OpenID Connect is set up (rules.ts).
+  password_login: z.boolean(),
+  // OpenID Connect (docs/security.md "OpenID Connect"): '' = off.
+  oidc_issuer: z.string().refine((s) => s === '' || isOidcIssuer(s), OIDC_ISSUER_MESSAGE),
+  oidc_client_id: z.string(),
+  oidc_client_secret: z.string(),
+  oidc_scopes: z.string().refine((s) => s.split(/\s+/).includes('openid'), 'Must include openid'),
+  // The claim whose values give the role, and the values for each role (none of them: the sign-in is refused).
+  oidc_role_claim: z.string().regex(/^[\w.:-]+$/, 'Must be a claim name like groups'),
+  oidc_admin_values: z.array(z.string()),
+  oidc_user_values: z.array(z.string()),
+  oidc_readonly_values: z.array(z.string()),
+  // The button's label on the sign-in page ('Sign in with {name}').
+  oidc_display_name: z.string().trim().min(1, 'Required').max(40, 'At most 40 characters'),
 });
 
 export const metadataSchema = z.strictObject({
@@ -323,6 +351,24 @@ export const metricsSchema = z.strictObject({
   open: z.boolean(),
 });
 
+/** A cron expression croner reads (five fields, or six with seconds), or `off`. */
+const cronExpression = z.string().refine((expr) => {
+  if (expr === 'off') return true;
+  try {
+    new Cron(expr, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'Must be a cron expression like 0 3 * * * (minute hour day month weekday), or off');
+
+/** Backups while Spool serves (docs/backups.md): when, and how many and how old are kept. */
+export const backupsSchema = z.strictObject({
+  schedule: cronExpression,
+  keep_count: intRange(0, 1000),
+  keep_days: intRange(0, 3650),
+});
+
 export const configSchema = z.strictObject({
   webdav: webdavSchema,
   auth: authSchema,
@@ -339,6 +385,7 @@ export const configSchema = z.strictObject({
   notifications: notificationsSchema,
   media_servers: mediaServersSchema,
   metrics: metricsSchema,
+  backups: backupsSchema,
 });
 
 export type SpoolConfig = z.infer<typeof configSchema>;
@@ -358,6 +405,7 @@ export type LogConfig = SpoolConfig['log'];
 export type NotificationsConfig = SpoolConfig['notifications'];
 export type NotifyTargetConfig = NotificationsConfig['targets'][number];
 export type MetricsConfig = SpoolConfig['metrics'];
+export type BackupsConfig = SpoolConfig['backups'];
 export type MediaServersConfig = SpoolConfig['media_servers'];
 export type MediaServerEntry = MediaServersConfig['servers'][number];
 
@@ -377,6 +425,7 @@ export const PATCHABLE_SECTIONS = [
   'notifications',
   'media_servers',
   'metrics',
+  'backups',
 ] as const;
 export type PatchableSection = (typeof PATCHABLE_SECTIONS)[number];
 

@@ -13,11 +13,12 @@ export const MASKED_SECRET = '********';
 
 /**
  * Every secret of the config file, by where it sits (`[]`: in each entry of a list): what `redact` hides and the
- * support bundle must never carry (secrets.test.ts holds the two in step).
+ * support bundle must never carry (appliance/diagnostics/support-bundle.test.ts sets each and finds none in a bundle).
  */
 export const SECRET_KEYS = [
   'metadata.database_url',
   'webdav.password',
+  'auth.oidc_client_secret',
   'import.archive_passwords',
   'providers[].password',
   'rclone.rc_pass',
@@ -47,6 +48,7 @@ export function redact(config: SpoolConfig): RedactedConfig {
     ...structuredClone(config),
     metadata: redactMetadata(config.metadata),
     webdav: hide(config.webdav, 'password'),
+    auth: hide(structuredClone(config.auth), 'oidc_client_secret'),
     import: redactImport(config.import),
     providers: config.providers.map(redactProvider),
     rclone: hide({ ...config.rclone, rc_options: { ...config.rclone.rc_options } }, 'rc_pass'),
@@ -124,6 +126,7 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
   const out = structuredClone(input);
   for (const [section, key, value] of [
     ['webdav', 'password', current.webdav.password],
+    ['auth', 'oidc_client_secret', current.auth.oidc_client_secret],
     ['rclone', 'rc_pass', current.rclone.rc_pass],
     ['sabnzbd', 'fallback_api_key', current.sabnzbd.fallback_api_key],
   ] as const) {

@@ -71,3 +71,9 @@ export const SUPPORT_BUNDLE_FILES = [
   'log.txt',
   'README.txt',
 ] as const;
+
+/** POST /api/system/speedtest/apply's body and answer: the count the operator confirmed. */
+export interface SpeedTestApply {
+  provider_id: string;
+  max_connections: number;
+}

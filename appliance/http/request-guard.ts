@@ -5,6 +5,7 @@ import type { RouteOptions } from './router.js';
 
 /** Methods that change nothing; everything else is a state change (POST, PUT, PATCH, DELETE, MOVE, ...). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND']);
+const BINARY_TYPES = new Set(['application/octet-stream', 'application/x-tar']);
 
 /** `application/json` or a `+json` type, parameters (charset) ignored. */
 export function isJsonType(contentType: string): boolean {
@@ -21,6 +22,11 @@ export function isJsonType(contentType: string): boolean {
 export function requireJsonBody(req: HttpRequest, path: string, options: RouteOptions): void {
   if (SAFE_METHODS.has(req.method) || !path.startsWith('/api/') || options.body === 'multipart') return;
   const type = req.header('content-type');
+  if (options.body === 'binary') {
+    // A page of another origin cannot send these types without a CORS preflight, which Spool never answers.
+    if (type && BINARY_TYPES.has(type.split(';')[0]!.trim().toLowerCase())) return;
+    throw new AppError('NOT_JSON', `This route reads a file: send it as application/octet-stream or application/x-tar`);
+  }
   if (type === undefined ? req.body === null : isJsonType(type)) return;
   throw new AppError(
     'NOT_JSON',

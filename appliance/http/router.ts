@@ -7,8 +7,11 @@ export interface RouteOptions {
   access: Access;
   /** Largest body this route accepts, in bytes (default 1 MiB). */
   bodyLimit?: number;
-  /** What the body is: `/api` routes read JSON unless they say `multipart` (the NZB upload). */
-  body?: 'json' | 'multipart';
+  /**
+   * What the body is: `/api` routes read JSON unless they say `multipart` (the NZB upload) or `binary` (a backup
+   * archive: `application/octet-stream` or `application/x-tar`, streamed by the route).
+   */
+  body?: 'json' | 'multipart' | 'binary';
   /**
    * Whether a call changes something: a read-only caller is refused every route that does (dispatch.ts). By
    * default every method but GET, HEAD, OPTIONS and PROPFIND does; a POST that only reads says `changes: false`.

@@ -1,7 +1,9 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
 import type { ProviderAvailabilityView } from '../providers/availability.wire.js';
+import type { CostViewResponse, FitReportResponse } from '../providers/fit.wire.js';
 import { defineAvailability } from './availability-collector.js';
+import { defineCost, defineFit } from './fit-collector.js';
 import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
 
 /** What the scrape-time families read: each is called only while a scrape runs, so an idle Spool computes nothing. */
@@ -18,6 +20,9 @@ export interface MetricsSources {
   leader(): boolean;
   /** Availability from real traffic per provider (appliance/providers/availability.ts); absent: none kept. */
   availability?(): ProviderAvailabilityView[];
+  /** The fit report and the cost view (appliance/providers/fit.service.ts); absent: none. */
+  fit?(): FitReportResponse;
+  cost?(): CostViewResponse;
 }
 
 /** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
@@ -29,6 +34,8 @@ function providerState(p: ProviderMetrics): ProviderStateLabel {
 export function defineCollected(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
   if (sources.availability) defineAvailability(registry, sources.availability);
+  if (sources.fit) defineFit(registry, sources.fit);
+  if (sources.cost) defineCost(registry, sources.cost);
   new Gauge({
     name: 'spool_streams_open',
     help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',

@@ -31,7 +31,8 @@ export class CandidateLink {
   async stat(messageId: string): Promise<CandidateAnswer> {
     try {
       this.conn ??= await this.open(this.options());
-      await this.conn.stat(messageId);
+      // The layouts keep ids as NZBs write them, without the angle brackets NNTP wants.
+      await this.conn.stat(messageId.startsWith('<') ? messageId : `<${messageId}>`);
       return { kind: 'had' };
     } catch (err) {
       if (err instanceof ArticleMissingError && err.status === 430) return { kind: 'missing' };

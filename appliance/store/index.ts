@@ -1,4 +1,12 @@
-export { openStore, type Store, type OpenStoreOptions, type DbOptions, type Database, type Key } from './store.js';
+export {
+  openStore,
+  storeDataFile,
+  type Store,
+  type OpenStoreOptions,
+  type DbOptions,
+  type Database,
+  type Key,
+} from './store.js';
 export { migrate, schemaVersion, type Migration, type MigrationResult } from './migrations.js';
 export {
   pgSchemasOf,

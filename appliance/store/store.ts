@@ -40,6 +40,11 @@ export interface OpenStoreOptions {
 
 const RESERVED = new Set(['_meta', 'settings']);
 
+/** The LMDB environment's data file under a store's root path (what the process maps to read it). */
+export function storeDataFile(rootPath: string): string {
+  return join(rootPath, 'db', 'data.mdb');
+}
+
 export function openStore(opts: OpenStoreOptions): Store {
   const path = join(opts.rootPath, 'db');
   mkdirSync(path, { recursive: true });

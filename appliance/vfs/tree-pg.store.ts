@@ -33,6 +33,8 @@ export interface PgTreeOptions {
 export class PgTreeStore implements TreeStore {
   readonly replica: TreeReplica;
   private overlay: TreeOverlay | null = null;
+  /** SQL to run in the open write's transaction before its changes commit (see `beforeCommit`). */
+  private commitHooks: Array<(tx: PgTx) => Promise<unknown>> = [];
   /** This node's writes, one at a time (each holds a pooled connection while it waits for the tree lock). */
   private writing: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(paths: string[]) => void>();
@@ -135,11 +137,15 @@ export class PgTreeStore implements TreeStore {
           const overlay = new TreeOverlay(this.replica.tree);
           this.overlay = overlay;
           let value: T;
+          let hooks: Array<(tx: PgTx) => Promise<unknown>>;
           try {
             value = action();
           } finally {
             this.overlay = null;
+            hooks = this.commitHooks;
+            this.commitHooks = [];
           }
+          for (const hook of hooks) await hook(tx);
           if (overlay.empty) return { value, changes: null, seq: head, prev: head };
           const changes = packed(overlay);
           const seq = await commitChanges(tx, changes);
@@ -151,6 +157,16 @@ export class PgTreeStore implements TreeStore {
       if (done.changes) await this.applyOwn(done.changes, done.seq, done.prev);
       return done.value;
     });
+  }
+
+  /**
+   * Inside a write only: `sql` runs in the write's transaction before the tree's changes commit, so another node
+   * never sees a change whose rows beside the tree (a sidecar's copy) have not landed. False outside a write.
+   */
+  beforeCommit(sql: (tx: PgTx) => Promise<unknown>): boolean {
+    if (!this.overlay) return false;
+    this.commitHooks.push(sql);
+    return true;
   }
 
   /** Outside any write: one layout, committed on its own (with its own log row). */

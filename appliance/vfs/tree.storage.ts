@@ -11,7 +11,7 @@ import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
 
 /** Where the sidecar files live beside an LMDB install. */
-const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
+export const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
 
 /**
  * The virtual tree, its layouts and the sidecar files. On PostgreSQL, reads are served by a replica in the node's
@@ -34,7 +34,7 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
     async open(at) {
       const tree = await openPgTree(at.db, at.local, at.logger.child('tree'));
       at.onClose(() => tree.close());
-      return { tree, sidecars: openPgSidecars(at.db, at.logger.child('sidecars')) };
+      return { tree, sidecars: openPgSidecars(at.db, at.logger.child('sidecars'), (sql) => tree.beforeCommit(sql)) };
     },
   },
   copy: async ({ store, db, dataDir, progress }) => [

@@ -4,4 +4,4 @@ export type { CopyReport, CopyToPg } from './copy.js';
 export { LeaderLease, type LeaderLeaseOptions, type LeaseRole } from './leader-lease.js';
 export { LeaderFence, type LeaderTerm } from './leader-fence.js';
 export { NoticeOutbox, MAX_NOTICE_BYTES } from './notice-outbox.js';
-export { firstTableWithRows } from './pg-tables.js';
+export { emptyCurrentSchema, firstTableWithRows } from './pg-tables.js';

@@ -14,3 +14,14 @@ export async function firstTableWithRows(db: Pick<PgDb, 'query'>): Promise<strin
   }
   return null;
 }
+
+/**
+ * Drops every table, sequence and function of the current schema (a restore puts a backup's store in their place,
+ * after its safety backup was written): the database is left as a new, empty one.
+ */
+export async function emptyCurrentSchema(db: Pick<PgDb, 'query'>): Promise<void> {
+  const { rows } = await db.query<{ name: string }>('SELECT quote_ident(current_schema()) AS name');
+  const schema = rows[0]!.name;
+  await db.query(`DROP SCHEMA ${schema} CASCADE`);
+  await db.query(`CREATE SCHEMA ${schema}`);
+}

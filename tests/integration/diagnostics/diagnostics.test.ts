@@ -11,6 +11,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
+import { gunzipSync } from 'node:zlib';
+import { readTar } from '../../../appliance/backup/tar.js';
 import { mountBlocker, propagationProblem, readMountSetupFacts } from '../../../appliance/fuse/mount-setup.js';
 import {
   DiagnosticsService,
@@ -20,7 +22,14 @@ import {
   runAsFromEnv,
   type DiagnosticsDeps,
 } from '../../../appliance/diagnostics/index.js';
-import type { DiagnosticFinding, DiagnosticsReport } from '../../../appliance/diagnostics/diagnostics.wire.js';
+import {
+  SUPPORT_BUNDLE_FILES,
+  type DiagnosticFinding,
+  type DiagnosticsReport,
+} from '../../../appliance/diagnostics/diagnostics.wire.js';
+import { arrViewFindings } from '../../../appliance/diagnostics/index.js';
+import { defaultsFor } from '../../../appliance/config/data-dir-defaults.js';
+import { startFakeArr } from '../../support/fake-arr/server.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { writeCaSignedCert } from '../../support/tls-certs.js';
@@ -158,6 +167,32 @@ test('a data dir on NFS (statfs magic) is an error about LMDB', async () => {
   assert.match(network.fix ?? '', /local disk/);
 });
 
+test("the complete dir not where the arr looks: the arr's own path check is reported with the mounts that fix it", async () => {
+  const arr = await startFakeArr({ type: 'radarr' });
+  cleanups.push(() => arr.close());
+  const config = structuredClone(defaultsFor(temp));
+  config.arrs.enabled = true;
+  config.arrs.radarr_instances = [
+    { name: 'main', type: 'radarr', url: arr.url, api_key: arr.apiKey, enabled: true, root_folder: '' },
+  ];
+  const seen = await service({ extra: [() => arrViewFindings(config)] }).run();
+  assert.equal(only(seen, 'arr_paths')[0]?.level, 'info', 'nothing said: the arr sees the paths');
+  arr.health = [
+    { source: 'IndexerStatusCheck', type: 'warning', message: 'Indexers unavailable due to failures' },
+    {
+      source: 'RemotePathMappingCheck',
+      type: 'error',
+      message: 'Download client Spool places downloads in /import/movies but Radarr cannot see this directory.',
+    },
+  ];
+  const report = await service({ extra: [() => arrViewFindings(config)] }).run();
+  const paths = only(report, 'arr_paths');
+  assert.equal(paths.length, 1, 'only the arr checks about download paths');
+  assert.equal(paths[0]?.level, 'error');
+  assert.match(paths[0]!.message, /Radarr 'main' says: Download client Spool places downloads in \/import\/movies/);
+  assert.match(paths[0]!.fix ?? '', /same paths in the arr's container|remote path mapping/);
+});
+
 test('a provider answering three times slower than its past is a warning', async () => {
   let rtt = 20;
   const history = new LatencyHistory(() => [{ id: 'inn', rttMs: rtt }], { schedule: () => () => undefined });
@@ -212,3 +247,62 @@ async function tlsFront(dir: string, target: InnServer): Promise<number> {
   cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
   return (server.address() as net.AddressInfo).port;
 }
+
+test('GET /api/system/support-bundle: one tar.gz with the config, diagnostics, versions, metrics and log, no secret in it', async () => {
+  const secret = (name: string) => `bundle-secret-${name}-${Math.random().toString(36).slice(2)}`;
+  const secrets = {
+    webdav: secret('webdav'),
+    provider: secret('provider'),
+    rc: secret('rc'),
+    sab: secret('sab'),
+    radarr: secret('radarr'),
+    archive: secret('archive'),
+    target: secret('target'),
+    media: secret('media'),
+  };
+  const srv: TestServer = await startServer({
+    config: {
+      auth: { login_required: false },
+      webdav: { password: secrets.webdav },
+      providers: [innProvider(inn, { id: 'spare', password: secrets.provider, enabled: false })],
+      rclone: { rc_pass: secrets.rc },
+      sabnzbd: { fallback_api_key: secrets.sab },
+      arrs: { radarr_instances: [{ name: 'R', type: 'radarr', url: 'http://127.0.0.1:9', api_key: secrets.radarr }] },
+      import: { archive_passwords: [secrets.archive] },
+      notifications: {
+        targets: [{ name: 'hook', type: 'webhook', url: 'http://127.0.0.1:9/x', token: secrets.target }],
+      },
+      media_servers: {
+        servers: [
+          {
+            name: 'jf',
+            kind: 'jellyfin',
+            url: 'http://127.0.0.1:9',
+            token: secrets.media,
+            enabled: false,
+            refresh_imports: false,
+            path_mappings: [],
+          },
+        ],
+      },
+    },
+  });
+  cleanups.push(() => srv.stop());
+  // A line in the log that carries a secret, as a careless log call would.
+  srv.app().logger.warn('probe', { detail: secrets.provider });
+  const res = await fetch(`${srv.baseUrl}/api/system/support-bundle`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/gzip');
+  assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="spool-support-.*\.tar\.gz"/);
+  const entries = readTar(gunzipSync(Buffer.from(await res.arrayBuffer())));
+  assert.deepEqual(entries.map((e) => e.name).sort(), [...SUPPORT_BUNDLE_FILES].sort());
+  const text = (name: string) => entries.find((e) => e.name === name)!.data.toString('utf8');
+  for (const [key, value] of Object.entries(secrets))
+    assert.ok(!entries.some((e) => e.data.includes(value)), `the ${key} secret leaked`);
+  assert.match(text('config.yaml'), /password_set: true/);
+  assert.ok((JSON.parse(text('diagnostics.json')) as DiagnosticsReport).findings.length > 0);
+  assert.equal((JSON.parse(text('versions.json')) as { node: string }).node, process.versions.node);
+  assert.match(text('metrics.txt'), /^# HELP /m);
+  assert.match(text('log.txt'), /"msg":"probe"/, 'the last log lines are in it');
+  assert.match(text('log.txt'), /"msg":"listening"|"scope"/);
+});

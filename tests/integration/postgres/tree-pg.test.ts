@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
@@ -17,6 +18,7 @@ import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { memoryArticles } from '../../support/vfs/memory.js';
 import { treePortCases } from '../../support/vfs/tree-port-cases.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -43,7 +45,11 @@ async function node(url: string, dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg
   const tree = await openPgTree(db, local, logger, { pollMs: 3_600_000 });
   const heard: string[] = [];
   tree.onRemoteChange((paths) => heard.push(...paths));
-  const vfs = new VfsService({ tree, sidecarDir: join(dir, 'sidecars'), sidecars: openPgSidecars(db, logger) });
+  const vfs = new VfsService({
+    tree,
+    sidecarDir: join(dir, 'sidecars'),
+    sidecars: openPgSidecars(db, logger, (sql) => tree.beforeCommit(sql)),
+  });
   return {
     tree,
     vfs,
@@ -60,13 +66,9 @@ async function node(url: string, dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg
   };
 }
 
-/** Waits (bounded) until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`not within 5 s: ${what}`);
+/** Waits until `check` holds (tests/support/wait.ts: the cap only ends a hung run, a notification lost for good). */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await waitUntil(what, check, { everyMs: 25 });
 }
 
 const { layout } = memoryArticles(Buffer.alloc(1000, 7), 100);
@@ -304,6 +306,42 @@ test('a sidecar written through one node reads back through the other, copies to
     await a.vfs.remove('/s/en.srt');
     await assert.rejects(b.vfs.sidecars.read(a.vfs.stat('/s/copy.srt')!.sidecarId! + '0'), { code: 'ENOENT' });
   } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test("a sidecar's copy lands in the same transaction as the copied entry, so no node sees the entry before its bytes", async () => {
+  const url = await server.createDatabase();
+  const [a, b] = [await node(url), await node(url)];
+  const locker = new pg.Client({ connectionString: url });
+  await locker.connect();
+  try {
+    await a.vfs.mkdir('/s');
+    await a.vfs.writeSidecar('/s/en.srt', Buffer.from('subtitle'));
+    // Inserts into vfs_sidecars wait while this lock is held (reads do not).
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE vfs_sidecars IN EXCLUSIVE MODE');
+    const copied = a.vfs.transfer('/s/en.srt', '/s/copy.srt', { mode: 'copy', overwrite: false });
+    const waiter = async () =>
+      (
+        await locker.query<{ pid: number }>(
+          "SELECT pid FROM pg_locks WHERE NOT granted AND relation = 'vfs_sidecars'::regclass",
+        )
+      ).rows[0]?.pid;
+    await until(async () => (await waiter()) !== undefined, 'the copy waits for the lock');
+    const held = await locker.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND granted",
+      [await waiter()],
+    );
+    assert.equal(Number(held.rows[0]?.n), 1, "the waiting copy runs inside the tree write's transaction");
+    assert.equal(b.vfs.stat('/s/copy.srt'), undefined, 'the entry is not committed while its bytes wait');
+    await locker.query('COMMIT');
+    await copied;
+    await until(() => b.vfs.stat('/s/copy.srt') !== undefined, 'b sees the copy');
+    assert.equal((await b.vfs.sidecars.read(b.vfs.stat('/s/copy.srt')!.sidecarId!)).toString(), 'subtitle');
+  } finally {
+    await locker.end();
     await a.close();
     await b.close();
   }

@@ -11,6 +11,7 @@ import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
 import { accountKeys } from '../../login/accountKeys';
 import { NamedApiKeys } from './NamedApiKeys';
+import { SystemHealthCard } from './system/SystemHealthCard';
 
 /** docs/console-contract.md §9: copy feedback lasts 2 s. */
 const COPIED_MS = 2000;
@@ -119,6 +120,7 @@ export function SystemSection() {
       </header>
       <ApiKeyCard />
       <NamedApiKeys />
+      <SystemHealthCard />
       <dl className="metric-list">
         <div>
           <dt>Version</dt>

@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import type { BackupSource } from './backup.service.js';
+import { checkLmdbReadable } from './lmdb.store.js';
+import type { BackupManifest } from './manifest.js';
+import { checkDumpReadable } from './pg-dump.js';
+import type { RestoreTarget } from './restore.service.js';
+
+/** Where one install keeps what a backup holds (app/ and `spool backup` fill it from the config and the storage modules). */
+export interface InstallFiles {
+  configPath: string;
+  /** `<metadata.root_path>/db`. */
+  dbDir: string;
+  /** `metadata.root_path` and `metadata.database_url` as the config writes them. */
+  rootSetting: string;
+  databaseSetting: string;
+  /** The PostgreSQL URL in use (SPOOL_DATABASE_URL wins over the setting); '' on LMDB. */
+  databaseUrl: string;
+  /** The PAR2 patch blobs and the sidecar files of an LMDB install (repair.storage.ts, tree.storage.ts). */
+  patchDir: string;
+  sidecarDir: string;
+}
+
+/** What a backup of this install holds: the store's copy (`snapshot`), the config, and on LMDB the files beside it. */
+export function backupSourceOf(
+  files: InstallFiles,
+  snapshot: BackupSource['snapshot'],
+  spoolVersion: string,
+): BackupSource {
+  const onLmdb = !files.databaseUrl;
+  const folders = onLmdb
+    ? [
+        { prefix: 'patches' as const, dir: files.patchDir },
+        { prefix: 'sidecars' as const, dir: files.sidecarDir },
+      ]
+    : [];
+  return { store: onLmdb ? 'lmdb' : 'postgres', snapshot, configPath: files.configPath, folders, spoolVersion };
+}
+
+/** Where a restore puts the staged files; `loadDatabase` on a PostgreSQL install. */
+export function restoreTargetOf(files: InstallFiles, loadDatabase?: RestoreTarget['loadDatabase']): RestoreTarget {
+  return {
+    dbDir: files.dbDir,
+    local: { rootPath: files.rootSetting, databaseUrl: files.databaseSetting },
+    configPath: files.configPath,
+    patchDir: files.patchDir,
+    sidecarDir: files.sidecarDir,
+    ...(files.databaseUrl && loadDatabase ? { loadDatabase } : {}),
+  };
+}
+
+/** Reads the staged store through: every LMDB record, or the dump's whole table of contents. */
+export async function checkStagedStore(dir: string, manifest: BackupManifest): Promise<void> {
+  if (manifest.store === 'lmdb') await checkLmdbReadable(join(dir, 'db'));
+  else await checkDumpReadable(join(dir, 'db', 'postgres.dump'));
+}
