@@ -75,7 +75,7 @@ async function notice(ok: (n: NoticeJson) => boolean): Promise<NoticeJson> {
   for (;;) {
     const found = hook.got.map((r) => JSON.parse(r.body) as NoticeJson).find(ok);
     if (found) return found;
-    await hook.waitFor(hook.got.length + 1, 10 * 60_000);
+    await hook.waitFor(hook.got.length + 1);
   }
 }
 
