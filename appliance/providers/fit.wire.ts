@@ -4,6 +4,8 @@
  */
 import type { SampledShare } from './sample-share.js';
 
+export type { SampledShare } from './sample-share.js';
+
 /** The post-age bands of the report: 0-30 days, 1-12 months, 1-3 years, over 3 years. */
 export const FIT_BANDS = ['0-30d', '1-12m', '1-3y', '3y+'] as const;
 export type FitBand = (typeof FIT_BANDS)[number];

@@ -15,6 +15,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 const MB = 1e6;
 let inn: InnServer;
@@ -67,7 +68,7 @@ test('the ramp suggests the connection count at the knee it measured (1.5 MB/s p
 });
 
 test('through the API: the library is read, the suggestion shown, max_connections changed only on confirm', async () => {
-  const posted = await inn.postFile('Speed.Test.2026.mkv', randomBytes(6 * 300_000), { articleSize: 300_000 });
+  const posted = await inn.postFile('Speed.Test.2026.mkv', film(6 * 300_000), { articleSize: 300_000 });
   const port = await emulatedLink(1.5 * MB, 3 * MB);
   const provider = innProvider(inn, { id: 'link', host: '127.0.0.1', port, max_connections: 6 });
   const srv = await startServer({
@@ -110,4 +111,27 @@ test('through the API: the library is read, the suggestion shown, max_connection
     json: { provider_id: 'link', max_connections: 0 },
   });
   assert.equal(bad.status, 400);
+});
+
+test('a player starting mid-test stops it at once: the connections go back, what was measured is kept', async () => {
+  const posted = await inn.postFile('speed-player.bin', randomBytes(4 * 300_000), { articleSize: 300_000 });
+  let playing = false;
+  const result = await runSpeedTest({
+    provider: innProvider(inn, { id: 'inn' }),
+    messageIds: posted.messageIds,
+    maxConnections: 8,
+    warmupMs: 200,
+    measureMs: 500,
+    maxMs: 120_000,
+    playersReading: () => playing,
+    onStep: (step) => {
+      if (step.connections === 2) playing = true;
+    },
+  });
+  assert.deepEqual(
+    result.steps.map((s) => s.connections),
+    [1, 2],
+  );
+  assert.match(result.stoppedBecause ?? '', /a player started reading/);
+  assert.equal(result.suggested, kneeOf(result.steps));
 });

@@ -9,6 +9,8 @@ import { usePoolMetrics } from '../../../lib/queries';
 import { configKeys } from '../configKeys';
 import type { SectionProps } from '../SectionLayout';
 import { AvailabilityTable } from './providers/AvailabilityTable';
+import { CostView } from './providers/CostView';
+import { FitReport } from './providers/FitReport';
 import { ProviderList, providerLabel } from './providers/ProviderList';
 import { ProviderModal } from './providers/ProviderModal';
 import { providersApi, type Provider } from './providers/providersApi';
@@ -31,7 +33,13 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   // Set in the change handler itself: a controlled checkbox whose `checked` does not change in the same event is
   // put back by React, and the mutation's pending state only arrives a tick later.
   const [flipped, setFlipped] = useState<{ id: string; enabled: boolean } | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: configKeys.values });
+  // A save changes prices and candidates too: the fit report and the cost view read them.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: configKeys.values }),
+      queryClient.invalidateQueries({ queryKey: ['providers', 'fit'] }),
+      queryClient.invalidateQueries({ queryKey: ['providers', 'cost'] }),
+    ]);
   // The pool's view of each provider (connections it allows, breaker), polled like the dashboard's.
   const metrics = usePoolMetrics();
   const status = Object.fromEntries((metrics.data?.providers ?? []).map((m) => [m.id, providerStatus(m)]));
@@ -123,6 +131,8 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
         />
       )}
       {providers.length > 0 && <AvailabilityTable />}
+      {providers.length > 0 && <FitReport />}
+      {providers.length > 0 && <CostView />}
       <ConfirmDialog
         open={deleting !== undefined}
         title="Confirm Delete"

@@ -69,6 +69,7 @@ export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, 
               {p.tls && <Badge tone="info">TLS</Badge>}
               {p.tls && p.ca && <Badge tone="info">Private CA</Badge>}
               {p.is_backup_provider && <Badge tone="warning">Backup</Badge>}
+              {p.candidate && <Badge tone="info">Candidate: never read from</Badge>}
               {!p.enabled && <Badge tone="neutral">Disabled</Badge>}
             </p>
             <p className="provider-row__meta muted small">

@@ -16,6 +16,7 @@ import {
   testInput,
   type ProviderForm,
 } from './providerForm';
+import { FitFields } from './FitFields';
 import { providersApi, type Provider } from './providersApi';
 
 interface Props {
@@ -72,7 +73,8 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
       toast.success(editing ? 'Provider updated' : 'Provider added', `${form.host.trim()}:${form.port}`);
       onSaved();
     },
-    onError: () => toast.error('Save Failed', 'Failed to save provider. Please try again.'),
+    // The server's field messages (a negative price, a block price without its size) say what to fix.
+    onError: (err) => toast.error('Save Failed', describeError(err, 'Failed to save provider. Please try again.')),
   });
 
   const onTest = () => {
@@ -216,6 +218,7 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
               Backup provider
             </label>
           </div>
+          <FitFields form={form} set={set} fid={fid} />
         </fieldset>
         {test.message && (
           <p className={`provider-test ${test.ok ? 'text-success' : 'text-error'}`} role="status">
