@@ -39,7 +39,7 @@ async function importTimed(srv: TestServer, inn: InnServer, name: string, posted
       `$1  <head><meta type="password">bench</meta></head>\n`,
     ),
   );
-  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 300_000);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, undefined, { hungAfterMs: 300_000 });
   if (item.status !== 'completed') throw new Error(`${name}: ${item.error_message}`);
   return { ms: performance.now() - t0, dir: item.target_path! };
 }

@@ -6,7 +6,6 @@
  *     STAT probe, layout, VFS write), beside the raw pool time of the same network work.
  * SPOOL_BENCH_IMPORT_MB sets the size of the posted file (default 256).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { ensureInn } from '../tests/support/inn/server.js';
 import { generateLargeNzb } from '../tests/support/nzb/generate.js';
 import { startServer } from '../tests/support/server.js';
 import { innProvider, upload, waitForItem } from '../tests/integration/import/support.js';
+import { film } from '../tests/support/media/film.js';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
@@ -124,7 +124,7 @@ async function queueList(log: (m: string) => void): Promise<string[]> {
 async function importEndToEnd(log: (m: string) => void): Promise<string[]> {
   const mb = Number(process.env.SPOOL_BENCH_IMPORT_MB ?? 256);
   const inn = await ensureInn();
-  const data = randomBytes(mb * 1024 * 1024);
+  const data = film(mb * 1024 * 1024);
   const posted = await inn.postFile(`Bench.Import.${mb}MB.mkv`, data);
   const srv = await startServer({
     config: {
@@ -137,7 +137,7 @@ async function importEndToEnd(log: (m: string) => void): Promise<string[]> {
   try {
     const t0 = performance.now();
     const up = await upload(srv.baseUrl, `Bench.Import.${mb}MB.nzb`, posted.nzbXml);
-    const item = await waitForItem(srv.baseUrl, up.body.data!.id, 300_000);
+    const item = await waitForItem(srv.baseUrl, up.body.data!.id, undefined, { hungAfterMs: 300_000 });
     const total = performance.now() - t0;
     if (item.status !== 'completed') throw new Error(item.error_message ?? item.status);
     log(`import of ${mb} MB (${posted.segments.length} articles): ${ms(total)}`);

@@ -101,7 +101,7 @@ function serverConfig(inn: Awaited<ReturnType<typeof ensureInn>>): Record<string
 async function importJob(srv: ChildServer, r: Par2Release, job: string): Promise<string> {
   const up = await upload(srv.baseUrl, `${job}.nzb`, r.nzbXml, { category: 'movies' });
   if (up.status !== 200) throw new Error(`upload ${job}: ${up.status} ${JSON.stringify(up.body)}`);
-  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 1_800_000);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, undefined, { hungAfterMs: 1_800_000 });
   if (item.status !== 'completed') throw new Error(`import of ${job}: ${item.status} ${item.error_message}`);
   return `${item.target_path}/${r.name}`;
 }

@@ -18,7 +18,6 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import { isMounted } from '../appliance/fuse/mount.service.js';
 import { NntpConnection } from '../appliance/nntp/connection.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
@@ -31,6 +30,7 @@ import { quantile } from './lib/http-client.js';
 import { playOverHttp, playPlan, type PlayStep, type PlayTiming } from './lib/player.js';
 import { envNumber, met, MIB, ms, resultTable, tlsFront, waitPoolIdle, proxyQuickAck } from './lib/real-provider.js';
 import { bootSpoolWith, buildServer, davUrl, importFixture, startMount } from './lib/spool-server.js';
+import { film } from '../tests/support/media/film.js';
 
 const run = promisify(execFile);
 const CONNECTIONS = 20;
@@ -141,7 +141,7 @@ async function playbackFixture(inn: InnServer, log: (m: string) => void): Promis
   const count = envNumber('SPOOL_BENCH_PLAYBACK_FILES', 17);
   const mb = envNumber('SPOOL_BENCH_PLAYBACK_MB', 24);
   if (count < 3) throw new Error('SPOOL_BENCH_PLAYBACK_FILES must be at least 3 (a warm-up, WebDAV and FUSE)');
-  const cache = path.join(inn.root, `bench-playback-${count}x${mb}mb.json`);
+  const cache = path.join(inn.root, `bench-playback-films-${count}x${mb}mb.json`);
   if (existsSync(cache)) {
     const files = JSON.parse(readFileSync(cache, 'utf8')) as PostedFile[];
     if (await stillThere(inn, files)) return files;
@@ -150,7 +150,7 @@ async function playbackFixture(inn: InnServer, log: (m: string) => void): Promis
   const files: PostedFile[] = [];
   for (let i = 0; i < count; i++) {
     files.push(
-      await inn.postFile(`spool-playback-${i + 1}-of-${count}.mkv`, randomBytes(mb * MIB), {
+      await inn.postFile(`spool-playback-${i + 1}-of-${count}.mkv`, film(mb * MIB), {
         articleSize: 768_000,
         connections: 4,
       }),

@@ -28,5 +28,18 @@ function authSettings(config: ConfigService): AuthSettings {
     forwardAdminGroups: c.auth.forward_admin_groups,
     forwardReadonlyGroups: c.auth.forward_readonly_groups,
     forwardDefaultRole: c.auth.forward_default_role,
+    passwordLogin: c.auth.password_login,
+    oidc: {
+      issuer: c.auth.oidc_issuer,
+      clientId: c.auth.oidc_client_id,
+      clientSecret: c.auth.oidc_client_secret,
+      scopes: c.auth.oidc_scopes,
+      roleClaim: c.auth.oidc_role_claim,
+      adminValues: c.auth.oidc_admin_values,
+      userValues: c.auth.oidc_user_values,
+      readonlyValues: c.auth.oidc_readonly_values,
+      displayName: c.auth.oidc_display_name,
+    },
+    externalBaseUrl: c.import.strm_base_url,
   };
 }

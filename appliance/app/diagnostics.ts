@@ -3,6 +3,7 @@ import type { MountSetupFacts } from '../fuse/mount-setup.js';
 import { mountBlocker, propagationProblem, readMountSetupFacts } from '../fuse/mount-setup.js';
 import {
   DiagnosticsService,
+  arrViewFindings,
   HOST_ROOTS,
   LatencyHistory,
   SpeedTestService,
@@ -64,6 +65,7 @@ export function createDiagnostics(
     latency,
     versions,
     rcloneNeeded: () => config.get().rclone.rc_enabled,
+    extra: [() => arrViewFindings(config.get())],
   });
   const speedTest = new SpeedTestService({
     clock,

@@ -4,6 +4,17 @@
  * version may omit it).
  */
 
+/**
+ * One entry of GET /api/v3/health (Radarr's and Sonarr's HealthResource): `source` names the check class
+ * (NzbDrone.Core/HealthCheck/Checks, e.g. `RemotePathMappingCheck`), `type` its result.
+ */
+export interface HealthRecord {
+  source: string;
+  type: 'ok' | 'notice' | 'warning' | 'error';
+  message: string;
+  wikiUrl?: string;
+}
+
 export interface SystemStatus {
   appName: string;
   version: string;

@@ -30,6 +30,7 @@ import {
   type QualityModel,
   type RootFolder,
   type Series,
+  type HealthRecord,
   type SystemStatus,
 } from './arr-v3.types.js';
 
@@ -66,6 +67,11 @@ export class ArrClient {
 
   systemStatus(): Promise<SystemStatus> {
     return this.get('system/status');
+  }
+
+  /** The arr's own health checks (System > Status), each with the check class that raised it. */
+  health(): Promise<HealthRecord[]> {
+    return this.get('health');
   }
 
   rootFolders(): Promise<RootFolder[]> {

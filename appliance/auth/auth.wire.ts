@@ -15,7 +15,7 @@ export interface UserJson {
   id: string;
   name: string;
   email: string | null;
-  provider: 'local';
+  provider: 'local' | 'oidc';
   is_admin: boolean;
   role: UserRole;
   last_login: string | null;
@@ -25,6 +25,10 @@ export interface UserJson {
 /** GET /api/auth/config. */
 export interface AuthConfigJson {
   login_required: boolean;
+  /** Whether the sign-in page offers name and password (docs/security.md "OpenID Connect"). */
+  password_login: boolean;
+  /** The OpenID Connect button's label, or null when OIDC is not set up. */
+  oidc: { name: string } | null;
 }
 
 /** GET /api/auth/registration-status. */

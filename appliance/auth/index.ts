@@ -5,6 +5,7 @@ import { AuthGatekeeper } from './gatekeeper.js';
 import { LoginRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ForwardAuth } from './forward-auth.js';
+import { OidcSignIn } from './oidc.js';
 import type { ApiKeyStore, SessionStore, UserStore } from './auth.port.js';
 import { SessionService, type SessionOptions } from './session.service.js';
 import { UsersService, type AuthSettings } from './users.service.js';
@@ -21,6 +22,7 @@ export type { ApiKeyStore, SessionRecord, SessionStore, UserStore, UserTx } from
 export { ApiKeysService, type ResolvedKey } from './api-keys.service.js';
 export { toApiKeyJson, KEY_SCOPES, type KeyScope } from './api-key.js';
 export { sabModeRefusal } from './key-scope.js';
+export { OIDC_CALLBACK_PATH, OIDC_STATE_COOKIE, OidcSignIn } from './oidc.js';
 
 export interface AuthDomain {
   auth: AuthService;
@@ -31,6 +33,8 @@ export interface AuthDomain {
   gatekeeper: AuthGatekeeper;
   /** HTTP Basic check for WebDAV (user name/password, plus webdav.user/password when allowed). */
   basic: BasicAuthenticator;
+  /** OpenID Connect sign-in (oidc.ts). */
+  oidc: OidcSignIn;
   /** Stops the expired-session sweeper. */
   close(): void;
 }
@@ -63,5 +67,6 @@ export function createAuth(opts: CreateAuthOptions): AuthDomain {
   sweep();
   const timer = setInterval(sweep, 3600 * 1000);
   timer.unref();
-  return { auth, users, sessions, apiKeys, gatekeeper, basic, close: () => clearInterval(timer) };
+  const oidc = new OidcSignIn(users, sessions, opts.settings, opts.logger.child('oidc'));
+  return { auth, users, sessions, apiKeys, gatekeeper, basic, oidc, close: () => clearInterval(timer) };
 }

@@ -5,7 +5,10 @@ export interface UserRecord {
   id: string;
   name: string;
   email: string | null;
-  provider: 'local';
+  /** How the user signs in: `local` (password, forward auth), `oidc` (OpenID Connect). */
+  provider: 'local' | 'oidc';
+  /** An OIDC user's issuer and subject (`<issuer> <sub>`): who the provider says it is, whatever its name. */
+  oidc_subject?: string;
   is_admin: boolean;
   /**
    * The role (docs/console-contract.md §6). Absent on records from before roles: then `is_admin` decides

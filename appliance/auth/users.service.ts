@@ -20,9 +20,27 @@ export interface AuthSettings {
   /** auth.forward_readonly_groups: groups whose members only read; auth.forward_default_role: a new user's role. */
   forwardReadonlyGroups?: readonly string[];
   forwardDefaultRole?: UserRole;
+  /** auth.password_login: the sign-in page's name and password (kept on until OIDC works: oidc.ts). */
+  passwordLogin?: boolean;
+  /** auth.oidc_*; undefined or an empty issuer: OIDC off. */
+  oidc?: OidcSettings;
+  /** The URL Spool is reached at from outside (import.strm_base_url); '' = the request's own origin. */
+  externalBaseUrl?: string;
 }
 
-/** The password hash of a user made by forward auth: not a hash, so no password ever matches (password.ts). */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  roleClaim: string;
+  adminValues: readonly string[];
+  userValues: readonly string[];
+  readonlyValues: readonly string[];
+  displayName: string;
+}
+
+/** The password hash of a user made by forward auth or OIDC: not a hash, so no password ever matches (password.ts). */
 const FORWARDED_ONLY = 'forward-auth';
 
 export const newApiKey = () => randomBytes(16).toString('hex');
@@ -118,6 +136,49 @@ export class UsersService {
       tx.save(user);
       return user;
     });
+  }
+
+  /**
+   * The user an OpenID Connect provider signed in (oidc.ts), found by issuer and subject, created on first sight
+   * with `role`; its role and email follow the provider's claims at every sign-in. A local user already holding the
+   * name is never taken over: the sign-in is refused.
+   */
+  oidcUser(subject: string, name: string, email: string | null, role: UserRole): Promise<UserRecord> {
+    return this.repo.atomically((tx) => {
+      const known = tx.all().find((u) => u.oidc_subject === subject);
+      if (known && roleOf(known) === role && known.email === email) return known;
+      if (!known && tx.byName(name)) {
+        throw new AppError(
+          'OIDC_REFUSED',
+          `A user named '${name}' already exists here and did not sign in through OIDC`,
+        );
+      }
+      const emailFree = email !== null && !tx.byEmail(email);
+      const user: UserRecord = withRole(
+        known
+          ? { ...known, email: emailFree || known.email === email ? email : known.email }
+          : {
+              id: newUserId(),
+              name,
+              email: emailFree ? email : null,
+              provider: 'oidc',
+              oidc_subject: subject,
+              is_admin: false,
+              last_login: null,
+              created_at: new Date().toISOString(),
+              api_key: newApiKey(),
+              password_hash: FORWARDED_ONLY,
+            },
+        role,
+      );
+      tx.save(user);
+      return user;
+    });
+  }
+
+  /** Whether an administrator has signed in through OIDC: only then may password sign-in be off (oidc.ts). */
+  async oidcAdminExists(): Promise<boolean> {
+    return (await this.repo.all()).some((u) => u.provider === 'oidc' && u.is_admin);
   }
 
   recordLogin(id: string): Promise<UserRecord> {

@@ -18,6 +18,7 @@ import type {
   SabnzbdConfig,
   SpoolConfig,
   WebdavConfig,
+  AuthConfig,
 } from './schema.js';
 
 export { DEFAULTS, PROVIDER_DEFAULTS } from './defaults.js';
@@ -37,9 +38,10 @@ export type RedactedNotifyTarget = Redact<NotifyTargetConfig, 'token'>;
 export type RedactedMediaServer = Redact<MediaServerEntry, 'token'>;
 export type RedactedConfig = Omit<
   SpoolConfig,
-  'webdav' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs' | 'notifications' | 'media_servers'
+  'webdav' | 'auth' | 'import' | 'providers' | 'rclone' | 'sabnzbd' | 'arrs' | 'notifications' | 'media_servers'
 > & {
   webdav: Redact<WebdavConfig, 'password'>;
+  auth: Redact<AuthConfig, 'oidc_client_secret'>;
   import: RedactedImport;
   providers: RedactedProvider[];
   rclone: Redact<RcloneConfig, 'rc_pass'>;

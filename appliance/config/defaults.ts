@@ -31,6 +31,17 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     forward_admin_groups: [],
     forward_readonly_groups: [],
     forward_default_role: 'user',
+    password_login: true,
+    // OpenID Connect off until an issuer is named.
+    oidc_issuer: '',
+    oidc_client_id: '',
+    oidc_client_secret: '',
+    oidc_scopes: 'openid profile email',
+    oidc_role_claim: 'groups',
+    oidc_admin_values: [],
+    oidc_user_values: [],
+    oidc_readonly_values: [],
+    oidc_display_name: 'OpenID Connect',
   },
   metadata: {
     root_path: './data/metadata',

@@ -19,6 +19,7 @@ export function crossFieldErrors(candidate: unknown): FieldError[] {
     ...lineBreakErrors(candidate, ''),
     ...absolutePathErrors(candidate),
     ...authErrors(candidate.auth),
+    ...oidcErrors(candidate.auth),
     ...importErrors(candidate.import),
     ...providerErrors(candidate.providers),
     ...rcloneErrors(candidate.rclone),
@@ -74,6 +75,25 @@ export function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * OpenID Connect needs its client id once an issuer is named; password sign-in may be turned off only with OIDC
+ * set up (and the auth domain keeps it on until an administrator has signed in through OIDC: docs/security.md).
+ */
+function oidcErrors(section: unknown): FieldError[] {
+  if (!isObj(section)) return [];
+  const errors: FieldError[] = [];
+  const issuer = typeof section.oidc_issuer === 'string' ? section.oidc_issuer : '';
+  const clientId = typeof section.oidc_client_id === 'string' ? section.oidc_client_id : '';
+  if (issuer !== '' && clientId.trim() === '')
+    errors.push({ field: 'auth.oidc_client_id', message: 'Client ID is required when an issuer is set' });
+  if (section.password_login === false && (issuer === '' || clientId.trim() === ''))
+    errors.push({
+      field: 'auth.password_login',
+      message: 'Password sign-in can be turned off only once OpenID Connect is set up (issuer and client ID)',
+    });
+  return errors;
 }
 
 function authErrors(section: unknown): FieldError[] {

@@ -53,6 +53,19 @@ export const webdavSchema = z.strictObject({
   max_sidecar_size_mb: intRange(1, 256),
 });
 
+const OIDC_ISSUER_MESSAGE = 'Must be an https:// URL (http:// only on a loopback address, for tests)';
+
+/** An issuer URL: https, or http on a loopback address (a test provider on this machine). */
+function isOidcIssuer(value: string): boolean {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'https:') return true;
+    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export const authSchema = z.strictObject({
   login_required: z.boolean(),
   registration_enabled: z.boolean(),
@@ -69,6 +82,20 @@ export const authSchema = z.strictObject({
   forward_readonly_groups: z.array(z.string()),
   // The role of a forwarded user seen for the first time when the proxy sends no groups.
   forward_default_role: z.enum(USER_ROLES, { error: `Must be one of ${USER_ROLES.join(', ')}` }),
+  // Sign-in with name and password on the login page; off only once OpenID Connect is set up (rules.ts).
+  password_login: z.boolean(),
+  // OpenID Connect (docs/security.md "OpenID Connect"): '' = off.
+  oidc_issuer: z.string().refine((s) => s === '' || isOidcIssuer(s), OIDC_ISSUER_MESSAGE),
+  oidc_client_id: z.string(),
+  oidc_client_secret: z.string(),
+  oidc_scopes: z.string().refine((s) => s.split(/\s+/).includes('openid'), 'Must include openid'),
+  // The claim whose values give the role, and the values for each role (none of them: the sign-in is refused).
+  oidc_role_claim: z.string().regex(/^[\w.:-]+$/, 'Must be a claim name like groups'),
+  oidc_admin_values: z.array(z.string()),
+  oidc_user_values: z.array(z.string()),
+  oidc_readonly_values: z.array(z.string()),
+  // The button's label on the sign-in page ('Sign in with {name}').
+  oidc_display_name: z.string().trim().min(1, 'Required').max(40, 'At most 40 characters'),
 });
 
 export const metadataSchema = z.strictObject({

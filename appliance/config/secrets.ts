@@ -18,6 +18,7 @@ export const MASKED_SECRET = '********';
 export const SECRET_KEYS = [
   'metadata.database_url',
   'webdav.password',
+  'auth.oidc_client_secret',
   'import.archive_passwords',
   'providers[].password',
   'rclone.rc_pass',
@@ -47,6 +48,7 @@ export function redact(config: SpoolConfig): RedactedConfig {
     ...structuredClone(config),
     metadata: redactMetadata(config.metadata),
     webdav: hide(config.webdav, 'password'),
+    auth: hide(structuredClone(config.auth), 'oidc_client_secret'),
     import: redactImport(config.import),
     providers: config.providers.map(redactProvider),
     rclone: hide({ ...config.rclone, rc_options: { ...config.rclone.rc_options } }, 'rc_pass'),
@@ -124,6 +126,7 @@ export function keepSecrets(input: unknown, current: SpoolConfig): unknown {
   const out = structuredClone(input);
   for (const [section, key, value] of [
     ['webdav', 'password', current.webdav.password],
+    ['auth', 'oidc_client_secret', current.auth.oidc_client_secret],
     ['rclone', 'rc_pass', current.rclone.rc_pass],
     ['sabnzbd', 'fallback_api_key', current.sabnzbd.fallback_api_key],
   ] as const) {

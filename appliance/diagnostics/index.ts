@@ -1,5 +1,6 @@
 /** The operator's toolkit: diagnostics, the provider speed test, the support bundle (docs/diagnostics.md). */
 export { DiagnosticsService, type DiagnosticsDeps } from './diagnostics.service.js';
+export { arrViewFindings } from './arr-view-check.js';
 export { HOST_ROOTS, type ContainerRoots } from './container-checks-io.js';
 export { readFolderFacts, runAsFromEnv } from './folder-facts.js';
 export { LatencyHistory, type ProviderRtt } from './latency-history.js';

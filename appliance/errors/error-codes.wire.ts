@@ -18,15 +18,18 @@ export const ERROR_CODES = {
   AUTH_REQUIRED: { status: 401, retryable: false },
   FORWARDED_USER_INVALID: { status: 401, retryable: false },
   BAD_CREDENTIALS: { status: 401, retryable: false },
+  OIDC_REFUSED: { status: 401, retryable: false },
   ADMIN_REQUIRED: { status: 403, retryable: false },
   KEY_SCOPE_REFUSED: { status: 403, retryable: false },
   READ_ONLY_USER: { status: 403, retryable: false },
+  PASSWORD_LOGIN_OFF: { status: 403, retryable: false },
   REGISTRATION_CLOSED: { status: 403, retryable: false },
   CROSS_ORIGIN_REFUSED: { status: 403, retryable: false },
   PROTECTED_PATH: { status: 403, retryable: false },
   NO_SUCH_ROUTE: { status: 404, retryable: false },
   NO_SUCH_RECORD: { status: 404, retryable: false },
   NO_SUCH_PATH: { status: 404, retryable: false },
+  OIDC_NOT_CONFIGURED: { status: 404, retryable: false },
   // The console contract names this code for a repair of a file no Radarr/Sonarr instance manages
   // (docs/console-contract.md, Health repair), so it keeps the contract's name.
   NOT_FOUND: { status: 404, retryable: false },

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { DEFAULTS } from '../config/defaults.js';
 import { LogFile, rotatedName, type LogSettings } from './log-file.js';
 import { createLogger } from './logger.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 const settings = (over: Partial<LogSettings>): LogSettings => ({ ...DEFAULTS.log, ...over });
 
@@ -20,8 +21,7 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 }
 
 const until = async (cond: () => boolean, what: string) => {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(cond(), what);
+  await waitUntil(what, cond, { everyMs: 25 });
 };
 
 test('log.file: lines go to the file (relative paths under the data dir) at log.level, as well as stdout', () =>

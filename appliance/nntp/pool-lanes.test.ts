@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { addYencArticle, fakeNntpFixture, fakeProvider as provider } from '../../tests/support/fake-nntp/fixtures.js';
 import { NntpPool } from './pool.js';
 import type { ProviderConfig } from './types.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 const { fake, closeAfterTests } = fakeNntpFixture();
 
@@ -60,11 +61,9 @@ test('each command done says its lane, its stream and the bytes it brought; the 
   });
   const a = p.body('f0@t', { priority: 'stream', reader: 'player', stream: 7 });
   const b = p.body('f1@t', { priority: 'stream', reader: 'player', readAhead: true, stream: 7 });
-  let seen = 0;
-  for (let i = 0; i < 200 && seen === 0; i++) {
-    seen = p.streamCommands(7);
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  const seen = await waitUntil('a command of stream 7 on the wire', () => p.streamCommands(7) || undefined, {
+    everyMs: 2,
+  });
   assert.ok(seen >= 1, 'on the wire');
   await Promise.all([a, b]);
   await p.stat('f0@t', { priority: 'health' });

@@ -7,6 +7,7 @@ import { addYencArticle, fakeNntpFixture, fakeProvider } from '../../tests/suppo
 import { NntpPool, type PoolOptions } from './pool.js';
 import { AbortedError, NoProviderError, ProviderRefusedError } from './errors.js';
 import type { ProviderConfig } from './types.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 const { fake: start, closeAfterTests } = fakeNntpFixture();
 
@@ -47,7 +48,7 @@ test('keepalive stops at maxIdleMs: a connection with no real work is closed by 
   const s = await fake({ idleTimeoutMs: 2000 });
   const p = pool(s, { keepaliveMs: 40, maxIdleMs: 300 });
   await p.body('a0@t');
-  for (let i = 0; i < 100 && s.stats.activeConnections > 0; i++) await sleep(20);
+  await waitUntil('the idle connection closed', () => s.stats.activeConnections === 0, { everyMs: 20 });
   assert.equal(s.stats.activeConnections, 0);
   assert.equal(s.stats.commands.QUIT, 1, 'closed politely');
   assert.equal(s.stats.idleDrops, 0);
@@ -71,7 +72,7 @@ test('STAT goes deeper than BODY on one connection (statPipelineDepth vs pipelin
   // maxPipelineDepth pins BODY at 2: the 15 ms answers would otherwise measure as a long round trip and go deeper.
   const q = pool(bodies, { pipelineDepth: 2, maxPipelineDepth: 2, statPipelineDepth: 8 });
   const all = Promise.all(Array.from({ length: 12 }, (_, i) => q.body(`a${i}@t`)));
-  for (let i = 0; i < 200 && q.metrics().in_flight_commands === 0; i++) await sleep(2); // the connection opens
+  await waitUntil('the connection to open', () => q.metrics().in_flight_commands > 0, { everyMs: 2 });
   // The metric the latency benchmark reads: two BODYs on the wire (of 12 answered 15 ms apart), the rest waiting.
   assert.deepEqual([q.metrics().in_flight_commands, q.metrics().providers[0]!.in_flight_commands], [2, 2]);
   await all;

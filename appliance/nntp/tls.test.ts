@@ -12,6 +12,7 @@ import { NntpConnection } from './connection.js';
 import { NoProviderError, TlsError } from './errors.js';
 import { checkProvider } from './provider-check.js';
 import type { ProviderConfig } from './types.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 let certs: TestCerts;
 let caSigned: FakeNntpServer;
@@ -67,7 +68,7 @@ test('insecure_tls: false refuses a self-signed certificate with a clear TlsErro
   });
   assert.equal(selfSigned.stats.commands.BODY ?? 0, before, 'no command was sent over an untrusted connection');
   // The server learns of the refusal a moment after the client (the alert crosses the socket).
-  for (let i = 0; i < 100 && selfSigned.stats.tlsFailures === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitUntil('the server to see the refusal', () => selfSigned.stats.tlsFailures > 0, { everyMs: 10 });
   assert.ok(selfSigned.stats.tlsFailures >= 1, 'the server saw the handshake refused');
   assert.equal(p.metrics().providers[0]!.cooling_down, true);
   await assert.rejects(p.body('t@tls'), NoProviderError);
@@ -147,12 +148,11 @@ test('the pool resumes TLS sessions when it reopens connections (after a drop, a
   const resumedBefore = caSigned.stats.tlsResumed;
   assert.ok((await p.body('t@tls', { priority: 'stream' })).data.equals(data));
   // Streaming opens connections ahead of need (half of max_connections): those after the first resume.
-  for (let i = 0; i < 100 && caSigned.stats.tlsResumed === resumedBefore; i++)
-    await new Promise((r) => setTimeout(r, 20));
+  await waitUntil('a resumed session', () => caSigned.stats.tlsResumed !== resumedBefore, { everyMs: 20 });
   caSigned.dropAll();
   const afterDrop = caSigned.stats.tlsResumed;
   assert.ok((await p.body('t@tls', { priority: 'stream' })).data.equals(data));
-  for (let i = 0; i < 100 && caSigned.stats.tlsResumed === afterDrop; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil('a resumed reconnection', () => caSigned.stats.tlsResumed !== afterDrop, { everyMs: 20 });
   assert.ok(
     caSigned.stats.tlsResumed > afterDrop,
     `reconnections resumed (${caSigned.stats.tlsResumed - resumedBefore})`,

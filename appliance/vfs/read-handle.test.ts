@@ -5,6 +5,7 @@ import { ReadHandles, type StreamSnapshot } from './read-handle.js';
 import { VfsReader } from './reader.js';
 import type { ArticleSource } from './article-fetcher.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 // The one read handle of WebDAV and FUSE: what it serves, and the opened / progress / closed a live view sees.
 const t = tempVfs();
@@ -110,7 +111,7 @@ test('a FUSE handle counts reads from the network, from memory and from the nati
   const buf = Buffer.alloc(8_000);
   assert.equal(await h.readInto(buf, 0, 4_096, sig), 4_096);
   assert.deepEqual(buf.subarray(0, 4_096), bytes.subarray(0, 4_096));
-  for (let i = 0; i < 50 && h.readCached(buf, 4_096, 8_000) === null; i++) await new Promise((r) => setTimeout(r, 5));
+  await waitUntil('the read-ahead in the cache', () => h.readCached(buf, 4_096, 8_000) !== null, { everyMs: 5 });
   assert.deepEqual(buf, bytes.subarray(4_096, 12_096));
   clock.t += 1_000;
   h.servedUpTo(30_000); // the native window answered reads from byte 12,096 up to byte 30,000

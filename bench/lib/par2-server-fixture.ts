@@ -12,6 +12,7 @@ import path from 'node:path';
 import { readPar2Set } from '../../appliance/par2/set.js';
 import { buildNzb, type PostedFile } from '../../tests/support/inn/poster.js';
 import type { InnServer } from '../../tests/support/inn/server.js';
+import { film } from '../../tests/support/media/film.js';
 
 const ARTICLE = 768_000;
 
@@ -84,6 +85,7 @@ export function damagedCopy(r: Par2Release, cancelled: string[], to: string): vo
 
 function writeRandom(file: string, size: number): void {
   const fd = openSync(file, 'w');
-  for (let at = 0; at < size; at += 2 ** 24) writeSync(fd, randomBytes(Math.min(2 ** 24, size - at)));
+  for (let at = 0; at < size; at += 2 ** 24)
+    writeSync(fd, (at === 0 ? film : randomBytes)(Math.min(2 ** 24, size - at)));
   closeSync(fd);
 }

@@ -197,7 +197,7 @@ describe('the image with FUSE, an rshared mount path, PUID/PGID, UMASK, TZ and a
     const nzb = (await inn.postFile('container.mount.2024.mkv', media, { articleSize: 250_000 })).nzbXml;
     const queued = await upload(c.baseUrl, 'Container.Mount.2024.nzb', nzb, { category: 'movies' });
     assert.equal(queued.status, 200, JSON.stringify(queued.body));
-    const item = await waitForItem(c.baseUrl, queued.body.data!.id, 120_000);
+    const item = await waitForItem(c.baseUrl, queued.body.data!.id);
     assert.equal(item.status, 'completed', item.error_message ?? '');
     relPath = await waitFor('the file on the host', () => firstFile(join(mnt, 'complete', 'movies')));
     assert.equal(await hostSum(join(mnt, 'complete', 'movies', relPath)), sha256(media));

@@ -39,7 +39,6 @@ const get = async <T>(path: string) => (await apiCall<T>(spool().baseURL, 'GET',
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   cookie = await createAdmin(spool());
   inn = await ensureInn();
   const added = await apiCall(
@@ -68,13 +67,10 @@ test('after real imports the cards, list, chart, badge and pool metrics follow t
   await upload('Dash.Good.nzb', await postedNzb(inn, 'dash-good.mkv', 300_000));
   await upload('Dash.Broken.nzb', MALFORMED_NZB);
   await expect
-    .poll(
-      async () => {
-        const s = await get<QueueStats>('/api/queue/stats');
-        return [s.total_completed, s.total_failed];
-      },
-      { timeout: 30_000 },
-    )
+    .poll(async () => {
+      const s = await get<QueueStats>('/api/queue/stats');
+      return [s.total_completed, s.total_failed];
+    })
     .toEqual([1, 1]);
 
   await signIn(page, ADMIN);
@@ -193,7 +189,7 @@ test('a health statistics failure turns the Dashboard into the error; a failed l
 
   // The next 5 s poll fails (a 4xx is not retried): the last figures stay, the chart area says what failed.
   fail = true;
-  await expect(chart).toContainText('Failed to load health statistics', { timeout: 15_000 });
+  await expect(chart).toContainText('Failed to load health statistics');
   await expect(page.getByText('Dashboard unavailable')).toHaveCount(0);
   await expect(card(page, 'File Health').first()).toContainText('7 / 10');
 });

@@ -66,7 +66,6 @@ async function recordWebm(browser: Browser): Promise<Buffer> {
 const importNzb = (name: string, xml: string) => importFromNzb(spool!.baseURL, cookie, name, xml);
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(180_000);
   inn = await ensureInn();
   spool = await startSpool({
     config: {

@@ -4,7 +4,7 @@ import { buildNzb, type PostedFile } from '../support/inn/poster.js';
 import { cancelArticles } from '../support/inn/cancel.js';
 import { innProvider } from '../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../support/inn/server.js';
-import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
+import { ADMIN, expect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 import type { HealthScheduleJson } from '../../appliance/health/health.wire.js';
@@ -50,8 +50,7 @@ interface WorkerStatus {
 
 // The machine running the suite may be busy (a browser start or a first click has taken tens of seconds under
 // load), so this long spec waits longer than the default.
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
-const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ mode: 'serial' });
 // eslint-disable-next-line no-empty-pattern
 test.use({ baseURL: async ({}, use: (url: string | undefined) => Promise<void>) => use(spool?.baseURL) } as never);
 
@@ -78,17 +77,14 @@ async function ensureRecords(paths: string[], nzb: (path: string) => string): Pr
   }
 }
 
-/** Bounded wait until no record is pending or checking. */
+/** Waits until no record is pending or checking. */
 async function settled(): Promise<void> {
   await expect
-    .poll(async () => (await records()).filter((r) => r.status === 'pending' || r.status === 'checking').length, {
-      timeout: 60_000,
-    })
+    .poll(async () => (await records()).filter((r) => r.status === 'pending' || r.status === 'checking').length)
     .toBe(0);
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
   inn = await ensureInn();
   radarr = await startFakeArr({ type: 'radarr' });
   const instance = { name: 'radarr', type: 'radarr', url: radarr.url, api_key: radarr.apiKey, enabled: true };
@@ -368,7 +364,7 @@ test('a file whose articles are gone turns corrupted: its error, the red alert, 
   await page.goto('/health');
   await page.getByLabel('Search health records').fill('Broken');
   await page.getByRole('button', { name: 'Retry Check Broken.Movie.mkv' }).click();
-  await expect(row(page, 'Broken.Movie.mkv')).toHaveAttribute('data-status', 'corrupted', { timeout: 60_000 });
+  await expect(row(page, 'Broken.Movie.mkv')).toHaveAttribute('data-status', 'corrupted');
 
   const record = (await recordOf(BROKEN_FILE))!;
   expect(record.status).toBe('corrupted');
@@ -402,7 +398,7 @@ test('a file whose articles are gone turns corrupted: its error, the red alert, 
       `${now.healthy}Healthy${now.partial}Partial${now.corrupted}Corrupted`,
       { timeout: 2_000 },
     );
-  }).toPass({ timeout: 30_000 });
+  }).toPass();
   await expect(health).toContainText('1 corrupted files');
   await expect(page.getByRole('status').filter({ hasText: 'Attention Required' })).toContainText(
     '1 corrupted files detected.',
@@ -523,7 +519,7 @@ test('Cancel Check is offered only while a check runs, and asks first', async ({
     .locator('.toast__title')
     .filter({ hasText: /^(Check Cancelled|Failed to cancel check)$/ })
     .first()
-    .textContent({ timeout: 30_000 });
+    .textContent({ timeout: 0 }); // no bound of its own: the test's timeout stops a hung run
   await dialog(page).getByRole('button', { name: 'Cancel Check' }).click();
   const answer = await cancel;
   // The record was not really checking, so the server may say there is nothing to cancel; either answer shows.

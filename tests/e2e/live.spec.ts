@@ -23,7 +23,6 @@ const spool = useSpool({
 test.use({ serviceWorkers: 'block' });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   inn = await ensureInn();
   cookie = await createAdmin(spool());
   const provider = {
@@ -158,7 +157,7 @@ test('live: an upload and its import reach an open Queue page, asked for by live
       async () =>
         (await apiCall<{ status: string }[]>(spool().baseURL, 'GET', '/api/queue', undefined, cookie)).body.data[0]
           ?.status,
-      { timeout: 30_000, intervals: [100] },
+      { intervals: [100] },
     )
     .toBe('completed');
   await expect(queueRow(page, 'Live.Movie.nzb')).toHaveAttribute('data-status', 'completed');
@@ -190,7 +189,7 @@ test('live: a health verdict reaches an open Health page, polling off', async ({
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   await check();
-  await expect.poll(statusOf, { timeout: 60_000 }).toBe('healthy');
+  await expect.poll(statusOf).toBe('healthy');
 
   await signIn(page, ADMIN);
   await page.goto('/health');
@@ -204,7 +203,7 @@ test('live: a health verdict reaches an open Health page, polling off', async ({
     posted.segments.map((s) => s.messageId),
   );
   await check();
-  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'corrupted', { timeout: 60_000 });
+  await expect(healthRow(page, 'Verdict.Movie.mkv')).toHaveAttribute('data-status', 'corrupted');
 });
 
 test('with /api/live blocked the footer says Polling and the page still updates by polling', async ({ page }) => {
@@ -221,7 +220,7 @@ test('with /api/live blocked the footer says Polling and the page still updates 
 
   await importNzb(spool().baseURL, cookie, 'Polled.Movie.nzb', await postedNzb(inn, 'Polled.Movie.mkv'));
   // The stats are polled every 5 s while the channel is down.
-  await expect(tile(page, 'Completed')).toHaveText('3', { timeout: 8_000 });
+  await expect(tile(page, 'Completed')).toHaveText('3');
   await expect(footer(page).getByText('Polling', { exact: true })).toBeVisible();
   expect(attempts).toBeGreaterThan(0);
 });

@@ -17,7 +17,6 @@ test.afterAll(async () => {
 test('Radarr/Sonarr → Media Servers: add Jellyfin with a path mapping, save, the token stays write-only, Test lists its libraries', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await signIn(page, ADMIN);
   await page.goto('/config/arrs');
   const form = page.getByRole('form', { name: 'Media Servers' });

@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 import { freePort } from '../support/free-port.js';
 import { createAdmin, expect, test, useSpool } from './support/fixtures.js';
 import { apiCall } from './support/spool.js';
+import { waitUntil } from '../support/wait.js';
 
 // Configuration → Mount & RClone against the real server: the real FUSE mount is started and stopped from the
 // page, and the RC test talks to a real `rclone rcd` on loopback.
@@ -26,18 +27,12 @@ async function startRcd(): Promise<void> {
     { stdio: 'ignore' },
   );
   const auth = 'Basic ' + Buffer.from(`${RC_USER}:${RC_PASS}`).toString('base64');
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${rcPort}/core/version`, {
-      method: 'POST',
-      headers: { Authorization: auth },
-    })
+  await waitUntil('rclone rcd to answer', async () => {
+    if (rcd.exitCode !== null) throw new Error('rclone rcd did not start');
+    return fetch(`http://127.0.0.1:${rcPort}/core/version`, { method: 'POST', headers: { Authorization: auth } })
       .then((r) => r.ok)
       .catch(() => false);
-    if (ok) return;
-    if (Date.now() > deadline || rcd.exitCode !== null) throw new Error('rclone rcd did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
 }
 
 test.beforeAll(async () => {

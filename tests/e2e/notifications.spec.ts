@@ -17,7 +17,6 @@ test.afterAll(async () => {
 test('System → Notifications: add a target, save, the token stays write-only, Test reaches the receiver', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await signIn(page, ADMIN);
   await page.goto('/config/system');
   const form = page.getByRole('form', { name: 'Notifications' });

@@ -17,7 +17,6 @@ let count = 0;
 let cookie = '';
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
   full = await ensureInn();
   const empty = await ensureInn(root);
   spool = await startSpool({

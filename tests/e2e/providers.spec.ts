@@ -9,7 +9,6 @@ let inn: InnServer;
 let cookie: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   cookie = await createAdmin(spool());
   inn = await ensureInn();
 });

@@ -13,7 +13,6 @@ const spool = useSpool({ config: { import: { scan_roots: [scanDir] } } });
 let inn: InnServer;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   const cookie = await createAdmin(spool());
   inn = await ensureInn();
   const added = await apiCall(
@@ -71,8 +70,8 @@ test('empty queue, upload several NZBs (a non-.nzb refused in the browser), see 
 
   const goodRow = row(page, 'Good.Movie.2024.nzb');
   const brokenRow = row(page, 'Broken.Release.nzb');
-  await expect(goodRow).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
-  await expect(brokenRow).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(goodRow).toHaveAttribute('data-status', 'completed');
+  await expect(brokenRow).toHaveAttribute('data-status', 'failed');
   await expect(goodRow).toContainText(/ID: \d+/);
   await expect(goodRow).toContainText('/complete/');
   await expect(goodRow.getByRole('button', { name: 'Retry Good.Movie.2024.nzb' })).toBeVisible();
@@ -116,7 +115,7 @@ test('retry, and delete with a confirmation that can be cancelled', async ({ pag
   await broken.getByRole('button', { name: 'Retry Broken.Release.nzb' }).click();
   await retried;
   await expect(page.getByText('Retry queued')).toBeVisible();
-  await expect(broken).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(broken).toHaveAttribute('data-status', 'failed');
 
   await broken.getByRole('button', { name: 'Delete Broken.Release.nzb' }).click();
   await expect(dialog(page)).toContainText('Confirm Delete');
@@ -141,7 +140,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
       nzb('Lost.Two.nzb', missingArticleNzb('lost2.mkv')),
     ]);
   for (const name of ['Lost.One.nzb', 'Lost.Two.nzb']) {
-    await expect(row(page, name)).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(row(page, name)).toHaveAttribute('data-status', 'failed');
   }
   // The error tooltip describes the status badge (read by screen readers without hovering).
   await expect(row(page, 'Lost.One.nzb').locator('.status-tip')).toHaveAccessibleDescription(/missing/);
@@ -162,7 +161,7 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
   expect((await restarted).ok()).toBe(true);
   await expect(page.getByText('Restarted 2 item(s)')).toBeVisible();
   for (const name of ['Lost.One.nzb', 'Lost.Two.nzb']) {
-    await expect(row(page, name)).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+    await expect(row(page, name)).toHaveAttribute('data-status', 'failed');
   }
 
   await page.getByRole('checkbox', { name: 'Select Lost.One.nzb' }).check();
@@ -182,7 +181,6 @@ test('bulk restart and bulk delete of selected rows, then Clear Completed', asyn
 });
 
 test('manual directory scan: path rules, progress, items appear; a second scan adds nothing', async ({ page }) => {
-  test.setTimeout(120_000); // two scans, an import each, and the scan-root refusal
   mkdirSync(join(scanDir, 'nested/deeper'), { recursive: true });
   writeFileSync(join(scanDir, 'Scan.A.nzb'), missingArticleNzb('scan-a.mkv'));
   writeFileSync(join(scanDir, 'nested/deeper/Scan.B.nzb'), missingArticleNzb('scan-b.mkv'));
@@ -205,7 +203,7 @@ test('manual directory scan: path rules, progress, items appear; a second scan a
 
   await path.fill(scanDir);
   await start.click();
-  await expect(card).toContainText('2 of 2 files added', { timeout: 20_000 });
+  await expect(card).toContainText('2 of 2 files added');
   await expect(card).toContainText('Idle');
   await expect(card.getByRole('progressbar', { name: 'Scan progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(row(page, 'Scan.A.nzb')).toBeVisible();
@@ -213,7 +211,7 @@ test('manual directory scan: path rules, progress, items appear; a second scan a
   await expect(row(page, 'Scan.B.nzb')).toContainText(/ID: \d+/);
 
   await start.click();
-  await expect(card).toContainText('0 of 2 files added', { timeout: 20_000 });
+  await expect(card).toContainText('0 of 2 files added');
   // ...and says why nothing was added.
   await expect(card).toContainText('2 skipped: queued before');
   // Outside the scan roots nothing is read.
@@ -232,7 +230,7 @@ test('pagination: 20 per page, shown only with more than one page', async ({ pag
   const card = page.getByRole('article').filter({ hasText: 'Manual Directory Scan' });
   await card.getByLabel('Directory path').fill(more);
   await card.getByRole('button', { name: 'Start Scan' }).click();
-  await expect(card).toContainText('21 of 21 files added', { timeout: 30_000 });
+  await expect(card).toContainText('21 of 21 files added');
 
   const pager = page.getByRole('navigation', { name: 'Queue pages' });
   await expect(pager).toContainText('Showing 1-20 of 23 results');

@@ -21,7 +21,6 @@ test.describe.configure({ mode: 'serial' });
 test.use({ baseURL: async ({}, use: (url: string | undefined) => Promise<void>) => use(spool?.baseURL) } as never);
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
   inn = await ensureInn();
   spool = await startSpool({
     config: {

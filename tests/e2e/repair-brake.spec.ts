@@ -2,7 +2,7 @@ import { buildNzb } from '../support/inn/poster.js';
 import { cancelArticles } from '../support/inn/cancel.js';
 import { innProvider } from '../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../support/inn/server.js';
-import { ADMIN, expect as baseExpect, test } from './support/fixtures.js';
+import { ADMIN, expect, test } from './support/fixtures.js';
 import { importNzb } from './support/imports.js';
 import { apiCall, startSpool, type Spool } from './support/spool.js';
 import { film } from '../support/media/film.js';
@@ -15,13 +15,11 @@ let cookie = '';
 const BATCH = '/complete/movies/Brake.Batch';
 const FILES = Array.from({ length: 12 }, (_, i) => `Brake.${String(i + 1).padStart(2, '0')}.mkv`);
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
-const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ mode: 'serial' });
 // eslint-disable-next-line no-empty-pattern
 test.use({ baseURL: async ({}, use: (url: string | undefined) => Promise<void>) => use(spool?.baseURL) } as never);
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
   inn = await ensureInn();
   spool = await startSpool({
     config: {
@@ -64,7 +62,6 @@ test.beforeAll(async () => {
       async () =>
         (await apiCall<{ engaged: boolean }>(spool!.baseURL, 'GET', '/api/health/repairs', undefined, cookie)).body.data
           .engaged,
-      { timeout: 60_000 },
     )
     .toBe(true);
 });

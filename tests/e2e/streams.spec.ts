@@ -33,7 +33,6 @@ const mounted = (dir: string) =>
     .some((l) => l.split(' ')[1] === dir);
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   const inn = await ensureInn();
   innHost = inn.host;
   mountDir = mkdtempSync(join(tmpdir(), 'spool-streams-e2e-'));
@@ -61,7 +60,7 @@ test.beforeAll(async () => {
     buildNzb([movie], inn.group, 'Spool Test <poster@spool.test>'),
   );
   file = `${job}/Streamed.Movie.mkv`;
-  await expect.poll(() => mounted(mountDir), { timeout: 20_000 }).toBe(true);
+  await expect.poll(() => mounted(mountDir)).toBe(true);
 });
 
 test.afterAll(async () => {
@@ -109,7 +108,7 @@ test('a slow curl over WebDAV shows as a player with its rate, then ends and mov
   );
 
   expect(await done).toBe(0);
-  await expect(open).toHaveCount(0, { timeout: 10_000 });
+  await expect(open).toHaveCount(0);
   const ended = page.locator('.streams-table--ended tbody tr', { hasText: 'curl/' });
   await expect(ended.locator('.col-reason')).toHaveText('done');
   await expect(ended.locator('.col-served')).toHaveText('24.0 MB');
@@ -139,7 +138,7 @@ test('a dd through the FUSE mount shows with front FUSE and its process, and an 
   await open.getByRole('button', { name: /End stream/ }).click();
   await page.getByRole('dialog', { name: 'End Stream' }).getByRole('button', { name: 'End Stream' }).click();
   expect(await code).not.toBe(0); // its next read failed (EIO)
-  await expect(open).toHaveCount(0, { timeout: 10_000 });
+  await expect(open).toHaveCount(0);
   const ended = page.locator('.streams-table--ended tbody tr', { hasText: `pid ${dd.pid}` });
   await expect(ended.locator('.col-reason')).toHaveText('ended');
 });

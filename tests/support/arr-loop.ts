@@ -14,6 +14,7 @@ import { removeMountPoint } from './fuse/mount-point.js';
 import { innProvider } from './inn/provider.js';
 import type { InnServer } from './inn/server.js';
 import { api, startServer, type TestServer } from './server.js';
+import { waitUntil } from './wait.js';
 
 /** The account registered on the server; its API key is `apiKey`. */
 export const LOOP_ADMIN = { username: 'admin', password: 'correct horse' };
@@ -88,20 +89,17 @@ export async function startSymlinkLoop(
   }
 }
 
-/** Polls the arr's view of queue and history, as the arr does (bounded), until the item reaches one of `statuses`. */
-export async function pollArrUntil(
-  arr: ArrSabClient,
-  id: string,
-  statuses: string[],
-  timeoutMs = 60_000,
-): Promise<ArrItem> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const item = (await arr.getItems()).find((i) => i.downloadId === id);
-    if (item && statuses.includes(item.status)) return item;
-    if (Date.now() > deadline) throw new Error(`${id} still ${item?.status ?? 'absent'} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** Polls the arr's view of queue and history, as the arr does, until the item reaches one of `statuses`. */
+export async function pollArrUntil(arr: ArrSabClient, id: string, statuses: string[]): Promise<ArrItem> {
+  let last: ArrItem | undefined;
+  return waitUntil(
+    () => `${id} to be ${statuses.join(' or ')} (still ${last?.status ?? 'absent'})`,
+    async () => {
+      last = (await arr.getItems()).find((i) => i.downloadId === id);
+      return last && statuses.includes(last.status) ? last : undefined;
+    },
+    { everyMs: 200 },
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { withTestImportDefaults } from './test-config.js';
+import { HUNG_RUN_MS, waitUntil } from './wait.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -23,7 +23,7 @@ export interface ChildServerOptions {
   dataDir?: string;
   /** A built main.js to run with plain node (production-like, no tsx in memory); default appliance/main.ts via tsx. */
   builtMain?: string;
-  /** How long to wait for the "ready" log line. */
+  /** The cap on the wait for the "ready" log line (default HUNG_RUN_MS, tests/support/wait.ts): benches only. */
   readyTimeoutMs?: number;
   /** More environment for the child (e.g. `SPOOL_DATABASE_URL`); wins over this process's. */
   env?: Record<string, string>;
@@ -46,7 +46,7 @@ export interface ChildServer {
   peakRssMb(): number;
   /** user + system CPU seconds the server process has used so far. */
   cpuSeconds(): number;
-  /** SIGTERM and wait for the exit (bounded); returns the exit code. */
+  /** SIGTERM and wait for the exit; SIGKILL after `timeoutMs` (default HUNG_RUN_MS: a hung shutdown). Its exit code. */
   stop(timeoutMs?: number): Promise<number | null>;
   /** SIGKILL (a crash) and wait for the exit. */
   kill(): Promise<void>;
@@ -55,7 +55,7 @@ export interface ChildServer {
 
 export async function startChildServer(opts: ChildServerOptions = {}): Promise<ChildServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
-  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(withTestImportDefaults(opts.config)));
+  if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(opts.config));
   const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
   const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args] as [string, ...string[]];
   const proc = spawn(cmd, cmdArgs, {
@@ -74,7 +74,7 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
   proc.stdout!.on('data', (d: Buffer) => (out = keepTail(out + d.toString())));
   proc.stderr!.on('data', (d: Buffer) => (out = keepTail(out + d.toString())));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  const port = await readyPort(proc, () => out, opts.readyTimeoutMs ?? 60_000).catch(async (err: unknown) => {
+  const port = await readyPort(proc, () => out, opts.readyTimeoutMs).catch(async (err: unknown) => {
     proc.kill('SIGKILL');
     await exited;
     throw err;
@@ -100,7 +100,7 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
       const f = procFile(pid, 'stat').split(') ')[1]?.split(' ') ?? [];
       return (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (100 Hz on Linux)
     },
-    async stop(timeoutMs = 30_000) {
+    async stop(timeoutMs = HUNG_RUN_MS) {
       if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
       signal('SIGTERM');
       const timer = setTimeout(() => {
@@ -129,15 +129,18 @@ function forkedChild(wrapper: number): number {
   return child;
 }
 
-async function readyPort(proc: ChildProcess, output: () => string, timeoutMs: number): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = /"msg":"ready","port":(\d+)/.exec(output());
-    if (m) return Number(m[1]);
-    if (proc.exitCode !== null) throw new Error(`spool exited early (${proc.exitCode}): ${output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`spool printed no ready line within ${timeoutMs} ms: ${output().slice(-2000)}`);
+async function readyPort(proc: ChildProcess, output: () => string, hungAfterMs?: number): Promise<number> {
+  const port = await waitUntil(
+    () => `spool's ready line: ${output().slice(-2000)}`,
+    () => {
+      const m = /"msg":"ready","port":(\d+)/.exec(output());
+      if (m) return Number(m[1]);
+      if (proc.exitCode !== null) throw new Error(`spool exited early (${proc.exitCode}): ${output().slice(-2000)}`);
+      return undefined;
+    },
+    { everyMs: 50, hungAfterMs },
+  );
+  return port;
 }
 
 function procFile(pid: number, name: string): string {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from './wait.js';
 
 export interface Received {
   path: string;
@@ -41,13 +42,13 @@ export async function startReceiver(answers: (number | 'hang')[] = [200]) {
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     got,
-    /** Waits (bounded) until `count` requests came in. */
-    async waitFor(count: number, timeoutMs = 30_000): Promise<Received[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (got.length < count) {
-        if (Date.now() > deadline) throw new Error(`${got.length} of ${count} requests after ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+    /** Waits until `count` requests came in (tests/support/wait.ts). */
+    async waitFor(count: number): Promise<Received[]> {
+      await waitUntil(
+        () => `${got.length} of ${count} requests`,
+        () => got.length >= count,
+        { everyMs: 25 },
+      );
       return got;
     },
     async close(): Promise<void> {

@@ -15,7 +15,6 @@ import type { DiagnosticsOverrides } from '../../appliance/app/diagnostics.js';
 import type { Clock } from '../../appliance/clock/clock.js';
 import { memoryLogger, type Logger } from '../../appliance/logging/logger.js';
 import { serveSpool } from '../../appliance/supervisor.js';
-import { withTestImportDefaults } from './test-config.js';
 
 export interface StartServerOptions {
   /** Sections written to config.yaml before start (missing fields take defaults), e.g. {auth: {login_required: false}}. */
@@ -53,7 +52,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<TestSe
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-test-'));
   mkdirSync(dataDir, { recursive: true });
   const configPath = join(dataDir, 'config.yaml');
-  if (opts.config) writeFileSync(configPath, stringify(withTestImportDefaults(opts.config)));
+  if (opts.config) writeFileSync(configPath, stringify(opts.config));
   const mem = memoryLogger();
   const logger: Logger = opts.verbose
     ? Object.assign(mem, {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const START_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = 240_000; // a cap for a hung start, not a speed (tests/support/wait.ts)
 
 export interface Spool {
   baseURL: string;

@@ -48,7 +48,7 @@ test('the password given with the queue item (SABnzbd password) opens the archiv
   const record = await env.srv
     .app()
     .importer.queue.enqueue({ nzb: Buffer.from(xml), nzbPath: 'Queue.Pass.nzb', password: 'from-sab' });
-  const item = await waitForItem(env.srv.baseUrl, record.id, 120_000);
+  const item = await waitForItem(env.srv.baseUrl, record.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
   assert.equal(sha256((await davGet(env.srv.baseUrl, `${item.target_path}/Queue.Pass.mkv`)).body), sha256(movie));
 });

@@ -81,7 +81,7 @@ test('import.archive_passwords: write-only, tried after the item password; the c
     nzbPath: 'Conf.Movie.nzb',
     password: 'sab-wrong',
   });
-  const item = await waitForItem(env.srv.baseUrl, record.id, 120_000);
+  const item = await waitForItem(env.srv.baseUrl, record.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
   assert.equal(sha256((await davGet(env.srv.baseUrl, `${item.target_path}/Conf.Movie.mkv`)).body), sha256(movie));
   assert.deepEqual((await davGet(env.srv.baseUrl, `${item.target_path}/Conf.Movie.srt`)).body, sub);

@@ -42,7 +42,7 @@ async function importSet(name: string, vols: WrittenVolume[], password?: string)
   let xml = buildNzb(await postVolumes(inn, vols, { articleSize: 90_000 }), inn.group, POSTER);
   if (password) xml = withPassword(xml, password);
   const up = await upload(srv.baseUrl, `${name}.nzb`, xml, { category: 'movies' });
-  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 120_000);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
   return item.target_path!;
 }

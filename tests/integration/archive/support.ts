@@ -34,7 +34,7 @@ export async function importNzb(
 ): Promise<QueueItem & { error_code?: string | null }> {
   const up = await upload(baseUrl, name, xml, fields);
   assert.equal(up.status, 200, JSON.stringify(up.body));
-  return waitForItem(baseUrl, up.body.data!.id, 120_000);
+  return waitForItem(baseUrl, up.body.data!.id);
 }
 
 /**

@@ -9,7 +9,6 @@
  * folder. The repair history shows every step.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, readlink, rename, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,6 +20,8 @@ import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api } from '../../support/server.js';
 import { sha256 } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 let inn: InnServer;
 let radarr: FakeArr;
@@ -96,14 +97,8 @@ async function record(path: string) {
   return res;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  return waitUntil(what, probe);
 }
 
 /** Bytes [start, end) of a file through its library link (the FUSE mount behind it). */
@@ -119,16 +114,16 @@ async function readRange(link: string, start: number, end: number): Promise<Buff
 }
 
 test('a film PAR2 cannot cover stays readable at its library path through the repair; the replacement swaps in', async () => {
-  const data = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(3 * ARTICLE - 4)]);
+  const data = film(3 * ARTICLE);
   const old = await grab('Film.2024.1080p-GRP', 'film.2024.mkv', data);
   const folder = join(loop.library, 'Film (2024)');
   await mkdir(folder);
   const [link] = await arrMoveInto(old.item.outputPath!, folder);
   const target = await readlink(link!);
   const virtualPath = target.slice(loop.mnt.length);
-  const film = radarr.addMovie({ title: 'Film', path: folder });
-  const filmFile = radarr.addMovieFile(film.id, { path: link!, sceneName: 'Film.2024.1080p-GRP' });
-  const grabbed = radarr.addGrab({ downloadId: old.id, movieId: film.id, sourceTitle: 'Film.2024.1080p-GRP' });
+  const filmRecord = radarr.addMovie({ title: 'Film', path: folder });
+  const filmFile = radarr.addMovieFile(filmRecord.id, { path: link!, sceneName: 'Film.2024.1080p-GRP' });
+  const grabbed = radarr.addGrab({ downloadId: old.id, movieId: filmRecord.id, sourceTitle: 'Film.2024.1080p-GRP' });
 
   // The middle article is gone: one of three is far over 1%: corrupted, and no PAR2 covers it.
   cancelArticles(inn, [old.posted.messageIds[1]!]);
@@ -159,7 +154,7 @@ test('a film PAR2 cannot cover stays readable at its library path through the re
   assert.match(await listing.text(), new RegExp(basename(virtualPath).replace(/\./g, '\\.')));
 
   // The arr's search grabs a replacement through Spool, and imports it as an upgrade (old link out, new link in).
-  const fresh = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(3 * ARTICLE - 4)]);
+  const fresh = film(3 * ARTICLE);
   const replacement = await grab('Film.2024.1080p-NEW', 'film.2024.mkv', fresh);
   const newLink = join(folder, 'film.2024.mkv');
   await radarr.importUpgrade({

@@ -6,7 +6,6 @@
  * link stay (docs/arrs.md "Continuity"). The other movie's record and link stay, the content stays readable.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +14,7 @@ import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { sha256 } from '../import/support.js';
 import type { ArrRepairOutcome } from '../../../appliance/repair/index.js';
+import { film } from '../../support/media/film.js';
 
 let inn: InnServer;
 let radarr: FakeArr;
@@ -54,14 +54,14 @@ async function grabAndImport(title: string, fileName: string, data: Buffer): Pro
 }
 
 test('the grabbed, imported and moved file is repaired through its grab; nothing else is touched', async () => {
-  const data = randomBytes(600_000);
+  const data = film(600_000);
   const ours = await grabAndImport('Film.2024.1080p-GRP', 'film.2024.mkv', data);
-  const other = await grabAndImport('Other.2023.720p-GRP', 'other.2023.mkv', randomBytes(300_000));
+  const other = await grabAndImport('Other.2023.720p-GRP', 'other.2023.mkv', film(300_000));
   assert.equal(ours.links.length, 1);
 
-  const film = radarr.addMovie({ title: 'Film', path: join(loop.library, 'Film.2024.1080p-GRP') });
-  const filmFile = radarr.addMovieFile(film.id, { path: ours.links[0]!, sceneName: 'Film.2024.1080p-GRP' });
-  const grab = radarr.addGrab({ downloadId: ours.id, movieId: film.id, sourceTitle: 'Film.2024.1080p-GRP' });
+  const filmRecord = radarr.addMovie({ title: 'Film', path: join(loop.library, 'Film.2024.1080p-GRP') });
+  const filmFile = radarr.addMovieFile(filmRecord.id, { path: ours.links[0]!, sceneName: 'Film.2024.1080p-GRP' });
+  const grab = radarr.addGrab({ downloadId: ours.id, movieId: filmRecord.id, sourceTitle: 'Film.2024.1080p-GRP' });
   const otherMovie = radarr.addMovie({ title: 'Other' });
   const otherFile = radarr.addMovieFile(otherMovie.id, { path: other.links[0]! });
   radarr.addGrab({ downloadId: other.id, movieId: otherMovie.id });
@@ -91,7 +91,7 @@ test('the grabbed, imported and moved file is repaired through its grab; nothing
   );
   assert.deepEqual(
     radarr.lib.commands.map((c) => c.body),
-    [{ name: 'MoviesSearch', movieIds: [film.id] }],
+    [{ name: 'MoviesSearch', movieIds: [filmRecord.id] }],
   );
   // The arr keeps its link and record (revision lowered) until the replacement comes; the other movie is as it was.
   assert.ok((await lstat(ours.links[0]!)).isSymbolicLink());

@@ -6,7 +6,6 @@
  * old episode is retired, and the other episodes keep their records in Sonarr and their files in Spool.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import { defaultQuality, startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
@@ -15,6 +14,8 @@ import { buildNzb } from '../../support/inn/poster.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { checkAndWait, record } from '../health/support.js';
 import { api, innProvider, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 const ROOT = '/data/spool';
 let inn: InnServer;
@@ -39,7 +40,7 @@ test('one broken episode of a season pack: Sonarr fails the whole grab and searc
   const pack = 'Show.S01.1080p.WEB-GRP';
   const posted = [];
   for (let e = 1; e <= 3; e++)
-    posted.push(await inn.postFile(`Show.S01E0${e}.1080p.WEB-GRP.mkv`, randomBytes(60_000), { articleSize: 20_000 }));
+    posted.push(await inn.postFile(`Show.S01E0${e}.1080p.WEB-GRP.mkv`, film(60_000), { articleSize: 20_000 }));
   const nzb = buildNzb(posted, inn.group, 'Spool Test <poster@spool.test>');
   const up = await upload(srv.baseUrl, `${pack}.nzb`, nzb, { category: 'tv' });
   assert.equal(up.status, 200, JSON.stringify(up.body));
@@ -105,7 +106,7 @@ test('one broken episode of a season pack: Sonarr fails the whole grab and searc
     [false, true, false],
   );
   // Sonarr grabs that episode again through Spool and imports it over the broken one.
-  const fresh = await inn.postFile('Show.S01E02.1080p.WEB-NEW.mkv', randomBytes(60_000), { articleSize: 20_000 });
+  const fresh = await inn.postFile('Show.S01E02.1080p.WEB-NEW.mkv', film(60_000), { articleSize: 20_000 });
   const again = await upload(srv.baseUrl, 'Show.S01E02.1080p.WEB-NEW.nzb', fresh.nzbXml, { category: 'tv' });
   const newItem = await waitForItem(srv.baseUrl, again.body.data!.id);
   assert.equal(newItem.status, 'completed', newItem.error_message ?? '');
@@ -133,10 +134,6 @@ test('one broken episode of a season pack: Sonarr fails the whole grab and searc
   assert.deepEqual(sonarr.unexpected, []);
 });
 
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function waitFor(cond: () => Promise<boolean>): Promise<void> {
+  await waitUntil('the condition', cond, { everyMs: 50 });
 }

@@ -264,7 +264,11 @@ describe('login_required false', () => {
   test('everything is open to anonymous callers, admin routes included', async () => {
     const srv = await startServer({ config: { auth: { login_required: false } } });
     try {
-      assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, { login_required: false });
+      assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, {
+        login_required: false,
+        password_login: true,
+        oidc: null,
+      });
       assert.equal((await api(srv.baseUrl, '/api/users')).status, 200);
       assert.equal((await api(srv.baseUrl, '/api/config')).status, 200);
       await api(srv.baseUrl, '/api/auth/register', {

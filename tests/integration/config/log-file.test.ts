@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, startServer, type TestServer } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let srv: TestServer;
 before(async () => {
@@ -20,9 +21,9 @@ const fileLines = () => {
     return '';
   }
 };
-/** The file is written asynchronously: wait (bounded) until it holds `msg`. */
+/** The file is written asynchronously: wait until it holds `msg`. */
 async function fileGets(msg: string): Promise<void> {
-  for (let i = 0; i < 100 && !fileLines().includes(`"msg":"${msg}"`); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(`the log file to hold ${msg}`, () => fileLines().includes(`"msg":"${msg}"`), { everyMs: 50 });
   assert.match(fileLines(), new RegExp(`"msg":"${msg}"`));
 }
 

@@ -27,6 +27,9 @@ import {
   type DiagnosticFinding,
   type DiagnosticsReport,
 } from '../../../appliance/diagnostics/diagnostics.wire.js';
+import { arrViewFindings } from '../../../appliance/diagnostics/index.js';
+import { defaultsFor } from '../../../appliance/config/data-dir-defaults.js';
+import { startFakeArr } from '../../support/fake-arr/server.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { writeCaSignedCert } from '../../support/tls-certs.js';
@@ -162,6 +165,32 @@ test('a data dir on NFS (statfs magic) is an error about LMDB', async () => {
   assert.equal(network?.level, 'error');
   assert.match(network.message, /network filesystem \(NFS\)/);
   assert.match(network.fix ?? '', /local disk/);
+});
+
+test("the complete dir not where the arr looks: the arr's own path check is reported with the mounts that fix it", async () => {
+  const arr = await startFakeArr({ type: 'radarr' });
+  cleanups.push(() => arr.close());
+  const config = structuredClone(defaultsFor(temp));
+  config.arrs.enabled = true;
+  config.arrs.radarr_instances = [
+    { name: 'main', type: 'radarr', url: arr.url, api_key: arr.apiKey, enabled: true, root_folder: '' },
+  ];
+  const seen = await service({ extra: [() => arrViewFindings(config)] }).run();
+  assert.equal(only(seen, 'arr_paths')[0]?.level, 'info', 'nothing said: the arr sees the paths');
+  arr.health = [
+    { source: 'IndexerStatusCheck', type: 'warning', message: 'Indexers unavailable due to failures' },
+    {
+      source: 'RemotePathMappingCheck',
+      type: 'error',
+      message: 'Download client Spool places downloads in /import/movies but Radarr cannot see this directory.',
+    },
+  ];
+  const report = await service({ extra: [() => arrViewFindings(config)] }).run();
+  const paths = only(report, 'arr_paths');
+  assert.equal(paths.length, 1, 'only the arr checks about download paths');
+  assert.equal(paths[0]?.level, 'error');
+  assert.match(paths[0]!.message, /Radarr 'main' says: Download client Spool places downloads in \/import\/movies/);
+  assert.match(paths[0]!.fix ?? '', /same paths in the arr's container|remote path mapping/);
 });
 
 test('a provider answering three times slower than its past is a warning', async () => {

@@ -15,6 +15,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 const MB = 1e6;
 let inn: InnServer;
@@ -67,7 +68,7 @@ test('the ramp suggests the connection count at the knee it measured (1.5 MB/s p
 });
 
 test('through the API: the library is read, the suggestion shown, max_connections changed only on confirm', async () => {
-  const posted = await inn.postFile('Speed.Test.2026.mkv', randomBytes(6 * 300_000), { articleSize: 300_000 });
+  const posted = await inn.postFile('Speed.Test.2026.mkv', film(6 * 300_000), { articleSize: 300_000 });
   const port = await emulatedLink(1.5 * MB, 3 * MB);
   const provider = innProvider(inn, { id: 'link', host: '127.0.0.1', port, max_connections: 6 });
   const srv = await startServer({

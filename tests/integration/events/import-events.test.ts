@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { importServerOverInn, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // One NZB posted to the real INN, uploaded through the real HTTP API and imported by the real runner: what the
 // app's event bus announced along the way, in order (appliance/events/spool-events.ts).
@@ -18,7 +19,7 @@ test('one NZB upload announces its queue statuses in order, the file added and i
     events.on('import.progress', (e) => timeline.push(`import ${e.id} ${e.stage}`)),
   ];
   try {
-    const posted = await env.inn.postFile('Event.Movie.2024.mkv', randomBytes(300_000));
+    const posted = await env.inn.postFile('Event.Movie.2024.mkv', film(300_000));
     const up = await upload(env.srv.baseUrl, 'Event.Movie.2024.nzb', posted.nzbXml, { category: 'movies' });
     assert.equal(up.status, 200, JSON.stringify(up.body));
     const id = up.body.data!.id;
@@ -26,8 +27,8 @@ test('one NZB upload announces its queue statuses in order, the file added and i
     assert.equal(item.status, 'completed', item.error_message ?? '');
     const file = `${item.target_path}/Event.Movie.2024.mkv`;
     const created = `health created ${file} pending`;
-    // Health records follow the tree's event asynchronously (their own write): wait for it, bounded.
-    for (let i = 0; i < 200 && !timeline.includes(created); i++) await new Promise((r) => setTimeout(r, 25));
+    // Health records follow the tree's event asynchronously (their own write): wait for it.
+    await waitUntil(created, () => timeline.includes(created), { everyMs: 25 });
 
     const queue = timeline.filter((line) => line.startsWith(`queue ${id} `));
     assert.deepEqual(queue, [

@@ -14,6 +14,7 @@ import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point
 import { addPosted, sha256 } from '../webdav/support.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // The FUSE mount (real /dev/fuse) of files posted to a real INN; plus the files API and `rclone copy` over WebDAV.
 const run = promisify(execFile);
@@ -132,10 +133,13 @@ test('rclone RC test against a real rclone rcd; wrong password fails clearly', a
   ]);
   try {
     let ok = { success: false, data: {} as Record<string, unknown> };
-    for (let i = 0; i < 50 && ok.data.success !== true; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      ok = await post('/api/rclone/test', { rc_url: `http://127.0.0.1:${port}`, rc_user: 'rc', rc_pass: 'rcpw' });
-    }
+    await waitUntil(
+      () => `rclone rcd to answer the test: ${JSON.stringify(ok.data)}`,
+      async () => {
+        ok = await post('/api/rclone/test', { rc_url: `http://127.0.0.1:${port}`, rc_user: 'rc', rc_pass: 'rcpw' });
+        return ok.data.success === true;
+      },
+    );
     assert.deepEqual(ok.data, { success: true, error_message: '' });
     const bad = await post('/api/rclone/test', { rc_url: `http://127.0.0.1:${port}`, rc_user: 'rc', rc_pass: 'wrong' });
     assert.equal(bad.data.success, false);

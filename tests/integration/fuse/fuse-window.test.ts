@@ -10,6 +10,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { innProvider } from '../../support/inn/provider.js';
+import { HUNG_RUN_MS } from '../../support/wait.js';
 
 // The native read window on a real mount: most reads of a sequential reader never reach JS, and readers racing
 // the window's publish/retire (many at once, a 1 MiB cache recycling article buffers all the time) never see a
@@ -53,7 +54,7 @@ const counters = () => {
 /** sha256 of the file read by another process; O_DIRECT so that every read reaches the file system. */
 async function sumOf(direct: boolean, bs = '1M'): Promise<string> {
   const args = [`if=${onDisk}`, 'of=/dev/stdout', `bs=${bs}`, 'status=none', ...(direct ? ['iflag=direct'] : [])];
-  const { stdout } = await run('sh', ['-c', `dd ${args.join(' ')} | sha256sum`], { timeout: 120_000 });
+  const { stdout } = await run('sh', ['-c', `dd ${args.join(' ')} | sha256sum`], { timeout: HUNG_RUN_MS });
   return stdout.split(' ')[0] as string;
 }
 

@@ -12,6 +12,7 @@ import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point
 import { innProvider, upload, waitForItem } from '../import/support.js';
 import { sha256 } from '../webdav/support.js';
 import { film } from '../../support/media/film.js';
+import { HUNG_RUN_MS, waitUntil } from '../../support/wait.js';
 
 // rclone.mount_enabled: the real process (main.ts, a child) mounts on boot, unmounts on SIGTERM, and after a
 // kill -9 left a dead mount behind, the next start detaches it and mounts again.
@@ -64,7 +65,7 @@ async function mountedStatus(srv: ChildServer): Promise<{ mounted: boolean; moun
 
 /** sha256 of a file read by another process (`sha256sum`), as a media player on the host would read it. */
 async function sumThroughMount(virtualPath: string): Promise<string> {
-  const { stdout } = await run('sha256sum', [join(mnt, virtualPath)], { timeout: 60_000 });
+  const { stdout } = await run('sha256sum', [join(mnt, virtualPath)], { timeout: HUNG_RUN_MS });
   return stdout.split(' ')[0] as string;
 }
 
@@ -108,10 +109,10 @@ test('a mount that cannot start is reported and the app still serves', async () 
   children.push(srv);
   try {
     let status = { mounted: true, error: '' };
-    for (let i = 0; i < 100 && status.error === ''; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the mount status to name the failure', async () => {
       status = ((await (await fetch(`${srv.baseUrl}/api/rclone/mount/status`)).json()) as { data: typeof status }).data;
-    }
+      return status.error !== '';
+    });
     assert.equal(status.mounted, false);
     assert.match(status.error, /ENOTDIR|not a directory/i);
     assert.match(srv.output(), /mount at start failed/);

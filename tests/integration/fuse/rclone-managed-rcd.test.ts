@@ -15,6 +15,7 @@ import { rcCall } from '../../support/rclone/rc-call.js';
 import { addPosted, sha256 } from '../webdav/support.js';
 import { startServerForRclone } from './support.js';
 import { film } from '../../support/media/film.js';
+import { HUNG_RUN_MS } from '../../support/wait.js';
 
 // rc_enabled with no rc_url and nothing on rc_port: Spool starts `rclone rcd` itself (loopback, auth from the
 // environment), with cache_dir as --cache-dir, mounts through it, and stops it with the mount.
@@ -75,7 +76,7 @@ test('Spool starts its own rcd with cache_dir, mounts through it, reads byte-exa
     assert.ok(srv.logs.some((l) => l.includes('this host has no /dev/log')));
   }
 
-  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: 120_000 });
+  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: HUNG_RUN_MS });
   assert.equal(stdout.split(' ')[0], sha256(file));
   const stats = await rc<{ diskCache?: { path: string } }>('vfs/stats');
   assert.ok(stats.diskCache?.path.startsWith(join(cacheDir, 'vfs') + '/'), JSON.stringify(stats.diskCache));

@@ -16,6 +16,7 @@ import { durationToNs, sizeToBytes } from '../../../appliance/rclone/rc-units.js
 import { addPosted, DAV_PASS, sha256 } from '../webdav/support.js';
 import { startServerForRclone } from './support.js';
 import { film } from '../../support/media/film.js';
+import { HUNG_RUN_MS, waitUntil } from '../../support/wait.js';
 
 // The rclone mount backend against real parts: a real `rclone rcd` (with auth, on loopback) mounts Spool's own
 // WebDAV through RC mount/mount; the file posted to a real INN reads byte-exact through rclone's FUSE mount, and
@@ -146,7 +147,7 @@ test('rc_enabled: Spool mounts its WebDAV through the rcd; reads are byte-exact;
   assert.ok(ours && /^:webdav/.test(ours.Fs), JSON.stringify(listed));
 
   // Another process reads the file through rclone's mount (Spool serves the WebDAV in this process).
-  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: 120_000 });
+  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: HUNG_RUN_MS });
   assert.equal(stdout.split(' ')[0], sha256(file));
 
   // rcd-wide options (options/set), as rclone reports them back.
@@ -196,10 +197,10 @@ test('an import after mounting shows up at once (vfs/refresh names our VFS), tho
   const posted = await inn.postFile('rc.show.s01e02.mkv', extra, { articleSize: 50_000 });
   await addPosted(srv, 'tv', 'RC.Show.S01E02', [posted]);
   let names: string[] = [];
-  for (let i = 0; i < 50 && names.length < 2; i++) {
-    await new Promise((r) => setTimeout(r, 100));
+  await waitUntil(`both shows listed through the mount (${names.join(', ')})`, async () => {
     names = (await run('ls', [join(mnt, 'complete', 'tv')])).stdout.split('\n').filter(Boolean);
-  }
+    return names.length >= 2;
+  });
   const refreshLog = srv.logs.filter((l) => /refresh/.test(l)).join('\n');
   assert.deepEqual(names, ['RC.Show.S01E01', 'RC.Show.S01E02'], refreshLog);
 });
@@ -240,7 +241,7 @@ test('a cache_dir or syslog the rcd does not use is reported; mount_options.back
   assert.match(mounts, /fuse\.spool/);
   // async_read is still off (RCLONE above): the addon's sync_read; reads stay byte-exact.
   assert.equal(srv.app().config.get().rclone.async_read, false);
-  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: 120_000 });
+  const { stdout } = await run('sha256sum', [join(mnt, filePath)], { timeout: HUNG_RUN_MS });
   assert.equal(stdout.split(' ')[0], sha256(file));
   await srv.app().streaming.mount.stop();
 });

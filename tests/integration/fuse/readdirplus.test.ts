@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { startServer, type TestServer } from '../../support/server.js';
 import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point.js';
+import { HUNG_RUN_MS } from '../../support/wait.js';
 
 // `ls -l` of a folder through Spool's own FUSE mount: every entry's size, type and mode come with the listing
 // (readdirplus, appliance/fuse/native/src/mount.c op_readdir), so the kernel asks no getattr per entry.
@@ -50,7 +51,7 @@ test('ls -l lists every size, type and mode from the listing itself, without a g
   };
   let stdout: string;
   try {
-    ({ stdout } = await run('ls', ['-ln', join(mnt, 'complete/tv/Show.S01')], { timeout: 30_000 }));
+    ({ stdout } = await run('ls', ['-ln', join(mnt, 'complete/tv/Show.S01')], { timeout: HUNG_RUN_MS }));
   } finally {
     vfs.stat = stat;
   }

@@ -9,6 +9,7 @@ import { removeMountPoint, tempMountPoint } from '../../support/fuse/mount-point
 import { innProvider } from '../../support/inn/provider.js';
 import { addPosted, davUrl } from '../webdav/support.js';
 import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Both fronts read through one handle: a WebDAV GET and a read through the real mount each announce the stream on
 // the app's bus, with who reads (address and User-Agent; the reading process's pid) and the bytes served.
@@ -38,11 +39,8 @@ after(async () => {
   await removeMountPoint(mnt);
 });
 
-const closedOf = async (id: string) => {
-  for (let i = 0; i < 200 && !seen.closed.some((c) => c.stream_id === id); i++)
-    await new Promise((r) => setTimeout(r, 10));
-  return seen.closed.find((c) => c.stream_id === id);
-};
+const closedOf = (id: string) =>
+  waitUntil(`stream_closed of ${id}`, () => seen.closed.find((c) => c.stream_id === id), { everyMs: 10 });
 
 test('a WebDAV range GET: opened with the client address, user agent and first byte; closed with the bytes sent', async () => {
   const res = await fetch(davUrl(srv, path), {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -8,6 +7,7 @@ import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, davList, startImportServer, type TestServer } from '../import/support.js';
 import { checkAndWait, importPosted } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // A file under repair stays in the library (docs/health.md "Continuity"): a corrupted verdict (evidence: the first
 // article is gone from the real INN) leaves the file listed over WebDAV and FUSE at its path, its readable bytes
@@ -43,8 +43,8 @@ async function propfind(path: string, header?: string): Promise<string> {
 }
 
 test('a corrupted file stays listed and readable where its articles are; the console hides it when it asks to', async () => {
-  const film = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(10 * ARTICLE - 4)]);
-  const { path, ids } = await importPosted(srv.baseUrl, inn, 'Kept.Film.2021.mkv', film, ARTICLE);
+  const movie = film(10 * ARTICLE);
+  const { path, ids } = await importPosted(srv.baseUrl, inn, 'Kept.Film.2021.mkv', movie, ARTICLE);
   cancelArticles(inn, [ids[0]!]);
   const r = await checkAndWait(srv.baseUrl, path);
   assert.equal(r.status, 'corrupted', 'the first article gone: corrupted, from evidence');
@@ -63,20 +63,20 @@ test('a corrupted file stays listed and readable where its articles are; the con
     headers: { Range: `bytes=${3 * ARTICLE}-${5 * ARTICLE - 1}` },
   });
   assert.equal(middle.status, 206);
-  assert.ok(Buffer.from(await middle.arrayBuffer()).equals(film.subarray(3 * ARTICLE, 5 * ARTICLE)));
+  assert.ok(Buffer.from(await middle.arrayBuffer()).equals(movie.subarray(3 * ARTICLE, 5 * ARTICLE)));
   const head = await fetch(`${srv.baseUrl}/webdav${path}`, { headers: { Range: 'bytes=0-99' } });
   assert.equal(head.status, 502, 'the gone article is an error, not zeros');
   await head.body?.cancel();
 
   // FUSE: listed, stat answers, the readable range reads byte-exact.
   assert.deepEqual(await readdir(join(mnt, dir)), [name]);
-  assert.equal((await stat(join(mnt, path))).size, film.length);
+  assert.equal((await stat(join(mnt, path))).size, movie.length);
   const fh = await open(join(mnt, path), 'r');
   try {
     const buf = Buffer.alloc(ARTICLE);
     const { bytesRead } = await fh.read(buf, 0, ARTICLE, 6 * ARTICLE);
     assert.equal(bytesRead, ARTICLE);
-    assert.ok(buf.equals(film.subarray(6 * ARTICLE, 7 * ARTICLE)));
+    assert.ok(buf.equals(movie.subarray(6 * ARTICLE, 7 * ARTICLE)));
   } finally {
     await fh.close();
   }

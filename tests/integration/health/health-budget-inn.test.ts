@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import type { HealthScheduleJson, HealthStatsJson } from '../../../appliance/health/health.wire.js';
@@ -8,6 +7,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import type { TestServer } from '../../support/server.js';
 import { api, startImportServer } from '../import/support.js';
 import { importPosted } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // The STAT budget over the real pool and INN: three files of 40 articles, every article STATed per check (120 in
 // all), at 100 STATs an hour. The pool's command counter (every STAT and BODY sent to INN) shows an hour of clock
@@ -63,7 +63,7 @@ async function walk(ms: number, step = 36_000): Promise<void> {
 
 test('scheduled checks over INN send no more STATs than the budget holds; the rest wait for the next hour', async () => {
   for (const name of ['Budget.A.mkv', 'Budget.B.mkv', 'Budget.C.mkv'])
-    await importPosted(srv.baseUrl, inn, name, randomBytes(40 * 2_000), 2_000);
+    await importPosted(srv.baseUrl, inn, name, film(40 * 2_000), 2_000);
   // From here the test moves the clock: no check has run yet (the first is due 10 minutes after the import).
   clearInterval(follower);
   while (following) await sleep(5);

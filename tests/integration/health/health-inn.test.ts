@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { cancelArticles } from '../../support/inn/cancel.js';
 import { damageArticles } from '../../support/inn/damage.js';
 import { api, importServerOverInn } from '../import/support.js';
 import { checkAndWait, importPosted, record } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // Files posted to a real INN and imported through the real API; then the server loses articles the way providers
 // do (ctlinnd cancel: STAT and BODY answer 430) or their stored bodies rot on disk (STAT still 223), and the real
@@ -17,7 +17,7 @@ const env = importServerOverInn({
 });
 
 test('every imported file gets a pending record; a check of an intact file finds it healthy', async () => {
-  const { path } = await importPosted(env.srv.baseUrl, env.inn, 'Intact.Movie.mkv', randomBytes(400_000), 20_000);
+  const { path } = await importPosted(env.srv.baseUrl, env.inn, 'Intact.Movie.mkv', film(400_000), 20_000);
   const fresh = await record(env.srv.baseUrl, path);
   assert.equal(fresh.status, 'pending');
   assert.equal(fresh.source_nzb_path, 'Intact.Movie.mkv.nzb');
@@ -28,7 +28,7 @@ test('every imported file gets a pending record; a check of an intact file finds
 });
 
 test('an article cancelled on the server: partial, with the byte range shown; the first article: corrupted', async () => {
-  const data = randomBytes(150 * 10_000);
+  const data = film(150 * 10_000);
   const holes = await importPosted(env.srv.baseUrl, env.inn, 'Holes.Movie.mkv', data, 10_000);
   cancelArticles(env.inn, [holes.ids[70]!]);
   const r = await checkAndWait(env.srv.baseUrl, holes.path);
@@ -46,7 +46,7 @@ test('an article cancelled on the server: partial, with the byte range shown; th
     [holes.ids[70]],
   );
 
-  const head = await importPosted(env.srv.baseUrl, env.inn, 'Headless.Movie.mkv', randomBytes(200_000), 20_000);
+  const head = await importPosted(env.srv.baseUrl, env.inn, 'Headless.Movie.mkv', film(200_000), 20_000);
   cancelArticles(env.inn, [head.ids[0]!]);
   const h = await checkAndWait(env.srv.baseUrl, head.path);
   assert.equal(h.status, 'corrupted');
@@ -57,7 +57,7 @@ test('an article cancelled on the server: partial, with the byte range shown; th
 
 test('a body damaged on the server disk (STAT still 223) is caught by the BODY spot-check', async () => {
   // Three articles: the spot-check BODYs every one of them.
-  const rot = await importPosted(env.srv.baseUrl, env.inn, 'Rotten.Movie.mkv', randomBytes(3 * 30_000), 30_000);
+  const rot = await importPosted(env.srv.baseUrl, env.inn, 'Rotten.Movie.mkv', film(3 * 30_000), 30_000);
   damageArticles(env.inn, [rot.ids[1]!]);
   const r = await checkAndWait(env.srv.baseUrl, rot.path);
   assert.equal(r.status, 'corrupted', JSON.stringify(r));

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { startFakeArr, type FakeArr } from '../../support/fake-arr/server.js';
@@ -8,6 +7,8 @@ import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, innProvider, startImportServer, type TestServer } from '../import/support.js';
 import { checkAndWait, importPosted, record, Relay } from './support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Repair through the real ArrRepairService against fake Radarr and Sonarr servers, with INN as the provider behind
 // a relay that can be stopped (the server "goes away"). Time is a ManualClock: back-offs pass on demand.
@@ -67,8 +68,8 @@ function own(path: string, title: string) {
 }
 
 test('a corrupted file is replaced through Radarr with the exact calls; a good file is never touched', async () => {
-  const good = await importPosted(srv.baseUrl, inn, 'Good.Film.2020.mkv', randomBytes(200_000), 20_000);
-  const bad = await importPosted(srv.baseUrl, inn, 'Bad.Film.2021.mkv', randomBytes(200_000), 20_000);
+  const good = await importPosted(srv.baseUrl, inn, 'Good.Film.2020.mkv', film(200_000), 20_000);
+  const bad = await importPosted(srv.baseUrl, inn, 'Bad.Film.2021.mkv', film(200_000), 20_000);
   const g = own(good.path, 'Good Film');
   const b = own(bad.path, 'Bad Film');
   assert.equal((await checkAndWait(srv.baseUrl, good.path, tick)).status, 'healthy');
@@ -88,8 +89,8 @@ test('a corrupted file is replaced through Radarr with the exact calls; a good f
 });
 
 test('a file the arr renamed out of sight is repaired through its download id; the other movie is never touched', async () => {
-  const f = await importPosted(srv.baseUrl, inn, 'Renamed.Film.2025.mkv', randomBytes(200_000), 20_000);
-  const keep = await importPosted(srv.baseUrl, inn, 'Kept.Film.2025.mkv', randomBytes(100_000), 20_000);
+  const f = await importPosted(srv.baseUrl, inn, 'Renamed.Film.2025.mkv', film(200_000), 20_000);
+  const keep = await importPosted(srv.baseUrl, inn, 'Kept.Film.2025.mkv', film(100_000), 20_000);
   const app = srv.app();
   // The download id the arr knows the grab by: the nzo_id of the queue item that wrote the file.
   const nzoOf = (path: string) => app.sabnzbd.nzo.of(app.streaming.vfs.stat(path)!.queueItemId!);
@@ -135,7 +136,7 @@ test('a file the arr renamed out of sight is repaired through its download id; t
 });
 
 test('409 and 5xx from the arr are retried after a back-off; a 404 on the delete is a failure', async () => {
-  const f = await importPosted(srv.baseUrl, inn, 'Busy.Film.2022.mkv', randomBytes(100_000), 20_000);
+  const f = await importPosted(srv.baseUrl, inn, 'Busy.Film.2022.mkv', film(100_000), 20_000);
   const o = own(f.path, 'Busy Film');
   radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 409, times: 1 });
   radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 503, times: 1 });
@@ -152,7 +153,7 @@ test('409 and 5xx from the arr are retried after a back-off; a 404 on the delete
   await waitFor(async () => (await record(srv.baseUrl, f.path)).status === 'repair_triggered');
   assert.ok(!radarr.lib.movieFiles.has(o.file.id));
 
-  const gone = await importPosted(srv.baseUrl, inn, 'Gone.Film.2023.mkv', randomBytes(100_000), 20_000);
+  const gone = await importPosted(srv.baseUrl, inn, 'Gone.Film.2023.mkv', film(100_000), 20_000);
   own(gone.path, 'Gone Film');
   radarr.fail({ method: 'DELETE', path: /^moviefile\//, status: 404, times: 1 });
   cancelArticles(inn, [gone.ids[0]!]);
@@ -162,7 +163,7 @@ test('409 and 5xx from the arr are retried after a back-off; a 404 on the delete
 });
 
 test('repair of a file no arr manages answers NOT_FOUND', async () => {
-  const f = await importPosted(srv.baseUrl, inn, 'Orphan.Film.2024.mkv', randomBytes(100_000), 20_000);
+  const f = await importPosted(srv.baseUrl, inn, 'Orphan.Film.2024.mkv', film(100_000), 20_000);
   const rec = await record(srv.baseUrl, f.path);
   const res = await api(srv.baseUrl, `/api/health/${rec.id}/repair`, {
     method: 'POST',
@@ -174,18 +175,18 @@ test('repair of a file no arr manages answers NOT_FOUND', async () => {
 });
 
 test('the server stopped for longer than a check: no verdict, no repair; back up: a verdict', async () => {
-  const f = await importPosted(srv.baseUrl, inn, 'Steady.Film.2019.mkv', randomBytes(100_000), 20_000);
+  const f = await importPosted(srv.baseUrl, inn, 'Steady.Film.2019.mkv', film(100_000), 20_000);
   own(f.path, 'Steady Film');
   const callsBefore = radarr.calls.length;
   await relay.stop();
   try {
-    const r = await checkAndWait(srv.baseUrl, f.path, tick, 60_000);
+    const r = await checkAndWait(srv.baseUrl, f.path, tick);
     assert.equal(r.status, 'pending');
     assert.equal(r.retry_count, 1);
     assert.match(r.last_error ?? '', /No verdict/);
     assert.deepEqual(r.missing_ranges, []);
     await clock.advance(60_000 + 1); // the retry, still down: gives up until the normal schedule
-    await waitFor(async () => /after 1 retries/.test((await record(srv.baseUrl, f.path)).last_error ?? ''), 60_000);
+    await waitFor(async () => /after 1 retries/.test((await record(srv.baseUrl, f.path)).last_error ?? ''));
     const after = await record(srv.baseUrl, f.path);
     assert.equal(after.status, 'pending');
     // Earlier tests' kept files are looked after on the repair back-off (GETs); this file made the arr act on nothing.
@@ -196,18 +197,14 @@ test('the server stopped for longer than a check: no verdict, no repair; back up
   }
   // The pool may keep the provider aside for its cool-down; a later check gets the verdict.
   let verdict = '';
-  for (let i = 0; i < 30 && verdict !== 'healthy'; i++) {
-    verdict = (await checkAndWait(srv.baseUrl, f.path, tick, 60_000)).status;
-    if (verdict !== 'healthy') await new Promise((r) => setTimeout(r, 2000));
-  }
+  await waitUntil(
+    () => `a healthy verdict once INN is back (last: ${verdict})`,
+    async () => (verdict = (await checkAndWait(srv.baseUrl, f.path, tick)).status) === 'healthy',
+    { everyMs: 2000 },
+  );
   assert.equal(verdict, 'healthy');
 });
 
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await tick();
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function waitFor(cond: () => Promise<boolean>): Promise<void> {
+  await waitUntil('the condition', async () => (await cond()) || (await tick(), false), { everyMs: 50 });
 }

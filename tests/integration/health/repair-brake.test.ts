@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import type { RepairBrakeJson, RepairHistoryJson } from '../../../appliance/health/index.js';
@@ -9,6 +8,8 @@ import { cancelArticles } from '../../support/inn/cancel.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, innProvider, startImportServer, type TestServer } from '../import/support.js';
 import { checkAndWait, importPosted, record } from './support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // The repair brake on the real server, INN and a fake Radarr: most files lose their articles on the server at once
 // (a backbone losing a block); their checks engage the brake, and no arr delete happens until an admin resumes.
@@ -63,7 +64,7 @@ const deletes = () => radarr.callLines().filter((l) => l.startsWith('DELETE'));
 test('most files losing their articles engage the brake: no arr delete until an admin resumes, then the repairs run', async () => {
   const files: { path: string; ids: string[]; fileId: number }[] = [];
   for (let i = 0; i < 12; i++) {
-    const f = await importPosted(srv.baseUrl, inn, `Wave.Film.${2000 + i}.mkv`, randomBytes(40_000), 20_000);
+    const f = await importPosted(srv.baseUrl, inn, `Wave.Film.${2000 + i}.mkv`, film(40_000), 20_000);
     const movie = radarr.addMovie({ title: `Wave Film ${i}` });
     files.push({ ...f, fileId: radarr.addMovieFile(movie.id, { path: `${ROOT}${f.path}` }).id });
   }
@@ -103,11 +104,6 @@ test('most files losing their articles engage the brake: no arr delete until an 
   assert.ok(done.every((h) => h.method === 'arr' && h.instance === 'radarr'));
 });
 
-async function waitFor(cond: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await tick();
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function waitFor(cond: () => Promise<boolean>): Promise<void> {
+  await waitUntil('the condition', async () => (await cond()) || (await tick(), false), { everyMs: 50 });
 }

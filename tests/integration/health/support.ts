@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { InnServer } from '../../support/inn/server.js';
 import { api, upload, waitForItem } from '../import/support.js';
+import { waitUntil } from '../../support/wait.js';
 
 export interface HealthJson {
   id: number;
@@ -46,7 +47,6 @@ export async function checkAndWait(
   baseUrl: string,
   path: string,
   tick: () => Promise<void> = async () => undefined,
-  timeoutMs = 30_000,
 ): Promise<HealthJson> {
   const before = await record(baseUrl, path);
   const res = await api<HealthJson>(baseUrl, '/api/health/check', {
@@ -55,17 +55,19 @@ export async function checkAndWait(
     body: JSON.stringify({ file_path: path, source_nzb_path: '', priority: true }),
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await tick();
-    const r = await record(baseUrl, path);
-    const finished =
-      r.status !== 'checking' &&
-      (r.last_checked !== before.last_checked || (r.last_error !== null && r.last_error !== before.last_error));
-    if (finished) return r;
-    if (Date.now() > deadline) throw new Error(`check of ${path} did not finish: ${JSON.stringify(r)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let last: HealthJson | undefined;
+  return waitUntil(
+    () => `the check of ${path} to finish: ${JSON.stringify(last)}`,
+    async () => {
+      await tick();
+      const r = (last = await record(baseUrl, path));
+      const finished =
+        r.status !== 'checking' &&
+        (r.last_checked !== before.last_checked || (r.last_error !== null && r.last_error !== before.last_error));
+      return finished ? r : undefined;
+    },
+    { everyMs: 50 },
+  );
 }
 
 export { Relay } from '../../support/tcp-relay.js';

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { api, startServer } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -34,16 +35,18 @@ function runMain(env: Record<string, string>): Child {
   return child;
 }
 
-/** Waits (bounded) for the "ready" log line and returns the port it names. */
-async function readyPort(child: Child, timeoutMs = 30_000): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = /"msg":"ready","port":(\d+)/.exec(child.stdout);
-    if (m) return Number(m[1]);
-    if (child.proc.exitCode !== null) throw new Error(`exited early: ${child.stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ready line within ${timeoutMs} ms: ${child.stdout} ${child.stderr}`);
+/** Waits for the "ready" log line (tests/support/wait.ts) and returns the port it names. */
+function readyPort(child: Child): Promise<number> {
+  return waitUntil(
+    () => `the ready line: ${child.stdout} ${child.stderr}`,
+    () => {
+      const m = /"msg":"ready","port":(\d+)/.exec(child.stdout);
+      if (m) return Number(m[1]);
+      if (child.proc.exitCode !== null) throw new Error(`exited early: ${child.stderr}`);
+      return undefined;
+    },
+    { everyMs: 50 },
+  );
 }
 
 function tempDir(): string {
@@ -150,8 +153,7 @@ test('POST /system/restart answers, rebuilds the app from the file on the same p
     });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.data, { message: 'Server restart initiated' });
-    const until = Date.now() + 20_000;
-    while (srv.restarts() < 1 && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+    await waitUntil('the in-process restart', () => srv.restarts() >= 1, { everyMs: 20 });
     assert.equal(srv.restarts(), 1);
     assert.notEqual(srv.app(), before, 'a new app object');
     assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, { login_required: false });

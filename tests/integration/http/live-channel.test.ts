@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
 import type { LiveMessage } from '../../../appliance/events/live.wire.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let locked: TestServer;
 let open: TestServer;
@@ -137,8 +138,7 @@ test('a client chooses its topics: after subscribe it receives those only; a bad
 });
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), 'timed out waiting');
+  await waitUntil('the live channel condition', check, { everyMs: 10 });
 }
 
 test('a restart ends the open channels (1001) and the next app takes new ones', async () => {
@@ -154,7 +154,7 @@ test('a restart ends the open channels (1001) and the next app takes new ones', 
   const r = await api(open.baseUrl, '/api/system/restart', { method: 'POST', json: { force: false } });
   assert.equal(r.status, 200);
   assert.equal(await closed, 1001);
-  for (let i = 0; i < 400 && open.restarts() === before; i++) await new Promise((res) => setTimeout(res, 25));
+  await waitUntil('the in-process restart', () => open.restarts() !== before, { everyMs: 25 });
   assert.equal(open.restarts(), before + 1);
   (await opened(liveUrl(open))).close();
 });

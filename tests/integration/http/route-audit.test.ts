@@ -16,6 +16,9 @@ const PUBLIC_ROUTES = new Set([
   '/api/auth/login',
   '/api/auth/register',
   '/api/user/logout',
+  // OpenID Connect: the start of a sign-in and the provider's redirect back (tests/e2e/oidc.spec.ts).
+  '/api/auth/oidc/login',
+  '/api/auth/oidc/callback',
   '/webdav',
   '/webdav/*',
   // Stream links: the signed token in the path is the credential (tests/integration/webdav/stream-links.test.ts).

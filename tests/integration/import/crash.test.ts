@@ -84,13 +84,13 @@ test('kill -9 while processing, restart: the item completes once, nothing lost o
   const up = await upload(first.baseUrl, 'Crash.Test.nzb', nzb, { category: 'tv' });
   assert.equal(up.status, 200);
   const id = up.body.data!.id;
-  const seen = await waitForItem(first.baseUrl, id, 30_000, ['processing', 'completed', 'failed']);
+  const seen = await waitForItem(first.baseUrl, id, ['processing', 'completed', 'failed']);
   assert.equal(seen.status, 'processing', 'the slow provider keeps the import running long enough to kill it');
   await kill9(first.proc);
 
   proxy.delayMs = 0;
   const second = await startChild();
-  const done = await waitForItem(second.baseUrl, id, 60_000);
+  const done = await waitForItem(second.baseUrl, id);
   assert.equal(done.status, 'completed', done.error_message ?? '');
   assert.equal(done.target_path, '/complete/tv/Crash.Test');
   const all = (await api<QueueItem[]>(second.baseUrl, '/api/queue?limit=0')).body.data!;

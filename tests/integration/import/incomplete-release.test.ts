@@ -35,7 +35,7 @@ test('default probe: a 28-article file missing 2 or 4 articles fails its import'
       `Probe.Default.${holes.length}.nzb`,
       buildNzb([damaged], inn.group, 'p <p@t>'),
     );
-    const item = await waitForItem(srv.baseUrl, up.body.data!.id, 90_000);
+    const item = await waitForItem(srv.baseUrl, up.body.data!.id);
     assert.equal(item.status, 'failed', `${holes.length} of 28 missing imported as ${item.status}`);
     assert.match(item.error_message ?? '', new RegExp(`Probe\\.Default\\.mkv: ${holes.length} of 28 articles missing`));
   }
@@ -47,7 +47,7 @@ test('a first article damaged on every provider fails at once as damage, not as 
     damagedParts: [1],
   });
   const up = await upload(srv.baseUrl, 'Damaged.First.nzb', posted.nzbXml);
-  const item = await waitForItem(srv.baseUrl, up.body.data!.id, 60_000, ['completed', 'failed', 'retrying']);
+  const item = await waitForItem(srv.baseUrl, up.body.data!.id, ['completed', 'failed', 'retrying']);
   assert.equal(item.status, 'failed', `${item.status}: ${item.error_message}`);
   assert.equal(item.retry_count, 0);
   assert.match(item.error_message ?? '', /damaged on every provider/);

@@ -3,6 +3,7 @@ import { after, before } from 'node:test';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { adminApiKey, api, startServer, type StartServerOptions, type TestServer } from '../../support/server.js';
+import { waitUntil, type WaitOptions } from '../../support/wait.js';
 
 export { innProvider };
 
@@ -79,21 +80,23 @@ export async function upload(
   return api<QueueItem>(baseUrl, '/api/queue/upload', { method: 'POST', body: form });
 }
 
-/** Polls GET /api/queue/:id until the item reaches a final status (bounded). */
+/** Polls GET /api/queue/:id until the item reaches one of the `done` statuses (tests/support/wait.ts). */
 export async function waitForItem(
   baseUrl: string,
   id: number,
-  timeoutMs = 60_000,
   done = ['completed', 'failed'],
+  opts: Pick<WaitOptions, 'hungAfterMs'> = {},
 ): Promise<QueueItem> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await api<QueueItem>(baseUrl, `/api/queue/${id}`);
-    if (body.data && done.includes(body.data.status)) return body.data;
-    if (Date.now() > deadline)
-      throw new Error(`queue item ${id} still ${body.data?.status} after ${timeoutMs} ms: ${JSON.stringify(body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: unknown;
+  return waitUntil(
+    () => `queue item ${id} to be ${done.join(' or ')}: ${JSON.stringify(last)}`,
+    async () => {
+      const { body } = await api<QueueItem>(baseUrl, `/api/queue/${id}`);
+      last = body;
+      return body.data && done.includes(body.data.status) ? body.data : undefined;
+    },
+    opts,
+  );
 }
 
 /** Reads a whole file with one plain WebDAV GET through the real server (login is off in these tests). */

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { MediaServerRefreshJson, MediaServerTestJson } from '../../../appliance/mediaservers/mediaservers.wire.js';
 import type { NoticeJson } from '../../../appliance/notify/notify.wire.js';
@@ -7,6 +6,8 @@ import { startFakeMediaServer, type FakeMediaServer } from '../../support/fake-m
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startReceiver } from '../../support/notify-receiver.js';
 import { api, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Media servers told of library changes (docs/mediaservers.md): a real Spool importing from the real INN, a fake
 // Plex and a fake Jellyfin answering as their API docs say, each seeing Spool's mount under its own path.
@@ -54,9 +55,6 @@ function server(name: string, fake: FakeMediaServer, seenAs: string) {
     path_mappings: [{ from: MOUNT, to: seenAs }],
   };
 }
-
-/** A film that starts as Matroska does (the import checks each media file's first bytes). */
-const film = (size: number) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(size - 4)]);
 
 async function importFilm(name: string): Promise<string> {
   const posted = await inn.postFile(`${name}.mkv`, film(60_000), { articleSize: 20_000 });
@@ -132,11 +130,12 @@ test('a delete: the folder it left is refreshed; a server down, refusing the tok
 });
 
 async function waitForActivity(done: (a: MediaServerRefreshJson[]) => boolean): Promise<MediaServerRefreshJson[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await api<MediaServerRefreshJson[]>(srv.baseUrl, '/api/mediaservers/activity');
-    if (res.body.data && done(res.body.data)) return res.body.data;
-    if (Date.now() > deadline) throw new Error(`activity: ${JSON.stringify(res.body.data)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: MediaServerRefreshJson[] | undefined;
+  return waitUntil(
+    () => `activity: ${JSON.stringify(last)}`,
+    async () => {
+      last = (await api<MediaServerRefreshJson[]>(srv.baseUrl, '/api/mediaservers/activity')).body.data;
+      return last && done(last) ? last : undefined;
+    },
+  );
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -8,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { PROMTOOL, startPrometheus, type PrometheusServer } from '../../support/prometheus.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { adminApiKey, api, sha256, startImportServer, type QueueItem, type TestServer } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // A real Prometheus (Debian's package) scrapes the real Spool's GET /metrics with an API key while an NZB posted
 // to a real INN is imported and read over WebDAV; it must see every family docs/metrics.md lists. A wrong key is
@@ -20,7 +21,7 @@ const MIB = 1024 * 1024;
 const env = {} as { inn: InnServer; srv: TestServer };
 let key = '';
 let prom: PrometheusServer | undefined;
-const data = randomBytes(12 * MIB + 99);
+const data = film(12 * MIB + 99, NAME);
 
 async function importAndRead(): Promise<void> {
   const posted = await env.inn.postFile(NAME, data);
@@ -32,13 +33,13 @@ async function importAndRead(): Promise<void> {
     headers: { 'x-api-key': key },
   });
   assert.equal(up.status, 200, JSON.stringify(up.body));
-  let item: QueueItem | undefined;
-  for (let i = 0; i < 600 && !['completed', 'failed'].includes(item?.status ?? ''); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    item = (await api<QueueItem>(env.srv.baseUrl, `/api/queue/${up.body.data!.id}`, { headers: { 'x-api-key': key } }))
-      .body.data;
-  }
-  assert.equal(item?.status, 'completed', item?.error_message ?? 'import did not finish in 60 s');
+  const item = await waitUntil(`queue item ${up.body.data!.id} to finish`, async () => {
+    const got = (
+      await api<QueueItem>(env.srv.baseUrl, `/api/queue/${up.body.data!.id}`, { headers: { 'x-api-key': key } })
+    ).body.data;
+    return got && ['completed', 'failed'].includes(got.status) ? got : undefined;
+  });
+  assert.equal(item.status, 'completed', item.error_message ?? '');
   const url = `${env.srv.baseUrl}/webdav${item!.target_path}/${NAME}`;
   const whole = await fetch(url, { headers: { 'x-api-key': key } });
   assert.equal(sha256(Buffer.from(await whole.arrayBuffer())), sha256(data));
@@ -116,10 +117,15 @@ test('a wrong key is a 401 and a target that is down; the right key, any of its 
   const targets = await prom!.get<{ activeTargets: { labels: { job: string }; health: string; lastError: string }[] }>(
     'targets',
   );
-  for (let i = 0; i < 50 && targets.activeTargets.some((t) => t.health === 'unknown'); i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    Object.assign(targets, await prom!.get('targets'));
-  }
+  await waitUntil(
+    'Prometheus to scrape every target once',
+    async () => {
+      if (!targets.activeTargets.some((t) => t.health === 'unknown')) return true;
+      Object.assign(targets, await prom!.get('targets'));
+      return false;
+    },
+    { everyMs: 200 },
+  );
   const health = Object.fromEntries(targets.activeTargets.map((t) => [t.labels.job, t]));
   assert.equal(health['spool']?.health, 'up', health['spool']?.lastError);
   assert.equal(health['spool-wrong-key']?.health, 'down');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import type { ProviderStateEvent } from '../../../appliance/events/live.wire.js';
 import type { PoolMetrics } from '../../../appliance/nntp/index.js';
 import { Relay } from '../../support/tcp-relay.js';
 import { api, davGet, importServerOverInn, sha256, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // Issue 21: an account capped at 3 connections answers "481 Too many connections" to the 4th. An NZB imported over
 // the test INN, then read over WebDAV through a relay that plays that cap in front of INN, with max_connections 8:
@@ -12,7 +12,7 @@ import { api, davGet, importServerOverInn, sha256, upload, waitForItem } from '.
 const env = importServerOverInn();
 
 test('a read through an account capped at 3 connections (max_connections 8) is byte-exact; the cap is learned', async () => {
-  const data = randomBytes(6 * 1024 * 1024 + 999);
+  const data = film(6 * 1024 * 1024 + 999);
   const posted = await env.inn.postFile('Capped.Movie.2024.mkv', data, { articleSize: 256_000 });
   const up = await upload(env.srv.baseUrl, 'Capped.Movie.2024.nzb', posted.nzbXml, { category: 'movies' });
   assert.equal(up.status, 200, JSON.stringify(up.body));

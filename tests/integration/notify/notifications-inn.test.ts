@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { NoticeJson, NotifyTestResult } from '../../../appliance/notify/notify.wire.js';
 import { buildNzb } from '../../support/inn/poster.js';
 import { api, importServerOverInn, upload, waitForItem } from '../import/support.js';
 import { startReceiver } from '../../support/notify-receiver.js';
+import { film } from '../../support/media/film.js';
 
 // A real Spool importing from the real INN, with three local targets: a webhook receiver, an ntfy-style endpoint
 // that answers 500 once (the retry must bring the notice), and a receiver that never answers (it must not delay
@@ -45,7 +45,7 @@ after(async () => {
 
 test('a failed import reaches the webhook and (after one retry) the ntfy endpoint; a hanging target delays nothing', async () => {
   await setup();
-  const posted = await env.inn.postFile('Notify.Broken.mkv', randomBytes(60_000), { articleSize: 20_000 });
+  const posted = await env.inn.postFile('Notify.Broken.mkv', film(60_000), { articleSize: 20_000 });
   const gone = { ...posted, segments: posted.segments.map((s) => ({ ...s, messageId: `gone-${s.messageId}` })) };
   const up = await upload(env.srv.baseUrl, 'Notify.Broken.nzb', buildNzb([gone], env.inn.group, 'p <p@t>'));
   assert.equal(up.status, 200, JSON.stringify(up.body));
@@ -66,7 +66,7 @@ test('a failed import reaches the webhook and (after one retry) the ntfy endpoin
   assert.ok(!Number.isNaN(Date.parse(json.time)));
 
   // The ntfy endpoint refused the first POST; the retry (2 s later) carries the same notice.
-  const [first, second] = await ntfy.waitFor(2, 20_000);
+  const [first, second] = await ntfy.waitFor(2);
   assert.equal(first!.answered, 500);
   assert.equal(second!.answered, 200);
   for (const r of [first!, second!]) {
@@ -81,7 +81,7 @@ test('a failed import reaches the webhook and (after one retry) the ntfy endpoin
   // The hanging target holds its request open; meanwhile a good import runs to completion as usual.
   await hang.waitFor(1);
   assert.equal(hang.got[0]!.answered, null);
-  const good = await env.inn.postFile('Notify.Good.mkv', randomBytes(40_000));
+  const good = await env.inn.postFile('Notify.Good.mkv', film(40_000));
   const up2 = await upload(env.srv.baseUrl, 'Notify.Good.nzb', good.nzbXml);
   const done = await waitForItem(env.srv.baseUrl, up2.body.data!.id);
   assert.equal(done.status, 'completed', done.error_message ?? '');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { ArticleFailedEvent } from '../../../appliance/events/index.js';
@@ -11,6 +10,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startReceiver } from '../../support/notify-receiver.js';
 import { api, type TestServer } from '../../support/server.js';
 import { davGet, sha256, startImportServer, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // Issue 30: a provider that goes away is announced. A real Spool reading from its own INN (not the shared one: this
 // test stops it) with a webhook target; INN is stopped entirely (innd and its readers) while a player reads, and
@@ -47,7 +47,7 @@ async function notice(kind: string): Promise<NoticeJson> {
   for (;;) {
     const found = received().find((n) => n.event === kind);
     if (found) return found;
-    await hook.waitFor(hook.got.length + 1, 10 * 60_000);
+    await hook.waitFor(hook.got.length + 1);
   }
 }
 
@@ -64,7 +64,7 @@ async function readRange(path: string, from: number): Promise<number> {
 }
 
 test('INN stopped during a read: provider_down once when the breaker opens, provider_up once it answers again', async () => {
-  const data = randomBytes(24 * 1024 * 1024 + 12_345);
+  const data = film(24 * 1024 * 1024 + 12_345);
   const posted = await inn.postFile('Outage.Movie.2024.mkv', data, { articleSize: 512_000 });
   const up = await upload(srv.baseUrl, 'Outage.Movie.2024.nzb', posted.nzbXml, { category: 'movies' });
   assert.equal(up.status, 200, JSON.stringify(up.body));

@@ -13,6 +13,7 @@ import { PROVIDERS_PG_MIGRATIONS } from '../../../appliance/providers/providers-
 import { openStore } from '../../../appliance/store/index.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Availability counts on PostgreSQL: each node adds what its own pool saw, every node shows the sum; `spool
 // migrate` copies the LMDB counts over and reads them back.
@@ -26,10 +27,7 @@ async function migrated(url: string): Promise<PgDb> {
   return db;
 }
 
-const until = async (what: () => boolean, label: string) => {
-  for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(what(), label);
-};
+const until = (what: () => boolean, label: string) => waitUntil(label, what, { everyMs: 25 });
 
 test('two nodes each add their own evidence; both show the sum, flushed once', async () => {
   const url = await server.createDatabase();

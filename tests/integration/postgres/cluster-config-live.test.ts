@@ -10,6 +10,7 @@ import type { LiveMessage } from '../../../appliance/events/live.wire.js';
 import { startChildServer, type ChildServer } from '../../support/child-server.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { api } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let pg: PostgresServer;
 const nodes: ChildServer[] = [];
@@ -27,18 +28,13 @@ const NZB = `<?xml version="1.0" encoding="utf-8"?>
 <groups><group>alt.binaries.test</group></groups>
 <segments><segment bytes="1000" number="1">part1@cluster.test</segment></segments></file></nzb>`;
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  for (const started = Date.now(); ; await new Promise((r) => setTimeout(r, 100))) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-  }
+async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  return waitUntil(what, probe);
 }
 
 test('a setting saved on one node reaches the other; a console on B sees a queue item added on A, once', async () => {
   const url = await pg.createDatabase();
-  const start = (config: Record<string, unknown>) =>
-    startChildServer({ config, env: { SPOOL_DATABASE_URL: url }, readyTimeoutMs: 90_000 });
+  const start = (config: Record<string, unknown>) => startChildServer({ config, env: { SPOOL_DATABASE_URL: url } });
   const a = await start({
     auth: { login_required: true },
     streaming: { max_download_workers: 13 },

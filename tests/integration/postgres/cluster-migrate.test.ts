@@ -24,6 +24,7 @@ import {
   startNode,
   waitForItem,
 } from './cluster.support.js';
+import { film } from '../../support/media/film.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let server: PostgresServer;
@@ -46,7 +47,7 @@ test('spool migrate moves an LMDB install; nodes on the database serve the same 
   nodes.push(lmdb);
   const apiKey = await registerAdmin(lmdb);
   const files = [
-    { name: 'Moved.Movie.2024.mkv', data: randomBytes(2_500_000 + 3) },
+    { name: 'Moved.Movie.2024.mkv', data: film(2_500_000 + 3) },
     { name: 'Moved.Movie.2024.srt', data: randomBytes(3_000) },
   ];
   const posted = [];
@@ -58,7 +59,7 @@ test('spool migrate moves an LMDB install; nodes on the database serve the same 
     buildNzb(posted, inn.group, 'Spool <p@spool.test>'),
     'movies',
   );
-  const done = await waitForItem(lmdb, apiKey, id, 90_000);
+  const done = await waitForItem(lmdb, apiKey, id);
   assert.equal(done.status, 'completed', done.error_message ?? '');
   const job = done.target_path!;
   assert.equal(await lmdb.stop(), 0);
@@ -88,7 +89,7 @@ test('spool migrate moves an LMDB install; nodes on the database serve the same 
   const fresh = await startNode(inn, url, { via: 'config' });
   nodes.push(fresh);
   for (const node of [moved, fresh]) {
-    const item = await waitForItem(node, apiKey, id, 10_000);
+    const item = await waitForItem(node, apiKey, id);
     assert.equal(item.target_path, job, 'the queue history moved');
     const names = await eventually('the job on the node', async () => {
       const n = await davList(node, apiKey, job);

@@ -3,7 +3,6 @@
  * node A is listed by node B's GET /api/streams, under node A's id, and leaves B's list once it closes.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import type { ChildServer } from '../../support/child-server.js';
@@ -12,6 +11,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import type { StreamInfo, StreamsResponse } from '../../../appliance/streams/streams.wire.js';
 import { api, eventually, registerAdmin, sabAddFileNzo, startNode, waitForItem } from './cluster.support.js';
+import { film } from '../../support/media/film.js';
 
 let server: PostgresServer;
 let inn: InnServer;
@@ -26,9 +26,9 @@ before(async () => {
   a = await startNode(inn, url, { via: 'config' });
   b = await startNode(inn, url, { via: 'env' });
   apiKey = await registerAdmin(a);
-  const posted = await inn.postFile('Shared.Stream.2024.mkv', randomBytes(16 * 1024 * 1024), { articleSize: 512_000 });
+  const posted = await inn.postFile('Shared.Stream.2024.mkv', film(16 * 1024 * 1024), { articleSize: 512_000 });
   const { id } = await sabAddFileNzo(a, apiKey, 'Shared.Stream.2024.nzb', buildNzb([posted], inn.group, 'x <x@y.z>'));
-  const done = await waitForItem(a, apiKey, id, 90_000);
+  const done = await waitForItem(a, apiKey, id);
   assert.equal(done.status, 'completed', done.error_message ?? '');
   path = `${done.target_path}/Shared.Stream.2024.mkv`;
 });

@@ -11,6 +11,7 @@ import { startChildServer, type ChildServer } from '../../support/child-server.j
 import { innProvider } from '../../support/inn/provider.js';
 import type { InnServer } from '../../support/inn/server.js';
 import { api } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 export { api };
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -42,7 +43,7 @@ export function startNode(inn: InnServer, databaseUrl: string | null, opts: Node
   const env: Record<string, string> = {};
   if (databaseUrl && opts.via === 'env') env.SPOOL_DATABASE_URL = databaseUrl;
   else if (databaseUrl) config.metadata = { root_path: './metadata', database_url: databaseUrl };
-  return startChildServer({ config, env, dataDir: opts.dataDir, readyTimeoutMs: 90_000 });
+  return startChildServer({ config, env, dataDir: opts.dataDir });
 }
 
 /** Registers the first user (an administrator) on `node`; returns its API key. */
@@ -93,21 +94,21 @@ export async function queueItems(node: ChildServer, apiKey: string): Promise<Que
   return r.body.data;
 }
 
-/** Polls one node for the item until it reaches one of `done` (bounded). */
+/** Polls one node for the item until it reaches one of `done` (tests/support/wait.ts). */
 export async function waitForItem(
   node: ChildServer,
   apiKey: string,
   id: number,
-  timeoutMs = 60_000,
   done = ['completed', 'failed'],
 ): Promise<QueueItem> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const item = await queueItem(node, apiKey, id);
-    if (item && done.includes(item.status)) return item;
-    if (Date.now() > deadline) throw new Error(`queue item ${id} still ${item?.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: QueueItem | undefined;
+  return waitUntil(
+    () => `queue item ${id} to be ${done.join(' or ')} (still ${last?.status})`,
+    async () => {
+      last = await queueItem(node, apiKey, id);
+      return last && done.includes(last.status) ? last : undefined;
+    },
+  );
 }
 
 const davUrl = (node: ChildServer, path: string) =>
@@ -129,15 +130,9 @@ export async function davList(node: ChildServer, apiKey: string, path: string): 
   return hrefs.filter((h) => h.replace(/\/$/, '') !== self).map((h) => h.replace(/\/$/, '').split('/').pop()!);
 }
 
-/** Polls `check` until it returns a value (bounded); for what another node learns by notification. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls `check` until it returns a value (tests/support/wait.ts); for what another node learns by notification. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+  return waitUntil(what, () => check().catch(() => undefined));
 }
 
 /**

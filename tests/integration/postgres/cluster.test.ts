@@ -21,6 +21,7 @@ import {
   startNode,
   waitForItem,
 } from './cluster.support.js';
+import { film } from '../../support/media/film.js';
 
 let server: PostgresServer;
 let inn: InnServer;
@@ -45,14 +46,14 @@ after(async () => {
 
 test('an NZB added through node A (SABnzbd addfile) reads back byte-exact through node B over WebDAV', async () => {
   const files = [
-    { name: 'Cluster.Show.S01E01.mkv', data: randomBytes(3_000_000 + 17) },
+    { name: 'Cluster.Show.S01E01.mkv', data: film(3_000_000 + 17) },
     { name: 'Cluster.Show.S01E01.srt', data: randomBytes(40_000) },
   ];
   const posted = [];
   for (const f of files) posted.push(await inn.postFile(f.name, f.data, { articleSize: 250_000 }));
   const nzb = buildNzb(posted, inn.group, 'Spool Test <poster@spool.test>');
   const { nzo, id } = await sabAddFileNzo(a, apiKey, 'Cluster.Show.S01E01.nzb', nzb);
-  const done = await waitForItem(b, apiKey, id, 90_000);
+  const done = await waitForItem(b, apiKey, id);
   assert.equal(done.status, 'completed', done.error_message ?? '');
   assert.equal(done.target_path, '/complete/tv/Cluster.Show.S01E01');
   // B's tree replica catches up on the notification of the commit (the item's status may come first).

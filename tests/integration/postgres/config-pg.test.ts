@@ -9,6 +9,7 @@ import { ConfigService, type ChangeListener } from '../../../appliance/config/in
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { HUNG_RUN_MS, waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -51,10 +52,11 @@ async function close(...nodes: Node[]): Promise<void> {
   }
 }
 
-/** The next 'change' of `config` (bounded: a save that never arrives fails the test). */
-function nextChange(config: ConfigService, ms = 10_000): Promise<Parameters<ChangeListener>> {
+/** The next 'change' of `config` (a save that never arrives fails the test after HUNG_RUN_MS: a hung run). */
+function nextChange(config: ConfigService): Promise<Parameters<ChangeListener>> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no config change within ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new Error(`no config change after ${HUNG_RUN_MS} ms`)), HUNG_RUN_MS);
+    timer.unref();
     const off = config.on('change', (...args) => {
       clearTimeout(timer);
       off();
@@ -63,9 +65,8 @@ function nextChange(config: ConfigService, ms = 10_000): Promise<Parameters<Chan
   });
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  for (const started = Date.now(); !check(); await new Promise((r) => setTimeout(r, 20)))
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+async function until(check: () => boolean, what: string): Promise<void> {
+  await waitUntil(what, check, { everyMs: 20 });
 }
 
 test('the first node seeds the shared document; the second adopts it and keeps its node-local keys', async () => {

@@ -17,6 +17,7 @@ import { healthStorage } from '../../../appliance/health/health.storage.js';
 import { newRecord } from '../../support/health/port-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { mulberry32 } from '../../support/seeded-random.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -49,8 +50,7 @@ function lmdb(): Store {
 
 /** Waits (bounded, real time: a notification crosses the server) until `cond` holds. */
 async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(cond(), what);
+  await waitUntil(what, cond, { everyMs: 25 });
 }
 
 const missing = (id: string) => [{ messageId: id, index: 0, start: 0, end: 10, damaged: false }];

@@ -8,17 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let pg: PostgresServer;
 before(async () => (pg = await startPostgres()));
 after(() => pg?.stop());
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await waitUntil(what, check, { everyMs: 20 });
 }
 
 const node = (url: string) =>
@@ -55,7 +52,7 @@ test('one node leads and alone imports, woken by an NZB queued on the other; sto
     assert.equal(startedImports(follower), 0, 'the follower claims nothing');
 
     await a.stop();
-    await until(() => follower.app().leadership.role === 'leader', 'the other node leads', 5000);
+    await until(() => follower.app().leadership.role === 'leader', 'the other node leads');
     const second = await follower.app().importer.queue.enqueue({ nzb: broken(2), nzbPath: 'two.nzb' });
     await until(
       async () => (await follower.app().importer.queue.get(second.id))?.status === 'failed',

@@ -7,7 +7,6 @@
  * processes (a SIGSTOPped leader) are cluster-takeover.test.ts.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { innProvider } from '../../support/inn/provider.js';
@@ -16,6 +15,8 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { startServer, type TestServer } from '../../support/server.js';
 import { SlowRelay } from '../../support/slow-relay.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 let inn: InnServer;
@@ -30,14 +31,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = await check();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  return waitUntil(what, async () => (await check()) || undefined, { everyMs: 50 });
 }
 
 const node = (url: string) =>
@@ -64,7 +59,7 @@ test('a leader whose lease moved under it, importing claimed items, commits noth
     for (const show of ['Fence.One', 'Fence.Two']) {
       const posted = [];
       for (let i = 1; i <= 3; i++)
-        posted.push(await inn.postFile(`${show}.Part${i}.mkv`, randomBytes(500_000 + i), { articleSize: 100_000 }));
+        posted.push(await inn.postFile(`${show}.Part${i}.mkv`, film(500_000 + i), { articleSize: 100_000 }));
       nzbs.push({ show, nzb: Buffer.from(buildNzb(posted, inn.group, 'Spool <p@spool.test>')) });
     }
     const items = [];

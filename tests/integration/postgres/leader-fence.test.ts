@@ -14,6 +14,7 @@ import type { QueueRecord } from '../../../appliance/importer/queue.types.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { LeaderLease, openPgDb, PG_LOCKS, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -21,14 +22,8 @@ after(() => server?.stop());
 
 const RETRY_MS = 100;
 
-async function until<T>(check: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = await check();
-    if (got) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+async function until<T>(check: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  return waitUntil(what, async () => (await check()) || undefined, { everyMs: 10 });
 }
 
 /** Two nodes (a pool and a lease each) on one database, and a table of counters to write. */

@@ -7,6 +7,7 @@ import { LIVE_TOPICS, type LiveEventMessage, type LiveTopic } from '../../../app
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Two nodes' relays on one real PostgreSQL (app/cluster/live-relay.ts): what a console connected to B sees of A.
 
@@ -42,9 +43,8 @@ function seen(db: PgDb, match: (payload: string) => boolean, ms = 10_000): Promi
   });
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  for (const started = Date.now(); !check(); await new Promise((r) => setTimeout(r, 20)))
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+async function until(check: () => boolean, what: string): Promise<void> {
+  await waitUntil(what, check, { everyMs: 20 });
 }
 
 test('an event on node A reaches the live endpoint of node B once, and A’s only once', async () => {

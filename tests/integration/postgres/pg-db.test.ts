@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { migratePg, openPgDb, PG_LOCKS, type PgMigration } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -71,13 +72,15 @@ test('notifications reach every node, and a listener whose connection dies is to
       },
       () => reconnected++,
     );
-    for (let i = 0; i < 50 && got.length === 0; i++) {
+    // Sent again until heard: the listening connection may not be up yet.
+    await waitUntil('the first notification', async () => {
       await a.notify('spool_demo', 'hello');
       await Promise.race([first, new Promise((r) => setTimeout(r, 100))]);
-    }
+      return got.length > 0;
+    });
     assert.equal(got[0], 'hello');
     await a.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'`);
-    for (let i = 0; i < 100 && reconnected === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil('the listening connection to come back', () => reconnected > 0, { everyMs: 50 });
     assert.equal(reconnected, 1);
     got.length = 0;
     for (let i = 0; i < 50 && got.length === 0; i++) {
@@ -100,7 +103,7 @@ test('listening() resolves once LISTEN is in place: a notification sent right af
       b.listen(channel, (p) => got.push(p));
       assert.equal(await b.listening(), true);
       await a.notify(channel, 'first');
-      for (let i = 0; i < 100 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(`the notification of round ${round}`, () => got.length > 0, { everyMs: 20 });
       assert.deepEqual(got, ['first'], `round ${round}`);
     }
   } finally {

@@ -10,6 +10,7 @@ import { startPostgres, type PostgresServer } from '../../support/postgres/serve
 import { queuePortSuite } from '../../support/queue/queue-port.suite.js';
 import { queueReadsSuite } from '../../support/queue/queue-reads.suite.js';
 import { queueServiceSuite } from '../../support/queue/queue-service.suite.js';
+import { waitUntil } from '../../support/wait.js';
 
 // The queue on a real PostgreSQL: the same service and port tests as on LMDB, then what only several nodes show.
 let server: PostgresServer;
@@ -130,7 +131,7 @@ test('every insert, change and removal notifies spool_queue with the item id, on
     await new Promise((r) => setTimeout(r, 20));
   }
   const waitFor = async (want: string[]) => {
-    for (let i = 0; i < 200 && !want.every((w) => got.includes(w)); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(`notifications ${want.join(', ')}`, () => want.every((w) => got.includes(w)), { everyMs: 10 });
     return want.filter((w) => got.includes(w));
   };
   got.length = 0;
@@ -189,13 +190,17 @@ test('a connection lost in the middle of a change rejects that call, changes not
   await holder.query('SELECT id FROM queue_items WHERE id = $1 FOR UPDATE', [id]);
   const change = a!.queue.update(id, (r) => ({ ...r, priority: 2 }));
   let waiting = 0;
-  for (let i = 0; i < 200 && waiting === 0; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    const { rows } = await holder.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'spool test node 0' AND wait_event_type = 'Lock'`,
-    );
-    waiting = rows[0]!.n;
-  }
+  await waitUntil(
+    'the update to wait on the row lock',
+    async () => {
+      const { rows } = await holder.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'spool test node 0' AND wait_event_type = 'Lock'`,
+      );
+      waiting = rows[0]!.n;
+      return waiting > 0;
+    },
+    { everyMs: 10 },
+  );
   assert.equal(waiting, 1, "node a's change waits for the row");
   await holder.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'spool test node 0' AND wait_event_type = 'Lock'`,

@@ -13,6 +13,7 @@ import { openStore } from '../../../appliance/store/index.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { patchStoreContract } from '../../support/repair/patch-store-contract.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 const root = mkdtempSync(join(tmpdir(), 'spool-repair-pg-'));
@@ -38,8 +39,7 @@ async function blobRows(db: PgDb): Promise<number> {
 
 /** Polls `ok` every 20 ms for at most 5 s (a notification crossing to another node). */
 async function eventually(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 250 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(ok(), what);
+  await waitUntil(what, ok, { everyMs: 20 });
 }
 
 let disks = 0;

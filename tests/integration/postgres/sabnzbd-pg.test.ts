@@ -19,6 +19,7 @@ import {
 import { openStore } from '../../../appliance/store/index.js';
 import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -34,10 +35,7 @@ async function twoNodes(): Promise<{ a: PgDb; b: PgDb; close(): Promise<void> }>
   return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
 }
 
-const until = async (what: () => boolean, label: string) => {
-  for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(what(), label);
-};
+const until = (what: () => boolean, label: string) => waitUntil(label, what, { everyMs: 25 });
 
 test('two nodes starting together agree on one salt, so both form the same nzo_ids', async () => {
   const { a, b, close } = await twoNodes();

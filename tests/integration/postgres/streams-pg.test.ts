@@ -13,6 +13,7 @@ import { PoolTraffic } from '../../../appliance/streams/pool-traffic.js';
 import { copyStreamsToPg } from '../../../appliance/streams/streams.copy.js';
 import { STREAMS_PG_MIGRATIONS } from '../../../appliance/streams/streams-pg.migrations.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -29,10 +30,7 @@ async function twoNodes(): Promise<{ a: PgDb; b: PgDb; close(): Promise<void> }>
 }
 
 /** Waits for `what` (`label`, for the reader): one that never comes fails with the test's timeout, not sooner. */
-const until = async (what: () => boolean, label: string) => {
-  void label;
-  while (!what()) await new Promise((r) => setTimeout(r, 25));
-};
+const until = (what: () => boolean, label: string) => waitUntil(label, what, { everyMs: 25 });
 const bytes = (player: number, read_ahead = 0, scanner = 0, health = 0, imp = 0) => ({
   player,
   read_ahead,

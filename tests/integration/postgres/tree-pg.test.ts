@@ -18,6 +18,7 @@ import { realisticLayout } from '../../support/nzb/realistic-layouts.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { memoryArticles } from '../../support/vfs/memory.js';
 import { treePortCases } from '../../support/vfs/tree-port-cases.js';
+import { waitUntil } from '../../support/wait.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -65,13 +66,9 @@ async function node(url: string, dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg
   };
 }
 
-/** Waits until `check` holds; the cap only ends a hung run (a notification lost for good), it times nothing. */
+/** Waits until `check` holds (tests/support/wait.ts: the cap only ends a hung run, a notification lost for good). */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 4800; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`never happened: ${what}`);
+  await waitUntil(what, check, { everyMs: 25 });
 }
 
 const { layout } = memoryArticles(Buffer.alloc(1000, 7), 100);

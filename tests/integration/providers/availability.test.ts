@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { AvailabilityResponse } from '../../../appliance/providers/availability.wire.js';
@@ -8,6 +7,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { davGet, sha256, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // Issue 33 item 4: availability from real traffic. Two real INN servers: `empty` (first in the list, asked first)
 // holds none of the file's articles, `full` (the shared INN) holds them all. Reading the file over WebDAV asks
@@ -15,7 +15,7 @@ import { davGet, sha256, upload, waitForItem } from '../import/support.js';
 // `empty` had none and `full` had every one, in the post-age band of the NZB's post date (posted just now: 0-30 days).
 const root = `/var/tmp/spool-inn-availability-${process.pid}`;
 const NAME = 'Availability.Test.2026.mkv';
-const data = randomBytes(5 * 768_000 + 17);
+const data = film(5 * 768_000 + 17, NAME);
 let empty: InnServer;
 let full: InnServer;
 let srv: TestServer;

@@ -11,6 +11,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
 import { upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // Issue 33 item 5: the fit report. The primary (the shared INN) holds two imported files of 20 articles each, one
 // posted now and one dated two years back; after the import it loses 10 of each (cancelled). The candidate (a
@@ -52,7 +53,7 @@ after(async () => {
 
 /** Posts a file of 20 articles to the primary, imports it (its NZB dated `ageS` seconds back), returns what was posted. */
 async function importFile(name: string, ageS: number): Promise<PostedFile> {
-  const posted = await primary.postFile(name, randomBytes(20 * ARTICLE), { articleSize: ARTICLE });
+  const posted = await primary.postFile(name, film(20 * ARTICLE, name), { articleSize: ARTICLE });
   const date = Math.floor(Date.now() / 1000) - ageS;
   const nzb = posted.nzbXml.replace(/date="\d+"/g, `date="${date}"`);
   const up = await upload(srv.baseUrl, `${name}.nzb`, nzb);

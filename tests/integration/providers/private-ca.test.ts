@@ -5,11 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { ensureInnTls, type InnTls } from '../../support/inn/tls.js';
 import { startServer } from '../../support/server.js';
 import { api, davGet, sha256, upload, waitForItem, type TestServer } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 let inn: InnServer;
 let innTls: InnTls;
@@ -81,7 +81,7 @@ test('with the provider CA set and insecure_tls false an NZB imports and streams
   const provider = saved.body.data!;
   assert.equal(provider.ca, innTls.caCert, 'the CA is no secret: it is shown as saved');
 
-  const data = randomBytes(700_000);
+  const data = film(700_000);
   const posted = await inn.postFile('Private.Ca.Show.mkv', data, { articleSize: 250_000 });
   const added = await upload(srv.baseUrl, 'Private.Ca.Show.nzb', posted.nzbXml);
   const item = await waitForItem(srv.baseUrl, (added.body.data as { id: number }).id);
@@ -94,9 +94,9 @@ test('with the provider CA set and insecure_tls false an NZB imports and streams
   // import waits and retries, it does not fail the NZB).
   const cleared = await api(srv.baseUrl, `/api/providers/${provider.id}`, { method: 'PUT', json: { ca: '' } });
   assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
-  const other = await inn.postFile('Private.Ca.Other.mkv', randomBytes(50_000), { articleSize: 50_000 });
+  const other = await inn.postFile('Private.Ca.Other.mkv', film(50_000), { articleSize: 50_000 });
   const again = await upload(srv.baseUrl, 'Private.Ca.Other.nzb', other.nzbXml);
-  const waiting = await waitForItem(srv.baseUrl, (again.body.data as { id: number }).id, 60_000, [
+  const waiting = await waitForItem(srv.baseUrl, (again.body.data as { id: number }).id, [
     'retrying',
     'completed',
     'failed',

@@ -114,7 +114,6 @@ test('film and recovery volume both lost articles: the intact recovery packets r
     srv.baseUrl,
     path,
     (x) => x.repaired_from === 'par2' || x.status === 'repair_triggered',
-    120_000,
   );
   assert.equal(r.repaired_from, 'par2', JSON.stringify(r));
   assert.equal(r.status, 'healthy');
@@ -141,7 +140,7 @@ test('more damage than the intact packets cover: the reason counts the slices fo
     ...volumeGone.map((a) => volume.posted.messageIds[a]!),
   ]);
   await checkAndWait(srv.baseUrl, path);
-  const r = await waitForRecord<Par2Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered', 120_000);
+  const r = await waitForRecord<Par2Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered');
   const counts = /cannot repair: 16 slices missing, (\d+) recovery slices found, (\d+) lost with their articles/.exec(
     r.error_details ?? '',
   );

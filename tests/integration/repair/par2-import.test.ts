@@ -16,6 +16,7 @@ import {
   type TestServer,
 } from '../import/support.js';
 import { postRelease, type Release } from './support.js';
+import { waitUntil } from '../../support/wait.js';
 
 // PAR2 repair at import (docs/import.md "Repair at import"): a release posted with Debian's par2 to the real INN,
 // articles cancelled BEFORE the import. Its PAR2 set covers them: the job is written, SABnzbd's history shows
@@ -67,14 +68,15 @@ async function importWatchingHistory(release: Release, job: string) {
   const up = await upload(srv.baseUrl, `${job}.nzb`, release.nzbXml, { category: 'movies' });
   assert.equal(up.status, 200, JSON.stringify(up.body));
   const seen: string[] = [];
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const slot = await historySlot(job);
-    if (slot && seen.at(-1) !== slot.status) seen.push(slot.status);
-    if (slot && (slot.status === 'Completed' || slot.status === 'Failed')) break;
-    if (Date.now() > deadline) throw new Error(`history of ${job}: ${seen.join(' -> ')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitUntil(
+    () => `history of ${job} to end: ${seen.join(' -> ')}`,
+    async () => {
+      const slot = await historySlot(job);
+      if (slot && seen.at(-1) !== slot.status) seen.push(slot.status);
+      return slot?.status === 'Completed' || slot?.status === 'Failed';
+    },
+    { everyMs: 20 },
+  );
   const item = await waitForItem(srv.baseUrl, up.body.data!.id);
   return { item, seen, slot: (await historySlot(job))! };
 }

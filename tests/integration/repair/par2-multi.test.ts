@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { checkAndWait } from '../health/support.js';
 import { davGet, davList, startImportServer, upload, waitForItem, type TestServer } from '../import/support.js';
 import { ARTICLE, SLICE, waitForRecord, type Par2Record, repairTestConfig, ROOT } from './support.js';
+import { film } from '../../support/media/film.js';
 
 // One recovery set over several files of one release (docs/health.md "PAR2 repair"): Debian's `par2 create -r10`
 // over three files posted as one NZB; articles of one of them cancelled in INN; the check rebuilds that file from
@@ -40,7 +40,7 @@ test('a -r10 set over three files of one release repairs the damaged one byte-ex
   const posted: PostedFile[] = [];
   try {
     names.forEach((n, i) => {
-      bytes.set(n, randomBytes(sizes[i]!));
+      bytes.set(n, film(sizes[i]!, n));
       writeFileSync(join(dir, n), bytes.get(n)!);
     });
     execFileSync('par2', ['create', '-q', '-q', `-s${SLICE}`, '-r10', 'Multi.Show.S01.par2', ...names], { cwd: dir });
@@ -67,7 +67,6 @@ test('a -r10 set over three files of one release repairs the damaged one byte-ex
     srv.baseUrl,
     target,
     (x) => x.repaired_from === 'par2' || /PAR2 repair/.test(x.error_details ?? ''),
-    120_000,
   );
   assert.equal(r.repaired_from, 'par2', JSON.stringify(r));
   assert.equal(r.status, 'healthy');

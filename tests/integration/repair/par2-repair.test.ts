@@ -56,7 +56,7 @@ test('an obfuscated release with -r10 recovery: missing articles rebuilt from PA
   cancelArticles(inn, gone);
   assert.ok(await readFails(path), 'before the repair the read fails');
   await checkAndWait(srv.baseUrl, path);
-  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.repaired_from === 'par2', 120_000);
+  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.repaired_from === 'par2');
   assert.equal(r.status, 'healthy');
   assert.deepEqual(r.missing_ranges, []);
   assert.deepEqual(radarr.callLines(), [], 'no arr is asked');
@@ -88,7 +88,7 @@ test('a -r5 release with more damage than its recovery data covers goes to the a
   const ids = release.media.messageIds;
   cancelArticles(inn, [ids[0]!, ids[6]!, ids[13]!]);
   await checkAndWait(srv.baseUrl, path);
-  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered', 120_000);
+  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered');
   assert.equal(r.repaired_from, null);
   assert.match(
     r.error_details ?? '',
@@ -126,7 +126,7 @@ test('hostile PAR2 packets (a length past the end) refuse the repair with the re
   const file = radarr.addMovieFile(movie.id, { path: `${ROOT}${path}` });
   cancelArticles(inn, [release.media.messageIds[0]!]);
   await checkAndWait(srv.baseUrl, path);
-  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered', 120_000);
+  const r = await waitForRecord<Record>(srv.baseUrl, path, (x) => x.status === 'repair_triggered');
   assert.match(r.error_details ?? '', /PAR2 repair not possible: PAR2: .*past the end/);
   assert.ok(radarr.callLines().includes(`DELETE moviefile/${file.id}`), radarr.callLines().join(', '));
 });

@@ -16,6 +16,7 @@ import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { film } from '../../support/media/film.js';
 import { api, upload, waitForItem } from '../import/support.js';
+import { waitUntil } from '../../support/wait.js';
 
 let inn: InnServer;
 let radarr: FakeArr;
@@ -58,14 +59,8 @@ async function start(): Promise<ChildServer> {
   return srv;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen in time`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  return waitUntil(what, probe);
 }
 
 test('killed in the middle of asking the arr: after the restart the repair goes on, and the arr is asked once', async () => {

@@ -10,6 +10,8 @@ import type { FakeArr } from '../../support/fake-arr/server.js';
 import { fakeArrInstance } from '../../support/fake-arr/fixtures.js';
 import type { HealthJson } from '../health/support.js';
 import { api, davList, innProvider, upload, waitForItem } from '../import/support.js';
+import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 /** Where the fake Radarr keeps its movies. */
 export const ROOT = '/data/spool';
@@ -71,7 +73,7 @@ export async function postRelease(
 ): Promise<Release> {
   const dir = mkdtempSync(join(tmpdir(), 'spool-par2-release-'));
   try {
-    const bytes = randomBytes(size);
+    const bytes = film(size, name);
     writeFileSync(join(dir, name), bytes);
     execFileSync(
       'par2',
@@ -107,18 +109,19 @@ export async function importRelease(baseUrl: string, release: Release, job: stri
   return { item, path: `${item.target_path}/${fileName}` };
 }
 
-/** Polls the health record until `done` says so (bounded). */
+/** Polls the health record until `done` says so (tests/support/wait.ts). */
 export async function waitForRecord<T extends { status: string }>(
   baseUrl: string,
   path: string,
   done: (r: T) => boolean,
-  timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api<T>(baseUrl, `/api/health/${encodeURIComponent(path)}`);
-    if (res.body.data && done(res.body.data)) return res.body.data;
-    if (Date.now() > deadline) throw new Error(`health record of ${path}: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: unknown;
+  return waitUntil(
+    () => `health record of ${path}: ${JSON.stringify(last)}`,
+    async () => {
+      const res = await api<T>(baseUrl, `/api/health/${encodeURIComponent(path)}`);
+      last = res.body;
+      return res.body.data && done(res.body.data) ? res.body.data : undefined;
+    },
+  );
 }

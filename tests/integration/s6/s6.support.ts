@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HUNG_RUN_MS, waitUntil } from '../../support/wait.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const S6_OVERLAY_DIR = join(PROJECT_ROOT, 's6-overlay');
@@ -34,19 +35,16 @@ export function svstat(serviceDir: string): ServiceState {
   };
 }
 
-/** Polls `probe` until it returns a value (not undefined), at most `timeoutMs`; fails with `what` otherwise. */
+/**
+ * Polls `probe` until it returns a value (not undefined); fails with `what` after the cap (tests/support/wait.ts:
+ * HUNG_RUN_MS, or `hungAfterMs` for a cleanup that kills what is still alive after a while).
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 30_000,
+  hungAfterMs?: number,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitUntil(what, probe, { hungAfterMs });
 }
 
 export async function freePort(): Promise<number> {
@@ -59,7 +57,8 @@ export async function freePort(): Promise<number> {
 
 export async function pingStatus(port: number): Promise<number> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/ping`, { signal: AbortSignal.timeout(2000) });
+    // the cap only ends a hung request: a slow answer on a busy machine is still an answer
+    const res = await fetch(`http://127.0.0.1:${port}/ping`, { signal: AbortSignal.timeout(HUNG_RUN_MS) });
     await res.arrayBuffer();
     return res.status;
   } catch {

@@ -58,11 +58,7 @@ describe('svc-spool under s6-svscan', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     writeFileSync(join(gateDir, 'open'), '');
-    await waitFor(
-      'readiness after /ping answers 200',
-      () => (svstat(scan.serviceDir).ready ? true : undefined),
-      15_000,
-    );
+    await waitFor('readiness after /ping answers 200', () => (svstat(scan.serviceDir).ready ? true : undefined));
     assert.equal(await pingStatus(port), 200);
     rmSync(gateDir, { recursive: true, force: true });
   });
@@ -82,14 +78,10 @@ describe('svc-spool under s6-svscan', () => {
     const scan = await startSvcSpool({ ...scanEnv, SPOOL_DATA: dataDir });
     scans.push(scan);
 
-    const first = await waitFor(
-      'Spool to be ready',
-      () => {
-        const s = svstat(scan.serviceDir);
-        return s.up && s.ready ? s : undefined;
-      },
-      60_000,
-    );
+    const first = await waitFor('Spool to be ready', () => {
+      const s = svstat(scan.serviceDir);
+      return s.up && s.ready ? s : undefined;
+    });
     const ping = await fetch(`http://127.0.0.1:${port}/ping`);
     assert.equal(ping.status, 200);
     assert.deepEqual(await ping.json(), { status: 'OK' });
@@ -99,14 +91,10 @@ describe('svc-spool under s6-svscan', () => {
     assert.ok(readFileSync(join(dataDir, 'config.yaml'), 'utf8').length > 0);
 
     killQuietly(first.pid, 'SIGKILL');
-    const second = await waitFor(
-      's6 to restart Spool and see it ready again',
-      () => {
-        const s = svstat(scan.serviceDir);
-        return s.up && s.ready && s.pid !== first.pid ? s : undefined;
-      },
-      60_000,
-    );
+    const second = await waitFor('s6 to restart Spool and see it ready again', () => {
+      const s = svstat(scan.serviceDir);
+      return s.up && s.ready && s.pid !== first.pid ? s : undefined;
+    });
     assert.equal(await pingStatus(port), 200);
 
     execFileSync('s6-svc', ['-d', scan.serviceDir]);

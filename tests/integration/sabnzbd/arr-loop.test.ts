@@ -9,6 +9,7 @@ import { ArrTestFailure } from '../../support/arr-sab-client.js';
 import { arrMoveInto, LOOP_ADMIN, pollArrUntil, startSymlinkLoop, type SymlinkLoop } from '../../support/arr-loop.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { sha256 } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 // The whole Radarr loop against the real server, INN and Spool's own FUSE mount: Test, grab, polls, Completed,
 // symlinks that read byte-exact through the mount, the arr's move and `rm -r`, removal from history; failures.
@@ -37,7 +38,7 @@ test('Test passes for movies; the category folder exists where get_config says',
 
 test('grab -> polls -> Completed -> symlinks read byte-exact through the mount -> arr moves, rm -r, removes', async () => {
   const arr = loop.radarr();
-  const data = randomBytes(1_500_000);
+  const data = film(1_500_000);
   const posted = await inn.postFile('movie.2024.1080p.mkv', data, { articleSize: 300_000 });
   const id = await arr.addFile('Movie.2024.1080p.WEB-DL-GRP', posted.nzbXml);
   assert.match(id, /^SABnzbd_nzo_[a-z0-9]+_\d+$/);
@@ -71,7 +72,7 @@ test('grab -> polls -> Completed -> symlinks read byte-exact through the mount -
 
 test('a release with missing articles ends Failed with a reason a person understands', async () => {
   const arr = loop.radarr();
-  const posted = await inn.postFile('broken.2024.mkv', randomBytes(900_000), { articleSize: 300_000 });
+  const posted = await inn.postFile('broken.2024.mkv', film(900_000), { articleSize: 300_000 });
   const nzb = posted.nzbXml.replace(posted.messageIds[1]!, `gone-${randomBytes(6).toString('hex')}@spool.test`);
   const id = await arr.addFile('Broken.2024.1080p-GRP', nzb);
   const item = await pollArrUntil(arr, id, ['Completed', 'Failed']);
@@ -112,7 +113,7 @@ test('wrong and missing keys answer in the form the arr turns into its field err
 test('an unknown category is echoed byte for byte and imported under a folder of its own name', async () => {
   const arr = loop.radarr({ category: 'Films.4K' });
   await assert.rejects(arr.test(), /Category does not exist/);
-  const data = randomBytes(400_000);
+  const data = film(400_000);
   const posted = await inn.postFile('uhd.mkv', data, { articleSize: 200_000 });
   const id = await arr.addFile('Uhd.Movie.2160p', posted.nzbXml);
   const item = await pollArrUntil(arr, id, ['Completed', 'Failed']);

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { ImportError } from '../../../appliance/importer/index.js';
 import { ArrSabClient, type ArrItem } from '../../support/arr-sab-client.js';
 import { adminApiKey, api, startServer, type TestServer } from '../../support/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 // sabnzbd.fallback_host: an NZB Spool cannot stream goes to a real SABnzbd, and the arr (which knows only Spool's
 // nzo_id) sees that job finish there. The "real SABnzbd" is a small HTTP stand-in; the import's failure is injected
@@ -68,12 +69,12 @@ async function poll(
   id: string,
   until: (i: ArrItem | undefined) => boolean,
 ): Promise<ArrItem | undefined> {
-  for (let i = 0; i < 200; i++) {
-    const item = (await arr.getItems()).find((x) => x.downloadId === id);
-    if (until(item)) return item;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no state change for ${id}`);
+  let item: ArrItem | undefined;
+  await waitUntil(
+    () => `a state change for ${id} (${JSON.stringify(item)})`,
+    async () => until((item = (await arr.getItems()).find((x) => x.downloadId === id))),
+  );
+  return item;
 }
 
 test('an unstreamable NZB is forwarded; the arr follows the job there to Completed, and the history says so', async () => {

@@ -4,7 +4,6 @@
  * host, per day, and in the history's sizes; they survive a restart on the same data dir.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { dayLabel } from '../../../appliance/sabnzbd/calendar.js';
@@ -19,6 +18,7 @@ import {
   waitForItem,
   type TestServer,
 } from '../import/support.js';
+import { film } from '../../support/media/film.js';
 
 /** More than a connection's greeting, AUTHINFO and DATE answers; less than any article. */
 const HANDSHAKE_BYTES = 1_000;
@@ -75,7 +75,7 @@ test('server_stats counts what the import and a stream fetched, per server and d
   assert.ok(before.total < HANDSHAKE_BYTES, `${before.total} bytes before any article`);
   assert.deepEqual(Object.values(before.servers[inn.host]!.articles_tried).filter(Boolean), [], 'no article asked');
 
-  const data = randomBytes(900_000);
+  const data = film(900_000);
   const posted = await inn.postFile('stats.film.mkv', data, { articleSize: 200_000 });
   const form = new FormData();
   form.append('name', new Blob([posted.nzbXml], { type: 'application/x-nzb' }), 'Stats.Film.2024.nzb');

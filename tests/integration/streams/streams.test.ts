@@ -7,6 +7,7 @@ import { startServer, type TestServer } from '../../support/server.js';
 import { AUTH, DAV_PASS, DAV_USER, addPosted, davUrl } from '../webdav/support.js';
 import type { StreamsHistoryResponse, StreamsResponse } from '../../../appliance/streams/streams.wire.js';
 import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 // Real reads over the real server's /webdav, from a real INN, seen through GET /api/streams and ended by DELETE.
 let inn: InnServer;
@@ -55,12 +56,7 @@ function openRead(headers: Record<string, string>): Promise<{ res: http.Incoming
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return waitUntil(what, probe, { everyMs: 50 });
 }
 
 test('a WebDAV read in progress is listed as a player with its client; an admin DELETE ends it', async () => {

@@ -5,6 +5,7 @@ import { startServer } from '../../support/server.js';
 import { Relay } from '../../support/tcp-relay.js';
 import { api, davGet, innProvider, sha256, upload, waitForItem, type TestServer } from '../import/support.js';
 import { film } from '../../support/media/film.js';
+import { waitUntil } from '../../support/wait.js';
 
 /**
  * The news server goes away while a file is read: the read fails, but nothing is recorded missing, zero-fill
@@ -63,12 +64,15 @@ test('a provider outage during a read records nothing missing and is never zero-
 
   await relay.start();
   // The pool may have put the provider aside for its cooldown; reads come back once it returns.
-  const deadline = Date.now() + 45_000;
   let got = await davGet(srv.baseUrl, path);
-  while (got.status !== 200 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 1000));
-    got = await davGet(srv.baseUrl, path);
-  }
+  await waitUntil(
+    () => `a whole read once INN is back (${got.status})`,
+    async () => {
+      if (got.status !== 200) got = await davGet(srv.baseUrl, path);
+      return got.status === 200;
+    },
+    { everyMs: 1000 },
+  );
   assert.equal(got.status, 200);
   assert.equal(sha256(got.body), sha256(data));
   assert.equal((await info(path)).available_segments, posted.segments.length);

@@ -28,6 +28,8 @@ export interface RouteContext {
   rootFolderMissing: boolean;
   autoRedownloadFailed: boolean;
   urlBase: string;
+  /** What GET health answers (the arr's own checks, e.g. a RemotePathMappingCheck warning); empty by default. */
+  health: Array<{ source: string; type: string; message: string; wikiUrl?: string }>;
 }
 
 const ok = (body: unknown = {}): RouteAnswer => ({ status: 200, body });
@@ -45,6 +47,8 @@ export async function answer(ctx: RouteContext, req: RouteRequest): Promise<Rout
   switch (key) {
     case 'GET system/status':
       return ok({ appName: ctx.appName, version: ctx.version, instanceName: ctx.appName, urlBase: ctx.urlBase });
+    case 'GET health':
+      return ok(ctx.health);
     case 'GET rootfolder':
       return ok(ctx.rootFolders.map((path, i) => ({ id: i + 1, path, accessible: !ctx.rootFolderMissing })));
     case 'GET config/downloadclient':

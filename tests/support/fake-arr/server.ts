@@ -108,6 +108,7 @@ export class FakeArr {
       rootFolderMissing: false,
       autoRedownloadFailed: opts.autoRedownloadFailed ?? false,
       urlBase: this.urlBase,
+      health: [],
     };
     server.on('connection', (s) => {
       this.sockets.add(s);
@@ -125,6 +126,11 @@ export class FakeArr {
   /** The arr's 409 failsafe on file deletes (root folder missing or empty). */
   set rootFolderMissing(v: boolean) {
     this.ctx.rootFolderMissing = v;
+  }
+
+  /** What GET /api/v3/health answers from now on (the arr's own health checks). */
+  set health(list: RouteContext['health']) {
+    this.ctx.health = list;
   }
 
   fail(fault: Fault): void {

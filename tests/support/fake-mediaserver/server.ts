@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from '../wait.js';
 
 export type FakeMediaKind = 'plex' | 'jellyfin' | 'emby';
 export type FakeMediaMode = 'ok' | 'unauthorized' | 'hang';
@@ -27,9 +28,9 @@ export interface FakeMediaServer {
   /** The refreshes asked for: Plex `{section, path}`; Jellyfin/Emby each `Updates[]` entry. */
   refreshes(): { folder: string; kind: string }[];
   mode: FakeMediaMode;
-  waitForRefreshes(count: number, timeoutMs?: number): Promise<{ folder: string; kind: string }[]>;
+  waitForRefreshes(count: number): Promise<{ folder: string; kind: string }[]>;
   /** Waits (bounded) until `count` calls came in, answered or not. */
-  waitForJournal(count: number, timeoutMs?: number): Promise<JournalEntry[]>;
+  waitForJournal(count: number): Promise<JournalEntry[]>;
   /** Stops listening (connections refused) until start() again on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -56,21 +57,19 @@ export async function startFakeMediaServer(opts: FakeMediaOptions): Promise<Fake
     journal,
     mode: 'ok',
     refreshes: () => refreshesOf(opts.kind, journal, opts.libraries),
-    async waitForRefreshes(count, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (fake.refreshes().length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`${fake.refreshes().length} of ${count} refreshes: ${JSON.stringify(journal)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    async waitForRefreshes(count) {
+      const enough = () => fake.refreshes().length >= count;
+      await waitUntil(() => `${fake.refreshes().length} of ${count} refreshes: ${JSON.stringify(journal)}`, enough, {
+        everyMs: 20,
+      });
       return fake.refreshes();
     },
-    async waitForJournal(count, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (journal.length < count) {
-        if (Date.now() > deadline) throw new Error(`${journal.length} of ${count} calls`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    async waitForJournal(count) {
+      await waitUntil(
+        () => `${journal.length} of ${count} calls`,
+        () => journal.length >= count,
+        { everyMs: 20 },
+      );
       return journal;
     },
     async stop() {

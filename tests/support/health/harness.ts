@@ -34,6 +34,7 @@ import { openStore, type Store } from '../../../appliance/store/index.js';
 import { openPgDb } from '../../../appliance/store/pg/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
+import { waitUntil } from '../wait.js';
 
 export const ARTICLE = 1000;
 
@@ -103,9 +104,9 @@ export interface HealthHarness {
   logs: string[];
   /** The bus the domain announces on (health.record.changed, health.check.done, repair.*). */
   events: EventBus<SpoolEvents>;
-  /** Waits (bounded, real time) until `cond` holds: the tree's events reach health asynchronously. */
+  /** Waits (real time, tests/support/wait.ts) until `cond` holds: the tree's events reach health asynchronously. */
   until(cond: () => boolean | Promise<boolean>): Promise<void>;
-  /** Lets the worker run until no check is running or queued (bounded). */
+  /** Lets the worker run until no check is running or queued. */
   drain(): Promise<void>;
   /** Adds a job of one file of `count` articles ids `<name>-<i>`; returns its path. */
   addFile(name: string, count: number): Promise<string>;
@@ -151,8 +152,7 @@ export async function healthHarness(
   const articles = new FakeArticles();
   const repairer = new FakeRepairer();
   const until = async (cond: () => boolean | Promise<boolean>) => {
-    for (let i = 0; i < 2000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 5));
-    if (!(await cond())) throw new Error('condition not met');
+    await waitUntil('the condition', cond, { everyMs: 5 });
   };
   // As createApp wires them (app/health.ts): the repairs act on health's verdicts.
   const wake = { worker: (): void => undefined };
@@ -198,14 +198,17 @@ export async function healthHarness(
       // A store answering over the network leaves the runner idle between a timer and its first answer: on
       // PostgreSQL the runner must stay idle for several polls in a row.
       const polls = openHealth ? 10 : 1;
-      for (let i = 0, quiet = 0; i < 400 + polls; i++) {
-        await clock.advance(0);
-        const w = await domain.service.workerStatus();
-        quiet = domain.runner.idle && w.pending_manual_checks === 0 ? quiet + 1 : 0;
-        if (quiet >= polls) return;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error('health checks did not finish');
+      let quiet = 0;
+      await waitUntil(
+        'health checks to finish',
+        async () => {
+          await clock.advance(0);
+          const w = await domain.service.workerStatus();
+          quiet = domain.runner.idle && w.pending_manual_checks === 0 ? quiet + 1 : 0;
+          return quiet >= polls;
+        },
+        { everyMs: 5 },
+      );
     },
     async addFile(name, count) {
       const segments = Array.from({ length: count }, (_, i) => ({

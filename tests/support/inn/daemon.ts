@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { newsId } from './config.js';
+import { HUNG_RUN_MS } from '../wait.js';
 
 export interface DaemonState {
   pid: number;
@@ -42,14 +43,9 @@ export function spawnAsNews(bin: string, args: string[], conf: string): number {
   return child.pid!;
 }
 
-/** Polls `ready` until it holds; throws `failure()` once the daemon died or `timeoutMs` passed. */
-export async function waitUntilReady(
-  pid: number,
-  ready: () => Promise<boolean>,
-  timeoutMs: number,
-  failure: () => string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls `ready` until it holds; throws `failure()` once the daemon died or HUNG_RUN_MS passed (a hung start). */
+export async function waitUntilReady(pid: number, ready: () => Promise<boolean>, failure: () => string): Promise<void> {
+  const deadline = Date.now() + HUNG_RUN_MS;
   while (!(await ready())) {
     if (!alive(pid) || Date.now() > deadline) throw new Error(failure());
     await new Promise((r) => setTimeout(r, 100));

@@ -43,7 +43,6 @@ export async function startInnAgain(root: string): Promise<void> {
   await waitUntilReady(
     pid,
     () => greets(state.port),
-    20_000,
     () => `innd did not start again on 127.0.0.1:${state.port}; see ${path.join(root, 'log')}`,
   );
   writeFileSync(stateFile(root), JSON.stringify({ pid, port: state.port }));

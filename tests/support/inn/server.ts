@@ -40,7 +40,6 @@ export async function ensureInn(root = DEFAULT_INN_ROOT): Promise<InnServer> {
   await waitUntilReady(
     state.pid,
     () => greets(port),
-    20_000,
     () => `innd did not start on 127.0.0.1:${port}; see ${path.join(root, 'log')}:\n${tailLogs(root)}`,
   );
   writeFileSync(stateFile, JSON.stringify(state));

@@ -53,7 +53,6 @@ export async function ensureInnTls(inn: InnServer): Promise<InnTls> {
   await waitUntilReady(
     pid,
     () => greetsOverTls(port, caCert),
-    15_000,
     () => `nnrpd -S did not start on 127.0.0.1:${port}; see ${path.join(inn.root, 'log')}`,
   );
   writeFileSync(stateFile, JSON.stringify({ pid, port }));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../free-port.js';
+import { HUNG_RUN_MS } from '../wait.js';
 
 const USER = 'spool';
 const PASSWORD = 'spool-test-pg-password';
@@ -85,7 +86,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + HUNG_RUN_MS; // a cap for a hung start, not a speed (tests/support/wait.ts)
   for (;;) {
     const c = new pg.Client({ connectionString: urlOf('postgres') });
     try {

@@ -12,6 +12,7 @@ import { LastKnownView } from '../offline/LastKnownView';
 import { ErrorAlert } from './ErrorAlert';
 import { SignInForm } from './SignInForm';
 import { RegisterForm } from './RegisterForm';
+import { OidcSignIn } from './OidcSignIn';
 
 function ConnectionFailed() {
   return (
@@ -39,12 +40,20 @@ export function LoginPage() {
     enabled: !starting && !state.connectionFailed && state.loginRequired,
     staleTime: 0,
   });
+  const authConfig = useQuery({
+    queryKey: accountKeys.config,
+    queryFn: authApi.config,
+    enabled: !starting && !state.connectionFailed && state.loginRequired,
+    staleTime: 0,
+  });
 
   if (!starting && !state.connectionFailed && (state.status === 'authenticated' || !state.loginRequired)) {
     return <Navigate to={target} replace />;
   }
 
   const firstUser = registration.data?.user_count === 0;
+  const config = authConfig.data;
+  const passwordLogin = config?.password_login !== false;
   const canRegister = firstUser || registration.data?.registration_enabled === true;
   const showRegister = firstUser || (mode === 'register' && canRegister);
   const done = () => navigate(target, { replace: true });
@@ -54,7 +63,13 @@ export function LoginPage() {
   if (starting || (registration.isPending && !state.connectionFailed)) body = <LoadingBlock label="Connecting..." />;
   else if (state.connectionFailed || registration.isError) body = <ConnectionFailed />;
   else if (showRegister) body = <RegisterForm onRegistered={done} />;
-  else body = <SignInForm onSignedIn={done} />;
+  else
+    body = (
+      <>
+        {config && <OidcSignIn config={config} />}
+        {passwordLogin && <SignInForm onSignedIn={done} />}
+      </>
+    );
 
   return (
     <div className="auth-page">

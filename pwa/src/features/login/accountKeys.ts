@@ -6,5 +6,6 @@ const { all, key } = featureKeys('account');
 export const accountKeys = {
   all,
   registration: key('registration-status'),
+  config: key('auth-config'),
   user: key('user'),
 };

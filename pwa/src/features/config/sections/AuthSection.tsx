@@ -1,7 +1,9 @@
 import type { SpoolConfig } from '../../../api/types';
 import { setLoginRequired } from '../../../auth/authStore';
 import { Icon } from '../../../components/Icon';
-import { LinesField, TextField, ToggleField } from '../fields';
+import { LinesField, SelectField, TextField, ToggleField } from '../fields';
+import { OidcFields } from './OidcFields';
+import { USER_ROLES } from '../../../../../appliance/auth/auth.wire';
 import { fromLines, toLines } from '../lines';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
@@ -15,6 +17,18 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
     forward_user_header: config.auth.forward_user_header,
     forward_groups_header: config.auth.forward_groups_header,
     forward_admin_groups: toLines(config.auth.forward_admin_groups),
+    forward_readonly_groups: toLines(config.auth.forward_readonly_groups),
+    forward_default_role: config.auth.forward_default_role,
+    password_login: config.auth.password_login,
+    oidc_issuer: config.auth.oidc_issuer,
+    oidc_client_id: config.auth.oidc_client_id,
+    oidc_client_secret: '',
+    oidc_scopes: config.auth.oidc_scopes,
+    oidc_role_claim: config.auth.oidc_role_claim,
+    oidc_admin_values: toLines(config.auth.oidc_admin_values),
+    oidc_user_values: toLines(config.auth.oidc_user_values),
+    oidc_readonly_values: toLines(config.auth.oidc_readonly_values),
+    oidc_display_name: config.auth.oidc_display_name,
   });
   const save = useSaveConfig('Authentication settings saved');
 
@@ -29,6 +43,12 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
               trusted_origins: fromLines(form.trusted_origins),
               trusted_proxies: fromLines(form.trusted_proxies),
               forward_admin_groups: fromLines(form.forward_admin_groups),
+              forward_readonly_groups: fromLines(form.forward_readonly_groups),
+              oidc_admin_values: fromLines(form.oidc_admin_values),
+              oidc_user_values: fromLines(form.oidc_user_values),
+              oidc_readonly_values: fromLines(form.oidc_readonly_values),
+              // Write-only: a blank field keeps the stored secret.
+              oidc_client_secret: form.oidc_client_secret || undefined,
             },
           },
         ],
@@ -97,7 +117,27 @@ export function AuthSection({ config, readOnly }: SectionProps & { config: Spool
         value={form.forward_admin_groups}
         onChange={(v) => set('forward_admin_groups', v)}
         placeholder="admins"
-        hint="Members of these groups are administrators; other forwarded users are plain users. One per line."
+        hint="Members of these groups are administrators. One per line."
+      />
+      <LinesField
+        label="Read-only groups"
+        value={form.forward_readonly_groups}
+        onChange={(v) => set('forward_readonly_groups', v)}
+        placeholder="viewers"
+        hint="Members of these groups (and of no administrator group) see everything and change nothing; anyone else in the groups header is a user. One per line."
+      />
+      <SelectField
+        label="Role of a new forwarded user"
+        value={form.forward_default_role}
+        options={USER_ROLES}
+        labels={{ admin: 'Administrator', user: 'User', 'read-only': 'Read-only' }}
+        onChange={(v) => set('forward_default_role', v)}
+        hint="Given to a user the proxy names for the first time without a groups header."
+      />
+      <OidcFields
+        form={form}
+        set={(key, value) => set(key, value as (typeof form)[typeof key])}
+        secretSet={config.auth.oidc_client_secret_set}
       />
     </SectionLayout>
   );
