@@ -5,7 +5,7 @@ import { ageBand } from './availability.js';
 import { CandidateLink, type CandidateAccount } from './candidate-link.js';
 import type { FitTally } from './fit-tally.js';
 import { LibrarySweep, type LibraryArticle, type LibraryFiles } from './library-sweep.js';
-import { StatBudget } from './stat-budget.js';
+import type { StatBudget } from './stat-budget.js';
 import type { FitBand } from './fit.wire.js';
 
 /** Of the articles the current providers have, the share the candidate is asked too (the comparison sample). */
