@@ -27,7 +27,10 @@
  *
  * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
- * the player scenarios on that build too (compiled into <checkout>/.bench-dist).
+ * the player scenarios and the ten viewers on that build too (compiled into <checkout>/.bench-dist).
+ * Diagnostics of the ten viewers (docs/performance-history.md, "Why the ten viewers start slower under the scan"):
+ * SPOOL_BENCH_CONTENTION_TRACE=<dir> dumps the ended streams, SPOOL_BENCH_CONTENTION_CONTROL=1 adds the viewers
+ * under the same probes of a local file, SPOOL_BENCH_CONTENTION_NICE_SCAN=1 runs the probes at nice 19.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -139,8 +142,12 @@ export async function run_(log: (m: string) => void): Promise<string> {
     const viewers: Viewers[] = [];
     if (wanted.has('viewers'))
       await withLink(f, VIEWER_LINK_MBS * MB, async (link) => {
-        log(`ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`);
-        viewers.push(await tenViewers(setup!, link, log));
+        for (const [build, main] of builds) {
+          log(
+            `${build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`,
+          );
+          viewers.push({ ...(await tenViewers({ ...setup!, main }, link, log)), build });
+        }
       });
     const ten: TenPlayers[] = [];
     const links = [
@@ -372,6 +379,7 @@ async function tenPlayers(s: Setup, link: DelayProxyProcess): Promise<PacedResul
 }
 
 interface Viewers {
+  build?: string;
   alone: PacedResult[];
   withScan: PacedResult[];
   scan: Scan;
@@ -527,7 +535,7 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: 
 const trafficText = (t: ScanTraffic) => `${mb(t.fetched)} / ${mb(t.served)}`;
 
 function viewerRows(v: Viewers): Array<[string, string, string]> {
-  const label = `ten viewers over WebDAV at 4 MB/s, one address and user agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;
+  const label = `${v.build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;
   const ratios = v.withScan.map((p, i) => p.startMs / v.alone[i]!.startMs);
   const stalls = v.withScan.map((p) => p.stalls.length);
   const worst = Math.max(...ratios);

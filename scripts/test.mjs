@@ -124,7 +124,7 @@ for (const tier of tiers) {
       ...findFiles('scripts', ['.test.mjs']),
       ...findFiles('bench', ['.test.ts']),
     ];
-    status = files.length ? await run('node', ['--import', 'tsx', '--test', '--test-timeout=60000', ...files]) : 0;
+    status = files.length ? await run('node', ['--import', 'tsx', '--test', '--test-timeout=300000', ...files]) : 0;
     results.push([tier, files.length, status]);
   } else if (tier === 'integration') {
     const files = findFiles('tests/integration', ['.test.ts']);

@@ -18,6 +18,7 @@ import type { AppCore } from './core.js';
 import { gateWork, type Leadership } from './cluster/leadership.js';
 import { built, type Built } from './lifetime.js';
 import { databaseLoader } from './backup-restore-pg.js';
+import { checkAfterRestore, type RestoredLibrary } from './restore-check.js';
 import { databaseUrlIn } from './stores.js';
 
 /**
@@ -27,7 +28,12 @@ import { databaseUrlIn } from './stores.js';
 export function createBackups(
   core: AppCore,
   leadership: Leadership,
-  parts: { version: string; databaseUrl?: string; restartInto: (prepared: PreparedRestore) => void },
+  parts: {
+    version: string;
+    databaseUrl?: string;
+    restartInto: (prepared: PreparedRestore) => void;
+    library: RestoredLibrary;
+  },
 ): Built<BackupsService> {
   const { config, stores, clock, logger } = core;
   const files = installFiles(core, parts.databaseUrl);
@@ -62,7 +68,7 @@ export function createBackups(
   const off = config.on('change', (next, prev) => {
     if (next.backups.schedule !== prev.backups.schedule) service.rescheduled();
   });
-  return built(service, gate.stop, off);
+  return built(service, gate.stop, off, checkAfterRestore(core, service, parts.library));
 }
 
 /** This install's files as a backup sees them (the config, the LMDB folder, the patch blobs and sidecars). */

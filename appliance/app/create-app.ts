@@ -81,7 +81,8 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const toolkit = { pool, streaming, metrics, recentLines, version };
     const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
     const restart = restartSignal();
-    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto };
+    const library = { vfs: streaming.vfs, pool, health };
+    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto, library };
     const backups = life.take(createBackups(core, leadership, backupParts));
     const routed = {
       auth,

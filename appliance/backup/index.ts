@@ -13,3 +13,4 @@ export { backupSourceOf, checkStagedStore, restoreTargetOf, type InstallFiles } 
 export { BackupCatalog, backupName, validBackupName } from './catalog.js';
 export { BackupsService } from './backups.service.js';
 export type * from './backup.wire.js';
+export { checkRestoredLibrary, RESTORE_CHECK_DEFAULTS, type LibraryFile } from './restore-check.js';

@@ -86,14 +86,16 @@ function errorFrom(env: Envelope | undefined): Partial<ErrorJson> {
 /** Sends one request and returns the whole envelope (for lists that need `meta`). */
 async function send(method: Method, path: string, options: RequestOptions = {}): Promise<Envelope> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A file (a backup archive upload) goes as itself; anything else as JSON.
+  const isFile = options.body instanceof Blob;
+  if (options.body !== undefined) headers['Content-Type'] = isFile ? 'application/octet-stream' : 'application/json';
   let res: Response;
   try {
     res = await fetch(buildUrl(path, options.query), {
       method,
       headers,
       credentials: 'same-origin',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : isFile ? (options.body as Blob) : JSON.stringify(options.body),
       signal: options.signal,
     });
   } catch (cause) {

@@ -106,6 +106,14 @@ test('backups are taken, downloaded, uploaded, kept and restored from the runnin
     assert.equal(after.json.data.last_restore.archive, up.json.data.name);
     const safety = after.json.data.items.find((i) => i.kind === 'pre-restore');
     assert.ok(safety, 'the safety backup of the state before is listed');
+    // The pass after the restore: no provider is configured here, so it is skipped and says why.
+    let check = { state: 'pending', note: null as string | null };
+    while (check.state === 'pending' || check.state === 'running') {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = await call<{ last_restore: { check: typeof check } }>(srv, 'GET', '/api/system/backups');
+      check = now.json.data.last_restore.check;
+    }
+    assert.deepEqual(check, { ...check, state: 'skipped', note: 'no provider is configured' });
 
     // A damaged archive in the folder: its restore is refused and the library stays as it is.
     const bad = join(srv.dataDir, 'backups', 'manual-damaged.tar');

@@ -112,3 +112,26 @@ test('through the API: the library is read, the suggestion shown, max_connection
   });
   assert.equal(bad.status, 400);
 });
+
+test('a player starting mid-test stops it at once: the connections go back, what was measured is kept', async () => {
+  const posted = await inn.postFile('speed-player.bin', randomBytes(4 * 300_000), { articleSize: 300_000 });
+  let playing = false;
+  const result = await runSpeedTest({
+    provider: innProvider(inn, { id: 'inn' }),
+    messageIds: posted.messageIds,
+    maxConnections: 8,
+    warmupMs: 200,
+    measureMs: 500,
+    maxMs: 120_000,
+    playersReading: () => playing,
+    onStep: (step) => {
+      if (step.connections === 2) playing = true;
+    },
+  });
+  assert.deepEqual(
+    result.steps.map((s) => s.connections),
+    [1, 2],
+  );
+  assert.match(result.stoppedBecause ?? '', /a player started reading/);
+  assert.equal(result.suggested, kneeOf(result.steps));
+});

@@ -10,6 +10,7 @@ import { toast } from '../../../components/toast';
 import { copyText } from '../../../lib/clipboard';
 import { APP_VERSION } from '../../../lib/meta';
 import { accountKeys } from '../../login/accountKeys';
+import { BackupsCard } from './BackupsCard';
 import { NamedApiKeys } from './NamedApiKeys';
 import { SystemHealthCard } from './system/SystemHealthCard';
 
@@ -121,6 +122,7 @@ export function SystemSection() {
       <ApiKeyCard />
       <NamedApiKeys />
       <SystemHealthCard />
+      <BackupsCard />
       <dl className="metric-list">
         <div>
           <dt>Version</dt>
