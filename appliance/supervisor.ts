@@ -66,6 +66,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     } catch (err) {
       logger.error('the restored backup did not start; the previous state is back', { error: String(err) });
       await swapped?.undo();
+      await restore.failed?.(err instanceof Error ? err.message : String(err));
       app = await createApp({ ...opts, logger, config: await openConfig() });
     } finally {
       await restore.discard();

@@ -111,7 +111,11 @@ export class OidcSignIn {
       const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
       return { ...info, ...claims };
     } catch (err) {
-      return this.refuse(`the provider's answer did not hold: ${(err as Error).message}`, ip);
+      // A claim that does not match (the nonce, the issuer, the audience) is named; else the library's words.
+      const claim = claimOf(err);
+      const why =
+        typeof claim === 'string' ? `the ID token's ${claim} does not match this sign-in` : (err as Error).message;
+      return this.refuse(`the provider's answer did not hold: ${why}`, ip);
     }
   }
 
@@ -167,6 +171,15 @@ export class OidcSignIn {
     for (const [state, p] of this.pending) if (p.startedAt < cutoff) this.pending.delete(state);
     while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
   }
+}
+
+/** The claim a failed comparison names (openid-client wraps oauth4webapi's error, whose cause names it). */
+function claimOf(err: unknown): unknown {
+  for (let e: unknown = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const claim = (e as { claim?: unknown }).claim;
+    if (claim !== undefined) return claim;
+  }
+  return undefined;
 }
 
 /** The role a claim's values give: an administrator value wins, then user, then read-only; none: undefined. */

@@ -140,6 +140,12 @@ export class BackupsService {
         throw err;
       }
       const report = this.reportOf(name, prepared);
+      prepared.failed = (reason) =>
+        this.recordCheck({
+          ...report.check,
+          state: 'skipped',
+          note: `the restore failed (${reason}); the previous state was kept`,
+        });
       await writeFile(join(this.deps.catalog.dir, REPORT), JSON.stringify(report, null, 2));
       this.deps.logger.info('restoring a backup; restarting into it', { name, safety: prepared.safetyBackup });
       this.deps.restartInto(prepared);

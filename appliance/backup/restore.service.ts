@@ -42,6 +42,8 @@ export interface PreparedRestore {
   swap(): Promise<SwappedRestore>;
   /** Drops the staged files (a restore not carried out). */
   discard(): Promise<void>;
+  /** The swap or the start into it failed and the previous state was put back (set by whoever records the restore). */
+  failed?: (reason: string) => Promise<void>;
 }
 
 export interface SwappedRestore {

@@ -12,13 +12,17 @@ import { CandidateSampler } from './fit-sampler.js';
 import { FitTally } from './fit-tally.js';
 import { candidateFit } from './fit-report.js';
 import { LmdbFitStore } from './fit.store.js';
+import { StatBudget } from './stat-budget.js';
+import { FitService, type FitAccount } from './fit.service.js';
+
+const NO_PRICE = { price_per_month: null, price_per_block: null, block_size_gb: null };
 import { LibrarySweep, type LibraryFiles } from './library-sweep.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spool-fit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const logger = createLogger('test', 'error');
+const logger = createLogger('test', process.env.FIT_LOG ? 'debug' : 'error');
 
 /** A library of `files` files of `perFile` articles each, posted `ageDays` ago. */
 function library(files: number, perFile: number, now: number, ageDays = 3): LibraryFiles {
@@ -97,7 +101,7 @@ test('the sampler keeps within its budget, counts the misses it fills and never 
   };
   const sampler = new CandidateSampler({
     account,
-    statsPerHour: 30,
+    budget: new StatBudget(30, clock),
     library: lib,
     current,
     tally,
@@ -132,5 +136,54 @@ test('the sampler keeps within its budget, counts the misses it fills and never 
   assert.ok(Math.abs(misses.share! - 0.5) < 0.1, JSON.stringify(misses));
   assert.ok(misses.interval![0] <= 0.5 && 0.5 <= misses.interval![1]);
   assert.equal(fit.candidate_stats, candidateStats);
+  await store.close();
+});
+
+test('a config edit restarts the sampler with the budget it had: an edit never grants another hour', async () => {
+  const clock = new ManualClock(Date.parse('2026-11-28T12:00:00Z'));
+  const store = openStore({ rootPath: join(dir, 'service') });
+  const tally = new FitTally({ store: new LmdbFitStore(store), clock });
+  let currentStats = 0;
+  const current = {
+    statBatch: async (ids: readonly string[]) => ((currentStats += ids.length), ids.map(() => false)),
+  };
+  const link = () => ({ stat: async (): Promise<CandidateAnswer> => ({ kind: 'missing' }), close: () => undefined });
+  const base = {
+    id: 'trial',
+    host: 'h',
+    port: 119,
+    username: '',
+    password: '',
+    tls: false,
+    insecure_tls: false,
+    ca: '',
+  };
+  let accounts: FitAccount[] = [{ ...base, enabled: true, candidate: true, fit_stats_per_hour: 10, ...NO_PRICE }];
+  const fit = new FitService({
+    accounts: () => accounts,
+    library: library(2, 50, clock.now()),
+    current,
+    totals: () => [],
+    tally,
+    clock,
+    logger,
+    link,
+    random: seeded(3),
+  });
+  fit.start();
+  await clock.advance(0);
+  assert.equal(currentStats, 10);
+  accounts = [{ ...accounts[0]!, price_per_month: 4 }];
+  await fit.reconcile();
+  await clock.advance(0);
+  assert.equal(currentStats, 10, 'the restarted sampler has nothing left this hour');
+  accounts = [{ ...accounts[0]!, fit_stats_per_hour: 20 }];
+  await fit.reconcile();
+  await clock.advance(0);
+  assert.equal(currentStats, 10, 'a new rate starts empty');
+  await clock.advance(HOUR / 20);
+  assert.equal(currentStats, 11);
+  await fit.stop();
+  assert.equal(fit.report().candidates[0]!.all.misses_filled.n, 11);
   await store.close();
 });

@@ -5,7 +5,7 @@ import { ageBand } from './availability.js';
 import { CandidateLink, type CandidateAccount } from './candidate-link.js';
 import type { FitTally } from './fit-tally.js';
 import { LibrarySweep, type LibraryArticle, type LibraryFiles } from './library-sweep.js';
-import { StatBudget } from './stat-budget.js';
+import type { StatBudget } from './stat-budget.js';
 import type { FitBand } from './fit.wire.js';
 
 /** Of the articles the current providers have, the share the candidate is asked too (the comparison sample). */
@@ -25,7 +25,8 @@ export interface CurrentProviders {
 
 export interface CandidateSamplerOptions {
   account: CandidateAccount;
-  statsPerHour: number;
+  /** The candidate's STAT budget, kept by the caller across restarts of the sampler (a restart grants nothing). */
+  budget: StatBudget;
   library: LibraryFiles;
   current: CurrentProviders;
   tally: FitTally;
@@ -51,7 +52,7 @@ export class CandidateSampler {
   lastError: string | null = null;
 
   constructor(private readonly o: CandidateSamplerOptions) {
-    this.budget = new StatBudget(o.statsPerHour, o.clock);
+    this.budget = o.budget;
     this.link = o.link ?? new CandidateLink(o.account);
   }
 

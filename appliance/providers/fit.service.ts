@@ -1,12 +1,13 @@
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { CandidateAccount } from './candidate-link.js';
+import type { CandidateAccount, CandidateLink } from './candidate-link.js';
 import { costView, type PricedAccount, type ProviderDay } from './cost-view.js';
 import { candidateFit } from './fit-report.js';
 import { CandidateSampler, COMPARISON_SHARE, type CurrentProviders } from './fit-sampler.js';
 import { FIT_DAYS_KEPT, dayOf, type FitTally } from './fit-tally.js';
 import type { CostViewResponse, FitReportResponse } from './fit.wire.js';
 import type { LibraryFiles } from './library-sweep.js';
+import { StatBudget } from './stat-budget.js';
 
 /** A provider entry as the fit report reads it. */
 export type FitAccount = CandidateAccount &
@@ -23,6 +24,8 @@ export interface FitServiceOptions {
   clock: Clock;
   logger: Logger;
   random?: () => number;
+  /** The connection to a candidate (tests); default its own NNTP connection (candidate-link.ts). */
+  link?: (account: CandidateAccount) => Pick<CandidateLink, 'stat' | 'close'>;
 }
 
 const DAY_MS = 86_400_000;
@@ -34,6 +37,8 @@ const DAY_MS = 86_400_000;
 export class FitService {
   private readonly samplers = new Map<string, { key: string; sampler: CandidateSampler }>();
   private readonly lastErrors = new Map<string, string>();
+  /** Each candidate's budget, kept while the sampler restarts (a config edit, a change of leader). */
+  private readonly budgets = new Map<string, StatBudget>();
   private running = false;
 
   constructor(private readonly o: FitServiceOptions) {}
@@ -104,7 +109,18 @@ export class FitService {
 
   private sampler(account: FitAccount): CandidateSampler {
     const { library, current, tally, clock, logger, random } = this.o;
-    const statsPerHour = account.fit_stats_per_hour;
-    return new CandidateSampler({ account, statsPerHour, library, current, tally, clock, logger, random });
+    const budget = this.budgetOf(account);
+    const link = this.o.link?.(account);
+    const base = { account, budget, library, current, tally, clock, logger, random };
+    return new CandidateSampler(link ? { ...base, link } : base);
+  }
+
+  /** The candidate's budget; a new rate starts empty when it replaces one, so an edit never grants an extra hour. */
+  private budgetOf(account: FitAccount): StatBudget {
+    const kept = this.budgets.get(account.id);
+    if (kept?.perHour === account.fit_stats_per_hour) return kept;
+    const budget = new StatBudget(account.fit_stats_per_hour, this.o.clock, kept === undefined);
+    this.budgets.set(account.id, budget);
+    return budget;
   }
 }

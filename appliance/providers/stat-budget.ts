@@ -9,12 +9,14 @@ export class StatBudget {
   private tokens: number;
   private at: number;
 
+  /** `full: false` starts empty (a budget replacing another, so a change of rate grants no new hour at once). */
   constructor(
-    private readonly perHour: number,
+    readonly perHour: number,
     private readonly clock: Pick<Clock, 'now'>,
+    full = true,
   ) {
     if (!Number.isInteger(perHour) || perHour < 1) throw new RangeError('perHour must be a whole number from 1');
-    this.tokens = perHour;
+    this.tokens = full ? perHour : 0;
     this.at = clock.now();
   }
 

@@ -75,12 +75,17 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await spool?.stop();
+  idp?.closeAllConnections();
   await new Promise((r) => (idp ? idp.close(r) : r(undefined)));
 });
 
 /** Signs in at the provider's development pages (any password), then consents. */
 async function throughProvider(page: Page, login: string): Promise<void> {
   await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+  await atProvider(page, login);
+}
+
+async function atProvider(page: Page, login: string): Promise<void> {
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
@@ -190,6 +195,24 @@ test('a forged state is refused with a clear error, logged, and signs nobody in'
   const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
   await page.goto(`/api/auth/oidc/callback?code=x&state=${state}`);
   await expect(page.getByText(/started in another browser/)).toBeVisible();
+  expect((await signedInUser(page)).status).toBe(401);
+});
+
+test('a forged nonce is refused: the ID token carries another nonce than the sign-in started with', async ({
+  page,
+}) => {
+  // The sign-in starts in this browser (its state cookie set), but the way to the provider is rewritten: the
+  // provider signs an ID token with the forged nonce.
+  const started = await page.request.get('/api/auth/oidc/login', { maxRedirects: 0 });
+  expect(started.status()).toBe(302);
+  const url = new URL(started.headers()['location']!);
+  url.searchParams.set('nonce', 'forged-nonce');
+  await page.goto(url.href);
+  await atProvider(page, 'alice');
+  await expect(page).toHaveURL(/\/login\?oidc_error=/);
+  await expect(page.getByText('Sign-in Failed')).toBeVisible();
+  await expect(page.getByText(/the ID token's nonce does not match this sign-in/)).toBeVisible();
+  expect(spool!.output()).toMatch(/OIDC sign-in refused.*nonce/);
   expect((await signedInUser(page)).status).toBe(401);
 });
 

