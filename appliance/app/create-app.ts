@@ -20,8 +20,9 @@ import { createFit } from './fit.js';
 import { createMetrics } from './metrics.js';
 import { createNotifications } from './notifications.js';
 import { createPool } from './pool.js';
+import { createQuota } from './quota.js';
 import { createRepair } from './repair.js';
-import { createSabnzbd, type SabnzbdDomain } from './sabnzbd.js';
+import { createSabnzbd } from './sabnzbd.js';
 import type { AppOptions, SpoolApp } from './spool-app.js';
 import { createStreaming } from './streaming.js';
 import { createStreamLinks } from './stream-links.js';
@@ -63,14 +64,20 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
     const arrs = createArrs({ config });
     const streams = life.take(createStreams(core, streaming.handles, pooled));
-    const availability = life.take(createAvailability(core, pooled));
-    // The download totals come from the SABnzbd domain, built below: asked for only once the app serves.
-    const totalsLater: { totals?: SabnzbdDomain['totals'] } = {};
-    const fit = life.take(createFit(core, pool, streams.registry, () => totalsLater.totals));
-    const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership, availability, fit };
-    const metrics = life.take(createMetrics(core, pooled, measured));
     const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
-    totalsLater.totals = sabnzbd.totals;
+    const availability = life.take(createAvailability(core, pooled));
+    const fit = life.take(createFit(core, pool, streams.registry, () => sabnzbd.totals));
+    const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
+    const measured = {
+      handles: streaming.handles,
+      importer,
+      streams: streams.registry,
+      leadership,
+      availability,
+      fit,
+      quota,
+    };
+    const metrics = life.take(createMetrics(core, pooled, measured));
     const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
     const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
     const { health, repairs } = life.take(createHealth(core, healthParts));
@@ -98,6 +105,7 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
       mediaServers,
       links,
       availability,
+      quota,
       diagnostics,
       fit,
       backups,

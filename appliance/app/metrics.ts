@@ -5,6 +5,7 @@ import type { ImporterDomain } from '../importer/index.js';
 import { FRONTS, SpoolMetrics, type MetricsSources } from '../metrics/index.js';
 import type { NntpPool } from '../nntp/index.js';
 import type { ProviderAvailability } from '../providers/availability.js';
+import type { QuotaMeter } from '../providers/quota-meter.js';
 import type { FitService } from '../providers/fit.service.js';
 import type { CostViewResponse } from '../providers/fit.wire.js';
 
@@ -32,6 +33,8 @@ export interface MetricsParts {
   streams?: Pick<StreamRegistry, 'readerClassOf'>;
   /** Availability from real traffic (appliance/providers/availability.ts). */
   availability?: Pick<ProviderAvailability, 'view'>;
+  /** Each provider's quota and expiry (appliance/providers/quota-meter.ts). */
+  quota?: Pick<QuotaMeter, 'view'>;
   /** The fit report and cost view (appliance/providers/fit.service.ts). */
   fit?: Pick<FitService, 'report' | 'cost'>;
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
@@ -82,6 +85,7 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
     },
     leader: () => (parts().leadership?.role ?? 'leader') === 'leader',
     availability: () => parts().availability?.view() ?? [],
+    quotas: () => parts().quota?.view() ?? [],
     fit: () => parts().fit?.report() ?? { window_days: 0, comparison_share: 0, candidates: [] },
     cost: () => parts().fit?.cost() ?? EMPTY_COST,
   };

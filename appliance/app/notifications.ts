@@ -69,6 +69,8 @@ export function wireNotifications(w: NotificationWiring): () => void {
     events.on('repair.brake.changed', (e) => send(notices.repairBrake(e, clock.now()))),
     events.on('disk.full', (e) => send(notices.diskFull(e.where, e.error, clock.now()))),
     events.on('provider.state.changed', (e) => providers.state(e, clock.now()).forEach(send)),
+    events.on('provider.quota.changed', (e) => send(notices.providerQuota(e, clock.now()))),
+    events.on('provider.expiry.near', (e) => send(notices.providerExpiring(e, clock.now()))),
     whileEnabled(w, () => watchFrequent(w, providers)),
     watchBacklog(w),
   ];

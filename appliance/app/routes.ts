@@ -13,6 +13,7 @@ import { registerAvailabilityRoutes } from '../api/availability.routes.js';
 import { registerFitRoutes } from '../api/fit.routes.js';
 import type { FitService } from '../providers/fit.service.js';
 import { registerProviderRoutes } from '../api/providers.routes.js';
+import { registerProviderStatusRoutes } from '../api/provider-status.routes.js';
 import { registerQueueRoutes } from '../api/queue.routes.js';
 import { registerRcloneRoutes } from '../api/rclone.routes.js';
 import { registerSystemRoutes } from '../api/system.routes.js';
@@ -39,6 +40,7 @@ import type { Streaming } from './streaming.js';
 import { registerStreamsRoutes } from '../api/streams.routes.js';
 import type { StreamRegistry } from '../streams/stream-registry.js';
 import type { ProviderAvailability } from '../providers/availability.js';
+import type { QuotaMeter } from '../providers/quota-meter.js';
 import type { ClusterStreams } from '../streams/cluster-streams.js';
 import type { BackupsService } from '../backup/index.js';
 import { registerBackupRoutes } from '../api/backups.routes.js';
@@ -74,6 +76,8 @@ export interface RouteServices {
   links: StreamLinkService;
   /** Availability from real traffic (appliance/providers/). */
   availability: ProviderAvailability;
+  /** Quotas and expiry (appliance/providers/quota-meter.ts). */
+  quota: QuotaMeter;
   /** The operator's toolkit (appliance/diagnostics): checks, speed test, support bundle. */
   diagnostics: DiagnosticsToolkit;
   /** The fit report and the cost view (appliance/providers/fit.service.ts). */
@@ -97,6 +101,7 @@ export function registerRoutes(router: Router, s: RouteServices): void {
   registerConfigRoutes(router, s);
   registerProviderRoutes(router, s);
   registerAvailabilityRoutes(router, s);
+  registerProviderStatusRoutes(router, s);
   registerFitRoutes(router, s);
   registerPoolRoutes(router, s);
   registerQueueRoutes(router, s);

@@ -2,6 +2,7 @@ import { authStorage } from '../auth/auth.storage.js';
 import { configStorage } from '../config/config.storage.js';
 import { healthStorage } from '../health/health.storage.js';
 import { providersStorage } from '../providers/providers.storage.js';
+import { quotaStorage } from '../providers/quota.storage.js';
 import { queueStorage } from '../importer/queue.storage.js';
 import { repairStorage } from '../repair/repair.storage.js';
 import { sabnzbdStorage } from '../sabnzbd/sabnzbd.storage.js';
@@ -27,6 +28,7 @@ export const STORAGE_DOMAINS = [
   sabnzbdStorage,
   streamsStorage,
   providersStorage,
+  quotaStorage,
   streamLinksStorage,
 ] as const;
 

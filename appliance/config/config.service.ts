@@ -226,7 +226,10 @@ export class ConfigService {
 
   private prepareReplace(full: unknown): ValidationResult {
     if (!isPlainObject(full)) return { ok: false, errors: [{ field: '', message: 'Must be an object' }] };
-    return validateConfig(withDefaults(keepSecrets(full, this.current), this.defaults).candidate);
+    const candidate = withDefaults(keepSecrets(full, this.current), this.defaults).candidate;
+    const providers = isPlainObject(candidate) ? candidate.providers : undefined;
+    const next = Array.isArray(providers) ? (providers as unknown[]) : [];
+    return withPastExpiry(validateConfig(candidate), this.current.providers, next);
   }
 
   private preparePatch(section: string, partial: unknown): ValidationResult {
@@ -235,7 +238,7 @@ export class ConfigService {
   }
 
   private async commitProviders(next: unknown[], index: number): Promise<void> {
-    const result = validateConfig({ ...this.current, providers: next });
+    const result = withPastExpiry(validateConfig({ ...this.current, providers: next }), this.current.providers, next);
     if (!result.ok)
       throw validationFailed(index >= 0 ? providerOps.errorsForEntry(result.errors, index) : result.errors);
     await this.commit(result);
@@ -324,4 +327,15 @@ function staleAsConflict(err: unknown): unknown {
 
 function summary(errors: FieldError[]): string {
   return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+}
+
+/** The validation with an expiry date set in the past refused too (providers.ts `pastExpiryErrors`). */
+function withPastExpiry(
+  result: ValidationResult,
+  prev: SpoolConfig['providers'],
+  next: readonly unknown[],
+): ValidationResult {
+  const past = providerOps.pastExpiryErrors(prev, next, providerOps.localDay(Date.now()));
+  if (past.length === 0) return result;
+  return { ok: false, errors: [...(result.ok ? [] : result.errors), ...past] };
 }

@@ -28,6 +28,11 @@ const GENERIC: Record<string, string> = {
       "each provider's entry becomes a ProviderState whose `config." + k + '` nntp/request-routing.ts reads',
     ]),
   ),
+  ...handedOver(
+    'providers',
+    ['*.quota_period', '*.quota_bytes', '*.quota_reset_day', '*.quota_used_bytes', '*.expires_on'],
+    'providers/quota-meter.ts (app/quota.ts)',
+  ),
   ...Object.fromEntries(
     ['candidate', 'fit_stats_per_hour', 'price_per_month', 'price_per_block', 'block_size_gb'].map((k) => [
       `providers.*.${k}`,

@@ -70,6 +70,35 @@ export function reorderProviders(list: readonly ProviderConfig[], ids: unknown):
   return wanted.map((id) => list.find((p) => p.id === id) as ProviderConfig);
 }
 
+/**
+ * An expiry date set (added, or changed from what is stored) before today is refused: the operator typed a wrong
+ * date. A date that was set in the future and has since passed stays valid (the file must still load).
+ */
+export function pastExpiryErrors(
+  prev: readonly ProviderConfig[],
+  next: readonly unknown[],
+  today: string,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  next.forEach((entry, i) => {
+    if (!isPlainObject(entry) || typeof entry.expires_on !== 'string') return;
+    const stored = prev.find((p) => p.id === entry.id)?.expires_on;
+    if (entry.expires_on !== stored && entry.expires_on < today)
+      errors.push({
+        field: `providers.${i}.expires_on`,
+        message: `The expiry date ${entry.expires_on} is in the past`,
+      });
+  });
+  return errors;
+}
+
+/** Today's local date, `YYYY-MM-DD` (the calendar the quotas count in: docs/nntp.md "Quotas and expiry"). */
+export function localDay(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
 /** Errors of one provider entry with the list prefix removed ("providers.2.port" -> "port"), for the form. */
 export function errorsForEntry(errors: FieldError[], index: number): FieldError[] {
   const prefix = `providers.${index}.`;

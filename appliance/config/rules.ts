@@ -1,6 +1,7 @@
 import { parseProxyEntry } from './proxy-entry.js';
 import { caPemError } from '../nntp/tls-ca.js';
 import type { FieldError } from '../errors/field-errors.js';
+import { EXPIRY_DATE } from './provider-quota.wire.js';
 
 /**
  * Rules that look at more than one field (docs/console-contract.md §5). They run on the candidate even when zod found type errors
@@ -154,9 +155,30 @@ function providerErrors(providers: unknown): FieldError[] {
     seen.add(id);
     const caError = isObj(p) && typeof p.ca === 'string' ? caPemError(p.ca) : null;
     if (caError) errors.push({ field: `providers.${i}.ca`, message: caError });
+    if (isObj(p)) errors.push(...quotaErrors(p, `providers.${i}`));
     if (isObj(p)) errors.push(...priceErrors(p, `providers.${i}.`));
   });
   return errors;
+}
+
+/** A quota needs its size; a weekly one a weekday; an expiry a real date (docs/configuration.md "providers"). */
+function quotaErrors(p: Obj, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const period = str(p.quota_period);
+  if (period && period !== 'none' && p.quota_bytes === null)
+    errors.push({ field: `${at}.quota_bytes`, message: `A ${period} quota needs its size in bytes` });
+  if (period === 'weekly' && typeof p.quota_reset_day === 'number' && p.quota_reset_day > 7)
+    errors.push({ field: `${at}.quota_reset_day`, message: 'A weekly quota resets on day 1 (Monday) to 7 (Sunday)' });
+  const expiry = str(p.expires_on);
+  if (expiry && EXPIRY_DATE.test(expiry) && !isCalendarDate(expiry))
+    errors.push({ field: `${at}.expires_on`, message: `${expiry} is not a date` });
+  return errors;
+}
+
+/** `YYYY-MM-DD` that names a day that exists (not 2027-02-30). */
+export function isCalendarDate(s: string): boolean {
+  const d = new Date(`${s}T12:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
 /** A price is per month or per block, not both; a block price needs its size (docs/providers.md "Cost view"). */

@@ -5,6 +5,7 @@ import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { BACKBONE_NAMES } from '../nntp/backbones.js';
 import { USER_ROLES } from '../auth/auth.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
+import { EXPIRY_DATE, QUOTA_PERIODS } from './provider-quota.wire.js';
 
 /**
  * The whole YAML config (docs/console-contract.md §3) as one strict zod schema: unknown keys are errors, ranges are docs/console-contract.md §5.
@@ -206,6 +207,27 @@ export const providerSchema = z.strictObject({
     ),
   block_account: z.boolean(),
   required: z.boolean(),
+  // Quota and expiry (docs/nntp.md "Quotas and expiry"): bytes per period, paused at 100% until the period resets.
+  quota_period: z.enum(
+    QUOTA_PERIODS,
+    `Must be one of ${QUOTA_PERIODS.join(', ')} ("none": no quota; "lifetime": a block account's bytes)`,
+  ),
+  quota_bytes: z
+    .number('Must be a number of bytes, or empty for no quota')
+    .int('Must be a whole number of bytes')
+    .min(1, 'The quota must be a positive number of bytes')
+    .max(Number.MAX_SAFE_INTEGER, 'The quota is too large')
+    .nullable(),
+  // Weekly: 1 (Monday) to 7 (Sunday); monthly: the day of the month (a short month resets on its last day).
+  quota_reset_day: intRange(1, 31),
+  // Lifetime only: what the account had already used when this figure was set (Spool counts on from there).
+  quota_used_bytes: z
+    .number('Must be a number of bytes')
+    .int('Must be a whole number of bytes')
+    .min(0, 'Already used cannot be negative')
+    .max(Number.MAX_SAFE_INTEGER, 'Already used is too large'),
+  // The day the account ends (YYYY-MM-DD); null: none. A date in the past is refused when set (providers.ts).
+  expires_on: z.string().regex(EXPIRY_DATE, 'Must be a date like 2027-03-31, or empty for none').nullable(),
   // The fit report (docs/providers.md "Fit report"): a candidate account is never used for reads, only STAT-sampled
   // against the library, at most fit_stats_per_hour STATs an hour.
   candidate: z.boolean(),

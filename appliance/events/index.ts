@@ -3,6 +3,8 @@ export type {
   ArticleFailedEvent,
   DiskFullEvent,
   HealthCheckDoneEvent,
+  ProviderExpiryEvent,
+  ProviderQuotaEvent,
   RepairEvent,
   RepairStepEvent,
   RepairMethod,

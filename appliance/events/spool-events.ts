@@ -27,6 +27,28 @@ export interface RepairEvent {
   will_retry: boolean;
 }
 
+/**
+ * A provider's quota crossed a threshold (80, 95, 100: paused) or its pause lifted (`threshold` null) (docs/nntp.md
+ * "Quotas and expiry"). `period`: daily, weekly, monthly or lifetime; `resets_at` ms since the epoch, null: never.
+ */
+export interface ProviderQuotaEvent {
+  id: string;
+  host: string;
+  threshold: 80 | 95 | 100 | null;
+  period: string;
+  used_bytes: number;
+  quota_bytes: number;
+  resets_at: number | null;
+}
+
+/** A provider's account ends in `days_left` days (7 or fewer: the notice ahead; 0 or less: the day has come). */
+export interface ProviderExpiryEvent {
+  id: string;
+  host: string;
+  expires_on: string;
+  days_left: number;
+}
+
 /** A later step of a repair (docs/health.md "Continuity"): the history keeps one line per step. */
 export interface RepairStepEvent {
   record_id: number;
@@ -122,6 +144,10 @@ export interface SpoolEvents extends LiveEventMap {
   /** Tell the media servers: emitted by whoever changes what a library holds (imports, repairs, deletes, .strm). */
   'library.changed': LibraryChangedEvent;
   'mediaserver.refreshed': MediaServerRefreshedEvent;
+  /** A provider's quota crossed 80, 95 or 100% (paused), or its pause lifted (docs/nntp.md "Quotas and expiry"). */
+  'provider.quota.changed': ProviderQuotaEvent;
+  /** A provider's account ends in 7 days or less, or today. */
+  'provider.expiry.near': ProviderExpiryEvent;
 }
 
 export type SpoolEventName = keyof SpoolEvents;

@@ -3,6 +3,8 @@ import type { PoolMetrics, ProviderMetrics } from '../nntp/pool.wire.js';
 import type { ProviderAvailabilityView } from '../providers/availability.wire.js';
 import type { CostViewResponse, FitReportResponse } from '../providers/fit.wire.js';
 import { defineAvailability } from './availability-collector.js';
+import { defineProviderStatus } from './quota-collector.js';
+import type { ProviderQuotaView } from '../providers/quota.wire.js';
 import { defineCost, defineFit } from './fit-collector.js';
 import { FRONTS, PROVIDER_STATES, type Front, type ProviderStateLabel } from './labels.js';
 
@@ -20,6 +22,8 @@ export interface MetricsSources {
   leader(): boolean;
   /** Availability from real traffic per provider (appliance/providers/availability.ts); absent: none kept. */
   availability?(): ProviderAvailabilityView[];
+  /** Each provider's quota and expiry (appliance/providers/quota-meter.ts); absent: none metered. */
+  quotas?(): ProviderQuotaView[];
   /** The fit report and the cost view (appliance/providers/fit.service.ts); absent: none. */
   fit?(): FitReportResponse;
   cost?(): CostViewResponse;
@@ -34,6 +38,11 @@ function providerState(p: ProviderMetrics): ProviderStateLabel {
 export function defineCollected(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
   if (sources.availability) defineAvailability(registry, sources.availability);
+  defineProviderStatus(
+    registry,
+    () => sources.pool(),
+    () => sources.quotas?.() ?? [],
+  );
   if (sources.fit) defineFit(registry, sources.fit);
   if (sources.cost) defineCost(registry, sources.cost);
   new Gauge({
@@ -48,7 +57,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
   });
   new Gauge({
     name: 'spool_provider_connections',
-    help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, disabled).",
+    help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, paused, disabled).",
     labelNames: ['provider', 'state'] as const,
     registers,
     collect() {

@@ -22,7 +22,7 @@ export const IMPORT_OUTCOMES = ['completed', 'failed', 'retrying'] as const;
 export const CHECK_OUTCOMES = ['healthy', 'partial', 'corrupted', 'inconclusive', 'cancelled'] as const;
 /** The arr took the repair, it failed and will be tried again, or it failed for good (no arr manages the file, ...). */
 export const REPAIR_OUTCOMES = ['triggered', 'retrying', 'failed'] as const;
-export const PROVIDER_STATES = ['usable', 'cooling_down', 'disabled'] as const;
+export const PROVIDER_STATES = ['usable', 'cooling_down', 'paused', 'disabled'] as const;
 export type ProviderStateLabel = (typeof PROVIDER_STATES)[number];
 
 /** `value` when it is one of `allowed`, else `fallback`: a label never takes a value from outside its list. */

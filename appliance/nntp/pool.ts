@@ -164,6 +164,30 @@ export class NntpPool {
     return p !== undefined && this.liveness.probeNow(p);
   }
 
+  /**
+   * Pauses a provider whose quota is spent, or resumes it (`until` undefined), announced once (docs/nntp.md "Quotas
+   * and expiry"). Paused, it takes no new work (commands on the wire finish); requests go to the other providers,
+   * and one that has nowhere else to go fails with the pause, never with a verdict. `until`: when the quota's period
+   * resets (shown; the quota meter resumes it). False when no such provider is in the pool.
+   */
+  pauseForQuota(id: string, until: number | null | undefined): boolean {
+    const p = this.roster.active.find((x) => x.id === id);
+    if (!p) return false;
+    const was = p.paused !== undefined;
+    p.paused = until === undefined ? undefined : { until };
+    if (was !== (p.paused !== undefined)) {
+      this.options.logger?.[p.paused ? 'warn' : 'info'](
+        p.paused ? 'provider paused: quota spent' : 'provider resumed',
+        {
+          provider: id,
+        },
+      );
+      this.liveness.announce(p, p.paused ? 'quota_spent' : 'quota_reset');
+    }
+    this.pump();
+    return true;
+  }
+
   /** Stop: waiting requests fail with AbortedError, connections QUIT. */
   async close(): Promise<void> {
     this.closed = true;

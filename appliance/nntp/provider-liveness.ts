@@ -23,6 +23,7 @@ import type {
 export function stateOf(p: ProviderState): ProviderStateName {
   if (p.removed) return 'removed';
   if (!p.config.enabled) return 'disabled';
+  if (p.paused) return 'paused';
   return p.down ? 'cooling_down' : 'usable';
 }
 
@@ -32,11 +33,18 @@ export function stateOf(p: ProviderState): ProviderStateName {
  */
 export function healthOf(p: ProviderState): { health: ProviderHealth; reason: ProviderReason | null } {
   if (p.removed || !p.config.enabled) return { health: 'blocked', reason: null };
+  if (p.paused) return { health: 'blocked', reason: 'quota_spent' };
   if (p.down) return { health: 'blocked', reason: p.lastReason ?? 'unreachable' };
   const allowed = p.capacity.allowed;
   if (allowed !== undefined && allowed < p.config.max_connections)
     return { health: 'degraded', reason: 'connection_limit' };
   return { health: 'ok', reason: null };
+}
+
+function retryAtOf(p: ProviderState, state: ProviderStateName): number | null {
+  if (state === 'cooling_down') return p.probe?.at ?? null;
+  if (state === 'paused') return p.paused?.until ?? null;
+  return null;
 }
 
 /** A provider blocked by its account (a refused login, a spent quota) is asked again 15 min on, doubling to 1 h. */
@@ -88,7 +96,7 @@ export class ProviderLiveness {
       last_error: p.lastError ?? null,
       allowed_connections: allowed,
       max_connections: p.config.max_connections,
-      retry_at: state === 'cooling_down' ? (p.probe?.at ?? null) : null,
+      retry_at: retryAtOf(p, state),
       ...healthOf(p),
     };
     this.o.sink?.emit('provider.state.changed', event);

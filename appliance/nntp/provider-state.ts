@@ -59,6 +59,11 @@ export class ProviderState {
   downs = 0;
   /** The next probe of a provider that is down: when (the pool's clock), and its cancel. */
   probe: { at: number; cancel: () => void } | undefined;
+  /**
+   * Paused by its quota (docs/nntp.md "Quotas and expiry"): takes no new work until resumed; `until` is when the
+   * quota's period resets (the pool's clock), null for a lifetime quota. Says nothing of any article.
+   */
+  paused: { until: number | null } | undefined;
   /** What the pool last announced of it (undefined before the first time). */
   announced: { state: ProviderStateName; allowed: number | null; reason?: ProviderReason | null } | undefined;
 
@@ -91,7 +96,12 @@ export class ProviderState {
   }
 
   usable(now: number): boolean {
-    return !this.removed && this.config.enabled && now >= this.backAt(now);
+    return !this.removed && this.config.enabled && !this.paused && now >= this.backAt(now);
+  }
+
+  /** Enabled and in the config, but paused by its quota: it may have the article, it is just not asked. */
+  get pausedByQuota(): boolean {
+    return !this.removed && this.config.enabled && this.paused !== undefined;
   }
 
   recordRtt(ms: number): void {

@@ -6,15 +6,18 @@
 
 /**
  * `usable`: takes work. `cooling_down`: down, set aside until it answers again (its breaker opened, it refused our
- * login, or it allows no connection now). `disabled`: off in the config. `removed`: gone from the config.
+ * login, or it allows no connection now). `paused`: its quota is spent (docs/nntp.md "Quotas and expiry"): it takes
+ * no work until the quota's period resets; a pause is no evidence of anything. `disabled`: off in the config.
+ * `removed`: gone from the config.
  */
-export const PROVIDER_STATES = ['usable', 'cooling_down', 'disabled', 'removed'] as const;
+export const PROVIDER_STATES = ['usable', 'cooling_down', 'paused', 'disabled', 'removed'] as const;
 export type ProviderStateName = (typeof PROVIDER_STATES)[number];
 
 /**
  * What happened to the provider, the cause of the event: `breaker_opened` (outages in a row, or one TLS failure, put
  * it aside), `auth_failed` (it refused the login), `answered` (it answered again after being down), `cap_changed`
- * (the connections it allows changed: docs/nntp.md, "Connection caps"), `added`, `enabled`, `disabled`, `removed`
+ * (the connections it allows changed: docs/nntp.md, "Connection caps"), `quota_spent` (its quota reached 100%: paused),
+ * `quota_reset` (its quota's period reset, or the quota was raised: serving again), `added`, `enabled`, `disabled`, `removed`
  * (a config change).
  */
 export const PROVIDER_CHANGES = [
@@ -22,6 +25,8 @@ export const PROVIDER_CHANGES = [
   'auth_failed',
   'answered',
   'cap_changed',
+  'quota_spent',
+  'quota_reset',
   'added',
   'enabled',
   'disabled',
@@ -43,7 +48,10 @@ export interface ProviderStateEvent {
   /** Connections the provider allows (learned from "too many connections" refusals); null: max_connections. */
   allowed_connections: number | null;
   max_connections: number;
-  /** When the pool asks it again (the pool's clock, ms since the epoch) while `cooling_down`; null otherwise. */
+  /**
+   * When the pool asks it again (the pool's clock, ms since the epoch) while `cooling_down`, or when its quota's
+   * period resets while `paused` (null for a lifetime quota); null otherwise.
+   */
   retry_at: number | null;
   /** ok, degraded or blocked (disabled and removed providers read `blocked`). */
   health: ProviderHealth;

@@ -69,6 +69,14 @@ export function recordFailure(
   return tripped;
 }
 
+/** The read's answer when the providers that could have the article are paused by their quota. */
+function pausedError(paused: readonly ProviderState[]): NoProviderError {
+  const ids = paused.map((p) => p.id).join(', ');
+  return new NoProviderError(
+    `No provider could serve this article: ${ids} ${paused.length > 1 ? 'are' : 'is'} paused (quota spent)`,
+  );
+}
+
 /**
  * No provider can take the request now. If one that might serve it is cooling down and comes back within
  * coolingWaitMs of the request starting to wait (and the request has tries left), the request waits until then
@@ -93,6 +101,9 @@ export function waitOrFail(
   // (A provider left unasked without an outage of this request is cooling: the message below says so.)
   const unasked = providers.some((p) => (p.usable(now) || p.cooling(now)) && !r.missingOn.has(p.id));
   if (last && articleEvidence(last) && unasked && r.lastOutage) return r.lastOutage;
+  // A provider paused by its quota may have it: a 430 from the others is no verdict then (no repair follows).
+  const paused = providers.filter((p) => p.pausedByQuota && !r.missingOn.has(p.id));
+  if (paused.length > 0 && (!last || articleEvidence(last)) && cooling.length === 0) return pausedError(paused);
   // The real cause beats a generic "nobody available".
   if (last && !(cooling.length > 0 && articleEvidence(last))) return last;
   if (cooling.length === 0) return new NoProviderError();

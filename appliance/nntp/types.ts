@@ -33,6 +33,12 @@ export interface ProviderConfig {
   price_per_month?: number | null;
   price_per_block?: number | null;
   block_size_gb?: number | null;
+  /** Quota and expiry (docs/nntp.md "Quotas and expiry"), read by the quota meter, which pauses the provider. */
+  quota_period?: 'none' | 'daily' | 'weekly' | 'monthly' | 'lifetime';
+  quota_bytes?: number | null;
+  quota_reset_day?: number;
+  quota_used_bytes?: number;
+  expires_on?: string | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RepairBrakeEvent, RepairEvent } from '../events/index.js';
+import type { ProviderExpiryEvent, ProviderQuotaEvent, RepairBrakeEvent, RepairEvent } from '../events/index.js';
 import type { Notice } from './notice.js';
 
 /** The notice of each kind, from what the event that causes it carries (docs/notifications.md lists them). */
@@ -88,6 +88,60 @@ export const notices = {
       details: { provider: id, connections: used, max_connections: max },
     };
   },
+  providerQuota(e: ProviderQuotaEvent, time: number): Notice {
+    const size = gigabytes(e.quota_bytes);
+    const resets =
+      e.resets_at === null ? 'it does not reset (lifetime)' : `it resets ${new Date(e.resets_at).toISOString()}`;
+    const [title, message, severity]: [string, string, Notice['severity']] =
+      e.threshold === null
+        ? [
+            `Provider quota reset: ${e.id}`,
+            `Provider ${e.id} (${e.host}) serves again: its ${e.period} quota reset`,
+            'info',
+          ]
+        : e.threshold === 100
+          ? [
+              `Provider quota spent: ${e.id}`,
+              `Provider ${e.id} (${e.host}) used its ${e.period} quota of ${size} and is paused; ${resets}. Reads go to the other providers.`,
+              'error',
+            ]
+          : [
+              `Provider quota at ${e.threshold}%: ${e.id}`,
+              `Provider ${e.id} (${e.host}) used ${gigabytes(e.used_bytes)} of its ${e.period} quota of ${size}; ${resets}`,
+              'warning',
+            ];
+    return {
+      kind: 'provider_quota',
+      title,
+      message,
+      severity,
+      time,
+      details: {
+        provider: e.id,
+        threshold: e.threshold,
+        period: e.period,
+        used_bytes: e.used_bytes,
+        quota_bytes: e.quota_bytes,
+        resets_at: e.resets_at === null ? null : new Date(e.resets_at).toISOString(),
+      },
+    };
+  },
+  providerExpiring(e: ProviderExpiryEvent, time: number): Notice {
+    const when =
+      e.days_left > 0
+        ? `in ${e.days_left} day${e.days_left === 1 ? '' : 's'}`
+        : e.days_left === 0
+          ? 'today'
+          : 'already';
+    return {
+      kind: 'provider_expiring',
+      title: `Provider account expiring: ${e.id}`,
+      message: `The account of provider ${e.id} (${e.host}) expires ${when} (${e.expires_on})`,
+      severity: e.days_left > 0 ? 'warning' : 'error',
+      time,
+      details: { provider: e.id, expires_on: e.expires_on, days_left: e.days_left },
+    };
+  },
   streamStalled(path: string, stalledMs: number, time: number): Notice {
     const seconds = Math.round(stalledMs / 1000);
     return {
@@ -120,6 +174,11 @@ export const notices = {
     };
   },
 };
+
+/** Decimal gigabytes, as providers sell them. */
+function gigabytes(bytes: number): string {
+  return `${Math.round(bytes / 1e7) / 100} GB`;
+}
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1) || path;

@@ -15,6 +15,8 @@ import { ProviderList, providerLabel } from './providers/ProviderList';
 import { ProviderModal } from './providers/ProviderModal';
 import { providersApi, type Provider } from './providers/providersApi';
 import { providerStatus } from './providers/providerStatus';
+import { providerKeys } from './providers/providerKeys';
+import { quotaApi } from './providers/quotaApi';
 import { moveItem } from './providers/reorder';
 import './providers/providers.css';
 
@@ -43,6 +45,16 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
   // The pool's view of each provider (connections it allows, breaker), polled like the dashboard's.
   const metrics = usePoolMetrics();
   const status = Object.fromEntries((metrics.data?.providers ?? []).map((m) => [m.id, providerStatus(m)]));
+  const quotaQuery = useQuery({ queryKey: providerKeys.quotas, queryFn: quotaApi.get, refetchInterval: 10_000 });
+  const quotas = Object.fromEntries((quotaQuery.data?.providers ?? []).map((q) => [q.id, q]));
+  const reprobe = useMutation({
+    mutationFn: (p: Provider) => quotaApi.reprobe(p.id),
+    onSuccess: (r, p) =>
+      r.probing
+        ? toast.info('Re-probing', providerLabel(p))
+        : toast.info('Not down', `${providerLabel(p)} is ${r.state}`),
+    onError: (err) => toast.error('Re-probe Failed', describeError(err, 'Failed to re-probe provider')),
+  });
 
   const toggle = useMutation({
     mutationFn: ({ p, enabled }: { p: Provider; enabled: boolean }) => providersApi.update(p.id, { enabled }),
@@ -117,6 +129,8 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
           onMove={move}
           busyId={toggle.isPending ? toggle.variables?.p.id : undefined}
           status={status}
+          quotas={quotas}
+          onReprobe={(p) => reprobe.mutate(p)}
         />
       )}
       {editing !== undefined && (
@@ -127,6 +141,7 @@ export function ProvidersSection({ readOnly = false }: SectionProps) {
           onSaved={() => {
             setEditing(undefined);
             void refresh();
+            void queryClient.invalidateQueries({ queryKey: providerKeys.quotas });
           }}
         />
       )}

@@ -3,6 +3,8 @@ import { Badge } from '../../../../components/Badge';
 import { Icon } from '../../../../components/Icon';
 import type { Provider } from './providersApi';
 import type { ProviderStatus } from './providerStatus';
+import type { ProviderQuotaView } from '../../../../../../appliance/providers/quota.wire';
+import { expiryText, quotaText } from './quotaLine';
 
 interface Props {
   providers: Provider[];
@@ -15,6 +17,10 @@ interface Props {
   busyId: string | undefined;
   /** What the pool knows of each provider now, by id (connections the provider allows, breaker). */
   status?: Record<string, ProviderStatus>;
+  /** Each provider's quota use and expiry, by id (GET /api/providers/quotas). */
+  quotas?: Record<string, ProviderQuotaView>;
+  /** Ask a provider that is down again now (POST /api/providers/{id}/reprobe). */
+  onReprobe?: (p: Provider) => void;
 }
 
 export const providerLabel = (p: Provider) => `${p.host}:${p.port}`;
@@ -23,7 +29,8 @@ export const providerLabel = (p: Provider) => `${p.host}:${p.port}`;
  * The providers in priority order. Reordered by HTML5 drag and drop, or by the up/down buttons for keyboard and
  * touch users (drag and drop is mouse-only in most browsers).
  */
-export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, onMove, busyId, status }: Props) {
+export function ProviderList(props: Props) {
+  const { providers, readOnly, onEdit, onDelete, onToggle, onMove, busyId, status, quotas, onReprobe } = props;
   const [dragFrom, setDragFrom] = useState<number | undefined>();
   const [dragOver, setDragOver] = useState<number | undefined>();
 
@@ -77,6 +84,12 @@ export function ProviderList({ providers, readOnly, onEdit, onDelete, onToggle, 
               {p.tls && ` · CA certificate: ${p.ca ? 'set' : 'not set'}`}
             </p>
             <ProviderStatusLine status={status?.[p.id]} />
+            <ProviderLimitsLine
+              quota={quotas?.[p.id]}
+              status={status?.[p.id]}
+              onReprobe={readOnly || !onReprobe ? undefined : () => onReprobe(p)}
+              label={providerLabel(p)}
+            />
           </div>
           <label className="provider-row__toggle">
             <input
@@ -140,6 +153,41 @@ function ProviderStatusLine({ status }: { status: ProviderStatus | undefined }) 
       {status.allowed && <Badge tone="warning">{status.allowed}</Badge>}
       {status.cooling && <Badge tone="error">Cooling down</Badge>}
       {status.cooling && <span className="muted">{status.cooling}</span>}
+    </p>
+  );
+}
+
+/** The provider's health with its reason, its quota use and its expiry (docs/nntp.md "Quotas and expiry"). */
+function ProviderLimitsLine(props: {
+  quota: ProviderQuotaView | undefined;
+  status: ProviderStatus | undefined;
+  onReprobe: (() => void) | undefined;
+  label: string;
+}) {
+  const { quota, status, onReprobe, label } = props;
+  const used = quotaText(quota);
+  const expiry = expiryText(quota);
+  if (!status?.health && !used && !expiry) return null;
+  const tone = status?.health?.startsWith('blocked')
+    ? 'error'
+    : status?.health?.startsWith('degraded')
+      ? 'warning'
+      : 'success';
+  return (
+    <p className="provider-row__status small" aria-label={`State of ${label}`}>
+      {status?.health && <Badge tone={tone}>{status.health}</Badge>}
+      {quota?.paused && (
+        <Badge tone="error">
+          Paused until {quota.resets_at ? new Date(quota.resets_at).toLocaleString() : 'the quota is raised'}
+        </Badge>
+      )}
+      {used && <span className="muted">{used}</span>}
+      {expiry && <span className={quota && (quota.expires_in_days ?? 99) <= 7 ? 'text-error' : 'muted'}>{expiry}</span>}
+      {status?.probeable && onReprobe && (
+        <button type="button" className="btn btn--ghost btn--sm" onClick={onReprobe}>
+          Re-probe
+        </button>
+      )}
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { describeError } from '../../../../api/client';
+import { ApiError, describeError } from '../../../../api/client';
 import { Icon } from '../../../../components/Icon';
 import { toast } from '../../../../components/toast';
 import {
@@ -17,6 +17,7 @@ import {
   type ProviderForm,
 } from './providerForm';
 import { FitFields } from './FitFields';
+import { LimitsFields } from './LimitsFields';
 import { providersApi, type Provider } from './providersApi';
 
 interface Props {
@@ -40,6 +41,7 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
   const [initial] = useState<ProviderForm>(() => (provider ? formFromProvider(provider) : PROVIDER_DEFAULTS));
   const [form, setForm] = useState<ProviderForm>(initial);
   const [test, setTest] = useState<TestState>({ passed: editing });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const errors = formErrors(form);
 
   useEffect(() => {
@@ -74,7 +76,11 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
       onSaved();
     },
     // The server's field messages (a negative price, a block price without its size) say what to fix.
-    onError: (err) => toast.error('Save Failed', describeError(err, 'Failed to save provider. Please try again.')),
+    // Each also shown under its field (fieldMessages).
+    onError: (err) => {
+      setServerErrors(fieldMessages(err));
+      toast.error('Save Failed', describeError(err, 'Failed to save provider. Please try again.'));
+    },
   });
 
   const onTest = () => {
@@ -218,6 +224,7 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
               Backup provider
             </label>
           </div>
+          <LimitsFields form={form} set={set} fid={fid} errors={serverErrors} />
           <FitFields form={form} set={set} fid={fid} />
         </fieldset>
         {test.message && (
@@ -240,4 +247,13 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
       </form>
     </dialog>
   );
+}
+
+/** The server's refusal per field ("quota_bytes" -> its message), when it named fields. */
+function fieldMessages(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError) || !Array.isArray(err.details)) return {};
+  const out: Record<string, string> = {};
+  for (const d of err.details as Array<{ field?: unknown; message?: unknown }>)
+    if (typeof d.field === 'string' && typeof d.message === 'string') out[d.field] = d.message;
+  return out;
 }

@@ -32,6 +32,11 @@ const saved = {
   price_per_month: null,
   price_per_block: null,
   block_size_gb: null,
+  quota_period: 'none' as const,
+  quota_bytes: null,
+  quota_reset_day: 1,
+  quota_used_bytes: 0,
+  expires_on: null,
 };
 
 test('defaults of docs/console-contract.md §9', () => {

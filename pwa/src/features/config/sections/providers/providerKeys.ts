@@ -6,4 +6,5 @@ const { all, key } = featureKeys('providers');
 export const providerKeys = {
   all,
   poolMetrics: key('pool', 'metrics'),
+  quotas: key('quotas'),
 };

@@ -10,10 +10,25 @@ export interface ProviderStatus {
    * the provider" instead: a connection limit, not a fault of the provider.
    */
   cooling?: string;
+  /** "ok", "degraded: connection limit", "blocked: quota spent" (docs/nntp.md "Provider states"). */
+  health?: string;
+  /** Down (not paused): a manual re-probe may bring it back. */
+  probeable?: boolean;
 }
 
+const REASONS: Record<string, string> = {
+  auth_failed: 'auth failed',
+  connection_limit: 'connection limit',
+  quota_spent: 'quota spent',
+  throttled: 'throttled',
+  unreachable: 'unreachable',
+};
+
 export function providerStatus(
-  m: Pick<ProviderMetrics, 'allowed_connections' | 'max_connections' | 'state' | 'last_error'> | undefined,
+  m:
+    | (Pick<ProviderMetrics, 'allowed_connections' | 'max_connections' | 'state' | 'last_error'> &
+        Partial<Pick<ProviderMetrics, 'health' | 'reason'>>)
+    | undefined,
 ): ProviderStatus {
   if (!m) return {};
   return {
@@ -22,5 +37,7 @@ export function providerStatus(
         ? undefined
         : `${m.allowed_connections} of ${m.max_connections} allowed by the provider`,
     cooling: m.state === 'cooling_down' && m.allowed_connections !== 0 ? (m.last_error ?? 'Cooling down') : undefined,
+    health: m.health && (m.reason ? `${m.health}: ${REASONS[m.reason] ?? m.reason}` : m.health),
+    probeable: m.state === 'cooling_down',
   };
 }
