@@ -156,7 +156,11 @@ test('POST /system/restart answers, rebuilds the app from the file on the same p
     await waitUntil('the in-process restart', () => srv.restarts() >= 1, { everyMs: 20 });
     assert.equal(srv.restarts(), 1);
     assert.notEqual(srv.app(), before, 'a new app object');
-    assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, { login_required: false });
+    assert.deepEqual((await api(srv.baseUrl, '/api/auth/config')).body.data, {
+      login_required: false,
+      password_login: true,
+      oidc: null,
+    });
     assert.equal(
       (await api(srv.baseUrl, '/api/user', { headers: { 'x-api-key': key } })).status,
       200,
