@@ -26,13 +26,19 @@ import { startChildServer } from '../tests/support/child-server.js';
 import { cleanupOnSignal } from './lib/cleanup.js';
 import { startPatternServer } from './lib/pattern-nntp.js';
 import { compareTable } from './lib/scale-compare.js';
-import { figureHooks, ms, table, type Figure } from './lib/scale-figures.js';
-import { SCALE_HEALTH_CONFIG } from './lib/scale-health.js';
+import { ms, table, type Figure, type FigureHook } from './lib/scale-figures.js';
+import { healthPassFigures, SCALE_HEALTH_CONFIG } from './lib/scale-health.js';
 import { buildLibrary, openLibraryApp, type LibraryFacts } from './lib/scale-library.js';
 import { listingRows, measureListing, type Listing } from './lib/scale-listing.js';
 import { importAll, readThroughPool } from './lib/scale-measure.js';
 import { scaleOnPostgres } from './lib/scale-postgres.js';
 import { buildServer } from './lib/spool-server.js';
+
+/**
+ * Figures measured on the same library by other parts of Spool: the health pass (lib/scale-health.ts). Each hook
+ * returns its rows; the bench calls them after its own figures, before the server stops.
+ */
+const figureHooks: FigureHook[] = [healthPassFigures];
 
 const FILES = Number(process.env.SCALE_FILES ?? 100_000);
 const FACTOR = Number(process.env.SCALE_ARTICLE_FACTOR ?? 0.1);

@@ -3,12 +3,10 @@
  * file: types only, no imports from Node or packages (the console bundles it).
  */
 
-/**
- * What a user may do (docs/console-contract.md §6): `admin` everything, `user` everything but administration,
- * `read-only` sees the library and streams and changes nothing.
- */
-export const USER_ROLES = ['admin', 'user', 'read-only'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
+import type { UserRole } from '../config/user-roles.wire.js';
+
+/** What a user may do: admin, user or read-only (config/user-roles.wire.ts, where the config reads it too). */
+export { USER_ROLES, type UserRole } from '../config/user-roles.wire.js';
 
 /** A user as the API shows it. `api_key` only in the caller's own record. `is_admin` is `role === 'admin'`. */
 export interface UserJson {

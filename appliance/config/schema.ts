@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../notify/notify.wire.js';
 import { MEDIA_SERVER_KINDS } from '../mediaservers/mediaservers.wire.js';
 import { BACKBONE_NAMES } from '../nntp/backbones.js';
-import { USER_ROLES } from '../auth/auth.wire.js';
+import { USER_ROLES } from './user-roles.wire.js';
 import { DATABASE_URL_MESSAGE, isDatabaseUrl } from './database-url.js';
 import { EXPIRY_DATE, QUOTA_PERIODS } from './provider-quota.wire.js';
 

@@ -4,7 +4,6 @@
  */
 import type { ChildServer } from '../../tests/support/child-server.js';
 import type { LibraryFacts } from './scale-library.js';
-import { healthPassFigures } from './scale-health.js';
 
 export interface Figure {
   figure: string;
@@ -25,11 +24,8 @@ export interface ScaleContext {
   log: (m: string) => void;
 }
 
-/**
- * Figures measured on the same library by other parts of Spool: the health pass (scale-health.ts). Each hook returns
- * its rows; the bench calls them after its own figures, before the server stops.
- */
-export const figureHooks: ((ctx: ScaleContext) => Promise<Figure[]>)[] = [healthPassFigures];
+/** Figures measured on the same library by another part of Spool (scale.bench.ts lists them). */
+export type FigureHook = (ctx: ScaleContext) => Promise<Figure[]>;
 
 export function table(rows: readonly Figure[]): string {
   const mark = (p: boolean | null) => (p === null ? '' : p ? 'pass' : 'FAIL');
