@@ -1,21 +1,11 @@
 /** The fit report's keys of a provider entry (docs/configuration.md "providers"): defaults, field messages, reads. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultsFor } from './data-dir-defaults.js';
-import { withDefaults } from './normalize.js';
 import { candidateProviders, readProviders } from './providers.js';
-import { validateConfig } from './validate.js';
+import { checkProvider, providerFieldMessage } from '../../tests/support/config/provider-entry.js';
 
-const check = (provider: Record<string, unknown>) =>
-  validateConfig(
-    withDefaults({ providers: [{ host: 'news.example.com', ...provider }] }, defaultsFor('/srv/spool')).candidate,
-  );
-
-function messageOf(provider: Record<string, unknown>, field: string): string | undefined {
-  const result = check(provider);
-  assert.equal(result.ok, false, `expected ${JSON.stringify(provider)} to be refused`);
-  return result.ok ? undefined : result.errors.find((e) => e.field === `providers.0.${field}`)?.message;
-}
+const check = checkProvider;
+const messageOf = providerFieldMessage;
 
 test('a provider entry is no candidate, has no price and a budget of 600 STATs an hour by default', () => {
   const result = check({});

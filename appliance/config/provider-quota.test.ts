@@ -6,21 +6,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { AppError } from '../errors/app-error.js';
 import { ConfigService } from './config.service.js';
-import { defaultsFor } from './data-dir-defaults.js';
-import { withDefaults } from './normalize.js';
 import { localDay, pastExpiryErrors } from './providers.js';
-import { validateConfig } from './validate.js';
+import { checkProvider, providerFieldMessage } from '../../tests/support/config/provider-entry.js';
 
-const check = (provider: Record<string, unknown>) =>
-  validateConfig(
-    withDefaults({ providers: [{ host: 'news.example.com', ...provider }] }, defaultsFor('/srv/spool')).candidate,
-  );
-
-function messageOf(provider: Record<string, unknown>, field: string): string | undefined {
-  const result = check(provider);
-  assert.equal(result.ok, false, `expected ${JSON.stringify(provider)} to be refused`);
-  return result.ok ? undefined : result.errors.find((e) => e.field === `providers.0.${field}`)?.message;
-}
+const check = checkProvider;
+const messageOf = providerFieldMessage;
 
 test('a provider entry without quota keys has no quota and no expiry', () => {
   const result = check({});
