@@ -6,7 +6,6 @@
  * byte, no repair) until the quota is raised, when it reads whole.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { ArticleFailedEvent, ProviderQuotaEvent } from '../../../appliance/events/index.js';
@@ -15,6 +14,7 @@ import type { PoolMetrics } from '../../../appliance/nntp/index.js';
 import type { NoticeJson } from '../../../appliance/notify/notify.wire.js';
 import type { ProviderQuotasResponse } from '../../../appliance/providers/quota.wire.js';
 import { innProvider } from '../../support/inn/provider.js';
+import { film as signedFilm } from '../../support/media/film.js';
 import { ensureInn, stopInn, type InnServer } from '../../support/inn/server.js';
 import { startReceiver } from '../../support/notify-receiver.js';
 import { api, startServer, type TestServer } from '../../support/server.js';
@@ -80,8 +80,8 @@ async function notice(ok: (n: NoticeJson) => boolean): Promise<NoticeJson> {
 }
 
 test('a quota spent mid-stream pauses the provider with a notice and no verdict; the stream goes on from the other', async () => {
-  const film = randomBytes(32 * ARTICLE + 1234);
-  const only = randomBytes(4 * ARTICLE);
+  const film = signedFilm(32 * ARTICLE + 1234, 'Quota.Film.2024.mkv');
+  const only = signedFilm(4 * ARTICLE, 'Quota.Only.On.A.2024.mkv');
   const filmPath = await imported('Quota.Film.2024.mkv', film, true);
   const onlyPath = await imported('Quota.Only.On.A.2024.mkv', only, false);
 
