@@ -179,7 +179,13 @@ test('warm pool: idleWarmConnections keeps one connection per primary open from 
   assert.equal(s.stats.activeConnections, 1, 'one for the primary, none for the backup, kept however quiet');
   const opened = s.stats.connections;
   s.dropAll(); // the provider drops idle readers: the keepalive's tick opens a new one
-  await until(() => s.stats.connections === opened + 1 && s.stats.activeConnections === 1);
+  // Accepted by the server is not yet ready: the pool counts a connection once its greeting and login are done.
+  await until(
+    () =>
+      s.stats.connections === opened + 1 &&
+      s.stats.activeConnections === 1 &&
+      p.metrics().providers[0]!.active_connections === 1,
+  );
   const before = s.stats.connections;
   assert.equal((await p.body('a0@t', { priority: 'import' })).data.length, 10_000);
   assert.equal(s.stats.connections, before, 'the first read after a quiet spell found its connection ready');
