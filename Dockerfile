@@ -85,13 +85,12 @@ ARG SUPERVISOR=s6-overlay
 # fuse3: fusermount3 (setuid root, how the unprivileged service user mounts) and libfuse3, which our addon loads.
 # rclone: the rcd Spool starts for the rclone mount backend when no rcd of the operator's answers (docs/fuse.md).
 # libnss-extrausers: names for PUID/PGID on a read-only root (init-spool-config writes them to /run/spool-users).
-# postgresql-client: pg_dump and pg_restore for backups of a PostgreSQL store (docs/backups.md).
 # Documentation, man pages and translations are dropped (as Debian's slim images do).
 RUN set -eu; \
     extra=""; \
     if [ "${SUPERVISOR}" = debian-s6 ]; then extra="s6 execline"; fi; \
     apt-get update; \
-    apt-get install -y --no-install-recommends fuse3 rclone libnss-extrausers postgresql-client $extra; \
+    apt-get install -y --no-install-recommends fuse3 rclone libnss-extrausers $extra; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
       /usr/share/doc/* /usr/share/man/* /usr/share/locale/* /usr/share/info/*; \
