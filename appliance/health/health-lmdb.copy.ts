@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CopyToLmdb } from '../store/pg/index.js';
-import { copyLedgerToLmdb } from '../repair/repair-ledger-lmdb.copy.js';
 import { PgHealthStore } from './health-pg.store.js';
 import { LmdbHealthStore, openHealthStore } from './health.store.js';
 
 /**
  * The health domain the other way (`spool migrate` into LMDB, a PostgreSQL backup's neutral copy): the records with
- * their ids (the next id past PostgreSQL's sequence, so no id is given twice), the in-step marker, and the repair
- * ledger, into an empty LMDB environment brought to this Spool's health schema; then every record is read back
+ * their ids (the next id past PostgreSQL's sequence, so no id is given twice) and the in-step marker, into an empty
+ * LMDB environment brought to this Spool's health schema; then every record is read back
  * through the LMDB store (by id and by path) and compared, and the status counts checked.
  */
 export const copyHealthToLmdb: CopyToLmdb = async (from, to, progress) => {
@@ -31,6 +30,5 @@ export const copyHealthToLmdb: CopyToLmdb = async (from, to, progress) => {
   if ((await lmdb.all()).length !== records.length) throw new Error('health: the record count differs');
   if (!isDeepStrictEqual(await lmdb.counts(), await pg.counts())) throw new Error('health: the status counts differ');
   if ((await lmdb.inStepAt()) !== inStep) throw new Error('health: the in-step marker differs');
-  const ledger = await copyLedgerToLmdb(from, to);
-  return [{ scope: 'health', records: records.length + ledger }];
+  return [{ scope: 'health', records: records.length }];
 };
