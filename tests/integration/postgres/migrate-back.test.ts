@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
+import { LmdbLatencyStore } from '../../../appliance/diagnostics/latency.store.js';
 import { LmdbFitStore } from '../../../appliance/providers/fit.store.js';
 import { LmdbQuotaStateStore } from '../../../appliance/providers/quota.store.js';
 import { LmdbPar2FileStore } from '../../../appliance/repair/par2-files.store.js';
@@ -118,6 +119,7 @@ async function fillTheRest(rootPath: string, dataDir: string, job: string): Prom
       },
     });
     await fit.addWatched({ day: '2026-11-01', seconds: 3600 });
+    await new LmdbLatencyStore(store).add('p1', 490_000, 42);
     const links = openStreamLinkStore(store);
     await links.secret();
     await links.put({ id: 'l1', path: job, folder: true, expiresAt: 0, createdAt: 1_700_000_000, createdBy: 'admin' });
@@ -168,6 +170,7 @@ test('LMDB -> PostgreSQL -> LMDB: every record, blob and sidecar equal; the file
     'providers',
     'quota',
     'streamlinks',
+    'latency',
   ])
     assert.match(out, new RegExp(`^${scope}: \\d+ records?.*checked$`, 'm'), scope);
 
