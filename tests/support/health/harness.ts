@@ -35,6 +35,7 @@ import { openPgDb } from '../../../appliance/store/pg/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { waitUntil } from '../wait.js';
+import { openTreeNodes } from '../../../appliance/vfs/tree-nodes.store.js';
 
 export const ARTICLE = 1000;
 
@@ -140,7 +141,7 @@ export async function healthHarness(
   const healthStore = openHealth ? await openHealth(store, events) : openHealthStore(store, events);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
-      nodes: store.openDb('vfs-nodes'),
+      nodes: openTreeNodes(store),
       layouts: store.openDb('vfs-layouts'),
       meta: store.openDb('vfs-meta'),
     }),
