@@ -7,12 +7,16 @@ import type { VfsNode } from '../../../appliance/vfs/types.js';
  * Writes tree nodes into the store under `rootPath` as Spool wrote them before the 'vfs' migration 4: `vfs-nodes`
  * opened plainly, so each record carries its own msgpack record definition (appliance/vfs/tree-nodes.store.ts). The
  * store must not be open in this process. Values are written as given (key order, explicit undefined fields).
+ * `replace` empties the database first (the shared definitions' list with it), as it was before that migration.
  */
-export async function writeLegacyNodes(rootPath: string, nodes: readonly VfsNode[]): Promise<void> {
+export async function writeLegacyNodes(rootPath: string, nodes: Iterable<VfsNode>, replace = false): Promise<void> {
   const root = open({ path: join(rootPath, 'db'), maxDbs: 64 });
   try {
     const db = root.openDB({ name: 'vfs-nodes' });
-    await db.transaction(() => nodes.forEach((n) => void db.put(keyOf(n.path), n)));
+    if (replace) db.clearSync();
+    await db.transaction(() => {
+      for (const n of nodes) void db.put(keyOf(n.path), n);
+    });
   } finally {
     await root.close();
   }
@@ -30,4 +34,9 @@ export async function rawNodeRecords(rootPath: string): Promise<Map<string, Buff
   } finally {
     await root.close();
   }
+}
+
+/** A node as one line of text that keeps what JSON drops: fields whose value is `undefined`. */
+export function serializeNode(node: VfsNode): string {
+  return JSON.stringify(node, (_key, value: unknown) => (value === undefined ? '\u0000undefined' : value));
 }
