@@ -79,18 +79,27 @@ RUN --mount=type=secret,id=extra-ca-certificates,target=/run/secrets/extra-ca-ce
       tar -C /s6root -Jxpf "s6-overlay-$part.tar.xz"; \
     done
 
+# ---- pg-client: pg_dump and pg_restore for backups of a PostgreSQL store (docs/backups.md). Debian's
+# postgresql-client would bring perl (postgresql-client-common's wrapper scripts) and more into the runtime, 63 MB of
+# it, so it is installed here and only the two programs are copied; the runtime gets their libpq from Debian's libpq5.
+FROM ${DEBIAN_BASE} AS pg-client
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-client-15 \
+ && rm -rf /var/lib/apt/lists/*
+
 # ---- runtime: glibc (uWebSockets.js has no musl build, so no Alpine), FUSE 3 for the mount.
 FROM ${DEBIAN_BASE} AS runtime
 ARG SUPERVISOR=s6-overlay
 # fuse3: fusermount3 (setuid root, how the unprivileged service user mounts) and libfuse3, which our addon loads.
 # rclone: the rcd Spool starts for the rclone mount backend when no rcd of the operator's answers (docs/fuse.md).
 # libnss-extrausers: names for PUID/PGID on a read-only root (init-spool-config writes them to /run/spool-users).
+# libpq5: the client library (and its TLS, Kerberos and LDAP libraries) of pg_dump and pg_restore, copied below.
 # Documentation, man pages and translations are dropped (as Debian's slim images do).
 RUN set -eu; \
     extra=""; \
     if [ "${SUPERVISOR}" = debian-s6 ]; then extra="s6 execline"; fi; \
     apt-get update; \
-    apt-get install -y --no-install-recommends fuse3 rclone libnss-extrausers $extra; \
+    apt-get install -y --no-install-recommends fuse3 rclone libnss-extrausers libpq5 $extra; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
       /usr/share/doc/* /usr/share/man/* /usr/share/locale/* /usr/share/info/*; \
@@ -103,13 +112,17 @@ RUN set -eu; \
     ln -s /run/spool-users /var/lib/extrausers
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 COPY --from=s6 /s6root/ /
+COPY --from=pg-client /usr/lib/postgresql/15/bin/pg_dump /usr/lib/postgresql/15/bin/pg_restore /usr/lib/postgresql/15/bin/
 COPY deploy/image/init /usr/local/lib/spool/debian-s6-init
 # Modes come from git: the run scripts and data/check are committed executable.
 COPY s6-overlay/ /etc/s6-overlay/
 RUN set -eu; \
     if [ "${SUPERVISOR}" = debian-s6 ]; then ln -s /usr/local/lib/spool/debian-s6-init /init; fi; \
     test -x /init; \
-    ln -s /etc/s6-overlay/s6-rc.d/svc-spool/data/start /usr/local/bin/spool-start
+    ln -s /etc/s6-overlay/s6-rc.d/svc-spool/data/start /usr/local/bin/spool-start; \
+    ln -s /usr/lib/postgresql/15/bin/pg_dump /usr/lib/postgresql/15/bin/pg_restore /usr/local/bin/; \
+    pg_dump --version; \
+    pg_restore --version
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules

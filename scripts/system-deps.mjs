@@ -42,12 +42,13 @@ export const SYSTEM_DEPS = {
   // for stream links (tests/support/nginx-path-proxy.ts: ffmpeg plays a .strm link through it).
   nginx: { check: ['/usr/sbin/nginx'], packages: ['nginx'], tiers: ['integration'] },
   shellcheck: { check: ['/usr/bin/shellcheck'], packages: ['shellcheck'], tiers: ['integration'] },
-  // The PostgreSQL store's tests and the stream bench on both stores start a real server (tests/support/postgres/).
+  // The PostgreSQL store's tests, the stream bench on both stores and the container's backup of a PostgreSQL store
+  // start a real server (tests/support/postgres/).
   postgresql: {
     // Debian 12's server (the package `postgresql` depends on postgresql-15); the harness finds any major.
     check: ['/usr/lib/postgresql/15/bin/initdb', '/usr/lib/postgresql/15/bin/postgres'],
     packages: ['postgresql'],
-    tiers: ['integration', 'bench'],
+    tiers: ['integration', 'bench', 'container'],
   },
   nzbget: { check: ['/usr/bin/nzbget'], packages: ['nzbget'], tiers: ['bench'] },
   // The container tier builds the Dockerfile with podman (runc: crun fails on these machines; netavark and

@@ -14,6 +14,9 @@ const keepSchema = z.strictObject({ keep_forever: z.boolean({ error: 'keep_forev
 export function registerBackupRoutes(router: Router, backups: BackupsService, uploadLimit: number): void {
   router.get('/api/system/backups', { access: 'admin' }, () => backups.list());
   router.post('/api/system/backups', { access: 'admin' }, () => backups.create('manual'));
+  router.get('/api/system/backups/schedule', { access: 'admin' }, (ctx) =>
+    backups.preview(ctx.query.get('expression') ?? undefined),
+  );
   router.post('/api/system/backups/upload', { access: 'admin', body: 'binary', bodyLimit: uploadLimit }, (ctx) => {
     if (!ctx.req.body) throw new AppError('VALIDATION_FAILED', 'Send the backup archive as the request body');
     return backups.upload(ctx.req.body);

@@ -24,6 +24,21 @@ export interface BackupList {
   last_restore: RestoreReport | null;
 }
 
+/**
+ * GET /api/system/backups/schedule?expression= : a schedule read by the server's own cron parser (croner), so the
+ * console never parses cron itself; `expression` absent previews the saved `backups.schedule`.
+ */
+export interface SchedulePreview {
+  schedule: string;
+  /** Why croner refuses it (its own words); null when it reads. */
+  error: string | null;
+  /** The next times it fires (ISO 8601; at most SCHEDULE_PREVIEW_RUNS); empty for `off` or a refused expression. */
+  next_runs: string[];
+}
+
+/** How many coming run times a schedule preview lists. */
+export const SCHEDULE_PREVIEW_RUNS = 3;
+
 /** What a restore did, and what the sampled STAT pass after it found. */
 export interface RestoreReport {
   archive: string;

@@ -7,12 +7,20 @@ import { createWriteStream } from 'node:fs';
 import type { Clock } from '../clock/clock.js';
 import { AppError, noSuchRecord } from '../errors/app-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { BackupItem, BackupKind, BackupList, RestoreCheck, RestoreReport } from './backup.wire.js';
+import {
+  SCHEDULE_PREVIEW_RUNS,
+  type BackupItem,
+  type BackupKind,
+  type BackupList,
+  type RestoreCheck,
+  type RestoreReport,
+  type SchedulePreview,
+} from './backup.wire.js';
 import type { BackupCatalog } from './catalog.js';
 import { backupName, type Retention } from './catalog.js';
 import { RestoreRefused, type BackupManifest } from './manifest.js';
 import type { PreparedRestore } from './restore.service.js';
-import { CronTimer } from './schedule.js';
+import { CronTimer, cronProblem, nextRuns } from './schedule.js';
 import { stageArchive } from './stage.js';
 
 export interface BackupsDeps {
@@ -69,6 +77,17 @@ export class BackupsService {
       next_run: next === null ? null : new Date(next).toISOString(),
       last_restore: await this.lastRestore(),
     };
+  }
+
+  /**
+   * When `schedule` (the saved `backups.schedule` when absent) would run next, read by croner as the timer reads it,
+   * on the injected clock; a refused expression answers croner's reason and no times. Never throws on input.
+   */
+  preview(schedule?: string): SchedulePreview {
+    const expr = schedule ?? this.deps.settings().schedule;
+    const error = cronProblem(expr);
+    const times = error ? [] : nextRuns(expr, this.deps.clock.now(), SCHEDULE_PREVIEW_RUNS);
+    return { schedule: expr, error, next_runs: times.map((t) => new Date(t).toISOString()) };
   }
 
   /** Takes a backup now (one at a time: a second request waits for the first). */

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../clock/manual-clock.js';
 import { createBackup } from './backup.service.js';
+import { memoryLogger } from '../logging/logger.js';
+import { BackupsService } from './backups.service.js';
 import { BackupCatalog, backupName } from './catalog.js';
 import { CronTimer, nextRunAfter } from './schedule.js';
 
@@ -75,4 +77,36 @@ test('the cron timer fires on the injected clock at the times the expression nam
   await clock.advance(3 * 86_400_000);
   assert.equal(fired.length, 2, 'off: no more');
   await timer.stop();
+});
+
+test('a schedule preview reads the expression as the timer does: the next three runs, off, and croner refusing one', () => {
+  const clock = new ManualClock(Date.parse('2026-06-30T02:59:00Z'));
+  const refused = () => Promise.reject(new Error('not used'));
+  const service = new BackupsService({
+    catalog: new BackupCatalog(dir),
+    clock,
+    logger: memoryLogger(),
+    spoolVersion: '0.1.0',
+    settings: () => ({ schedule: '30 4 * * 1', keepCount: 7, keepDays: 30 }),
+    write: refused,
+    prepare: refused,
+    restartInto: () => undefined,
+  });
+  assert.deepEqual(service.preview('0 3 * * *'), {
+    schedule: '0 3 * * *',
+    error: null,
+    next_runs: ['2026-06-30T03:00:00.000Z', '2026-07-01T03:00:00.000Z', '2026-07-02T03:00:00.000Z'],
+  });
+  // Without an expression: the saved schedule (Mondays at 04:30; 2026-06-30 is a Tuesday).
+  assert.deepEqual(service.preview().next_runs, [
+    '2026-07-06T04:30:00.000Z',
+    '2026-07-13T04:30:00.000Z',
+    '2026-07-20T04:30:00.000Z',
+  ]);
+  assert.deepEqual(service.preview('off'), { schedule: 'off', error: null, next_runs: [] });
+  for (const bad of ['61 3 * * *', 'every night', '']) {
+    const answer = service.preview(bad);
+    assert.deepEqual(answer.next_runs, [], bad);
+    assert.ok(answer.error && answer.error.length > 0, `${bad}: ${JSON.stringify(answer)}`);
+  }
 });

@@ -14,9 +14,13 @@ export function cronProblem(expr: string): string | null {
 
 /** The next time `expr` fires after `after` (ms since the epoch, the injected clock's), or null ('off', never). */
 export function nextRunAfter(expr: string, after: number): number | null {
-  if (expr === 'off') return null;
-  const next = new Cron(expr, { paused: true }).nextRun(new Date(after));
-  return next ? next.getTime() : null;
+  return nextRuns(expr, after, 1)[0] ?? null;
+}
+
+/** The next `count` times `expr` fires after `after` (ms since the epoch); none for 'off' or an expression never due. */
+export function nextRuns(expr: string, after: number, count: number): number[] {
+  if (expr === 'off') return [];
+  return new Cron(expr, { paused: true }).nextRuns(count, new Date(after)).map((d) => d.getTime());
 }
 
 /**

@@ -7,7 +7,7 @@ import type { HealthStore } from './health.port.js';
 import { openHealthStore } from './health.store.js';
 
 /**
- * Health records and the repair ledger: `verdicts` in memory on every node (on PostgreSQL kept current by
+ * Health records: `verdicts` in memory on every node (on PostgreSQL kept current by
  * `spool_health` notifications); each record this node writes is announced on `events` (health.record.changed).
  */
 export const healthStorage: StorageDomain<{ health: HealthStore }, { events: EventSink<SpoolEvents> }> = {

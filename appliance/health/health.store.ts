@@ -5,8 +5,6 @@ import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite } from 
 import type { HealthRecord } from './health.types.js';
 import { announceChanges, HealthStoreBase } from './health-store.base.js';
 import { hasBadNews, VerdictIndex } from './health.verdicts.js';
-import { LmdbRepairLedger } from '../repair/repair-ledger.store.js';
-import type { RepairLedger } from '../repair/repair-ledger.port.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
@@ -56,7 +54,6 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
   readonly verdicts = new VerdictIndex();
-  readonly ledger: RepairLedger;
   /** Records written by the transaction running now, in order: [before, after]. */
   private changes: [HealthRecord | undefined, HealthRecord | undefined][] = [];
 
@@ -67,7 +64,6 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
     super();
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
-    this.ledger = new LmdbRepairLedger(store);
   }
 
   /** The VFS's verdicts into memory: only the records the 'b' index names are read. */

@@ -76,6 +76,7 @@ export async function playOverWebdav(url: string, userAgent: string, p: PacedPla
     };
     const req = http.get(url, { headers: { ...headers, Range: `bytes=${p.from}-` } }, (res) => {
       if (res.statusCode !== 206) return fail(new Error(`GET ${url} from ${p.from}: ${res.statusCode}`));
+      marks.headers = performance.now() - t0;
       res.on('data', (d: Buffer) => {
         marks.firstByte ??= performance.now() - t0;
         advance(performance.now());
@@ -99,7 +100,15 @@ export async function playOverWebdav(url: string, userAgent: string, p: PacedPla
       done = true;
       clearInterval(tick);
       req.destroy();
-      resolve({ startMs, stalls, stallsAt, totalMs: now - t0, readBytes: have, marks });
+      resolve({
+        startMs,
+        stalls,
+        stallsAt,
+        totalMs: now - t0,
+        readBytes: have,
+        marks,
+        startedAt: performance.timeOrigin + t0,
+      });
     };
     const fail = (err: Error) => {
       if (done) return;

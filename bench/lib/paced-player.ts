@@ -37,7 +37,9 @@ export interface PacedResult {
   /** Bytes read from `from` on (what was delivered to the player). */
   readBytes: number;
   /** ms from open: header read, index read, first byte of the play (the HTTP player; where a start-up's time went). */
-  marks?: { header?: number; index?: number; firstByte?: number };
+  marks?: { header?: number; index?: number; firstByte?: number; headers?: number };
+  /** When it began (ms since the epoch), to line its marks up with a server's trace. */
+  startedAt?: number;
 }
 
 const sleep = new Int32Array(new SharedArrayBuffer(4));

@@ -16,7 +16,9 @@ import { ensureInn, type InnServer } from '../support/inn/server.js';
 import { innProvider } from '../support/inn/provider.js';
 import { ffprobeDuration, makeMedia } from '../support/media/ffmpeg.js';
 import { sha256 } from '../integration/webdav/support.js';
-import { upload, waitForItem } from '../integration/import/support.js';
+import { davGet, davList, upload, waitForItem } from '../integration/import/support.js';
+import { postgresBin, startPostgres, type PostgresServer } from '../support/postgres/server.js';
+import type { DiagnosticFinding } from '../../appliance/diagnostics/diagnostics.wire.js';
 import {
   configDir,
   exitCode,
@@ -69,6 +71,26 @@ async function ready(c: Container): Promise<void> {
   await waitFor(`${c.name} to answer /ping 200`, async () =>
     (await pingStatus(c.baseUrl)) === 200 ? true : undefined,
   );
+}
+
+/** Posts `media` to INN, uploads its NZB to the container and waits for the import; its WebDAV path. */
+async function importOne(c: Container, name: string, media: Buffer): Promise<string> {
+  const nzb = (await inn.postFile(name, media, { articleSize: 250_000 })).nzbXml;
+  const queued = await upload(c.baseUrl, `${name}.nzb`, nzb, { category: 'movies' });
+  assert.equal(queued.status, 200, JSON.stringify(queued.body));
+  const item = await waitForItem(c.baseUrl, queued.body.data!.id);
+  assert.equal(item.status, 'completed', item.error_message ?? '');
+  for (const job of await davList(c.baseUrl, '/complete/movies'))
+    if ((await davList(c.baseUrl, `/complete/movies/${job}`)).includes(name)) return `/complete/movies/${job}/${name}`;
+  throw new Error(`${name} is in no job folder of /complete/movies`);
+}
+
+/** The files under /complete/movies over WebDAV, as job/name. */
+async function moviesOverDav(c: Container): Promise<string[]> {
+  const out: string[] = [];
+  for (const job of await davList(c.baseUrl, '/complete/movies'))
+    for (const name of await davList(c.baseUrl, `/complete/movies/${job}`)) out.push(`${job}/${name}`);
+  return out.sort();
 }
 
 async function mountStatus(c: Container): Promise<{ mounted: boolean; mount_point: string; error: string }> {
@@ -275,12 +297,27 @@ describe('bad setups are named with their fix, and WebDAV keeps serving', () => 
     return status.error;
   }
 
-  it('no /dev/fuse', async () => {
+  it('no /dev/fuse: diagnostics name it with the fix, and WebDAV serves an imported file byte-exact', async () => {
     const c = await runImage('nodev', { options: ['-v', `${configDir(spoolConfig(true))}:/config`] });
     const error = await failedMount(c);
     assert.match(error, /No \/dev\/fuse here, so the FUSE mount cannot start \(WebDAV keeps working\)/);
     assert.match(error, /--device \/dev\/fuse --cap-add SYS_ADMIN/);
     assert.ok((await c.logs()).includes(error.replace(/"/g, '\\"')), 'the same words in the log');
+    const report = await fetch(`${c.baseUrl}/api/system/diagnostics`);
+    assert.equal(report.status, 200);
+    const { findings } = ((await report.json()) as { data: { findings: DiagnosticFinding[] } }).data;
+    const fuse = findings.filter((f) => f.check === 'fuse');
+    assert.equal(fuse.length, 1, JSON.stringify(fuse));
+    assert.equal(fuse[0]!.level, 'error');
+    assert.match(fuse[0]!.message, /^No \/dev\/fuse here, so the FUSE mount cannot start \(WebDAV keeps working\)\.$/);
+    assert.match(fuse[0]!.fix ?? '', /--device \/dev\/fuse --cap-add SYS_ADMIN/);
+    assert.ok(error.includes(fuse[0]!.fix!), 'the fix the log and the mount status give');
+    assert.equal(findings[0]!.level, 'error', 'errors are listed first');
+    const media = makeMedia('mkv', 10, { size: '320x240', fps: 25 });
+    const file = await importOne(c, 'container.nodev.2024.mkv', media);
+    const got = await davGet(c.baseUrl, file);
+    assert.equal(got.status, 200);
+    assert.equal(sha256(got.body), sha256(media), `${file} over WebDAV`);
   });
 
   it('/dev/fuse without SYS_ADMIN', async () => {
@@ -338,6 +375,80 @@ describe('bad setups are named with their fix, and WebDAV keeps serving', () => 
       await c.logs(),
       /PUID:PGID 1234:2345 cannot write \/config \(owner 0:0, mode 755\), so Spool cannot keep its state there\. Make the host directory behind it writable by them \(chown -R 1234:2345 <host dir>\), or set PUID and PGID to its owner\./,
     );
+  });
+});
+
+describe("a PostgreSQL store: the image's own pg_dump and pg_restore", () => {
+  let pg: PostgresServer | undefined;
+  let c: Container;
+  let media: Buffer;
+  let file = '';
+  let backupName = '';
+  after(async () => pg?.stop());
+
+  it('takes a backup through the API whose db/postgres.dump pg_restore reads, the imported film in it', async () => {
+    pg = await startPostgres();
+    const cfg = configDir(spoolConfig(false));
+    c = await runImage('pg', {
+      env: { SPOOL_DATABASE_URL: await pg.createDatabase() },
+      options: ['-v', `${cfg}:/config`],
+    });
+    await ready(c);
+    const versions = await c.exec(['sh', '-c', 'command -v pg_dump; command -v pg_restore; pg_dump --version']);
+    assert.match(versions, /^\/usr\/local\/bin\/pg_dump\n\/usr\/local\/bin\/pg_restore\npg_dump \(PostgreSQL\) 15\./);
+    media = makeMedia('mkv', 10, { size: '320x240', fps: 25 });
+    file = await importOne(c, 'container.pg.2024.mkv', media);
+    assert.equal(sha256((await davGet(c.baseUrl, file)).body), sha256(media), `${file} over WebDAV`);
+
+    const made = await fetch(`${c.baseUrl}/api/system/backups`, { method: 'POST' });
+    const body = (await made.json()) as { data?: { name: string }; error?: unknown };
+    assert.equal(made.status, 200, JSON.stringify(body));
+    backupName = body.data!.name;
+    const archive = join(cfg, 'backups', backupName);
+    const { stdout: entries } = await run('tar', ['-tf', archive]);
+    assert.deepEqual(entries.trim().split('\n'), ['db/postgres.dump', 'config.yaml', 'manifest.json']);
+    const manifest = JSON.parse((await run('tar', ['-xOf', archive, 'manifest.json'])).stdout) as { store: string };
+    assert.equal(manifest.store, 'postgres');
+
+    // The dump read by the image's pg_restore, then by the host's (the one the PostgreSQL under test came with).
+    const inImage = await c.exec(['sh', '-c', `tar -xOf /config/backups/${body.data!.name} db/postgres.dump > /tmp/d`]);
+    assert.equal(inImage, '');
+    const listed = await c.exec(['pg_restore', '--list', '/tmp/d']);
+    assert.match(listed, /^\d+; \d+ \d+ TABLE DATA public queue_items /m);
+    const dump = join(cfg, 'postgres.dump');
+    writeFileSync(dump, (await run('tar', ['-xOf', archive, 'db/postgres.dump'], { encoding: 'buffer' })).stdout);
+    const hostList = await run(join(postgresBin(), 'pg_restore'), ['--list', dump]);
+    assert.equal(hostList.stdout, listed, 'the same table of contents');
+    const rows = await run(join(postgresBin(), 'pg_restore'), ['--data-only', '--table=queue_items', '--file=-', dump]);
+    assert.match(rows.stdout, /container\.pg\.2024\.mkv/, 'the imported NZB is in the dumped queue');
+  });
+
+  it("restores that backup through the API with the image's pg_restore: a film imported after it is gone", async () => {
+    assert.ok(backupName, 'the backup of the test before');
+    const later = await importOne(c, 'container.pg.later.2024.mkv', makeMedia('mkv', 4, { size: '320x240' }));
+    const before = await moviesOverDav(c);
+    assert.equal(before.length, 2, JSON.stringify(before));
+    const restore = await fetch(`${c.baseUrl}/api/system/backups/${backupName}/restore`, { method: 'POST' });
+    const report = (await restore.json()) as { data?: { safety_backup: string | null }; error?: unknown };
+    assert.equal(restore.status, 200, JSON.stringify(report));
+    assert.match(
+      report.data!.safety_backup ?? '',
+      /^\/config\/backups\/pre-restore-.*\.tar$/,
+      "a safety backup (the image's pg_dump again)",
+    );
+    const list = await waitFor('the app back on the restored database', async () => {
+      const res = await fetch(`${c.baseUrl}/api/system/backups`).catch(() => undefined);
+      if (res?.status !== 200) return undefined;
+      const data = ((await res.json()) as { data: { last_restore: { archive: string } | null } }).data;
+      return data.last_restore?.archive === backupName ? data : undefined;
+    });
+    assert.equal(list.last_restore!.archive, backupName);
+    const after = await waitFor('the tree rebuilt from the restored database', async () => {
+      const now = await moviesOverDav(c).catch(() => undefined);
+      return now && now.length === 1 ? now : undefined;
+    });
+    assert.deepEqual(after, [file.slice('/complete/movies/'.length)], `${later} is gone, the film before stays`);
+    assert.equal(sha256((await davGet(c.baseUrl, file)).body), sha256(media), `${file} over WebDAV after the restore`);
   });
 });
 

@@ -46,7 +46,7 @@ export function SectionView({ section, config }: { section: ConfigSectionId; con
     case 'system':
       return (
         <>
-          <SystemSection />
+          <SystemSection config={config} />
           <LogSection config={config} />
           <NotificationsSection config={config} />
         </>

@@ -1,12 +1,14 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { backupsApi } from '../../../api/backups';
+import type { SpoolConfig } from '../../../api/types';
 import { describeError } from '../../../api/client';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { LoadingBlock } from '../../../components/Spinner';
 import { toast } from '../../../components/toast';
 import { formatBytes, formatDate } from '../../../lib/format';
 import type { BackupItem, RestoreReport } from '../../../../../appliance/backup/backup.wire';
+import { BackupScheduleForm } from './backups/BackupScheduleForm';
 
 const QUERY_KEY = ['system', 'backups'];
 
@@ -58,8 +60,11 @@ function BackupRow({ item, onRestore }: { item: BackupItem; onRestore: (item: Ba
   );
 }
 
-/** System, Backups (docs/backups.md): the archives, take one now, upload, keep forever, download, restore. */
-export function BackupsCard() {
+/**
+ * System, Backups (docs/backups.md): the schedule and retention, the archives, take one now, upload, keep forever,
+ * download, restore.
+ */
+export function BackupsCard({ config }: { config: SpoolConfig }) {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: QUERY_KEY, queryFn: backupsApi.list });
   const [restoring, setRestoring] = useState<BackupItem | null>(null);
@@ -150,6 +155,7 @@ export function BackupsCard() {
         </button>
         <input ref={fileInput} type="file" accept=".tar" hidden aria-label="Backup file" onChange={onFile} />
       </div>
+      <BackupScheduleForm saved={config.backups} />
       {body}
       <ConfirmDialog
         open={restoring !== null}

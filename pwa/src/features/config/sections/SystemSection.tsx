@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi } from '../../../api/auth';
+import type { SpoolConfig } from '../../../api/types';
 import { describeError } from '../../../api/client';
 import { refreshUser } from '../../../auth/authStore';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -112,7 +113,7 @@ function ApiKeyCard() {
   );
 }
 
-export function SystemSection() {
+export function SystemSection({ config }: { config: SpoolConfig }) {
   return (
     <section className="card config-section" aria-labelledby="config-section-title">
       <header className="config-section__header">
@@ -122,7 +123,7 @@ export function SystemSection() {
       <ApiKeyCard />
       <NamedApiKeys />
       <SystemHealthCard />
-      <BackupsCard />
+      <BackupsCard config={config} />
       <dl className="metric-list">
         <div>
           <dt>Version</dt>

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, describeError } from '../../../../api/client';
+import { describeError } from '../../../../api/client';
 import { Icon } from '../../../../components/Icon';
+import { fieldMessages } from '../../fieldMessages';
 import { toast } from '../../../../components/toast';
 import {
   canTest,
@@ -247,13 +248,4 @@ export function ProviderModal({ provider, onClose, onSaved }: Props) {
       </form>
     </dialog>
   );
-}
-
-/** The server's refusal per field ("quota_bytes" -> its message), when it named fields. */
-function fieldMessages(err: unknown): Record<string, string> {
-  if (!(err instanceof ApiError) || !Array.isArray(err.details)) return {};
-  const out: Record<string, string> = {};
-  for (const d of err.details as Array<{ field?: unknown; message?: unknown }>)
-    if (typeof d.field === 'string' && typeof d.message === 'string') out[d.field] = d.message;
-  return out;
 }
