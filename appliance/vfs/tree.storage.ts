@@ -7,6 +7,7 @@ import { openPgTree } from './tree-pg.store.js';
 import type { TreeStore } from './tree.port.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
 import { copySidecarsToLmdb, copyTreeToLmdb } from './vfs-lmdb.copy.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
@@ -24,7 +25,7 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
   lmdb({ local, dataDir }) {
     migrate(local, 'vfs', VFS_MIGRATIONS);
     const tree = new LmdbTreeStore({
-      nodes: local.openDb('vfs-nodes'),
+      nodes: openTreeNodes(local),
       layouts: local.openDb('vfs-layouts'),
       meta: local.openDb('vfs-meta'),
     });
