@@ -20,8 +20,7 @@ import {
   type InstallFiles,
 } from './backup/index.js';
 import { databaseLoader } from './app/backup-restore-pg.js';
-import { patchDir } from './repair/repair.storage.js';
-import { sidecarDir } from './vfs/tree.storage.js';
+import { dataFolders } from './app/storage-domains.js';
 import { ConfigService, defaultsFor } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 
@@ -100,8 +99,7 @@ async function locate(dataDir: string): Promise<InstallFiles> {
     rootSetting: metadata.root_path,
     databaseSetting,
     databaseUrl: process.env.SPOOL_DATABASE_URL || databaseSetting,
-    patchDir: patchDir(dataDir),
-    sidecarDir: sidecarDir(dataDir),
+    folders: dataFolders(dataDir),
   };
 }
 
