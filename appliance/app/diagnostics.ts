@@ -43,14 +43,14 @@ export interface DiagnosticsParts {
   version: string;
 }
 
-/** The checks on the real host (or what a test injects), the pool's round trips sampled for their history. */
+/** The checks on the real host (or what a test injects), the pool's round trips sampled into their stored history. */
 export function createDiagnostics(
   core: AppCore,
   parts: DiagnosticsParts,
   overrides: DiagnosticsOverrides = {},
 ): Built<DiagnosticsToolkit> {
   const { config, clock } = core;
-  const latency = new LatencyHistory(() => providerRtts(parts.pool), clock);
+  const latency = new LatencyHistory(() => providerRtts(parts.pool), clock, core.stores.latency, core.logger);
   const versions = overrides.versions ?? (() => currentVersions(parts.version));
   const service = new DiagnosticsService({
     clock,

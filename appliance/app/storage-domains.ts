@@ -1,5 +1,6 @@
 import { authStorage } from '../auth/auth.storage.js';
 import { configStorage } from '../config/config.storage.js';
+import { latencyStorage } from '../diagnostics/latency.storage.js';
 import { healthStorage } from '../health/health.storage.js';
 import { providersStorage } from '../providers/providers.storage.js';
 import { quotaStorage } from '../providers/quota.storage.js';
@@ -35,6 +36,7 @@ export const STORAGE_DOMAINS = [
   providersStorage,
   quotaStorage,
   streamLinksStorage,
+  latencyStorage,
 ] as const;
 
 /** Every port of every domain in the list, as one object: `{ users, sessions, health, tree, sidecars, ... }`. */

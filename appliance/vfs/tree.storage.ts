@@ -7,7 +7,9 @@ import { openPgTree } from './tree-pg.store.js';
 import type { TreeStore } from './tree.port.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
+import { copySidecarsToLmdb, copyTreeToLmdb } from './vfs-lmdb.copy.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
 
 /** The sidecar files of an LMDB install, each named by its opaque id (a `.tmp` while written: sidecar.store.ts). */
@@ -26,7 +28,7 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
   lmdb({ local, dataDir }) {
     migrate(local, 'vfs', VFS_MIGRATIONS);
     const tree = new LmdbTreeStore({
-      nodes: local.openDb('vfs-nodes'),
+      nodes: openTreeNodes(local),
       layouts: local.openDb('vfs-layouts'),
       meta: local.openDb('vfs-meta'),
     });
@@ -43,5 +45,9 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
   copy: async ({ store, db, dataDir, progress }) => [
     ...(await copyTreeToPg(store, db, progress)),
     ...(await copySidecarsToPg(store, sidecarDir(dataDir), db, progress)),
+  ],
+  copyToLmdb: async ({ store, db, dataDir, progress }) => [
+    ...(await copyTreeToLmdb(db, store, progress)),
+    ...(await copySidecarsToLmdb(db, sidecarDir(dataDir), progress)),
   ],
 };
