@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
-import { dataFolders } from '../app/storage-domains.js';
 import { PATCH_FOLDER } from '../repair/repair.storage.js';
 import { SIDECAR_FOLDER } from '../vfs/tree.storage.js';
 import { createBackup, isFolderFile, type FileFolder } from './backup.service.js';
@@ -19,13 +18,6 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
-
-test('the folders a backup carries are the storage modules’ own, under the data dir', () => {
-  assert.deepEqual(dataFolders('/data'), [
-    { ...SIDECAR_FOLDER, dir: '/data/sidecars' },
-    { ...PATCH_FOLDER, dir: '/data/patches' },
-  ]);
-});
 
 test("a folder's files are its committed ones: no write in progress, no path, no other folder", () => {
   const folders = [PATCH_FOLDER, SIDECAR_FOLDER];
