@@ -4,6 +4,7 @@ import { LmdbPar2FileStore } from './par2-files.store.js';
 import { DiskPatchStore } from './patch.store.js';
 import { REPAIR_PG_MIGRATIONS } from './repair-pg.migrations.js';
 import { openPgRepairStores } from './repair-pg.store.js';
+import { copyRepairToLmdb } from './repair-lmdb.copy.js';
 import { copyRepairToPg } from './repair.copy.js';
 import type { Par2FileStore, PatchStore } from './repair.port.js';
 
@@ -29,4 +30,5 @@ export const repairStorage: StorageDomain<{ patches: PatchStore; par2Files: Par2
     },
   },
   copy: ({ store, db, dataDir, progress }) => copyRepairToPg(patchDir(dataDir))(store, db, progress),
+  copyToLmdb: ({ store, db, dataDir, progress }) => copyRepairToLmdb(patchDir(dataDir))(db, store, progress),
 };

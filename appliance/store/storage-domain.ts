@@ -18,7 +18,11 @@ export interface PgOpening extends LmdbOpening {
   onClose(close: () => void | Promise<void>): void;
 }
 
-/** What a domain's copy gets (`spool migrate`): the LMDB install's environment and data dir, the migrated database. */
+/**
+ * What a domain's copy gets (`spool migrate`): the LMDB install's environment and data dir (the files beside it:
+ * patches, sidecars), and the database. Into PostgreSQL the LMDB side is read and the migrated, empty database
+ * written; into LMDB (`copyToLmdb`) the database is only read and the empty environment and data dir written.
+ */
 export interface CopyOpening {
   store: Store;
   db: PgDb;
@@ -48,6 +52,13 @@ export interface StorageDomain<Ports extends object, Needs = unknown> {
    * the PostgreSQL store to compare (store/pg/copy.ts); null only for a domain with nothing in LMDB (say why).
    */
   copy: ((at: CopyOpening) => Promise<CopyReport[]>) | null;
+  /**
+   * The same the other way (`spool migrate` into LMDB, a PostgreSQL backup's backend-neutral copy): what the domain
+   * keeps in PostgreSQL into the empty LMDB environment (its LMDB schema brought up to date first) and the data
+   * dir's files, every record read back through the LMDB store and compared; null only for a domain whose
+   * PostgreSQL records have no LMDB counterpart (say why).
+   */
+  copyToLmdb: ((at: CopyOpening) => Promise<CopyReport[]>) | null;
 }
 
 /** The ports of every domain in a list, as one object type (what the app's bundle holds). */

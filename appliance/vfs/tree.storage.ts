@@ -9,6 +9,7 @@ import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
 import { openTreeNodes } from './tree-nodes.store.js';
 import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
+import { copySidecarsToLmdb, copyTreeToLmdb } from './vfs-lmdb.copy.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
 
 /** Where the sidecar files live beside an LMDB install. */
@@ -41,5 +42,9 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
   copy: async ({ store, db, dataDir, progress }) => [
     ...(await copyTreeToPg(store, db, progress)),
     ...(await copySidecarsToPg(store, sidecarDir(dataDir), db, progress)),
+  ],
+  copyToLmdb: async ({ store, db, dataDir, progress }) => [
+    ...(await copyTreeToLmdb(db, store, progress)),
+    ...(await copySidecarsToLmdb(db, sidecarDir(dataDir), progress)),
   ],
 };
