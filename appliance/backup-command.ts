@@ -19,8 +19,7 @@ import {
   type InstallFiles,
 } from './backup/index.js';
 import { databaseLoader, snapshotPostgres } from './app/backup-restore-pg.js';
-import { patchDir } from './repair/repair.storage.js';
-import { sidecarDir } from './vfs/tree.storage.js';
+import { dataFolders } from './app/storage-domains.js';
 import { ConfigService, defaultsFor } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 
@@ -102,8 +101,7 @@ async function locate(dataDir: string): Promise<InstallFiles> {
     rootSetting: metadata.root_path,
     databaseSetting,
     databaseUrl: process.env.SPOOL_DATABASE_URL || databaseSetting,
-    patchDir: patchDir(dataDir),
-    sidecarDir: sidecarDir(dataDir),
+    folders: dataFolders(dataDir),
   };
 }
 

@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger.js';
 import { emptyCurrentSchema, openPgDb, openPgSnapshot } from '../store/pg/index.js';
 import { copyPgIntoLmdb } from './migrate-to-lmdb.js';
 import { migrateToPg } from './migrate-to-pg.js';
-import { STORAGE_DOMAINS } from './storage-domains.js';
+import { dataFolders, STORAGE_DOMAINS } from './storage-domains.js';
 
 /**
  * A PostgreSQL install's copy of its store for a backup (docs/backups.md "The archive"): the backend-neutral copy,
@@ -48,9 +48,9 @@ export async function snapshotPostgres(
     await db.close();
   }
   const entries = [{ name: 'db/data.mdb', path: join(neutral, 'db', 'data.mdb') }];
-  for (const folder of ['patches', 'sidecars'])
-    for (const name of (await readdir(join(neutral, folder)).catch(() => [])).sort())
-      entries.push({ name: `${folder}/${name}`, path: join(neutral, folder, name) });
+  for (const folder of dataFolders(neutral))
+    for (const name of (await readdir(folder.dir).catch(() => [])).filter((n) => folder.file.test(n)).sort())
+      entries.push({ name: `${folder.name}/${name}`, path: join(folder.dir, name) });
   if (pgDumpInstalled()) entries.push(...(await dumpPostgres(url, scratch)));
   else logger.warn('backup: pg_dump is not installed: the archive carries the backend-neutral copy only', {});
   logger.info('backup: PostgreSQL store copied', {

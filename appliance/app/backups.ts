@@ -11,14 +11,13 @@ import {
   type InstallFiles,
   type PreparedRestore,
 } from '../backup/index.js';
-import { patchDir } from '../repair/repair.storage.js';
-import { sidecarDir } from '../vfs/tree.storage.js';
 import type { AppCore } from './core.js';
 import { gateWork, type Leadership } from './cluster/leadership.js';
 import { built, type Built } from './lifetime.js';
 import { databaseLoader, snapshotPostgres } from './backup-restore-pg.js';
 import { checkAfterRestore, type RestoredLibrary } from './restore-check.js';
 import { databaseUrlIn } from './stores.js';
+import { dataFolders } from './storage-domains.js';
 
 /**
  * Backups while Spool serves (docs/backups.md): the service behind /api/system/backups, its cron schedule run as
@@ -48,6 +47,7 @@ export function createBackups(
     clock,
     logger: logger.child('backups'),
     spoolVersion: parts.version,
+    folders: files.folders,
     settings: () => {
       const { schedule, keep_count, keep_days } = config.get().backups;
       return { schedule, keepCount: keep_count, keepDays: keep_days };
@@ -83,7 +83,6 @@ function installFiles(core: AppCore, databaseOverride?: string): InstallFiles {
     rootSetting: settings.root_path,
     databaseSetting: settings.database_url ?? '',
     databaseUrl: databaseUrlIn(config, databaseOverride) ?? '',
-    patchDir: patchDir(config.dataDir),
-    sidecarDir: sidecarDir(config.dataDir),
+    folders: dataFolders(config.dataDir),
   };
 }

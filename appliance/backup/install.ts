@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BackupSource } from './backup.service.js';
+import type { BackupSource, FileFolder } from './backup.service.js';
 import { checkLmdbReadable } from './lmdb.store.js';
 import type { BackupManifest } from './manifest.js';
 import { checkDumpReadable } from './pg-dump.js';
@@ -16,9 +16,8 @@ export interface InstallFiles {
   databaseSetting: string;
   /** The PostgreSQL URL in use (SPOOL_DATABASE_URL wins over the setting); '' on LMDB. */
   databaseUrl: string;
-  /** The PAR2 patch blobs and the sidecar files of an LMDB install (repair.storage.ts, tree.storage.ts). */
-  patchDir: string;
-  sidecarDir: string;
+  /** The folders of files beside an LMDB install (the PAR2 patch blobs, the sidecars), from the storage modules. */
+  folders: FileFolder[];
 }
 
 /** What a backup of this install holds: the store's copy (`snapshot`), the config, and on LMDB the files beside it. */
@@ -28,12 +27,7 @@ export function backupSourceOf(
   spoolVersion: string,
 ): BackupSource {
   const onLmdb = !files.databaseUrl;
-  const folders = onLmdb
-    ? [
-        { prefix: 'patches' as const, dir: files.patchDir },
-        { prefix: 'sidecars' as const, dir: files.sidecarDir },
-      ]
-    : [];
+  const folders = onLmdb ? files.folders : [];
   return { store: onLmdb ? 'lmdb' : 'postgres', snapshot, configPath: files.configPath, folders, spoolVersion };
 }
 
@@ -43,8 +37,7 @@ export function restoreTargetOf(files: InstallFiles, loadDatabase?: RestoreTarge
     dbDir: files.dbDir,
     local: { rootPath: files.rootSetting, databaseUrl: files.databaseSetting },
     configPath: files.configPath,
-    patchDir: files.patchDir,
-    sidecarDir: files.sidecarDir,
+    folders: files.folders,
     ...(files.databaseUrl && loadDatabase ? { loadDatabase } : {}),
   };
 }

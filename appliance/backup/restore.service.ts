@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { syncDir } from './backup.service.js';
+import { syncDir, type FileFolder } from './backup.service.js';
 import { RestoreRefused, type BackupManifest } from './manifest.js';
 import { pinNodeLocal, type NodeLocalStore } from './pin-node-local.js';
 import { stageArchive } from './stage.js';
@@ -15,8 +15,8 @@ export interface RestoreTarget {
   /** This install's node-local store keys; the restored config keeps them (pin-node-local.ts). */
   local: NodeLocalStore;
   configPath: string;
-  patchDir: string;
-  sidecarDir: string;
+  /** The folders beside the store (the patch blobs, the sidecars), each from its domain's storage module. */
+  folders: readonly FileFolder[];
   /**
    * PostgreSQL installs only: replaces the database's contents with the staged archive's store (a dump restored,
    * or an LMDB copy moved in as `spool migrate` moves it). Absent on LMDB, where the db folder is swapped.
@@ -68,7 +68,7 @@ export interface SwappedRestore {
  */
 export async function prepareRestore(opts: RestoreOptions): Promise<PreparedRestore> {
   const { stagingDir: dir, target } = opts;
-  const { manifest } = await stageArchive(opts.archive, dir, opts.spoolVersion);
+  const { manifest } = await stageArchive(opts.archive, dir, opts.spoolVersion, target.folders);
   const discard = () => rm(dir, { recursive: true, force: true });
   try {
     const into = target.loadDatabase ? 'postgres' : 'lmdb';
@@ -114,10 +114,11 @@ async function swapIn(
   const places: Place[] = [[join(dir, 'config.yaml'), target.configPath]];
   if (!target.loadDatabase) {
     await rm(join(dir, DUMP_ENTRY), { force: true }); // a PostgreSQL archive's dump: LMDB takes its neutral copy
-    await mkdir(join(dir, 'patches'), { recursive: true });
-    await mkdir(join(dir, 'sidecars'), { recursive: true });
     places.unshift([join(dir, 'db'), target.dbDir]);
-    places.push([join(dir, 'patches'), target.patchDir], [join(dir, 'sidecars'), target.sidecarDir]);
+    for (const folder of target.folders) {
+      await mkdir(join(dir, folder.name), { recursive: true });
+      places.push([join(dir, folder.name), folder.dir]);
+    }
   }
   await target.loadDatabase?.(dir, manifest, choice);
   const moved: Place[] = [];

@@ -12,6 +12,12 @@ export type { Database, Key } from 'lmdb';
 export type DbOptions = Omit<DatabaseOptions, 'name'> & {
   maxSharedStructures?: number;
   shouldShareStructure?: (keys: readonly string[]) => boolean;
+  /** How keys are written and read (lmdb-js `keyEncoder`); lmdb-js's ordered-binary by default. */
+  keyEncoder?: {
+    writeKey(key: unknown, target: Uint8Array, position: number, inSequence?: boolean): number;
+    readKey(bytes: Uint8Array, start: number, end: number): unknown;
+    enableNullTermination?(): void;
+  };
 };
 
 /**
