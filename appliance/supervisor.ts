@@ -1,8 +1,14 @@
 import { createApp, type AppOptions, type RestartRequest, type SpoolApp } from './app/create-app.js';
-import type { PreparedRestore, SwappedRestore } from './backup/index.js';
-import { ConfigService } from './config/index.js';
+import { join } from 'node:path';
+import {
+  recordRestoreFailed,
+  recoverInterruptedRestore,
+  type PreparedRestore,
+  type SwappedRestore,
+} from './backup/index.js';
+import { ConfigService, resolveLocation } from './config/index.js';
 import { Front } from './http/front.js';
-import { createLogger } from './logging/logger.js';
+import { createLogger, type Logger } from './logging/logger.js';
 
 export interface ServeOptions extends AppOptions {
   host: string;
@@ -35,6 +41,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
   const portOf = (config: ConfigService) => opts.port ?? config.get().webdav.port;
 
+  await undoCutShortRestore(opts, logger);
   const firstConfig = await openConfig();
   let front = new Front();
   let port = (await front.listen(opts.host, portOf(firstConfig))).port;
@@ -136,4 +143,15 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
       front.close();
     },
   };
+}
+
+/**
+ * A restore whose swap was cut short (kill -9, power cut) left its journal: the previous files go back before the
+ * config is read (backup/restore.service.ts `recoverInterruptedRestore`), and the report says the restore failed.
+ */
+async function undoCutShortRestore(opts: ServeOptions, logger: Logger): Promise<void> {
+  const { dataDir } = resolveLocation({ dataDir: opts.dataDir, configPath: opts.configPath });
+  if (!(await recoverInterruptedRestore(join(dataDir, '.restore-staging')))) return;
+  logger.error('a restore was cut short during its swap; the previous files are back');
+  await recordRestoreFailed(join(dataDir, 'backups'), 'it was cut short during its swap').catch(() => undefined);
 }
