@@ -2,6 +2,7 @@ import type { StorageDomain } from '../store/index.js';
 import { LATENCY_PG_MIGRATIONS } from './latency-pg.migrations.js';
 import { PgLatencyStore } from './latency-pg.store.js';
 import type { LatencyStore } from './latency.port.js';
+import { copyLatencyToLmdb } from './latency-lmdb.copy.js';
 import { copyLatencyToPg } from './latency.copy.js';
 import { LmdbLatencyStore } from './latency.store.js';
 
@@ -14,4 +15,5 @@ export const latencyStorage: StorageDomain<{ latency: LatencyStore }> = {
     open: ({ db }) => ({ latency: new PgLatencyStore(db) }),
   },
   copy: ({ store, db, progress }) => copyLatencyToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyLatencyToLmdb(db, store, progress),
 };

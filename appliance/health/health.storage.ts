@@ -2,6 +2,7 @@ import type { EventSink, SpoolEvents } from '../events/index.js';
 import type { StorageDomain } from '../store/index.js';
 import { HEALTH_PG_MIGRATIONS } from './health-pg.migrations.js';
 import { openPgHealthStore } from './health-pg.store.js';
+import { copyHealthToLmdb } from './health-lmdb.copy.js';
 import { copyHealthToPg } from './health.copy.js';
 import type { HealthStore } from './health.port.js';
 import { openHealthStore } from './health.store.js';
@@ -22,4 +23,5 @@ export const healthStorage: StorageDomain<{ health: HealthStore }, { events: Eve
     },
   },
   copy: ({ store, db, progress }) => copyHealthToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyHealthToLmdb(db, store, progress),
 };

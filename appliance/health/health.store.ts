@@ -259,6 +259,19 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
     return out;
   }
 
+  /**
+   * Puts records as they are, with their ids, and the next id (the copy from PostgreSQL into an empty store, inside
+   * its write transaction); the indexes and totals follow as for any write. The in-memory verdicts are not told.
+   */
+  insertCopiedNow(records: readonly HealthRecord[], nextId: number, inStepAt: number | undefined): void {
+    for (const r of records) {
+      void this.records.put(r.id, r);
+      this.addIndexes(r);
+    }
+    void this.index.put(['n'], nextId);
+    if (inStepAt !== undefined) void this.index.put(['g'], inStepAt);
+  }
+
   /** One write inside the transaction of `commit`. */
   private apply(w: HealthWrite): HealthRecord | undefined {
     switch (w.op) {

@@ -2,6 +2,7 @@ import type { StorageDomain } from '../store/index.js';
 import { REPAIR_LEDGER_PG_MIGRATIONS } from './repair-ledger-pg.migrations.js';
 import { PgRepairLedger } from './repair-ledger-pg.store.js';
 import type { RepairLedger } from './repair-ledger.port.js';
+import { copyRepairLedgerToLmdb } from './repair-ledger-lmdb.copy.js';
 import { copyRepairLedgerToPg } from './repair-ledger.copy.js';
 import { openRepairLedger } from './repair-ledger.store.js';
 
@@ -18,4 +19,5 @@ export const repairLedgerStorage: StorageDomain<{ repairLedger: RepairLedger }> 
     open: ({ db }) => ({ repairLedger: new PgRepairLedger(db) }),
   },
   copy: ({ store, db, progress }) => copyRepairLedgerToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyRepairLedgerToLmdb(db, store, progress),
 };

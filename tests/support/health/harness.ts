@@ -43,6 +43,7 @@ import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { waitUntil } from '../wait.js';
+import { openTreeNodes } from '../../../appliance/vfs/tree-nodes.store.js';
 
 export const ARTICLE = 1000;
 
@@ -152,7 +153,7 @@ export async function healthHarness(
   const ledger = onPg?.openLedger ? await onPg.openLedger(store) : openRepairLedger(store);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
-      nodes: store.openDb('vfs-nodes'),
+      nodes: openTreeNodes(store),
       layouts: store.openDb('vfs-layouts'),
       meta: store.openDb('vfs-meta'),
     }),
