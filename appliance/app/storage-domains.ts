@@ -5,6 +5,8 @@ import { healthStorage } from '../health/health.storage.js';
 import { providersStorage } from '../providers/providers.storage.js';
 import { quotaStorage } from '../providers/quota.storage.js';
 import { queueStorage } from '../importer/queue.storage.js';
+import { join } from 'node:path';
+import type { FileFolder } from '../backup/index.js';
 import { repairLedgerStorage } from '../repair/repair-ledger.storage.js';
 import { repairStorage } from '../repair/repair.storage.js';
 import { sabnzbdStorage } from '../sabnzbd/sabnzbd.storage.js';
@@ -39,3 +41,13 @@ export const STORAGE_DOMAINS = [
 
 /** Every port of every domain in the list, as one object: `{ users, sessions, health, tree, sidecars, ... }`. */
 export type StoragePorts = PortsOf<typeof STORAGE_DOMAINS>;
+
+/**
+ * The folders under the data dir the domains keep files in beside LMDB (the PAR2 patch blobs, the sidecars), each
+ * from its storage module: what a backup of an LMDB install carries and a restore puts back.
+ */
+export function dataFolders(dataDir: string): FileFolder[] {
+  return STORAGE_DOMAINS.flatMap((d): FileFolder[] =>
+    'folder' in d && d.folder ? [{ ...d.folder, dir: join(dataDir, d.folder.name) }] : [],
+  );
+}

@@ -27,5 +27,6 @@ export {
   type LmdbOpening,
   type PgOpening,
   type CopyOpening,
+  type DataFolder,
   type PortsOf,
 } from './storage-domain.js';

@@ -4,6 +4,14 @@ import type { PgDb } from './pg/pg-db.js';
 import type { PgMigration } from './pg/pg-migrations.js';
 import type { Store } from './store.js';
 
+/** A folder under the data dir a domain keeps files in beside its LMDB records (the PAR2 patch blobs, the sidecars). */
+export interface DataFolder {
+  /** Its name under the data dir, and in a backup archive (`<name>/<file>`). */
+  name: string;
+  /** The names its committed files have (a blob, a sidecar id): never a path or a write in progress. */
+  file: RegExp;
+}
+
 /** What a domain's LMDB opener gets: the node's LMDB environment and the data dir (for files kept beside it). */
 export interface LmdbOpening {
   local: Store;
@@ -40,6 +48,8 @@ export interface CopyOpening {
 export interface StorageDomain<Ports extends object, Needs = unknown> {
   /** The schema scope in PostgreSQL ('queue', 'tree', ...): the name its migrations run under. */
   scope: string;
+  /** The folder under the data dir its LMDB side keeps files in (backups carry it, restores put it back); if any. */
+  folder?: DataFolder;
   /** Opens the ports on the node's LMDB environment, the domain's LMDB schema brought up to date first. */
   lmdb(at: LmdbOpening & Needs): Ports;
   pg: {

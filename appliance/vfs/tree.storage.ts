@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { migrate, type StorageDomain } from '../store/index.js';
+import { migrate, type DataFolder, type StorageDomain } from '../store/index.js';
 import { openPgSidecars } from './sidecar-pg.store.js';
 import type { SidecarFiles } from './sidecar.port.js';
 import { SidecarStore } from './sidecar.store.js';
@@ -12,8 +12,10 @@ import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
 import { copySidecarsToLmdb, copyTreeToLmdb } from './vfs-lmdb.copy.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
 
+/** The sidecar files of an LMDB install, each named by its opaque id (a `.tmp` while written: sidecar.store.ts). */
+export const SIDECAR_FOLDER: DataFolder = { name: 'sidecars', file: /^[0-9a-f-]+$/ };
 /** Where the sidecar files live beside an LMDB install. */
-export const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
+export const sidecarDir = (dataDir: string) => join(dataDir, SIDECAR_FOLDER.name);
 
 /**
  * The virtual tree, its layouts and the sidecar files. On PostgreSQL, reads are served by a replica in the node's
@@ -22,6 +24,7 @@ export const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
  */
 export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFiles }> = {
   scope: 'tree',
+  folder: SIDECAR_FOLDER,
   lmdb({ local, dataDir }) {
     migrate(local, 'vfs', VFS_MIGRATIONS);
     const tree = new LmdbTreeStore({

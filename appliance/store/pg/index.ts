@@ -1,5 +1,5 @@
 export { openPgDb, maskUrl, PG_LOCKS, type PgDb, type PgTx, type TxOptions, type OpenPgOptions } from './pg-db.js';
-export { migratePg, type PgMigration } from './pg-migrations.js';
+export { migratePg, sqlMigration, type PgMigration } from './pg-migrations.js';
 export type { CopyReport, CopyToLmdb, CopyToPg } from './copy.js';
 export { LeaderLease, type LeaderLeaseOptions, type LeaseRole } from './leader-lease.js';
 export { LeaderFence, type LeaderTerm } from './leader-fence.js';
