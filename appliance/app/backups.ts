@@ -5,7 +5,6 @@ import {
   BackupsService,
   checkStagedStore,
   createBackup,
-  dumpPostgres,
   prepareRestore,
   restoreTargetOf,
   snapshotLmdb,
@@ -15,7 +14,7 @@ import {
 import type { AppCore } from './core.js';
 import { gateWork, type Leadership } from './cluster/leadership.js';
 import { built, type Built } from './lifetime.js';
-import { databaseLoader } from './backup-restore-pg.js';
+import { databaseLoader, snapshotPostgres } from './backup-restore-pg.js';
 import { checkAfterRestore, type RestoredLibrary } from './restore-check.js';
 import { databaseUrlIn } from './stores.js';
 import { dataFolders } from './storage-domains.js';
@@ -38,7 +37,9 @@ export function createBackups(
   const files = installFiles(core, parts.databaseUrl);
   const catalog = new BackupCatalog(join(config.dataDir, 'backups'));
   const snapshot = (scratch: string) =>
-    files.databaseUrl ? dumpPostgres(files.databaseUrl, scratch) : snapshotLmdb(stores.local, scratch);
+    files.databaseUrl
+      ? snapshotPostgres(files.databaseUrl, scratch, logger.child('backups'))
+      : snapshotLmdb(stores.local, scratch);
   const source = backupSourceOf(files, snapshot, parts.version);
   const target = restoreTargetOf(files, databaseLoader(files.databaseUrl, logger.child('backups')));
   const service = new BackupsService({
@@ -59,6 +60,7 @@ export function createBackups(
         target,
         spoolVersion: parts.version,
         checkStore: checkStagedStore,
+        log: (message, fields) => logger.child('backups').info(message, fields),
         safetyBackup: async () => (await createBackup(source, { file: safetyFile }), safetyFile),
       }),
     // Answer first: the restart stops this app, and the restore's own request must not hold its drain.

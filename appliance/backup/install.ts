@@ -4,6 +4,7 @@ import { checkLmdbReadable } from './lmdb.store.js';
 import type { BackupManifest } from './manifest.js';
 import { checkDumpReadable } from './pg-dump.js';
 import type { RestoreTarget } from './restore.service.js';
+import { DUMP_ENTRY, type StoreCopyChoice } from './store-copies.js';
 
 /** Where one install keeps what a backup holds (app/ and `spool backup` fill it from the config and the storage modules). */
 export interface InstallFiles {
@@ -41,8 +42,8 @@ export function restoreTargetOf(files: InstallFiles, loadDatabase?: RestoreTarge
   };
 }
 
-/** Reads the staged store through: every LMDB record, or the dump's whole table of contents. */
-export async function checkStagedStore(dir: string, manifest: BackupManifest): Promise<void> {
-  if (manifest.store === 'lmdb') await checkLmdbReadable(join(dir, 'db'));
-  else await checkDumpReadable(join(dir, 'db', 'postgres.dump'));
+/** Reads the staged copy the restore takes through: every LMDB record, or the dump's whole table of contents. */
+export async function checkStagedStore(dir: string, _manifest: BackupManifest, choice: StoreCopyChoice): Promise<void> {
+  if (choice.copy === 'lmdb') await checkLmdbReadable(join(dir, 'db'));
+  else await checkDumpReadable(join(dir, DUMP_ENTRY));
 }

@@ -112,7 +112,8 @@ function checkAgainstManifest(manifest: BackupManifest, found: ManifestEntry[]):
     if (got.size !== want.size || got.sha256 !== want.sha256)
       throw new RestoreRefused(`the archive is damaged: entry ${want.name} fails its sha256 checksum`);
   }
-  const storeEntry = manifest.store === 'lmdb' ? 'db/data.mdb' : 'db/postgres.dump';
-  if (!found.some((e) => e.name === storeEntry) || !found.some((e) => e.name === 'config.yaml'))
+  // An LMDB archive has its environment; a PostgreSQL one its dump, its backend-neutral LMDB copy, or both.
+  const stores = manifest.store === 'lmdb' ? ['db/data.mdb'] : ['db/postgres.dump', 'db/data.mdb'];
+  if (!found.some((e) => stores.includes(e.name)) || !found.some((e) => e.name === 'config.yaml'))
     throw new RestoreRefused('the archive is incomplete: it lacks the store or the config');
 }
