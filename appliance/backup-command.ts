@@ -12,16 +12,14 @@ import {
   backupSourceOf,
   checkStagedStore,
   createBackup,
-  dumpPostgres,
   restoreBackup,
   RestoreRefused,
   restoreTargetOf,
   snapshotStoreAt,
   type InstallFiles,
 } from './backup/index.js';
-import { databaseLoader } from './app/backup-restore-pg.js';
-import { patchDir } from './repair/repair.storage.js';
-import { sidecarDir } from './vfs/tree.storage.js';
+import { databaseLoader, snapshotPostgres } from './app/backup-restore-pg.js';
+import { dataFolders } from './app/storage-domains.js';
 import { ConfigService, defaultsFor } from './config/index.js';
 import { createLogger } from './logging/logger.js';
 
@@ -66,7 +64,9 @@ export async function backupInstall(dataDir: string, file: string): Promise<stri
     throw new Error(`${dataDir} has no LMDB store at ${files.dbDir}`);
   await mkdir(dirname(file), { recursive: true });
   const snapshot = (target: string) =>
-    files.databaseUrl ? dumpPostgres(files.databaseUrl, target) : snapshotStoreAt(dirname(files.dbDir), target);
+    files.databaseUrl
+      ? snapshotPostgres(files.databaseUrl, target, createLogger('spool', 'warn'))
+      : snapshotStoreAt(dirname(files.dbDir), target);
   await createBackup(backupSourceOf(files, snapshot, spoolVersion()), { file });
   return file;
 }
@@ -82,6 +82,7 @@ export async function restoreInstall(dataDir: string, archive: string) {
     target: restoreTargetOf(files, databaseLoader(files.databaseUrl, createLogger('spool', 'warn'))),
     spoolVersion: spoolVersion(),
     checkStore: checkStagedStore,
+    log: (message) => process.stdout.write(`${message}\n`),
     safetyBackup: async () => (hasStore ? backupInstall(dataDir, safety) : null),
   });
   return { safetyBackup: out.safetyBackup, created: out.manifest.created, version: out.manifest.spoolVersion };
@@ -100,8 +101,7 @@ async function locate(dataDir: string): Promise<InstallFiles> {
     rootSetting: metadata.root_path,
     databaseSetting,
     databaseUrl: process.env.SPOOL_DATABASE_URL || databaseSetting,
-    patchDir: patchDir(dataDir),
-    sidecarDir: sidecarDir(dataDir),
+    folders: dataFolders(dataDir),
   };
 }
 

@@ -28,6 +28,7 @@ import { VfsService } from '../appliance/vfs/vfs.service.js';
 import type { PostedFile } from '../tests/support/inn/poster.js';
 import { ensureInn, type InnServer } from '../tests/support/inn/server.js';
 import { innProvider } from '../tests/support/inn/provider.js';
+import { openTreeNodes } from '../appliance/vfs/tree-nodes.store.js';
 
 /** A 50 GiB release in 768,000-byte articles. */
 const ARTICLES = Math.ceil((50 * 1024 ** 3) / 768_000);
@@ -132,7 +133,7 @@ async function healthPass(inn: InnServer, file: PostedFile, log: (m: string) => 
   const pool = new NntpPool([innProvider(inn)]);
   const healthStore = openHealthStore(store);
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+    tree: new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: path.join(dir, 'sc'),
     health: healthStore.verdicts,
   });

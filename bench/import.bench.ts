@@ -20,6 +20,7 @@ import { generateLargeNzb } from '../tests/support/nzb/generate.js';
 import { startServer } from '../tests/support/server.js';
 import { innProvider, upload, waitForItem } from '../tests/integration/import/support.js';
 import { film } from '../tests/support/media/film.js';
+import { openTreeNodes } from '../appliance/vfs/tree-nodes.store.js';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
@@ -35,7 +36,7 @@ async function layoutWrite(log: (m: string) => void): Promise<string[]> {
   const store = openStore({ rootPath: dir });
   try {
     const vfs = new VfsService({
-      tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+      tree: new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') }),
       sidecarDir: join(dir, 'sc'),
     });
     const rows: string[] = [];

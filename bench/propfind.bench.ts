@@ -75,7 +75,7 @@ async function oneProcess(builtMain: string, dataDir: string, dir: string): Prom
   const srv = await startChildServer({
     builtMain,
     dataDir,
-    ...(profile ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } } : {}),
+    ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
   });
   try {
     // what a server starts at ready (health's start-up look at the tree, timers) is not the request's cost

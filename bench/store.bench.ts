@@ -31,6 +31,7 @@ import { VfsService } from '../appliance/vfs/vfs.service.js';
 import { createParseNzbPool } from '../workers/parse-nzb.client.js';
 import { ID_STYLES, realisticLayout, type IdStyle } from '../tests/support/nzb/realistic-layouts.js';
 import { storeFigureRows, storeFigures } from './lib/store-size.js';
+import { openTreeNodes } from '../appliance/vfs/tree-nodes.store.js';
 
 const nzbXml = (layout: FileLayout, name: string) =>
   toNzbXml(layoutToNzbFiles(layout, { ...layout.posts![0]!, subject: `"${name}" yEnc (1/${layout.segments.length})` }));
@@ -131,7 +132,7 @@ async function wholeStore(log: (m: string) => void): Promise<string[]> {
     const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: 0 }));
     const healthStore = openHealthStore(store);
     const vfs = new VfsService({
-      tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+      tree: new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') }),
       sidecarDir: join(dir, 'sidecars'),
       health: healthStore.verdicts,
     });

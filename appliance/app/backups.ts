@@ -5,21 +5,19 @@ import {
   BackupsService,
   checkStagedStore,
   createBackup,
-  dumpPostgres,
   prepareRestore,
   restoreTargetOf,
   snapshotLmdb,
   type InstallFiles,
   type PreparedRestore,
 } from '../backup/index.js';
-import { patchDir } from '../repair/repair.storage.js';
-import { sidecarDir } from '../vfs/tree.storage.js';
 import type { AppCore } from './core.js';
 import { gateWork, type Leadership } from './cluster/leadership.js';
 import { built, type Built } from './lifetime.js';
-import { databaseLoader } from './backup-restore-pg.js';
+import { databaseLoader, snapshotPostgres } from './backup-restore-pg.js';
 import { checkAfterRestore, type RestoredLibrary } from './restore-check.js';
 import { databaseUrlIn } from './stores.js';
+import { dataFolders } from './storage-domains.js';
 
 /**
  * Backups while Spool serves (docs/backups.md): the service behind /api/system/backups, its cron schedule run as
@@ -39,7 +37,9 @@ export function createBackups(
   const files = installFiles(core, parts.databaseUrl);
   const catalog = new BackupCatalog(join(config.dataDir, 'backups'));
   const snapshot = (scratch: string) =>
-    files.databaseUrl ? dumpPostgres(files.databaseUrl, scratch) : snapshotLmdb(stores.local, scratch);
+    files.databaseUrl
+      ? snapshotPostgres(files.databaseUrl, scratch, logger.child('backups'))
+      : snapshotLmdb(stores.local, scratch);
   const source = backupSourceOf(files, snapshot, parts.version);
   const target = restoreTargetOf(files, databaseLoader(files.databaseUrl, logger.child('backups')));
   const service = new BackupsService({
@@ -47,6 +47,7 @@ export function createBackups(
     clock,
     logger: logger.child('backups'),
     spoolVersion: parts.version,
+    folders: files.folders,
     settings: () => {
       const { schedule, keep_count, keep_days } = config.get().backups;
       return { schedule, keepCount: keep_count, keepDays: keep_days };
@@ -59,6 +60,7 @@ export function createBackups(
         target,
         spoolVersion: parts.version,
         checkStore: checkStagedStore,
+        log: (message, fields) => logger.child('backups').info(message, fields),
         safetyBackup: async () => (await createBackup(source, { file: safetyFile }), safetyFile),
       }),
     // Answer first: the restart stops this app, and the restore's own request must not hold its drain.
@@ -81,7 +83,6 @@ function installFiles(core: AppCore, databaseOverride?: string): InstallFiles {
     rootSetting: settings.root_path,
     databaseSetting: settings.database_url ?? '',
     databaseUrl: databaseUrlIn(config, databaseOverride) ?? '',
-    patchDir: patchDir(config.dataDir),
-    sidecarDir: sidecarDir(config.dataDir),
+    folders: dataFolders(config.dataDir),
   };
 }

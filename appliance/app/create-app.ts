@@ -33,10 +33,11 @@ import { createBackups } from './backups.js';
 export type { AppOptions, RestartRequest, SpoolApp } from './spool-app.js';
 
 /**
- * The composition root: builds a whole Spool from its config file. Every capability is built by one
- * `create<Capability>` (app/<capability>.ts) taking the core (config, bus, log, time, storage ports) and what the
- * builders before it serve, and returning what it serves and what to stop (app/lifetime.ts); they run in this order,
- * and stop in the reverse. Every domain is wired here and only here. Does not listen.
+ * The composition root: builds a whole Spool from its config file. The core first (config, bus, log file, storage
+ * ports), then every capability (`buildCapabilities`). Every capability is built by one `create<Capability>`
+ * (app/<capability>.ts) taking the core (config, bus, log, time, storage ports) and what the builders before it
+ * serve, and returning what it serves and what to stop (app/lifetime.ts); they run in this order, and stop in the
+ * reverse. Every domain is wired here and only here. Does not listen.
  */
 export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
   const logger = opts.logger ?? createLogger('spool');
@@ -52,71 +53,63 @@ export async function createApp(opts: AppOptions = {}): Promise<SpoolApp> {
     const nodeId = nodeIdOf(opts.nodeId);
     const stores = life.take(await createStores({ config, events, logger, nodeId }, opts.databaseUrl));
     const core: AppCore = { config, events, logger, clock, stores, nodeId };
-    // Background work (imports, the watch folder, health checks, repairs) runs only on the node that leads.
-    const leadership = life.take(createLeadership(core, opts.lease));
-    const auth = life.take(createAuth(core));
-    const pooled = life.take(createPool(core));
-    const pool = pooled.pool;
-    const streaming = life.take(createStreaming(core, pool, opts.fuseReadAheadKb));
-    const par2 = life.take(createRepair(core, streaming.vfs, pool));
-    const links = createStreamLinks(core);
-    const strmLink = async (path: string) => (await links.create({ path, createdBy: 'strm' })).url;
-    const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
-    const arrs = createArrs({ config });
-    const streams = life.take(createStreams(core, streaming.handles, pooled));
-    const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
-    const availability = life.take(createAvailability(core, pooled));
-    const fit = life.take(createFit(core, pool, streams.registry, () => sabnzbd.totals));
-    const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
-    const measured = {
-      handles: streaming.handles,
-      importer,
-      streams: streams.registry,
-      leadership,
-      availability,
-      fit,
-      quota,
-    };
-    const metrics = life.take(createMetrics(core, pooled, measured));
-    const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
-    const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
-    const { health, repairs } = life.take(createHealth(core, healthParts));
-    life.take(createBackground(core, leadership, importer, health, fit));
-    const notifier = life.take(createNotifications(core, importer, health));
-    const mediaServers = life.take(createMediaServers(core, notifier));
-    const version = readVersion(projectRoot());
-    const toolkit = { pool, streaming, metrics, recentLines, version };
-    const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
-    const restart = restartSignal();
-    const library = { vfs: streaming.vfs, pool, health };
-    const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto, library };
-    const backups = life.take(createBackups(core, leadership, backupParts));
-    const routed = {
-      auth,
-      pool,
-      streaming,
-      importer,
-      arrs,
-      sabnzbd,
-      health,
-      repairs: repairs.control,
-      metrics,
-      notifier,
-      mediaServers,
-      links,
-      availability,
-      quota,
-      diagnostics,
-      fit,
-      backups,
-    };
-    const web = life.take(createWeb(core, { ...routed, streams }, restart, opts.staticDir));
-    const app = { ...core, ...routed, ...web, repair: { ...repairs, arr: repairer }, leadership };
-    return runningApp(app, life, opts.drainTimeoutMs);
+    return runningApp(await buildCapabilities(core, life, opts, recentLines), life, opts.drainTimeoutMs);
   } catch (err) {
     await life.stopAll();
     throw err;
   }
+}
+
+/** Every capability on the core, one builder each, in the order they are built (docs/architecture.md). */
+async function buildCapabilities(core: AppCore, life: Lifetime, opts: AppOptions, recentLines: RecentLogLines) {
+  const { config, logger } = core;
+  // Background work (imports, the watch folder, health checks, repairs) runs only on the node that leads.
+  const leadership = life.take(createLeadership(core, opts.lease));
+  const auth = life.take(createAuth(core));
+  const pooled = life.take(createPool(core));
+  const pool = pooled.pool;
+  const streaming = life.take(createStreaming(core, pool, opts.fuseReadAheadKb));
+  const par2 = life.take(createRepair(core, streaming.vfs, pool));
+  const links = createStreamLinks(core);
+  const strmLink = async (path: string) => (await links.create({ path, createdBy: 'strm' })).url;
+  const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
+  const arrs = createArrs({ config });
+  const streams = life.take(createStreams(core, streaming.handles, pooled));
+  const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
+  const availability = life.take(createAvailability(core, pooled));
+  const fit = life.take(createFit(core, pool, streams.registry, () => sabnzbd.totals));
+  const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
+  const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership };
+  const metrics = life.take(createMetrics(core, pooled, { ...measured, availability, fit, quota }));
+  const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
+  const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };
+  const { health, repairs } = life.take(createHealth(core, healthParts));
+  life.take(createBackground(core, leadership, importer, health, fit));
+  const notifier = life.take(createNotifications(core, importer, health));
+  const mediaServers = life.take(createMediaServers(core, notifier));
+  const version = readVersion(projectRoot());
+  const toolkit = { pool, streaming, metrics, recentLines, version };
+  const diagnostics = life.take(createDiagnostics(core, toolkit, opts.diagnostics));
+  const restart = restartSignal();
+  const library = { vfs: streaming.vfs, pool, health };
+  const backupParts = { version, databaseUrl: opts.databaseUrl, restartInto: restart.restoreInto, library };
+  const backups = life.take(createBackups(core, leadership, backupParts));
+  const routed = {
+    auth,
+    pool,
+    streaming,
+    importer,
+    arrs,
+    sabnzbd,
+    health,
+    repairs: repairs.control,
+    metrics,
+    notifier,
+  };
+  // What the operator runs and reads: media servers, stream links, the providers' worth, diagnostics, backups.
+  const operations = { mediaServers, links, availability, quota, diagnostics, fit, backups };
+  const web = life.take(createWeb(core, { ...routed, ...operations, streams }, restart, opts.staticDir));
+  return { ...core, ...routed, ...operations, ...web, repair: { ...repairs, arr: repairer }, leadership };
 }
 
 function openConfig(opts: AppOptions, logger: Logger): Promise<ConfigService> {

@@ -43,14 +43,14 @@ export interface DiagnosticsParts {
   version: string;
 }
 
-/** The checks on the real host (or what a test injects), the pool's round trips sampled for their history. */
+/** The checks on the real host (or what a test injects), the pool's round trips sampled into their stored history. */
 export function createDiagnostics(
   core: AppCore,
   parts: DiagnosticsParts,
   overrides: DiagnosticsOverrides = {},
 ): Built<DiagnosticsToolkit> {
   const { config, clock } = core;
-  const latency = new LatencyHistory(() => providerRtts(parts.pool), clock);
+  const latency = new LatencyHistory(() => providerRtts(parts.pool), clock, core.stores.latency, core.logger);
   const versions = overrides.versions ?? (() => currentVersions(parts.version));
   const service = new DiagnosticsService({
     clock,
@@ -72,6 +72,7 @@ export function createDiagnostics(
     provider: (id) => config.get().providers.find((p) => p.id === id),
     sampleArticles: async () => sampleArticles(parts.streaming.vfs),
     playersReading: () => parts.streaming.handles.snapshots().length > 0 || parts.pool.playerWaiting() > 0,
+    holdConnections: (id) => parts.pool.holdConnections(id),
     applyMaxConnections: async (id, n) => void (await config.updateProvider(id, { max_connections: n })),
     tlsCa: overrides.tlsCa,
     ...overrides.speedTest,

@@ -38,6 +38,7 @@ export function createHealth(core: AppCore, parts: HealthParts): Built<{ health:
   const wake = { worker: (): void => undefined };
   const repairs = createRepairs({
     store: stores.health,
+    ledger: stores.repairLedger,
     config: core.config,
     sizeOf: (path) => parts.vfs.stat(path)?.size,
     // A file keeps the id of the queue item that wrote it; its nzo_id is the download id the arr recorded.

@@ -46,7 +46,7 @@ export interface ImporterDeps {
   keepPar2?: NzbImporterDeps['keepPar2'];
   /** Rebuilds missing articles from the kept PAR2 files before an import completes (appliance/repair). */
   repair?: NzbImporterDeps['repair'];
-  /** Releases a health verdict found broken (the health store's ledger): refused at import. */
+  /** Releases a health verdict found broken (the repair ledger): refused at import. */
   brokenRelease?: BrokenReleaseLookup;
   /** SABnzbd's pause or resume asked of this node, for the other nodes (several nodes: app/create-app.ts). */
   onPauseChange?: (paused: boolean) => void;
@@ -78,7 +78,7 @@ export function createImporter(
     client,
     keepPar2: (id, files) => stores.par2Files.put(id, files),
     repair,
-    brokenRelease: (fingerprint) => stores.health.ledger.broken(fingerprint),
+    brokenRelease: (fingerprint) => stores.repairLedger.broken(fingerprint),
     onPauseChange: pauseToOtherNodes(stores.pg, logger.child('importer')),
     signedLink,
   });

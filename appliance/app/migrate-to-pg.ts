@@ -81,7 +81,7 @@ async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyOpening, 'progre
     try {
       for (const report of await domain.copy({ ...base, progress })) {
         out.reports.push(report);
-        opts.print(`${report.scope}: ${describe(report)}, checked`);
+        opts.print(`${report.scope}: ${describeCopy(report)}, checked`);
       }
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
@@ -92,7 +92,8 @@ async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyOpening, 'progre
   return out;
 }
 
-function describe(r: CopyReport): string {
+/** `5 records, 1200 bytes`: one domain's copy, as `spool migrate` prints it (either way). */
+export function describeCopy(r: CopyReport): string {
   const records = `${r.records} record${r.records === 1 ? '' : 's'}`;
   return r.bytes === undefined ? records : `${records}, ${r.bytes} bytes`;
 }

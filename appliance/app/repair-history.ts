@@ -4,7 +4,7 @@ import type { RepairControl } from '../repair/index.js';
 
 /**
  * The repair history hears every repair's end, whichever way it was made (PAR2 in place, or an arr: the events'
- * `method`), and keeps it in the health store (GET /api/health/repairs/history; docs/health.md). Returns the
+ * `method`), and keeps it in the repair ledger (GET /api/health/repairs/history; docs/health.md). Returns the
  * unsubscribe.
  */
 export function wireRepairHistory(

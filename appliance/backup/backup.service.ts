@@ -5,10 +5,15 @@ import { ArchiveWriter } from './archive-writer.js';
 import { BACKUP_FORMAT, MANIFEST_NAME, type BackupManifest, type BackupStoreKind } from './manifest.js';
 import { TAR_END } from './tar.js';
 
-/** A folder of files kept beside the store, archived under `<prefix>/<name>` (the patch blobs, the sidecars). */
+/**
+ * A folder of files kept beside the store (the patch blobs, the sidecars: each domain's storage module names its
+ * own), archived under `<name>/<file>`.
+ */
 export interface FileFolder {
-  prefix: 'patches' | 'sidecars';
+  name: string;
   dir: string;
+  /** The names its committed files have (never a path, nor a write in progress). */
+  file: RegExp;
 }
 
 /** What one backup holds, and how to take the store's consistent copy. */
@@ -34,8 +39,11 @@ export interface BackupOptions {
   afterEntry?: (name: string) => void;
 }
 
-/** Names a folder's entries may have: a blob or sidecar id, never a path or a temp file. */
-export const FOLDER_ENTRY = /^(patches\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.bin|sidecars\/[0-9a-f-]+)$/;
+/** Whether an archive entry's name is a committed file of one of the folders: `<folder>/<file>`, nothing deeper. */
+export function isFolderFile(entry: string, folders: readonly Pick<FileFolder, 'name' | 'file'>[]): boolean {
+  const [folder, file, ...deeper] = entry.split('/');
+  return deeper.length === 0 && file !== undefined && folders.some((f) => f.name === folder && f.file.test(file));
+}
 
 /**
  * Writes one backup archive (docs/backups.md): the store's snapshot, the config, the folders' files, then the
@@ -53,7 +61,7 @@ export async function createBackup(source: BackupSource, opts: BackupOptions): P
     await addFile(writer, 'config.yaml', source.configPath);
     for (const folder of source.folders)
       for (const name of await folderFiles(folder))
-        await addFile(writer, `${folder.prefix}/${name}`, join(folder.dir, name), true);
+        await addFile(writer, `${folder.name}/${name}`, join(folder.dir, name), true);
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       spoolVersion: source.spoolVersion,
@@ -92,7 +100,7 @@ async function addFile(writer: ArchiveWriter, name: string, path: string, mayVan
 /** The committed files of a folder (a `.tmp` is a write in progress and belongs to no record yet). */
 async function folderFiles(folder: FileFolder): Promise<string[]> {
   if (!existsSync(folder.dir)) return [];
-  return (await readdir(folder.dir)).filter((n) => FOLDER_ENTRY.test(`${folder.prefix}/${n}`)).sort();
+  return (await readdir(folder.dir)).filter((n) => folder.file.test(n)).sort();
 }
 
 export async function syncDir(dir: string): Promise<void> {

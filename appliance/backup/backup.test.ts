@@ -141,7 +141,7 @@ test('kill -9 in the middle of a backup leaves only the .partial file, never the
     `import { createBackup, snapshotLmdb } from ${JSON.stringify(fileURLToPath(new URL('./index.ts', import.meta.url)))};`,
     `const store = openStore({ rootPath: ${JSON.stringify(join(dataDir, 'metadata'))} });`,
     `await createBackup({ store: 'lmdb', snapshot: (t) => snapshotLmdb(store, t), configPath: ${JSON.stringify(join(dataDir, 'config.yaml'))},`,
-    `  folders: [{ prefix: 'patches', dir: ${JSON.stringify(join(dataDir, 'patches'))} }], spoolVersion: '0.0.1' },`,
+    `  folders: [{ name: 'patches', dir: ${JSON.stringify(join(dataDir, 'patches'))}, file: /\\.bin$/ }], spoolVersion: '0.0.1' },`,
     `  { file: ${JSON.stringify(file)}, afterEntry: (n) => { if (n === 'config.yaml') process.kill(process.pid, 'SIGKILL'); } });`,
   ].join('\n');
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });

@@ -16,6 +16,7 @@ import {
   type RestoreReport,
   type SchedulePreview,
 } from './backup.wire.js';
+import type { FileFolder } from './backup.service.js';
 import type { BackupCatalog } from './catalog.js';
 import { backupName, type Retention } from './catalog.js';
 import { RestoreRefused, type BackupManifest } from './manifest.js';
@@ -28,6 +29,8 @@ export interface BackupsDeps {
   clock: Clock;
   logger: Logger;
   spoolVersion: string;
+  /** The install's folders beside the store: an uploaded archive's files must be theirs. */
+  folders: readonly FileFolder[];
   /** `backups.schedule`, `backups.keep_count`, `backups.keep_days`, read at each use. */
   settings: () => { schedule: string } & Retention;
   /** Writes one archive of the running install into `file` (the store's copy taken while Spool serves). */
@@ -119,7 +122,7 @@ export class BackupsService {
     const check = join(this.deps.catalog.dir, `.checking-${name}`);
     try {
       await pipeline(body, createWriteStream(`${file}.partial`));
-      await stageArchive(`${file}.partial`, check, this.deps.spoolVersion);
+      await stageArchive(`${file}.partial`, check, this.deps.spoolVersion, this.deps.folders);
       await rename(`${file}.partial`, file);
     } catch (err) {
       await rm(`${file}.partial`, { force: true });

@@ -87,6 +87,7 @@ test('a schedule preview reads the expression as the timer does: the next three 
     clock,
     logger: memoryLogger(),
     spoolVersion: '0.1.0',
+    folders: [],
     settings: () => ({ schedule: '30 4 * * 1', keepCount: 7, keepDays: 30 }),
     write: refused,
     prepare: refused,

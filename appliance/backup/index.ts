@@ -8,7 +8,8 @@ export {
 } from './restore.service.js';
 export { RestoreRefused, type BackupManifest, type BackupStoreKind } from './manifest.js';
 export { checkLmdbReadable, snapshotLmdb, snapshotStoreAt } from './lmdb.store.js';
-export { checkDumpReadable, dumpPostgres, restoreDump } from './pg-dump.js';
+export { checkDumpReadable, dumpPostgres, pgToolInstalled, restoreDump } from './pg-dump.js';
+export { chooseStoreCopy, type StoreCopyChoice } from './store-copies.js';
 export { backupSourceOf, checkStagedStore, restoreTargetOf, type InstallFiles } from './install.js';
 export { BackupCatalog, backupName, validBackupName } from './catalog.js';
 export { BackupsService } from './backups.service.js';

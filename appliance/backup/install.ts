@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import type { BackupSource } from './backup.service.js';
+import type { BackupSource, FileFolder } from './backup.service.js';
 import { checkLmdbReadable } from './lmdb.store.js';
 import type { BackupManifest } from './manifest.js';
 import { checkDumpReadable } from './pg-dump.js';
 import type { RestoreTarget } from './restore.service.js';
+import { DUMP_ENTRY, type StoreCopyChoice } from './store-copies.js';
 
 /** Where one install keeps what a backup holds (app/ and `spool backup` fill it from the config and the storage modules). */
 export interface InstallFiles {
@@ -15,9 +16,8 @@ export interface InstallFiles {
   databaseSetting: string;
   /** The PostgreSQL URL in use (SPOOL_DATABASE_URL wins over the setting); '' on LMDB. */
   databaseUrl: string;
-  /** The PAR2 patch blobs and the sidecar files of an LMDB install (repair.storage.ts, tree.storage.ts). */
-  patchDir: string;
-  sidecarDir: string;
+  /** The folders of files beside an LMDB install (the PAR2 patch blobs, the sidecars), from the storage modules. */
+  folders: FileFolder[];
 }
 
 /** What a backup of this install holds: the store's copy (`snapshot`), the config, and on LMDB the files beside it. */
@@ -27,12 +27,7 @@ export function backupSourceOf(
   spoolVersion: string,
 ): BackupSource {
   const onLmdb = !files.databaseUrl;
-  const folders = onLmdb
-    ? [
-        { prefix: 'patches' as const, dir: files.patchDir },
-        { prefix: 'sidecars' as const, dir: files.sidecarDir },
-      ]
-    : [];
+  const folders = onLmdb ? files.folders : [];
   return { store: onLmdb ? 'lmdb' : 'postgres', snapshot, configPath: files.configPath, folders, spoolVersion };
 }
 
@@ -42,14 +37,13 @@ export function restoreTargetOf(files: InstallFiles, loadDatabase?: RestoreTarge
     dbDir: files.dbDir,
     local: { rootPath: files.rootSetting, databaseUrl: files.databaseSetting },
     configPath: files.configPath,
-    patchDir: files.patchDir,
-    sidecarDir: files.sidecarDir,
+    folders: files.folders,
     ...(files.databaseUrl && loadDatabase ? { loadDatabase } : {}),
   };
 }
 
-/** Reads the staged store through: every LMDB record, or the dump's whole table of contents. */
-export async function checkStagedStore(dir: string, manifest: BackupManifest): Promise<void> {
-  if (manifest.store === 'lmdb') await checkLmdbReadable(join(dir, 'db'));
-  else await checkDumpReadable(join(dir, 'db', 'postgres.dump'));
+/** Reads the staged copy the restore takes through: every LMDB record, or the dump's whole table of contents. */
+export async function checkStagedStore(dir: string, _manifest: BackupManifest, choice: StoreCopyChoice): Promise<void> {
+  if (choice.copy === 'lmdb') await checkLmdbReadable(join(dir, 'db'));
+  else await checkDumpReadable(join(dir, DUMP_ENTRY));
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -48,4 +48,10 @@ export async function restoreDump(url: string, file: string): Promise<void> {
   const { args, env } = connection(url);
   const flags = ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error'];
   await pgTool('pg_restore', [...flags, ...args, file], env);
+}
+
+/** Whether Debian's client program `tool` (pg_dump, pg_restore) runs on this host: a PostgreSQL backup takes its
+ * dump only then, and a restore into PostgreSQL uses pg_restore only then (docs/backups.md "Which copy"). */
+export function pgToolInstalled(tool: 'pg_dump' | 'pg_restore'): boolean {
+  return spawnSync(tool, ['--version'], { stdio: 'ignore', timeout: 30_000 }).status === 0;
 }

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { syncDir } from './backup.service.js';
+import { syncDir, type FileFolder } from './backup.service.js';
 import { RestoreRefused, type BackupManifest } from './manifest.js';
 import { pinNodeLocal, type NodeLocalStore } from './pin-node-local.js';
 import { stageArchive } from './stage.js';
+import { pgToolInstalled } from './pg-dump.js';
+import { chooseStoreCopy, DUMP_ENTRY, type StoreCopyChoice } from './store-copies.js';
 
 /** The live install's files a restore replaces, and how its store takes the staged copy. */
 export interface RestoreTarget {
@@ -13,13 +15,13 @@ export interface RestoreTarget {
   /** This install's node-local store keys; the restored config keeps them (pin-node-local.ts). */
   local: NodeLocalStore;
   configPath: string;
-  patchDir: string;
-  sidecarDir: string;
+  /** The folders beside the store (the patch blobs, the sidecars), each from its domain's storage module. */
+  folders: readonly FileFolder[];
   /**
    * PostgreSQL installs only: replaces the database's contents with the staged archive's store (a dump restored,
    * or an LMDB copy moved in as `spool migrate` moves it). Absent on LMDB, where the db folder is swapped.
    */
-  loadDatabase?: (stagedDir: string, manifest: BackupManifest) => Promise<void>;
+  loadDatabase?: (stagedDir: string, manifest: BackupManifest, choice: StoreCopyChoice) => Promise<void>;
 }
 
 export interface RestoreOptions {
@@ -28,8 +30,12 @@ export interface RestoreOptions {
   stagingDir: string;
   target: RestoreTarget;
   spoolVersion: string;
-  /** Opens the staged store and reads every record; throws when one is not readable. */
-  checkStore: (stagedDir: string, manifest: BackupManifest) => Promise<void>;
+  /** Opens the staged copy of the store the restore takes and reads every record; throws when one is not readable. */
+  checkStore: (stagedDir: string, manifest: BackupManifest, choice: StoreCopyChoice) => Promise<void>;
+  /** Whether pg_restore runs here (default: asks the host, backup/pg-dump.ts). */
+  pgRestoreInstalled?: () => boolean;
+  /** Told which copy of the store the restore takes, and why (the log). */
+  log?: (message: string, fields: Record<string, unknown>) => void;
   /** Backs up the current state before anything is replaced; returns the archive's path, or null when there is none. */
   safetyBackup: () => Promise<string | null>;
 }
@@ -37,6 +43,8 @@ export interface RestoreOptions {
 /** A restore checked and staged, its safety backup written: `swap` puts it in place (with the store closed). */
 export interface PreparedRestore {
   manifest: BackupManifest;
+  /** Which copy of the store it takes (store-copies.ts). */
+  choice: StoreCopyChoice;
   safetyBackup: string | null;
   /** Moves the staged files in; returns how to keep them or put the previous ones back. */
   swap(): Promise<SwappedRestore>;
@@ -60,18 +68,19 @@ export interface SwappedRestore {
  */
 export async function prepareRestore(opts: RestoreOptions): Promise<PreparedRestore> {
   const { stagingDir: dir, target } = opts;
-  const { manifest } = await stageArchive(opts.archive, dir, opts.spoolVersion);
+  const { manifest } = await stageArchive(opts.archive, dir, opts.spoolVersion, target.folders);
   const discard = () => rm(dir, { recursive: true, force: true });
   try {
-    if (manifest.store === 'postgres' && !target.loadDatabase)
-      throw new RestoreRefused('the archive holds a PostgreSQL store; restore it into a PostgreSQL install');
+    const into = target.loadDatabase ? 'postgres' : 'lmdb';
+    const choice = chooseStoreCopy(manifest, into, opts.pgRestoreInstalled ?? (() => pgToolInstalled('pg_restore')));
+    opts.log?.('restore: the store comes from ' + choice.why, { archive: opts.archive, into, copy: choice.copy });
     const config = join(dir, 'config.yaml');
     await writeFile(config, pinNodeLocal(await readFile(config), target.local), { flush: true });
-    await opts.checkStore(dir, manifest).catch((err: unknown) => {
+    await opts.checkStore(dir, manifest, choice).catch((err: unknown) => {
       throw new RestoreRefused(`the archive's store is not readable: ${err instanceof Error ? err.message : err}`);
     });
     const safetyBackup = await opts.safetyBackup();
-    return { manifest, safetyBackup, swap: () => swapIn(dir, manifest, target), discard };
+    return { manifest, choice, safetyBackup, swap: () => swapIn(dir, manifest, choice, target), discard };
   } catch (err) {
     await discard();
     throw err;
@@ -94,17 +103,24 @@ export async function restoreBackup(
 
 type Place = readonly [staged: string, live: string];
 
-async function swapIn(dir: string, manifest: BackupManifest, target: RestoreTarget): Promise<SwappedRestore> {
+async function swapIn(
+  dir: string,
+  manifest: BackupManifest,
+  choice: StoreCopyChoice,
+  target: RestoreTarget,
+): Promise<SwappedRestore> {
   // On PostgreSQL the database takes the store (the patches and sidecars of an LMDB archive go with it); only the
   // config file is swapped. On LMDB the store's folder and the files beside it are.
   const places: Place[] = [[join(dir, 'config.yaml'), target.configPath]];
   if (!target.loadDatabase) {
-    await mkdir(join(dir, 'patches'), { recursive: true });
-    await mkdir(join(dir, 'sidecars'), { recursive: true });
+    await rm(join(dir, DUMP_ENTRY), { force: true }); // a PostgreSQL archive's dump: LMDB takes its neutral copy
     places.unshift([join(dir, 'db'), target.dbDir]);
-    places.push([join(dir, 'patches'), target.patchDir], [join(dir, 'sidecars'), target.sidecarDir]);
+    for (const folder of target.folders) {
+      await mkdir(join(dir, folder.name), { recursive: true });
+      places.push([join(dir, folder.name), folder.dir]);
+    }
   }
-  await target.loadDatabase?.(dir, manifest);
+  await target.loadDatabase?.(dir, manifest, choice);
   const moved: Place[] = [];
   try {
     for (const place of places) {

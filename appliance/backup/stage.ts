@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { FOLDER_ENTRY } from './backup.service.js';
+import { isFolderFile, type FileFolder } from './backup.service.js';
 import { MANIFEST_NAME, parseManifest, RestoreRefused, type BackupManifest, type ManifestEntry } from './manifest.js';
 import { parseTarHeader, TAR_BLOCK, tarPadding } from './tar.js';
 
-/** The names an archive may hold besides the manifest: the store, the config, blobs and sidecars. */
+/** The names an archive may hold besides the manifest and the folders' files: the store, the config. */
 const ENTRY_NAME = /^(db\/data\.mdb|db\/postgres\.dump|config\.yaml)$/;
 const MANIFEST_MAX = 64 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
@@ -20,15 +20,21 @@ export interface StagedArchive {
 /**
  * Unpacks `archive` into `dir` (emptied first) one entry at a time, hashing as it writes, and checks it whole:
  * every header's checksum, known names only, the manifest last with a readable format and a version not newer than
- * this one, each entry's size and sha256 as the manifest says, none missing or extra. Any failure is a
+ * this one, each entry's size and sha256 as the manifest says, none missing or extra. A file is one of `folders`'
+ * (the install's, from its storage modules). Any failure is a
  * RestoreRefused and removes `dir`; nothing outside it is written.
  */
-export async function stageArchive(archive: string, dir: string, spoolVersion: string): Promise<StagedArchive> {
+export async function stageArchive(
+  archive: string,
+  dir: string,
+  spoolVersion: string,
+  folders: readonly Pick<FileFolder, 'name' | 'file'>[],
+): Promise<StagedArchive> {
   if (!existsSync(archive)) throw new RestoreRefused(`${archive} does not exist`);
   await rm(dir, { recursive: true, force: true });
   const fh = await open(archive, 'r');
   try {
-    const { manifestBytes, found } = await unpack(fh, dir);
+    const { manifestBytes, found } = await unpack(fh, dir, folders);
     const manifest = parseManifest(manifestBytes, spoolVersion);
     checkAgainstManifest(manifest, found);
     return { manifest, dir };
@@ -41,7 +47,11 @@ export async function stageArchive(archive: string, dir: string, spoolVersion: s
   }
 }
 
-async function unpack(fh: FileHandle, dir: string): Promise<{ manifestBytes: Buffer; found: ManifestEntry[] }> {
+async function unpack(
+  fh: FileHandle,
+  dir: string,
+  folders: readonly Pick<FileFolder, 'name' | 'file'>[],
+): Promise<{ manifestBytes: Buffer; found: ManifestEntry[] }> {
   const found: ManifestEntry[] = [];
   const total = (await fh.stat()).size;
   let at = 0;
@@ -60,7 +70,7 @@ async function unpack(fh: FileHandle, dir: string): Promise<{ manifestBytes: Buf
       manifestBytes = Buffer.alloc(size);
       await fh.read(manifestBytes, 0, size, at + TAR_BLOCK);
     } else {
-      if (!ENTRY_NAME.test(name) && !FOLDER_ENTRY.test(name))
+      if (!ENTRY_NAME.test(name) && !isFolderFile(name, folders))
         throw new RestoreRefused(`the archive is damaged: entry ${name} is not expected`);
       if (found.some((e) => e.name === name)) throw new RestoreRefused(`the archive is damaged: ${name} twice`);
       found.push({ name, size, sha256: await copyOut(fh, at + TAR_BLOCK, size, join(dir, name)) });
@@ -102,7 +112,8 @@ function checkAgainstManifest(manifest: BackupManifest, found: ManifestEntry[]):
     if (got.size !== want.size || got.sha256 !== want.sha256)
       throw new RestoreRefused(`the archive is damaged: entry ${want.name} fails its sha256 checksum`);
   }
-  const storeEntry = manifest.store === 'lmdb' ? 'db/data.mdb' : 'db/postgres.dump';
-  if (!found.some((e) => e.name === storeEntry) || !found.some((e) => e.name === 'config.yaml'))
+  // An LMDB archive has its environment; a PostgreSQL one its dump, its backend-neutral LMDB copy, or both.
+  const stores = manifest.store === 'lmdb' ? ['db/data.mdb'] : ['db/postgres.dump', 'db/data.mdb'];
+  if (!found.some((e) => stores.includes(e.name)) || !found.some((e) => e.name === 'config.yaml'))
     throw new RestoreRefused('the archive is incomplete: it lacks the store or the config');
 }

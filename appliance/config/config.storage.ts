@@ -20,4 +20,7 @@ export const configStorage: StorageDomain<object, { config: ConfigService }> = {
     },
   },
   copy: null,
+  // The YAML file is the config on LMDB; a PostgreSQL backup carries it (config.yaml), and `spool migrate` into LMDB
+  // leaves the target's file as it is.
+  copyToLmdb: null,
 };

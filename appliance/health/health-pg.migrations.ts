@@ -1,7 +1,8 @@
 import type { PgMigration } from '../store/pg/index.js';
 
 /**
- * The health domain's schema on PostgreSQL (scope 'health'; health-pg.store.ts, repair-ledger-pg.store.ts).
+ * The health domain's schema on PostgreSQL (scope 'health'; health-pg.store.ts). Step 1 also made the repair
+ * ledger's tables, which the ledger's own first step moves to its names (repair/repair-ledger-pg.migrations.ts).
  * A record is kept whole as `record` (jsonb, what the LMDB store keeps) beside one column per question the port
  * asks, each indexed as the LMDB store's `health-index` keys are (health.store.ts):
  *   path (unique, byte order: COLLATE "C")       ['p', path]

@@ -7,7 +7,6 @@ import { announceChanges, HealthStoreBase, type RecordChange } from './health-st
 import { HEALTH_CHANNEL, PgVerdicts } from './health-pg-verdicts.store.js';
 import type { HealthListQuery, HealthStore, HealthWrite } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
-import { PgRepairLedger } from '../repair/repair-ledger-pg.store.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
@@ -37,7 +36,6 @@ type Row = { record: HealthRecord };
  */
 export class PgHealthStore extends HealthStoreBase implements HealthStore {
   readonly verdicts: PgVerdicts;
-  readonly ledger: PgRepairLedger;
 
   constructor(
     private readonly db: PgDb,
@@ -46,7 +44,6 @@ export class PgHealthStore extends HealthStoreBase implements HealthStore {
   ) {
     super();
     this.verdicts = new PgVerdicts(db, logger);
-    this.ledger = new PgRepairLedger(db);
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { schemaVersion, type Key, type Store } from '../store/index.js';
+import { schemaVersion, type Key } from '../store/index.js';
 import { migratePg, type CopyToPg, type PgDb, type PgTx } from '../store/pg/index.js';
 import { HEALTH_PG_MIGRATIONS } from './health-pg.migrations.js';
 import { columnsOf, COLUMNS } from './health-pg.sql.js';
@@ -7,21 +7,14 @@ import { PgHealthStore } from './health-pg.store.js';
 import { healthMigrations } from './health.migrations.js';
 import { LmdbHealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
-import {
-  BRAKE_RELEASED,
-  type BrakeState,
-  type BrokenRelease,
-  type RepairHistoryEntry,
-} from '../repair/repair-ledger.port.js';
 
 const BATCH = 500;
 
 /**
  * The health domain's part of moving an install (`spool migrate`): the records with their ids (the id sequence set
- * past the LMDB store's next id, so no id is given twice), the in-step marker, and the repair ledger (brake,
- * history with its ids, broken releases), from the LMDB databases health.store.ts and repair-ledger.store.ts use
- * (which must be at this Spool's health schema: the LMDB install is only read) into the empty PostgreSQL database. Then
- * every record and the ledger are read back through the PostgreSQL store and compared; a difference throws.
+ * past the LMDB store's next id, so no id is given twice) and the in-step marker, from the LMDB databases
+ * health.store.ts uses (which must be at this Spool's health schema: the LMDB install is only read) into the empty
+ * PostgreSQL database. Then every record is read back through the PostgreSQL store and compared; a difference throws.
  */
 export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
   await migratePg(to, { health: HEALTH_PG_MIGRATIONS });
@@ -35,7 +28,6 @@ export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
   const records = await lmdb.all();
   const index = from.openDb<unknown, Key>('health-index');
   const nextId = (index.get(['n']) as number | undefined) ?? 1;
-  const ledger = readLedger(from);
   const inStep = await lmdb.inStepAt();
   await to.tx(async (tx) => {
     for (let i = 0; i < records.length; i += BATCH) {
@@ -46,49 +38,11 @@ export const copyHealthToPg: CopyToPg = async (from, to, progress) => {
     await tx.query("SELECT setval('health_record_ids', $1, $2)", [Math.max(1, maxId), maxId >= 1]);
     if (inStep !== undefined)
       await tx.query("INSERT INTO health_meta (key, value) VALUES ('in_step_at', $1::jsonb)", [JSON.stringify(inStep)]);
-    if (ledger.brake)
-      await tx.query("INSERT INTO health_meta (key, value) VALUES ('brake', $1::jsonb)", [
-        JSON.stringify(ledger.brake),
-      ]);
-    for (const e of ledger.history)
-      await tx.query('INSERT INTO health_repair_history (id, entry) VALUES ($1, $2::jsonb)', [e.id, JSON.stringify(e)]);
-    const maxHistory = ledger.history.reduce((m, e) => Math.max(m, e.id), ledger.nextHistoryId - 1);
-    await tx.query("SELECT setval('health_repair_history_ids', $1, $2)", [Math.max(1, maxHistory), maxHistory >= 1]);
-    for (const b of ledger.broken)
-      await tx.query('INSERT INTO health_broken_releases (fingerprint, release) VALUES ($1, $2::jsonb)', [
-        b.fingerprint,
-        JSON.stringify(b),
-      ]);
   });
   progress('checking the copy');
-  await check(to, records, ledger, inStep);
-  const ledgerRows = ledger.history.length + ledger.broken.length + (ledger.brake ? 1 : 0);
-  return [{ scope: 'health', records: records.length + ledgerRows }];
+  await check(to, records, inStep);
+  return [{ scope: 'health', records: records.length }];
 };
-
-interface LmdbLedger {
-  brake: BrakeState | undefined;
-  history: RepairHistoryEntry[];
-  nextHistoryId: number;
-  broken: BrokenRelease[];
-}
-
-/** The `health-ledger` database as repair-ledger.store.ts keeps it. */
-function readLedger(from: Store): LmdbLedger {
-  const db = from.openDb<unknown, Key>('health-ledger');
-  const history: RepairHistoryEntry[] = [];
-  const broken: BrokenRelease[] = [];
-  for (const { key, value } of db.getRange({ start: ['h', 0], end: ['h', Number.MAX_SAFE_INTEGER] }))
-    if ((key as unknown[])[0] === 'h') history.push(value as RepairHistoryEntry);
-  for (const { key, value } of db.getRange({ start: ['b'], end: ['b', '\uffff\uffff'] }))
-    if ((key as unknown[])[0] === 'b') broken.push(value as BrokenRelease);
-  return {
-    brake: db.get(['brake']) as BrakeState | undefined,
-    history,
-    nextHistoryId: (db.get(['hn']) as number | undefined) ?? 1,
-    broken,
-  };
-}
 
 async function insertRecords(tx: PgTx, batch: readonly HealthRecord[]): Promise<void> {
   if (batch.length === 0) return;
@@ -102,7 +56,7 @@ async function insertRecords(tx: PgTx, batch: readonly HealthRecord[]): Promise<
 }
 
 /** Reads everything back through the PostgreSQL store; throws on the first difference. */
-async function check(to: PgDb, records: HealthRecord[], ledger: LmdbLedger, inStep: number | undefined) {
+async function check(to: PgDb, records: HealthRecord[], inStep: number | undefined) {
   const pg = new PgHealthStore(to);
   const same = (a: unknown, b: unknown) => isDeepStrictEqual(plain(a), plain(b));
   for (const r of records)
@@ -110,13 +64,6 @@ async function check(to: PgDb, records: HealthRecord[], ledger: LmdbLedger, inSt
   const total = (await pg.all()).length;
   if (total !== records.length) throw new Error(`health: ${total} records in PostgreSQL, ${records.length} in LMDB`);
   if ((await pg.inStepAt()) !== inStep) throw new Error('health: the in-step marker differs');
-  if (!same(await pg.ledger.brake(), ledger.brake ?? BRAKE_RELEASED))
-    throw new Error('health: the repair brake differs');
-  const history = await pg.ledger.history(ledger.history.length + 1, 0);
-  if (!same(history.items, [...ledger.history].reverse())) throw new Error('health: the repair history differs');
-  for (const b of ledger.broken)
-    if (!same(await pg.ledger.broken(b.fingerprint), b))
-      throw new Error(`health: the broken release ${b.fingerprint} differs`);
 }
 
 /** A value as JSON keeps it (fields set to undefined are absent). */

@@ -8,6 +8,7 @@ import { keyOf } from '../vfs/tree.store.js';
 import { healthMigrations } from './health.migrations.js';
 import { LmdbHealthStore, openHealthStore } from './health.store.js';
 import type { HealthRecord } from './health.types.js';
+import { openTreeNodes } from '../vfs/tree-nodes.store.js';
 
 const file = (path: string, extra: Record<string, unknown>) => ({
   path,
@@ -25,7 +26,7 @@ test('migration 1 moves health and missing articles from tree nodes into the hea
   const dir = mkdtempSync(join(tmpdir(), 'spool-health-mig1-'));
   const store = openStore({ rootPath: dir });
   try {
-    const nodes = store.openDb('vfs-nodes');
+    const nodes = openTreeNodes(store);
     const dirNode = { path: '/complete', name: 'complete', type: 'directory', size: 0, createdAt: 1, modifiedAt: 1 };
     const A = '/complete/a.mkv'; // checked corrupted; its record has the verdict's missing article
     const B = '/complete/b.mkv'; // partial on the node only (its record was deleted)

@@ -1,4 +1,6 @@
 import type { Migration, Store } from '../store/index.js';
+import { nodeRecord, openTreeNodes } from '../vfs/tree-nodes.store.js';
+import type { VfsNode } from '../vfs/types.js';
 import type { HealthWrite, NewHealthRecord } from './health.port.js';
 import type { HealthRecord } from './health.types.js';
 import type { HealthVerdict } from './health.wire.js';
@@ -37,13 +39,13 @@ export function healthMigrations(
       version: 1,
       description: 'verdicts and missing articles move from the tree nodes (health, missingSegments) to the records',
       up: (store) => {
-        const nodes = store.openDb('vfs-nodes');
+        const nodes = openTreeNodes(store);
         const writes: HealthWrite[] = [];
         for (const { key, value } of [...nodes.getRange({})]) {
           const node = value as LegacyNode;
           if (node.health === undefined && node.missingSegments === undefined) continue;
           const { health, missingSegments, ...rest } = node;
-          void nodes.put(key, rest);
+          void nodes.put(key, nodeRecord(rest as VfsNode));
           const verdict = health && VERDICTS.has(health) ? (health as HealthVerdict) : null;
           const ids = missingSegments ?? [];
           if (node.type !== 'file' || !node.layoutId || (!verdict && ids.length === 0)) continue;

@@ -1,6 +1,5 @@
 import type { HealthVerdicts } from '../vfs/types.js';
 import type { HealthRecord } from './health.types.js';
-import type { RepairLedger } from '../repair/repair-ledger.port.js';
 import type { HealthSortKey, HealthStatus, SortOrder } from './health.wire.js';
 
 export type HealthSortField = HealthSortKey;
@@ -42,8 +41,6 @@ export type HealthWrite =
 export interface HealthStore {
   /** The VFS's port: the corrupted filter of listings and the articles known unavailable, answered from memory. */
   readonly verdicts: HealthVerdicts;
-  /** The repair brake's state, the repair history and the releases found broken (appliance/repair/repair-ledger.port.ts). */
-  readonly ledger: RepairLedger;
   get(id: number): Promise<HealthRecord | undefined>;
   byPath(path: string): Promise<HealthRecord | undefined>;
   /** Records of every file below a directory. */

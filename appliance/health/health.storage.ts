@@ -2,12 +2,13 @@ import type { EventSink, SpoolEvents } from '../events/index.js';
 import type { StorageDomain } from '../store/index.js';
 import { HEALTH_PG_MIGRATIONS } from './health-pg.migrations.js';
 import { openPgHealthStore } from './health-pg.store.js';
+import { copyHealthToLmdb } from './health-lmdb.copy.js';
 import { copyHealthToPg } from './health.copy.js';
 import type { HealthStore } from './health.port.js';
 import { openHealthStore } from './health.store.js';
 
 /**
- * Health records and the repair ledger: `verdicts` in memory on every node (on PostgreSQL kept current by
+ * Health records: `verdicts` in memory on every node (on PostgreSQL kept current by
  * `spool_health` notifications); each record this node writes is announced on `events` (health.record.changed).
  */
 export const healthStorage: StorageDomain<{ health: HealthStore }, { events: EventSink<SpoolEvents> }> = {
@@ -22,4 +23,5 @@ export const healthStorage: StorageDomain<{ health: HealthStore }, { events: Eve
     },
   },
   copy: ({ store, db, progress }) => copyHealthToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyHealthToLmdb(db, store, progress),
 };

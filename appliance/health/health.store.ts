@@ -5,8 +5,6 @@ import type { HealthListQuery, HealthSortField, HealthStore, HealthWrite } from 
 import type { HealthRecord } from './health.types.js';
 import { announceChanges, HealthStoreBase } from './health-store.base.js';
 import { hasBadNews, VerdictIndex } from './health.verdicts.js';
-import { LmdbRepairLedger } from '../repair/repair-ledger.store.js';
-import type { RepairLedger } from '../repair/repair-ledger.port.js';
 import { HEALTH_STATUSES, type HealthStatus } from './health.wire.js';
 
 /**
@@ -56,7 +54,6 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
   private readonly records: Database<HealthRecord, number>;
   private readonly index: Database<number | null, Key>;
   readonly verdicts = new VerdictIndex();
-  readonly ledger: RepairLedger;
   /** Records written by the transaction running now, in order: [before, after]. */
   private changes: [HealthRecord | undefined, HealthRecord | undefined][] = [];
 
@@ -67,7 +64,6 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
     super();
     this.records = store.openDb<HealthRecord, number>('health-records');
     this.index = store.openDb<number | null, Key>('health-index');
-    this.ledger = new LmdbRepairLedger(store);
   }
 
   /** The VFS's verdicts into memory: only the records the 'b' index names are read. */
@@ -261,6 +257,19 @@ export class LmdbHealthStore extends HealthStoreBase implements HealthStore {
       if (r) out.push(r);
     }
     return out;
+  }
+
+  /**
+   * Puts records as they are, with their ids, and the next id (the copy from PostgreSQL into an empty store, inside
+   * its write transaction); the indexes and totals follow as for any write. The in-memory verdicts are not told.
+   */
+  insertCopiedNow(records: readonly HealthRecord[], nextId: number, inStepAt: number | undefined): void {
+    for (const r of records) {
+      void this.records.put(r.id, r);
+      this.addIndexes(r);
+    }
+    void this.index.put(['n'], nextId);
+    if (inStepAt !== undefined) void this.index.put(['g'], inStepAt);
   }
 
   /** One write inside the transaction of `commit`. */

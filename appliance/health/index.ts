@@ -5,7 +5,7 @@
  * handed in as `actions` (verdict-actions.port.ts).
  *
  *   const healthStore = openHealthStore(store); // before the VFS: its listings ask healthStore.verdicts
- *   const repairs = createRepairs({ store: healthStore, config, ..., wake: () => health.runner.wake() });
+ *   const repairs = createRepairs({ store: healthStore, ledger, config, ..., wake: () => health.runner.wake() });
  *   const health = createHealth({ store: healthStore, config, vfs, client: pool, clock, logger, actions: repairs.actions });
  *   registerHealthRoutes(router, health, repairs.control); // appliance/api/health.routes.ts
  *   events.on('read.article.failed', (f) => health.service.readFailed(f)); // appliance/app/article-failures.ts

@@ -2,6 +2,7 @@ import { migrate, type StorageDomain } from '../store/index.js';
 import { LmdbQueueStore } from './queue-lmdb.store.js';
 import { QUEUE_PG_MIGRATIONS } from './queue-pg.migrations.js';
 import { PgQueueStore } from './queue-pg.store.js';
+import { copyQueueToLmdb } from './queue-lmdb.copy.js';
 import { copyQueueToPg } from './queue.copy.js';
 import { QUEUE_MIGRATIONS } from './queue.migrations.js';
 import type { QueueStore } from './queue.port.js';
@@ -18,4 +19,5 @@ export const queueStorage: StorageDomain<{ queue: QueueStore }> = {
   },
   pg: { migrations: QUEUE_PG_MIGRATIONS, open: ({ db }) => ({ queue: new PgQueueStore(db) }) },
   copy: ({ store, db, progress }) => copyQueueToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyQueueToLmdb(db, store, progress),
 };

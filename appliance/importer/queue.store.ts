@@ -48,6 +48,18 @@ export class QueueTables {
   }
 
   /**
+   * Puts items as they are, with their ids, and the next id (the copy from PostgreSQL into an empty store); the
+   * indexes and counts follow as for any write. Must run inside a transaction.
+   */
+  insertCopied(records: readonly QueueRecord[], nextId: number): void {
+    for (const r of records) {
+      void this.items.put(r.id, r);
+      this.addIndexes(r);
+    }
+    void this.index.put(['n'], Math.max(nextId, (this.index.get(['n']) ?? 1) as number));
+  }
+
+  /**
    * Reads, changes and writes one item atomically. `change` returns the new record, or null to leave it alone
    * (e.g. the item is in a status the caller may not touch). Returns the stored record, or undefined if gone.
    */

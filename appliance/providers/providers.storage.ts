@@ -6,6 +6,7 @@ import { PgFitStore } from './fit-pg.store.js';
 import type { FitStore } from './fit.port.js';
 import { LmdbFitStore } from './fit.store.js';
 import { PROVIDERS_PG_MIGRATIONS } from './providers-pg.migrations.js';
+import { copyProvidersToLmdb } from './providers-lmdb.copy.js';
 import { copyProvidersToPg } from './providers.copy.js';
 
 /**
@@ -31,4 +32,5 @@ export const providersStorage: StorageDomain<{ availability: AvailabilityStore; 
     },
   },
   copy: ({ store, db, progress }) => copyProvidersToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyProvidersToLmdb(db, store, progress),
 };

@@ -2,6 +2,7 @@ import type { StorageDomain } from '../store/index.js';
 import { QUOTA_PG_MIGRATIONS } from './quota-pg.migrations.js';
 import { PgQuotaStateStore } from './quota-pg.store.js';
 import type { QuotaStateStore } from './quota.port.js';
+import { copyQuotaToLmdb } from './quota-lmdb.copy.js';
 import { copyQuotaToPg } from './quota.copy.js';
 import { LmdbQuotaStateStore } from './quota.store.js';
 
@@ -14,4 +15,5 @@ export const quotaStorage: StorageDomain<{ quotaState: QuotaStateStore }> = {
     open: (at) => ({ quotaState: new PgQuotaStateStore(at.db) }),
   },
   copy: ({ store, db, progress }) => copyQuotaToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyQuotaToLmdb(db, store, progress),
 };

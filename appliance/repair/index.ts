@@ -10,8 +10,8 @@
  * - The arr (`arr-repair.service.ts`): find the Radarr/Sonarr record of the file, delete it, blocklist the grab,
  *   search again (docs/arrs.md "Repair"); the arr client itself stays in appliance/arrs.
  * - The brake (`repair.brake.ts`, `repair.holds.ts`): no arr deletes anything during a wave of bad verdicts.
- * - The ledger (`repair-ledger.port.ts`): the brake's state, the repair history, the broken releases, kept in the
- *   health store's database; `repair.control.ts` is what the console and the importer ask of it.
+ * - The ledger (`repair-ledger.port.ts`): the brake's state, the repair history, the broken releases, repair's own
+ *   storage domain (`repair-ledger.storage.ts`); `repair.control.ts` is what the console and the importer ask of it.
  *
  * New ways of acting on a verdict (a file kept listed while it is repaired, a replacement asked of the arr before
  * the old file goes, a media server refreshed) belong here, behind createRepairs; health does not change for them.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../store/index.js';
 import { repairBrakeSuite } from '../../tests/support/repair/brake-suite.js';
-import { LmdbRepairLedger } from './repair-ledger.store.js';
+import { openRepairLedger } from './repair-ledger.store.js';
 
 // The tests live in tests/support/repair/brake-suite.ts, shared with the PostgreSQL ledger
 // (tests/integration/postgres/repair-brake-pg.test.ts).
@@ -16,7 +16,7 @@ repairBrakeSuite({
   },
   async open(dir) {
     const store = openStore({ rootPath: dir });
-    return { ledger: new LmdbRepairLedger(store), close: () => store.close() };
+    return { ledger: openRepairLedger(store), close: () => store.close() };
   },
   async cleanup() {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });

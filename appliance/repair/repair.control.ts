@@ -5,13 +5,14 @@ import type { HealthStore } from '../health/health.port.js';
 import type { HealthRecord } from '../health/health.types.js';
 import type { RepairBrakeJson, RepairHistoryJson } from '../health/health.wire.js';
 import type { BrakeSettings, RepairBrake } from './repair.brake.js';
-import type { BrokenRelease, RepairHistoryEntry, RepairResult } from './repair-ledger.port.js';
+import type { BrokenRelease, RepairHistoryEntry, RepairLedger, RepairResult } from './repair-ledger.port.js';
 
 /** The repair history keeps this many entries; the oldest drop first. */
 export const REPAIR_HISTORY_KEEP = 1000;
 
 export interface RepairControlDeps {
   store: HealthStore;
+  ledger: RepairLedger;
   brake: RepairBrake;
   clock: Clock;
   settings: () => BrakeSettings;
@@ -58,14 +59,14 @@ export class RepairControl {
   }
 
   async history(limit: number, offset: number): Promise<{ items: RepairHistoryJson[]; total: number }> {
-    const page = await this.d.store.ledger.history(limit, offset);
+    const page = await this.d.ledger.history(limit, offset);
     return { items: page.items.map(historyJson), total: page.total };
   }
 
   /** A repair event of either method, as a history line: PAR2 tried, or the arr asked. */
   async record(result: RepairResult, e: RepairEvent): Promise<void> {
     const method = e.method ?? 'arr';
-    await this.d.store.ledger.addHistory(
+    await this.d.ledger.addHistory(
       {
         at: this.d.clock.now(),
         path: e.path,
@@ -82,7 +83,7 @@ export class RepairControl {
 
   /** A later step of an arr repair (the replacement imported, the old release retired, media servers told). */
   async recordStep(e: RepairStepEvent): Promise<void> {
-    await this.d.store.ledger.addHistory(
+    await this.d.ledger.addHistory(
       {
         at: this.d.clock.now(),
         path: e.path,
@@ -99,7 +100,7 @@ export class RepairControl {
 
   /** A release a verdict found broken, by its fingerprint (appliance/layout/fingerprint.ts). */
   brokenRelease(fingerprint: string): Promise<BrokenRelease | undefined> {
-    return this.d.store.ledger.broken(fingerprint);
+    return this.d.ledger.broken(fingerprint);
   }
 }
 

@@ -5,14 +5,17 @@ import type { HealthStore } from '../health/health.port.js';
 import type { CheckedVerdict, VerdictActions } from '../health/verdict-actions.port.js';
 import type { Logger } from '../logging/logger.js';
 import type { Par2Repairer } from './par2-step.js';
+import type { RepairLedger } from './repair-ledger.port.js';
 import { RepairBrake, type BrakeSettings } from './repair.brake.js';
 import { RepairControl } from './repair.control.js';
 import { RepairLoop, type FileRepairer } from './repair.loop.js';
 import type { ReplacementFiles } from './replacement-watch.js';
 
 export interface RepairsDeps {
-  /** The health records the repairs update, and the repair ledger kept beside them (health.ledger). */
+  /** The health records the repairs update. */
   store: HealthStore;
+  /** The brake's state, the repair history, the broken releases (repair-ledger.storage.ts). */
+  ledger: RepairLedger;
   config: ConfigService;
   /** The file's size (the arrs confirm a match by release name with it); undefined when it left the tree. */
   sizeOf: (path: string) => number | undefined;
@@ -54,7 +57,7 @@ export function createRepairs(deps: RepairsDeps): Repairs {
     windowMs: health().repair_breaker_window_minutes * 60_000,
   });
   const brake = new RepairBrake({
-    ledger: deps.store.ledger,
+    ledger: deps.ledger,
     clock: deps.clock,
     settings: brakeSettings,
     logger: log.child('brake'),
@@ -80,6 +83,7 @@ export function createRepairs(deps: RepairsDeps): Repairs {
   });
   const control = new RepairControl({
     store: deps.store,
+    ledger: deps.ledger,
     brake,
     clock: deps.clock,
     settings: brakeSettings,
@@ -93,7 +97,7 @@ export function createRepairs(deps: RepairsDeps): Repairs {
     const markBroken = async () => {
       const r = v.record;
       if (r?.status === 'corrupted')
-        await deps.store.ledger
+        await deps.ledger
           .markBroken({ fingerprint: v.fingerprint, path: r.path, at: v.at, reason: r.lastError ?? 'corrupted' })
           .catch((err: Error) => log.error('could not remember a broken release', { error: err.message }));
     };

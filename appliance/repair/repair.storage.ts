@@ -1,14 +1,17 @@
 import { join } from 'node:path';
-import type { StorageDomain } from '../store/index.js';
+import type { DataFolder, StorageDomain } from '../store/index.js';
 import { LmdbPar2FileStore } from './par2-files.store.js';
 import { DiskPatchStore } from './patch.store.js';
 import { REPAIR_PG_MIGRATIONS } from './repair-pg.migrations.js';
 import { openPgRepairStores } from './repair-pg.store.js';
+import { copyRepairToLmdb } from './repair-lmdb.copy.js';
 import { copyRepairToPg } from './repair.copy.js';
 import type { Par2FileStore, PatchStore } from './repair.port.js';
 
-/** Where an LMDB install keeps the patches' blobs (the index is in LMDB). */
-export const patchDir = (dataDir: string) => join(dataDir, 'patches');
+/** The patches' blobs of an LMDB install (the index is in LMDB): `<id>.bin`, a `.tmp` while written (patch.store.ts). */
+export const PATCH_FOLDER: DataFolder = { name: 'patches', file: /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.bin$/ };
+/** Where an LMDB install keeps the patches' blobs. */
+export const patchDir = (dataDir: string) => join(dataDir, PATCH_FOLDER.name);
 
 /**
  * PAR2 repair's patches (rebuilt bytes the reader serves) and the kept PAR2 files (docs/health.md "PAR2 repair").
@@ -16,6 +19,7 @@ export const patchDir = (dataDir: string) => join(dataDir, 'patches');
  */
 export const repairStorage: StorageDomain<{ patches: PatchStore; par2Files: Par2FileStore }> = {
   scope: 'repair',
+  folder: PATCH_FOLDER,
   lmdb: ({ local, dataDir }) => ({
     patches: new DiskPatchStore(local, patchDir(dataDir)),
     par2Files: new LmdbPar2FileStore(local),
@@ -29,4 +33,5 @@ export const repairStorage: StorageDomain<{ patches: PatchStore; par2Files: Par2
     },
   },
   copy: ({ store, db, dataDir, progress }) => copyRepairToPg(patchDir(dataDir))(store, db, progress),
+  copyToLmdb: ({ store, db, dataDir, progress }) => copyRepairToLmdb(patchDir(dataDir))(db, store, progress),
 };

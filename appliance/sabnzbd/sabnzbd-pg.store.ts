@@ -3,7 +3,7 @@ import { PgCounters } from '../store/pg/pg-counters.js';
 import type { PgDb } from '../store/pg/index.js';
 import type { DayKey, DayTotals, DownloadTotalsStore, NzoIdStore } from './sabnzbd.port.js';
 
-const SALT_KEY = 'nzo_salt';
+export const SALT_KEY = 'nzo_salt';
 /** A salt as nzo-ids.ts makes it; anything else stored under the key is replaced (as the LMDB store does). */
 const SALT_SHAPE = '^[a-z0-9]+$';
 

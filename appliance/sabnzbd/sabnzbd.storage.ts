@@ -3,6 +3,7 @@ import { LmdbDownloadTotalsStore } from './download-totals.store.js';
 import { LmdbNzoIdStore } from './nzo-ids.store.js';
 import { SABNZBD_PG_MIGRATIONS } from './sabnzbd-pg.migrations.js';
 import { openPgSabnzbdStores } from './sabnzbd-pg.store.js';
+import { copySabnzbdToLmdb } from './sabnzbd-lmdb.copy.js';
 import { copySabnzbdToPg } from './sabnzbd.copy.js';
 import type { DownloadTotalsStore, NzoIdStore } from './sabnzbd.port.js';
 
@@ -22,4 +23,5 @@ export const sabnzbdStorage: StorageDomain<{ nzoIds: NzoIdStore; downloadTotals:
     },
   },
   copy: ({ store, db, progress }) => copySabnzbdToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copySabnzbdToLmdb(db, store, progress),
 };

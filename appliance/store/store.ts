@@ -5,8 +5,20 @@ import type { Logger } from '../logging/logger.js';
 
 export type { Database, Key } from 'lmdb';
 
-/** Options for one named database; values are msgpack-encoded unless `encoding` says otherwise. */
-export type DbOptions = Omit<DatabaseOptions, 'name'>;
+/**
+ * Options for one named database; values are msgpack-encoded unless `encoding` says otherwise. The two msgpackr
+ * options lmdb-js hands to its encoder (not in its types) go with shared record definitions (shared-structures.ts).
+ */
+export type DbOptions = Omit<DatabaseOptions, 'name'> & {
+  maxSharedStructures?: number;
+  shouldShareStructure?: (keys: readonly string[]) => boolean;
+  /** How keys are written and read (lmdb-js `keyEncoder`); lmdb-js's ordered-binary by default. */
+  keyEncoder?: {
+    writeKey(key: unknown, target: Uint8Array, position: number, inSequence?: boolean): number;
+    readKey(bytes: Uint8Array, start: number, end: number): unknown;
+    enableNullTermination?(): void;
+  };
+};
 
 /**
  * The one LMDB environment of a Spool instance. Each domain opens its own named database through `openDb`
@@ -15,7 +27,12 @@ export type DbOptions = Omit<DatabaseOptions, 'name'>;
 export interface Store {
   /** Directory holding the LMDB files. */
   readonly path: string;
-  /** Opens (creating if needed) a named database. Opening the same name twice returns the same handle. */
+  /**
+   * Opens (creating if needed) a named database. Opening the same name twice returns the same handle: a second open
+   * without options takes it as first opened, one with other options than the first throws (the first opener's
+   * would win silently: say, a plain handle for a database whose records another opener alone can read,
+   * shared-structures.ts).
+   */
   openDb<V = unknown, K extends Key = Key>(name: string, options?: DbOptions): Database<V, K>;
   /** Runs `action` in one synchronous write transaction across all databases (commits or rolls back as a whole). */
   transaction<T>(action: () => T): T;
@@ -49,15 +66,19 @@ export function openStore(opts: OpenStoreOptions): Store {
   const path = join(opts.rootPath, 'db');
   mkdirSync(path, { recursive: true });
   const root: RootDatabase = open({ path, maxDbs: opts.maxDbs ?? 64 });
-  const handles = new Map<string, Database<unknown, Key>>();
+  const handles = new Map<string, { db: Database<unknown, Key>; options: DbOptions }>();
   let closed: Promise<void> | null = null;
 
   const openNamed = <V, K extends Key>(name: string, options: DbOptions = {}): Database<V, K> => {
     if (closed) throw new Error(`Store is closed; cannot open database '${name}'`);
     const existing = handles.get(name);
-    if (existing) return existing as unknown as Database<V, K>;
+    if (existing) {
+      if (Object.keys(options).length > 0 && !sameOptions(existing.options, options))
+        throw new Error(`Database '${name}' is already open with other options; every opener must pass the same`);
+      return existing.db as unknown as Database<V, K>;
+    }
     const db = root.openDB<V, K>({ ...options, name });
-    handles.set(name, db as unknown as Database<unknown, Key>);
+    handles.set(name, { db: db as unknown as Database<unknown, Key>, options });
     return db;
   };
 
@@ -85,4 +106,10 @@ export function openStore(opts: OpenStoreOptions): Store {
       return closed;
     },
   };
+}
+
+/** Options equal key by key (the same values, functions and symbols by identity). */
+function sameOptions(a: DbOptions, b: DbOptions): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof DbOptions>;
+  return [...keys].every((k) => Object.is(a[k], b[k]));
 }

@@ -10,6 +10,11 @@ export function readStreamLinkSecret(local: Store): Buffer | undefined {
   return typeof v === 'string' ? Buffer.from(v, 'base64') : undefined;
 }
 
+/** Sets the signing secret (the copy from PostgreSQL). */
+export function writeStreamLinkSecret(local: Store, secret: Buffer): void {
+  local.settings.putSync(SECRET_KEY, secret.toString('base64'));
+}
+
 /** Stream links in the `stream_links` database of the node's LMDB environment; the secret in the store's settings. */
 export function openStreamLinkStore(local: Store): StreamLinkStore {
   const db = local.openDb<StreamLinkRecord, string>('stream_links');

@@ -3,6 +3,7 @@ import { STREAM_LINKS_PG_MIGRATIONS } from './stream-links-pg.migrations.js';
 import { openPgStreamLinkStore } from './stream-links-pg.store.js';
 import type { StreamLinkStore } from './stream-links.port.js';
 import { openStreamLinkStore } from './stream-links.store.js';
+import { copyStreamLinksToLmdb } from './stream-links-lmdb.copy.js';
 import { copyStreamLinksToPg } from './stream-links.copy.js';
 
 /**
@@ -17,4 +18,5 @@ export const streamLinksStorage: StorageDomain<{ streamLinks: StreamLinkStore }>
     open: ({ db }) => ({ streamLinks: openPgStreamLinkStore(db) }),
   },
   copy: ({ store, db, progress }) => copyStreamLinksToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyStreamLinksToLmdb(db, store, progress),
 };

@@ -3,6 +3,7 @@ import { openPgFetchedBytes } from './fetched-bytes-pg.store.js';
 import type { FetchedBytesStore } from './fetched-bytes.port.js';
 import { LmdbFetchedBytesStore } from './fetched-bytes.store.js';
 import { STREAMS_PG_MIGRATIONS } from './streams-pg.migrations.js';
+import { copyStreamsToLmdb } from './streams-lmdb.copy.js';
 import { copyStreamsToPg } from './streams.copy.js';
 
 /**
@@ -24,4 +25,5 @@ export const streamsStorage: StorageDomain<{ fetchedBytes: FetchedBytesStore }> 
     },
   },
   copy: ({ store, db, progress }) => copyStreamsToPg(store, db, progress),
+  copyToLmdb: ({ store, db, progress }) => copyStreamsToLmdb(db, store, progress),
 };

@@ -7,6 +7,7 @@ import { parentOf, baseName } from './path.js';
 import { TreeOverlay } from './tree-overlay.js';
 import { readState, TreeReplica, type TreeChanges } from './tree-replica.store.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
 
@@ -338,7 +339,7 @@ export async function openPgTree(
 ): Promise<PgTreeStore> {
   migrate(local, 'vfs', VFS_MIGRATIONS);
   const dbs = {
-    nodes: local.openDb('vfs-nodes'),
+    nodes: openTreeNodes(local),
     layouts: local.openDb('vfs-layouts'),
     meta: local.openDb('vfs-meta'),
   };

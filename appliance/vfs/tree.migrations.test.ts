@@ -13,6 +13,9 @@ import { VfsReader } from './reader.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
 import { VfsService } from './vfs.service.js';
+import type { VfsNode } from './types.js';
+import { writeLegacyNodes } from '../../tests/support/vfs/legacy-nodes.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 
 const PATH = '/complete/default/Release/file.bin';
 
@@ -22,33 +25,35 @@ async function oldStore(dir: string, layouts: Record<string, FileLayout>): Promi
   migrate(store, 'vfs', VFS_MIGRATIONS.slice(0, 2));
   const db = store.openDb('vfs-layouts');
   for (const [id, layout] of Object.entries(layouts)) await db.put(id, layout);
-  const nodes = store.openDb('vfs-nodes');
-  const dirNode = (path: string) => ({ path, name: path.split('/').pop(), type: 'directory', size: 0 });
-  for (const p of ['/complete', '/complete/default', '/complete/default/Release']) {
-    await nodes.put([p.slice(0, p.lastIndexOf('/')) || '/', p.split('/').pop()!], {
-      ...dirNode(p),
+  await store.close();
+  const dirNode = (path: string) =>
+    ({
+      path,
+      name: path.split('/').pop(),
+      type: 'directory',
+      size: 0,
       createdAt: 1,
       modifiedAt: 1,
       etag: '"d"',
-    });
-  }
-  const size = layouts.file!.size;
-  await nodes.put(['/complete/default/Release', 'file.bin'], {
-    path: PATH,
-    name: 'file.bin',
-    type: 'file',
-    size,
-    createdAt: 1,
-    modifiedAt: 1,
-    etag: '"f"',
-    layoutId: 'file',
-    segmentCount: layouts.file!.segments.length,
-  });
-  await store.close();
+    }) as VfsNode;
+  await writeLegacyNodes(dir, [
+    ...['/complete', '/complete/default', '/complete/default/Release'].map(dirNode),
+    {
+      path: PATH,
+      name: 'file.bin',
+      type: 'file',
+      size: layouts.file!.size,
+      createdAt: 1,
+      modifiedAt: 1,
+      etag: '"f"',
+      layoutId: 'file',
+      segmentCount: layouts.file!.segments.length,
+    },
+  ]);
 }
 
 const treeOf = (store: Store) =>
-  new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') });
+  new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') });
 
 async function collect(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -71,7 +76,7 @@ test('an LMDB written with msgpack layouts opens, migrates to packed layouts and
     assert.deepEqual(treeOf(store).layout('half'), half);
     assert.deepEqual(treeOf(store).layout('big'), big, 'the old form reads before the migration');
     const result = migrate(store, 'vfs', VFS_MIGRATIONS);
-    assert.deepEqual(result.applied, [VFS_MIGRATIONS[2]!.description]);
+    assert.deepEqual(result.applied, [VFS_MIGRATIONS[2]!.description, VFS_MIGRATIONS[3]!.description]);
     for (const id of ['file', 'big', 'half']) assert.ok(isPackedLayout(db.get(id)), `${id} packed`);
     assert.ok((db.get('big') as Uint8Array).length < 10_000 * 25, 'the big layout under 25 bytes per article');
     const tree = treeOf(store);
@@ -113,7 +118,7 @@ test('a process killed in the middle of migration 3 leaves the old records whole
       assert.deepEqual(tree.layout(id), layout);
     }
     migrate(store, 'vfs', VFS_MIGRATIONS);
-    assert.equal(schemaVersion(store, 'vfs'), 3);
+    assert.equal(schemaVersion(store, 'vfs'), VFS_MIGRATIONS.length);
     for (const [id, layout] of Object.entries(layouts)) {
       assert.ok(isPackedLayout(db.get(id)), `${id} packed on the second start`);
       assert.deepEqual(tree.layout(id), layout);

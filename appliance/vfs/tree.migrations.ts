@@ -1,6 +1,7 @@
 import { encodeLayout, isPackedLayout } from '../layout/index.js';
-import type { Migration, Store } from '../store/index.js';
+import { reconcileSharedStructures, type Migration, type Store } from '../store/index.js';
 import type { FileLayout, VfsNode } from './types.js';
+import { nodeRecord, openTreeNodes } from './tree-nodes.store.js';
 import { keyOf } from './tree.store.js';
 
 /** Schema steps of the virtual tree ('vfs' scope in the store). */
@@ -9,10 +10,10 @@ export const VFS_MIGRATIONS: Migration[] = [
     version: 1,
     description: 'tree keys as [parent, name] arrays instead of "parent NUL name" strings',
     up: (store) => {
-      const nodes = store.openDb('vfs-nodes');
+      const nodes = openTreeNodes(store);
       const old = [...nodes.getRange({})].filter(({ key }) => typeof key === 'string');
       for (const { key, value } of old) {
-        void nodes.put(keyOf((value as VfsNode).path), value);
+        void nodes.put(keyOf((value as VfsNode).path), nodeRecord(value as VfsNode));
         void nodes.remove(key);
       }
     },
@@ -34,7 +35,33 @@ export const VFS_MIGRATIONS: Migration[] = [
     description: 'layouts stored packed (columns, message-ids against their template) instead of msgpack objects',
     up: (store) => packLayouts(store),
   },
+  {
+    version: 4,
+    description: 'nodes rewritten with shared record definitions (key names stored once per shape, not per record)',
+    batch: (store, after) => restructureNodes(store, after),
+  },
 ];
+
+/** Nodes rewritten per transaction by migration 4 (a store of 100,000 files is never held in one). */
+export const NODES_PER_BATCH = 2_000;
+
+/**
+ * One piece of migration 4: reads the next NODES_PER_BATCH nodes after the key `after` (as they were written,
+ * each record carrying its own definition, or already rewritten: both decode through `openTreeNodes`) and writes
+ * each back the same, which stores it with a shared definition. Returns the last key rewritten, or null when the
+ * nodes ran out. A piece done twice writes the same records again. `onEach` lets a test stop the process mid-way.
+ */
+export function restructureNodes(store: Store, after: unknown, onEach?: (done: number) => void): unknown {
+  const nodes = openTreeNodes(store);
+  reconcileSharedStructures(nodes);
+  const start = after === undefined ? {} : { start: after as string[], exclusiveStart: true };
+  const batch = [...nodes.getRange({ ...start, limit: NODES_PER_BATCH })];
+  batch.forEach(({ key, value }, i) => {
+    void nodes.put(key, nodeRecord(value as VfsNode));
+    onEach?.(i + 1);
+  });
+  return batch.length < NODES_PER_BATCH ? null : batch.at(-1)!.key;
+}
 
 /**
  * Rewrites every layout not yet packed. Runs inside the migration's one transaction, so a crash leaves the old

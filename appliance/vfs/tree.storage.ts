@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { migrate, type StorageDomain } from '../store/index.js';
+import { migrate, type DataFolder, type StorageDomain } from '../store/index.js';
 import { openPgSidecars } from './sidecar-pg.store.js';
 import type { SidecarFiles } from './sidecar.port.js';
 import { SidecarStore } from './sidecar.store.js';
@@ -7,11 +7,15 @@ import { openPgTree } from './tree-pg.store.js';
 import type { TreeStore } from './tree.port.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { LmdbTreeStore } from './tree.store.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 import { VFS_PG_MIGRATIONS } from './vfs-pg.migrations.js';
+import { copySidecarsToLmdb, copyTreeToLmdb } from './vfs-lmdb.copy.js';
 import { copySidecarsToPg, copyTreeToPg } from './vfs.copy.js';
 
+/** The sidecar files of an LMDB install, each named by its opaque id (a `.tmp` while written: sidecar.store.ts). */
+export const SIDECAR_FOLDER: DataFolder = { name: 'sidecars', file: /^[0-9a-f-]+$/ };
 /** Where the sidecar files live beside an LMDB install. */
-export const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
+export const sidecarDir = (dataDir: string) => join(dataDir, SIDECAR_FOLDER.name);
 
 /**
  * The virtual tree, its layouts and the sidecar files. On PostgreSQL, reads are served by a replica in the node's
@@ -20,10 +24,11 @@ export const sidecarDir = (dataDir: string) => join(dataDir, 'sidecars');
  */
 export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFiles }> = {
   scope: 'tree',
+  folder: SIDECAR_FOLDER,
   lmdb({ local, dataDir }) {
     migrate(local, 'vfs', VFS_MIGRATIONS);
     const tree = new LmdbTreeStore({
-      nodes: local.openDb('vfs-nodes'),
+      nodes: openTreeNodes(local),
       layouts: local.openDb('vfs-layouts'),
       meta: local.openDb('vfs-meta'),
     });
@@ -40,5 +45,9 @@ export const treeStorage: StorageDomain<{ tree: TreeStore; sidecars: SidecarFile
   copy: async ({ store, db, dataDir, progress }) => [
     ...(await copyTreeToPg(store, db, progress)),
     ...(await copySidecarsToPg(store, sidecarDir(dataDir), db, progress)),
+  ],
+  copyToLmdb: async ({ store, db, dataDir, progress }) => [
+    ...(await copyTreeToLmdb(db, store, progress)),
+    ...(await copySidecarsToLmdb(db, sidecarDir(dataDir), progress)),
   ],
 };

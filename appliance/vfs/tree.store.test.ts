@@ -12,6 +12,7 @@ import { LmdbTreeStore } from './tree.store.js';
 import { treePortCases } from '../../tests/support/vfs/tree-port-cases.js';
 import { VfsService } from './vfs.service.js';
 import type { VfsNode } from './types.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 
 const t = tempVfs();
 after(() => t.close());
@@ -50,7 +51,7 @@ test('migration 1 moves trees written with "parent NUL name" string keys to arra
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-mig-'));
   const store = openStore({ rootPath: dir });
   try {
-    const nodes = store.openDb('vfs-nodes');
+    const nodes = openTreeNodes(store);
     const node = (path: string, type: 'directory' | 'file'): VfsNode =>
       ({
         path,
@@ -104,7 +105,7 @@ test('migration 2 turns stored layouts of the old shape into the one layout mode
     });
     await layouts.put('bare', { segments: [{ messageId: 'c@x', start: 0, end: 3 }] });
     migrate(store, 'vfs', VFS_MIGRATIONS);
-    const tree = new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts });
+    const tree = new LmdbTreeStore({ nodes: openTreeNodes(store), layouts });
     assert.deepEqual(tree.layout('old'), {
       size: 15,
       segments: [
@@ -126,7 +127,7 @@ test('layouts are stored packed, read back equal, and stay decoded while read un
   const store = openStore({ rootPath: dir });
   try {
     const layouts = store.openDb('vfs-layouts');
-    const tree = new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts });
+    const tree = new LmdbTreeStore({ nodes: openTreeNodes(store), layouts });
     const big = realisticLayout({ articles: 10_000, style: 'random-hex' });
     await tree.storeLayout('big', big);
     const raw = layouts.get('big') as Uint8Array;
@@ -152,7 +153,7 @@ treePortCases('LMDB', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-port-'));
   const store = openStore({ rootPath: dir });
   const tree = new LmdbTreeStore({
-    nodes: store.openDb('vfs-nodes'),
+    nodes: openTreeNodes(store),
     layouts: store.openDb('vfs-layouts'),
     meta: store.openDb('vfs-meta'),
   });

@@ -1,14 +1,17 @@
 import type { Database } from 'lmdb';
 import { decodeLayout, encodeLayout, isPackedLayout, LayoutCodecError } from '../layout/index.js';
+import { forgetSharedStructures, reconcileSharedStructures } from '../store/index.js';
 import { LayoutCache } from './layout-cache.js';
 import { ListingCache } from './listing-cache.js';
 import { baseName, parentOf } from './path.js';
 import type { TreeStore } from './tree.port.js';
 import type { FileLayout, VfsNode } from './types.js';
 import { subtreeOf } from './subtree.js';
+import { nodeRecord } from './tree-nodes.store.js';
 
-/** The LMDB databases the tree lives in. `store.openDb('vfs-nodes')` and `store.openDb('vfs-layouts')` in the app. */
+/** The LMDB databases the tree lives in: `openTreeNodes(store)` and `store.openDb('vfs-layouts')` in the app. */
 export interface VfsDatabases {
+  /** Opened by `openTreeNodes` (tree-nodes.store.ts): records share their definitions. */
   nodes: Database;
   layouts: Database;
   /** `store.openDb('vfs-meta')`: the count of tree writes (`writes`); without it the count stays 0. */
@@ -65,7 +68,7 @@ export class LmdbTreeStore implements TreeStore {
   /** Must run inside a transaction (see `write`). */
   put(node: VfsNode): void {
     this.touch(parentOf(node.path));
-    void this.db.nodes.put(keyOf(node.path), node);
+    void this.db.nodes.put(keyOf(node.path), nodeRecord(node));
   }
 
   delete(path: string): void {
@@ -145,11 +148,16 @@ export class LmdbTreeStore implements TreeStore {
     const touched = new Set<string>();
     const layouts = new Set<string>();
     const run = () => {
+      // a write before that rolled back may have taken a record definition with it (shared-structures.ts)
+      reconcileSharedStructures(this.db.nodes);
       if (this.db.meta) void this.db.meta.put(WRITES, this.writes() + 1);
       this.touched = touched;
       this.layoutsWritten = layouts;
       try {
         return action();
+      } catch (err) {
+        forgetSharedStructures(this.db.nodes); // this transaction rolls back, with any definition it saved
+        throw err;
       } finally {
         this.touched = null;
         this.layoutsWritten = null;

@@ -8,6 +8,7 @@ import { baseName, parentOf } from './path.js';
 import { PgSidecarStore } from './sidecar-pg.store.js';
 import { SidecarStore } from './sidecar.store.js';
 import { upgradeLayout } from './tree.migrations.js';
+import { openTreeNodes } from './tree-nodes.store.js';
 import type { FileLayout, VfsNode } from './types.js';
 
 /** Rows per INSERT, and layout bytes per INSERT. */
@@ -21,7 +22,7 @@ const BYTES = 8 << 20;
  * older shape). Every node's replica is then built from these tables on its first start (tree-replica.store.ts).
  */
 export const copyTreeToPg: CopyToPg = async (from: Store, to: PgDb, progress) => {
-  const nodesDb = from.openDb('vfs-nodes');
+  const nodesDb = openTreeNodes(from);
   const layoutsDb = from.openDb('vfs-layouts');
   const nodes: VfsNode[] = [];
   for (const { value } of nodesDb.getRange({})) {
@@ -63,7 +64,7 @@ export async function copySidecarsToPg(
   to: PgDb,
   progress: (message: string) => void,
 ): Promise<CopyReport[]> {
-  const ids = [...from.openDb('vfs-nodes').getRange({})]
+  const ids = [...openTreeNodes(from).getRange({})]
     .map(({ value }) => (value as VfsNode).sidecarId)
     .filter((id): id is string => id !== undefined);
   if (ids.length === 0) return [{ scope: 'tree sidecars', records: 0, bytes: 0 }];

@@ -19,6 +19,7 @@ import { LmdbTreeStore } from '../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../appliance/vfs/vfs.service.js';
 import { createParseNzbPool } from '../../workers/parse-nzb.client.js';
 import { generateLargeNzb, messageIdFor } from '../../tests/support/nzb/generate.js';
+import { openTreeNodes } from '../../appliance/vfs/tree-nodes.store.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   const parsePool = createParseNzbPool();
   const queue = new QueueService(new LmdbQueueStore(store), () => ({ maxRetries: 0 }));
   const vfs = new VfsService({
-    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+    tree: new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') }),
     sidecarDir: join(dir, 'sidecars'),
   });
   const importer = new NzbImporter({

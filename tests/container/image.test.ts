@@ -80,11 +80,17 @@ async function importOne(c: Container, name: string, media: Buffer): Promise<str
   assert.equal(queued.status, 200, JSON.stringify(queued.body));
   const item = await waitForItem(c.baseUrl, queued.body.data!.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
-  const [job, ...more] = await davList(c.baseUrl, '/complete/movies');
-  assert.deepEqual(more, [], 'one job folder');
-  const files = await davList(c.baseUrl, `/complete/movies/${job}`);
-  assert.ok(files.includes(name), `${name} in ${JSON.stringify(files)}`);
-  return `/complete/movies/${job}/${name}`;
+  for (const job of await davList(c.baseUrl, '/complete/movies'))
+    if ((await davList(c.baseUrl, `/complete/movies/${job}`)).includes(name)) return `/complete/movies/${job}/${name}`;
+  throw new Error(`${name} is in no job folder of /complete/movies`);
+}
+
+/** The files under /complete/movies over WebDAV, as job/name. */
+async function moviesOverDav(c: Container): Promise<string[]> {
+  const out: string[] = [];
+  for (const job of await davList(c.baseUrl, '/complete/movies'))
+    for (const name of await davList(c.baseUrl, `/complete/movies/${job}`)) out.push(`${job}/${name}`);
+  return out.sort();
 }
 
 async function mountStatus(c: Container): Promise<{ mounted: boolean; mount_point: string; error: string }> {
@@ -374,26 +380,31 @@ describe('bad setups are named with their fix, and WebDAV keeps serving', () => 
 
 describe("a PostgreSQL store: the image's own pg_dump and pg_restore", () => {
   let pg: PostgresServer | undefined;
+  let c: Container;
+  let media: Buffer;
+  let file = '';
+  let backupName = '';
   after(async () => pg?.stop());
 
   it('takes a backup through the API whose db/postgres.dump pg_restore reads, the imported film in it', async () => {
     pg = await startPostgres();
     const cfg = configDir(spoolConfig(false));
-    const c = await runImage('pg', {
+    c = await runImage('pg', {
       env: { SPOOL_DATABASE_URL: await pg.createDatabase() },
       options: ['-v', `${cfg}:/config`],
     });
     await ready(c);
     const versions = await c.exec(['sh', '-c', 'command -v pg_dump; command -v pg_restore; pg_dump --version']);
     assert.match(versions, /^\/usr\/local\/bin\/pg_dump\n\/usr\/local\/bin\/pg_restore\npg_dump \(PostgreSQL\) 15\./);
-    const media = makeMedia('mkv', 10, { size: '320x240', fps: 25 });
-    const file = await importOne(c, 'container.pg.2024.mkv', media);
+    media = makeMedia('mkv', 10, { size: '320x240', fps: 25 });
+    file = await importOne(c, 'container.pg.2024.mkv', media);
     assert.equal(sha256((await davGet(c.baseUrl, file)).body), sha256(media), `${file} over WebDAV`);
 
     const made = await fetch(`${c.baseUrl}/api/system/backups`, { method: 'POST' });
     const body = (await made.json()) as { data?: { name: string }; error?: unknown };
     assert.equal(made.status, 200, JSON.stringify(body));
-    const archive = join(cfg, 'backups', body.data!.name);
+    backupName = body.data!.name;
+    const archive = join(cfg, 'backups', backupName);
     const { stdout: entries } = await run('tar', ['-tf', archive]);
     assert.deepEqual(entries.trim().split('\n'), ['db/postgres.dump', 'config.yaml', 'manifest.json']);
     const manifest = JSON.parse((await run('tar', ['-xOf', archive, 'manifest.json'])).stdout) as { store: string };
@@ -410,6 +421,34 @@ describe("a PostgreSQL store: the image's own pg_dump and pg_restore", () => {
     assert.equal(hostList.stdout, listed, 'the same table of contents');
     const rows = await run(join(postgresBin(), 'pg_restore'), ['--data-only', '--table=queue_items', '--file=-', dump]);
     assert.match(rows.stdout, /container\.pg\.2024\.mkv/, 'the imported NZB is in the dumped queue');
+  });
+
+  it("restores that backup through the API with the image's pg_restore: a film imported after it is gone", async () => {
+    assert.ok(backupName, 'the backup of the test before');
+    const later = await importOne(c, 'container.pg.later.2024.mkv', makeMedia('mkv', 4, { size: '320x240' }));
+    const before = await moviesOverDav(c);
+    assert.equal(before.length, 2, JSON.stringify(before));
+    const restore = await fetch(`${c.baseUrl}/api/system/backups/${backupName}/restore`, { method: 'POST' });
+    const report = (await restore.json()) as { data?: { safety_backup: string | null }; error?: unknown };
+    assert.equal(restore.status, 200, JSON.stringify(report));
+    assert.match(
+      report.data!.safety_backup ?? '',
+      /^\/config\/backups\/pre-restore-.*\.tar$/,
+      "a safety backup (the image's pg_dump again)",
+    );
+    const list = await waitFor('the app back on the restored database', async () => {
+      const res = await fetch(`${c.baseUrl}/api/system/backups`).catch(() => undefined);
+      if (res?.status !== 200) return undefined;
+      const data = ((await res.json()) as { data: { last_restore: { archive: string } | null } }).data;
+      return data.last_restore?.archive === backupName ? data : undefined;
+    });
+    assert.equal(list.last_restore!.archive, backupName);
+    const after = await waitFor('the tree rebuilt from the restored database', async () => {
+      const now = await moviesOverDav(c).catch(() => undefined);
+      return now && now.length === 1 ? now : undefined;
+    });
+    assert.deepEqual(after, [file.slice('/complete/movies/'.length)], `${later} is gone, the film before stays`);
+    assert.equal(sha256((await davGet(c.baseUrl, file)).body), sha256(media), `${file} over WebDAV after the restore`);
   });
 });
 

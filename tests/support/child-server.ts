@@ -27,6 +27,8 @@ export interface ChildServerOptions {
   readyTimeoutMs?: number;
   /** More environment for the child (e.g. `SPOOL_DATABASE_URL`); wins over this process's. */
   env?: Record<string, string>;
+  /** Flags for node itself, before the server's script (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
   /**
    * A command the server runs under, which forks it (`['unshare', '--pid', '--fork']`: its own pid namespace, as in
    * a container). `pid`, the CPU and memory figures and the signals are then the server's, the wrapper's child.
@@ -56,7 +58,10 @@ export interface ChildServer {
 export async function startChildServer(opts: ChildServerOptions = {}): Promise<ChildServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'spool-child-'));
   if (opts.config) writeFileSync(join(dataDir, 'config.yaml'), stringify(opts.config));
-  const args = opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts'];
+  const args = [
+    ...(opts.nodeArgs ?? []),
+    ...(opts.builtMain ? [opts.builtMain] : ['--import', 'tsx', 'appliance/main.ts']),
+  ];
   const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args] as [string, ...string[]];
   const proc = spawn(cmd, cmdArgs, {
     cwd: ROOT,

@@ -17,3 +17,12 @@ export interface CopyReport {
  * through the domain's PostgreSQL store and compares it with the LMDB one; throws on the first difference.
  */
 export type CopyToPg = (from: Store, to: PgDb, progress: (message: string) => void) => Promise<CopyReport[]>;
+
+/**
+ * One domain's part of moving an install the other way (`spool migrate --from <postgres url> --to <data dir>`, and
+ * the backend-neutral copy a PostgreSQL backup carries, docs/backups.md): copies what the domain keeps in the
+ * PostgreSQL database `from` into the empty LMDB environment `to` (its LMDB schema brought up to date first), then
+ * reads every record back through the domain's LMDB store and compares it with PostgreSQL; throws on the first
+ * difference. Only reads `from`.
+ */
+export type CopyToLmdb = (from: PgDb, to: Store, progress: (message: string) => void) => Promise<CopyReport[]>;

@@ -7,6 +7,17 @@ export interface PgMigration {
   up(tx: PgTx): Promise<void>;
 }
 
+/** A schema step that is plain SQL: its statements run in order (most create a table or two). */
+export function sqlMigration(version: number, description: string, ...statements: string[]): PgMigration {
+  return {
+    version,
+    description,
+    up: async (tx) => {
+      for (const sql of statements) await tx.query(sql);
+    },
+  };
+}
+
 /**
  * Brings each domain's schema up to its newest step, under a session advisory lock, so two nodes starting
  * together never both run a step. Versions are 1..n per scope; a database written by a newer Spool is refused.

@@ -29,6 +29,8 @@ import {
 } from '../../../appliance/diagnostics/diagnostics.wire.js';
 import { arrViewFindings } from '../../../appliance/diagnostics/index.js';
 import { defaultsFor } from '../../../appliance/config/data-dir-defaults.js';
+import { LmdbLatencyStore } from '../../../appliance/diagnostics/latency.store.js';
+import { openStore } from '../../../appliance/store/index.js';
 import { startFakeArr } from '../../support/fake-arr/server.js';
 import { innProvider } from '../../support/inn/provider.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
@@ -47,6 +49,13 @@ after(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
+/** The round-trip history on a real LMDB store of its own. */
+function latencyStore(): LmdbLatencyStore {
+  const store = openStore({ rootPath: mkdtempSync(join(temp, 'latency-')) });
+  cleanups.push(() => store.close());
+  return new LmdbLatencyStore(store);
+}
+
 /** A service on this host's real parts, with `over` replacing what a test injects. */
 function service(over: Partial<DiagnosticsDeps> = {}): DiagnosticsService {
   const dataDir = mkdtempSync(join(temp, 'data-'));
@@ -59,7 +68,7 @@ function service(over: Partial<DiagnosticsDeps> = {}): DiagnosticsService {
     roots: HOST_ROOTS,
     mount: async () => ({ enabled: false, mountPath: '/mnt/spool', blocker: null, propagation: null, mounted: false }),
     providers: () => [],
-    latency: new LatencyHistory(() => [], { schedule: () => () => undefined }),
+    latency: new LatencyHistory(() => [], { schedule: () => () => undefined, now: Date.now }, latencyStore()),
     versions: async () => ({ spool: 'test', node: process.versions.node, rclone: null, platform: 'linux' }),
     rcloneNeeded: () => false,
     ...over,
@@ -195,13 +204,17 @@ test("the complete dir not where the arr looks: the arr's own path check is repo
 
 test('a provider answering three times slower than its past is a warning', async () => {
   let rtt = 20;
-  const history = new LatencyHistory(() => [{ id: 'inn', rttMs: rtt }], { schedule: () => () => undefined });
-  for (let i = 0; i < 6; i++) history.sample();
-  assert.deepEqual(history.findings(), [], 'as fast as ever');
+  const clock = { schedule: () => () => undefined, now: Date.now };
+  const history = new LatencyHistory(() => [{ id: 'inn', rttMs: rtt }], clock, latencyStore());
+  for (let i = 0; i < 6; i++) await history.sample();
+  assert.deepEqual(await history.findings(), [], 'as fast as ever');
   rtt = 400;
-  const [slow] = history.findings();
+  const [slow] = await history.findings();
   assert.equal(slow?.level, 'warning');
-  assert.match(slow.message, /Provider inn answers in 400 ms now; over the last 30 minutes it answered in 20 ms/);
+  assert.match(
+    slow.message,
+    /Provider inn answers in 400 ms now; over 30 minutes of samples in the last 30 days it answered in 20 ms/,
+  );
 });
 
 test('the toolkit routes are admin only: anonymous callers get 401', async () => {

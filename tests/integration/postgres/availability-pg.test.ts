@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
@@ -10,8 +7,7 @@ import { ProviderAvailability } from '../../../appliance/providers/availability.
 import { LmdbAvailabilityStore } from '../../../appliance/providers/availability.store.js';
 import { copyProvidersToPg } from '../../../appliance/providers/providers.copy.js';
 import { PROVIDERS_PG_MIGRATIONS } from '../../../appliance/providers/providers-pg.migrations.js';
-import { openStore } from '../../../appliance/store/index.js';
-import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { withLmdbAndPg, withTwoNodes } from '../../support/postgres/nodes.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { waitUntil } from '../../support/wait.js';
 
@@ -21,43 +17,38 @@ let server: PostgresServer;
 before(async () => (server = await startPostgres()));
 after(() => server?.stop());
 
-async function migrated(url: string): Promise<PgDb> {
-  const db = await openPgDb(url);
-  await migratePg(db, { providers: PROVIDERS_PG_MIGRATIONS });
-  return db;
-}
+const schemas = { providers: PROVIDERS_PG_MIGRATIONS };
 
 const until = (what: () => boolean, label: string) => waitUntil(label, what, { everyMs: 25 });
 
 test('two nodes each add their own evidence; both show the sum, flushed once', async () => {
-  const url = await server.createDatabase();
-  const [a, b] = [await migrated(url), await migrated(url)];
-  const clock = new ManualClock(Date.parse('2026-11-28T12:00:00Z'));
-  const stores = [await PgAvailabilityStore.open(a, memoryLogger()), await PgAvailabilityStore.open(b, memoryLogger())];
-  const [na, nb] = stores.map((store) => new ProviderAvailability({ store, clock }));
-  try {
-    const posted = clock.now() - 86_400_000;
-    na!.command({ providerId: 'p', outcome: 'ok', posted });
-    nb!.command({ providerId: 'p', outcome: 'missing', posted });
-    nb!.command({ providerId: 'p', outcome: 'error', posted });
-    await Promise.all([na!.flush(), nb!.flush()]);
-    const cell = () => na!.view()[0]?.windows['7']['0-30d'];
-    await until(() => cell()?.missing === 1, 'a hears b');
-    assert.deepEqual(cell(), { had: 1, missing: 1, share: 0.5 });
-    await Promise.all([na!.flush(), nb!.flush()]); // nothing new: nothing added twice
-    const { rows } = await a.query('SELECT had::int, missing::int FROM provider_availability');
-    assert.deepEqual(rows, [{ had: 1, missing: 1 }]);
-  } finally {
-    for (const s of stores) s.close();
-    await Promise.all([a.close(), b.close()]);
-  }
+  await withTwoNodes(server, schemas, async (a, b) => {
+    const clock = new ManualClock(Date.parse('2026-11-28T12:00:00Z'));
+    const stores = [
+      await PgAvailabilityStore.open(a, memoryLogger()),
+      await PgAvailabilityStore.open(b, memoryLogger()),
+    ];
+    const [na, nb] = stores.map((store) => new ProviderAvailability({ store, clock }));
+    try {
+      const posted = clock.now() - 86_400_000;
+      na!.command({ providerId: 'p', outcome: 'ok', posted });
+      nb!.command({ providerId: 'p', outcome: 'missing', posted });
+      nb!.command({ providerId: 'p', outcome: 'error', posted });
+      await Promise.all([na!.flush(), nb!.flush()]);
+      const cell = () => na!.view()[0]?.windows['7']['0-30d'];
+      await until(() => cell()?.missing === 1, 'a hears b');
+      assert.deepEqual(cell(), { had: 1, missing: 1, share: 0.5 });
+      await Promise.all([na!.flush(), nb!.flush()]); // nothing new: nothing added twice
+      const { rows } = await a.query('SELECT had::int, missing::int FROM provider_availability');
+      assert.deepEqual(rows, [{ had: 1, missing: 1 }]);
+    } finally {
+      for (const s of stores) s.close();
+    }
+  });
 });
 
 test('spool migrate copies the LMDB counts and reads them back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'spool-availability-copy-'));
-  const store = openStore({ rootPath: dir });
-  const db = await migrated(await server.createDatabase());
-  try {
+  await withLmdbAndPg(server, schemas, async (store, db) => {
     const lmdb = new LmdbAvailabilityStore(store);
     await lmdb.add({ day: '2026-11-27', provider: 'p', band: '1-3y', had: 5, missing: 2 });
     await lmdb.add({ day: '2026-11-28', provider: 'q', band: 'unknown', had: 1, missing: 0 });
@@ -66,9 +57,5 @@ test('spool migrate copies the LMDB counts and reads them back', async () => {
     const pg = await PgAvailabilityStore.open(db, memoryLogger());
     pg.close();
     assert.deepEqual([...pg.all()], [...lmdb.all()]);
-  } finally {
-    await db.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

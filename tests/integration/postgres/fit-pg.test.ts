@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../../appliance/clock/manual-clock.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
@@ -11,9 +8,9 @@ import { noCounts } from '../../../appliance/providers/fit.port.js';
 import { LmdbFitStore } from '../../../appliance/providers/fit.store.js';
 import { copyProvidersToPg } from '../../../appliance/providers/providers.copy.js';
 import { PROVIDERS_PG_MIGRATIONS } from '../../../appliance/providers/providers-pg.migrations.js';
-import { openStore } from '../../../appliance/store/index.js';
-import { migratePg, openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
+import { withLmdbAndPg, withTwoNodes } from '../../support/postgres/nodes.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
+import { waitUntil } from '../../support/wait.js';
 
 // The fit report's counts and the seconds watched on PostgreSQL: each node adds its own, every node shows the sum
 // (the sampler runs on the leader, the watched seconds come from every node's streams); `spool migrate` copies the
@@ -22,57 +19,45 @@ let server: PostgresServer;
 before(async () => (server = await startPostgres()));
 after(() => server?.stop());
 
-async function migrated(url: string): Promise<PgDb> {
-  const db = await openPgDb(url);
-  await migratePg(db, { providers: PROVIDERS_PG_MIGRATIONS });
-  return db;
-}
-
-/** Waits for another node's notification to reach this one (the store re-reads on it). */
-async function until(what: () => boolean): Promise<void> {
-  while (!what()) await new Promise((r) => setTimeout(r, 25));
-}
+const schemas = { providers: PROVIDERS_PG_MIGRATIONS };
 
 test('two nodes add their own fit counts and watched seconds; both show the sums', async () => {
-  const url = await server.createDatabase();
-  const [a, b] = [await migrated(url), await migrated(url)];
-  const clock = new ManualClock(Date.parse('2026-11-28T12:00:00Z'));
-  const stores = [await PgFitStore.open(a, memoryLogger()), await PgFitStore.open(b, memoryLogger())];
-  const [ta, tb] = stores.map((store) => new FitTally({ store, clock }));
-  try {
-    ta!.count('trial', '1-3y', 'filled');
-    ta!.count('trial', '1-3y', 'errors');
-    tb!.count('trial', '1-3y', 'unfilled');
-    ta!.watch(1800);
-    tb!.watch(900.4);
-    await Promise.all([ta!.flush(), tb!.flush()]);
-    const cell = () => ta!.samples().find((r) => r.band === '1-3y');
-    await until(() => cell()?.unfilled === 1 && ta!.watched()[0]?.seconds === 2700);
-    assert.deepEqual(cell(), {
-      day: '2026-11-28',
-      candidate: 'trial',
-      band: '1-3y',
-      ...noCounts(),
-      filled: 1,
-      unfilled: 1,
-      errors: 1,
-    });
-    await Promise.all([ta!.flush(), tb!.flush()]); // nothing new: nothing added twice
-    const { rows } = await a.query('SELECT filled::int, unfilled::int, errors::int FROM provider_fit');
-    assert.deepEqual(rows, [{ filled: 1, unfilled: 1, errors: 1 }]);
-    const watched = await a.query('SELECT day, seconds::int FROM provider_watched');
-    assert.deepEqual(watched.rows, [{ day: '2026-11-28', seconds: 2700 }]);
-  } finally {
-    for (const s of stores) s.close();
-    await Promise.all([a.close(), b.close()]);
-  }
+  await withTwoNodes(server, schemas, async (a, b) => {
+    const clock = new ManualClock(Date.parse('2026-11-28T12:00:00Z'));
+    const stores = [await PgFitStore.open(a, memoryLogger()), await PgFitStore.open(b, memoryLogger())];
+    const [ta, tb] = stores.map((store) => new FitTally({ store, clock }));
+    try {
+      ta!.count('trial', '1-3y', 'filled');
+      ta!.count('trial', '1-3y', 'errors');
+      tb!.count('trial', '1-3y', 'unfilled');
+      ta!.watch(1800);
+      tb!.watch(900.4);
+      await Promise.all([ta!.flush(), tb!.flush()]);
+      const cell = () => ta!.samples().find((r) => r.band === '1-3y');
+      // another node's notification reaches this one: the store re-reads on it
+      await waitUntil('a hears b', () => cell()?.unfilled === 1 && ta!.watched()[0]?.seconds === 2700, { everyMs: 25 });
+      assert.deepEqual(cell(), {
+        day: '2026-11-28',
+        candidate: 'trial',
+        band: '1-3y',
+        ...noCounts(),
+        filled: 1,
+        unfilled: 1,
+        errors: 1,
+      });
+      await Promise.all([ta!.flush(), tb!.flush()]); // nothing new: nothing added twice
+      const { rows } = await a.query('SELECT filled::int, unfilled::int, errors::int FROM provider_fit');
+      assert.deepEqual(rows, [{ filled: 1, unfilled: 1, errors: 1 }]);
+      const watched = await a.query('SELECT day, seconds::int FROM provider_watched');
+      assert.deepEqual(watched.rows, [{ day: '2026-11-28', seconds: 2700 }]);
+    } finally {
+      for (const s of stores) s.close();
+    }
+  });
 });
 
 test('spool migrate copies the fit counts and the seconds watched and reads them back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'spool-fit-copy-'));
-  const store = openStore({ rootPath: dir });
-  const db = await migrated(await server.createDatabase());
-  try {
+  await withLmdbAndPg(server, schemas, async (store, db) => {
     const lmdb = new LmdbFitStore(store);
     await lmdb.addSamples({
       day: '2026-11-27',
@@ -89,9 +74,5 @@ test('spool migrate copies the fit counts and the seconds watched and reads them
     pg.close();
     assert.deepEqual([...pg.samples()], [...lmdb.samples()]);
     assert.deepEqual([...pg.watched()], [...lmdb.watched()]);
-  } finally {
-    await db.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

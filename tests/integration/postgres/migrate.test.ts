@@ -5,15 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { migrateToLmdb } from '../../../appliance/app/migrate-to-lmdb.js';
 import { migrateToPg, MigrateRefused, type PgDomain } from '../../../appliance/app/migrate-to-pg.js';
 import { ConfigService } from '../../../appliance/config/index.js';
 import { createLogger } from '../../../appliance/logging/logger.js';
 import { openStore } from '../../../appliance/store/index.js';
-import { openPgDb } from '../../../appliance/store/pg/index.js';
+import { migratePg, openPgDb } from '../../../appliance/store/pg/index.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -144,8 +145,25 @@ test('the command line: wrong arguments exit 2 with the usage, a refusal exits 1
   assert.match(missing.stderr, /both --from and --to are required\nusage: spool migrate --from/);
   const badUrl = cli('--from', '/nowhere', '--to', 'mysql://x');
   assert.equal(badUrl.status, 2);
-  assert.match(badUrl.stderr, /--to must be a postgres:\/\//);
+  assert.match(badUrl.stderr, /one of --from and --to must be a postgres:\/\/ or postgresql:\/\/ URL/);
   const refused = cli('--from', '/nowhere', '--to', server.urlOf('postgres'));
   assert.equal(refused.status, 1, refused.stderr);
   assert.match(refused.stderr, /^spool migrate: \/nowhere is not a Spool data directory: it has no config.yaml\n$/);
+  const noSpool = cli('--from', server.urlOf('postgres'), '--to', mkdtempSync(join(tmpdir(), 'spool-migrate-back-')));
+  assert.equal(noSpool.status, 1, noSpool.stderr);
+  assert.match(noSpool.stderr, /^spool migrate: postgres:\/\/spool:\*\*\*@.* holds no Spool store/);
+});
+
+test('the copy into LMDB goes into a new store only: a data dir with one is refused and left as it was', async () => {
+  const taken = await lmdbInstall(['a']);
+  const url = await server.createDatabase();
+  const db = await openPgDb(url);
+  await migratePg(db, {}).finally(() => db.close()); // the schema table alone: an empty Spool store
+  const before = readFileSync(join(taken, 'metadata', 'db', 'data.mdb'));
+  await assert.rejects(
+    migrateToLmdb({ from: url, to: taken, domains: [], print: () => undefined }),
+    (err: Error) =>
+      err instanceof MigrateRefused && /data\.mdb already exists: the copy into LMDB goes into a new/.test(err.message),
+  );
+  assert.ok(readFileSync(join(taken, 'metadata', 'db', 'data.mdb')).equals(before));
 });

@@ -1,11 +1,10 @@
 import { after, before } from 'node:test';
-import { HEALTH_PG_MIGRATIONS } from '../../../appliance/health/health-pg.migrations.js';
-import { PgRepairLedger } from '../../../appliance/repair/repair-ledger-pg.store.js';
-import { migratePg, openPgDb } from '../../../appliance/store/pg/index.js';
+import { openPgRepairLedger } from '../../../appliance/repair/repair-ledger-pg.store.js';
+import { openPgDb } from '../../../appliance/store/pg/index.js';
 import { repairBrakeSuite } from '../../support/repair/brake-suite.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 
-// The repair brake's tests (tests/support/repair/brake-suite.ts, also run on LMDB by
+// The repair ledger's and brake's tests (tests/support/repair/brake-suite.ts, also run on LMDB by
 // appliance/repair/repair.brake.test.ts) on the PostgreSQL ledger: a place is a database.
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -16,8 +15,7 @@ repairBrakeSuite({
   place: () => server.createDatabase(),
   async open(url) {
     const db = await openPgDb(url);
-    await migratePg(db, { health: HEALTH_PG_MIGRATIONS });
-    return { ledger: new PgRepairLedger(db), close: () => db.close() };
+    return { ledger: await openPgRepairLedger(db), close: () => db.close() };
   },
   async cleanup() {},
 });

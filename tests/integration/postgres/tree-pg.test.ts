@@ -19,6 +19,7 @@ import { startPostgres, type PostgresServer } from '../../support/postgres/serve
 import { memoryArticles } from '../../support/vfs/memory.js';
 import { treePortCases } from '../../support/vfs/tree-port-cases.js';
 import { waitUntil } from '../../support/wait.js';
+import { openTreeNodes } from '../../../appliance/vfs/tree-nodes.store.js';
 
 let server: PostgresServer;
 before(async () => (server = await startPostgres()));
@@ -280,13 +281,13 @@ test('a node whose own LMDB tree is not in an empty PostgreSQL refuses to start 
   const url = await server.createDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'spool-tree-pg-lmdb-'));
   const local = openStore({ rootPath: dir });
-  const lmdb = new LmdbTreeStore({ nodes: local.openDb('vfs-nodes'), layouts: local.openDb('vfs-layouts') });
+  const lmdb = new LmdbTreeStore({ nodes: openTreeNodes(local), layouts: local.openDb('vfs-layouts') });
   await lmdb.write(() => lmdb.put({ ...file('/mine'), type: 'directory' }));
   await local.close();
   const db = await openPgDb(url);
   try {
     await assert.rejects(node(url, dir), /not in PostgreSQL .*spool migrate/);
-    assert.ok(openStore({ rootPath: dir }).openDb('vfs-nodes').getKeysCount() > 0, 'the local tree is still there');
+    assert.ok(openTreeNodes(openStore({ rootPath: dir })).getKeysCount() > 0, 'the local tree is still there');
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -353,7 +354,7 @@ test('an LMDB tree copied into PostgreSQL (spool migrate) is what a new node ser
   const store = openStore({ rootPath: dir });
   const sidecarDir = join(dir, 'sidecars');
   const lmdb = new VfsService({
-    tree: new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') }),
+    tree: new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') }),
     sidecarDir,
   });
   const big = realisticLayout({ articles: 3_000, style: 'timestamp' });
@@ -377,7 +378,7 @@ test('an LMDB tree copied into PostgreSQL (spool migrate) is what a new node ser
     assert.deepEqual(
       reports.map((r) => [r.scope, r.records]),
       [
-        ['tree', store.openDb('vfs-nodes').getKeysCount() + 30],
+        ['tree', openTreeNodes(store).getKeysCount() + 30],
         ['tree sidecars', 1],
       ],
     );

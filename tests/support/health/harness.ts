@@ -19,7 +19,15 @@ import {
   type HealthDomain,
   type HealthStore,
 } from '../../../appliance/health/index.js';
-import { createRepairs, type FileRepairer, type RepairOutcome, type Repairs } from '../../../appliance/repair/index.js';
+import {
+  createRepairs,
+  type FileRepairer,
+  type RepairLedger,
+  type RepairOutcome,
+  type Repairs,
+} from '../../../appliance/repair/index.js';
+import { openPgRepairLedger } from '../../../appliance/repair/repair-ledger-pg.store.js';
+import { openRepairLedger } from '../../../appliance/repair/repair-ledger.store.js';
 import { memoryLogger } from '../../../appliance/logging/logger.js';
 import {
   AbortedError,
@@ -31,10 +39,11 @@ import {
 } from '../../../appliance/nntp/index.js';
 import { openPgHealthStore } from '../../../appliance/health/health-pg.store.js';
 import { openStore, type Store } from '../../../appliance/store/index.js';
-import { openPgDb } from '../../../appliance/store/pg/index.js';
+import { openPgDb, type PgDb } from '../../../appliance/store/pg/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import { waitUntil } from '../wait.js';
+import { openTreeNodes } from '../../../appliance/vfs/tree-nodes.store.js';
 
 export const ARTICLE = 1000;
 
@@ -117,6 +126,8 @@ export interface HealthHarness {
 export interface HarnessStores {
   /** Opens the health store (the PostgreSQL run: tests/integration/postgres/health-store-pg.test.ts). */
   openHealth?: (store: Store, events: EventBus<SpoolEvents>) => Promise<HealthStore>;
+  /** Opens the repair ledger (after the health store); the LMDB one on `store` unless given. */
+  openLedger?: (store: Store) => Promise<RepairLedger>;
 }
 
 /** `health` config keys over these defaults; repairs run at once after their verdict unless a test says otherwise. */
@@ -136,11 +147,13 @@ export async function healthHarness(
   const config = await ConfigService.open({ configPath, dataDir: dir, logger: log });
   const store = openStore({ rootPath: dir });
   const events = new EventBus<SpoolEvents>(log);
-  const openHealth = stores.openHealth ?? pgFromEnv(closers);
+  const onPg = stores.openHealth ? stores : pgFromEnv(closers);
+  const openHealth = onPg?.openHealth;
   const healthStore = openHealth ? await openHealth(store, events) : openHealthStore(store, events);
+  const ledger = onPg?.openLedger ? await onPg.openLedger(store) : openRepairLedger(store);
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
-      nodes: store.openDb('vfs-nodes'),
+      nodes: openTreeNodes(store),
       layouts: store.openDb('vfs-layouts'),
       meta: store.openDb('vfs-meta'),
     }),
@@ -158,6 +171,7 @@ export async function healthHarness(
   const wake = { worker: (): void => undefined };
   const repairs = createRepairs({
     store: healthStore,
+    ledger,
     config,
     sizeOf: (path) => vfs.stat(path)?.size,
     arr: () => repairer,
@@ -245,19 +259,20 @@ export async function healthHarness(
 
 /**
  * `SPOOL_TEST_HEALTH_PG` (a PostgreSQL server's URL; tests/integration/postgres/health-domain-pg.test.ts sets it):
- * every harness keeps health on PostgreSQL instead, in a new database of that server.
+ * every harness keeps health and the repair ledger on PostgreSQL instead, in a new database of that server.
  */
-function pgFromEnv(closers: (() => Promise<void>)[]): HarnessStores['openHealth'] {
+function pgFromEnv(closers: (() => Promise<void>)[]): HarnessStores | undefined {
   const server = process.env.SPOOL_TEST_HEALTH_PG;
   if (!server) return undefined;
-  return async (_store, events) => {
+  let opened: PgDb | undefined;
+  const openHealth: HarnessStores['openHealth'] = async (_store, events) => {
     const name = `spool_health_${process.pid}_${++databases}`;
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
     const url = new URL(server);
     url.pathname = `/${name}`;
-    const db = await openPgDb(url.toString());
+    const db = (opened = await openPgDb(url.toString()));
     const health = await openPgHealthStore(db, events);
     closers.push(async () => {
       health.close();
@@ -265,5 +280,6 @@ function pgFromEnv(closers: (() => Promise<void>)[]): HarnessStores['openHealth'
     });
     return health;
   };
+  return { openHealth, openLedger: () => openPgRepairLedger(opened!) };
 }
 let databases = 0;

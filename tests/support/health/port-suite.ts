@@ -1,7 +1,7 @@
 /**
- * The health store's port (appliance/health/health.port.ts) and the repair ledger's (appliance/repair/repair-ledger.port.ts), asserted the
- * same way on every store: appliance/health/health.port.test.ts runs it on LMDB,
- * tests/integration/postgres/health-port-pg.test.ts on PostgreSQL.
+ * The health store's port (appliance/health/health.port.ts), asserted the same way on every store:
+ * appliance/health/health.port.test.ts runs it on LMDB, tests/integration/postgres/health-port-pg.test.ts on
+ * PostgreSQL. The repair ledger's port: tests/support/repair/brake-suite.ts.
  */
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
@@ -255,39 +255,5 @@ export function healthPortSuite(name: string, s: PortUnderTest): void {
     assert.equal(await store.inStepAt(), 42);
     await store.setInStepAt(undefined);
     assert.equal(await store.inStepAt(), undefined);
-  });
-
-  test(`${name}: the repair ledger: the brake, the history newest first within its keep, broken releases`, async () => {
-    const { ledger } = await open();
-    assert.deepEqual(await ledger.brake(), { engaged: false, reason: null, changedAt: null, releasedBy: null });
-    const engaged = { engaged: true, reason: 'too many', changedAt: 7, releasedBy: null };
-    await ledger.setBrake(engaged);
-    assert.deepEqual(await ledger.brake(), engaged);
-    const entry = (i: number) => ({
-      at: i,
-      path: `/f${i}`,
-      method: 'arr' as const,
-      instance: i % 2 ? 'radarr' : null,
-      result: 'done' as const,
-      reason: null,
-      manual: false,
-    });
-    for (let i = 1; i <= 5; i++) assert.equal((await ledger.addHistory(entry(i), 3)).id, i);
-    const page = await ledger.history(10, 0);
-    assert.equal(page.total, 3);
-    assert.deepEqual(
-      page.items,
-      [5, 4, 3].map((i) => ({ id: i, ...entry(i) })),
-    );
-    assert.deepEqual(
-      (await ledger.history(1, 1)).items.map((e) => e.id),
-      [4],
-    );
-    assert.deepEqual((await ledger.history(0, 0)).items, []);
-    assert.equal(await ledger.broken('fp'), undefined);
-    const broken = { fingerprint: 'fp', path: '/f', at: 3, reason: 'takedown' };
-    await ledger.markBroken(broken);
-    await ledger.markBroken({ ...broken, at: 4 });
-    assert.deepEqual(await ledger.broken('fp'), { ...broken, at: 4 });
   });
 }

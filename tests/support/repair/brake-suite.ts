@@ -1,5 +1,5 @@
 /**
- * The repair brake's tests on its ledger, run on every store: appliance/repair/repair.brake.test.ts on LMDB,
+ * The repair ledger's port (appliance/repair/repair-ledger.port.ts) and the repair brake on it, run on every store: appliance/repair/repair.brake.test.ts on LMDB,
  * tests/integration/postgres/repair-brake-pg.test.ts on PostgreSQL.
  */
 import assert from 'node:assert/strict';
@@ -120,5 +120,40 @@ export function repairBrakeSuite(s: LedgerUnderTest): void {
     await third.brake.load();
     assert.equal(third.brake.heldReason(), null);
     assert.equal(third.brake.current.releasedBy, 'admin');
+  });
+
+  test(title('the ledger: the brake, the history newest first within its keep, broken releases'), async () => {
+    const { ledger, close } = await s.open(await s.place());
+    open.push(close);
+    assert.deepEqual(await ledger.brake(), { engaged: false, reason: null, changedAt: null, releasedBy: null });
+    const engaged = { engaged: true, reason: 'too many', changedAt: 7, releasedBy: null };
+    await ledger.setBrake(engaged);
+    assert.deepEqual(await ledger.brake(), engaged);
+    const entry = (i: number) => ({
+      at: i,
+      path: `/f${i}`,
+      method: 'arr' as const,
+      instance: i % 2 ? 'radarr' : null,
+      result: 'done' as const,
+      reason: null,
+      manual: false,
+    });
+    for (let i = 1; i <= 5; i++) assert.equal((await ledger.addHistory(entry(i), 3)).id, i);
+    const page = await ledger.history(10, 0);
+    assert.equal(page.total, 3);
+    assert.deepEqual(
+      page.items,
+      [5, 4, 3].map((i) => ({ id: i, ...entry(i) })),
+    );
+    assert.deepEqual(
+      (await ledger.history(1, 1)).items.map((e) => e.id),
+      [4],
+    );
+    assert.deepEqual((await ledger.history(0, 0)).items, []);
+    assert.equal(await ledger.broken('fp'), undefined);
+    const broken = { fingerprint: 'fp', path: '/f', at: 3, reason: 'takedown' };
+    await ledger.markBroken(broken);
+    await ledger.markBroken({ ...broken, at: 4 });
+    assert.deepEqual(await ledger.broken('fp'), { ...broken, at: 4 });
   });
 }

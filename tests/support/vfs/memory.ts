@@ -6,6 +6,7 @@ import { EventBus, type SpoolEvents } from '../../../appliance/events/index.js';
 import { ArticleMissingError } from '../../../appliance/nntp/errors.js';
 import type { ArticleSource } from '../../../appliance/vfs/article-fetcher.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
+import { NODES_DB_OPTIONS } from '../../../appliance/vfs/tree-nodes.store.js';
 import { VfsService } from '../../../appliance/vfs/vfs.service.js';
 import type { FileLayout, HealthVerdicts } from '../../../appliance/vfs/types.js';
 import type { ReaderSettings } from '../../../appliance/vfs/reader.js';
@@ -43,7 +44,7 @@ export function tempVfs(): {
   const events = new EventBus<SpoolEvents>();
   const vfs = new VfsService({
     tree: new LmdbTreeStore({
-      nodes: root.openDB({ name: 'vfs-nodes' }),
+      nodes: root.openDB({ name: 'vfs-nodes', ...NODES_DB_OPTIONS }),
       layouts: root.openDB({ name: 'vfs-layouts' }),
     }),
     sidecarDir: join(dir, 'sidecars'),
