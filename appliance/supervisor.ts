@@ -2,7 +2,7 @@ import { createApp, type AppOptions, type RestartRequest, type SpoolApp } from '
 import type { PreparedRestore, SwappedRestore } from './backup/index.js';
 import { ConfigService } from './config/index.js';
 import { Front } from './http/front.js';
-import { createLogger } from './logging/logger.js';
+import { createLogger, type Logger } from './logging/logger.js';
 
 export interface ServeOptions extends AppOptions {
   host: string;
@@ -33,11 +33,9 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   const logger = opts.logger ?? createLogger('spool');
   const openConfig = () =>
     ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
-  const portOf = (config: ConfigService) => opts.port ?? config.get().webdav.port;
-
   const firstConfig = await openConfig();
-  let front = new Front();
-  let port = (await front.listen(opts.host, portOf(firstConfig))).port;
+  const front = new Front();
+  const port = (await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port)).port;
   let app: SpoolApp;
   try {
     app = await createApp({ ...opts, logger, config: firstConfig });
@@ -47,93 +45,122 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   }
   front.mount(app.handler, app.live);
   logger.info('listening', { host: opts.host, port, version: app.version });
+  return new RunningSpool({ ...opts, logger }, openConfig, { front, port, app });
+}
 
-  let stopped = false;
-  let restarts = 0;
-  let loop: Promise<void> = Promise.resolve();
+/** The app serving and its Front, rebuilt on each restart the app asks for (one at a time, in order). */
+class RunningSpool implements Supervisor {
+  private front: Front;
+  private listening: number;
+  private app: SpoolApp;
+  private stopped = false;
+  private restartCount = 0;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly opts: ServeOptions & { logger: Logger },
+    private readonly openConfig: () => Promise<ConfigService>,
+    serving: { front: Front; port: number; app: SpoolApp },
+  ) {
+    ({ front: this.front, port: this.listening, app: this.app } = serving);
+    this.watch();
+  }
+
+  get port(): number {
+    return this.listening;
+  }
+
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  current(): SpoolApp {
+    return this.app;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.loop;
+    this.front.stopAccepting();
+    await this.app.stop();
+    this.front.close();
+  }
+
+  /** Waits for the app serving now to ask for a restart, and queues it. */
+  private watch(): void {
+    const current = this.app;
+    const { logger } = this.opts;
+    void current.restartRequested.then((request) => {
+      if (this.stopped || current !== this.app) return;
+      this.loop = this.loop
+        .then(() => this.restart(request))
+        .catch((err: unknown) => {
+          logger.error('restart failed; stopping', {
+            error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          });
+          this.front.close();
+          this.opts.onFatal?.(err);
+        });
+    });
+  }
+
+  private build(config: ConfigService): Promise<SpoolApp> {
+    return createApp({ ...this.opts, config });
+  }
+
+  private async restart(request: RestartRequest): Promise<void> {
+    if (request.restore) return this.restartInto(request.restore);
+    const { logger, host } = this.opts;
+    let config: ConfigService;
+    try {
+      config = await this.openConfig();
+    } catch (err) {
+      logger.error('restart refused: the configuration file has errors; the running app stays', { error: String(err) });
+      this.watch();
+      return;
+    }
+    logger.info('restarting');
+    this.front.mount(null);
+    await this.app.stop();
+    const wanted = this.opts.port ?? config.get().webdav.port;
+    if (wanted !== this.listening && wanted !== 0) {
+      this.front.close();
+      this.front = new Front();
+      this.listening = (await this.front.listen(host, wanted)).port;
+    }
+    this.app = await this.build(config);
+    this.serve();
+    logger.info('restarted', { port: this.listening });
+  }
 
   /** A restore (app/backups.ts): stop, swap the checked archive in, start into it; put the old state back if it fails. */
-  const restartInto = async (restore: PreparedRestore): Promise<void> => {
+  private async restartInto(restore: PreparedRestore): Promise<void> {
+    const { logger } = this.opts;
     logger.info('restarting into a restored backup');
-    front.mount(null);
-    await app.stop();
+    this.front.mount(null);
+    await this.app.stop();
     let swapped: SwappedRestore | null = null;
     try {
       swapped = await restore.swap();
-      app = await createApp({ ...opts, logger, config: await openConfig() });
+      this.app = await this.build(await this.openConfig());
       await swapped.keep();
       logger.info('the restored backup serves');
     } catch (err) {
       logger.error('the restored backup did not start; the previous state is back', { error: String(err) });
       await swapped?.undo();
       await restore.failed?.(err instanceof Error ? err.message : String(err));
-      app = await createApp({ ...opts, logger, config: await openConfig() });
+      this.app = await this.build(await this.openConfig());
     } finally {
       await restore.discard();
     }
-    front.mount(app.handler, app.live);
-    restarts++;
-    watch();
-  };
+    this.serve();
+  }
 
-  const restart = async (request: RestartRequest): Promise<void> => {
-    if (request.restore) return restartInto(request.restore);
-    let config: ConfigService;
-    try {
-      config = await openConfig();
-    } catch (err) {
-      logger.error('restart refused: the configuration file has errors; the running app stays', { error: String(err) });
-      watch();
-      return;
-    }
-    logger.info('restarting');
-    front.mount(null);
-    await app.stop();
-    const wanted = portOf(config);
-    if (wanted !== port && wanted !== 0) {
-      front.close();
-      front = new Front();
-      port = (await front.listen(opts.host, wanted)).port;
-    }
-    app = await createApp({ ...opts, logger, config });
-    front.mount(app.handler, app.live);
-    restarts++;
-    logger.info('restarted', { port });
-    watch();
-  };
-
-  const watch = () => {
-    const current = app;
-    void current.restartRequested.then((request) => {
-      if (stopped || current !== app) return;
-      loop = loop
-        .then(() => restart(request))
-        .catch((err: unknown) => {
-          logger.error('restart failed; stopping', {
-            error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-          });
-          front.close();
-          opts.onFatal?.(err);
-        });
-    });
-  };
-  watch();
-
-  return {
-    get port() {
-      return port;
-    },
-    current: () => app,
-    get restarts() {
-      return restarts;
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await loop;
-      front.stopAccepting();
-      await app.stop();
-      front.close();
-    },
-  };
+  /** The new app takes the Front's requests, counts as a restart, and is watched for the next. */
+  private serve(): void {
+    this.front.mount(this.app.handler, this.app.live);
+    this.restartCount++;
+    this.watch();
+  }
 }

@@ -28,7 +28,9 @@
  *   priority as everything else, and at the lowest the host gives (a CPU cgroup of least weight), where their own
  *   processes take only the CPU nothing else wants, as when the media server runs on a host of its own. The ten
  *   viewers also play beside a control at both priorities: the same probes of a local file, which Spool never
- *   sees, so what the probes' processes cost the viewers is measured apart from how Spool serves them.
+ *   sees, so what the probes' processes cost the viewers is measured apart from how Spool serves them. The
+ *   viewers play alone after a warm-up pass (INN's page cache) and again after the scans; a viewer's start alone
+ *   is the mean of the two, so the machine's drift over the run moves the reference, not one side of the ratio.
  *
  * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
@@ -424,7 +426,9 @@ const VIEWER_MODE_LABEL: Record<ViewerMode, string> = {
 
 interface Viewers {
   build?: string;
+  /** Alone before the scans (after a warm-up pass) and after them: a player's reference is the mean of its two. */
   alone: ViewerRun;
+  aloneAfter: ViewerRun;
   modes: Partial<Record<ViewerMode, ViewerRun>>;
   /** How the lowest priority was set (bench/lib/lowest-priority.ts). */
   lowest: string;
@@ -459,8 +463,10 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
   const local = path.join(dir, 'local.mp4');
   try {
     writeFileSync(local, padMp4(ffmpegMp4(20), 16 * MIB));
-    const alone = await viewerRun(s, link, 'viewers-alone', ten);
-    logViewerRun(log, 'alone', alone);
+    // INN's page cache: the first pass over the viewers' articles reads the spool from disk, later ones do not
+    logViewerRun(log, 'warm-up (not used)', await viewerRun(s, link, 'viewers-warm-up', ten));
+    const before = await viewerRun(s, link, 'viewers-alone', ten);
+    logViewerRun(log, 'alone', before);
     const modes: Viewers['modes'] = {};
     for (const mode of VIEWER_MODES) {
       const how = (srv: ChildServer): ScanHow => ({
@@ -468,9 +474,13 @@ async function tenViewers(s: Setup, link: DelayProxyProcess, log: (m: string) =>
         ...(mode.endsWith('lowest') ? { lowest } : {}),
       });
       modes[mode] = await viewerRun(s, link, `viewers-${mode}`, ten, how);
-      logViewerRun(log, VIEWER_MODE_LABEL[mode], modes[mode], alone);
+      logViewerRun(log, VIEWER_MODE_LABEL[mode], modes[mode]);
     }
-    return { alone, modes, lowest: lowest.label };
+    const aloneAfter = await viewerRun(s, link, 'viewers-alone-after', ten);
+    logViewerRun(log, 'alone again, after the scans', aloneAfter);
+    const v = { alone: before, aloneAfter, modes, lowest: lowest.label };
+    for (const mode of VIEWER_MODES) log(`  ${mode}: worst ${worstRatio(modes[mode]!, v).toFixed(2)}x its start alone`);
+    return v;
   } finally {
     lowest.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -498,9 +508,8 @@ async function viewerRun(
   });
 }
 
-function logViewerRun(log: (m: string) => void, label: string, r: ViewerRun, alone?: ViewerRun): void {
-  const ratio = alone ? `, worst ${worstRatio(r, alone).toFixed(2)}x alone` : '';
-  log(`  ${label}: start ${r.players.map((p) => sec(p.startMs)).join(', ')}${ratio}`);
+function logViewerRun(log: (m: string) => void, label: string, r: ViewerRun): void {
+  log(`  ${label}: start ${r.players.map((p) => sec(p.startMs)).join(', ')}`);
   log(`    header / index / first byte: ${r.players.map(marksText).join('; ')}`);
   log(
     `    stalls ${r.players.map((p) => p.stalls.length).join(',')}; Spool ${r.cpu.toFixed(1)} CPU-s; load ${r.load.toFixed(1)}`,
@@ -511,8 +520,11 @@ function logViewerRun(log: (m: string) => void, label: string, r: ViewerRun, alo
   );
 }
 
-const worstRatio = (r: ViewerRun, alone: ViewerRun) =>
-  Math.max(...r.players.map((p, i) => p.startMs / alone.players[i]!.startMs));
+/** Each player's start alone: the mean of its start before the scans and after them. */
+const aloneStart = (v: Pick<Viewers, 'alone' | 'aloneAfter'>, i: number) =>
+  (v.alone.players[i]!.startMs + v.aloneAfter.players[i]!.startMs) / 2;
+const worstRatio = (r: ViewerRun, v: Pick<Viewers, 'alone' | 'aloneAfter'>) =>
+  Math.max(...r.players.map((p, i) => p.startMs / aloneStart(v, i)));
 
 /** Compiles an older checkout's server into its own folder (its imports resolve against its node_modules). */
 function buildBaseline(root: string): string {
@@ -621,15 +633,16 @@ function viewerRows(v: Viewers): Array<[string, string, string]> {
   const stalls = (r: ViewerRun) => r.players.map((p) => p.stalls.length);
   const rows: Array<[string, string, string]> = [
     [
-      `${label}: start alone`,
-      `${starts(v.alone)}; stalls ${stalls(v.alone).join(', ')}; load ${v.alone.load.toFixed(1)}`,
+      `${label}: start alone, before the scans / after them (a player's start alone: the mean of its two)`,
+      `${starts(v.alone)}; load ${v.alone.load.toFixed(1)} / ${starts(v.aloneAfter)}; load ${v.aloneAfter.load.toFixed(1)}; ` +
+        `stalls ${[...stalls(v.alone), ...stalls(v.aloneAfter)].reduce((a, b) => a + b, 0)}`,
       '',
     ],
   ];
   for (const mode of VIEWER_MODES) {
     const r = v.modes[mode];
     if (!r) continue;
-    const worst = worstRatio(r, v.alone);
+    const worst = worstRatio(r, v);
     const name = `${label}, ${VIEWER_MODE_LABEL[mode]}`;
     const figure = `${starts(r)} (worst **${worst.toFixed(2)}x** its start alone); load ${r.load.toFixed(1)}`;
     if (mode.startsWith('control')) {

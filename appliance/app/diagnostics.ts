@@ -72,6 +72,7 @@ export function createDiagnostics(
     provider: (id) => config.get().providers.find((p) => p.id === id),
     sampleArticles: async () => sampleArticles(parts.streaming.vfs),
     playersReading: () => parts.streaming.handles.snapshots().length > 0 || parts.pool.playerWaiting() > 0,
+    holdConnections: (id) => parts.pool.holdConnections(id),
     applyMaxConnections: async (id, n) => void (await config.updateProvider(id, { max_connections: n })),
     tlsCa: overrides.tlsCa,
     ...overrides.speedTest,

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock.js';
 import { AppError } from '../errors/app-error.js';
-import type { ProviderConfig } from '../nntp/index.js';
+import type { ConnectionHold, ProviderConfig } from '../nntp/index.js';
 import type { SpeedTestRequest, SpeedTestStatus } from './diagnostics.wire.js';
 import { runSpeedTest } from './speed-test.js';
 
@@ -10,6 +10,11 @@ export interface SpeedTestDeps {
   /** Message-ids of library articles to read (a sample; read again and again). */
   sampleArticles: () => Promise<string[]>;
   playersReading: () => boolean;
+  /**
+   * Takes the provider's connections from the pool for the test's length (NntpPool.holdConnections), so the pool's
+   * and the test's together stay within the account's limit.
+   */
+  holdConnections: (providerId: string) => ConnectionHold | undefined;
   /** Sets the provider's max_connections (the config's provider edit). */
   applyMaxConnections: (providerId: string, n: number) => Promise<void>;
   /** Step timing; production: 1 s warm-up, 4 s measured. */
@@ -54,7 +59,8 @@ export class SpeedTestService {
     const ids = await this.d.sampleArticles();
     if (ids.length === 0)
       throw new AppError('NO_SUCH_RECORD', 'The library has no articles to read yet; import a release first.');
-    const maxConnections = req.max_connections ?? Math.min(50, provider.max_connections * 2);
+    // What the account allows, as the operator says: the provider's max_connections unless asked for more.
+    const maxConnections = req.max_connections ?? provider.max_connections;
     this.status = {
       ...IDLE,
       state: 'running',
@@ -88,9 +94,11 @@ export class SpeedTestService {
   }
 
   private async execute(provider: ProviderConfig, ids: string[], max: number, maxMs: number): Promise<void> {
+    const hold = this.d.holdConnections(provider.id);
     try {
       const result = await runSpeedTest({
         provider,
+        othersConnected: hold && (() => hold.connections()),
         messageIds: ids,
         maxConnections: max,
         warmupMs: this.d.warmupMs ?? 1000,
@@ -108,6 +116,8 @@ export class SpeedTestService {
     } catch (err) {
       this.status.state = 'failed';
       this.status.reason = (err as Error).message;
+    } finally {
+      hold?.release();
     }
     this.status.finished_at = new Date(this.d.clock.now()).toISOString();
   }

@@ -16,7 +16,16 @@ export interface SpeedTestRun {
   provider: ProviderConfig;
   /** Articles to read (library articles, read again and again); missing ones are dropped. */
   messageIds: string[];
+  /**
+   * The most connections to the provider at once, the test's own and `othersConnected`'s together (the account's
+   * limit as the operator states it: the provider's max_connections unless asked otherwise).
+   */
   maxConnections: number;
+  /**
+   * Connections to the provider not the test's that are open now (the pool's, closing while it lends them:
+   * NntpPool.holdConnections); the test opens a connection only while its own and these stay within the maximum.
+   */
+  othersConnected?: () => number;
   /** Each step: this long to let new connections get going, then this long measured. */
   warmupMs: number;
   measureMs: number;
@@ -58,18 +67,18 @@ function stoppedGrowing(steps: readonly SpeedTestStep[]): boolean {
 
 /**
  * Measures one provider: opens connections of its own (a player's reads never wait behind them: the test stops
- * when one starts), reads real articles with BODY, and counts the bytes that arrive in each step's window.
+ * when one starts), never more than the maximum together with `othersConnected`, reads real articles with BODY,
+ * and counts the bytes that arrive in each step's window. Its connections are closed (QUIT) before it returns.
  */
 export async function runSpeedTest(run: SpeedTestRun): Promise<SpeedTestResult> {
   const reader = new ArticleReader(run);
   const steps: SpeedTestStep[] = [];
-  const started = performance.now();
   let stoppedBecause: string | null = null;
   try {
     for (const count of rampOf(run.maxConnections)) {
       stoppedBecause = await reader.grow(count);
       if (stoppedBecause) break;
-      const step = await reader.measure(count, started);
+      const step = await reader.measure(count);
       if (typeof step === 'string') {
         stoppedBecause = step;
         break;
@@ -79,7 +88,7 @@ export async function runSpeedTest(run: SpeedTestRun): Promise<SpeedTestResult> 
       if (stoppedGrowing(steps)) break;
     }
   } finally {
-    reader.close();
+    await reader.close();
   }
   return { steps, suggested: kneeOf(steps), stoppedBecause };
 }
@@ -94,16 +103,22 @@ class ArticleReader {
   private articles = 0;
   private failure: string | null = null;
   private closed = false;
+  private readonly started = performance.now();
 
   constructor(private readonly run: SpeedTestRun) {
     this.ids = run.messageIds.map(normalizeMessageId).filter((id): id is string => id !== undefined);
   }
 
-  /** Opens connections up to `count`; a reason to stop when the provider refuses one or a player reads. */
+  /**
+   * Opens connections up to `count`, each once there is room beside the others' (the pool's closing ones); a
+   * reason to stop when the provider refuses one, a player reads, or the time is up.
+   */
   async grow(count: number): Promise<string | null> {
     const p = this.run.provider;
     while (this.conns.length < count) {
       if (this.run.playersReading()) return 'a player started reading; the test left the connections to it';
+      const noRoom = await this.roomForOneMore();
+      if (noRoom) return noRoom;
       try {
         const conn = await NntpConnection.open({
           host: p.host,
@@ -126,9 +141,20 @@ class ArticleReader {
     return null;
   }
 
+  /** Waits until one more connection stays within the maximum; a reason to stop instead. */
+  private async roomForOneMore(): Promise<string | null> {
+    while (this.conns.length + (this.run.othersConnected?.() ?? 0) >= this.run.maxConnections) {
+      if (performance.now() - this.started >= this.run.maxMs)
+        return `the test reached its ${this.run.maxMs / 1000} s cap`;
+      const stop = await this.wait(100);
+      if (stop) return stop;
+    }
+    return null;
+  }
+
   /** Lets the new connections settle, then counts the bytes of one window; a reason to stop instead. */
-  async measure(count: number, started: number): Promise<SpeedTestStep | string> {
-    const left = this.run.maxMs - (performance.now() - started);
+  async measure(count: number): Promise<SpeedTestStep | string> {
+    const left = this.run.maxMs - (performance.now() - this.started);
     if (left < this.run.warmupMs + this.run.measureMs) return `the test reached its ${this.run.maxMs / 1000} s cap`;
     await this.wait(this.run.warmupMs);
     this.bytes = 0;
@@ -173,10 +199,13 @@ class ArticleReader {
     }
   }
 
-  close(): void {
+  /**
+   * Closes every connection with QUIT (after the BODYs already sent: at most DEPTH each), so the provider has
+   * counted them closed before the pool opens its own again.
+   */
+  async close(): Promise<void> {
     this.closed = true;
-    // Articles still in flight are not waited for: the test is over.
-    for (const c of this.conns) c.destroy(undefined);
+    await Promise.all(this.conns.map((c) => c.quit()));
   }
 }
 

@@ -141,34 +141,7 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     logger: log,
   });
   const logged = (what: string) => (err: Error) => log.error(what, { error: err.message });
-  // The tree's events are applied one after another, in the order they came: a move's records must have moved
-  // before the 'removed' of its source is looked at, a replaced job's old records gone before the new ones land.
-  let events: Promise<void> = Promise.resolve();
-  const inOrder = (what: string, work: () => Promise<void>) => {
-    events = events.then(work).catch(logged(what));
-  };
-  // The tree's write count as of the last change health heard of (undefined until start's reconcile is done): on a
-  // clean stop it is noted, and a next start that finds the tree at that count skips its walk (service.reconcile).
-  let seen: number | undefined;
-  const heard = () => {
-    try {
-      if (seen !== undefined) seen = deps.vfs.treeWrites();
-    } catch {
-      seen = undefined; // the store is closing: no note, the next start walks
-    }
-  };
-  const onAdded = (paths: string[]) => {
-    heard();
-    inOrder('could not track new files', () => service.filesAdded(paths));
-  };
-  const onRemoved = (paths: string[]) => {
-    heard();
-    inOrder('could not drop records of removed files', () => service.filesRemoved(paths));
-  };
-  const onMoved = (from: string, to: string) => {
-    heard();
-    inOrder('could not move records of moved files', () => service.filesMoved(from, to));
-  };
+  const tree = followTree(service, deps.vfs, logged);
   // Records for files the tree had before (or missed in a crash), then the worker starts.
   // What acts on verdicts reads its kept state first (the repair brake: engaged before a restart, it holds after).
   const started = actions
@@ -176,23 +149,11 @@ export function createHealth(deps: HealthDeps): HealthDomain {
     .catch(logged('could not read the repair brake state'))
     .then(() => service.reconcile())
     .then(({ added, treeWrites }) => {
-      seen = Math.max(treeWrites, seen ?? 0);
+      tree.reconciled(treeWrites);
       if (added > 0) log.info('tracking files imported before health records existed', { files: added });
     })
     .catch(logged('could not reconcile health records with the tree'));
-  // Wanted or not when start's reconcile is done: a stop meanwhile (the node lost the lead) keeps it stopped.
-  let wanted = false;
-  const worker = {
-    start: async () => {
-      wanted = true;
-      await started;
-      if (wanted) runner.start();
-    },
-    stop: () => {
-      wanted = false;
-      return runner.stop();
-    },
-  };
+  const worker = gatedWorker(started, runner);
   if (deps.startWorker !== false) void worker.start();
   return {
     service,
@@ -207,14 +168,67 @@ export function createHealth(deps: HealthDeps): HealthDomain {
         now: deps.clock.now(),
         heldBy: runner.holding,
       }),
-    tree: { added: onAdded, removed: onRemoved, moved: onMoved },
+    tree: tree.handlers,
     worker,
     async close() {
       await started;
-      await events;
+      await tree.applied();
       await runner.stop();
+      const seen = tree.seen();
       if (seen !== undefined)
         await service.markInStep(seen).catch(logged('could not note health in step with the tree'));
+    },
+  };
+}
+
+/**
+ * The tree's changes applied to the records one after another, in the order they came: a move's records must have
+ * moved before the 'removed' of its source is looked at, a replaced job's old records gone before the new ones
+ * land. Keeps the tree's write count as of the last change heard (undefined until start's reconcile is done): on a
+ * clean stop it is noted, and a next start that finds the tree at that count skips its walk (service.reconcile).
+ */
+function followTree(
+  service: HealthService,
+  vfs: Pick<VfsService, 'treeWrites'>,
+  logged: (what: string) => (err: Error) => void,
+) {
+  let events: Promise<void> = Promise.resolve();
+  let seen: number | undefined;
+  const apply = (what: string, work: () => Promise<void>) => {
+    try {
+      if (seen !== undefined) seen = vfs.treeWrites();
+    } catch {
+      seen = undefined; // the store is closing: no note, the next start walks
+    }
+    events = events.then(work).catch(logged(what));
+  };
+  return {
+    handlers: {
+      added: (paths: string[]) => apply('could not track new files', () => service.filesAdded(paths)),
+      removed: (paths: string[]) => apply('could not drop records of removed files', () => service.filesRemoved(paths)),
+      moved: (from: string, to: string) =>
+        apply('could not move records of moved files', () => service.filesMoved(from, to)),
+    },
+    /** Start's reconcile found the tree at `treeWrites`. */
+    reconciled: (treeWrites: number) => void (seen = Math.max(treeWrites, seen ?? 0)),
+    /** Every change heard so far applied. */
+    applied: () => events,
+    seen: () => seen,
+  };
+}
+
+/** The worker, started only once start's reconcile is done; a stop meanwhile (the node lost the lead) keeps it stopped. */
+function gatedWorker(started: Promise<void>, runner: HealthRunner): HealthDomain['worker'] {
+  let wanted = false;
+  return {
+    start: async () => {
+      wanted = true;
+      await started;
+      if (wanted) runner.start();
+    },
+    stop: () => {
+      wanted = false;
+      return runner.stop();
     },
   };
 }

@@ -1,5 +1,5 @@
 /** Public surface of the NNTP engine. */
-export { NntpPool, type CommandDone, type PoolOptions, type RequestOptions } from './pool.js';
+export { NntpPool, type CommandDone, type ConnectionHold, type PoolOptions, type RequestOptions } from './pool.js';
 export type { PoolMetrics, ProviderMetrics } from './pool.wire.js';
 export { checkProvider, type ProviderCheckInput, type ProviderCheckResult } from './provider-check.js';
 export { NntpConnection, type ConnectionOptions } from './connection.js';

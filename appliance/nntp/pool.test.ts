@@ -187,3 +187,26 @@ test('a 430 is evidence only when every provider said it: refused connections el
   const all = pool([provider(lacks), provider(await fake())]);
   assert.equal(await all.stat('nowhere@t'), false, 'a 430 from every provider is missing');
 });
+
+test('a held provider (the speed test has it) closes its idle connections, opens none, and is given back', async () => {
+  const a = await fake();
+  const b = await fake();
+  for (const s of [a, b]) put(s, 'h1@t');
+  const onA = put(a, 'h2@t');
+  put(b, 'h2@t');
+  const p = pool([provider(a, { max_connections: 2 }), provider(b)]);
+  assert.equal((await p.body('h1@t')).providerId, `p${a.port}`, 'the first provider first');
+  const opened = a.stats.connections;
+  const hold = p.holdConnections(`p${a.port}`)!;
+  assert.equal(p.holdConnections('nobody'), undefined);
+  // Its idle connection is closed (counted until its socket has closed), and the work goes to the next provider.
+  while (hold.connections() > 0 || a.stats.activeConnections > 0) await new Promise((r) => setImmediate(r));
+  assert.equal((await p.body('h2@t')).providerId, `p${b.port}`);
+  assert.equal(a.stats.connections, opened, 'no connection opened to the held provider');
+  hold.release();
+  hold.release(); // once only
+  const h2 = await p.body('h2@t');
+  assert.equal(h2.providerId, `p${a.port}`, 'given back: the first provider serves again');
+  assert.ok(h2.data.equals(onA));
+  assert.equal(a.stats.unexpected.length, 0);
+});

@@ -39,6 +39,14 @@ export type { RequestOptions } from './pool-request.js';
 export type { StatBatchOptions } from './stat-batch.js';
 export type { ProviderStateEvent, ProviderStateSink } from './provider-state.wire.js';
 
+/** A provider's connections held away from the pool (NntpPool.holdConnections). */
+export interface ConnectionHold {
+  /** The pool's connections to the provider still open, opening or closing. */
+  connections(): number;
+  /** Gives the provider back to the pool (once; later calls do nothing). */
+  release(): void;
+}
+
 export class NntpPool {
   private readonly roster = new ProviderRoster();
   /** Playback first: the background budget and the players' turns (lane-budget.ts). */
@@ -188,6 +196,30 @@ export class NntpPool {
     return true;
   }
 
+  /**
+   * Takes a provider's connections away from the pool for someone who opens their own (the provider speed test),
+   * so that together they stay within the account's connection limit: until released the pool opens no connection
+   * to it, gives its open ones no new work and closes each once its commands are done; work for it goes to the
+   * other providers of its tier, or waits. `connections()` counts the pool's own still open, opening or closing
+   * (the account counts them until their socket closes). Undefined when no such provider is in the pool.
+   */
+  holdConnections(id: string): ConnectionHold | undefined {
+    const p = this.roster.active.find((x) => x.id === id);
+    if (!p) return undefined;
+    p.held++;
+    this.retireIdle(p);
+    let released = false;
+    return {
+      connections: () => p.connectionCount + p.closing,
+      release: () => {
+        if (released) return;
+        released = true;
+        p.held--;
+        this.pump();
+      },
+    };
+  }
+
   /** Stop: waiting requests fail with AbortedError, connections QUIT. */
   async close(): Promise<void> {
     this.closed = true;
@@ -278,7 +310,7 @@ export class NntpPool {
 
   /** Opens a connection no request waits for; a failure only delays the next such attempt (no breaker count). */
   private openAhead(p: ProviderState, now: number): void {
-    if (this.closed || p.connectionCount >= p.connectionLimit(now) || now < p.warmBackoffUntil) return;
+    if (this.closed || p.held > 0 || p.connectionCount >= p.connectionLimit(now) || now < p.warmBackoffUntil) return;
     p.openingAhead++;
     this.openConnection(p).then(
       (pc) => {

@@ -69,14 +69,16 @@ export function openPooledConnection(
 }
 
 /**
- * Closes `pc` once idle if it should take no more work: opened with older settings, its provider removed or
- * disabled, or the provider over a lowered max_connections. Nothing in flight is cut.
+ * Closes `pc` once idle if it should take no more work: opened with older settings, its provider removed,
+ * disabled or held (NntpPool.holdConnections), or the provider over a lowered max_connections. Nothing in flight
+ * is cut. Until its socket has closed it counts in `p.closing`.
  */
 export function retireIfIdle(p: ProviderState, pc: PooledConnection): void {
   if (pc.conn.inflight > 0 || pc.conn.isClosed) return;
-  const stale = pc.generation !== p.generation || p.removed || !p.config.enabled;
+  const stale = pc.generation !== p.generation || p.removed || !p.config.enabled || p.held > 0;
   if (stale || p.connections.size > p.config.max_connections) {
     p.connections.delete(pc);
-    void pc.conn.quit();
+    p.closing++;
+    void pc.conn.quit().finally(() => p.closing--);
   }
 }

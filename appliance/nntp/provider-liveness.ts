@@ -181,7 +181,7 @@ export class ProviderLiveness {
     p.probe = undefined;
     if (this.closed || !p.down || p.removed || !p.config.enabled) return;
     const now = this.o.clock.now();
-    if (now < p.backAt(now) || p.connectionCount >= p.connectionLimit(now)) {
+    if (now < p.backAt(now) || p.held > 0 || p.connectionCount >= p.connectionLimit(now)) {
       // Not yet (the breaker opened again meanwhile), or no room: a connection a request opens answers it instead.
       this.scheduleProbe(p, Math.max(p.backAt(now), now + this.o.breakerCooldownMs));
       return;

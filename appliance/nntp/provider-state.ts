@@ -30,6 +30,13 @@ export class ProviderState {
   opening = 0;
   /** Of those opening, the ones no request is bound to (opened ahead of need). */
   openingAhead = 0;
+  /**
+   * Holds on its connections (NntpPool.holdConnections: the speed test's, which opens its own): while any is
+   * taken the pool opens none to it, gives its connections no new work and closes each once idle.
+   */
+  held = 0;
+  /** Connections closed by the pool whose socket has not closed yet: the provider still counts them. */
+  closing = 0;
   /** Removed from config: finishes in-flight work, takes no new work, then disappears. */
   removed = false;
   consecutiveFailures = 0;

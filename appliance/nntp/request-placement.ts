@@ -77,6 +77,8 @@ function findSlot(
   now: number,
   allows: (slot: PooledConnection | 'open') => boolean,
 ): PooledConnection | 'open' | undefined {
+  // Held (the speed test has its connections): no new work on them and no new connection.
+  if (p.held > 0) return undefined;
   let best: PooledConnection | undefined;
   for (const pc of p.connections) {
     if (pc.generation !== p.generation || pc.conn.isClosed || !allows(pc)) continue;

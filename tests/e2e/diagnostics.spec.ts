@@ -12,6 +12,7 @@ import { ADMIN, createAdmin, expect, signIn, test, useSpool } from './support/fi
 const spool = useSpool();
 let inn: InnServer;
 const DEAD_PASSWORD = `dead-provider-secret-${Date.now()}`;
+let innId = '';
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -26,6 +27,7 @@ test.beforeAll(async () => {
     max_connections: 4,
   });
   expect(innAdded.status, JSON.stringify(innAdded.body)).toBe(200);
+  innId = (innAdded.body as { data: { id: string } }).data.id;
   const deadPort = await freePort();
   const dead = await add({
     host: '127.0.0.1',
@@ -71,4 +73,17 @@ test('System health: the support bundle downloads as a tar.gz without the secret
     expect(entries.some((e) => e.data.includes(secret))).toBe(false);
   const config = entries.find((e) => e.name === 'config.yaml')!.data.toString('utf8');
   expect(config).toContain('password_set: true');
+});
+
+test('Speed test: the card says the test stays within the provider’s max connections, the pool’s included', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/config/system');
+  const card = page.getByRole('region', { name: 'Speed test' });
+  await card.getByRole('combobox').selectOption(innId);
+  await expect(card.getByLabel('Speed test limit')).toContainText(
+    "The test opens up to the provider's max connections (4)",
+  );
+  await expect(card.getByLabel('Speed test limit')).toContainText("the account's connection limit is never exceeded");
 });

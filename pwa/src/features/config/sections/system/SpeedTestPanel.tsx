@@ -63,9 +63,16 @@ export function SpeedTestPanel() {
     },
   });
   const running = s?.state === 'running';
+  const chosenMax = providers.find((p) => p.id === providerId)?.max_connections;
   return (
     <section aria-label="Speed test">
       <span className="field__label">Provider speed test</span>
+      <p className="field__hint" aria-label="Speed test limit">
+        The test opens up to the provider&apos;s max connections{chosenMax ? ` (${chosenMax})` : ''} of its own and
+        never more than that together with Spool&apos;s: while it runs, Spool closes its idle connections to that
+        provider and opens none, so the account&apos;s connection limit is never exceeded. Other work for that provider
+        waits until the test ends; a player starting stops the test.
+      </p>
       <div className="api-key">
         <label>
           Provider{' '}
