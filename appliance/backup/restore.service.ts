@@ -86,7 +86,7 @@ export async function prepareRestore(opts: RestoreOptions): Promise<PreparedRest
       manifest,
       choice,
       safetyBackup,
-      swap: () => swapIn(dir, manifest, choice, target, opts.afterMove),
+      swap: () => swapIn(dir, manifest, choice, target, opts.afterMove, databaseUndo(opts, safetyBackup)),
       discard,
     };
   } catch (err) {
@@ -125,6 +125,7 @@ async function swapIn(
   choice: StoreCopyChoice,
   target: RestoreTarget,
   afterMove?: (live: string) => void,
+  undoDatabase?: () => Promise<void>,
 ): Promise<SwappedRestore> {
   // On PostgreSQL the database takes the store (the patches and sidecars of an LMDB archive go with it); only the
   // config file is swapped. On LMDB the store's folder and the files beside it are.
@@ -137,7 +138,12 @@ async function swapIn(
       places.push([join(dir, folder.name), folder.dir]);
     }
   }
-  await target.loadDatabase?.(dir, manifest, choice);
+  try {
+    await target.loadDatabase?.(dir, manifest, choice);
+  } catch (err) {
+    await undoDatabase?.(); // the database was emptied or half loaded: the safety backup goes back in
+    throw err;
+  }
   const journal = swapJournalOf(dir);
   const entries = places.map(([staged, live]) => ({ staged, live, had: existsSync(live) }));
   await writeFile(journal, JSON.stringify({ places: entries } satisfies Journal), { flush: true });
@@ -163,8 +169,28 @@ async function swapIn(
     },
     undo: async () => {
       await moveBack(places);
+      await undoDatabase?.();
       await rm(journal, { force: true });
     },
+  };
+}
+
+/**
+ * On PostgreSQL, how a failed restore puts the previous database back: the safety backup (written before anything
+ * changed) loaded as a restore loads an archive, its copy chosen the same way. None on LMDB (the folder swap undoes).
+ */
+function databaseUndo(opts: RestoreOptions, safetyBackup: string | null): (() => Promise<void>) | undefined {
+  const load = opts.target.loadDatabase;
+  if (!load || !safetyBackup) return undefined;
+  return async () => {
+    const dir = `${opts.stagingDir}.undo`;
+    const { manifest } = await stageArchive(safetyBackup, dir, opts.spoolVersion, opts.target.folders);
+    try {
+      const restoreRuns = opts.pgRestoreInstalled ?? (() => pgToolInstalled('pg_restore'));
+      await load(dir, manifest, chooseStoreCopy(manifest, 'postgres', restoreRuns));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   };
 }
 
