@@ -15,6 +15,7 @@ import {
   restoreBackup,
   RestoreRefused,
   restoreTargetOf,
+  recoverInterruptedRestore,
   snapshotStoreAt,
   type InstallFiles,
 } from './backup/index.js';
@@ -72,7 +73,13 @@ export async function backupInstall(dataDir: string, file: string): Promise<stri
 }
 
 /** Restores `archive` over the install in `dataDir`, a safety backup of the current state first. */
-export async function restoreInstall(dataDir: string, archive: string) {
+export async function restoreInstall(
+  dataDir: string,
+  archive: string,
+  hooks: { afterMove?: (live: string) => void } = {},
+) {
+  // a restore of this data dir cut short during its swap is undone first (the previous files back)
+  await recoverInterruptedRestore(join(dataDir, '.restore-staging'));
   const files = await locate(dataDir);
   const hasStore = Boolean(files.databaseUrl) || existsSync(join(files.dbDir, 'data.mdb'));
   const safety = join(dataDir, 'backups', `pre-restore-${stamp(new Date())}.tar`);
@@ -83,6 +90,7 @@ export async function restoreInstall(dataDir: string, archive: string) {
     spoolVersion: spoolVersion(),
     checkStore: checkStagedStore,
     log: (message) => process.stdout.write(`${message}\n`),
+    ...hooks,
     safetyBackup: async () => (hasStore ? backupInstall(dataDir, safety) : null),
   });
   return { safetyBackup: out.safetyBackup, created: out.manifest.created, version: out.manifest.spoolVersion };

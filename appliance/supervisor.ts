@@ -1,6 +1,12 @@
 import { createApp, type AppOptions, type RestartRequest, type SpoolApp } from './app/create-app.js';
-import type { PreparedRestore, SwappedRestore } from './backup/index.js';
-import { ConfigService } from './config/index.js';
+import { join } from 'node:path';
+import {
+  recordRestoreFailed,
+  recoverInterruptedRestore,
+  type PreparedRestore,
+  type SwappedRestore,
+} from './backup/index.js';
+import { ConfigService, resolveLocation } from './config/index.js';
 import { Front } from './http/front.js';
 import { createLogger, type Logger } from './logging/logger.js';
 
@@ -33,6 +39,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   const logger = opts.logger ?? createLogger('spool');
   const openConfig = () =>
     ConfigService.open({ configPath: opts.configPath, dataDir: opts.dataDir, logger: logger.child('config') });
+  await undoCutShortRestore(opts, logger);
   const firstConfig = await openConfig();
   const front = new Front();
   const port = (await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port)).port;
@@ -163,4 +170,15 @@ class RunningSpool implements Supervisor {
     this.restartCount++;
     this.watch();
   }
+}
+
+/**
+ * A restore whose swap was cut short (kill -9, power cut) left its journal: the previous files go back before the
+ * config is read (backup/restore.service.ts `recoverInterruptedRestore`), and the report says the restore failed.
+ */
+async function undoCutShortRestore(opts: ServeOptions, logger: Logger): Promise<void> {
+  const { dataDir } = resolveLocation({ dataDir: opts.dataDir, configPath: opts.configPath });
+  if (!(await recoverInterruptedRestore(join(dataDir, '.restore-staging')))) return;
+  logger.error('a restore was cut short during its swap; the previous files are back');
+  await recordRestoreFailed(join(dataDir, 'backups'), 'it was cut short during its swap').catch(() => undefined);
 }

@@ -44,6 +44,22 @@ export interface BackupsDeps {
 const REPORT = 'last-restore.json';
 
 /**
+ * Marks the last restore's report failed, the previous state kept (its check skipped with why): a swap or new app
+ * that failed (the supervisor put the previous files back), or a swap cut short and undone at the next start.
+ */
+export async function recordRestoreFailed(backupsDir: string, reason: string): Promise<void> {
+  const file = join(backupsDir, REPORT);
+  if (!existsSync(file)) return;
+  const report = JSON.parse(await readFile(file, 'utf8')) as RestoreReport;
+  const check = {
+    ...report.check,
+    state: 'skipped' as const,
+    note: `the restore failed (${reason}); the previous state was kept`,
+  };
+  await writeFile(file, JSON.stringify({ ...report, check }, null, 2));
+}
+
+/**
  * Backups while Spool serves (docs/backups.md): taken on a cron schedule (only while this node leads) or when
  * asked, kept by count and age unless marked to keep forever, uploaded (checked whole before it is kept), and
  * restored: checked, a safety backup written, then the app restarts into it.
@@ -162,12 +178,7 @@ export class BackupsService {
         throw err;
       }
       const report = this.reportOf(name, prepared);
-      prepared.failed = (reason) =>
-        this.recordCheck({
-          ...report.check,
-          state: 'skipped',
-          note: `the restore failed (${reason}); the previous state was kept`,
-        });
+      prepared.failed = (reason) => recordRestoreFailed(this.deps.catalog.dir, reason);
       await writeFile(join(this.deps.catalog.dir, REPORT), JSON.stringify(report, null, 2));
       this.deps.logger.info('restoring a backup; restarting into it', { name, safety: prepared.safetyBackup });
       this.deps.restartInto(prepared);

@@ -1,6 +1,7 @@
 export { createBackup, type BackupSource, type FileFolder } from './backup.service.js';
 export {
   prepareRestore,
+  recoverInterruptedRestore,
   restoreBackup,
   type PreparedRestore,
   type RestoreTarget,
@@ -12,6 +13,6 @@ export { checkDumpReadable, dumpPostgres, pgToolInstalled, restoreDump } from '.
 export { chooseStoreCopy, type StoreCopyChoice } from './store-copies.js';
 export { backupSourceOf, checkStagedStore, restoreTargetOf, type InstallFiles } from './install.js';
 export { BackupCatalog, backupName, validBackupName } from './catalog.js';
-export { BackupsService } from './backups.service.js';
+export { BackupsService, recordRestoreFailed } from './backups.service.js';
 export type * from './backup.wire.js';
 export { checkRestoredLibrary, RESTORE_CHECK_DEFAULTS, type LibraryFile } from './restore-check.js';

@@ -34,6 +34,8 @@ export interface RestoreOptions {
   checkStore: (stagedDir: string, manifest: BackupManifest, choice: StoreCopyChoice) => Promise<void>;
   /** Whether pg_restore runs here (default: asks the host, backup/pg-dump.ts). */
   pgRestoreInstalled?: () => boolean;
+  /** Called after each place of the swap was moved in (tests kill the process there: the journal's proof). */
+  afterMove?: (live: string) => void;
   /** Told which copy of the store the restore takes, and why (the log). */
   log?: (message: string, fields: Record<string, unknown>) => void;
   /** Backs up the current state before anything is replaced; returns the archive's path, or null when there is none. */
@@ -80,7 +82,13 @@ export async function prepareRestore(opts: RestoreOptions): Promise<PreparedRest
       throw new RestoreRefused(`the archive's store is not readable: ${err instanceof Error ? err.message : err}`);
     });
     const safetyBackup = await opts.safetyBackup();
-    return { manifest, choice, safetyBackup, swap: () => swapIn(dir, manifest, choice, target), discard };
+    return {
+      manifest,
+      choice,
+      safetyBackup,
+      swap: () => swapIn(dir, manifest, choice, target, opts.afterMove),
+      discard,
+    };
   } catch (err) {
     await discard();
     throw err;
@@ -103,11 +111,20 @@ export async function restoreBackup(
 
 type Place = readonly [staged: string, live: string];
 
+/** What the swap's journal holds: each place, and whether its live side existed before (so undo removes or puts back). */
+interface Journal {
+  places: { staged: string; live: string; had: boolean }[];
+}
+
+/** The swap's journal, beside the staging folder (`<data dir>/.restore-staging.swap.json`). */
+export const swapJournalOf = (stagingDir: string) => `${stagingDir}.swap.json`;
+
 async function swapIn(
   dir: string,
   manifest: BackupManifest,
   choice: StoreCopyChoice,
   target: RestoreTarget,
+  afterMove?: (live: string) => void,
 ): Promise<SwappedRestore> {
   // On PostgreSQL the database takes the store (the patches and sidecars of an LMDB archive go with it); only the
   // config file is swapped. On LMDB the store's folder and the files beside it are.
@@ -121,22 +138,56 @@ async function swapIn(
     }
   }
   await target.loadDatabase?.(dir, manifest, choice);
+  const journal = swapJournalOf(dir);
+  const entries = places.map(([staged, live]) => ({ staged, live, had: existsSync(live) }));
+  await writeFile(journal, JSON.stringify({ places: entries } satisfies Journal), { flush: true });
+  await syncDir(dirname(journal));
   const moved: Place[] = [];
   try {
     for (const place of places) {
       await moveIn(place);
       moved.push(place);
+      afterMove?.(place[1]);
     }
   } catch (err) {
     await moveBack(moved);
+    await rm(journal, { force: true });
     throw err;
   }
   return {
     keep: async () => {
+      // the journal goes first: from here a kill leaves the restored files, never a mix
+      await rm(journal, { force: true });
+      await syncDir(dirname(journal));
       for (const [, live] of places) await rm(`${live}.replaced`, { recursive: true, force: true });
     },
-    undo: () => moveBack(places),
+    undo: async () => {
+      await moveBack(places);
+      await rm(journal, { force: true });
+    },
   };
+}
+
+/**
+ * Puts the previous files back after a swap that was cut short (a kill -9, a power cut between its renames, or
+ * before the restored app was kept): run at start before the config is read (supervisor.ts, `spool restore`).
+ * Follows the swap's journal: each place moved in goes back to what it was (removed, where there was nothing).
+ * Returns whether there was a swap to undo. Idempotent: a kill during the undo is undone again at the next start.
+ */
+export async function recoverInterruptedRestore(stagingDir: string): Promise<boolean> {
+  const journal = swapJournalOf(stagingDir);
+  if (!existsSync(journal)) return false;
+  const { places } = JSON.parse(await readFile(journal, 'utf8')) as Journal;
+  for (const { staged, live, had } of [...places].reverse()) {
+    if (existsSync(`${live}.replaced`)) {
+      await rm(live, { recursive: true, force: true });
+      await rename(`${live}.replaced`, live);
+      await syncDir(dirname(live));
+    } else if (!had && !existsSync(staged)) await rm(live, { recursive: true, force: true });
+  }
+  await rm(stagingDir, { recursive: true, force: true });
+  await rm(journal, { force: true });
+  return true;
 }
 
 async function moveIn([staged, live]: Place): Promise<void> {

@@ -69,7 +69,7 @@ export interface NzbImporterDeps {
    * later can read the recovery packets (appliance/repair, docs/health.md "PAR2 repair").
    */
   keepPar2?: (queueItemId: number, files: KeptPar2Layout[]) => Promise<void>;
-  /** Releases a health verdict found broken, by fingerprint (the health store's ledger). */
+  /** Releases a health verdict found broken, by fingerprint (the repair ledger). */
   brokenRelease?: BrokenReleaseLookup;
   /**
    * Rebuilds articles the probe found missing from the release's PAR2 files (docs/import.md "Repair at import");

@@ -35,7 +35,7 @@ async function capped(max: number, at: 'greeting' | 'auth', reply?: string, extr
 function pool(s: FakeNntpServer, opts: PoolOptions = {}, over: Partial<ProviderConfig> = {}): NntpPool {
   const cfg = fakeProvider(s, { id: 'p', max_connections: 8, ...over });
   return closeAfterTests(
-    new NntpPool([cfg], { connectTimeoutMs: 2000, stallTimeoutMs: 2000, keepaliveMs: 0, ...opts }),
+    new NntpPool([cfg], { connectTimeoutMs: 60_000, stallTimeoutMs: 60_000, keepaliveMs: 0, ...opts }),
   );
 }
 
@@ -79,7 +79,7 @@ test('texts providers refuse over capacity with are capacity; a wrong password o
 
 test('a connection: capacity at the greeting and at AUTHINFO, a plain 502 refusal, a wrong password', async () => {
   const open = (s: FakeNntpServer, password = account.password) =>
-    NntpConnection.open({ ...fakeProvider(s), password, insecureTls: false, connectTimeoutMs: 2000 });
+    NntpConnection.open({ ...fakeProvider(s), password, insecureTls: false, connectTimeoutMs: 60_000 });
   const greeting = await start({ ...account, greeting: '502 too many connections for your user' });
   await assert.rejects(open(greeting), ProviderCapacityError);
   const plain = await start({ ...account, greeting: '502 Service unavailable' });
@@ -220,7 +220,7 @@ test('a primary that allows no connection: requests go to the next provider, and
   other.setBehaviour('a5@t', 'missing');
   const p = closeAfterTests(
     new NntpPool([fakeProvider(full, { id: 'full', max_connections: 8 }), fakeProvider(other, { id: 'other' })], {
-      connectTimeoutMs: 2000,
+      connectTimeoutMs: 60_000, // only the outages these tests play end a connection: a busy machine must not time one out
       keepaliveMs: 0,
       coolingWaitMs: 0,
     }),

@@ -20,8 +20,8 @@ function watched(list: ProviderConfig[], opts: PoolOptions = {}) {
   const events: ProviderStateEvent[] = [];
   const pool = closeAfterTests(
     new NntpPool(list, {
-      connectTimeoutMs: 2000,
-      stallTimeoutMs: 2000,
+      connectTimeoutMs: 60_000, // only the outages these tests play end a connection: a busy machine must not time one out
+      stallTimeoutMs: 60_000,
       keepaliveMs: 0,
       events: { emit: (_, e) => events.push(e) },
       ...opts,

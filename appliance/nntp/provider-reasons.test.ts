@@ -35,8 +35,8 @@ function watched(cfg: ProviderConfig) {
   };
   const pool = closeAfterTests(
     new NntpPool([cfg], {
-      connectTimeoutMs: 2000,
-      stallTimeoutMs: 2000,
+      connectTimeoutMs: 60_000, // only the outages these tests play end a connection: a busy machine must not time one out
+      stallTimeoutMs: 60_000,
       keepaliveMs: 0,
       breakerThreshold: 1,
       coolingWaitMs: 0,

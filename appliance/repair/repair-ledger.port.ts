@@ -1,6 +1,6 @@
 import type { RepairStep } from '../health/health.wire.js';
 
-/** The repair brake's state as kept (the health store's ledger, docs/health.md "The repair brake"). */
+/** The repair brake's state as kept (the repair ledger, docs/health.md "The repair brake"). */
 export interface BrakeState {
   engaged: boolean;
   /** Why it engaged (the share of bad checks in the window); null while released. */
@@ -44,8 +44,8 @@ export interface BrokenRelease {
 }
 
 /**
- * The health store's second half: the repair brake's state, the repair history and the broken releases. Kept in
- * the same store as the records (health.store.ts), behind this port so another store can carry it.
+ * What repair remembers: the repair brake's state, the repair history and the broken releases. Repair's own storage
+ * domain (repair-ledger.storage.ts): repair-ledger.store.ts on LMDB, repair-ledger-pg.store.ts on PostgreSQL.
  */
 export interface RepairLedger {
   brake(): Promise<BrakeState>;

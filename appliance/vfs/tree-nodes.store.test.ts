@@ -186,3 +186,37 @@ test('a node is written in one field order whatever order it was built in, with 
   assert.deepEqual(Object.keys(rec), ['path', 'name', 'etag', 'probe', 'extra']);
   assert.deepEqual(Object.keys(rec.probe!), ['at', 'samplePercentage']);
 });
+
+test('a tree write that throws after meeting a new node shape leaves no record naming a lost definition', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spool-vfs-rollback-'));
+  try {
+    let store = openStore({ rootPath: dir });
+    migrate(store, 'vfs', VFS_MIGRATIONS);
+    const tree = new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') });
+    const [, , folder] = library(0);
+    const file = (name: string): VfsNode => ({
+      ...{ path: `${folder!.path}/${name}`, name, type: 'file', size: 1, createdAt: 1, modifiedAt: 1, etag: '"f"' },
+      ...{ layoutId: `layout-${name}`, segmentCount: 1, durationSeconds: 60 },
+    });
+    const [first, second] = [file('a.mkv'), file('b.mkv')];
+    await tree.write(() => tree.put(folder!));
+    // the first file's shape is new: its definition is saved inside this write, which then rolls back
+    await assert.rejects(
+      tree.write(() => {
+        tree.put(first!);
+        throw new Error('refused');
+      }),
+      /refused/,
+    );
+    await tree.write(() => tree.put({ ...first!, etag: '"again"' }));
+    await tree.write(() => tree.put(second!));
+    await store.close();
+    store = openStore({ rootPath: dir }); // a restart: only what the store holds
+    const again = new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') });
+    assert.deepStrictEqual(again.get(first!.path), { ...first!, etag: '"again"' });
+    assert.deepStrictEqual(again.get(second!.path), second);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -30,7 +30,7 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-test('the speed test and the pool together never open more than the account allows', async () => {
+test('the speed test and the pool together never open more than the account allows', async (t) => {
   const link = await startDelayProxy({ target: inn, rttMs: 0, connectionBytesPerSec: 1.5e6 });
   cleanups.push(() => link.stop());
   const relay = new Relay({ host: '127.0.0.1', port: link.port }, { cap: CAP });
@@ -63,6 +63,9 @@ test('the speed test and the pool together never open more than the account allo
   });
   assert.equal(started.status, 200, JSON.stringify(started.body));
   const done = await srv.app().diagnostics.speedTest.settled();
+  t.diagnostic(
+    `pool connections at the start ${before}; steps ${done.steps.map((s) => `${s.connections}: ${s.mb_per_s} MB/s`).join(', ')}`,
+  );
   assert.equal(done.state, 'done', JSON.stringify(done));
   assert.deepEqual(
     done.steps.map((s) => s.connections),
