@@ -5,6 +5,7 @@ import { SidecarStore } from './sidecar.store.js';
 import { VFS_MIGRATIONS } from './tree.migrations.js';
 import { readState } from './tree-replica.store.js';
 import { keyOf } from './tree.store.js';
+import { nodeRecord, openTreeNodes } from './tree-nodes.store.js';
 import type { VfsNode } from './types.js';
 
 /** Rows read per query; layouts per query (their bytes kept to a few MB a round). */
@@ -20,12 +21,12 @@ const LAYOUTS = 200;
  */
 export const copyTreeToLmdb: CopyToLmdb = async (from, to, progress) => {
   migrate(to, 'vfs', VFS_MIGRATIONS);
-  const nodes = to.openDb('vfs-nodes');
+  const nodes = openTreeNodes(to);
   const layouts = to.openDb('vfs-layouts');
   const head = (await readState(from)).head;
   let nodeCount = 0;
   for await (const rows of pages<{ path: string; node: VfsNode }>(from, 'path, node', 'vfs_nodes', 'path', ROWS)) {
-    to.transaction(() => rows.forEach((r) => void nodes.put(keyOf(r.path), r.node)));
+    to.transaction(() => rows.forEach((r) => void nodes.put(keyOf(r.path), nodeRecord(r.node))));
     nodeCount += rows.length;
   }
   progress(`tree: ${nodeCount} nodes copied`);
@@ -70,7 +71,7 @@ export async function copySidecarsToLmdb(
 }
 
 async function checkTree(from: PgDb, to: Store, nodeCount: number, layoutCount: number): Promise<void> {
-  const nodes = to.openDb('vfs-nodes');
+  const nodes = openTreeNodes(to);
   const layouts = to.openDb('vfs-layouts');
   for await (const rows of pages<{ path: string; node: VfsNode }>(from, 'path, node', 'vfs_nodes', 'path', ROWS))
     for (const { path, node } of rows)

@@ -21,6 +21,7 @@ import { DiskPatchStore } from '../../../appliance/repair/patch.store.js';
 import { LmdbRepairLedger } from '../../../appliance/repair/repair-ledger.store.js';
 import { openStore } from '../../../appliance/store/index.js';
 import { LmdbTreeStore } from '../../../appliance/vfs/tree.store.js';
+import { openTreeNodes } from '../../../appliance/vfs/tree-nodes.store.js';
 import { openStreamLinkStore } from '../../../appliance/streamlinks/stream-links.store.js';
 import type { ChildServer } from '../../support/child-server.js';
 import { buildNzb } from '../../support/inn/poster.js';
@@ -96,7 +97,7 @@ async function fillTheRest(rootPath: string, dataDir: string, job: string): Prom
     });
     const patches = new DiskPatchStore(store, join(dataDir, 'patches'));
     await patches.add('layout-1', `${job}/x.mkv`, [{ start: 1000, data: randomBytes(70_000) }]);
-    const tree = new LmdbTreeStore({ nodes: store.openDb('vfs-nodes'), layouts: store.openDb('vfs-layouts') });
+    const tree = new LmdbTreeStore({ nodes: openTreeNodes(store), layouts: store.openDb('vfs-layouts') });
     const file = tree.children(job).find((n) => n.layoutId)!;
     const layout = tree.layout(file.layoutId!)!;
     await new LmdbPar2FileStore(store).put(1, [{ name: 'x.par2', size: layout.size, layout }]);

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { open } from 'lmdb';
+import { NODES_DB_OPTIONS } from '../../../appliance/vfs/tree-nodes.store.js';
 
 /** The databases the app opens with `encoding: 'binary'` (importer/nzb-blob.store.ts). */
 const BINARY = new Set(['queue-nzbs']);
@@ -16,16 +17,24 @@ export async function dumpLmdb(rootPath: string): Promise<LmdbDump> {
   try {
     const out: LmdbDump = new Map();
     for (const name of [...root.getKeys()].filter((k): k is string => typeof k === 'string')) {
-      const db = root.openDB({ name, ...(BINARY.has(name) ? { encoding: 'binary' as const } : {}) });
+      const db = root.openDB({ name, ...optionsOf(name) });
+      // The shared record definitions (a symbol key) are not records: each environment builds its own list.
+      const records = [...db.getRange()].filter(({ key }) => typeof key !== 'symbol');
       out.set(
         name,
-        [...db.getRange()].map(({ key, value }) => ({ key, value: plain(value) })),
+        records.map(({ key, value }) => ({ key, value: plain(value) })),
       );
     }
     return out;
   } finally {
     await root.close();
   }
+}
+
+/** The options the app opens `name` with, so its records decode as the app reads them. */
+function optionsOf(name: string): object {
+  if (BINARY.has(name)) return { encoding: 'binary' as const };
+  return name === 'vfs-nodes' ? NODES_DB_OPTIONS : {};
 }
 
 /** A value as JSON keeps it (a field set to undefined is absent), bytes as base64, for comparing across backends. */
