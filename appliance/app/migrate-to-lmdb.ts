@@ -2,9 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigService } from '../config/index.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { openStore, type CopyOpening, type StorageDomain } from '../store/index.js';
+import { openStore, type StorageDomain } from '../store/index.js';
 import { maskUrl, openPgDb, type PgDb, type PgMigration } from '../store/pg/index.js';
-import { describeCopy, MigrateRefused, type MigrateOutcome } from './migrate-to-pg.js';
+import { copyEachDomain, MigrateRefused, type MigrateOutcome } from './migrate-to-pg.js';
 
 /** One domain moved into LMDB (a storage module, `<domain>/<name>.storage.ts`): its schema and its copy back. */
 export type LmdbDomain = Pick<StorageDomain<object, never>, 'scope' | 'copyToLmdb'> & {
@@ -36,7 +36,8 @@ export async function copyPgIntoLmdb(opts: CopyIntoLmdbOptions): Promise<Migrate
   refuseNonEmptyTarget(opts.dataDir, opts.rootPath);
   const store = openStore({ rootPath: opts.rootPath, ...(opts.logger ? { logger: opts.logger } : {}) });
   try {
-    return await copyAll(opts, { store, db: opts.db, dataDir: opts.dataDir });
+    const base = { store, db: opts.db, dataDir: opts.dataDir };
+    return await copyEachDomain(opts.domains, (d) => d.copyToLmdb, base, opts.print);
   } finally {
     await store.close();
   }
@@ -60,25 +61,6 @@ export async function migrateToLmdb(opts: {
   } finally {
     await db.close();
   }
-}
-
-async function copyAll(opts: CopyIntoLmdbOptions, base: Omit<CopyOpening, 'progress'>): Promise<MigrateOutcome> {
-  const out: MigrateOutcome = { reports: [], failures: [] };
-  for (const domain of opts.domains) {
-    if (!domain.copyToLmdb) continue; // nothing of it has an LMDB counterpart (its storage module says why)
-    const progress = (m: string) => opts.print(m.startsWith(domain.scope) ? m : `${domain.scope}: ${m}`);
-    try {
-      for (const report of await domain.copyToLmdb({ ...base, progress })) {
-        out.reports.push(report);
-        opts.print(`${report.scope}: ${describeCopy(report)}, checked`);
-      }
-    } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      out.failures.push({ scope: domain.scope, error });
-      opts.print(`${domain.scope}: FAILED: ${error}`);
-    }
-  }
-  return out;
 }
 
 /** The database must be at this Spool's schema for every domain: an older one is started once first, a newer refused. */

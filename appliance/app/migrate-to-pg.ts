@@ -63,7 +63,7 @@ export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutc
     await migratePg(db, pgSchemasOf(opts.domains));
     const store = openStore({ rootPath, logger });
     try {
-      return await copyAll(opts, { store, db, dataDir });
+      return await copyEachDomain(opts.domains, (d) => d.copy, { store, db, dataDir }, opts.print);
     } finally {
       await store.close();
     }
@@ -72,21 +72,34 @@ export async function migrateToPg(opts: MigrateToPgOptions): Promise<MigrateOutc
   }
 }
 
-async function copyAll(opts: MigrateToPgOptions, base: Omit<CopyOpening, 'progress'>): Promise<MigrateOutcome> {
+/** A domain's copy one way or the other (StorageDomain `copy` or `copyToLmdb`). */
+export type DomainCopy = (at: CopyOpening) => Promise<CopyReport[]>;
+
+/**
+ * Runs each domain's copy (`copyOf` picks which way; a domain without one is skipped: its storage module says why),
+ * printing what each copied and checked. Every domain runs even after one failed, so one run names every difference.
+ */
+export async function copyEachDomain<D extends { scope: string }>(
+  domains: readonly D[],
+  copyOf: (domain: D) => DomainCopy | null,
+  base: Omit<CopyOpening, 'progress'>,
+  print: (line: string) => void,
+): Promise<MigrateOutcome> {
   const out: MigrateOutcome = { reports: [], failures: [] };
-  for (const domain of opts.domains) {
-    if (!domain.copy) continue; // nothing of it in LMDB (its storage module says why)
+  for (const domain of domains) {
+    const copy = copyOf(domain);
+    if (!copy) continue;
     // a domain's messages may name it already ('tree: 5 nodes copied')
-    const progress = (m: string) => opts.print(m.startsWith(domain.scope) ? m : `${domain.scope}: ${m}`);
+    const progress = (m: string) => print(m.startsWith(domain.scope) ? m : `${domain.scope}: ${m}`);
     try {
-      for (const report of await domain.copy({ ...base, progress })) {
+      for (const report of await copy({ ...base, progress })) {
         out.reports.push(report);
-        opts.print(`${report.scope}: ${describeCopy(report)}, checked`);
+        print(`${report.scope}: ${describeCopy(report)}, checked`);
       }
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       out.failures.push({ scope: domain.scope, error });
-      opts.print(`${domain.scope}: FAILED: ${error}`);
+      print(`${domain.scope}: FAILED: ${error}`);
     }
   }
   return out;
