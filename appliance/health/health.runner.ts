@@ -73,6 +73,8 @@ export class HealthRunner {
   private cycling = false;
   /** Woken while a cycle ran: run another as soon as it ends (its own timer would override the wake). */
   private again = false;
+  /** A wake armed a cycle that has not started yet (a check just ended): the worker is about to look again. */
+  private woken = false;
   private stopped = false;
   /** Why scheduled checks waited at the last cycle, and how long until they may go (ms); null: they did not. */
   private held: { why: 'budget' | 'playback' | null; ms: number } | null = null;
@@ -103,9 +105,9 @@ export class HealthRunner {
     await Promise.all(running.map((a) => a.done));
   }
 
-  /** No check running and no cycle (repairs included) in progress. */
+  /** No check running, no cycle (repairs included) in progress and none about to start. */
   get idle(): boolean {
-    return this.active.size === 0 && !this.cycling;
+    return this.active.size === 0 && !this.cycling && !this.woken;
   }
 
   get activeChecks(): number {
@@ -122,7 +124,10 @@ export class HealthRunner {
   wake(): void {
     if (!this.running || this.stopped) return;
     if (this.cycling) this.again = true;
-    else this.armInStartContext(0);
+    else {
+      this.woken = true;
+      this.armInStartContext(0);
+    }
   }
 
   isChecking(id: number): boolean {
@@ -157,6 +162,7 @@ export class HealthRunner {
       return;
     }
     this.cycling = true;
+    this.woken = false;
     this.again = false;
     try {
       const s = this.d.settings();
