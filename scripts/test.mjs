@@ -124,7 +124,10 @@ for (const tier of tiers) {
       ...findFiles('scripts', ['.test.mjs']),
       ...findFiles('bench', ['.test.ts']),
     ];
-    status = files.length ? await run('node', ['--import', 'tsx', '--test', '--test-timeout=300000', ...files]) : 0;
+    // --test-force-exit: a file whose tests have all finished ends there. A unit file whose tests all passed once
+    // lingered on an open handle until its 300 s timeout under load (README "Tests"); its tests' verdicts stand.
+    const flags = ['--test', '--test-force-exit', '--test-timeout=300000'];
+    status = files.length ? await run('node', ['--import', 'tsx', ...flags, ...files]) : 0;
     results.push([tier, files.length, status]);
   } else if (tier === 'integration') {
     const files = findFiles('tests/integration', ['.test.ts']);
