@@ -163,10 +163,15 @@ test('mount: enable marks changed, save, start the real FUSE mount, disable & un
   await expect(page.getByRole('switch', { name: 'Enable RC' })).toBeDisabled();
   expect((await savedRclone()).rclone.mount_enabled).toBe(false);
 
-  const pathSaves = page.waitForRequest((r) => r.url().endsWith('/api/config/system') && r.method() === 'PATCH');
+  // The path's save answered (not only sent): the saved config is read below.
+  const pathSaves = page.waitForResponse(
+    (r) => r.url().endsWith('/api/config/system') && r.request().method() === 'PATCH',
+  );
   await page.getByLabel('Mount path').fill(mountDir);
   await save.click();
-  expect((await pathSaves).postDataJSON()).toEqual({ section: 'system', config: { mount_path: mountDir } });
+  const pathSaved = await pathSaves;
+  expect(pathSaved.request().postDataJSON()).toEqual({ section: 'system', config: { mount_path: mountDir } });
+  expect(pathSaved.ok()).toBe(true);
   await expect(page.getByTestId('mount-status')).toContainText('Not Mounted');
   const saved = await savedRclone();
   expect(saved.rclone.mount_enabled).toBe(true);
