@@ -16,6 +16,11 @@ export interface CookieOptions {
 export class Reply {
   aborted = false;
   sent = false;
+  /**
+   * Bytes of the streamed body the socket has taken so far (`stream`): what the kernel accepted, which is what the
+   * client read plus what its connection holds unread (docs/streaming.md, "What an unproven GET may fetch").
+   */
+  bodyTaken = 0;
   private statusCode = 200;
   private readonly headers: [string, string][] = [];
   private readonly abortHandlers: (() => void)[] = [];
@@ -122,6 +127,7 @@ export class Reply {
       if (this.aborted) return false;
       if (!(await this.writeChunk(chunk, totalSize))) return false;
       written += chunk.byteLength;
+      this.bodyTaken = written;
       if (written >= totalSize) break;
     }
     if (!this.aborted && written < totalSize) {
@@ -148,9 +154,13 @@ export class Reply {
       // Backpressure: resend the remainder of this chunk from where the socket stopped.
       const onAbort = () => resolve(false);
       this.abortHandlers.push(onAbort);
+      const takenBefore = this.bodyTaken;
+      this.bodyTaken = takenBefore + this.res.getWriteOffset() - startOffset;
       this.res.onWritable((offset) => {
         const sent = offset - startOffset;
         const [ok2, done2] = this.res.tryEnd(chunk.subarray(sent), totalSize);
+        // the whole chunk once taken (the response may be over: not to be touched again), else as far as it went
+        this.bodyTaken = takenBefore + (ok2 || done2 ? chunk.byteLength : this.res.getWriteOffset() - startOffset);
         if (ok2 || done2) {
           const i = this.abortHandlers.indexOf(onAbort);
           if (i >= 0) this.abortHandlers.splice(i, 1);

@@ -45,16 +45,12 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
   );
   if (sources.fit) defineFit(registry, sources.fit);
   if (sources.cost) defineCost(registry, sources.cost);
-  new Gauge({
-    name: 'spool_streams_open',
-    help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',
-    labelNames: ['front'] as const,
-    registers,
-    collect() {
-      const open = sources.openStreams();
-      for (const front of FRONTS) this.set({ front }, open[front]);
-    },
-  });
+  defineProviderFamilies(registers, () => sources.pool());
+  defineWorkFamilies(registers, sources);
+}
+
+/** Per provider: connections, state and bytes fetched; and the pool's waiting requests. */
+function defineProviderFamilies(registers: Registry[], pool: () => PoolMetrics): void {
   new Gauge({
     name: 'spool_provider_connections',
     help: "Connections open to a provider, labelled with the provider's state (usable, cooling_down, paused, disabled).",
@@ -62,8 +58,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     registers,
     collect() {
       this.reset();
-      for (const p of sources.pool().providers)
-        this.set({ provider: p.id, state: providerState(p) }, p.active_connections);
+      for (const p of pool().providers) this.set({ provider: p.id, state: providerState(p) }, p.active_connections);
     },
   });
   new Gauge({
@@ -73,7 +68,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     registers,
     collect() {
       this.reset();
-      for (const p of sources.pool().providers) this.set({ provider: p.id }, providerState(p) === 'usable' ? 1 : 0);
+      for (const p of pool().providers) this.set({ provider: p.id }, providerState(p) === 'usable' ? 1 : 0);
     },
   });
   new Gauge({
@@ -83,7 +78,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     registers,
     collect() {
       this.reset();
-      for (const p of sources.pool().providers)
+      for (const p of pool().providers)
         for (const state of PROVIDER_STATES) this.set({ provider: p.id, state }, providerState(p) === state ? 1 : 0);
     },
   });
@@ -94,7 +89,7 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     registers,
     collect() {
       this.reset();
-      for (const p of sources.pool().providers) this.inc({ provider: p.id }, p.bytes_downloaded);
+      for (const p of pool().providers) this.inc({ provider: p.id }, p.bytes_downloaded);
     },
   });
   new Gauge({
@@ -102,7 +97,21 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
     help: 'Article requests waiting for a provider connection.',
     registers,
     collect() {
-      this.set(sources.pool().waiting_requests);
+      this.set(pool().waiting_requests);
+    },
+  });
+}
+
+/** The work in hand: open streams, the import queue, health checks due, and whether this node leads. */
+function defineWorkFamilies(registers: Registry[], sources: MetricsSources): void {
+  new Gauge({
+    name: 'spool_streams_open',
+    help: 'Streams open now (WebDAV GETs and FUSE opens being read), by front.',
+    labelNames: ['front'] as const,
+    registers,
+    collect() {
+      const open = sources.openStreams();
+      for (const front of FRONTS) this.set({ front }, open[front]);
     },
   });
   new Gauge({

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ReadHandles, type StreamSnapshot } from './read-handle.js';
 import { VfsReader } from './reader.js';
+import { RAMP_START } from './stream-window.js';
 import type { ArticleSource } from './article-fetcher.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 import { waitUntil } from '../../tests/support/wait.js';
@@ -171,4 +172,45 @@ test('a listing sees the wait in progress, the bytes cached ahead of the reader,
   assert.ok(after!.offset + after!.bufferedBytes! <= bytes.length);
   h.close('aborted');
   await it.return?.(undefined);
+});
+
+test('the drain decides, not the client: of two GETs from one address and agent, the held one keeps its first burst ahead of what its socket took, the one that reads widens', async () => {
+  const film = randomBytes(60_000);
+  const { layout: filmLayout, articles: filmArticles } = memoryArticles(film, 1_000, 'd'); // 60 articles
+  await t.vfs.addJob({
+    category: 'x',
+    jobName: 'D',
+    files: [{ name: 'd.bin', size: film.length, layout: filmLayout }],
+  });
+  const source = new MapSource(filmArticles);
+  const reader = new VfsReader(t.vfs, source, () => ({ ...testReaderSettings(), workersPerStream: 16 }));
+  const handles = new ReadHandles(reader, { now: () => 0 });
+  const client = { address: '10.0.0.9', userAgent: 'rclone/v1.68.2' }; // a media server: one for every reader
+  const fetchedIn = (from: number, to: number) =>
+    source.fetched.filter((id) => Number(/d(\d+)@/.exec(id)![1]) >= from && Number(/d(\d+)@/.exec(id)![1]) < to);
+  /** Takes `n` chunks of a GET as its socket would (each taken, the next asked for), then holds it. */
+  const take = async (it: AsyncIterator<Uint8Array>, n: number) => {
+    for (let i = 0; i < n; i++) assert.ok(!(await it.next()).done);
+  };
+
+  // a probe's GET from byte 0 whose socket stopped taking after 12 articles (its connection full): never proven
+  const held = handles.open('/complete/x/D/d.bin', 'webdav', client, { offset: 0 });
+  const heldIt = held.stream(0, film.length, sig, { proven: () => false })[Symbol.asyncIterator]();
+  await take(heldIt, 12);
+  assert.ok(fetchedIn(0, 30).length <= 12 + RAMP_START, `held: ${fetchedIn(0, 30).length} fetched for 12 taken`);
+
+  // a player's GET of the same file from the same client whose socket kept taking: proven after 4 taken, it widens
+  let taken = 0;
+  const reading = handles.open('/complete/x/D/d.bin', 'webdav', client, { offset: 30_000 });
+  const readIt = reading.stream(30_000, 30_000, sig, { proven: () => taken >= 4 })[Symbol.asyncIterator]();
+  for (; taken < 12; taken++) assert.ok(!(await readIt.next()).done);
+  assert.ok(fetchedIn(30, 60).length > 12 + RAMP_START, `proven: ${fetchedIn(30, 60).length} fetched for 12 taken`);
+
+  // the held one still costs nothing more while the other reads on
+  const before = fetchedIn(0, 30).length;
+  for (let r = await readIt.next(); !r.done; r = await readIt.next());
+  assert.equal(fetchedIn(0, 30).length, before);
+  await heldIt.return?.(undefined);
+  held.close('aborted');
+  reading.close('done');
 });

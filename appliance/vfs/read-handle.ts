@@ -15,6 +15,15 @@ export interface ReadClient {
   pid?: number;
 }
 
+/**
+ * What a front knows of whether its client reads what it is sent (WebDAV: the bytes its socket took against what a
+ * connection holds unread, http/socket-hold.ts). Until `proven` a range read keeps only its first burst ahead of
+ * what the client took (stream-window.ts, rangeWorkers); asked at each article, and once true it stays true.
+ */
+export interface ClientDrain {
+  proven(): boolean;
+}
+
 /** What a handle's classifier sees at each read: what it served and how it reads (read-pattern.ts). */
 export interface ReadFacts extends ReadPatternView {
   bytesServed: number;
@@ -209,10 +218,14 @@ export class ReadHandle {
     return this.tracker.node;
   }
 
-  /** Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies. */
-  async *stream(offset: number, length: number, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  /**
+   * Bytes [offset, offset+length) as they arrive (a WebDAV range); the reader's own range read-ahead applies, held to
+   * its first burst while `drain` says the client has not shown it reads (ClientDrain).
+   */
+  async *stream(offset: number, length: number, signal: AbortSignal, drain?: ClientDrain): AsyncGenerator<Uint8Array> {
     this.pattern.asked(offset);
-    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, this.who);
+    const who = drain ? (): Reading => (drain.proven() ? this.who() : { ...this.who(), unproven: true }) : this.who;
+    const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, who);
     const it = chunks[Symbol.asyncIterator]();
     let at = offset;
     try {

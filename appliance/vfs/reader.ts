@@ -20,9 +20,11 @@ import {
 /**
  * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. `earned`: the bytes of
  * its current run while the open has not read a run of PLAY_RUN_BYTES yet (read-pattern.ts), absent once it has:
- * a FUSE handle reads ahead no more than that (read-stream.ts).
+ * a FUSE handle reads ahead no more than that (read-stream.ts). `unproven`: its client has not yet shown it reads
+ * what it is sent (a WebDAV GET, ClientDrain in read-handle.ts): a range read keeps only its first burst ahead of
+ * its consumer (stream-window.ts, rangeWorkers).
  */
-export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number };
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number; unproven?: boolean };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
@@ -157,7 +159,7 @@ export class VfsReader {
       // Read again at every article: a long read follows the link as the pool measures it, and its reader's class.
       const who = whoNow();
       const window = readerWindow(who.reader, this.streamWindow(), consumed);
-      const workers = rangeWorkers(window, ramped, offset === 0, consumed);
+      const workers = rangeWorkers(window, ramped, offset === 0, consumed, who.unproven === true);
       while (next <= last && pending.length < workers) {
         // The reader waits for the first article now (a seek lands here): it goes before any read-ahead queued.
         // Past the article after the consumer's, the range's articles are read-ahead to the pool's lanes.

@@ -81,10 +81,23 @@ export function rampsUp(end: number, size: number, articles: number): boolean {
  * request (the index at the end) for the link. It widens once the consumer has come back for the article after
  * next: the HTTP layer takes an article's bytes before the player has read them, so widening at the first one would
  * start fetches for a reader that is about to hang up.
+ *
+ * `unproven`: a read whose client has not yet shown it reads (a WebDAV GET whose socket has taken no more than a
+ * connection holds unread, http/socket-hold.ts). Its fetches stay that start ahead of what its socket took, bounded
+ * range or not, and never widen: its consumer takes an article when the socket does, so a client that stopped
+ * reading (a probe holding its GET open until its next one answers) stops costing the link once its connection is
+ * full, and a client that reads is proven by it (docs/streaming.md, "What an unproven GET may fetch").
  */
-export function rangeWorkers(full: number, ramped: boolean, fromByteZero: boolean, consumed: number): number {
-  if (!ramped) return full;
+export function rangeWorkers(
+  full: number,
+  ramped: boolean,
+  fromByteZero: boolean,
+  consumed: number,
+  unproven = false,
+): number {
   const start = RAMP_START + (fromByteZero ? 0 : linkShare(full));
+  if (unproven) return Math.min(full, start);
+  if (!ramped) return full;
   return Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1));
 }
 

@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
-import type { CloseReason } from '../vfs/read-handle.js';
+import type { ClientDrain, CloseReason } from '../vfs/read-handle.js';
+import { socketHoldBytes } from '../http/socket-hold.js';
 import { checkPreconditions, ifRangeHolds } from './conditional.js';
 import { mimeOf, showsInline } from './mime.js';
 import { parseRange, type ByteRange } from './ranges.js';
@@ -76,10 +77,11 @@ async function streamParts(
     ac.abort();
     ctx.reply.close(); // cut the connection: the client sees the body end short
   });
+  const drain = socketDrain(ctx.reply);
   async function* body(): AsyncGenerator<Uint8Array> {
     for (const p of parts) {
       if (p.preamble) yield p.preamble;
-      yield* handle.stream(p.range.start, p.range.end - p.range.start + 1, ac.signal);
+      yield* handle.stream(p.range.start, p.range.end - p.range.start + 1, ac.signal, drain);
     }
     if (trailer) yield Buffer.from(trailer);
   }
@@ -107,6 +109,17 @@ async function streamParts(
     const close = () => handle.close(outcome);
     void it.return(undefined).then(close, close);
   }
+}
+
+/**
+ * Whether the client reads what its GET is sent: proven once its socket took more than a connection holds unread
+ * (http/socket-hold.ts). Until then its reads keep only their first burst ahead of the socket (docs/streaming.md,
+ * "What an unproven GET may fetch"); a slow client is only slow to prove, nothing is decided against it.
+ */
+function socketDrain(reply: { bodyTaken: number }): ClientDrain {
+  const hold = socketHoldBytes();
+  let proven = false;
+  return { proven: () => (proven ||= reply.bodyTaken > hold) };
 }
 
 function listingPage(r: DavRequest, dir: VfsNode): void {

@@ -93,20 +93,7 @@ const READ_ONLY = /^\s*SELECT\b/i;
 export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<PgDb> {
   const label = maskUrl(url);
   const config: pg.ClientConfig = { connectionString: url, application_name: opts.applicationName ?? 'spool' };
-  const pool = new pg.Pool({
-    ...config,
-    max: opts.max ?? 10,
-    idleTimeoutMillis: 30_000,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-  });
-  // An idle client's error (the server restarted) must not crash the process; the pool drops that client.
-  pool.on('error', (err) => opts.logger?.warn('postgresql connection lost', { db: label, error: err.message }));
-  try {
-    await pool.query('SELECT 1');
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`Cannot reach PostgreSQL at ${label}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const pool = await connectPool(config, label, opts);
   const listener = new PgListener(() => new pg.Client(config), opts.logger);
   let closed: Promise<void> | null = null;
   const fence = new LeaderFence();
@@ -114,37 +101,7 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
   /** The epoch a transaction must find, if it is fenced: the leader's work's term, else a leader-only write's. */
   const fencedBy = (o: TxOptions): number | null | undefined =>
     termOn(self)?.epoch ?? (o.leaderOnly ? fence.epoch : undefined);
-
-  const tx = async <T>(work: (tx: PgTx) => Promise<T>, o: TxOptions = {}): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
-      let broken = false;
-      // The pool listens for errors on idle clients only: without this, a connection lost in the middle of a
-      // transaction is an uncaught 'error' (the process dies). The query in flight rejects with it all the same.
-      const lost = (err: Error) => {
-        broken = true;
-        opts.logger?.warn('postgresql connection lost in a transaction', { db: label, error: err.message });
-      };
-      client.on('error', lost);
-      try {
-        await client.query(o.isolation ? `BEGIN ISOLATION LEVEL ${o.isolation.toUpperCase()}` : 'BEGIN');
-        const epoch = fencedBy(o);
-        if (epoch !== undefined) await checkEpoch(client, fence, epoch);
-        if (o.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [o.lock]);
-        const out = await work(client);
-        await client.query('COMMIT');
-        return out;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        const code = (err as { code?: string }).code;
-        if (attempt < 5 && code && RETRYABLE.has(code)) continue;
-        throw err;
-      } finally {
-        client.removeListener('error', lost);
-        client.release(broken);
-      }
-    }
-  };
+  const tx = transactions(pool, fence, fencedBy, label, opts.logger);
 
   return Object.assign(self, {
     label,
@@ -172,6 +129,68 @@ export async function openPgDb(url: string, opts: OpenPgOptions = {}): Promise<P
       return closed;
     },
   } satisfies PgDb);
+}
+
+/** The pool, once the server answered a first query; a server that does not answer fails with its words. */
+async function connectPool(config: pg.ClientConfig, label: string, opts: OpenPgOptions): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    ...config,
+    max: opts.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  });
+  // An idle client's error (the server restarted) must not crash the process; the pool drops that client.
+  pool.on('error', (err) => opts.logger?.warn('postgresql connection lost', { db: label, error: err.message }));
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot reach PostgreSQL at ${label}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return pool;
+}
+
+/**
+ * Runs `work` in a transaction on a client of `pool`: fenced by the epoch `fencedBy` names (checked in the same
+ * transaction), under an advisory lock if asked, retried up to five times on a serialization failure or deadlock.
+ */
+function transactions(
+  pool: pg.Pool,
+  fence: LeaderFence,
+  fencedBy: (o: TxOptions) => number | null | undefined,
+  label: string,
+  logger: OpenPgOptions['logger'],
+) {
+  return async <T>(work: (tx: PgTx) => Promise<T>, o: TxOptions = {}): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken = false;
+      // The pool listens for errors on idle clients only: without this, a connection lost in the middle of a
+      // transaction is an uncaught 'error' (the process dies). The query in flight rejects with it all the same.
+      const lost = (err: Error) => {
+        broken = true;
+        logger?.warn('postgresql connection lost in a transaction', { db: label, error: err.message });
+      };
+      client.on('error', lost);
+      try {
+        await client.query(o.isolation ? `BEGIN ISOLATION LEVEL ${o.isolation.toUpperCase()}` : 'BEGIN');
+        const epoch = fencedBy(o);
+        if (epoch !== undefined) await checkEpoch(client, fence, epoch);
+        if (o.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [o.lock]);
+        const out = await work(client);
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        const code = (err as { code?: string }).code;
+        if (attempt < 5 && code && RETRYABLE.has(code)) continue;
+        throw err;
+      } finally {
+        client.removeListener('error', lost);
+        client.release(broken);
+      }
+    }
+  };
 }
 
 /** `postgres://user:secret@host/db` → `postgres://user:***@host/db`. */

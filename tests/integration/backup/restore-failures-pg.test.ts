@@ -5,48 +5,20 @@
  * backup passed) has the safety backup loaded back in; the previous library serves (every file, sampled files byte
  * for byte through /webdav) with the safety backup listed. Real PostgreSQL, real LMDB, reads from a real NNTP server.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildLibrary } from '../../../bench/lib/scale-library.js';
-import { startPatternServer, type PatternServer } from '../../../bench/lib/pattern-nntp.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { startServer } from '../../support/server.js';
-import { allFiles, apiCall, assertSampledFilesServe, DAV, restarted } from '../../support/backup/library.js';
+import { allFiles, apiCall, assertSampledFilesServe, restarted } from '../../support/backup/library.js';
+import { usePgRestoreFixture } from '../../support/backup/pg-restore-fixture.js';
 
-let pg: PostgresServer;
-let nntp: PatternServer;
-before(async () => {
-  pg = await startPostgres();
-  nntp = await startPatternServer();
-});
-after(async () => {
-  await nntp?.close();
-  await pg?.stop();
-});
-
-const config = (extra: Record<string, unknown> = {}) => ({
-  auth: { login_required: false },
-  webdav: DAV,
-  providers: [{ host: nntp.host, port: nntp.port, username: 'u', password: 'p', max_connections: 4 }],
-  ...extra,
-});
+const fx = usePgRestoreFixture();
 
 test('a restore into PostgreSQL that fails while the database takes the store puts the previous one back', async () => {
-  const lmdb = await startServer({ config: config() });
-  let archive: Buffer;
-  try {
-    await buildLibrary(lmdb.app(), { files: 40, articleFactor: 0.0005, seed: 3 }, () => undefined);
+  const { archive } = await fx.backup(fx.config(), { files: 40, seed: 3 }, (lmdb) => {
     lmdb.app().stores.local.meta.putSync('schema_version:health', 1); // not this Spool's health schema
-    const made = await apiCall<{ name: string }>(lmdb, 'POST', '/api/system/backups');
-    archive = readFileSync(join(lmdb.dataDir, 'backups', made.name));
-  } finally {
-    await lmdb.stop();
-  }
-
-  const url = await pg.createDatabase();
-  const srv = await startServer({ config: config({ metadata: { root_path: './metadata', database_url: url } }) });
+  });
+  const srv = await startServer({ config: fx.onPostgres(await fx.pg().createDatabase()) });
   try {
     await buildLibrary(srv.app(), { files: 60, articleFactor: 0.0005, seed: 8 }, () => undefined);
     const now = allFiles(srv.app().streaming.vfs).sort();

@@ -4,34 +4,14 @@
  * install restores it with no PostgreSQL server at hand: uploaded to an LMDB install and restored there, every file
  * is back and sampled files serve byte for byte through /webdav. Real PostgreSQL, real LMDB, real NNTP reads.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildLibrary } from '../../../bench/lib/scale-library.js';
-import { startPatternServer, type PatternServer } from '../../../bench/lib/pattern-nntp.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres/server.js';
 import { startServer } from '../../support/server.js';
-import { allFiles, apiCall, assertSampledFilesServe, DAV, restarted } from '../../support/backup/library.js';
+import { allFiles, apiCall, assertSampledFilesServe, restarted } from '../../support/backup/library.js';
+import { usePgRestoreFixture } from '../../support/backup/pg-restore-fixture.js';
 
-let pg: PostgresServer;
-let nntp: PatternServer;
-before(async () => {
-  pg = await startPostgres();
-  nntp = await startPatternServer();
-});
-after(async () => {
-  await nntp?.close();
-  await pg?.stop();
-});
-
+const fx = usePgRestoreFixture();
 const FILES = 300;
-const config = (extra: Record<string, unknown> = {}) => ({
-  auth: { login_required: false },
-  webdav: DAV,
-  providers: [{ host: nntp.host, port: nntp.port, username: 'u', password: 'p', max_connections: 4 }],
-  ...extra,
-});
 
 /** The names of a tar's entries, read from its headers (POSIX ustar: name at 0, size in octal at 124). */
 function tarNames(tar: Buffer): string[] {
@@ -51,24 +31,15 @@ function tarNames(tar: Buffer): string[] {
 }
 
 test('a PostgreSQL backup restores into an LMDB install from its neutral copy and serves byte for byte', async () => {
-  const url = await pg.createDatabase();
-  const onPg = await startServer({ config: config({ metadata: { root_path: './metadata', database_url: url } }) });
-  let archive: Buffer;
-  let files: number;
-  try {
-    files = (await buildLibrary(onPg.app(), { files: FILES, articleFactor: 0.0005, seed: 23 }, () => undefined)).files;
-    const made = await apiCall<{ name: string; store: string }>(onPg, 'POST', '/api/system/backups');
-    assert.equal(made.store, 'postgres');
-    archive = readFileSync(join(onPg.dataDir, 'backups', made.name));
-  } finally {
-    await onPg.stop();
-  }
+  const onPg = fx.onPostgres(await fx.pg().createDatabase());
+  const { archive, files, store } = await fx.backup(onPg, { files: FILES, seed: 23 });
+  assert.equal(store, 'postgres');
   const names = tarNames(archive);
   assert.ok(names.includes('db/data.mdb'), `the neutral copy is in the archive: ${names.join(', ')}`);
   assert.ok(names.includes('db/postgres.dump'), 'and the dump (pg_dump is installed here)');
-  await pg.stop(); // no PostgreSQL server from here on
+  await fx.pg().stop(); // no PostgreSQL server from here on
 
-  const lmdb = await startServer({ config: config() });
+  const lmdb = await startServer({ config: fx.config() });
   try {
     assert.equal(allFiles(lmdb.app().streaming.vfs).length, 0, 'a new, empty LMDB library');
     const up = await apiCall<{ name: string; store: string }>(lmdb, 'POST', '/api/system/backups/upload', archive);

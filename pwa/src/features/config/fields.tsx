@@ -61,18 +61,29 @@ export function TextField({
   );
 }
 
-/** A write-only secret: the server only says whether one is stored, and a blank field keeps the stored one. */
+const PASSWORD_HINTS = { set: 'A password is set. Leave blank to keep it.', unset: 'No password is set.' };
+
+/**
+ * A write-only secret: the server only says whether one is stored, and a blank field keeps the stored one. `hints`
+ * says so in the words of what is kept (a password by default, a key, a token).
+ */
 export function SecretField({
   isSet,
+  hints = PASSWORD_HINTS,
   ...props
-}: Omit<BaseProps, 'hint'> & { value: string; onChange: (value: string) => void; isSet?: boolean }) {
+}: Omit<BaseProps, 'hint'> & {
+  value: string;
+  onChange: (value: string) => void;
+  isSet?: boolean;
+  hints?: { set: string; unset: ReactNode };
+}) {
   return (
     <TextField
       {...props}
       type="password"
       autoComplete="new-password"
       placeholder={isSet ? '••••••••' : 'Not set'}
-      hint={isSet ? 'A password is set. Leave blank to keep it.' : 'No password is set.'}
+      hint={isSet ? hints.set : hints.unset}
     />
   );
 }

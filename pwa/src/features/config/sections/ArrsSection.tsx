@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { SpoolConfig } from '../../../api/types';
-import { Icon } from '../../../components/Icon';
 import { ToggleField } from '../fields';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
+import { AddItemButton, CardGroup, patchAt, ProblemsAlert, removeAt } from './cards/CardList';
 import { AddInstanceModal } from './arrs/AddInstanceModal';
 import {
   formFromConfig,
@@ -27,12 +27,9 @@ export function ArrsSection({ config, readOnly = false }: SectionProps & { confi
   const issues = validationIssues(form);
 
   const update = (inst: ArrInstanceForm, index: number, patch: Partial<ArrInstanceForm>) =>
-    setForm((f) => ({
-      ...f,
-      [listKey(inst.type)]: f[listKey(inst.type)].map((x, i) => (i === index ? { ...x, ...patch } : x)),
-    }));
+    setForm((f) => ({ ...f, [listKey(inst.type)]: patchAt(f[listKey(inst.type)], index, patch) }));
   const remove = (inst: ArrInstanceForm, index: number) =>
-    setForm((f) => ({ ...f, [listKey(inst.type)]: f[listKey(inst.type)].filter((_, i) => i !== index) }));
+    setForm((f) => ({ ...f, [listKey(inst.type)]: removeAt(f[listKey(inst.type)], index) }));
   const add = (inst: ArrInstanceForm) => {
     setForm((f) => ({ ...f, [listKey(inst.type)]: [...f[listKey(inst.type)], inst] }));
     setAdding(false);
@@ -56,45 +53,27 @@ export function ArrsSection({ config, readOnly = false }: SectionProps & { confi
           checked={form.enabled}
           onChange={(v) => setForm((f) => ({ ...f, enabled: v }))}
         />
-        {issues.length > 0 && (
-          <div className="alert alert--error" role="alert">
-            <Icon name="alert" />
-            <div>
-              <p className="alert__title">Please fix these issues before saving:</p>
-              <ul className="arr-issues">
-                {issues.map((m) => (
-                  <li key={m}>{m}</li>
-                ))}
-              </ul>
-            </div>
-          </div>
-        )}
+        <ProblemsAlert problems={issues} title="Please fix these issues before saving:" />
         {(['radarr', 'sonarr'] as const).map((type) => (
-          <section key={type} className="arr-group" aria-label={`${TYPE_LABEL[type]} instances`}>
-            <h3 className="arr-group__title">{TYPE_LABEL[type]} Instances</h3>
-            {form[listKey(type)].length === 0 ? (
-              <p className="muted small">No {TYPE_LABEL[type]} instances configured.</p>
-            ) : (
-              form[listKey(type)].map((inst, i) => (
-                <InstanceCard
-                  key={`${type}-${i}`}
-                  instance={inst}
-                  index={i}
-                  readOnly={readOnly}
-                  onChange={(patch) => update(inst, i, patch)}
-                  onRemove={() => remove(inst, i)}
-                />
-              ))
-            )}
-          </section>
+          <CardGroup
+            key={type}
+            label={`${TYPE_LABEL[type]} instances`}
+            title={`${TYPE_LABEL[type]} Instances`}
+            emptyText={`No ${TYPE_LABEL[type]} instances configured.`}
+          >
+            {form[listKey(type)].map((inst, i) => (
+              <InstanceCard
+                key={`${type}-${i}`}
+                instance={inst}
+                index={i}
+                readOnly={readOnly}
+                onChange={(patch) => update(inst, i, patch)}
+                onRemove={() => remove(inst, i)}
+              />
+            ))}
+          </CardGroup>
         ))}
-        {!readOnly && (
-          <div>
-            <button type="button" className="btn btn--secondary" onClick={() => setAdding(true)}>
-              <Icon name="plug" size={16} /> Add Instance
-            </button>
-          </div>
-        )}
+        <AddItemButton label="Add Instance" readOnly={readOnly} onClick={() => setAdding(true)} />
       </SectionLayout>
       {adding && <AddInstanceModal onAdd={add} onClose={() => setAdding(false)} />}
     </>

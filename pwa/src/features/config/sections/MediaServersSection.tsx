@@ -1,29 +1,32 @@
 import type { SpoolConfig } from '../../../api/types';
-import { Icon } from '../../../components/Icon';
-import { NumberInput, ToggleField } from '../fields';
-import { NUMBER_RULES, rangeError } from '../numbers';
+import { ToggleField } from '../fields';
+import { NumberFields, numberErrors, type NumberRow } from '../NumberFields';
+import { NUMBER_RULES } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
-import { formFromConfig, newServer, payloadOf, problemsOf, type ServerForm } from './mediaservers/mediaServersForm';
+import { AddItemButton, CardGroup, patchAt, ProblemsAlert, removeAt } from './cards/CardList';
+import {
+  formFromConfig,
+  newServer,
+  payloadOf,
+  problemsOf,
+  type MediaServersForm,
+} from './mediaservers/mediaServersForm';
 import { ServerCard } from './mediaservers/ServerCard';
-import './arrs/arrs.css';
 import './notifications/notifications.css';
 
 const NUMBERS = [
   ['debounce_seconds', 'Wait before telling (seconds)', 'Changes in this window go as one refresh per folder.'],
   ['timeout_seconds', 'Timeout (seconds)', 'A server that does not answer in time is retried with back-off.'],
-] as const;
+] as const satisfies readonly NumberRow<keyof MediaServersForm>[];
+const rule = (key: (typeof NUMBERS)[number][0]) => NUMBER_RULES[`media_servers.${key}`];
 
 /** Plex, Jellyfin and Emby told which folders changed (docs/mediaservers.md), beside the arrs. */
 export function MediaServersSection({ config, readOnly = false }: SectionProps & { config: SpoolConfig }) {
-  const { form, setForm, dirty, reset } = useSectionForm(formFromConfig(config.media_servers));
+  const { form, set, setForm, dirty, reset } = useSectionForm(formFromConfig(config.media_servers));
   const save = useSaveConfig('Media server settings saved');
-  const errors = Object.fromEntries(
-    NUMBERS.map(([key]) => [key, rangeError(form[key], NUMBER_RULES[`media_servers.${key}`])]),
-  ) as Record<(typeof NUMBERS)[number][0], string | undefined>;
+  const errors = numberErrors(NUMBERS, form, rule);
   const problems = problemsOf(form);
-  const setServer = (i: number, patch: Partial<ServerForm>) =>
-    setForm((f) => ({ ...f, servers: f.servers.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
   return (
     <SectionLayout
       title="Media Servers"
@@ -40,58 +43,29 @@ export function MediaServersSection({ config, readOnly = false }: SectionProps &
         label="Tell media servers"
         hint="Off: no refresh is sent (the Test buttons still work)."
         checked={form.enabled}
-        onChange={(v) => setForm((f) => ({ ...f, enabled: v }))}
+        onChange={(v) => set('enabled', v)}
       />
       <div className="field-grid field-grid--2">
-        {NUMBERS.map(([key, label, hint]) => (
-          <NumberInput
-            key={key}
-            label={label}
-            value={form[key]}
-            rule={NUMBER_RULES[`media_servers.${key}`]}
-            onChange={(v) => setForm((f) => ({ ...f, [key]: v }))}
-            error={errors[key]}
-            hint={hint}
+        <NumberFields rows={NUMBERS} values={form} errors={errors} rule={rule} onChange={set} />
+      </div>
+      <ProblemsAlert problems={problems} />
+      <CardGroup label="Media servers" emptyText="No media servers configured.">
+        {form.servers.map((s, i) => (
+          <ServerCard
+            key={i}
+            server={s}
+            index={i}
+            readOnly={readOnly}
+            onChange={(patch) => setForm((f) => ({ ...f, servers: patchAt(f.servers, i, patch) }))}
+            onRemove={() => setForm((f) => ({ ...f, servers: removeAt(f.servers, i) }))}
           />
         ))}
-      </div>
-      {problems.length > 0 && (
-        <div className="alert alert--error" role="alert">
-          <Icon name="alert" />
-          <ul className="arr-issues">
-            {problems.map((m) => (
-              <li key={m}>{m}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <section className="arr-group" aria-label="Media servers">
-        {form.servers.length === 0 ? (
-          <p className="muted small">No media servers configured.</p>
-        ) : (
-          form.servers.map((s, i) => (
-            <ServerCard
-              key={i}
-              server={s}
-              index={i}
-              readOnly={readOnly}
-              onChange={(patch) => setServer(i, patch)}
-              onRemove={() => setForm((f) => ({ ...f, servers: f.servers.filter((_, j) => j !== i) }))}
-            />
-          ))
-        )}
-      </section>
-      {!readOnly && (
-        <div>
-          <button
-            type="button"
-            className="btn btn--secondary"
-            onClick={() => setForm((f) => ({ ...f, servers: [...f.servers, newServer(f.servers.length)] }))}
-          >
-            <Icon name="plug" size={16} /> Add Media Server
-          </button>
-        </div>
-      )}
+      </CardGroup>
+      <AddItemButton
+        label="Add Media Server"
+        readOnly={readOnly}
+        onClick={() => setForm((f) => ({ ...f, servers: [...f.servers, newServer(f.servers.length)] }))}
+      />
     </SectionLayout>
   );
 }

@@ -1,10 +1,8 @@
-import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { describeError } from '../../../../api/client';
 import { MEDIA_SERVER_KIND_LABELS, MEDIA_SERVER_KINDS } from '../../../../api/types';
-import { Badge } from '../../../../components/Badge';
-import { Icon } from '../../../../components/Icon';
-import { SelectField, TextField, ToggleField } from '../../fields';
+import { SecretField, SelectField, TextField, ToggleField } from '../../fields';
+import { ItemCard } from '../cards/ItemCard';
+import { patchAt } from '../cards/CardList';
+import { useCardTest } from '../cards/useCardTest';
 import { mediaServersApi } from './mediaServersApi';
 import { TOKEN_HINT, URL_PLACEHOLDER, type ServerForm } from './mediaServersForm';
 
@@ -18,29 +16,36 @@ interface Props {
 
 /** One media server: kind, URL, write-only token, path mappings, whether imports refresh it, a Test button. */
 export function ServerCard({ server, index, readOnly, onChange, onRemove }: Props) {
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
-  const test = useMutation({
-    mutationFn: mediaServersApi.test,
-    onSuccess: (r) =>
-      setMessage({
-        ok: r.ok,
-        text: r.ok && r.locations.length ? `${r.message}. Libraries: ${r.locations.join(', ')}` : r.message,
-      }),
-    onError: (err) => setMessage({ ok: false, text: describeError(err, 'Test failed') }),
+  const { message, start, testing } = useCardTest({
+    send: mediaServersApi.test,
+    messageOf: (r) => ({
+      ok: r.ok,
+      text: r.ok && r.locations.length ? `${r.message}. Libraries: ${r.locations.join(', ')}` : r.message,
+    }),
+    failText: 'Test failed',
   });
   const label = `Media server #${index + 1}`;
-  const setMapping = (i: number, patch: Partial<{ from: string; to: string }>) =>
-    onChange({ path_mappings: server.path_mappings.map((m, j) => (j === i ? { ...m, ...patch } : m)) });
   return (
-    <article className={`arr-card${server.enabled ? '' : ' is-disabled'}`} aria-label={label}>
-      <header className="arr-card__header">
-        <p className="arr-card__title">
-          {server.name.trim() || label}
-          <Badge tone="info">{MEDIA_SERVER_KIND_LABELS[server.kind]}</Badge>
-          {!server.enabled && <Badge tone="neutral">Disabled</Badge>}
-        </p>
-        <ToggleField label="Enabled" checked={server.enabled} onChange={(v) => onChange({ enabled: v })} />
-      </header>
+    <ItemCard
+      label={label}
+      name={server.name}
+      kind={MEDIA_SERVER_KIND_LABELS[server.kind]}
+      enabled={server.enabled}
+      onEnabled={(v) => onChange({ enabled: v })}
+      message={message}
+      readOnly={readOnly}
+      testLabel={testing ? 'Testing...' : 'Test'}
+      testDisabled={testing || !server.url.trim()}
+      onTest={() =>
+        start({
+          name: server.saved_name || server.name,
+          kind: server.kind,
+          url: server.url.trim(),
+          token: server.token,
+        })
+      }
+      onRemove={onRemove}
+    >
       <div className="field-grid field-grid--2">
         <TextField label="Name" value={server.name} onChange={(v) => onChange({ name: v })} />
         <SelectField
@@ -56,13 +61,11 @@ export function ServerCard({ server, index, readOnly, onChange, onRemove }: Prop
           placeholder={URL_PLACEHOLDER[server.kind]}
           onChange={(v) => onChange({ url: v })}
         />
-        <TextField
+        <SecretField
           label="Token"
-          type="password"
-          autoComplete="new-password"
           value={server.token}
-          placeholder={server.token_set ? '••••••••' : 'Not set'}
-          hint={server.token_set ? 'A token is stored. Leave blank to keep it.' : TOKEN_HINT[server.kind]}
+          isSet={server.token_set}
+          hints={{ set: 'A token is stored. Leave blank to keep it.', unset: TOKEN_HINT[server.kind] }}
           onChange={(v) => onChange({ token: v })}
         />
       </div>
@@ -72,62 +75,42 @@ export function ServerCard({ server, index, readOnly, onChange, onRemove }: Prop
         checked={server.refresh_imports}
         onChange={(v) => onChange({ refresh_imports: v })}
       />
-      <fieldset className="notify-kinds" aria-label={`${label} path mappings`}>
-        <legend>Path mappings (a path Spool or an arr knows → the same folder as this server sees it)</legend>
-        {server.path_mappings.map((m, i) => (
-          <div className="field-grid field-grid--2" key={i}>
-            <TextField
-              label={`From #${i + 1}`}
-              value={m.from}
-              placeholder="/mnt/spool"
-              onChange={(v) => setMapping(i, { from: v })}
-            />
-            <TextField
-              label={`To #${i + 1}`}
-              value={m.to}
-              placeholder="/media/spool"
-              onChange={(v) => setMapping(i, { to: v })}
-            />
-          </div>
-        ))}
-        {!readOnly && (
-          <button
-            type="button"
-            className="btn btn--ghost btn--sm"
-            onClick={() => onChange({ path_mappings: [...server.path_mappings, { from: '', to: '' }] })}
-          >
-            Add mapping
-          </button>
-        )}
-      </fieldset>
-      {message && (
-        <p className={`arr-card__test ${message.ok ? 'text-success' : 'text-error'}`} role="status">
-          <Icon name={message.ok ? 'check' : 'alert'} size={14} /> {message.text}
-        </p>
-      )}
-      {!readOnly && (
-        <div className="arr-card__actions">
-          <button
-            type="button"
-            className="btn btn--secondary btn--sm"
-            disabled={test.isPending || !server.url.trim()}
-            onClick={() => {
-              setMessage(undefined);
-              test.mutate({
-                name: server.saved_name || server.name,
-                kind: server.kind,
-                url: server.url.trim(),
-                token: server.token,
-              });
-            }}
-          >
-            {test.isPending ? 'Testing...' : 'Test'}
-          </button>
-          <button type="button" className="btn btn--ghost btn--sm" onClick={onRemove} aria-label={`Remove ${label}`}>
-            Remove
-          </button>
+      <PathMappings label={label} server={server} readOnly={readOnly} onChange={onChange} />
+    </ItemCard>
+  );
+}
+
+function PathMappings({ label, server, readOnly, onChange }: Omit<Props, 'index' | 'onRemove'> & { label: string }) {
+  const setMapping = (i: number, patch: Partial<{ from: string; to: string }>) =>
+    onChange({ path_mappings: patchAt(server.path_mappings, i, patch) });
+  return (
+    <fieldset className="notify-kinds" aria-label={`${label} path mappings`}>
+      <legend>Path mappings (a path Spool or an arr knows → the same folder as this server sees it)</legend>
+      {server.path_mappings.map((m, i) => (
+        <div className="field-grid field-grid--2" key={i}>
+          <TextField
+            label={`From #${i + 1}`}
+            value={m.from}
+            placeholder="/mnt/spool"
+            onChange={(v) => setMapping(i, { from: v })}
+          />
+          <TextField
+            label={`To #${i + 1}`}
+            value={m.to}
+            placeholder="/media/spool"
+            onChange={(v) => setMapping(i, { to: v })}
+          />
         </div>
+      ))}
+      {!readOnly && (
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          onClick={() => onChange({ path_mappings: [...server.path_mappings, { from: '', to: '' }] })}
+        >
+          Add mapping
+        </button>
       )}
-    </article>
+    </fieldset>
   );
 }

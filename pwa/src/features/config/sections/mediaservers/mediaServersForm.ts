@@ -1,4 +1,5 @@
 import type { MediaServerKind, SpoolConfig } from '../../../../api/types';
+import { nameAndUrlProblems } from '../cards/itemRules';
 
 type SavedServer = SpoolConfig['media_servers']['servers'][number];
 
@@ -56,14 +57,9 @@ export function payloadOf(form: MediaServersForm): Record<string, unknown> {
 
 /** The problems that keep the form from saving, in words. */
 export function problemsOf(form: MediaServersForm): string[] {
-  const names = form.servers.map((s) => s.name.trim());
   const mappings = form.servers.flatMap((s) => s.path_mappings);
   return [
-    ...(names.some((n) => !n) ? ['Every media server needs a name'] : []),
-    ...(new Set(names).size !== names.length ? ['Media server names must be unique'] : []),
-    ...(form.servers.some((s) => !/^https?:\/\/./i.test(s.url.trim()))
-      ? ['Every media server needs an http(s) URL']
-      : []),
+    ...nameAndUrlProblems(form.servers, 'media server'),
     ...(mappings.some((m) => !m.from.trim().startsWith('/') || !m.to.trim().startsWith('/'))
       ? ['Path mappings are absolute paths (starting with /)']
       : []),

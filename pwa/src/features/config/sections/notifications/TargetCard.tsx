@@ -1,10 +1,7 @@
-import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { describeError } from '../../../../api/client';
 import { NOTIFY_KIND_LABELS, NOTIFY_KINDS, NOTIFY_TARGET_TYPES } from '../../../../api/types';
-import { Badge } from '../../../../components/Badge';
-import { Icon } from '../../../../components/Icon';
-import { SelectField, TextField, ToggleField } from '../../fields';
+import { SecretField, SelectField, TextField } from '../../fields';
+import { ItemCard } from '../cards/ItemCard';
+import { useCardTest } from '../cards/useCardTest';
 import { notifyApi } from './notifyApi';
 import { testInput, toggleKind, TYPE_LABEL, URL_PLACEHOLDER, type TargetForm } from './notifyForm';
 
@@ -18,24 +15,25 @@ interface Props {
 
 /** One notification target: type, URL, write-only token, the kinds it wants, a Test button and removal. */
 export function TargetCard({ target, index, readOnly, onChange, onRemove }: Props) {
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
-  const test = useMutation({
-    mutationFn: notifyApi.test,
-    onSuccess: (r) =>
-      setMessage(r.ok ? { ok: true, text: 'Test notification sent' } : { ok: false, text: r.error ?? 'Failed' }),
-    onError: (err) => setMessage({ ok: false, text: describeError(err, 'Test failed') }),
+  const { message, start, testing } = useCardTest({
+    send: notifyApi.test,
+    messageOf: (r) => (r.ok ? { ok: true, text: 'Test notification sent' } : { ok: false, text: r.error ?? 'Failed' }),
+    failText: 'Test failed',
   });
-  const label = `Notification target #${index + 1}`;
   return (
-    <article className={`arr-card${target.enabled ? '' : ' is-disabled'}`} aria-label={label}>
-      <header className="arr-card__header">
-        <p className="arr-card__title">
-          {target.name.trim() || label}
-          <Badge tone="info">{TYPE_LABEL[target.type]}</Badge>
-          {!target.enabled && <Badge tone="neutral">Disabled</Badge>}
-        </p>
-        <ToggleField label="Enabled" checked={target.enabled} onChange={(v) => onChange({ enabled: v })} />
-      </header>
+    <ItemCard
+      label={`Notification target #${index + 1}`}
+      name={target.name}
+      kind={TYPE_LABEL[target.type]}
+      enabled={target.enabled}
+      onEnabled={(v) => onChange({ enabled: v })}
+      message={message}
+      readOnly={readOnly}
+      testLabel={testing ? 'Sending...' : 'Test'}
+      testDisabled={testing || !target.url.trim()}
+      onTest={() => start(testInput(target))}
+      onRemove={onRemove}
+    >
       <div className="field-grid field-grid--2">
         <TextField label="Name" value={target.name} onChange={(v) => onChange({ name: v })} />
         <SelectField
@@ -51,17 +49,14 @@ export function TargetCard({ target, index, readOnly, onChange, onRemove }: Prop
           placeholder={URL_PLACEHOLDER[target.type]}
           onChange={(v) => onChange({ url: v })}
         />
-        <TextField
+        <SecretField
           label="Token"
-          type="password"
-          autoComplete="new-password"
           value={target.token}
-          placeholder={target.token_set ? '••••••••' : 'Not set'}
-          hint={
-            target.token_set
-              ? 'A token is stored. Leave blank to keep it.'
-              : 'Optional: sent as a Bearer token (not used by Discord).'
-          }
+          isSet={target.token_set}
+          hints={{
+            set: 'A token is stored. Leave blank to keep it.',
+            unset: 'Optional: sent as a Bearer token (not used by Discord).',
+          }}
           onChange={(v) => onChange({ token: v })}
         />
       </div>
@@ -78,29 +73,6 @@ export function TargetCard({ target, index, readOnly, onChange, onRemove }: Prop
           </label>
         ))}
       </fieldset>
-      {message && (
-        <p className={`arr-card__test ${message.ok ? 'text-success' : 'text-error'}`} role="status">
-          <Icon name={message.ok ? 'check' : 'alert'} size={14} /> {message.text}
-        </p>
-      )}
-      {!readOnly && (
-        <div className="arr-card__actions">
-          <button
-            type="button"
-            className="btn btn--secondary btn--sm"
-            disabled={test.isPending || !target.url.trim()}
-            onClick={() => {
-              setMessage(undefined);
-              test.mutate(testInput(target));
-            }}
-          >
-            {test.isPending ? 'Sending...' : 'Test'}
-          </button>
-          <button type="button" className="btn btn--ghost btn--sm" onClick={onRemove} aria-label={`Remove ${label}`}>
-            Remove
-          </button>
-        </div>
-      )}
-    </article>
+    </ItemCard>
   );
 }

@@ -6,6 +6,7 @@ import {
   type NotifyTestInput,
   type SpoolConfig,
 } from '../../../../api/types';
+import { nameAndUrlProblems } from '../cards/itemRules';
 
 /** One target being edited: the saved view plus a token typed now ('' keeps the stored one). */
 export interface TargetForm extends NotifyTargetView {
@@ -69,3 +70,8 @@ export function testInput(t: TargetForm): NotifyTestInput {
 
 export const toggleKind = (events: NotifyKind[], kind: NotifyKind, on: boolean): NotifyKind[] =>
   on ? NOTIFY_KINDS.filter((k) => k === kind || events.includes(k)) : events.filter((k) => k !== kind);
+
+/** The problems that keep the form from saving, in words. */
+export function problemsOf(form: NotificationsForm): string[] {
+  return nameAndUrlProblems(form.targets, 'target');
+}
