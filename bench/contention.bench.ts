@@ -34,12 +34,14 @@
  *
  * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
- * the player scenarios and the ten viewers on that build too (compiled into <checkout>/.bench-dist).
+ * the player scenarios (in a container too) and the ten viewers on that build too (compiled into
+ * <checkout>/.bench-dist).
  * Diagnostics of the ten viewers (docs/performance-history.md, "Why the ten viewers start slower under the scan"):
- * SPOOL_BENCH_CONTENTION_TRACE=<dir> dumps the ended streams and the viewers' results (their timelines).
+ * SPOOL_BENCH_CONTENTION_TRACE=<dir> (created if need be) dumps each scenario's ended streams and its players'
+ * results: their timelines (header, index, first byte; the FUSE player's every start-up read).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -144,10 +146,10 @@ export async function run_(log: (m: string) => void): Promise<string> {
         log(`${name}: the player alone, the scan alone, the scan with the player`);
         contention.push(await contentionRounds({ ...setup, main }, name, link, log));
       }
-      if (wanted.has('container')) {
-        const name = `${builds[0]![0]}, in its own pid namespace (readers reach it as pid 0)`;
+      for (const [build, main] of wanted.has('container') ? builds : []) {
+        const name = `${build}, in its own pid namespace (readers reach it as pid 0)`;
         log(`${name}: the player alone, the scan alone, the scan with the player`);
-        contention.push(await contentionRounds({ ...setup, main: builds[0]![1], wrap: CONTAINER }, name, link, log));
+        contention.push(await contentionRounds({ ...setup, main, wrap: CONTAINER }, name, link, log));
       }
     });
     const viewers: Viewers[] = [];
@@ -258,9 +260,15 @@ async function contentionRounds(
     rebuffer: 10 * MB,
   };
   const film = path.join(s.mnt, s.player);
-  const alone = await withServer(s, link, () => pacedPlay(film, plan));
+  const tag = `${s.wrap ? 'container' : 'scan'}${build.startsWith('baseline') ? '-baseline' : ''}`;
+  const alone = await withServer(s, link, async (srv) => {
+    const played = await pacedPlay(film, plan);
+    await traceStreams(srv, `${tag}-player-alone`, [played]);
+    return played;
+  });
   const aloneLoad = loadavg()[0]!;
   log(`  alone: start ${alone.startMs.toFixed(0)} ms, ${stallText(alone.stalls)}; load ${aloneLoad.toFixed(1)}`);
+  log(`    header / index / first byte: ${marksText(alone)} ms`);
   const scanAlone = await withServer(s, link, () => scan(s));
   log(`  scan alone: ${scanAlone.ms.toFixed(0)} ms`);
   const withProbes = (how: ScanHow) =>
@@ -270,19 +278,23 @@ async function contentionRounds(
       await new Promise((r) => setTimeout(r, SCAN_LEAD_MS));
       const [played, scanned] = await Promise.all([pacedPlay(film, plan), scanning]);
       const load = loadavg()[0]!;
+      await traceStreams(srv, `${tag}-player-with-scan${how.lowest ? '-lowest' : ''}`, [played]);
       return [played, scanned, await scanTraffic(srv, before), await withoutPid(srv), load] as const;
     });
   const [withScan, scanWithPlayer, traffic, noPid, load] = await withProbes({});
   log(
     `  with the scan: start ${withScan.startMs.toFixed(0)} ms, ${stallText(withScan.stalls)}; load ${load.toFixed(1)}`,
   );
+  log(`    header / index / first byte: ${marksText(withScan)} ms`);
   log(`  scan with the player: ${scanWithPlayer.ms.toFixed(0)} ms, ${scanWithPlayer.failed} failed`);
   log(`  scanner lane fetched ${mb(traffic.fetched)}, scanners served ${mb(traffic.served)}`);
+  log(`  every stream: fetched ${mb(traffic.fetchedAll)}, served ${mb(traffic.servedAll)}`);
   log(`  streams with no pid: ${noPid[0]} of ${noPid[1]}`);
   const priority = lowestPriority(`spool-bench-probes-${process.pid}`);
   const low = await withProbes({ lowest: priority }).finally(() => priority.dispose());
   const lowest = { withScan: low[0], scan: low[1], traffic: low[2], load: low[4] };
   log(`  probes at the lowest CPU priority: start ${low[0].startMs.toFixed(0)} ms, ${stallText(low[0].stalls)}`);
+  log(`    header / index / first byte: ${marksText(low[0])} ms`);
   log(`    scan ${low[1].ms.toFixed(0)} ms, ${low[1].failed} failed; load ${low[4].toFixed(1)}`);
   return {
     ...{ build, alone, scanAlone, withScan, scanWithPlayer, traffic, lowest },
@@ -320,6 +332,7 @@ async function scanTraffic(srv: ChildServer, before?: ScanTraffic): Promise<Scan
 async function traceStreams(srv: ChildServer, name: string, players?: PacedResult[]): Promise<void> {
   const dir = process.env.SPOOL_BENCH_CONTENTION_TRACE;
   if (!dir) return;
+  mkdirSync(dir, { recursive: true });
   if (players) writeFileSync(path.join(dir, `${name}-players.json`), JSON.stringify(players, null, 1));
   const h = await api<StreamsHistoryResponse>(srv, '/api/streams/history');
   writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(h.streams, null, 1));

@@ -30,6 +30,8 @@ export class LatencyHistory {
   private cancel: (() => void) | null = null;
   /** The hour the last prune ran in: old buckets are dropped once an hour. */
   private prunedHour = 0;
+  /** Samples the timer started that have not finished writing (the stop waits for them). */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly read: () => ProviderRtt[],
@@ -38,15 +40,25 @@ export class LatencyHistory {
     private readonly logger?: Logger,
   ) {}
 
-  start(): () => void {
+  /**
+   * Samples every five minutes until the returned stop, which also waits for a sample still writing: the store is
+   * closed after it (app/lifetime.ts), and an LMDB write left in flight over the close of its environment crashed
+   * or hung the process.
+   */
+  start(): () => Promise<void> {
     const tick = () => {
-      void this.sample().catch((err: unknown) =>
+      const write = this.sample().catch((err: unknown) =>
         this.logger?.warn('provider round trip not recorded', { error: (err as Error).message }),
       );
+      this.writing.add(write);
+      void write.finally(() => this.writing.delete(write));
       this.cancel = this.clock.schedule(tick, SAMPLE_EVERY_MS);
     };
     this.cancel = this.clock.schedule(tick, SAMPLE_EVERY_MS);
-    return () => this.cancel?.();
+    return async () => {
+      this.cancel?.();
+      await Promise.all(this.writing);
+    };
   }
 
   /** Takes one sample of every provider now, into the bucket of this hour; drops buckets past 30 days hourly. */

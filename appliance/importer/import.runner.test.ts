@@ -55,7 +55,7 @@ function setup(
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { queue, runner };
+  return { queue, runner, events };
 }
 
 const nzb = (n: number) => Buffer.from(`<nzb>${n}</nzb>`);
@@ -88,16 +88,24 @@ test('never runs more than max_processor_workers imports at once, and wakes at o
 
 test('a transient failure retries after the back-off and then completes', async () => {
   let attempts = 0;
-  const { queue, runner } = setup(async () => {
-    attempts++;
-    if (attempts === 1) throw retryableError('provider down');
-    return { targetPath: '/complete/default/x', fileSize: 5 };
-  });
+  const logger = memoryLogger();
+  const { queue, runner, events } = setup(
+    async () => {
+      attempts++;
+      if (attempts === 1) throw retryableError('provider down');
+      return { targetPath: '/complete/default/x', fileSize: 5 };
+    },
+    { logger },
+  );
+  // The statuses as the queue announced them: 'retrying' lasts only the 20 ms back-off, too short to poll for on a
+  // busy machine, so the test reads the announcements rather than sampling the store.
+  const statuses: string[] = [];
+  events.on('queue.item.changed', (e) => statuses.push(e.status));
   runner.start();
   const item = await queue.enqueue({ nzb: nzb(1), nzbPath: 'x.nzb' });
-  await until(async () => (await queue.get(item.id))?.status === 'retrying', 'retrying');
-  assert.equal((await queue.get(item.id))?.errorMessage, 'provider down');
   await until(async () => (await queue.get(item.id))?.status === 'completed', 'completed after retry');
+  assert.deepEqual(statuses, ['processing', 'retrying', 'processing', 'completed']);
+  assert.ok(logger.lines.some((l) => l.includes('import failed') && l.includes('provider down')));
   assert.equal((await queue.get(item.id))?.retryCount, 1);
   assert.equal((await queue.get(item.id))?.errorMessage, null);
 });

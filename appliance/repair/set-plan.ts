@@ -63,21 +63,9 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   const kept = all.filter((f) => !f.volume);
   if (kept.length === 0) return { reason: 'the release has no PAR2 files' };
   const volumes = [...kept].sort((a, b) => a.size - b.size);
-  const read: Uint8Array[] = [];
-  let set: Par2Set | undefined;
-  let lastError = 'no PAR2 file of the release could be read whole';
-  while (!set && volumes.length > 0) {
-    const bytes = await readWhole(d.reader, volumes.shift()!);
-    if (!bytes) continue;
-    read.push(bytes);
-    try {
-      set = readSet(read);
-    } catch (err) {
-      lastError = `PAR2: ${(err as Error).message}`;
-      read.pop();
-    }
-  }
-  if (!set) return { reason: lastError };
+  const index = await readIndex(volumes, d.reader);
+  if ('reason' in index) return index;
+  const { set } = index;
   const dir = path.slice(0, path.lastIndexOf('/')) || '/';
   const siblings = d.files
     .list(dir, { showCorrupted: true })
@@ -95,12 +83,7 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   if (!inSet && !sharesArticles(member, archive.values()))
     return { reason: `${node.name} is not in the release's PAR2 recovery set` };
   if (!inSet && member.cipher) return { reason: 'an encrypted archive member is not repaired from PAR2' };
-  const missing = new Set<number>();
-  for (const f of set.files) {
-    const n = nodes.get(f.fileId);
-    if (n) for (const r of await d.knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
-    else if (!layouts.has(f.fileId)) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
-  }
+  const missing = await knownMissing(set, nodes, layouts, d.knownBad);
   // a member of archive volumes: the volume slices holding its missing articles
   const ours = new Set<number>();
   const gone = inSet ? new Set<string>() : articlesUnder(member, await d.knownBad(node.path));
@@ -111,9 +94,6 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
   for (const s of ours) missing.add(s);
   if (![...missing].some((i) => ours.has(i) || belongsTo(set, node, nodes, i)))
     return { reason: 'no missing or damaged bytes of the file are known' };
-  const located = new Map<number, { layout: FileLayout; dataOffset: number }>();
-  let lost = 0;
-  const count = () => new Set([...set.recovery.keys(), ...located.keys()]).size;
   const sliceRange = async (index: number, offset: number, length: number, reader: LayoutRangeReader) => {
     const f = set.files.find((x) => index >= x.firstSlice && index < x.firstSlice + x.sliceCount);
     const layout = f && layouts.get(f.fileId);
@@ -128,26 +108,74 @@ export async function planSet(path: string, d: PlanDeps): Promise<SetPlan | { re
     missing: [...missing].sort((a, b) => a - b),
     readSlice: (index, reader) => sliceRange(index, 0, set.sliceSize, reader),
     readSliceRange: sliceRange,
-    async recoveryFor(k) {
-      while (count() < k && volumes.length > 0) {
-        const v = volumes.shift()!;
-        const scan = await scanRecovery(d.reader, v.layout, v.size, set);
-        lost += scan.lost;
-        for (const r of scan.slices) if (!located.has(r.exponent)) located.set(r.exponent, { layout: v.layout, ...r });
-      }
-      return {
-        set,
-        exponents: [...new Set([...set.recovery.keys(), ...located.keys()])],
-        lost,
-        async read(exponent, offset, length, reader) {
-          const held = set.recovery.get(exponent);
-          if (held) return held.subarray(offset, offset + length);
-          const at = located.get(exponent);
-          if (!at) return null;
-          return reader.read(at.layout, at.dataOffset + offset, at.dataOffset + offset + length);
-        },
-      };
-    },
+    recoveryFor: recoveryOf(set, volumes, d.reader),
+  };
+}
+
+/**
+ * The recovery set from the smallest PAR2 files that read whole and parse (taken off the front of `volumes`, which
+ * keeps the ones not read for the recovery slices), or the last reason none did.
+ */
+async function readIndex(
+  volumes: KeptPar2File[],
+  reader: LayoutRangeReader,
+): Promise<{ set: Par2Set } | { reason: string }> {
+  const read: Uint8Array[] = [];
+  let lastError = 'no PAR2 file of the release could be read whole';
+  while (volumes.length > 0) {
+    const bytes = await readWhole(reader, volumes.shift()!);
+    if (!bytes) continue;
+    read.push(bytes);
+    try {
+      return { set: readSet(read) };
+    } catch (err) {
+      lastError = `PAR2: ${(err as Error).message}`;
+      read.pop();
+    }
+  }
+  return { reason: lastError };
+}
+
+/** Global slice indexes known bad: the health verdicts' ranges of the set's files, and every slice of files the tree lacks. */
+async function knownMissing(
+  set: Par2Set,
+  nodes: Map<string, VfsNode>,
+  layouts: Map<string, FileLayout>,
+  knownBad: PlanDeps['knownBad'],
+): Promise<Set<number>> {
+  const missing = new Set<number>();
+  for (const f of set.files) {
+    const n = nodes.get(f.fileId);
+    if (n) for (const r of await knownBad(n.path)) for (const s of slicesOf(set, f, r.start, r.end)) missing.add(s);
+    else if (!layouts.has(f.fileId)) for (let s = 0; s < f.sliceCount; s++) missing.add(f.firstSlice + s);
+  }
+  return missing;
+}
+
+/** SetPlan.recoveryFor: the index's recovery slices, then the volumes left in `volumes` scanned as more are needed. */
+function recoveryOf(set: Par2Set, volumes: KeptPar2File[], scanReader: LayoutRangeReader): SetPlan['recoveryFor'] {
+  const located = new Map<number, { layout: FileLayout; dataOffset: number }>();
+  let lost = 0;
+  const count = () => new Set([...set.recovery.keys(), ...located.keys()]).size;
+  return async (k) => {
+    while (count() < k && volumes.length > 0) {
+      const v = volumes.shift()!;
+      const scan = await scanRecovery(scanReader, v.layout, v.size, set);
+      lost += scan.lost;
+      for (const r of scan.slices) if (!located.has(r.exponent)) located.set(r.exponent, { layout: v.layout, ...r });
+    }
+    return {
+      set,
+      exponents: [...new Set([...set.recovery.keys(), ...located.keys()])],
+      lost,
+      async read(exponent, offset, length, reader) {
+        const held = set.recovery.get(exponent);
+        if (held) return held.subarray(offset, offset + length);
+        const at = located.get(exponent);
+        if (!at) return null;
+        return reader.read(at.layout, at.dataOffset + offset, at.dataOffset + offset + length);
+      },
+    };
   };
 }
 

@@ -58,14 +58,15 @@ test("a player's FUSE reads: the read's articles on the player lane, what it rea
 test('a scanner reads ahead one article once it has read one, never more than it read, and none after a seek', async () => {
   const { handles, asked } = setup('scanner');
   const h = handles.open(PATH, 'fuse', { pid: 43, userAgent: 'ffprobe' }, { readAhead: () => 6 });
-  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // the head: no probe read-ahead
+  await h.readInto(Buffer.alloc(4096), 0, 2048, sig); // the head: no probe read-ahead
   await settle();
   assert.deepEqual(
     asked.map((a) => a.id),
     ['a0@test'],
   );
-  // sequential, but its run (4 KiB) is less than an article: it fetches what it reads (a1), nothing past it
-  await h.readInto(Buffer.alloc(4096), 4096, 4096, sig);
+  // sequential (it skips 4 KiB), but its run (4 KiB, this read's included) is less than an article: it fetches what
+  // it reads (a1), nothing past it
+  await h.readInto(Buffer.alloc(4096), 6000, 2000, sig);
   await settle();
   assert.deepEqual(
     asked.map((a) => [a.id, a.readAhead]),
@@ -74,7 +75,7 @@ test('a scanner reads ahead one article once it has read one, never more than it
       ['a1@test', false],
     ],
   );
-  await h.readInto(Buffer.alloc(4096), 8192, 4096, sig); // its run (8 KiB) passed an article: SCANNER_READ_AHEAD
+  await h.readInto(Buffer.alloc(4096), 8000, 4096, sig); // its run (8 KiB) passed an article: SCANNER_READ_AHEAD
   await settle();
   assert.deepEqual(
     asked.filter((a) => a.readAhead).map((a) => a.id),
@@ -202,5 +203,78 @@ test('a FUSE open reads ahead no more articles than its run has read until it re
   await settle();
   const article = Math.floor((at + buf.length) / 16_000);
   assert.equal(Math.max(...asked), article + 20 - 1, 'the whole window once it read a run of playback');
+  h.close();
+});
+
+/** A player's start-up through FUSE: 256 KiB articles (32), a window of 8, every fetch's promise kept to wait on. */
+async function startUpFile(job: string) {
+  const big = randomBytes(8 << 20);
+  const m = memoryArticles(big, 256 * 1024);
+  await t.vfs.addJob({ category: 'x', jobName: job, files: [{ name: 'p.bin', size: big.length, layout: m.layout }] });
+  const inner = new MapSource(m.articles);
+  const asked: number[] = [];
+  const fetches: Promise<unknown>[] = [];
+  const source: ArticleSource = {
+    fetch: (id, opts) => {
+      asked.push(Number(/a(\d+)@/.exec(id)![1]));
+      const p = inner.fetch(id, opts);
+      fetches.push(p);
+      return p;
+    },
+  };
+  const settings = () => ({ ...testReaderSettings(), cacheBytes: 32 << 20 });
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, settings), { now: () => 0 });
+  handles.classifyWith(() => 'player');
+  const h = handles.open(`/complete/x/${job}/p.bin`, 'fuse', {}, { readAhead: () => 8 });
+  // every fetch asked so far has landed in the cache (the fetcher's own callbacks ran before this one)
+  const landed = async () => {
+    await Promise.allSettled(fetches);
+    await new Promise(setImmediate);
+  };
+  return { h, asked, landed, size: big.length };
+}
+
+test("a player's return from its index served from memory reads ahead what it earned, not nothing", async () => {
+  const { h, asked, landed, size } = await startUpFile('M');
+  const buf = Buffer.alloc(1 << 20);
+  await h.readInto(buf, 0, 256 * 1024, sig); // the header (article 0) ends where article 1 begins: 1-2 ahead
+  await landed();
+  assert.deepEqual(asked, [0, 1, 2]);
+  // the index: the last two articles, nothing past them (512 KiB: a run of 1 MiB would be playback already)
+  await h.readInto(buf, size - 512 * 1024, 512 * 1024, sig);
+  await landed();
+  assert.deepEqual(asked.slice(3), [30, 31]);
+  // back to play from 256 KiB: articles 1-2, which the header read fetched, served from memory
+  assert.equal(h.readCached(buf, 256 * 1024, 512 * 1024), 512 * 1024);
+  assert.deepEqual(
+    asked.slice(5),
+    [3, 4, 5],
+    'a seek served from memory reads ahead from where it ended as many articles as its run has read (two)',
+  );
+  h.close();
+});
+
+test("a probe's return to its first packets served from memory fetches nothing past the article it read", async () => {
+  const { h, asked, landed, size } = await startUpFile('N');
+  const buf = Buffer.alloc(32 * 1024);
+  await h.readInto(buf, 0, buf.length, sig); // ffprobe's head: article 0, and one past it
+  await landed();
+  await h.readInto(buf, size - buf.length, buf.length, sig); // the moov at the tail
+  await landed();
+  assert.deepEqual(asked, [0, 1, 31]);
+  assert.equal(h.readCached(buf, 40_000, buf.length), buf.length); // its first packets: article 0, in memory
+  await landed();
+  assert.deepEqual(asked, [0, 1, 31], 'its 32 KiB earned the article past it, which the head read fetched: no window');
+  h.close();
+});
+
+test('the read that completes a run of playback reads ahead the whole window at once, not one read later', async () => {
+  const { h, asked } = await startUpFile('O');
+  const buf = Buffer.alloc(1 << 20);
+  await h.readInto(buf, 0, 4096, sig); // the header: article 0 and one past it
+  assert.deepEqual(asked, [0, 1]);
+  // on from there to 1 MiB: its run reaches PLAY_RUN_BYTES with this read, so what follows it is the window
+  await h.readInto(buf, 4096, PLAY_RUN_BYTES - 4096, sig);
+  assert.deepEqual(asked.slice(2), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'articles 2-3 for the read, 4-11 ahead');
   h.close();
 });

@@ -248,22 +248,21 @@ export class ReadHandle {
   async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
     this.pattern.asked(offset);
     const asked = (this.waitingSince = this.hub.clock.now());
-    let n: number;
     try {
-      n = await this.tracker.readInto(target, offset, length, signal);
+      // counted before the read-ahead moves on, which asks what this open has read (its class, what it earned)
+      return await this.tracker.readInto(target, offset, length, signal, (n) => {
+        this.waitingSince = null;
+        this.served(offset, n, asked);
+      });
     } finally {
       this.waitingSince = null;
     }
-    this.served(offset, n, asked);
-    return n;
   }
 
   /** The same read from memory only, or null (ReadStream.readCached). */
   readCached(target: Buffer, offset: number, length: number): number | null {
     this.pattern.asked(offset);
-    const n = this.tracker.readCached(target, offset, length);
-    if (n !== null) this.served(offset, n, null);
-    return n;
+    return this.tracker.readCached(target, offset, length, (n) => this.served(offset, n, null));
   }
 
   /**

@@ -56,8 +56,18 @@ export class ReadStream {
 
   private readonly window: StreamWindow | undefined;
 
-  /** Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). */
-  async readInto(target: Buffer, offset: number, length: number, signal: AbortSignal): Promise<number> {
+  /**
+   * Reads into one buffer (FUSE wants exactly `length` bytes, fewer only at end of file). `onServed(n)` runs once
+   * the bytes are in `target` and before the read-ahead moves on, so the handle's count (what `who` tells) includes
+   * this read when the read-ahead asks how much the reader has earned.
+   */
+  async readInto(
+    target: Buffer,
+    offset: number,
+    length: number,
+    signal: AbortSignal,
+    onServed?: (n: number) => void,
+  ): Promise<number> {
     // A handle's first read at byte 0 is a player reading the container header, which it leaves for the index at
     // the other end: a short read-ahead, and the full window only once a next read continues the stream.
     const probe = this.lastIndex < 0 && offset === 0;
@@ -66,10 +76,7 @@ export class ReadStream {
     const who = this.who();
     const chunks = this.reader.readFile(this.node, this.layout, offset, length, signal, who)[Symbol.asyncIterator]();
     let step = chunks.next(); // starts this read's fetches, its first article urgent
-    // A seek: what follows the read is asked for in the same round trip, behind the read's own first article, and
-    // on a long link as much more as the link carries per round trip (a second wave would wait a whole one).
-    if ((probe || !sequential) && this.layout && !this.closed && who.reader !== 'scanner')
-      this.readAheadFrom(Math.min(offset + length, this.node.size), seekReadAhead(probe, this.readAhead()), !probe);
+    this.seekAhead(probe, sequential, offset + length, who, true);
     let finished = false;
     try {
       for (let r = await step; !r.done; r = await step) {
@@ -81,8 +88,23 @@ export class ReadStream {
     } finally {
       if (!finished) await chunks.return(undefined); // as for-await would: the read's fetches and leases end here
     }
+    onServed?.(n);
     this.advance(offset, n, sequential && !probe);
     return n;
+  }
+
+  /**
+   * A seek (or a handle's first read, at byte 0: `probe`): what follows the read ending at `end` is asked for at
+   * once. A read that waits for the network (`missed`) asks behind its own articles, and on a long link as much
+   * more as the link carries per round trip (a second wave would wait a whole one). A read served from memory asks
+   * for what it earned (`readAheadFrom`): a player returning from its index to play often finds its first articles
+   * there already (its header read fetched them), and asking nothing then left its start-up reading one read's
+   * articles at a time, each a round trip behind the last (issue 31), while a probe's return to its first packets
+   * (32 KiB) fetches one article past them, not a seek's window.
+   */
+  private seekAhead(probe: boolean, sequential: boolean, end: number, who: Reading, missed: boolean): void {
+    if ((probe || !sequential) && this.layout && !this.closed && who.reader !== 'scanner')
+      this.readAheadFrom(Math.min(end, this.node.size), seekReadAhead(probe, this.readAhead()), missed && !probe);
   }
 
   /**
@@ -92,7 +114,7 @@ export class ReadStream {
    * sequential reader this way; the kernel keeps only a couple of 128 KiB reads in flight, so every await per
    * read was throughput lost.
    */
-  readCached(target: Buffer, offset: number, length: number): number | null {
+  readCached(target: Buffer, offset: number, length: number, onServed?: (n: number) => void): number | null {
     const layout = this.layout;
     const end = Math.min(this.node.size, offset + length);
     if (!layout || layout.cipher || offset < 0) return null;
@@ -110,7 +132,11 @@ export class ReadStream {
       target.set(data.subarray(from, to), n);
       n += to - from;
     }
-    this.advance(offset, n, this.follows(offset));
+    const probe = this.lastIndex < 0 && offset === 0;
+    const sequential = this.follows(offset);
+    onServed?.(n);
+    this.seekAhead(probe, sequential, offset + n, this.who(), false);
+    this.advance(offset, n, sequential && !probe);
     return n;
   }
 
@@ -187,9 +213,9 @@ export class ReadStream {
    * Fetches ahead from `pos`: at most `most` articles and the window. A scanner: the article just past the one the
    * read ended in, once its run has read a whole article (before, nothing: what it fetches ahead never passes what
    * it has read). An open that has not read a run of playback yet (`who.earned`: a probe reads 32 KiB here and
-   * there, and its second read looks sequential too): past the article the read ended in, no more articles than
-   * its run has read (one at least); a `seek` (a player's return to play after its header and index) keeps its
-   * short read-ahead.
+   * there, and its second read looks sequential too): past the article the read ended in, no more whole articles
+   * than its run has read (one at least); a `seek` that waits for the network (a player's return to play after its
+   * header and index) keeps its short read-ahead.
    */
   private readAheadFrom(pos: number, most = Infinity, seek = false): void {
     const layout = this.layout as FileLayout;
@@ -203,7 +229,7 @@ export class ReadStream {
       if (who.earned !== undefined && who.earned < articleBytes(layout)) return;
       until = start + SCANNER_READ_AHEAD;
     } else if (who.earned !== undefined && !seek)
-      until = Math.min(until, start + Math.max(1, Math.ceil(who.earned / articleBytes(layout))));
+      until = Math.min(until, start + Math.max(1, Math.floor(who.earned / articleBytes(layout))));
     if (until <= this.aheadThrough) return;
     const from = Math.max(start, this.aheadThrough + 1);
     this.aheadThrough = until;

@@ -1,7 +1,7 @@
 import type { VfsNode } from '../vfs/types.js';
 import type { DavLock } from './lock.manager.js';
 import { mimeOf } from './mime.js';
-import { DAV, escapeXml, propKey } from './xml.js';
+import { DAV, escapeEtagXml, escapeXml, propKey } from './xml.js';
 
 /** Live properties we compute from the node; everything else is a dead property stored by PROPPATCH. */
 export const LIVE_PROPS = [
@@ -43,7 +43,7 @@ export function liveProp(key: string, node: VfsNode, locks: DavLock[]): string |
     case '{DAV:}getcontenttype':
       return dir ? null : `<D:getcontenttype>${mimeOf(node.name)}</D:getcontenttype>`;
     case '{DAV:}getetag':
-      return `<D:getetag>${escapeXml(node.etag)}</D:getetag>`;
+      return `<D:getetag>${escapeEtagXml(node.etag)}</D:getetag>`;
     case '{DAV:}getlastmodified':
       return `<D:getlastmodified>${httpDate(node.modifiedAt)}</D:getlastmodified>`;
     case '{DAV:}resourcetype':
@@ -99,7 +99,7 @@ export function allpropResponse(node: VfsNode, href: string): string {
     `<D:response><D:href>${href}</D:href><D:propstat><D:prop>` +
     `<D:creationdate>${isoDate(node.createdAt)}</D:creationdate>` +
     `<D:displayname>${escapeXml(node.name)}</D:displayname>${sized}` +
-    `<D:getetag>${escapeXml(node.etag)}</D:getetag>` +
+    `<D:getetag>${escapeEtagXml(node.etag)}</D:getetag>` +
     `<D:getlastmodified>${httpDate(node.modifiedAt)}</D:getlastmodified>` +
     (file ? ALLPROP_TAIL.file : ALLPROP_TAIL.directory) +
     PROPSTAT_OK_CLOSE

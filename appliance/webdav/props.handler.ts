@@ -2,8 +2,18 @@ import { AppError } from '../errors/app-error.js';
 import type { VfsNode } from '../vfs/types.js';
 import { LIVE_PROPS, allpropResponse, isLive, liveProp, multistatus, propstat } from './properties.js';
 import { davStatus, hrefOf, showsCorrupted, type DavRequest } from './webdav.types.js';
-import { DAV, child, elements, emptyElement, escapeXml, parseXml, propKey, serialize } from './xml.js';
-import { cachedAllprop, keepAllprop } from './response-cache.js';
+import {
+  DAV,
+  child,
+  elements,
+  emptyElement,
+  escapeEncodedXml,
+  escapeXml,
+  parseXml,
+  propKey,
+  serialize,
+} from './xml.js';
+import { AnswerEntries, forgetAllprop, keptAllprop } from './response-cache.js';
 import type { DavLock } from './lock.manager.js';
 import { requireWritable } from './write.guard.js';
 import { Utf8Writer } from './utf8-writer.js';
@@ -34,10 +44,13 @@ export async function handlePropfind(r: DavRequest): Promise<void> {
   out.write(
     responseFor(node, want, hrefOf(r.prefix, node.path, node.type === 'directory'), deps.locks.covering(node.path)),
   );
-  if (kids.length > 0) writeListing(r, out, node.path, want, kids);
+  const entries = kids.length > 0 ? writeListing(r, out, node.path, want, kids) : undefined;
   out.write(MULTISTATUS_CLOSE);
+  const answer = out.bytes();
+  entries?.seal(answer);
+  entries?.keepAnswer();
   // one Buffer, each entry encoded into it once: no 10,000-entry string joined and then encoded again by the reply
-  ctx.reply.status(207).send(out.bytes(), 'application/xml; charset=utf-8');
+  ctx.reply.status(207).send(answer, 'application/xml; charset=utf-8');
 }
 
 /** About what one allprop entry of a listing takes (a name of ~40 characters): the answer's first allocation. */
@@ -46,30 +59,46 @@ const BYTES_PER_ENTRY = 900;
 /**
  * The `<D:response>` of each listed entry, written into `out`. The folder's href is encoded and escaped once; each
  * child adds its own encoded name (a listing can hold 10,000 entries). Locks are looked up per entry only when one
- * lies on or below the folder or covers it; otherwise no entry has any. The allprop text of an unlocked entry is
- * the one built for it the last time the same listing was asked (response-cache.ts); anything else is built now,
- * an unlocked entry with no dead property as one string (properties.ts `allpropResponse`).
+ * lies on or below the folder or covers it; otherwise no entry has any. The allprop bytes of an unlocked entry are
+ * copied from the answer they were last sent in (response-cache.ts); anything else is built now, an unlocked entry
+ * with no dead property as one string (properties.ts `allpropResponse`). Returns the allprop entries written, to
+ * be kept once the answer is whole.
  */
-function writeListing(r: DavRequest, out: Utf8Writer, dir: string, want: Want, kids: readonly VfsNode[]): void {
+function writeListing(
+  r: DavRequest,
+  out: Utf8Writer,
+  dir: string,
+  want: Want,
+  kids: readonly VfsNode[],
+): AnswerEntries | undefined {
   const base = hrefOf(r.prefix, dir, true);
   const escapedBase = escapeXml(base);
   const anyLock = r.deps.locks.covering(dir).length > 0 || r.deps.locks.within(dir).length > 0;
+  const entries = want.kind === 'allprop' ? new AnswerEntries(base) : undefined;
   for (const k of kids) {
     const locks = anyLock ? r.deps.locks.covering(k.path) : NO_LOCKS;
-    const cacheable = want.kind === 'allprop' && locks.length === 0;
-    const hit = cacheable ? cachedAllprop(k, base) : undefined;
-    if (hit !== undefined) {
-      out.write(hit);
+    if (!entries || locks.length > 0) {
+      if (entries) forgetAllprop(k);
+      out.write(responseFor(k, want, base + hrefName(k), locks));
       continue;
     }
-    const name = encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
-    const xml =
-      cacheable && !k.deadProps
-        ? allpropResponse(k, escapedBase + escapeXml(name))
-        : responseFor(k, want, base + name, locks);
-    if (cacheable) keepAllprop(k, base, xml);
-    out.write(xml);
+    const start = out.length;
+    const hit = keptAllprop(k, base);
+    if (hit) out.copy(hit.answer, hit.start, hit.end);
+    else
+      out.write(
+        k.deadProps
+          ? responseFor(k, want, base + hrefName(k), locks)
+          : allpropResponse(k, escapedBase + escapeEncodedXml(hrefName(k))),
+      );
+    entries.add(k, start, out.length, !hit);
   }
+  return entries;
+}
+
+/** A child's last href segment: its name percent-encoded, a folder's with its slash. */
+function hrefName(k: VfsNode): string {
+  return encodeURIComponent(k.name) + (k.type === 'directory' ? '/' : '');
 }
 
 const NO_LOCKS: DavLock[] = [];

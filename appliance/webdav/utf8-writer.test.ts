@@ -17,3 +17,17 @@ test('Utf8Writer: an exact first size is filled without growing, and a string th
   assert.equal(w.bytes().length, 2400);
   assert.equal(w.bytes().toString('utf8'), s + s);
 });
+
+test('Utf8Writer: kept bytes copied in land in order between written strings, consecutive ranges as one', () => {
+  const earlier = Buffer.from('<a>one</a><b>two</b><c>three</c>', 'utf8');
+  const w = new Utf8Writer(8);
+  w.write('<x>');
+  w.copy(earlier, 0, 10); // <a>one</a>
+  w.copy(earlier, 10, 20); // <b>two</b>, following on: one copy with the range before
+  assert.equal(w.length, 23);
+  w.write('é');
+  w.copy(earlier, 20, earlier.length);
+  w.copy(earlier, 0, 3); // not following on: a range of its own
+  assert.equal(w.bytes().toString('utf8'), '<x><a>one</a><b>two</b>é<c>three</c><a>');
+  assert.equal(w.length, w.bytes().length);
+});

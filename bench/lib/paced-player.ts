@@ -38,6 +38,8 @@ export interface PacedResult {
   readBytes: number;
   /** ms from open: header read, index read, first byte of the play (the HTTP player; where a start-up's time went). */
   marks?: { header?: number; index?: number; firstByte?: number; headers?: number };
+  /** ms from open at which each read of the start-up (after the header and index) returned (the FUSE player). */
+  startReads?: number[];
   /** When it began (ms since the epoch), to line its marks up with a server's trace. */
   startedAt?: number;
 }
@@ -47,6 +49,7 @@ const pause = (ms: number) => Atomics.wait(sleep, 0, 0, Math.max(1, Math.ceil(ms
 
 function play(file: string, p: PacedPlan): PacedResult {
   const buf = Buffer.allocUnsafe(1 << 20);
+  const startedAt = Date.now();
   const t0 = performance.now();
   const fd = openSync(file, 'r');
   const readAt = (offset: number, length: number): number => {
@@ -58,16 +61,27 @@ function play(file: string, p: PacedPlan): PacedResult {
     }
     return done;
   };
+  const marks: NonNullable<PacedResult['marks']> = {};
+  const startReads: number[] = [];
+  const since = () => performance.now() - t0;
   try {
-    if (p.header) readAt(0, p.header);
-    if (p.index) readAt(p.size - p.index, p.index);
+    if (p.header) {
+      readAt(0, p.header);
+      marks.header = since();
+    }
+    if (p.index) {
+      readAt(p.size - p.index, p.index);
+      marks.index = since();
+    }
     let have = 0; // bytes read from `from`
     while (have < p.startBytes) {
       const n = readAt(p.from + have, buf.length);
       if (n === 0) throw new Error(`end of file at ${p.from + have}`);
       have += n;
+      startReads.push(Math.round(since()));
+      if (marks.firstByte === undefined) marks.firstByte = startReads[0];
     }
-    const startMs = performance.now() - t0;
+    const startMs = since();
     // the play position, and the clock it moves by
     let pos = 0;
     let last = performance.now();
@@ -104,7 +118,8 @@ function play(file: string, p: PacedPlan): PacedResult {
       have += n;
       advance(performance.now()); // a stalled player may resume with them
     }
-    return { startMs, stalls, stallsAt, totalMs: performance.now() - t0, readBytes: have };
+    const totalMs = performance.now() - t0;
+    return { startMs, stalls, stallsAt, totalMs, readBytes: have, marks, startReads, startedAt };
   } finally {
     closeSync(fd);
   }

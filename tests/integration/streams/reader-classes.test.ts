@@ -21,6 +21,9 @@ const MIB = 1024 * 1024;
 const SIZE = 12 * MIB;
 const NAMES = ['probe-a.mkv', 'probe-b.mkv', 'probe-c.mkv', 'film.mkv'];
 const ONE_AGENT = 'rclone/v1.68.2';
+/** A film of small articles for the start-up test: each of its reads (128 KiB at most) spans a few of them. */
+const PLAYER = 'player.mkv';
+const PLAYER_ARTICLE = 64_000;
 let inn: InnServer;
 let srv: ChildServer;
 let mnt: string;
@@ -31,6 +34,7 @@ before(async () => {
   inn = await ensureInn();
   const posted = [];
   for (const name of NAMES) posted.push(await inn.postFile(name, film(SIZE, name), { articleSize: 256_000 }));
+  posted.push(await inn.postFile(PLAYER, film(SIZE, PLAYER), { articleSize: PLAYER_ARTICLE }));
   mnt = tempMountPoint('spool-mnt-classes-');
   dataDir = mkdtempSync(join(tmpdir(), 'spool-classes-data-'));
   srv = await startChildServer({
@@ -123,6 +127,34 @@ test('in its own pid namespace (readers reach it as pid 0), probes are scanners 
     assert.equal(p.reader_class, 'scanner', p.path);
     assert.equal(p.client.pid, undefined);
     assert.equal(p.client.user_agent, undefined, 'no process name either');
+  }
+});
+
+test("in its own pid namespace, a player's return from its index to bytes its header read fetched reads on ahead", async () => {
+  // Reads of 128 KiB at most (the kernel sends each as one FUSE read): articles 0-2 are the header's, 3 its read-ahead.
+  const A = PLAYER_ARTICLE;
+  const header = 128 * 1024;
+  const fh = await open(join(mnt, folder, PLAYER), 'r');
+  const buffered = (what: string, bytes: number) =>
+    until(what, async () => {
+      const { streams } = await apiGet<StreamsResponse>('/api/streams');
+      const s = streams.find((x) => x.path.endsWith(`/${PLAYER}`));
+      return s && (s.buffered_bytes ?? 0) >= bytes ? s : undefined;
+    });
+  try {
+    const buf = Buffer.alloc(header);
+    await fh.read(buf, 0, header, 0);
+    await buffered('the header read ahead (article 3) in memory', 4 * A - header);
+    await fh.read(buf, 0, header, SIZE - header); // the index at the tail: a seek
+    // Back to play at the header's end, up to where article 3 ends: every byte of it in memory, so the read never
+    // waits for the network. What it earned (one article: its 120 KiB) is fetched ahead of it: article 4.
+    const back = 4 * A - 2048 - header;
+    assert.equal((await fh.read(buf, 0, back, header)).bytesRead, back);
+    const s = await buffered('article 4 read ahead past the return', 5 * A - (header + back));
+    assert.equal(s.reader_class, 'player');
+    assert.equal(s.client.pid, undefined, 'outside the pid namespace: no pid to go by');
+  } finally {
+    await fh.close();
   }
 });
 

@@ -1,9 +1,12 @@
 import type { SpoolConfig } from '../../../api/types';
-import { LinesField, NumberInput, SelectField, TextField, ToggleField } from '../fields';
-import { importErrors, importForm, importPayload, type ImportForm } from '../importRules';
+import { LinesField, SelectField, TextField, ToggleField } from '../fields';
+import { importErrors, importForm, importPayload, type IMPORT_NUMBER_FIELDS, type ImportForm } from '../importRules';
+import { NumberFields, type NumberRow } from '../NumberFields';
 import { NUMBER_RULES } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
+
+type ImportNumberField = (typeof IMPORT_NUMBER_FIELDS)[number];
 
 const STRATEGY_HINTS: Record<ImportForm['import_strategy'], string> = {
   symlink: 'A folder of symlinks to the mount per job; Radarr/Sonarr move the links into the library.',
@@ -11,21 +14,45 @@ const STRATEGY_HINTS: Record<ImportForm['import_strategy'], string> = {
   none: 'Jobs stay in Spool’s own tree (the mount’s complete folder); nothing is written for the arrs.',
 };
 
+/** The section's whole-number fields, one table per field grid, in the order they are shown. */
+const PROCESSING = [
+  ['max_processor_workers', 'Max processor workers', '1 – 20. Takes effect after a server restart.'],
+  [
+    'queue_processing_interval_seconds',
+    'Queue processing interval (seconds)',
+    '1 – 300. Interval changes need a service restart.',
+  ],
+  ['segment_sample_percentage', 'Articles checked at import (%)', '1 – 100 of each file’s articles.'],
+  ['max_retries', 'Max retries', '0 – 10 tries after a network failure before an item fails.'],
+  [
+    'failed_item_retention_hours',
+    'Keep failed items (hours)',
+    '0 – 8760. Failed queue items are removed this long after failing; 0 keeps them until cleared.',
+  ],
+  [
+    'max_queued_items',
+    'Max queued items',
+    '0 – 1000000 unfinished items; past that, new NZBs are refused so Radarr/Sonarr retry later. 0 = no limit.',
+  ],
+  [
+    'stuck_timeout_minutes',
+    'Stuck import timeout (minutes)',
+    '0 – 1440. An import with no progress this long is stopped and retried. 0 = off.',
+  ],
+] as const satisfies readonly NumberRow<ImportNumberField>[];
+const WATCH = [
+  ['watch_interval_seconds', 'Watch interval (seconds)', '1 – 3600 between walks of the folder.'],
+] as const satisfies readonly NumberRow<ImportNumberField>[];
+const rule = (key: ImportNumberField) => NUMBER_RULES[`import.${key}`];
+
 /** Import settings (docs/configuration.md "import"), including how finished jobs are handed to Radarr/Sonarr. */
 export function ImportSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
   const { form, set, dirty, reset } = useSectionForm(importForm(config.import));
   const save = useSaveConfig('Import settings saved');
   const errors = importErrors(form);
   const stored = config.import.archive_passwords_count;
-  const number = (key: Parameters<typeof set>[0] & keyof typeof errors, label: string, hint?: string) => (
-    <NumberInput
-      label={label}
-      value={form[key] as number}
-      rule={NUMBER_RULES[`import.${key}` as keyof typeof NUMBER_RULES]}
-      onChange={(v) => set(key, v)}
-      error={errors[key]}
-      hint={hint}
-    />
+  const numbers = (rows: readonly NumberRow<ImportNumberField>[]) => (
+    <NumberFields rows={rows} values={form} errors={errors} rule={rule} onChange={set} />
   );
 
   return (
@@ -47,31 +74,7 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
       saving={save.isPending}
       readOnly={readOnly}
     >
-      <div className="field-grid field-grid--2">
-        {number('max_processor_workers', 'Max processor workers', '1 – 20. Takes effect after a server restart.')}
-        {number(
-          'queue_processing_interval_seconds',
-          'Queue processing interval (seconds)',
-          '1 – 300. Interval changes need a service restart.',
-        )}
-        {number('segment_sample_percentage', 'Articles checked at import (%)', '1 – 100 of each file’s articles.')}
-        {number('max_retries', 'Max retries', '0 – 10 tries after a network failure before an item fails.')}
-        {number(
-          'failed_item_retention_hours',
-          'Keep failed items (hours)',
-          '0 – 8760. Failed queue items are removed this long after failing; 0 keeps them until cleared.',
-        )}
-        {number(
-          'max_queued_items',
-          'Max queued items',
-          '0 – 1000000 unfinished items; past that, new NZBs are refused so Radarr/Sonarr retry later. 0 = no limit.',
-        )}
-        {number(
-          'stuck_timeout_minutes',
-          'Stuck import timeout (minutes)',
-          '0 – 1440. An import with no progress this long is stopped and retried. 0 = off.',
-        )}
-      </div>
+      <div className="field-grid field-grid--2">{numbers(PROCESSING)}</div>
 
       <h3 className="config-section__subtitle">Handing jobs to Radarr/Sonarr</h3>
       <SelectField
@@ -113,7 +116,7 @@ export function ImportSection({ config, readOnly }: SectionProps & { config: Spo
           placeholder="/data/watch"
           hint="NZBs dropped here (or in its subfolders) are queued once each. Empty turns watching off."
         />
-        {number('watch_interval_seconds', 'Watch interval (seconds)', '1 – 3600 between walks of the folder.')}
+        {numbers(WATCH)}
       </div>
       <LinesField
         label="Scan roots"

@@ -1,8 +1,14 @@
 import type { SpoolConfig } from '../../../api/types';
-import { NumberInput } from '../fields';
-import { NUMBER_RULES, rangeError } from '../numbers';
+import { NumberFields, numberErrors, type NumberRow } from '../NumberFields';
+import { NUMBER_RULES } from '../numbers';
 import { SectionLayout, type SectionProps } from '../SectionLayout';
 import { useSaveConfig, useSectionForm } from '../useSectionForm';
+
+const NUMBERS = [
+  ['max_cache_size_mb', 'Max cache size (MB)'],
+  ['max_download_workers', 'Max download workers'],
+] as const satisfies readonly NumberRow<keyof SpoolConfig['streaming']>[];
+const rule = (key: (typeof NUMBERS)[number][0]) => NUMBER_RULES[`streaming.${key}`];
 
 export function StreamingSection({ config, readOnly }: SectionProps & { config: SpoolConfig }) {
   const { form, set, dirty, reset } = useSectionForm({
@@ -10,8 +16,7 @@ export function StreamingSection({ config, readOnly }: SectionProps & { config: 
     max_download_workers: config.streaming.max_download_workers,
   });
   const save = useSaveConfig('Streaming settings saved');
-  const cacheError = rangeError(form.max_cache_size_mb, NUMBER_RULES['streaming.max_cache_size_mb']);
-  const workersError = rangeError(form.max_download_workers, NUMBER_RULES['streaming.max_download_workers']);
+  const errors = numberErrors(NUMBERS, form, rule);
 
   return (
     <SectionLayout
@@ -20,25 +25,12 @@ export function StreamingSection({ config, readOnly }: SectionProps & { config: 
       onSave={() => save.mutate({ steps: [{ section: 'streaming', payload: { ...form } }] })}
       onDiscard={reset}
       dirty={dirty}
-      valid={!cacheError && !workersError}
+      valid={Object.values(errors).every((e) => !e)}
       saving={save.isPending}
       readOnly={readOnly}
     >
       <div className="field-grid field-grid--2">
-        <NumberInput
-          label="Max cache size (MB)"
-          value={form.max_cache_size_mb}
-          rule={NUMBER_RULES['streaming.max_cache_size_mb']}
-          onChange={(v) => set('max_cache_size_mb', v)}
-          error={cacheError}
-        />
-        <NumberInput
-          label="Max download workers"
-          value={form.max_download_workers}
-          rule={NUMBER_RULES['streaming.max_download_workers']}
-          onChange={(v) => set('max_download_workers', v)}
-          error={workersError}
-        />
+        <NumberFields rows={NUMBERS} values={form} errors={errors} rule={rule} onChange={set} />
       </div>
     </SectionLayout>
   );
