@@ -67,15 +67,18 @@ export async function startPostgres(): Promise<PostgresServer> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   }
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    join(bin, 'postgres'),
-    ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
-    { uid, gid, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // A free port can be taken by another process between freePort() and postgres binding it (CI runs side by side,
+  // other servers starting): that start fails with "Address already in use" and is tried again on another port.
+  let run: Running | undefined;
+  for (let attempt = 1; !run; attempt++) {
+    const started = await runPostgres(bin, data, dir, await freePort(), { uid, gid });
+    if ('child' in started) run = started;
+    else if (!/Address already in use/.test(started.stderr) || attempt === 5) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`postgres did not start on 127.0.0.1:${started.port}:\n${started.stderr}`);
+    }
+  }
+  const { child, port, exited } = run;
   const urlOf = (db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -86,22 +89,6 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + HUNG_RUN_MS; // a cap for a hung start, not a speed (tests/support/wait.ts)
-  for (;;) {
-    const c = new pg.Client({ connectionString: urlOf('postgres') });
-    try {
-      await c.connect();
-      await c.end();
-      break;
-    } catch {
-      await c.end().catch(() => undefined);
-      if (child.exitCode !== null || Date.now() > deadline) {
-        await stop();
-        throw new Error(`postgres did not start on 127.0.0.1:${port}:\n${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   return {
     host: '127.0.0.1',
     port,
@@ -120,4 +107,47 @@ export async function startPostgres(): Promise<PostgresServer> {
     },
     stop,
   };
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<void>;
+}
+
+/** Starts postgres on `port` and waits until it takes a connection; its stderr when it could not start. */
+async function runPostgres(
+  bin: string,
+  data: string,
+  dir: string,
+  port: number,
+  user: { uid: number; gid: number },
+): Promise<Running | { port: number; stderr: string }> {
+  const child: ChildProcess = spawn(
+    join(bin, 'postgres'),
+    ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
+    { ...user, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const deadline = Date.now() + HUNG_RUN_MS; // a cap for a hung start, not a speed (tests/support/wait.ts)
+  for (;;) {
+    const c = new pg.Client({ connectionString: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres` });
+    try {
+      await c.connect();
+      await c.end();
+      return { child, port, exited };
+    } catch {
+      await c.end().catch(() => undefined);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        if (child.exitCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+        return { port, stderr };
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
