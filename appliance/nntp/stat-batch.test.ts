@@ -16,7 +16,8 @@ const { fake, closeAfterTests } = fakeNntpFixture();
 
 function pool(list: ProviderConfig[], opts: ConstructorParameters<typeof NntpPool>[1] = {}) {
   return closeAfterTests(
-    new NntpPool(list, { connectTimeoutMs: 500, stallTimeoutMs: 400, breakerCooldownMs: 60_000, ...opts }),
+    // No test here plays a slow server: a busy machine must not time a connection out (a 400 ms stall fired once).
+    new NntpPool(list, { connectTimeoutMs: 60_000, stallTimeoutMs: 60_000, breakerCooldownMs: 60_000, ...opts }),
   );
 }
 

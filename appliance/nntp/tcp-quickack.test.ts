@@ -82,7 +82,11 @@ for (const useTls of [false, true]) {
   test(`back-to-back articles leave the socket out of delayed-ACK mode (${useTls ? 'TLS' : 'plain TCP'})`, async () => {
     const server = useTls ? secure : plain;
     assert.equal(await fetchAll(server, useTls, true), 1, 'with quick ACKs the socket ends out of pingpong mode');
-    // The negative control: the same exchange without the option leaves the kernel delaying ACKs.
-    assert.equal(await fetchAll(server, useTls, false), 0, 'without them the kernel is in pingpong mode');
+    // The negative control: the same exchange without the option leaves the kernel delaying ACKs. The kernel enters
+    // pingpong mode only when the next command leaves within its ACK timeout (40-200 ms) of the reply, which a busy
+    // machine can miss (once in a CI run): the exchange is repeated until the kernel shows it, 20 times at most.
+    const states: (number | undefined)[] = [];
+    while (states.length < 20 && !states.includes(0)) states.push(await fetchAll(server, useTls, false));
+    assert.ok(states.includes(0), `without them the kernel is in pingpong mode (read back: ${states.join(', ')})`);
   });
 }

@@ -149,18 +149,7 @@ export class RepairLoop {
     const now = this.d.clock.now();
     const max = this.d.settings().maxRepairRetries;
     const hold = repairHold(record, now, this.d.brake);
-    if (hold) {
-      // Said once per hold (a held file is looked at again every 15 min while the brake holds).
-      if (this.announcedHolds.get(record.id) !== hold.reason) {
-        if (this.announcedHolds.size >= 10_000) this.announcedHolds.clear();
-        this.announcedHolds.set(record.id, hold.reason);
-        this.d.logger.warn('repair held', { path: record.path, reason: hold.reason });
-        this.announce('repair.held', record, manual, hold.reason);
-      }
-      const held = await this.set(record.id, { lastError: hold.reason, repairNextAt: hold.until });
-      if (manual) throw new AppError('REPAIR_HELD', hold.reason);
-      return held;
-    }
+    if (hold) return this.hold(record, hold, manual);
     if (!manual && record.repairRetryCount >= max)
       return this.set(record.id, {
         lastError: `Automatic repair gave up after ${record.repairRetryCount} attempt(s)`,
@@ -171,17 +160,7 @@ export class RepairLoop {
     // kept before the arr is asked: a restart that cuts the call short finds the repair due again, and the arr
     // repair, asked again, sees the grab it marked failed and does not ask twice (arr-replacement.ts alreadyAsked)
     await this.set(record.id, { repairNextAt: now + REPLACEMENT_POLL_MS });
-    const repairer = this.d.repairer();
-    const downloadId = this.d.downloadIdOf(record.path);
-    const outcome: RepairOutcome = repairer
-      ? await repairer
-          .repairFile({
-            path: record.path,
-            ...(downloadId ? { downloadId } : {}),
-            ...sizeField(this.d.sizeOf(record.path)),
-          })
-          .catch((err: unknown) => ({ kind: 'retryable' as const, reason: (err as Error).message ?? String(err) }))
-      : { kind: 'not_found' };
+    const outcome = await this.askRepairer(record);
     this.d.logger.info('repair', { path: record.path, manual, outcome: outcome.kind });
     const attempts = record.repairRetryCount + 1;
     if (outcome.kind === 'triggered')
@@ -191,6 +170,48 @@ export class RepairLoop {
       const willRetry = outcome.kind === 'retryable' && attempts < max;
       this.announce('repair.failed', record, manual, reason, willRetry);
     }
+    return this.settle(record, outcome, { manual, now, attempts, max });
+  }
+
+  /** A repair the brake or the file's own holds keep back: said once per hold, retried when it lifts. */
+  private async hold(
+    record: HealthRecord,
+    hold: NonNullable<ReturnType<typeof repairHold>>,
+    manual: boolean,
+  ): Promise<HealthRecord> {
+    // Said once per hold (a held file is looked at again every 15 min while the brake holds).
+    if (this.announcedHolds.get(record.id) !== hold.reason) {
+      if (this.announcedHolds.size >= 10_000) this.announcedHolds.clear();
+      this.announcedHolds.set(record.id, hold.reason);
+      this.d.logger.warn('repair held', { path: record.path, reason: hold.reason });
+      this.announce('repair.held', record, manual, hold.reason);
+    }
+    const held = await this.set(record.id, { lastError: hold.reason, repairNextAt: hold.until });
+    if (manual) throw new AppError('REPAIR_HELD', hold.reason);
+    return held;
+  }
+
+  /** What the repairer (the arrs) made of the file; a throw is retryable, no repairer is not_found. */
+  private async askRepairer(record: HealthRecord): Promise<RepairOutcome> {
+    const repairer = this.d.repairer();
+    if (!repairer) return { kind: 'not_found' };
+    const downloadId = this.d.downloadIdOf(record.path);
+    return repairer
+      .repairFile({
+        path: record.path,
+        ...(downloadId ? { downloadId } : {}),
+        ...sizeField(this.d.sizeOf(record.path)),
+      })
+      .catch((err: unknown) => ({ kind: 'retryable' as const, reason: (err as Error).message ?? String(err) }));
+  }
+
+  /** The record after `outcome`; a manual repair that did not start throws what the caller is told. */
+  private async settle(
+    record: HealthRecord,
+    outcome: RepairOutcome,
+    at: { manual: boolean; now: number; attempts: number; max: number },
+  ): Promise<HealthRecord> {
+    const { manual, now, attempts, max } = at;
     switch (outcome.kind) {
       case 'triggered':
         return this.set(record.id, {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type DatabaseOptions, type Key, type RootDatabase } from 'lmdb';
 import type { Logger } from '../logging/logger.js';
+import { trackWriteBatches } from './write-batches.js';
 
 export type { Database, Key } from 'lmdb';
 
@@ -43,7 +44,7 @@ export interface Store {
   /** Writes a consistent, compacted copy of the whole environment (one read transaction) as `data.mdb` in the existing folder
    * `target`. */
   snapshot(target: string): Promise<void>;
-  /** Waits for pending writes, then closes the environment. Safe to call twice. */
+  /** Waits for pending writes and for every write thread to end, then closes the environment. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -66,6 +67,7 @@ export function openStore(opts: OpenStoreOptions): Store {
   const path = join(opts.rootPath, 'db');
   mkdirSync(path, { recursive: true });
   const root: RootDatabase = open({ path, maxDbs: opts.maxDbs ?? 64 });
+  const batches = trackWriteBatches(root);
   const handles = new Map<string, { db: Database<unknown, Key>; options: DbOptions }>();
   let closed: Promise<void> | null = null;
 
@@ -100,6 +102,8 @@ export function openStore(opts: OpenStoreOptions): Store {
     close() {
       closed ??= (async () => {
         await root.flushed;
+        // Every write thread has ended, not only the last batch's (write-batches.ts): the close frees what they read.
+        await batches.settled();
         await root.close();
         opts.logger?.debug('store closed', { path });
       })();
