@@ -83,22 +83,7 @@ export async function repairSlicesStreaming(
   const used = [...new Set(exponents)].sort((a, b) => a - b).slice(0, k);
   if (used.length < k)
     throw new Par2Error('unrepairable', `cannot repair: ${k} slices missing, ${used.length} recovery slices`);
-  const logs = inputConstantLogs(count);
-  const b = invert(used.map((e) => missing.map((m) => gfPow(gfExp2(logs[m]!), e))));
-  const isMissing = new Set(missing);
-  // the sources of every pass: the k recovery slices (factor b[j][r]), then each surviving input slice
-  const sources: Source[] = used.map((e, r) => ({ recovery: e, factors: Uint16Array.from(b, (row) => row[r]!) }));
-  for (let i = 0; i < count; i++) if (!isMissing.has(i)) sources.push({ input: i, factors: null });
-  // f_{j,i} costs k^2 multiplies per input slice: kept after the first pass when count * k words fit FACTOR_CACHE
-  const cached = count * k * 2 <= FACTOR_CACHE ? new Map<number, Uint16Array>() : null;
-  const inputFactors = (i: number): Uint16Array => {
-    const hit = cached?.get(i);
-    if (hit) return hit;
-    const powers = used.map((e) => gfPow(gfExp2(logs[i]!), e));
-    const f = Uint16Array.from(b, (row) => row.reduce((acc, x, r) => acc ^ gfMul(x, powers[r]!), 0));
-    cached?.set(i, f);
-    return f;
-  };
+  const { sources, inputFactors } = solveSources(count, used, missing);
 
   const size = set.sliceSize;
   const strip = stripBytes(size, k, options);
@@ -147,6 +132,34 @@ export async function repairSlicesStreaming(
     if (crcs[j]! >>> 0 !== want.crc32 || !md5s[j]!.digest().equals(want.md5))
       throw new Par2Error('unrepairable', `rebuilt slice ${missing[j]} does not match its PAR2 checksums`);
   }
+}
+
+/**
+ * The sources of every pass of a solve: the k recovery slices `used` (each with its column of the inverted matrix),
+ * then each surviving input slice, whose factors `inputFactors` computes (k^2 multiplies per slice, kept after the
+ * first pass when count * k words fit FACTOR_CACHE).
+ */
+function solveSources(
+  count: number,
+  used: readonly number[],
+  missing: readonly number[],
+): { sources: Source[]; inputFactors: (i: number) => Uint16Array } {
+  const k = missing.length;
+  const logs = inputConstantLogs(count);
+  const b = invert(used.map((e) => missing.map((m) => gfPow(gfExp2(logs[m]!), e))));
+  const isMissing = new Set(missing);
+  const sources: Source[] = used.map((e, r) => ({ recovery: e, factors: Uint16Array.from(b, (row) => row[r]!) }));
+  for (let i = 0; i < count; i++) if (!isMissing.has(i)) sources.push({ input: i, factors: null });
+  const cached = count * k * 2 <= FACTOR_CACHE ? new Map<number, Uint16Array>() : null;
+  const inputFactors = (i: number): Uint16Array => {
+    const hit = cached?.get(i);
+    if (hit) return hit;
+    const powers = used.map((e) => gfPow(gfExp2(logs[i]!), e));
+    const f = Uint16Array.from(b, (row) => row.reduce((acc, x, r) => acc ^ gfMul(x, powers[r]!), 0));
+    cached?.set(i, f);
+    return f;
+  };
+  return { sources, inputFactors };
 }
 
 function asBuffer(v: Uint8Array): Buffer<ArrayBuffer> {

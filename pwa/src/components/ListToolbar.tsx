@@ -1,5 +1,3 @@
-import type { ReactNode } from 'react';
-
 interface Props<Status extends string> {
   /** The search field: its id, its (visually hidden) label and placeholder. */
   search: { id: string; label: string; placeholder: string; value: string; onChange: (text: string) => void };
@@ -16,21 +14,15 @@ interface Props<Status extends string> {
   pauseHandlers: { onFocus: () => void; onBlur: () => void };
   /** How many rows are selected; the bulk actions show only then. */
   selected: number;
-  /** The bulk action buttons. */
-  children: ReactNode;
+  /** The bulk actions on the selected rows: restart them (named `restartLabel`) or delete them. */
+  bulk: { restartLabel: string; onRestart: () => void; onDelete: () => void };
 }
 
 /**
  * The filter row of a paged list (Queue and Health screens, docs/console-contract.md §2): search, status filter and,
  * while rows are selected, the count and the bulk actions.
  */
-export function ListToolbar<Status extends string>({
-  search,
-  status,
-  pauseHandlers,
-  selected,
-  children,
-}: Props<Status>) {
+export function ListToolbar<Status extends string>({ search, status, pauseHandlers, selected, bulk }: Props<Status>) {
   return (
     <div className="list-filters">
       <label className="visually-hidden" htmlFor={search.id}>
@@ -64,7 +56,12 @@ export function ListToolbar<Status extends string>({
       {selected > 0 && (
         <div className="list-bulk" role="group" aria-label="Bulk actions">
           <span className="muted small">{selected} selected</span>
-          {children}
+          <button type="button" className="btn btn--secondary btn--sm" onClick={bulk.onRestart}>
+            {bulk.restartLabel}
+          </button>
+          <button type="button" className="btn btn--danger btn--sm" onClick={bulk.onDelete}>
+            Delete Selected
+          </button>
         </div>
       )}
     </div>

@@ -5,9 +5,8 @@ import { describeError } from '../../api/client';
 import { usersKeys } from './usersKeys';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../components/Badge';
-import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
-import { LoadingBlock } from '../../components/Spinner';
+import { QueryList } from '../../components/QueryList';
 import { toast } from '../../components/toast';
 import { refreshUser, auth } from '../../auth/authStore';
 
@@ -93,24 +92,22 @@ export function UsersPage() {
           </button>
         </div>
       </div>
-      {users.isPending ? (
-        <LoadingBlock label="Loading users..." />
-      ) : users.isError ? (
-        <ErrorPanel
-          title="Failed to load users"
-          message={describeError(users.error, 'Failed to load users')}
-          onRetry={() => void users.refetch()}
-          retryLabel="Try again"
-        />
-      ) : users.data.data.length === 0 ? (
-        <p className="empty-state">No users found.</p>
-      ) : (
-        <ul className="user-list">
-          {users.data.data.map((u) => (
-            <UserRow key={u.id} user={u} />
-          ))}
-        </ul>
-      )}
+      <QueryList
+        query={users}
+        rowsOf={(d) => d.data}
+        loadingText="Loading users..."
+        failText="Failed to load users"
+        retryLabel="Try again"
+        emptyText="No users found."
+      >
+        {(list) => (
+          <ul className="user-list">
+            {list.map((u) => (
+              <UserRow key={u.id} user={u} />
+            ))}
+          </ul>
+        )}
+      </QueryList>
     </section>
   );
 }

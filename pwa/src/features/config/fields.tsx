@@ -24,6 +24,27 @@ function Messages({ id, hint, error }: { id: string; hint?: ReactNode; error?: s
   return null;
 }
 
+/** The attributes every labelled control shares: its id, whether it is in error, and the message that describes it. */
+function useControlProps(hint: ReactNode, error: string | undefined) {
+  const id = useId();
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': hint || error ? `${id}-msg` : undefined,
+  } as const;
+}
+
+/** The frame of a labelled control: the label, the control, and its hint or error under it. */
+function FieldFrame({ id, label, hint, error, children }: BaseProps & { id: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
 export function TextField({
   label,
   hint,
@@ -41,23 +62,19 @@ export function TextField({
   placeholder?: string;
   autoComplete?: string;
 }) {
-  const id = useId();
+  const control = useControlProps(hint, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={control.id} label={label} hint={hint} error={error}>
       <input
-        id={id}
+        {...control}
         type={type}
         value={value}
         placeholder={placeholder}
         autoComplete={autoComplete}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint || error ? `${id}-msg` : undefined}
       />
-      <Messages id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -98,12 +115,12 @@ export function NumberInput({
   rule,
   onChange,
 }: BaseProps & { value: number; rule: NumberRule; onChange: (value: number) => void }) {
-  const id = useId();
+  const message = hint ?? `${rule.min} – ${rule.max}`;
+  const control = useControlProps(message, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={control.id} label={label} hint={message} error={error}>
       <input
-        id={id}
+        {...control}
         type="number"
         inputMode="numeric"
         min={rule.min}
@@ -112,11 +129,8 @@ export function NumberInput({
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(parseWithFallback(e.target.value, rule))}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-msg`}
       />
-      <Messages id={id} hint={hint ?? `${rule.min} – ${rule.max}`} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -164,25 +178,17 @@ export function SelectField<T extends string>({
   labels,
   onChange,
 }: BaseProps & { value: T; options: readonly T[]; labels?: Partial<Record<T, string>>; onChange: (v: T) => void }) {
-  const id = useId();
+  const control = useControlProps(hint, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.value as T)}
-        aria-describedby={hint || error ? `${id}-msg` : undefined}
-      >
+    <FieldFrame id={control.id} label={label} hint={hint} error={error}>
+      <select {...control} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
         {options.map((o) => (
           <option key={o} value={o}>
             {labels?.[o] ?? o}
           </option>
         ))}
       </select>
-      <Messages id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -196,12 +202,11 @@ export function LinesField({
   onChange,
   placeholder,
 }: BaseProps & { value: string; onChange: (value: string) => void; placeholder?: string }) {
-  const id = useId();
+  const control = useControlProps(hint, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={control.id} label={label} hint={hint} error={error}>
       <textarea
-        id={id}
+        {...control}
         className="field__lines"
         rows={3}
         value={value}
@@ -209,10 +214,7 @@ export function LinesField({
         disabled={disabled}
         spellCheck={false}
         onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint || error ? `${id}-msg` : undefined}
       />
-      <Messages id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }

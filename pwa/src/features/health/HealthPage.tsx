@@ -3,14 +3,12 @@ import { useSearchParams } from 'react-router-dom';
 import { useSignals } from '@preact/signals-react/runtime';
 import { auth, canChange } from '../../auth/authStore';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { describeError } from '../../api/client';
 import { AutoRefreshControl } from '../../components/AutoRefreshControl';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
 import { ListToolbar } from '../../components/ListToolbar';
+import { QueryList } from '../../components/QueryList';
 import { Pager } from '../../components/Pager';
-import { LoadingBlock } from '../../components/Spinner';
 import { StatTiles } from '../../components/StatTiles';
 import { useClampedPage, useListState } from '../../components/useListState';
 import { NARROW, useMediaQuery } from '../../lib/hooks';
@@ -161,52 +159,36 @@ export function HealthPage() {
           }}
           pauseHandlers={auto.pauseHandlers}
           selected={readOnly ? 0 : selectedPaths.length}
+          bulk={{
+            restartLabel: 'Restart Checks',
+            onRestart: () => actions.bulkRestart(selectedPaths),
+            onDelete: () => actions.bulkDelete(selectedPaths),
+          }}
+        />
+
+        <QueryList
+          query={list}
+          rowsOf={(d) => d.data}
+          loadingText="Loading health records..."
+          failText="Failed to load health records"
+          emptyText="No health records found"
         >
-          {!readOnly && (
+          {(records) => (
             <>
-              <button
-                type="button"
-                className="btn btn--secondary btn--sm"
-                onClick={() => actions.bulkRestart(selectedPaths)}
-              >
-                Restart Checks
-              </button>
-              <button
-                type="button"
-                className="btn btn--danger btn--sm"
-                onClick={() => actions.bulkDelete(selectedPaths)}
-              >
-                Delete Selected
-              </button>
+              <HealthTable
+                records={records}
+                selection={selection}
+                onSelectionChange={setSelection}
+                actions={readOnly ? { ...actions.rowActions, readOnly } : actions.rowActions}
+                sortBy={sort.sortBy}
+                sortOrder={sort.sortOrder}
+                onSort={onSort}
+                textMax={narrow ? 40 : 50}
+              />
+              <Pager page={page} pageSize={HEALTH_PAGE_SIZE} total={total} onPage={setPage} label="Health pages" />
             </>
           )}
-        </ListToolbar>
-
-        {list.isPending ? (
-          <LoadingBlock label="Loading health records..." />
-        ) : list.isError ? (
-          <ErrorPanel
-            title="Failed to load health records"
-            message={describeError(list.error, 'Failed to load health records')}
-            onRetry={() => void list.refetch()}
-          />
-        ) : list.data.data.length === 0 ? (
-          <p className="empty-state">No health records found</p>
-        ) : (
-          <>
-            <HealthTable
-              records={list.data.data}
-              selection={selection}
-              onSelectionChange={setSelection}
-              actions={readOnly ? { ...actions.rowActions, readOnly } : actions.rowActions}
-              sortBy={sort.sortBy}
-              sortOrder={sort.sortOrder}
-              onSort={onSort}
-              textMax={narrow ? 40 : 50}
-            />
-            <Pager page={page} pageSize={HEALTH_PAGE_SIZE} total={total} onPage={setPage} label="Health pages" />
-          </>
-        )}
+        </QueryList>
       </div>
 
       <ConfirmDialog {...actions.confirmDialog} tone="danger" />

@@ -2,12 +2,10 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { auth, canChange } from '../../auth/authStore';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { describeError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorPanel } from '../../components/ErrorPanel';
 import { Icon } from '../../components/Icon';
 import { ListToolbar } from '../../components/ListToolbar';
-import { LoadingBlock } from '../../components/Spinner';
+import { QueryList } from '../../components/QueryList';
 import { AutoRefreshControl } from '../../components/AutoRefreshControl';
 import { Pager } from '../../components/Pager';
 import { useClampedPage, useListState } from '../../components/useListState';
@@ -112,44 +110,27 @@ export function QueuePage() {
           }}
           pauseHandlers={auto.pauseHandlers}
           selected={readOnly ? 0 : selectedIds.length}
+          bulk={{
+            restartLabel: 'Restart Selected',
+            onRestart: () => actions.bulkRestart(selectedIds),
+            onDelete: () => actions.bulkDelete(selectedIds),
+          }}
+        />
+
+        <QueryList
+          query={list}
+          rowsOf={(d) => d.data}
+          loadingText="Loading queue..."
+          failText="Failed to load queue"
+          emptyText={filtered ? 'No items match your search or filters' : 'Your queue is empty'}
         >
-          {!readOnly && (
+          {(items) => (
             <>
-              <button
-                type="button"
-                className="btn btn--secondary btn--sm"
-                onClick={() => actions.bulkRestart(selectedIds)}
-              >
-                Restart Selected
-              </button>
-              <button type="button" className="btn btn--danger btn--sm" onClick={() => actions.bulkDelete(selectedIds)}>
-                Delete Selected
-              </button>
+              <QueueTable items={items} selection={selection} onSelectionChange={setSelection} actions={rowActions} />
+              <Pager page={page} pageSize={QUEUE_PAGE_SIZE} total={total} onPage={setPage} label="Queue pages" />
             </>
           )}
-        </ListToolbar>
-
-        {list.isPending ? (
-          <LoadingBlock label="Loading queue..." />
-        ) : list.isError ? (
-          <ErrorPanel
-            title="Failed to load queue"
-            message={describeError(list.error, 'Failed to load queue')}
-            onRetry={() => void list.refetch()}
-          />
-        ) : list.data.data.length === 0 ? (
-          <p className="empty-state">{filtered ? 'No items match your search or filters' : 'Your queue is empty'}</p>
-        ) : (
-          <>
-            <QueueTable
-              items={list.data.data}
-              selection={selection}
-              onSelectionChange={setSelection}
-              actions={rowActions}
-            />
-            <Pager page={page} pageSize={QUEUE_PAGE_SIZE} total={total} onPage={setPage} label="Queue pages" />
-          </>
-        )}
+        </QueryList>
       </div>
 
       <ConfirmDialog {...actions.confirmDialog} tone="danger" />

@@ -4,9 +4,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { auth, canAdminister } from '../../auth/authStore';
 import { describeError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorPanel } from '../../components/ErrorPanel';
+import { QueryList } from '../../components/QueryList';
 import { SelectableTable } from '../../components/SelectableTable';
-import { LoadingBlock } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { useConfirm } from '../../components/useConfirm';
 import { formatBytes } from '../../lib/format';
@@ -107,52 +106,48 @@ export function StreamsPage() {
 
       <div className="card list-card">
         <h3 className="streams-heading">Open streams</h3>
-        {list.isPending ? (
-          <LoadingBlock label="Loading streams..." />
-        ) : list.isError ? (
-          <ErrorPanel
-            title="Failed to load streams"
-            message={describeError(list.error, 'Failed to load streams')}
-            onRetry={() => void list.refetch()}
-          />
-        ) : list.data.streams.length === 0 ? (
-          <p className="empty-state">Nothing is being read</p>
-        ) : (
-          <SelectableTable
-            items={list.data.streams}
-            columns={openCols}
-            rowId={(s) => s.id}
-            rowStatus={(s) => s.reader_class}
-            selection={noSelection}
-            onSelectionChange={ignore}
-            className="streams-table streams-table--open"
-          />
-        )}
+        <QueryList
+          query={list}
+          rowsOf={(d) => d.streams}
+          loadingText="Loading streams..."
+          failText="Failed to load streams"
+          emptyText="Nothing is being read"
+        >
+          {(streams) => (
+            <SelectableTable
+              items={streams}
+              columns={openCols}
+              rowId={(s) => s.id}
+              rowStatus={(s) => s.reader_class}
+              selection={noSelection}
+              onSelectionChange={ignore}
+              className="streams-table streams-table--open"
+            />
+          )}
+        </QueryList>
       </div>
 
       <div className="card list-card">
         <h3 className="streams-heading">Recently ended</h3>
-        {history.isPending ? (
-          <LoadingBlock label="Loading history..." />
-        ) : history.isError ? (
-          <ErrorPanel
-            title="Failed to load ended streams"
-            message={describeError(history.error, 'Failed to load ended streams')}
-            onRetry={() => void history.refetch()}
-          />
-        ) : history.data.streams.length === 0 ? (
-          <p className="empty-state">No stream has ended in the last 24 hours</p>
-        ) : (
-          <SelectableTable
-            items={history.data.streams}
-            columns={endedCols}
-            rowId={(s) => s.id}
-            rowStatus={(s) => s.reason}
-            selection={noSelection}
-            onSelectionChange={ignore}
-            className="streams-table streams-table--ended"
-          />
-        )}
+        <QueryList
+          query={history}
+          rowsOf={(d) => d.streams}
+          loadingText="Loading history..."
+          failText="Failed to load ended streams"
+          emptyText="No stream has ended in the last 24 hours"
+        >
+          {(streams) => (
+            <SelectableTable
+              items={streams}
+              columns={endedCols}
+              rowId={(s) => s.id}
+              rowStatus={(s) => s.reason}
+              selection={noSelection}
+              onSelectionChange={ignore}
+              className="streams-table streams-table--ended"
+            />
+          )}
+        </QueryList>
       </div>
 
       <ConfirmDialog {...confirm.dialog} tone="danger" />
