@@ -32,7 +32,8 @@
  *   viewers play alone after a warm-up pass (INN's page cache) and again after the scans; a viewer's start alone
  *   is the mean of the two, so the machine's drift over the run moves the reference, not one side of the ratio.
  *
- * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only.
+ * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only;
+ * SPOOL_BENCH_CONTENTION_LOWEST=0 leaves out the players' rounds with the probes at the lowest CPU priority.
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
  * the player scenarios (in a container too) and the ten viewers on that build too (compiled into
  * <checkout>/.bench-dist).
@@ -107,7 +108,7 @@ interface Contention {
   scanWithPlayer: Scan;
   traffic: ScanTraffic;
   /** The player with the scan's probes at the lowest CPU priority (bench/lib/lowest-priority.ts). */
-  lowest: { withScan: PacedResult; scan: Scan; traffic: ScanTraffic; load: number };
+  lowest?: { withScan: PacedResult; scan: Scan; traffic: ScanTraffic; load: number };
   /** The 1-minute load average at the end of: the player alone, the scan with the player. */
   load: [number, number];
   /** Ended streams that reached Spool with no pid (the container case), of all. */
@@ -290,12 +291,7 @@ async function contentionRounds(
   log(`  scanner lane fetched ${mb(traffic.fetched)}, scanners served ${mb(traffic.served)}`);
   log(`  every stream: fetched ${mb(traffic.fetchedAll)}, served ${mb(traffic.servedAll)}`);
   log(`  streams with no pid: ${noPid[0]} of ${noPid[1]}`);
-  const priority = lowestPriority(`spool-bench-probes-${process.pid}`);
-  const low = await withProbes({ lowest: priority }).finally(() => priority.dispose());
-  const lowest = { withScan: low[0], scan: low[1], traffic: low[2], load: low[4] };
-  log(`  probes at the lowest CPU priority: start ${low[0].startMs.toFixed(0)} ms, ${stallText(low[0].stalls)}`);
-  log(`    header / index / first byte: ${marksText(low[0])} ms`);
-  log(`    scan ${low[1].ms.toFixed(0)} ms, ${low[1].failed} failed; load ${low[4].toFixed(1)}`);
+  const lowest = LOWEST ? await lowestRound(withProbes, log) : undefined;
   return {
     ...{ build, alone, scanAlone, withScan, scanWithPlayer, traffic, lowest },
     load: [aloneLoad, load],
@@ -576,11 +572,27 @@ function commit(): string {
   }
 }
 
+/** SPOOL_BENCH_CONTENTION_LOWEST=0: no player round with the probes at the lowest CPU priority (on a machine so
+ * loaded that probes waiting for idle CPU take half an hour). */
+const LOWEST = process.env.SPOOL_BENCH_CONTENTION_LOWEST !== '0';
+
+/** The player beside the scan whose probes run at the lowest CPU priority (bench/lib/lowest-priority.ts). */
+async function lowestRound(
+  withProbes: (how: ScanHow) => Promise<readonly [PacedResult, Scan, ScanTraffic, unknown, number]>,
+  log: (m: string) => void,
+): Promise<NonNullable<Contention['lowest']>> {
+  const priority = lowestPriority(`spool-bench-probes-${process.pid}`);
+  const low = await withProbes({ lowest: priority }).finally(() => priority.dispose());
+  log(`  probes at the lowest CPU priority: start ${low[0].startMs.toFixed(0)} ms, ${stallText(low[0].stalls)}`);
+  log(`    header / index / first byte: ${marksText(low[0])} ms`);
+  log(`    scan ${low[1].ms.toFixed(0)} ms, ${low[1].failed} failed; load ${low[4].toFixed(1)}`);
+  return { withScan: low[0], scan: low[1], traffic: low[2], load: low[4] };
+}
+
 function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: Viewers[]): string {
   const rows: Array<[string, string, string]> = [];
   for (const r of rounds) {
     const ratio = r.withScan.startMs / r.alone.startMs;
-    const lowRatio = r.lowest.withScan.startMs / r.alone.startMs;
     const alone = `${sec(r.alone.startMs)}; ${stallText(r.alone.stalls)}; load ${r.load[0].toFixed(1)}`;
     rows.push([`${r.build}: start, player alone`, alone, '']);
     rows.push([
@@ -598,13 +610,7 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: 
       `${sec(r.scanAlone.ms)} / ${sec(r.scanWithPlayer.ms)}; ${r.scanWithPlayer.failed} probes failed`,
       `finishes: ${met(r.scanWithPlayer.failed === 0 && r.scanAlone.failed === 0)}`,
     ]);
-    rows.push([
-      `${r.build}: start with the scan, probes at the lowest CPU priority`,
-      `${sec(r.lowest.withScan.startMs)} (**${lowRatio.toFixed(2)}x** alone); ${stallText(r.lowest.withScan.stalls)}; ` +
-        `scan ${sec(r.lowest.scan.ms)}, ${r.lowest.scan.failed} probes failed; load ${r.lowest.load.toFixed(1)}`,
-      `<= 1.2x: ${met(lowRatio <= 1.2)}; none: ${met(r.lowest.withScan.stalls.length === 0)}; ` +
-        `finishes: ${met(r.lowest.scan.failed === 0)}`,
-    ]);
+    if (r.lowest) rows.push(lowestRow(r.build, r.lowest, r.alone));
     rows.push([`${r.build}: scanner lane fetched / scanners served`, trafficText(r.traffic), '']);
     if (r.noPid)
       rows.push([`${r.build}: streams that reached Spool with no pid`, `${r.noPid[0]} of ${r.noPid[1]}`, '']);
@@ -636,6 +642,20 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: 
     '',
     resultTable(rows),
   ].join('\n');
+}
+
+function lowestRow(
+  build: string,
+  low: NonNullable<Contention['lowest']>,
+  alone: PacedResult,
+): [string, string, string] {
+  const ratio = low.withScan.startMs / alone.startMs;
+  return [
+    `${build}: start with the scan, probes at the lowest CPU priority`,
+    `${sec(low.withScan.startMs)} (**${ratio.toFixed(2)}x** alone); ${stallText(low.withScan.stalls)}; ` +
+      `scan ${sec(low.scan.ms)}, ${low.scan.failed} probes failed; load ${low.load.toFixed(1)}`,
+    `<= 1.2x: ${met(ratio <= 1.2)}; none: ${met(low.withScan.stalls.length === 0)}; finishes: ${met(low.scan.failed === 0)}`,
+  ];
 }
 
 const trafficText = (t: ScanTraffic) => `${mb(t.fetched)} / ${mb(t.served)}`;
