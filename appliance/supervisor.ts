@@ -8,6 +8,7 @@ import {
 } from './backup/index.js';
 import { ConfigService, resolveLocation } from './config/index.js';
 import { Front } from './http/front.js';
+import { logListening } from './http/socket-hold.js';
 import { createLogger, type Logger } from './logging/logger.js';
 
 export interface ServeOptions extends AppOptions {
@@ -42,7 +43,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   await undoCutShortRestore(opts, logger);
   const firstConfig = await openConfig();
   const front = new Front();
-  const port = (await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port)).port;
+  const { port, sendBuffer } = await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port);
   let app: SpoolApp;
   try {
     app = await createApp({ ...opts, logger, config: firstConfig });
@@ -51,7 +52,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     throw err;
   }
   front.mount(app.handler, app.live);
-  logger.info('listening', { host: opts.host, port, version: app.version });
+  logListening(logger, { host: opts.host, port, version: app.version }, sendBuffer);
   return new RunningSpool({ ...opts, logger }, openConfig, { front, port, app });
 }
 
