@@ -135,7 +135,9 @@ class RunningSpool implements Supervisor {
     if (wanted !== this.listening && wanted !== 0) {
       this.front.close();
       this.front = new Front();
-      this.listening = (await this.front.listen(host, wanted)).port;
+      const server = await this.front.listen(host, wanted);
+      this.listening = server.port;
+      logListening(logger, { host, port: server.port }, server.sendBuffer);
     }
     this.app = await this.build(config);
     this.serve();

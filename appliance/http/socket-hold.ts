@@ -5,8 +5,8 @@ import type { Logger } from '../logging/logger.js';
 /**
  * The send buffer asked for on the listening socket, which every accepted connection inherits (autotuning off);
  * Linux doubles it for its bookkeeping (262,144 B reported). Chosen by measurement (scripts/measure-socket-hold.ts,
- * docs/streaming.md "What an unproven GET may fetch"): a client that read up to ~200 KB and stopped leaves its
- * connection holding at most 480 KB (under one article), where 256 KiB held 578 KB; a client reading on loopback
+ * docs/streaming.md "What an unproven GET may fetch"): a client that read its first tens of KB and stopped leaves
+ * its connection holding 387-480 KB (under one article), where 256 KiB held 578 KB; a client reading on loopback
  * gets hundreds of MB/s. A client reaching Spool directly over a link of round trip RTT gets at most about
  * 262,144 B / RTT: 5.2 MB/s (42 Mbit/s) at 50 ms; through a reverse proxy on the same host or LAN it is not capped.
  */
