@@ -8,6 +8,7 @@ import {
 } from './backup/index.js';
 import { ConfigService, resolveLocation } from './config/index.js';
 import { Front } from './http/front.js';
+import { logListening } from './http/socket-hold.js';
 import { createLogger, type Logger } from './logging/logger.js';
 
 export interface ServeOptions extends AppOptions {
@@ -42,7 +43,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
   await undoCutShortRestore(opts, logger);
   const firstConfig = await openConfig();
   const front = new Front();
-  const port = (await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port)).port;
+  const { port, sendBuffer } = await front.listen(opts.host, opts.port ?? firstConfig.get().webdav.port);
   let app: SpoolApp;
   try {
     app = await createApp({ ...opts, logger, config: firstConfig });
@@ -51,7 +52,7 @@ export async function serveSpool(opts: ServeOptions): Promise<Supervisor> {
     throw err;
   }
   front.mount(app.handler, app.live);
-  logger.info('listening', { host: opts.host, port, version: app.version });
+  logListening(logger, { host: opts.host, port, version: app.version }, sendBuffer);
   return new RunningSpool({ ...opts, logger }, openConfig, { front, port, app });
 }
 
@@ -134,7 +135,9 @@ class RunningSpool implements Supervisor {
     if (wanted !== this.listening && wanted !== 0) {
       this.front.close();
       this.front = new Front();
-      this.listening = (await this.front.listen(host, wanted)).port;
+      const server = await this.front.listen(host, wanted);
+      this.listening = server.port;
+      logListening(logger, { host, port: server.port }, server.sendBuffer);
     }
     this.app = await this.build(config);
     this.serve();

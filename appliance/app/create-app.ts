@@ -2,6 +2,7 @@ import { createArrs } from '../arrs/index.js';
 import { systemClock } from '../clock/clock.js';
 import { ConfigService } from '../config/index.js';
 import { Front } from '../http/front.js';
+import { logListening } from '../http/socket-hold.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { ArrRepairService } from '../repair/index.js';
 import { createAuth } from './auth.js';
@@ -136,7 +137,7 @@ function runningApp(
       front = new Front();
       const server = await front.listen(host, port);
       front.mount(handler, live);
-      logger.info('listening', { host, port: server.port, version });
+      logListening(logger, { host, port: server.port, version }, server.sendBuffer);
       return server;
     },
     stop() {

@@ -8,6 +8,7 @@ import {
   type WebSocketBehavior,
 } from 'uws-pack';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uws-pack';
+import { limitListenSendBuffer, type SendBufferOutcome } from './socket-hold.js';
 
 // uws-pack's typings declare a ListenOptions enum that its runtime module does not export (it exports the bare
 // LIBUS_LISTEN_EXCLUSIVE_PORT = 1), so importing the enum as a value fails at load time.
@@ -16,6 +17,8 @@ const EXCLUSIVE_PORT = 1 as ListenOptions;
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
+  /** The send buffer every accepted connection inherits, or why it is the kernel's autotuned one (socket-hold.ts). */
+  readonly sendBuffer: SendBufferOutcome;
   /** Stops accepting new connections; open ones keep working (graceful stop, step one). */
   stopAccepting(): void;
   /** Stops accepting and closes every open connection. */
@@ -31,7 +34,7 @@ export interface WebSocketRoute<T> {
 /**
  * Listens on host:port with one catch-all handler (and a WebSocket route, registered first). The exclusive-port
  * flag matters: without it uWS shares a busy port silently (docs/architecture.md, "uWS traps") and two Spools
- * would split the traffic.
+ * would split the traffic. Right after listening it sets the listening socket's send buffer (socket-hold.ts).
  */
 export function listen<T>(
   handler: (res: UwsResponse, req: UwsRequest) => void,
@@ -62,9 +65,11 @@ export function listen<T>(
         listening = false;
         us_listen_socket_close(socket);
       };
+      const listeningPort = us_socket_local_port(socket as never);
       resolve({
-        port: us_socket_local_port(socket as never),
+        port: listeningPort,
         host,
+        sendBuffer: limitListenSendBuffer(listeningPort),
         stopAccepting,
         close() {
           if (closed) return;

@@ -23,6 +23,9 @@ let inn: InnServer;
 let srv: TestServer;
 let file: Buffer;
 let path: string;
+/** A second file, for the reader at full speed (none of its articles in the cache from the first). */
+let fastPath: string;
+const FAST_SIZE = 12 * MIB;
 /** Article fetches each read handle asked the reader's fetcher for (its one door to the pool). */
 const asked = new Map<number, number>();
 
@@ -32,6 +35,8 @@ before(async () => {
   const posted = await inn.postFile('Held (2024).mkv', file, { articleSize: ARTICLE });
   srv = await startServer({ config: { auth: { login_required: false }, providers: [innProvider(inn)] } });
   [path] = (await addPosted(srv, 'movies', 'Held.2024', [posted])) as [string];
+  const fast = await inn.postFile('Fast (2024).mkv', film(FAST_SIZE), { articleSize: ARTICLE });
+  [fastPath] = (await addPosted(srv, 'movies', 'Fast.2024', [fast])) as [string];
   const fetcher = srv.app().streaming.reader.fetcher;
   const get = fetcher.get.bind(fetcher);
   fetcher.get = (id: string, signal: AbortSignal, size?: number, groups?: string[], how?: FetchHow): Promise<Lease> => {
@@ -42,9 +47,9 @@ before(async () => {
 after(() => srv?.stop());
 
 /** An open-ended GET from `offset` read until `bytes` arrived, then no more (the connection stays open). */
-function heldGet(offset: number, bytes: number): Promise<http.ClientRequest> {
+function heldGet(offset: number, bytes: number, of = path): Promise<http.ClientRequest> {
   return new Promise((resolve, reject) => {
-    const req = http.get(davUrl(srv, path), { headers: { 'User-Agent': AGENT, Range: `bytes=${offset}-` } }, (res) => {
+    const req = http.get(davUrl(srv, of), { headers: { 'User-Agent': AGENT, Range: `bytes=${offset}-` } }, (res) => {
       let got = 0;
       res.on('data', (d: Buffer) => {
         got += d.length;
@@ -92,16 +97,15 @@ async function poolMetrics(): Promise<PoolMetrics> {
 
 const openStreams = () => srv.app().streaming.handles.snapshots();
 
-test('a GET held after 200 KB costs the link what its connection took plus its first burst; a paced reader of the same file is fed', async () => {
+test('a GET held after 64 KiB: its socket takes at most the hold, and costs the link no more than that plus its first burst; a paced reader of the same file is fed', async (t) => {
+  assert.ok(socketHoldBytes() < 2 * MIB, `the listening socket's small send buffer is set: hold ${socketHoldBytes()}`);
   const downloadedBefore = (await poolMetrics()).total_bytes_downloaded;
-  const held = await heldGet(0, 200_000);
+  const held = await heldGet(0, 64 * 1024);
   try {
     const stream = await waitUntil('the held GET open', () => openStreams().find((s) => s.offset > 0));
-    // the socket takes several articles before the connection is full (and the pool has nothing left to fetch)
-    await waitUntil('the held GET past 2 MiB and the pool idle', async () => {
-      const s = openStreams().find((x) => x.id === stream.id);
+    await waitUntil('the pool idle after the held GET took its first articles', async () => {
       const m = await poolMetrics();
-      return s !== undefined && s.bytesServed >= 2 * MIB && m.in_flight_commands === 0 && m.waiting_requests === 0;
+      return m.in_flight_commands === 0 && m.waiting_requests === 0;
     });
     const served = openStreams().find((x) => x.id === stream.id)!.bytesServed;
     const taken = Math.ceil(served / ARTICLE);
@@ -110,12 +114,21 @@ test('a GET held after 200 KB costs the link what its connection took plus its f
     const downloaded = (await poolMetrics()).total_bytes_downloaded - downloadedBefore;
     assert.ok(downloaded <= (taken + RAMP_START + 1) * ARTICLE, `the pool fetched ${downloaded} bytes for it`);
 
-    // a player of the same file from the same client reads 10 MiB from the middle, paced, while the GET stays held
+    // a player of the same file from the same client reads 10 MiB from the middle, paced, while the GET stays held:
+    // the held connection has all that time to fill
     const from = 12 * MIB;
     const got = await pacedGet(from, 10 * MIB, 16 * MIB);
     assert.ok(got.equals(file.subarray(from, from + 10 * MIB)), 'every byte, byte-exact');
     const after = openStreams().find((x) => x.id === stream.id)!;
-    const bound = Math.ceil((socketHoldBytes() + 200_000) / ARTICLE) + RAMP_START + 1;
+    t.diagnostic(
+      `held: ${after.bytesServed} served, ${asked.get(stream.id)} articles asked, hold ${socketHoldBytes()}`,
+    );
+    // what the handle served is what the socket took plus at most the article the body loop holds
+    assert.ok(
+      after.bytesServed <= socketHoldBytes() + ARTICLE,
+      `the held socket took ${after.bytesServed}; a connection holds at most ${socketHoldBytes()}`,
+    );
+    const bound = Math.ceil((socketHoldBytes() + 64 * 1024) / ARTICLE) + RAMP_START + 1;
     assert.ok((asked.get(stream.id) ?? 0) <= bound, `held: ${asked.get(stream.id)} articles asked, at most ${bound}`);
     assert.ok(
       (asked.get(stream.id) ?? 0) <= Math.ceil(after.bytesServed / ARTICLE) + RAMP_START + 1,
@@ -124,4 +137,35 @@ test('a GET held after 200 KB costs the link what its connection took plus its f
   } finally {
     held.destroy();
   }
+});
+
+test('a client reading at full speed is proven once its socket took the hold: its fetches widen', async (t) => {
+  const hold = socketHoldBytes();
+  assert.ok(hold < 2 * MIB, `the listening socket's small send buffer is set: hold ${hold}`);
+  let stream: number | undefined;
+  const firstWide = await new Promise<{ read: number; served: number; asked: number }>((resolve, reject) => {
+    const req = http.get(davUrl(srv, fastPath), { headers: { 'User-Agent': AGENT } }, (res) => {
+      let read = 0;
+      res.on('data', (d: Buffer) => {
+        read += d.length;
+        stream ??= openStreams().find((s) => s.path === fastPath)?.id;
+        const s = openStreams().find((x) => x.id === stream);
+        if (!s) return;
+        const n = asked.get(s.id) ?? 0;
+        // unproven, a read from byte 0 keeps RAMP_START articles ahead of what its socket took, never more
+        if (n > Math.ceil(s.bytesServed / ARTICLE) + RAMP_START + 1) {
+          req.destroy();
+          resolve({ read, served: s.bytesServed, asked: n });
+        }
+      });
+      res.on('end', () => reject(new Error(`read all ${read} bytes and its fetches never widened`)));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  t.diagnostic(`widened: ${JSON.stringify(firstWide)}, hold ${hold}`);
+  assert.ok(
+    firstWide.read <= hold + 2 * ARTICLE,
+    `widened (${firstWide.asked} articles asked for ${firstWide.served} served) after the client read ${firstWide.read}; hold ${hold}`,
+  );
 });

@@ -7,6 +7,7 @@
  *                its data file). The pages stay in the kernel's page cache; the process only stops mapping them
  *                (they are mapped again, from the cache or the file, on the next read). Private mappings are never
  *                touched (that would throw away their copied-on-write pages). -errno when /proc/self/maps fails.
+ * The same addon sets the send buffer of Spool's listening socket (listen-socket.cc).
  */
 #include <errno.h>
 #include <malloc.h>
@@ -62,6 +63,8 @@ static napi_value drop_file_mappings(napi_env env, napi_callback_info info) {
   return out;
 }
 
+napi_value listen_socket_exports(napi_env env, napi_value exports); // listen-socket.cc
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"collect", nullptr, collect, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -69,7 +72,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"dropFileMappings", nullptr, drop_file_mappings, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
-  return exports;
+  return listen_socket_exports(env, exports);
 }
 
 NAPI_MODULE(NODE_GYP_MODULE_NAME, init)
