@@ -10,7 +10,7 @@ import { limitListenSendBuffer } from '../appliance/http/socket-hold.js';
 const KIB = 1024;
 const BODY = 256 * KIB * KIB; // 256 MiB: more than any run takes
 const CHUNK = 64 * KIB;
-const READS = [32 * KIB, 64 * KIB, 128 * KIB, 256 * KIB];
+const READS = [32 * KIB, 64 * KIB, 128 * KIB, 256 * KIB, 1024 * KIB];
 const RUNS = 3;
 const PER_READ = [16 * KIB, 64 * KIB]; // a demuxer's reads (ffmpeg: 32 KiB); Node's own
 const STILL_MS = 1500; // the socket took nothing more for this long: the connection is full

@@ -13,9 +13,10 @@ import type { Logger } from '../logging/logger.js';
 export const LISTEN_SEND_BUFFER_BYTES = 128 * 1024;
 /**
  * What a client's own receive buffer may hold unread on top of the small send buffer. Measured on loopback (uWS,
- * a Node client that read 32-290 KiB in 16 or 64 KiB reads and then stopped): the connection took 0.29-1.54 MB more
- * than the client had read, 1.28 MB at most beyond the 262,144 B send buffer (the client's receive buffer grows
- * while it reads at full speed); 1.5 MiB leaves room.
+ * a Node client that read 32-256 KiB in 16 or 64 KiB reads and then stopped): the connection took 387,072-1,179,489 B
+ * in all, at most 917,345 B beyond the 262,144 B send buffer; 1.5 MiB leaves 655 KB of room. A client that read
+ * more at full speed before it stopped grew its receive buffer: ~290 KB read, up to 1,834,796 B taken (at the hold);
+ * 1 MiB read, 2.1-4.7 MB taken (it looks proven: docs/streaming.md).
  */
 export const SMALL_BUFFER_RECEIVE_ALLOWANCE = 1.5 * 1024 * 1024;
 
