@@ -12,8 +12,11 @@ export interface ArticleSource {
     messageId: string,
     opts: { signal: AbortSignal; groups?: string[]; into?: Buffer } & FetchHow,
   ): Promise<Uint8Array>;
-  /** A reader now waits for an article fetched as read-ahead: the source may move it ahead of other read-ahead. */
-  promote?(messageId: string): void;
+  /**
+   * A reader now waits for an article fetched as read-ahead, or asked by a reader that had not shown it plays: the
+   * source may move it ahead (`unproven`: the reader waiting now has not shown it plays either).
+   */
+  promote?(messageId: string, unproven?: boolean): void;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -28,6 +31,11 @@ export interface FetchHow {
   reader?: ReaderKind;
   readAhead?: boolean;
   stream?: number;
+  /**
+   * Its reader has not yet shown it plays (no run of playback yet; a WebDAV GET whose socket has taken no more than a
+   * connection holds unread): the pool serves it below every proven player (docs/nntp.md, "Lanes").
+   */
+  unproven?: boolean;
   /** When the article was posted (ms since the epoch, from the NZB): the pool routes by providers' retention. */
   postedAt?: number;
 }
@@ -48,6 +56,8 @@ interface InFlight {
   waiters: Set<Waiter>;
   /** Started as a player's read-ahead, and nobody has waited for it urgently yet. */
   ahead: boolean;
+  /** Started by a reader that had not shown it plays, and no proven reader has waited for it urgently yet. */
+  unproven: boolean;
 }
 
 /**
@@ -79,10 +89,11 @@ export class ArticleFetcher {
     }
     let flight = this.inFlight.get(messageId);
     if (!flight) flight = this.start(messageId, size, groups, how);
-    else if (how.urgent && flight.ahead) {
-      // the reader waits for what was read ahead: it goes before the rest of the read-ahead
+    else if (how.urgent && (flight.ahead || (flight.unproven && !how.unproven))) {
+      // the reader waits for what was read ahead, or a proven reader for what an unproven one asked: it goes first
       flight.ahead = false;
-      this.source.promote?.(messageId);
+      flight.unproven = how.unproven === true;
+      this.source.promote?.(messageId, how.unproven === true);
     }
     const joined = flight;
     return new Promise<Lease>((resolve, reject) => {
@@ -127,6 +138,7 @@ export class ArticleFetcher {
       controller,
       waiters: new Set(),
       ahead: how.readAhead === true && how.reader !== 'scanner',
+      unproven: how.unproven === true && how.reader !== 'scanner',
     };
     this.inFlight.set(messageId, flight);
     this.fetches++;
