@@ -278,8 +278,7 @@ export class NntpPool {
     let provenWaits = false;
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const allows = (p: ProviderState, slot: PooledConnection | 'open') =>
-        this.lanes.allows(r, p, slot, now, provenWaits);
+      const allows = (p: ProviderState, slot: PooledConnection | 'open') => this.lanes.allows(r, p, slot, now, provenWaits);
       const place = placeRequest(r, this.roster.active, now, this.o, allows);
       if (!place || (!(place instanceof Error) && 'retryAt' in place)) provenWaits ||= this.lanes.isProvenPlayer(r);
       if (!place) {

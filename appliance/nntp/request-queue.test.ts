@@ -24,11 +24,7 @@ test('a request gets its lane from its priority, reader and read-ahead', () => {
   assert.equal(laneOf('stream', { reader: 'scanner', readAhead: true }), 'scan');
   assert.equal(laneOf('stream', { reader: 'player', unproven: true }), 'probe');
   assert.equal(laneOf('stream', { reader: 'player', readAhead: true, unproven: true }), 'probe-ahead');
-  assert.equal(
-    laneOf('stream', { reader: 'scanner', unproven: true }),
-    'scan',
-    'a scanner is on its own lane, proof or not',
-  );
+  assert.equal(laneOf('stream', { reader: 'scanner', unproven: true }), 'scan', 'a scanner is on its own lane, proof or not');
   assert.equal(laneOf('health', { reader: 'player' }), 'health');
   assert.equal(laneOf('import', {}), 'import');
 });
