@@ -104,31 +104,3 @@ test('commands in flight are counted per stream, for the players’ turns', () =
   assert.equal(b.inFlight(7), 1);
   assert.equal(b.inFlight(8), 0);
 });
-
-const probeReq = (stream: number) =>
-  createRequest('body', `<r${ids++}@t>`, 'stream', undefined, 0, () => undefined, { stream, unproven: true });
-
-test("a proven player's command never pipelines behind an unproven reader's; while one waits, theirs do not pipeline", () => {
-  const clock = new ManualClock();
-  const b = new LaneBudget(0.25);
-  const { p, conns } = provider(2);
-  const probe = probeReq(2);
-  assert.equal(probe.lane, 'probe');
-  assert.ok(b.allows(probe, p, conns[0]!, clock.now()));
-  run(b, probe, conns[0]!);
-  const player = req('stream', 'player', 1);
-  assert.equal(b.allows(player, p, conns[0]!, clock.now()), false, 'not behind the probe');
-  assert.ok(b.allows(player, p, conns[1]!, clock.now()));
-  assert.ok(b.allows(player, p, 'open', clock.now()));
-  // an unproven reader may pipeline behind anything of the players' lanes, unless a proven one waits
-  const another = probeReq(3);
-  assert.ok(b.allows(another, p, conns[0]!, clock.now()));
-  assert.equal(b.allows(another, p, conns[0]!, clock.now(), true), false);
-  assert.ok(b.allows(another, p, conns[1]!, clock.now(), true), 'an idle connection it may take');
-  // once the probe's command ended, the connection is the player's again
-  b.ended(probe, conns[0]!);
-  (conns[0]!.conn as { inflight: number }).inflight--;
-  assert.ok(b.allows(player, p, conns[0]!, clock.now()));
-  assert.ok(b.isProvenPlayer(player));
-  assert.equal(b.isProvenPlayer(another), false);
-});

@@ -4,14 +4,12 @@
  * player's command never queues behind background work on a connection. A player reads while any of its requests
  * waits or runs, and for `lingerMs` after its last one (a paced player asks again within a few hundred ms). With
  * no player, background work gets the whole pool. A scanner's read never pipelines behind another command, so a
- * player who presses play during a library scan finds a connection free within one article's transfer. A proven
- * player's command never pipelines behind a reader's that has not shown it plays (the probe lanes), and while one
- * waits, such a reader's commands do not pipeline. Also counts each stream's commands in flight, for the players'
+ * player who presses play during a library scan finds a connection free within one article's transfer. Also counts each stream's commands in flight, for the players'
  * turns in request-queue.ts.
  */
 import type { PooledConnection, ProviderState } from './provider-state.js';
 import type { PoolRequest } from './pool-request.js';
-import { PLAYER_LANES, PROBE_LANES } from './request-queue.js';
+import { PLAYER_LANES } from './request-queue.js';
 
 /** Share of a provider's connections background work may hold while a player reads. */
 export const BACKGROUND_SHARE = 0.25;
@@ -21,7 +19,6 @@ export const PLAYER_LINGER_MS = 2_000;
 type Slot = PooledConnection | 'open';
 
 const isPlayer = (r: Pick<PoolRequest, 'lane'>): boolean => PLAYER_LANES.has(r.lane);
-const isProbe = (r: Pick<PoolRequest, 'lane'>): boolean => PROBE_LANES.has(r.lane);
 
 export class LaneBudget {
   /** Player requests waiting or on the wire. */
@@ -29,8 +26,6 @@ export class LaneBudget {
   private playerSeenAt = -Infinity;
   /** Background commands on each connection. */
   private readonly onConn = new Map<PooledConnection, number>();
-  /** Commands of readers not yet proven (the probe lanes) on each connection. */
-  private readonly probesOn = new Map<PooledConnection, number>();
   /** Connections being opened for background requests, per provider. */
   private readonly opening = new Map<ProviderState, number>();
   private readonly streams = new Map<number, number>();
@@ -82,24 +77,15 @@ export class LaneBudget {
    * while a player reads, a new connection only below its budget and one it holds already only within it (work
    * it started before the player came drains, and no more follows it there).
    */
-  allows(r: PoolRequest, p: ProviderState, slot: Slot, now: number, provenWaits = false): boolean {
-    const busy = slot !== 'open' && slot.conn.inflight > 0;
+  allows(r: PoolRequest, p: ProviderState, slot: Slot, now: number): boolean {
     const busyWithBackground = slot !== 'open' && (this.onConn.get(slot) ?? 0) > 0;
-    // A proven player's command never pipelines behind an unproven reader's, and while one waits an unproven
-    // reader's never pipelines (each connection it holds frees within one article): docs/nntp.md, "Lanes".
-    if (isProbe(r)) return !busyWithBackground && !(provenWaits && busy);
-    if (isPlayer(r)) return !busyWithBackground && (slot === 'open' || !this.probesOn.has(slot));
+    if (isPlayer(r)) return !busyWithBackground;
     // a scanner's read never pipelines: a player who comes waits for one article's transfer at most
-    if (r.lane === 'scan' && busy) return false;
+    if (r.lane === 'scan' && slot !== 'open' && slot.conn.inflight > 0) return false;
     if (!this.playerActive(now)) return true;
     // over budget (it held more before the player came): no more work until it is back within it
     const held = this.held(p);
     return busyWithBackground ? held <= this.budget(p, now) : held < this.budget(p, now);
-  }
-
-  /** Whether `r` is a proven player's (its lane is a player lane, not a probe lane). */
-  isProvenPlayer(r: PoolRequest): boolean {
-    return isPlayer(r) && !isProbe(r);
   }
 
   /** `r` was placed on `slot` (a new connection is counted as held while it opens). */
@@ -118,14 +104,12 @@ export class LaneBudget {
   /** `r`'s command went on the wire on `pc`. */
   started(r: PoolRequest, pc: PooledConnection): void {
     if (!isPlayer(r)) this.onConn.set(pc, (this.onConn.get(pc) ?? 0) + 1);
-    else if (isProbe(r)) this.probesOn.set(pc, (this.probesOn.get(pc) ?? 0) + 1);
     if (r.stream !== undefined) this.streams.set(r.stream, (this.streams.get(r.stream) ?? 0) + 1);
   }
 
   /** `r`'s command on `pc` is done (answered or failed). */
   ended(r: PoolRequest, pc: PooledConnection): void {
     if (!isPlayer(r)) decrement(this.onConn, pc);
-    else if (isProbe(r)) decrement(this.probesOn, pc);
     if (r.stream !== undefined) decrement(this.streams, r.stream);
   }
 

@@ -25,26 +25,6 @@ test("a player's read goes before a scanner's reads queued earlier, and never be
   assert.ok(order.indexOf('play') <= 4, order.join(' '));
 });
 
-test("a proven player's read-ahead goes before unproven readers' reads queued earlier, never behind them on a connection", async () => {
-  const s = await fake({ latencyMs: 20 });
-  for (let i = 0; i < 13; i++) addYencArticle(s, `u${i}@t`, 1000);
-  const p = pool([provider(s, { max_connections: 2 })], { pipelineDepth: 2 });
-  const order: string[] = [];
-  // twelve reads of four readers that have not shown they play (ten viewers' probes, or ffprobe as pid 0)
-  const probes = Array.from({ length: 12 }, (_, i) =>
-    p
-      .body(`u${i}@t`, { priority: 'stream', reader: 'player', stream: 10 + (i % 4), unproven: true })
-      .then(() => order.push(`probe${i}`)),
-  );
-  const play = p
-    .body('u12@t', { priority: 'stream', reader: 'player', readAhead: true, stream: 1 })
-    .then(() => order.push('play'));
-  await Promise.all([...probes, play]);
-  // the probes took both connections (two commands each) first; the player goes on the first one emptied, before
-  // the eight probe reads still queued
-  assert.ok(order.indexOf('play') <= 5, order.join(' '));
-});
-
 test('alone, a scanner gets every connection of the provider', async () => {
   const s = await fake({ latencyMs: 20 });
   for (let i = 0; i < 8; i++) addYencArticle(s, `d${i}@t`, 1000);

@@ -24,11 +24,6 @@ export interface RequestOptions {
   /** The read handle it is for: players share the connections fairly by it. */
   stream?: number;
   /**
-   * Stream lane only: its reader has not yet shown it plays (docs/nntp.md, "Lanes"): it waits in the probe lanes,
-   * below every proven player's reads and read-ahead, and a proven player's command never pipelines behind it.
-   */
-  unproven?: boolean;
-  /**
    * When the article was posted (ms since the epoch; the NZB's `<file date>`): providers past their retention are
    * asked last or never (request-routing.ts). Undefined: unknown, every provider is asked in its usual order.
    */
@@ -39,7 +34,7 @@ export interface PoolRequest {
   kind: 'body' | 'stat';
   messageId: string;
   priority: RequestPriority;
-  /** The queue lane it waits in (from priority, reader, read-ahead and proof: request-queue.ts). */
+  /** The queue lane it waits in (from priority, reader and read-ahead: request-queue.ts). */
   lane: Lane;
   /** The read handle it is for (undefined: none said). */
   stream: number | undefined;
@@ -74,7 +69,7 @@ export function createRequest(
   into: Buffer | undefined,
   enqueuedAt: number,
   onSettled: (err: Error | undefined, value: unknown) => void,
-  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent' | 'postedAt' | 'unproven'> = {},
+  tags: Pick<RequestOptions, 'reader' | 'readAhead' | 'stream' | 'urgent' | 'postedAt'> = {},
 ): PoolRequest {
   const req: PoolRequest = {
     kind,

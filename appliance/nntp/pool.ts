@@ -103,13 +103,12 @@ export class NntpPool {
   }
 
   /**
-   * A player now waits for an article it asked for as read-ahead (or one an unproven reader asked for): if the
-   * request still waits, it goes to the head of the player lane, or of the probe lane while the reader waiting has
-   * not shown it plays either (docs/nntp.md, "Lanes"). False when it is not waiting (on the wire, or unknown).
+   * A player now waits for an article it asked for as read-ahead: if the request still waits, it goes to the head
+   * of the player lane (docs/nntp.md, "Lanes"). False when it is not waiting (on the wire, or unknown).
    */
-  promote(messageId: string, unproven = false): boolean {
+  promote(messageId: string): boolean {
     const id = normalizeMessageId(messageId);
-    if (!id || !this.queue.promote((r) => r.messageId === id && !r.settled, unproven)) return false;
+    if (!id || !this.queue.promote((r) => r.messageId === id && !r.settled)) return false;
     this.pump();
     return true;
   }
@@ -140,9 +139,9 @@ export class NntpPool {
     return this.stats.snapshot(this.roster.all(), this.queue.size, this.clock.now());
   }
 
-  /** A player's reads waiting for a connection now (`play` and `probe`): health checks hold back while any do. */
+  /** A player's reads waiting for a connection now (the `play` lane): health checks hold back while any do. */
   playerWaiting(): number {
-    return this.queue.waiting('play') + this.queue.waiting('probe');
+    return this.queue.waiting('play');
   }
 
   /** STAT of many articles under one promise, each answer as exact as stat()'s: stat-batch.ts. */
@@ -274,13 +273,9 @@ export class NntpPool {
   private pump(): void {
     if (this.closed) return;
     const now = this.clock.now();
-    // a proven player's request left waiting in this pass: an unproven reader's may not pipeline past it
-    let provenWaits = false;
     this.queue.drain((r) => {
       if (r.settled) return 'taken';
-      const allows = (p: ProviderState, slot: PooledConnection | 'open') => this.lanes.allows(r, p, slot, now, provenWaits);
-      const place = placeRequest(r, this.roster.active, now, this.o, allows);
-      if (!place || (!(place instanceof Error) && 'retryAt' in place)) provenWaits ||= this.lanes.isProvenPlayer(r);
+      const place = placeRequest(r, this.roster.active, now, this.o, (p, slot) => this.lanes.allows(r, p, slot, now));
       if (!place) {
         // held back for a player only while it lingers: look again when it stops counting as reading
         const until = this.lanes.lingerEndsAt(now);

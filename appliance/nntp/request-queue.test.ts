@@ -22,9 +22,6 @@ test('a request gets its lane from its priority, reader and read-ahead', () => {
   assert.equal(laneOf('stream', {}), 'play');
   assert.equal(laneOf('stream', { reader: 'player', readAhead: true }), 'play-ahead');
   assert.equal(laneOf('stream', { reader: 'scanner', readAhead: true }), 'scan');
-  assert.equal(laneOf('stream', { reader: 'player', unproven: true }), 'probe');
-  assert.equal(laneOf('stream', { reader: 'player', readAhead: true, unproven: true }), 'probe-ahead');
-  assert.equal(laneOf('stream', { reader: 'scanner', unproven: true }), 'scan', 'a scanner is on its own lane, proof or not');
   assert.equal(laneOf('health', { reader: 'player' }), 'health');
   assert.equal(laneOf('import', {}), 'import');
 });
@@ -84,29 +81,4 @@ test('a read-ahead request a player now waits for goes to the head of the player
     false,
   );
   assert.deepEqual(order(q), ['ahead3', 'read', 'ahead1', 'ahead2', 'scan']);
-});
-
-test("a proven player's read-ahead goes before an unproven reader's reads, which go before a scanner's", () => {
-  const q = new PriorityQueue<Item>(() => 0);
-  q.push({ name: 'scan', lane: 'scan' });
-  q.push({ name: 'probe-ahead', lane: 'probe-ahead', stream: 3 });
-  q.unshift({ name: 'probe-urgent', lane: 'probe', stream: 2, urgent: true });
-  q.push({ name: 'play-ahead', lane: 'play-ahead', stream: 1 });
-  q.push({ name: 'health', lane: 'health' });
-  assert.deepEqual(order(q), ['play-ahead', 'probe-urgent', 'probe-ahead', 'scan', 'health']);
-});
-
-test('a waited-for request moves to the read lane of who waits now, never down', () => {
-  const q = new PriorityQueue<Item>(() => 0);
-  q.push({ name: 'p-ahead', lane: 'probe-ahead', stream: 1 });
-  q.push({ name: 'p-ahead2', lane: 'probe-ahead', stream: 1 });
-  q.push({ name: 'ahead', lane: 'play-ahead', stream: 2 });
-  q.push({ name: 'probe-read', lane: 'probe', stream: 3 });
-  // an unproven reader waits for its own read-ahead: the head of the probe lane
-  assert.ok(q.promote((it) => it.name === 'p-ahead', true));
-  // a proven reader waits for what an unproven one asked: the head of the play lane
-  assert.ok(q.promote((it) => it.name === 'probe-read', false));
-  // an unproven reader waits for a proven player's read-ahead: it still goes up to play, not down to probe
-  assert.ok(q.promote((it) => it.name === 'ahead', true));
-  assert.deepEqual(order(q), ['ahead', 'probe-read', 'p-ahead', 'p-ahead2']);
 });

@@ -1,34 +1,22 @@
 /**
- * Waiting requests in eight FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
- * (`play`: its reads, the first article of each urgent at the head), the player's read-ahead (`play-ahead`), the
- * same two for a reader that has not yet shown it plays (`probe`, `probe-ahead`: an open with no run of playback
- * yet, or a WebDAV GET whose socket has taken no more than a connection holds unread), a scanner's reads (`scan`),
- * then health checks, imports and PAR2 repairs (`repair`, docs/health.md "PAR2 repair"). Within the four player
- * lanes, players take turns: the stream with the fewest commands in flight and queued ahead goes first, so ten
- * players share the link fairly instead of the one that asked first taking it all.
+ * Waiting requests in six FIFO lanes, served in this order (docs/nntp.md, "Lanes"): what a player waits for now
+ * (`play`: its reads, the first article of each urgent at the head), the player's read-ahead (`play-ahead`), a
+ * scanner's reads (`scan`), then health checks, imports and PAR2 repairs (`repair`, docs/health.md "PAR2 repair"). Within the two player lanes, players take turns: the
+ * stream with the fewest commands in flight and queued ahead goes first, so ten players share the link fairly
+ * instead of the one that asked first taking it all.
  */
 import type { ReaderKind, RequestPriority } from './types.js';
 
-export const LANES = ['play', 'play-ahead', 'probe', 'probe-ahead', 'scan', 'health', 'import', 'repair'] as const;
+export const LANES = ['play', 'play-ahead', 'scan', 'health', 'import', 'repair'] as const;
 export type Lane = (typeof LANES)[number];
 
-/** The lanes a player's work waits in; the others are background (lane-budget.ts budgets them). */
-export const PLAYER_LANES: ReadonlySet<Lane> = new Set(['play', 'play-ahead', 'probe', 'probe-ahead']);
+/** The lanes a player's work waits in; the others are background (pool-lanes.ts budgets them). */
+export const PLAYER_LANES: ReadonlySet<Lane> = new Set(['play', 'play-ahead']);
 
-/** The player lanes of readers that have not yet shown they play (below every proven player's). */
-export const PROBE_LANES: ReadonlySet<Lane> = new Set(['probe', 'probe-ahead']);
-
-/**
- * The lane of a request: its priority, and on the stream lane who reads, whether it is read-ahead and whether its
- * reader has shown it plays (`unproven`: not yet).
- */
-export function laneOf(
-  priority: RequestPriority,
-  tags: { reader?: ReaderKind; readAhead?: boolean; unproven?: boolean },
-): Lane {
+/** The lane of a request: its priority, and on the stream lane who reads and whether it is read-ahead. */
+export function laneOf(priority: RequestPriority, tags: { reader?: ReaderKind; readAhead?: boolean }): Lane {
   if (priority !== 'stream') return priority;
   if (tags.reader === 'scanner') return 'scan';
-  if (tags.unproven) return tags.readAhead ? 'probe-ahead' : 'probe';
   return tags.readAhead ? 'play-ahead' : 'play';
 }
 
@@ -67,21 +55,18 @@ export class PriorityQueue<T extends Queued> {
   }
 
   /**
-   * The waiting request for `messageId` that a reader now waits for (asked as read-ahead, or behind others): to the
-   * head of a read lane, urgent: `play`, or `probe` when it waits in a probe lane and the reader waiting now has not
-   * shown it plays either (a request never moves down). A scanner's request keeps its lane. False when none waits
-   * (it is on the wire already, or was never asked).
+   * The waiting read-ahead (or scan) request for `messageId` that a player now waits for: to the head of the
+   * `play` lane, urgent. False when none waits (it is on the wire already, or was never asked).
    */
-  promote(matches: (item: T) => boolean, unproven = false): boolean {
-    for (const name of PLAYER_LANES) {
+  promote(matches: (item: T) => boolean): boolean {
+    for (const name of ['play-ahead', 'play'] as const) {
       const lane = this.lanes.get(name)!;
       const at = lane.findIndex(matches);
       if (at < 0) continue;
       const [item] = lane.splice(at, 1) as [T];
-      const to: Lane = unproven && PROBE_LANES.has(name) ? 'probe' : 'play';
-      item.lane = to;
+      item.lane = 'play';
       item.urgent = true;
-      this.lanes.get(to)!.unshift(item);
+      this.lanes.get('play')!.unshift(item);
       return true;
     }
     return false;

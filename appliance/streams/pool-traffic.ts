@@ -23,9 +23,6 @@ export interface PoolTrafficOptions {
 const CLASS_OF: Record<Lane, FetchClass> = {
   play: 'player',
   'play-ahead': 'read_ahead',
-  // a reader that has not yet shown it plays is counted with the players (it is one, until it shows otherwise)
-  probe: 'player',
-  'probe-ahead': 'read_ahead',
   scan: 'scanner',
   health: 'health',
   import: 'import',

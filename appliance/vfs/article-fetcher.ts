@@ -12,11 +12,8 @@ export interface ArticleSource {
     messageId: string,
     opts: { signal: AbortSignal; groups?: string[]; into?: Buffer } & FetchHow,
   ): Promise<Uint8Array>;
-  /**
-   * A reader now waits for an article fetched as read-ahead, or asked by a reader that had not shown it plays: the
-   * source may move it ahead (`unproven`: the reader waiting now has not shown it plays either).
-   */
-  promote?(messageId: string, unproven?: boolean): void;
+  /** A reader now waits for an article fetched as read-ahead: the source may move it ahead of other read-ahead. */
+  promote?(messageId: string): void;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -31,11 +28,6 @@ export interface FetchHow {
   reader?: ReaderKind;
   readAhead?: boolean;
   stream?: number;
-  /**
-   * Its reader has not yet shown it plays (no run of playback yet; a WebDAV GET whose socket has taken no more than a
-   * connection holds unread): the pool serves it below every proven player (docs/nntp.md, "Lanes").
-   */
-  unproven?: boolean;
   /** When the article was posted (ms since the epoch, from the NZB): the pool routes by providers' retention. */
   postedAt?: number;
 }
@@ -56,8 +48,6 @@ interface InFlight {
   waiters: Set<Waiter>;
   /** Started as a player's read-ahead, and nobody has waited for it urgently yet. */
   ahead: boolean;
-  /** Started by a reader that had not shown it plays, and no proven reader has waited for it urgently yet. */
-  unproven: boolean;
 }
 
 /**
@@ -89,11 +79,10 @@ export class ArticleFetcher {
     }
     let flight = this.inFlight.get(messageId);
     if (!flight) flight = this.start(messageId, size, groups, how);
-    else if (how.urgent && (flight.ahead || (flight.unproven && !how.unproven))) {
-      // the reader waits for what was read ahead, or a proven reader for what an unproven one asked: it goes first
+    else if (how.urgent && flight.ahead) {
+      // the reader waits for what was read ahead: it goes before the rest of the read-ahead
       flight.ahead = false;
-      flight.unproven = how.unproven === true;
-      this.source.promote?.(messageId, how.unproven === true);
+      this.source.promote?.(messageId);
     }
     const joined = flight;
     return new Promise<Lease>((resolve, reject) => {
@@ -138,7 +127,6 @@ export class ArticleFetcher {
       controller,
       waiters: new Set(),
       ahead: how.readAhead === true && how.reader !== 'scanner',
-      unproven: how.unproven === true && how.reader !== 'scanner',
     };
     this.inFlight.set(messageId, flight);
     this.fetches++;

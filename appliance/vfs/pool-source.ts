@@ -8,26 +8,25 @@ export interface BodyFetcher {
     opts: { priority?: 'stream'; signal?: AbortSignal; into?: Buffer } & FetchHow,
   ): Promise<{ data: Uint8Array }>;
   linkFacts?(): LinkFacts | undefined;
-  promote?(messageId: string, unproven?: boolean): boolean;
+  promote?(messageId: string): boolean;
 }
 
 /**
  * Fetches on the pool's stream lane, so playback never waits behind imports or health checks; who reads (player
- * or scanner), whether it is read-ahead and whether its reader has shown it plays pick the lane within it (docs/nntp.md, "Lanes").
+ * or scanner) and whether it is read-ahead pick the lane within it (docs/nntp.md, "Lanes").
  */
 export function poolArticleSource(pool: BodyFetcher): ArticleSource {
   return {
-    async fetch(messageId, { signal, into, urgent, reader, readAhead, stream, postedAt, unproven }) {
+    async fetch(messageId, { signal, into, urgent, reader, readAhead, stream, postedAt }) {
       const id = messageId.startsWith('<') ? messageId : `<${messageId}>`;
       // Decoding into the cache's recycled buffer spares a fresh 768 KB allocation (and its GC) per article.
       const article = await pool.body(id, {
         priority: 'stream',
-        ...{ signal, into, urgent, reader, readAhead, stream, postedAt, unproven },
+        ...{ signal, into, urgent, reader, readAhead, stream, postedAt },
       });
       return article.data;
     },
-    promote: (messageId, unproven) =>
-      void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`, unproven),
+    promote: (messageId) => void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`),
     link: () => pool.linkFacts?.(),
   };
 }

@@ -278,35 +278,3 @@ test('the read that completes a run of playback reads ahead the whole window at 
   assert.deepEqual(asked.slice(2), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'articles 2-3 for the read, 4-11 ahead');
   h.close();
 });
-
-test("an open's fetches say unproven until it has read a run of playback, and none of them after", async () => {
-  const seen: unknown[] = [];
-  const big = randomBytes(4 << 20);
-  const m = memoryArticles(big, 256 * 1024);
-  await t.vfs.addJob({ category: 'x', jobName: 'Q', files: [{ name: 'q.bin', size: big.length, layout: m.layout }] });
-  const src = new MapSource(m.articles);
-  const source: ArticleSource = {
-    fetch: (id, opts) => {
-      seen.push(opts.unproven);
-      return src.fetch(id, opts);
-    },
-  };
-  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
-  handles.classifyWith(() => 'player');
-  const q = handles.open('/complete/x/Q/q.bin', 'fuse', {}, { readAhead: () => 4 });
-  const buf = Buffer.alloc(PLAY_RUN_BYTES);
-  await q.readInto(buf, 0, 4096, sig); // the header: not yet a run of playback
-  assert.ok(seen.length > 0, 'the header read fetched');
-  assert.deepEqual(
-    seen.filter((u) => u !== true),
-    [],
-    'the header read and its read-ahead: unproven',
-  );
-  const before = seen.length;
-  await q.readInto(buf, 4096, PLAY_RUN_BYTES, sig); // its run passes PLAY_RUN_BYTES with this read
-  await q.readInto(buf, 4096 + PLAY_RUN_BYTES, 4096, sig);
-  const after = seen.slice(before);
-  assert.ok(after.includes(undefined), 'proven: what it fetches after the run no longer says unproven');
-  assert.equal(after.at(-1), undefined);
-  q.close();
-});

@@ -107,14 +107,13 @@ export class ReadHandles {
 
   open(path: string, front: ReadFront, client: ReadClient, o: OpenOptions = {}): ReadHandle {
     const id = this.nextId++;
-    // asked at each read (and each article of a range): the class follows what the handle has read so far, and
-    // an open is proven once it has read a run of playback (its fetches then go before every unproven reader's)
+    // asked at each read (and each article of a range): the class follows what the handle has read so far
     const who = (): Reading => {
       const facts = h.facts();
       const reader = this.classOf(id, facts) ?? 'player';
       return facts.longestRun >= PLAY_RUN_BYTES
         ? { reader, stream: id }
-        : { reader, stream: id, earned: facts.runBytes, unproven: true };
+        : { reader, stream: id, earned: facts.runBytes };
     };
     const readAhead = o.readAhead ?? (() => this.reader.streamWindow());
     const stream = new ReadStream(this.reader, path, readAhead, o.window, who);
@@ -225,8 +224,7 @@ export class ReadHandle {
    */
   async *stream(offset: number, length: number, signal: AbortSignal, drain?: ClientDrain): AsyncGenerator<Uint8Array> {
     this.pattern.asked(offset);
-    // a GET's proof is its drain (the client reads what it is sent), not the length of its run
-    const who = drain ? (): Reading => ({ ...this.who(), unproven: !drain.proven() }) : this.who;
+    const who = drain ? (): Reading => (drain.proven() ? this.who() : { ...this.who(), unproven: true }) : this.who;
     const chunks = this.reader.readFile(this.node, this.tracker.layout, offset, length, signal, who);
     const it = chunks[Symbol.asyncIterator]();
     let at = offset;

@@ -20,12 +20,11 @@ import {
 /**
  * Who reads, for the pool's lanes (FetchHow): a player or a scanner, and its read handle. `earned`: the bytes of
  * its current run while the open has not read a run of PLAY_RUN_BYTES yet (read-pattern.ts), absent once it has:
- * a FUSE handle reads ahead no more than that (read-stream.ts). `unproven`: it has not yet shown it plays: a WebDAV
- * GET until its client has shown it reads what it is sent (ClientDrain in read-handle.ts), any other open until it
- * has read a run of PLAY_RUN_BYTES. Its fetches wait below every proven player's (docs/nntp.md, "Lanes"), and a
- * range read keeps only its first burst ahead of its consumer (stream-window.ts, rangeWorkers).
+ * a FUSE handle reads ahead no more than that (read-stream.ts). `unproven`: its client has not yet shown it reads
+ * what it is sent (a WebDAV GET, ClientDrain in read-handle.ts): a range read keeps only its first burst ahead of
+ * its consumer (stream-window.ts, rangeWorkers).
  */
-export type Reading = Pick<FetchHow, 'reader' | 'stream' | 'unproven'> & { earned?: number };
+export type Reading = Pick<FetchHow, 'reader' | 'stream'> & { earned?: number; unproven?: boolean };
 
 export interface ReaderSettings {
   /** streaming.max_cache_size_mb in bytes. */
