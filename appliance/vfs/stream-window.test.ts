@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { LinkFacts } from '../nntp/pool.js';
 import { VfsReader } from './reader.js';
-import { BASE_STREAM_WINDOW, RAMP_START, rangeWorkers, streamWindow } from './stream-window.js';
+import { BASE_STREAM_WINDOW, RAMP_START, UNPROVEN_BURST, rangeWorkers, streamWindow } from './stream-window.js';
 import { MapSource, memoryArticles, tempVfs, testReaderSettings } from '../../tests/support/vfs/memory.js';
 
 const MB = 1024 * 1024;
@@ -75,14 +75,15 @@ test('a range read keeps the window in flight at once, its first article urgent'
 });
 
 test('an unproven read keeps its first burst in flight and never widens, bounded range or not', () => {
-  // 3 articles from byte 0, 3 plus the link's share elsewhere: what a probe and a player's start both get at once
-  assert.equal(rangeWorkers(13, true, true, 0, true), RAMP_START);
-  assert.equal(rangeWorkers(13, true, false, 0, true), RAMP_START + 3);
+  // the article its consumer takes next and one more, whatever the link: a probe and a player's start both get it
+  assert.equal(UNPROVEN_BURST, 2);
+  assert.equal(rangeWorkers(13, true, true, 0, true), UNPROVEN_BURST);
+  assert.equal(rangeWorkers(13, true, false, 0, true), UNPROVEN_BURST);
   for (const consumed of [1, 2, 5, 40]) {
-    assert.equal(rangeWorkers(13, true, true, consumed, true), RAMP_START, `still 3 after ${consumed} taken`);
-    assert.equal(rangeWorkers(13, false, false, consumed, true), RAMP_START + 3, 'a bounded range too');
+    assert.equal(rangeWorkers(13, true, true, consumed, true), UNPROVEN_BURST, `still 2 after ${consumed} taken`);
+    assert.equal(rangeWorkers(13, false, false, consumed, true), UNPROVEN_BURST, 'a bounded range too');
   }
-  assert.equal(rangeWorkers(2, true, false, 0, true), 2, 'never past the window (a scanner: 2)');
+  assert.equal(rangeWorkers(1, true, false, 0, true), 1, 'never past the window');
   // proven: as before, the ramp widens by 2 per article taken and a bounded range asks for the window at once
   assert.equal(rangeWorkers(13, true, true, 3, false), RAMP_START + 2 * 2);
   assert.equal(rangeWorkers(13, false, false, 0, false), 13);

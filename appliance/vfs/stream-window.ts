@@ -50,6 +50,15 @@ export const RAMP_START = 3;
 export const RAMP_STEP = 2;
 
 /**
+ * Articles an unproven read (below) keeps in flight: the one its consumer takes next and one more. Measured in the
+ * contention bench's ten viewers (2026-11-28 18:40, a quiet machine; docs/performance.md): with 3 from byte 0 and 3
+ * plus the link's bandwidth-delay product elsewhere, the forty probes' GETs cost the pool 212 MB for 97 MB handed to
+ * their sockets and the slowest viewer started 1.81x its start alone; with 2, 169 MB and 1.42x, the viewers' start
+ * alone unchanged (0.99-1.35 s); with 1, the viewers' start alone grew to 1.1-1.7 s.
+ */
+export const UNPROVEN_BURST = 2;
+
+/**
  * Articles fetched ahead at once on a seek, beside the read itself (whose first article goes first), plus the
  * link's bandwidth-delay product: the next reads of a player that seeked are there one round trip later. The full
  * window follows once a read continues the stream, so a random probe (a scanner reading an index) costs a few
@@ -83,8 +92,8 @@ export function rampsUp(end: number, size: number, articles: number): boolean {
  * start fetches for a reader that is about to hang up.
  *
  * `unproven`: a read whose client has not yet shown it reads (a WebDAV GET whose socket has taken no more than a
- * connection holds unread, http/socket-hold.ts). Its fetches stay that start ahead of what its socket took, bounded
- * range or not, and never widen: its consumer takes an article when the socket does, so a client that stopped
+ * connection holds unread, http/socket-hold.ts). Its fetches stay UNPROVEN_BURST ahead of what its socket took,
+ * bounded range or not, and never widen: its consumer takes an article when the socket does, so a client that stopped
  * reading (a probe holding its GET open until its next one answers) stops costing the link once its connection is
  * full, and a client that reads is proven by it (docs/streaming.md, "What an unproven GET may fetch").
  */
@@ -95,8 +104,8 @@ export function rangeWorkers(
   consumed: number,
   unproven = false,
 ): number {
+  if (unproven) return Math.min(full, UNPROVEN_BURST);
   const start = RAMP_START + (fromByteZero ? 0 : linkShare(full));
-  if (unproven) return Math.min(full, start);
   if (!ramped) return full;
   return Math.min(full, start + RAMP_STEP * Math.max(0, consumed - 1));
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { socketHoldBytes } from '../../../appliance/http/socket-hold.js';
 import type { FetchHow, Lease } from '../../../appliance/vfs/article-fetcher.js';
-import { RAMP_START } from '../../../appliance/vfs/stream-window.js';
+import { UNPROVEN_BURST } from '../../../appliance/vfs/stream-window.js';
 import type { PoolMetrics } from '../../../appliance/nntp/index.js';
 import { ensureInn, type InnServer } from '../../support/inn/server.js';
 import { innProvider } from '../../support/inn/provider.js';
@@ -112,8 +112,8 @@ test('a GET held after 64 KiB: its socket takes at most the hold, and costs the 
     const served = openStreams().find((x) => x.id === stream.id)!.bytesServed;
     const taken = Math.ceil(served / ARTICLE);
     const heldAsked = asked.get(stream.id) ?? 0;
-    assert.ok(heldAsked <= taken + RAMP_START + 1, `${heldAsked} articles asked for ${taken} handed to the socket`);
-    assert.ok(downloaded <= (taken + RAMP_START + 1) * ARTICLE, `the pool fetched ${downloaded} bytes for it`);
+    assert.ok(heldAsked <= taken + UNPROVEN_BURST + 1, `${heldAsked} articles asked for ${taken} handed to the socket`);
+    assert.ok(downloaded <= (taken + UNPROVEN_BURST + 1) * ARTICLE, `the pool fetched ${downloaded} bytes for it`);
 
     // a player of the same file from the same client reads 10 MiB from the middle, paced, while the GET stays held:
     // the held connection has all that time to fill
@@ -129,10 +129,10 @@ test('a GET held after 64 KiB: its socket takes at most the hold, and costs the 
       after.bytesServed <= socketHoldBytes() + ARTICLE,
       `the held socket took ${after.bytesServed}; a connection holds at most ${socketHoldBytes()}`,
     );
-    const bound = Math.ceil((socketHoldBytes() + 64 * 1024) / ARTICLE) + RAMP_START + 1;
+    const bound = Math.ceil((socketHoldBytes() + 64 * 1024) / ARTICLE) + UNPROVEN_BURST + 1;
     assert.ok((asked.get(stream.id) ?? 0) <= bound, `held: ${asked.get(stream.id)} articles asked, at most ${bound}`);
     assert.ok(
-      (asked.get(stream.id) ?? 0) <= Math.ceil(after.bytesServed / ARTICLE) + RAMP_START + 1,
+      (asked.get(stream.id) ?? 0) <= Math.ceil(after.bytesServed / ARTICLE) + UNPROVEN_BURST + 1,
       'still no more than its socket took plus its first burst',
     );
   } finally {
@@ -153,8 +153,8 @@ test('a client reading at full speed is proven once its socket took the hold: it
         const s = openStreams().find((x) => x.id === stream);
         if (!s) return;
         const n = asked.get(s.id) ?? 0;
-        // unproven, a read from byte 0 keeps RAMP_START articles ahead of what its socket took, never more
-        if (n > Math.ceil(s.bytesServed / ARTICLE) + RAMP_START + 1) {
+        // unproven, a read from byte 0 keeps UNPROVEN_BURST articles ahead of what its socket took, never more
+        if (n > Math.ceil(s.bytesServed / ARTICLE) + UNPROVEN_BURST + 1) {
           req.destroy();
           resolve({ read, served: s.bytesServed, asked: n });
         }
