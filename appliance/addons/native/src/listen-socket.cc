@@ -1,5 +1,5 @@
 /*
- * The send buffer of a listening TCP socket (see appliance/http/listen-send-buffer.ts for why):
+ * The send buffer of a listening TCP socket (see appliance/http/socket-hold.ts and docs/streaming.md "What an unproven GET may fetch" for why):
  *   setListenSendBuffer(port, bytes) -> the send buffer the kernel reports back (getsockopt SO_SNDBUF, already
  *       doubled by Linux), or a string saying why it could not. Finds the process's own listening TCP socket on
  *       `port` by scanning /proc/self/fd: a socket whose SO_ACCEPTCONN is 1, whose family is IPv4 or IPv6 and whose
