@@ -210,3 +210,20 @@ test('a held provider (the speed test has it) closes its idle connections, opens
   assert.ok(h2.data.equals(onA));
   assert.equal(a.stats.unexpected.length, 0);
 });
+
+test('onWire: a BODY sent and not answered yet is on the wire; answered or never asked, it is not', async () => {
+  const s = await fake();
+  put(s, 'k@t');
+  put(s, 'h@t');
+  s.setBehaviour('h@t', 'hang');
+  const p = pool([provider(s, { max_connections: 2 })], { stallTimeoutMs: 30_000 });
+  await p.body('k@t');
+  assert.equal(p.onWire('k@t'), false, 'answered');
+  assert.equal(p.onWire('never@t'), false, 'never asked');
+  const stop = new AbortController();
+  const hung = p.body('<h@t>', { signal: stop.signal });
+  while (!p.onWire('h@t')) await new Promise((r) => setTimeout(r, 5)); // the test's timeout bounds the wait
+  assert.equal(p.onWire('<h@t>'), true, 'either spelling of the id');
+  stop.abort();
+  await assert.rejects(hung, AbortedError);
+});

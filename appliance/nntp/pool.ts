@@ -58,6 +58,8 @@ export class NntpPool {
   private closed = false;
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
+  /** BODYs sent and not answered yet, by message id (onWire). */
+  private readonly bodiesOnWire = new Map<string, number>();
   /** One timer that re-runs pump() when the first cooling provider comes back. */
   private wake: { at: number; cancel: () => void } | undefined;
   /** Time for breakers, backoffs and connection caps (a ManualClock in tests). */
@@ -111,6 +113,15 @@ export class NntpPool {
     if (!id || !this.queue.promote((r) => r.messageId === id && !r.settled)) return false;
     this.pump();
     return true;
+  }
+
+  /**
+   * Whether a BODY of the article is on the wire now (sent to a provider, not answered yet): a reader that no longer
+   * wants it leaves it to complete, since its bytes come anyway (vfs/article-fetcher.ts).
+   */
+  onWire(messageId: string): boolean {
+    const id = normalizeMessageId(messageId);
+    return id !== undefined && (this.bodiesOnWire.get(id) ?? 0) > 0;
   }
 
   /** Whether any provider has the article. */
@@ -437,10 +448,22 @@ export class NntpPool {
     const sentAt = (pc.lastWorkAt = performance.now());
     const isBody = r.kind === 'body';
     this.lanes.started(r, pc);
-    if (isBody) p.link.bodyStarted(pc.lastWorkAt);
-    const op: Promise<unknown> = isBody
-      ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
-      : pc.conn.stat(r.messageId);
+    if (isBody) {
+      p.link.bodyStarted(pc.lastWorkAt);
+      this.bodiesOnWire.set(r.messageId, (this.bodiesOnWire.get(r.messageId) ?? 0) + 1);
+    }
+    // off the wire before anyone hears of the answer (onWire)
+    const answered = () => {
+      if (!isBody) return;
+      const n = (this.bodiesOnWire.get(r.messageId) ?? 1) - 1;
+      if (n > 0) this.bodiesOnWire.set(r.messageId, n);
+      else this.bodiesOnWire.delete(r.messageId);
+    };
+    const op: Promise<unknown> = (
+      isBody
+        ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
+        : pc.conn.stat(r.messageId)
+    ).finally(answered);
     op.then(
       (value) => {
         p.recordSuccess();

@@ -14,6 +14,11 @@ export interface ArticleSource {
   ): Promise<Uint8Array>;
   /** A reader now waits for an article fetched as read-ahead: the source may move it ahead of other read-ahead. */
   promote?(messageId: string): void;
+  /**
+   * Whether the article's fetch is on the wire now (its command sent to a provider): its bytes come whether or not
+   * anyone still wants them, so a fetch its readers left is kept and lands in the cache.
+   */
+  onWire?(messageId: string): boolean;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -52,7 +57,8 @@ interface InFlight {
 
 /**
  * One fetch per article no matter how many readers want it: later readers join the fetch in flight, and the
- * network request is cancelled only when every reader that wanted it has gone away. Every reader gets a pinned
+ * network request is cancelled only when every reader that wanted it has gone away while it still waits for a
+ * connection (one already on the wire completes into the cache). Every reader gets a pinned
  * lease, taken synchronously when the fetch completes, so the article's buffer is never reused under it.
  */
 export class ArticleFetcher {
@@ -79,8 +85,9 @@ export class ArticleFetcher {
     }
     let flight = this.inFlight.get(messageId);
     if (!flight) flight = this.start(messageId, size, groups, how);
-    else if (how.urgent && flight.ahead) {
-      // the reader waits for what was read ahead: it goes before the rest of the read-ahead
+    else if (!how.readAhead && flight.ahead) {
+      // a reader waits for what was read ahead (the first article of its read, or a later one: a read the kernel
+      // split, or one spanning articles): it goes before the rest of the read-ahead
       flight.ahead = false;
       this.source.promote?.(messageId);
     }
@@ -88,7 +95,14 @@ export class ArticleFetcher {
     return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
         joined.waiters.delete(waiter);
-        if (joined.waiters.size === 0 && this.inFlight.get(messageId) === joined) {
+        // The last reader left: cancel the fetch while it waits for a connection; once on the wire its bytes come
+        // anyway, so it stays (a later reader joins it) and lands in the cache. A player's seek to its index used
+        // to throw away the read-ahead its header read had on the wire, and its return to play fetched it again.
+        if (
+          joined.waiters.size === 0 &&
+          this.inFlight.get(messageId) === joined &&
+          this.source.onWire?.(messageId) !== true
+        ) {
           this.inFlight.delete(messageId);
           joined.controller.abort();
         }

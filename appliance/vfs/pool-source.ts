@@ -9,6 +9,7 @@ export interface BodyFetcher {
   ): Promise<{ data: Uint8Array }>;
   linkFacts?(): LinkFacts | undefined;
   promote?(messageId: string): boolean;
+  onWire?(messageId: string): boolean;
 }
 
 /**
@@ -27,6 +28,7 @@ export function poolArticleSource(pool: BodyFetcher): ArticleSource {
       return article.data;
     },
     promote: (messageId) => void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`),
+    onWire: (messageId) => pool.onWire?.(messageId.startsWith('<') ? messageId : `<${messageId}>`) === true,
     link: () => pool.linkFacts?.(),
   };
 }

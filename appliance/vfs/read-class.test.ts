@@ -171,6 +171,33 @@ test("a player's read that lands on an article still being read ahead asks the s
   h.close();
 });
 
+test("a read's later article still being read ahead is moved up too, not only a read's first one", async () => {
+  // The kernel splits a FUSE read, and a read spans articles: the reader waits for each article of it, so one it
+  // joins that was asked as read-ahead must leave the read-ahead lane, whichever of the read's articles it is.
+  const inner = new MapSource(articles);
+  const promoted: string[] = [];
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const source: ArticleSource = {
+    fetch: async (id, opts) => {
+      if (id === 'a1@test') await gate; // read ahead by the first read, still on the wire
+      return inner.fetch(id, opts);
+    },
+    promote: (id) => promoted.push(id),
+  };
+  const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
+  handles.classifyWith(() => 'player');
+  const h = handles.open(PATH, 'fuse', { pid: 45 }, { readAhead: () => 6 });
+  await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // article 0; reads ahead article 1
+  // article 0 (in memory) then article 1: the read's second article, not urgent
+  const read = h.readInto(Buffer.alloc(6000), 4096, 6000, sig);
+  await settle();
+  assert.deepEqual(promoted, ['a1@test']);
+  release();
+  assert.equal(await read, 6000);
+  h.close();
+});
+
 test('a FUSE open reads ahead no more articles than its run has read until it read a run of playback, then its window', async () => {
   const big = randomBytes(1_600_000);
   const m = memoryArticles(big, 16_000); // 100 articles
