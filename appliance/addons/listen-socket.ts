@@ -3,8 +3,7 @@
  * spool_memory.node, src/listen-socket.cc): uWebSockets.js exposes neither its sockets' descriptors nor their
  * options. Why Spool sets it: appliance/http/socket-hold.ts and docs/streaming.md ("What an unproven GET may fetch").
  */
-import { createRequire } from 'node:module';
-import { addonPath } from './addon-path.js';
+import { nativeAddon } from './native-addon.js';
 
 interface ListenSocketAddon {
   /** SO_SNDBUF on the listening socket(s) of `port`: what the kernel reports back, or why it could not. */
@@ -13,20 +12,7 @@ interface ListenSocketAddon {
   sendBufferOf(fd: number): number;
 }
 
-function load(): ListenSocketAddon | string {
-  const path = addonPath(import.meta.url, 'addons', 'spool_memory.node');
-  if (!path) return 'the memory addon is not built (npm run build:native)';
-  try {
-    const addon = createRequire(import.meta.url)(path) as Partial<ListenSocketAddon>;
-    if (typeof addon.setListenSendBuffer !== 'function' || typeof addon.sendBufferOf !== 'function')
-      return 'the memory addon is older than its sources (npm run build:native)';
-    return addon as ListenSocketAddon;
-  } catch (e) {
-    return `the memory addon failed to load (${(e as Error).message}); run: npm run build:native`;
-  }
-}
-
-const loaded = load();
+const loaded = nativeAddon<ListenSocketAddon>(['setListenSendBuffer', 'sendBufferOf']);
 
 /**
  * Sets SO_SNDBUF to `bytes` on this process's listening TCP socket(s) on `port` (IPv4 or IPv6). Every socket it

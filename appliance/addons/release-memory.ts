@@ -17,8 +17,7 @@
  * calls it when its queue has been idle for a moment), never per request. Without the addon (not built, or not
  * glibc) it does nothing and says why once (`releaseUnavailable`).
  */
-import { createRequire } from 'node:module';
-import { addonPath } from './addon-path.js';
+import { nativeAddon } from './native-addon.js';
 
 interface SpoolMemoryAddon {
   /** A full, compacting V8 collection. */
@@ -29,17 +28,7 @@ interface SpoolMemoryAddon {
   dropFileMappings(path: string): number;
 }
 
-function load(): SpoolMemoryAddon | string {
-  const path = addonPath(import.meta.url, 'addons', 'spool_memory.node');
-  if (!path) return 'the memory addon is not built (npm run build:native)';
-  try {
-    return createRequire(import.meta.url)(path) as SpoolMemoryAddon;
-  } catch (e) {
-    return `the memory addon failed to load (${(e as Error).message}); run: npm run build:native`;
-  }
-}
-
-const loaded = load();
+const loaded = nativeAddon<SpoolMemoryAddon>(['collect', 'trim', 'dropFileMappings']);
 
 /** Why memory is not given back after large jobs ('' when the addon is loaded): logged once at startup. */
 export const releaseUnavailable = typeof loaded === 'string' ? loaded : '';
