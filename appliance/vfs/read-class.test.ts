@@ -147,18 +147,24 @@ test('unclassified (no classifier wired), a handle reads as a player', async () 
   h.close();
 });
 
-test("a player's read that lands on an article still being read ahead asks the source to move it up", async () => {
+/** Handles over a source that holds `held` on the wire until released, and records what it is asked to move up. */
+function promotingSource(held: string) {
   const inner = new MapSource(articles);
   const promoted: string[] = [];
   let release: () => void = () => undefined;
   const gate = new Promise<void>((r) => (release = r));
   const source: ArticleSource = {
     fetch: async (id, opts) => {
-      if (id === 'a3@test') await gate; // still on the wire when the player gets there
+      if (id === held) await gate;
       return inner.fetch(id, opts);
     },
     promote: (id) => promoted.push(id),
   };
+  return { source, promoted, release: () => release() };
+}
+
+test("a player's read that lands on an article still being read ahead asks the source to move it up", async () => {
+  const { source, promoted, release } = promotingSource('a3@test'); // still on the wire when the player gets there
   const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
   const h = handles.open(PATH, 'fuse', { pid: 44 }, { readAhead: () => 6 });
   await h.readInto(Buffer.alloc(4096), 0, 4096, sig); // reads ahead article 1
@@ -174,17 +180,7 @@ test("a player's read that lands on an article still being read ahead asks the s
 test("a read's later article still being read ahead is moved up too, not only a read's first one", async () => {
   // The kernel splits a FUSE read, and a read spans articles: the reader waits for each article of it, so one it
   // joins that was asked as read-ahead must leave the read-ahead lane, whichever of the read's articles it is.
-  const inner = new MapSource(articles);
-  const promoted: string[] = [];
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((r) => (release = r));
-  const source: ArticleSource = {
-    fetch: async (id, opts) => {
-      if (id === 'a1@test') await gate; // read ahead by the first read, still on the wire
-      return inner.fetch(id, opts);
-    },
-    promote: (id) => promoted.push(id),
-  };
+  const { source, promoted, release } = promotingSource('a1@test'); // read ahead by the first read, on the wire
   const handles = new ReadHandles(new VfsReader(t.vfs, source, testReaderSettings), { now: () => 0 });
   handles.classifyWith(() => 'player');
   const h = handles.open(PATH, 'fuse', { pid: 45 }, { readAhead: () => 6 });

@@ -52,7 +52,14 @@ export async function bootSpoolWith(
   dataDir: string,
   mountPath: string,
   builtMain: string | undefined,
-  opts: { rclone?: Record<string, unknown>; provider?: ProviderTarget; env?: Record<string, string>; wrap?: string[] },
+  opts: {
+    rclone?: Record<string, unknown>;
+    provider?: ProviderTarget;
+    env?: Record<string, string>;
+    wrap?: string[];
+    /** Fields of the streaming config section to set (e.g. `{ max_cache_size_mb: 1024 }`). */
+    streaming?: Record<string, unknown>;
+  },
 ): Promise<ChildServer> {
   const t = opts.provider ?? { host: f.inn.host, port: f.inn.port };
   // The child inherits this process's environment; the variable is read by node at the child's start only.
@@ -67,6 +74,7 @@ export async function bootSpoolWith(
       auth: { login_required: false },
       mount_path: mountPath,
       ...(opts.rclone ? { rclone: opts.rclone } : {}),
+      ...(opts.streaming ? { streaming: opts.streaming } : {}),
       // Fixtures are .bin files: every extension allowed (the default list is media only, docs/configuration.md).
       import: { queue_processing_interval_seconds: 1, allowed_file_extensions: [] },
       providers: [
