@@ -34,6 +34,7 @@
  *
  * SPOOL_BENCH_CONTENTION_ONLY=<comma list of scan, container, players, viewers> runs those parts only;
  * SPOOL_BENCH_CONTENTION_LOWEST=0 leaves out the players' rounds with the probes at the lowest CPU priority.
+ * SPOOL_BENCH_CONTENTION_VIEWER_ROUNDS=n runs the ten viewers' sequence n times and adds each viewer's median.
  * SPOOL_BENCH_CONTENTION_WARM_SCAN=1 runs each scan once, untimed, in the same server before the timed one, with a
  * 1 GiB article cache: the timed probes find their articles in memory and cost the provider link nothing. An upper
  * bound for a scan that costs the providers nothing (docs/performance.md), not how Spool runs.
@@ -163,7 +164,10 @@ export async function run_(log: (m: string) => void): Promise<string> {
           log(
             `${build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS} x ${VIEWER_LINK_MBS} MB/s)`,
           );
-          viewers.push({ ...(await tenViewers({ ...setup!, main }, link, log)), build });
+          for (let round = 1; round <= VIEWER_ROUNDS; round++) {
+            if (VIEWER_ROUNDS > 1) log(`  round ${round} of ${VIEWER_ROUNDS}`);
+            viewers.push({ ...(await tenViewers({ ...setup!, main }, link, log)), build });
+          }
         }
       });
     const ten: TenPlayers[] = [];
@@ -626,6 +630,9 @@ function report(rate: number, rounds: Contention[], ten: TenPlayers[], viewers: 
       rows.push([`${r.build}: streams that reached Spool with no pid`, `${r.noPid[0]} of ${r.noPid[1]}`, '']);
   }
   for (const v of viewers) rows.push(...viewerRows(v));
+  if (VIEWER_ROUNDS > 1)
+    for (const build of new Set(viewers.map((v) => v.build)))
+      rows.push(...viewerMedianRows(viewers.filter((v) => v.build === build)));
   for (const t of ten) {
     const rates = t.players.map((p) => p.readBytes / (p.totalMs / 1000) / MB);
     const stalls = t.players.map((p) => p.stalls.length);
@@ -669,6 +676,40 @@ function lowestRow(
 }
 
 const trafficText = (t: ScanTraffic) => `${mb(t.fetched)} / ${mb(t.served)}`;
+
+/**
+ * SPOOL_BENCH_CONTENTION_VIEWER_ROUNDS=n (n > 1): the ten viewers' whole sequence runs n times, and each viewer is
+ * judged by its median start beside each scan against the median of its 2n starts alone. One run's ratio moves
+ * with the order in which ten simultaneous starts happen to be served: the control (no Spool in the probes' path)
+ * gave 1.04-1.37x worst in single runs of the same build (docs/performance.md).
+ */
+const VIEWER_ROUNDS = Math.max(1, Math.floor(envNumber('SPOOL_BENCH_CONTENTION_VIEWER_ROUNDS', 1)));
+
+const median = (xs: number[]) => {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(a.length / 2);
+  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+};
+
+/** Each viewer's median start beside each scan against the median of its starts alone, over the rounds. */
+function viewerMedianRows(rounds: Viewers[]): Array<[string, string, string]> {
+  const label = `${rounds[0]!.build}: ten viewers, median of ${rounds.length} rounds`;
+  const viewers = rounds[0]!.alone.players.map((_, i) => i);
+  const alone = viewers.map((i) =>
+    median(rounds.flatMap((v) => [v.alone.players[i]!.startMs, v.aloneAfter.players[i]!.startMs])),
+  );
+  const rows: Array<[string, string, string]> = [[`${label}: start alone`, alone.map(sec).join(', '), '']];
+  for (const mode of VIEWER_MODES) {
+    if (!rounds.every((v) => v.modes[mode])) continue;
+    const starts = viewers.map((i) => median(rounds.map((v) => v.modes[mode]!.players[i]!.startMs)));
+    const worst = Math.max(...starts.map((m, i) => m / alone[i]!));
+    const stalls = rounds.flatMap((v) => v.modes[mode]!.players.map((p) => p.stalls.length)).reduce((a, b) => a + b, 0);
+    const figure = `${starts.map(sec).join(', ')} (worst **${worst.toFixed(2)}x** its median alone); stalls in all rounds ${stalls}`;
+    const judged = mode === 'scan-lowest' ? `each <= 1.2x: ${met(worst <= 1.2)}` : '';
+    rows.push([`${label}, ${VIEWER_MODE_LABEL[mode]}: start`, figure, judged]);
+  }
+  return rows;
+}
 
 function viewerRows(v: Viewers): Array<[string, string, string]> {
   const label = `${v.build}: ten viewers over WebDAV at 4 MB/s, one address and agent (${CONNECTIONS * VIEWER_LINK_MBS} MB/s)`;

@@ -58,6 +58,8 @@ export interface PoolRequest {
   /** When it started waiting for a cooling provider (undefined when it is not). */
   coolingSince: number | undefined;
   settled: boolean;
+  /** On the wire with nobody waiting for it (NntpPool.leftBehind): a failure ends it, no other provider is tried. */
+  leftBehind?: boolean;
   /** Settles the request once; later calls (an abort racing an answer) do nothing. */
   finish(err: Error | undefined, value?: unknown): void;
 }

@@ -227,3 +227,22 @@ test('onWire: a BODY sent and not answered yet is on the wire; answered or never
   stop.abort();
   await assert.rejects(hung, AbortedError);
 });
+
+test('leftBehind: a BODY on the wire that nobody waits for is not asked of another provider when it fails', async () => {
+  const a = await fake();
+  const b = await fake();
+  for (const id of ['kept@t', 'wanted@t']) {
+    put(a, id);
+    a.setBehaviour(id, 'hang'); // times out on the first provider
+    put(b, id);
+  }
+  const p = pool([provider(a, { max_connections: 2 }), provider(b)], { stallTimeoutMs: 300 });
+  const kept = p.body('kept@t');
+  const wanted = p.body('wanted@t');
+  while (!p.onWire('kept@t') || !p.onWire('wanted@t')) await new Promise((r) => setTimeout(r, 5));
+  p.leftBehind('kept@t', true);
+  await assert.rejects(kept, (e: Error) => e instanceof AbortedError && articleEvidence(e) === undefined);
+  assert.ok((await wanted).data.length > 0, 'the one still wanted is fetched from the next provider');
+  assert.equal(b.stats.bodyConnection['<kept@t>'], undefined, 'nobody waited: no second fetch');
+  assert.notEqual(b.stats.bodyConnection['<wanted@t>'], undefined);
+});

@@ -58,8 +58,8 @@ export class NntpPool {
   private closed = false;
   private readonly warmPool: WarmPool;
   private readonly keepalive: Keepalive;
-  /** BODYs sent and not answered yet, by message id (onWire). */
-  private readonly bodiesOnWire = new Map<string, number>();
+  /** BODYs sent and not answered yet, by message id (onWire, leftBehind). */
+  private readonly bodiesOnWire = new Map<string, Set<PoolRequest>>();
   /** One timer that re-runs pump() when the first cooling provider comes back. */
   private wake: { at: number; cancel: () => void } | undefined;
   /** Time for breakers, backoffs and connection caps (a ManualClock in tests). */
@@ -121,7 +121,17 @@ export class NntpPool {
    */
   onWire(messageId: string): boolean {
     const id = normalizeMessageId(messageId);
-    return id !== undefined && (this.bodiesOnWire.get(id) ?? 0) > 0;
+    return id !== undefined && (this.bodiesOnWire.get(id)?.size ?? 0) > 0;
+  }
+
+  /**
+   * The BODYs of the article on the wire now are left to finish with nobody waiting (`left` true: their bytes come
+   * anyway, vfs/article-fetcher.ts), or someone waits for them again (false). One left behind that fails is not
+   * tried on another provider: nobody wants it enough to pay for a second fetch.
+   */
+  leftBehind(messageId: string, left: boolean): void {
+    const id = normalizeMessageId(messageId);
+    for (const r of (id && this.bodiesOnWire.get(id)) || []) r.leftBehind = left;
   }
 
   /** Whether any provider has the article. */
@@ -450,14 +460,14 @@ export class NntpPool {
     this.lanes.started(r, pc);
     if (isBody) {
       p.link.bodyStarted(pc.lastWorkAt);
-      this.bodiesOnWire.set(r.messageId, (this.bodiesOnWire.get(r.messageId) ?? 0) + 1);
+      const onWire = this.bodiesOnWire.get(r.messageId);
+      if (onWire) onWire.add(r);
+      else this.bodiesOnWire.set(r.messageId, new Set([r]));
     }
     // off the wire before anyone hears of the answer (onWire)
     const answered = () => {
-      if (!isBody) return;
-      const n = (this.bodiesOnWire.get(r.messageId) ?? 1) - 1;
-      if (n > 0) this.bodiesOnWire.set(r.messageId, n);
-      else this.bodiesOnWire.delete(r.messageId);
+      const onWire = isBody ? this.bodiesOnWire.get(r.messageId) : undefined;
+      if (onWire?.delete(r) && onWire.size === 0) this.bodiesOnWire.delete(r.messageId);
     };
     const op: Promise<unknown> = (
       isBody
@@ -513,6 +523,9 @@ export class NntpPool {
     if (r.settled) return;
     // A request whose connection failed as the pool closed would wait in a queue nobody drains any more.
     if (this.closed) return r.finish(new AbortedError('Pool closed'));
+    // Nobody waits for it any more (leftBehind): no second fetch, and no answer that reads as evidence (a 430 from
+    // one provider is not "missing"): it ends as cancelled.
+    if (r.leftBehind) return r.finish(new AbortedError('Nobody waits for it'));
     r.enqueuedAt = performance.now();
     this.queue.unshift(r);
   }

@@ -63,3 +63,25 @@ test('a source that cannot tell (no onWire) keeps the old rule: the last reader 
   assert.equal(signals[0]!.aborted, true);
   release();
 });
+
+test('a fetch kept only for the cache is told so, and told again when a reader comes back for it', async () => {
+  const { source, release } = gatedSource(true);
+  const told: Array<[string, boolean]> = [];
+  source.leftBehind = (id, left) => told.push([id, left]);
+  const fetcher = new ArticleFetcher(source, new ArticleCache(1 << 20));
+  const leave = new AbortController();
+  const first = fetcher.get('d@t', leave.signal, 3);
+  leave.abort();
+  await assert.rejects(first, { name: 'AbortError' });
+  assert.deepEqual(told, [['d@t', true]], 'nobody waits: the source need not try it elsewhere');
+  const again = fetcher.get('d@t', new AbortController().signal, 3); // joins the fetch still on the wire
+  assert.deepEqual(told, [
+    ['d@t', true],
+    ['d@t', false],
+  ]);
+  release();
+  const lease = await again;
+  assert.deepEqual([...lease.data], [1, 2, 3]);
+  lease.release();
+  assert.equal(fetcher.fetches, 1);
+});

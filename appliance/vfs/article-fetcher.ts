@@ -19,6 +19,11 @@ export interface ArticleSource {
    * anyone still wants them, so a fetch its readers left is kept and lands in the cache.
    */
   onWire?(messageId: string): boolean;
+  /**
+   * Nobody waits for the article's fetch on the wire any more (`left` true), or someone does again (false): one left
+   * behind that fails is not tried again elsewhere.
+   */
+  leftBehind?(messageId: string, left: boolean): void;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -53,6 +58,8 @@ interface InFlight {
   waiters: Set<Waiter>;
   /** Started as a player's read-ahead, and nobody has waited for it urgently yet. */
   ahead: boolean;
+  /** Every reader left while it was on the wire: kept for the cache (ArticleSource.leftBehind). */
+  kept?: boolean;
 }
 
 /**
@@ -85,11 +92,18 @@ export class ArticleFetcher {
     }
     let flight = this.inFlight.get(messageId);
     if (!flight) flight = this.start(messageId, size, groups, how);
-    else if (!how.readAhead && flight.ahead) {
-      // a reader waits for what was read ahead (the first article of its read, or a later one: a read the kernel
-      // split, or one spanning articles): it goes before the rest of the read-ahead
-      flight.ahead = false;
-      this.source.promote?.(messageId);
+    else {
+      if (flight.kept) {
+        // a reader wants what was kept only for the cache: a failure may be tried elsewhere again
+        flight.kept = false;
+        this.source.leftBehind?.(messageId, false);
+      }
+      if (!how.readAhead && flight.ahead) {
+        // a reader waits for what was read ahead (the first article of its read, or a later one: a read the kernel
+        // split, or one spanning articles): it goes before the rest of the read-ahead
+        flight.ahead = false;
+        this.source.promote?.(messageId);
+      }
     }
     const joined = flight;
     return new Promise<Lease>((resolve, reject) => {
@@ -98,13 +112,14 @@ export class ArticleFetcher {
         // The last reader left: cancel the fetch while it waits for a connection; once on the wire its bytes come
         // anyway, so it stays (a later reader joins it) and lands in the cache. A player's seek to its index used
         // to throw away the read-ahead its header read had on the wire, and its return to play fetched it again.
-        if (
-          joined.waiters.size === 0 &&
-          this.inFlight.get(messageId) === joined &&
-          this.source.onWire?.(messageId) !== true
-        ) {
-          this.inFlight.delete(messageId);
-          joined.controller.abort();
+        if (joined.waiters.size === 0 && this.inFlight.get(messageId) === joined) {
+          if (this.source.onWire?.(messageId) === true) {
+            joined.kept = true;
+            this.source.leftBehind?.(messageId, true);
+          } else {
+            this.inFlight.delete(messageId);
+            joined.controller.abort();
+          }
         }
         reject(abortError());
       };

@@ -10,6 +10,7 @@ export interface BodyFetcher {
   linkFacts?(): LinkFacts | undefined;
   promote?(messageId: string): boolean;
   onWire?(messageId: string): boolean;
+  leftBehind?(messageId: string, left: boolean): void;
 }
 
 /**
@@ -29,6 +30,7 @@ export function poolArticleSource(pool: BodyFetcher): ArticleSource {
     },
     promote: (messageId) => void pool.promote?.(messageId.startsWith('<') ? messageId : `<${messageId}>`),
     onWire: (messageId) => pool.onWire?.(messageId.startsWith('<') ? messageId : `<${messageId}>`) === true,
+    leftBehind: (messageId, left) => pool.leftBehind?.(messageId.startsWith('<') ? messageId : `<${messageId}>`, left),
     link: () => pool.linkFacts?.(),
   };
 }
