@@ -466,14 +466,15 @@ export class NntpPool {
     }
     // off the wire before anyone hears of the answer (onWire)
     const answered = () => {
-      const onWire = isBody ? this.bodiesOnWire.get(r.messageId) : undefined;
+      const onWire = this.bodiesOnWire.get(r.messageId);
       if (onWire?.delete(r) && onWire.size === 0) this.bodiesOnWire.delete(r.messageId);
     };
-    const op: Promise<unknown> = (
-      isBody
-        ? pc.conn.body(r.messageId, r.into).then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
-        : pc.conn.stat(r.messageId)
-    ).finally(answered);
+    const op: Promise<unknown> = isBody
+      ? pc.conn
+          .body(r.messageId, r.into)
+          .then((part) => ({ ...part, messageId: r.messageId, providerId: p.id }))
+          .finally(answered)
+      : pc.conn.stat(r.messageId);
     op.then(
       (value) => {
         p.recordSuccess();
