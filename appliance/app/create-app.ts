@@ -73,14 +73,20 @@ async function buildCapabilities(core: AppCore, life: Lifetime, opts: AppOptions
   const par2 = life.take(createRepair(core, streaming.vfs, pool));
   const links = createStreamLinks(core);
   const strmLink = async (path: string) => (await links.create({ path, createdBy: 'strm' })).url;
-  const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink));
+  const importer = life.take(createImporter(core, streaming.vfs, pool, par2, strmLink, streaming.probes));
   const arrs = createArrs({ config });
   const streams = life.take(createStreams(core, streaming.handles, pooled));
   const sabnzbd = life.take(await createSabnzbd(core, { importer, vfs: streaming.vfs, pool }));
   const availability = life.take(createAvailability(core, pooled));
   const fit = life.take(createFit(core, pool, streams.registry, () => sabnzbd.totals));
   const quota = life.take(createQuota(core, pooled, sabnzbd.totals));
-  const measured = { handles: streaming.handles, importer, streams: streams.registry, leadership };
+  const measured = {
+    handles: streaming.handles,
+    importer,
+    streams: streams.registry,
+    leadership,
+    probes: streaming.probes,
+  };
   const metrics = life.take(createMetrics(core, pooled, { ...measured, availability, fit, quota }));
   const repairer = opts.repairer ?? new ArrRepairService({ config, logger: logger.child('arrs') });
   const healthParts = { par2, vfs: streaming.vfs, pool, repairer, streams: streams.registry, sabnzbd };

@@ -11,6 +11,7 @@ import { importSettings } from '../importer/import-settings.js';
 import type { ImporterDomain, UnstreamableHandler } from '../importer/importer.types.js';
 import { isUnstreamable } from '../importer/import-errors.js';
 import { NzbImporter, type NzbImporterDeps } from '../importer/nzb-import.service.js';
+import type { ProbeKeeper } from '../importer/probe-articles.js';
 import { QueueService } from '../importer/queue.service.js';
 import { ScanService } from '../importer/scan.service.js';
 import type { Logger } from '../logging/logger.js';
@@ -48,6 +49,8 @@ export interface ImporterDeps {
   repair?: NzbImporterDeps['repair'];
   /** Releases a health verdict found broken (the repair ledger): refused at import. */
   brokenRelease?: BrokenReleaseLookup;
+  /** The probe cache (vfs/probe-cache.ts): imports keep each media file's probe articles in it. */
+  probes?: ProbeKeeper;
   /** SABnzbd's pause or resume asked of this node, for the other nodes (several nodes: app/create-app.ts). */
   onPauseChange?: (paused: boolean) => void;
   /** Signs the read-only link a `.strm` file carries (app/stream-links.ts); absent: the webdav.user URL. */
@@ -69,6 +72,7 @@ export function createImporter(
   client: ArticleClient,
   repair: Par2RepairService,
   signedLink?: (vfsPath: string) => Promise<string>,
+  probes?: ProbeKeeper,
 ): Built<Importer> {
   const { stores, logger } = core;
   const importer = buildImporter({
@@ -81,6 +85,7 @@ export function createImporter(
     brokenRelease: (fingerprint) => stores.repairLedger.broken(fingerprint),
     onPauseChange: pauseToOtherNodes(stores.pg, logger.child('importer')),
     signedLink,
+    probes,
   });
   return built(importer, () => importer.close());
 }
@@ -122,6 +127,7 @@ function buildImporter(deps: ImporterDeps): Importer {
     keepPar2: deps.keepPar2,
     repair: deps.repair,
     brokenRelease: deps.brokenRelease,
+    probes: deps.probes,
   });
   const runner = importRunner(deps, queue, log, async (item, signal) => {
     let result;

@@ -87,6 +87,7 @@ function setup(role?: 'leader' | 'follower') {
     healthStore: { dueCount: async () => (reads.health++, 4), manualCount: async () => 1 },
     clock,
     ...(role ? { leadership: { role } } : {}),
+    probes: { size: 3_000_000, articles: 4, counts: { hits: 40, stored: 6, evicted: 2, damaged: 1 } },
   };
   const bus = new EventBus<SpoolEvents>();
   const streams = wireStreamRegistry(bus, handles, clock);
@@ -217,4 +218,16 @@ test('spool_node_leader says whether this node holds the leader lease', async ()
     assert.equal(value(await metrics.scrape(), 'spool_node_leader'), expected);
     stop();
   }
+});
+
+test("the probe cache's size and counts are read at scrape", async () => {
+  const { metrics, stop } = setup();
+  const text = await metrics.scrape();
+  assert.equal(value(text, 'spool_probe_cache_bytes'), 3_000_000);
+  assert.equal(value(text, 'spool_probe_cache_articles'), 4);
+  assert.equal(value(text, 'spool_probe_cache_events_total{event="hits"}'), 40);
+  assert.equal(value(text, 'spool_probe_cache_events_total{event="stored"}'), 6);
+  assert.equal(value(text, 'spool_probe_cache_events_total{event="evicted"}'), 2);
+  assert.equal(value(text, 'spool_probe_cache_events_total{event="damaged"}'), 1);
+  stop();
 });

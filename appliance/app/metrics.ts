@@ -21,6 +21,7 @@ import type { AppCore } from './core.js';
 import { built, type Built } from './lifetime.js';
 import type { PoolCapability } from './pool.js';
 import type { ReadHandles } from '../vfs/read-handle.js';
+import type { ProbeCache } from '../vfs/probe-cache.js';
 
 /** What the scrape-time metrics read; asked for only when a scrape runs (the app builds some of it later). */
 export interface MetricsParts {
@@ -37,6 +38,8 @@ export interface MetricsParts {
   quota?: Pick<QuotaMeter, 'view'>;
   /** The fit report and cost view (appliance/providers/fit.service.ts). */
   fit?: Pick<FitService, 'report' | 'cost'>;
+  /** The probe cache (appliance/vfs/probe-cache.ts). */
+  probes?: Pick<ProbeCache, 'size' | 'articles' | 'counts'>;
   /** Whether this node leads (app/cluster/leadership.ts); absent: it does (one node). */
   leadership?: Pick<Leadership, 'role'>;
 }
@@ -88,6 +91,12 @@ export function metricsOf(parts: () => MetricsParts): SpoolMetrics {
     quotas: () => parts().quota?.view() ?? [],
     fit: () => parts().fit?.report() ?? { window_days: 0, comparison_share: 0, candidates: [] },
     cost: () => parts().fit?.cost() ?? EMPTY_COST,
+    probeCache() {
+      const p = parts().probes;
+      return p
+        ? { bytes: p.size, articles: p.articles, ...p.counts }
+        : { bytes: 0, articles: 0, hits: 0, stored: 0, evicted: 0, damaged: 0 };
+    },
   };
   return new SpoolMetrics(sources, (id) => parts().streams?.readerClassOf(id));
 }

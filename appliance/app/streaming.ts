@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ConfigService } from '../config/index.js';
 import type { EventBus, EventSource, SpoolEvents } from '../events/index.js';
 import { MountService } from '../fuse/mount.service.js';
@@ -15,6 +16,8 @@ import type { HealthVerdicts, PatchedBytes } from '../vfs/types.js';
 import { VfsService } from '../vfs/vfs.service.js';
 import { LockManager } from '../webdav/lock.manager.js';
 import { poolArticleSource, type BodyFetcher } from '../vfs/pool-source.js';
+import { ProbeCache } from '../vfs/probe-cache.js';
+import { probeCachedSource } from '../vfs/probe-cached-source.js';
 import type { AppCore } from './core.js';
 import { built, type Built } from './lifetime.js';
 import { wireStreamEvents } from './stream-events.js';
@@ -58,8 +61,17 @@ export interface Streaming {
  * The virtual tree on the tree's and sidecars' ports, read through the pool, with the health verdicts and the PAR2
  * patches; every WebDAV and FUSE read handle announced on the bus (stream.opened / progress / closed).
  */
-export function createStreaming(core: AppCore, pool: BodyFetcher, fuseReadAheadKb?: number): Built<Streaming> {
+export function createStreaming(
+  core: AppCore,
+  pool: BodyFetcher,
+  fuseReadAheadKb?: number,
+): Built<Streaming & { probes: ProbeCache }> {
   const { stores, events } = core;
+  const probes = new ProbeCache(
+    join(core.config.dataDir, 'probe-cache'),
+    () => core.config.get().streaming.probe_cache_size_mb * 1024 * 1024,
+    core.logger.child('probe-cache'),
+  );
   const streaming = buildStreaming({
     patches: stores.patches,
     tree: stores.tree,
@@ -68,11 +80,16 @@ export function createStreaming(core: AppCore, pool: BodyFetcher, fuseReadAheadK
     config: core.config,
     logger: core.logger,
     events,
-    source: poolArticleSource(pool),
+    source: probeCachedSource(probes, poolArticleSource(pool)),
     fuseReadAheadKb,
     clock: core.clock,
   });
-  return built(streaming, () => streaming.close(), wireStreamEvents(streaming.handles, events));
+  return built(
+    { ...streaming, probes },
+    () => streaming.close(),
+    wireStreamEvents(streaming.handles, events),
+    events.on('config.changed', () => probes.trim()), // a smaller probe_cache_size_mb applies at once
+  );
 }
 
 /** Builds the virtual tree, the reader, the WebDAV lock table, the mount and the rclone client. */

@@ -104,6 +104,13 @@ export class LayoutBytes {
     return out;
   }
 
+  /** The whole decoded article holding segment `index` of `layout`, of the size the layout says it decodes to. */
+  wholeArticle(layout: FileLayout, index: number): Promise<Buffer> {
+    const s = layout.segments[index] as LayoutSegment;
+    const size = articleSizeOf(s);
+    return this.slice(s.messageId, 0, size, size);
+  }
+
   /** Bytes [from, to) of an article that decodes to `size` bytes: from its head when inside it, else the article. */
   private async slice(messageId: string, from: number, to: number, size: number): Promise<Buffer> {
     const head = this.heads.get(messageId);

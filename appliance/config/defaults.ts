@@ -56,6 +56,9 @@ export const DEFAULTS: SpoolConfig = deepFreeze({
     zero_fill_enabled: false,
     zero_fill_max_articles: 2,
     zero_fill_max_percent: 0.1,
+    // A media file's probe articles take about 1.5-2.5 MB: 2 GiB keeps those of the last ~1,000 files imported or
+    // scanned, which is what a media server's scan after an import reads (docs/streaming.md, "The probe cache").
+    probe_cache_size_mb: 2048,
   },
   import: {
     max_processor_workers: 2,

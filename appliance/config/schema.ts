@@ -115,6 +115,8 @@ export const streamingSchema = z.strictObject({
   zero_fill_enabled: z.boolean(),
   zero_fill_max_articles: intRange(0, 100),
   zero_fill_max_percent: numberRange(0, 100),
+  // docs/streaming.md "The probe cache": the disk kept for the articles library scans read (0 = off).
+  probe_cache_size_mb: intRange(0, 1048576),
 });
 
 export const importSchema = z.strictObject({

@@ -3,6 +3,7 @@ import { resolveLayout } from '../layout/index.js';
 import { isMediaName, mediaDuration } from '../media/media-duration.js';
 import type { AddJobFile } from '../vfs/types.js';
 import { layoutSource, type ImportArticles } from './layout-bytes.js';
+import type { FileReads } from './probe-articles.js';
 
 /**
  * Reads each exposed media file's duration from its container's headers (appliance/media/), so the Streams view can
@@ -16,13 +17,23 @@ export async function readMediaDurations(
   articles: ImportArticles,
   signal: AbortSignal,
   logger: Logger,
+  /** Where the byte ranges read of each file are recorded (importer/probe-articles.ts keeps their articles). */
+  reads?: FileReads,
 ): Promise<void> {
   for (const file of files) {
     if (!isMediaName(file.name) || file.size < 16) continue;
     const layout = resolveLayout(file.layout);
     if (layout.cipher) continue;
+    const source = layoutSource(layout, articles, file.name);
+    const read = source.read.bind(source);
+    const ranges: [number, number][] = [];
+    reads?.set(file, ranges);
+    source.read = (offset, length) => {
+      ranges.push([offset, offset + length]);
+      return read(offset, length);
+    };
     try {
-      const seconds = await mediaDuration(layoutSource(layout, articles, file.name));
+      const seconds = await mediaDuration(source);
       if (seconds !== undefined) file.durationSeconds = seconds;
     } catch (err) {
       signal.throwIfAborted();

@@ -30,6 +30,7 @@ import { expandArchives } from './archive-expand.js';
 import { ImportArticles } from './layout-bytes.js';
 import { checkJobFiles, refuseKnownBrokenIds, type BrokenReleaseLookup } from './import-checks.js';
 import { readMediaDurations } from './media-durations.js';
+import { keepProbeArticles, type FileReads, type ProbeKeeper } from './probe-articles.js';
 import type { ImportResult } from './import.runner.js';
 import { repairJob, type ImportRepairer } from './import-repair.js';
 import { archiveVolumes, par2Layouts, readPar2Descriptions, type KeptPar2Layout } from './par2-names.js';
@@ -76,6 +77,8 @@ export interface NzbImporterDeps {
    * absent or off: such an import fails.
    */
   repair?: ImportRepairer;
+  /** The probe cache: each media file's probe articles are kept as it is imported (importer/probe-articles.ts). */
+  probes?: ProbeKeeper;
 }
 
 /**
@@ -131,7 +134,9 @@ export class NzbImporter {
       brokenRelease: this.d.brokenRelease,
       headers: settings.verifyMediaHeaders,
     });
-    await readMediaDurations(jobFiles, articles, signal, this.d.logger);
+    const reads: FileReads = new Map();
+    await readMediaDurations(jobFiles, articles, signal, this.d.logger, reads);
+    if (this.d.probes) await keepProbeArticles(jobFiles, reads, articles, this.d.probes, signal, this.d.logger);
     // The probe above passed for these: file info reports them healthy until checked (files under repair: unknown).
     const damaged = new Set(findings.map((f) => f.name));
     for (const f of jobFiles)

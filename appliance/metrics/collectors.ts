@@ -27,6 +27,18 @@ export interface MetricsSources {
   /** The fit report and the cost view (appliance/providers/fit.service.ts); absent: none. */
   fit?(): FitReportResponse;
   cost?(): CostViewResponse;
+  /** The probe cache's size and what it did since start (appliance/vfs/probe-cache.ts); absent: none. */
+  probeCache?(): ProbeCacheFigures;
+}
+
+/** The probe cache as the metrics read it. */
+export interface ProbeCacheFigures {
+  bytes: number;
+  articles: number;
+  hits: number;
+  stored: number;
+  evicted: number;
+  damaged: number;
 }
 
 /** The provider's state as the pool announces it; a removed provider still draining counts as disabled. */
@@ -47,6 +59,41 @@ export function defineCollected(registry: Registry, sources: MetricsSources): vo
   if (sources.cost) defineCost(registry, sources.cost);
   defineProviderFamilies(registers, () => sources.pool());
   defineWorkFamilies(registers, sources);
+  if (sources.probeCache) defineProbeCache(registers, sources.probeCache);
+}
+
+/** The probe cache (docs/streaming.md, "The probe cache"): its size, and its hits, stores, evictions and damage. */
+function defineProbeCache(registers: Registry[], figures: () => ProbeCacheFigures): void {
+  new Gauge({
+    name: 'spool_probe_cache_bytes',
+    help: 'Bytes the probe cache keeps on disk (streaming.probe_cache_size_mb bounds it).',
+    registers,
+    collect() {
+      this.set(figures().bytes);
+    },
+  });
+  new Gauge({
+    name: 'spool_probe_cache_articles',
+    help: 'Articles the probe cache keeps on disk.',
+    registers,
+    collect() {
+      this.set(figures().articles);
+    },
+  });
+  const events = ['hits', 'stored', 'evicted', 'damaged'] as const;
+  new Counter({
+    name: 'spool_probe_cache_events_total',
+    help:
+      'Articles the probe cache served from disk (hits), kept (stored), removed for room (evicted) or found damaged ' +
+      'and removed (damaged), since Spool started.',
+    labelNames: ['event'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const f = figures();
+      for (const event of events) this.inc({ event }, f[event]);
+    },
+  });
 }
 
 /** Per provider: connections, state and bytes fetched; and the pool's waiting requests. */

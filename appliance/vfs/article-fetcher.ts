@@ -24,6 +24,11 @@ export interface ArticleSource {
    * behind that fails is not tried again elsewhere.
    */
   leftBehind?(messageId: string, left: boolean): void;
+  /**
+   * Whether these bytes (as `fetch` returned them) came from this node's disk (the probe cache) rather than from a
+   * provider: a read of them is no news about the providers (the reader reports no recovery).
+   */
+  fromDisk?(data: Uint8Array): boolean;
   /** What the source measured of its link (round trip, delivery rate), for sizing a stream's window. */
   link?(): LinkFacts | undefined;
 }
@@ -40,6 +45,8 @@ export interface FetchHow {
   stream?: number;
   /** When the article was posted (ms since the epoch, from the NZB): the pool routes by providers' retention. */
   postedAt?: number;
+  /** One a library scan reads (a media file's first or last article, vfs/probe-articles.ts): kept on disk. */
+  keep?: boolean;
 }
 
 /** A reader's hold on an article's bytes: valid until `release()`, after which the buffer may be reused. */

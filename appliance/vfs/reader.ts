@@ -7,6 +7,7 @@ import { ArticleFetcher, abortError, type ArticleSource, type FetchHow, type Lea
 import type { VfsService } from './vfs.service.js';
 import { articleOffsetOf, articleSizeOf, findIn } from '../layout/index.js';
 import { decryptRange } from './decrypt.js';
+import { isProbeArticle } from './probe-articles.js';
 import { rampsUp, rangeWorkers, readerWindow, streamWindow } from './stream-window.js';
 import {
   NO_PATCHES,
@@ -245,10 +246,12 @@ export class VfsReader {
     let reason: string;
     let evidence: ArticleEvidence | undefined;
     try {
-      const posted = { ...how, postedAt: postedAtOf(layout, seg) };
+      const keep = isProbeArticle(node.name, index, layout.segments.length, how);
+      const posted = { ...how, postedAt: postedAtOf(layout, seg), keep };
       const lease = await this.fetcher.get(seg.messageId, signal, want, layout.groups, posted);
       if (lease.data.byteLength === want) {
-        if (this.vfs.health.unavailable(node.path, seg.messageId))
+        // bytes from this node's disk (the probe cache) say nothing of the providers
+        if (this.vfs.health.unavailable(node.path, seg.messageId) && this.source.fromDisk?.(lease.data) !== true)
           this.events.emit('read.article.recovered', { path: node.path, messageIds: [seg.messageId] });
         return lease;
       }

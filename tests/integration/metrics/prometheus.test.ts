@@ -100,6 +100,9 @@ const FAMILIES = [
   'spool_queue_items',
   'spool_health_due_files',
   'spool_node_leader',
+  'spool_probe_cache_bytes',
+  'spool_probe_cache_articles',
+  'spool_probe_cache_events_total',
 ];
 
 test('Prometheus scrapes every family, with the reads and the import counted', async () => {
