@@ -38,6 +38,9 @@
  * SPOOL_BENCH_CONTENTION_WARM_SCAN=1 runs each scan once, untimed, in the same server before the timed one, with a
  * 1 GiB article cache: the timed probes find their articles in memory and cost the provider link nothing. An upper
  * bound for a scan that costs the providers nothing (docs/performance.md), not how Spool runs.
+ * SPOOL_BENCH_CONTENTION_PROBE_CACHE=0 runs every server with the probe cache off (streaming.probe_cache_size_mb 0,
+ * at the import too): a scan of files the cache does not hold (imported before it existed, or pushed out), whose
+ * probes fetch from the providers as before it (docs/streaming.md, "The probe cache").
  * SPOOL_CONTENTION_BASELINE=<a checkout of an older commit, with node_modules and its native addons built> runs
  * the player scenarios (in a container too) and the ten viewers on that build too (compiled into
  * <checkout>/.bench-dist).
@@ -211,6 +214,8 @@ async function withLink(f: Fixture, connRate: number, fn: (link: DelayProxyProce
 
 /** SPOOL_BENCH_CONTENTION_WARM_SCAN=1: each scan runs once untimed first (its articles then in memory). */
 const WARM_SCAN = process.env.SPOOL_BENCH_CONTENTION_WARM_SCAN === '1';
+/** SPOOL_BENCH_CONTENTION_PROBE_CACHE=0: the probe cache off (a scan of files it does not hold). */
+const PROBE_CACHE_OFF = process.env.SPOOL_BENCH_CONTENTION_PROBE_CACHE === '0';
 
 function boot(
   s: Pick<Setup, 'f' | 'dataDir' | 'mnt' | 'wrap'>,
@@ -219,7 +224,12 @@ function boot(
 ): Promise<ChildServer> {
   const provider = { host: '127.0.0.1', port: link.port, connections: CONNECTIONS };
   // a scan served from memory needs room for every article it reads beside the players' (WARM_SCAN)
-  const streaming = WARM_SCAN ? { streaming: { max_cache_size_mb: 1024 } } : {};
+  const streaming = {
+    streaming: {
+      ...(WARM_SCAN ? { max_cache_size_mb: 1024 } : {}),
+      ...(PROBE_CACHE_OFF ? { probe_cache_size_mb: 0 } : {}),
+    },
+  };
   return bootSpoolWith(s.f, s.dataDir, s.mnt, main, { provider, ...streaming, ...(s.wrap ? { wrap: s.wrap } : {}) });
 }
 
