@@ -57,7 +57,9 @@ test('the shared part leaves every node-local key out; a node puts its own back'
   assert.equal('log' in shared, false);
   assert.equal('root_path' in (shared.metadata as object), false);
   assert.equal('port' in (shared.webdav as object), false);
-  assert.equal(NODE_LOCAL_KEYS.length, 6);
+  assert.equal('probe_cache_size_mb' in (shared.streaming as object), false);
+  assert.equal('max_cache_size_mb' in (shared.streaming as object), true, 'the rest of the section is shared');
+  assert.equal(NODE_LOCAL_KEYS.length, 7);
   // whatever the document says of node-local keys, the node's own win
   const foreign = { ...shared, mount_path: '/elsewhere', webdav: { ...(shared.webdav as object), port: 1 } };
   const back = withNodeLocal(foreign, mine) as typeof mine;

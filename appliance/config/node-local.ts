@@ -11,6 +11,8 @@ export const NODE_LOCAL_KEYS = [
   'metadata.root_path',
   'webdav.port',
   'mount_path',
+  // the disk this node gives its probe cache (<data dir>/probe-cache: its own files)
+  'streaming.probe_cache_size_mb',
   'rclone',
   'log',
 ] as const;
