@@ -17,7 +17,8 @@ export type ProbeKeeper = Pick<ProbeCache, 'holds' | 'put'>;
  * are the ones a prober reads too (an MP4's top-level boxes and moov; a Matroska file's head). The media server's
  * scan that follows an import then costs the providers nothing. Most of them are in hand already (the duration
  * read's articles); the first article (of which the import kept only its head) costs one fetch on the import lane.
- * Nothing here fails an import: a read that fails leaves the article to be kept when a reader first fetches it.
+ * Each is on disk before the job is written, so the arr's ffprobe right after the import finds it. Nothing here
+ * fails an import: a read that fails leaves the article to be kept when a reader first fetches it.
  */
 export async function keepProbeArticles(
   files: AddJobFile[],
@@ -41,7 +42,7 @@ export async function keepProbeArticles(
       const id = layout.segments[index]?.messageId;
       if (id === undefined || cache.holds(id)) continue;
       try {
-        cache.put(id, await articles.wholeArticle(layout, index));
+        await cache.put(id, await articles.wholeArticle(layout, index));
       } catch (err) {
         signal.throwIfAborted();
         logger.debug('probe article not kept', { file: file.name, index, error: (err as Error).message });

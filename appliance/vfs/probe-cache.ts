@@ -31,7 +31,8 @@ export interface ProbeCacheCounts {
 export class ProbeCache {
   /** Insertion order is use order: the first entry is the least recently used. Value: bytes on disk. */
   private readonly entries = new Map<string, number>();
-  private readonly writing = new Set<string>();
+  /** Writes in flight, by key. */
+  private readonly writing = new Map<string, Promise<void>>();
   private readonly pending = new Set<Promise<void>>();
   private bytes = 0;
   private loaded = false;
@@ -87,20 +88,24 @@ export class ProbeCache {
   }
 
   /**
-   * Keeps a copy of the article (taken at once: the caller's buffer may be reused as soon as this returns). Never
-   * fails: a disk that refuses the write is logged once and the article is simply not kept.
+   * Keeps a copy of the article (taken at once: the caller's buffer may be reused as soon as this returns). Settles
+   * when the file has landed (or was not written); never rejects: a disk that refuses the write is logged once and
+   * the article is simply not kept.
    */
-  put(messageId: string, data: Uint8Array): void {
+  put(messageId: string, data: Uint8Array): Promise<void> {
     const bytes = PROBE_FILE_HEADER + data.byteLength;
-    if (!this.loaded || bytes > this.budgetBytes()) return;
+    if (!this.loaded || bytes > this.budgetBytes()) return Promise.resolve();
     const key = keyOf(messageId);
-    if (this.entries.has(key) || this.writing.has(key)) return;
-    this.writing.add(key);
+    if (this.entries.has(key)) return Promise.resolve();
+    const inFlight = this.writing.get(key);
+    if (inFlight) return inFlight;
     const written = this.write(key, encode(data)).finally(() => {
       this.writing.delete(key);
       this.pending.delete(written);
     });
+    this.writing.set(key, written);
     this.pending.add(written);
+    return written;
   }
 
   /** Settles when every write asked so far has landed or been given up. */

@@ -19,7 +19,7 @@ export function probeCachedSource(cache: ProbeCache, inner: ArticleSource): Arti
         return held;
       }
       const data = await inner.fetch(messageId, opts);
-      if (opts.keep) cache.put(messageId, data);
+      if (opts.keep) void cache.put(messageId, data); // the reader does not wait for the disk
       return data;
     },
     fromDisk: (data) => fromDisk.has(data),

@@ -45,7 +45,7 @@ async function propfind(path: string, header?: string): Promise<string> {
 test('a corrupted file stays listed and readable where its articles are; the console hides it when it asks to', async () => {
   const movie = film(10 * ARTICLE);
   const { path, ids } = await importPosted(srv.baseUrl, inn, 'Kept.Film.2021.mkv', movie, ARTICLE);
-  cancelArticles(inn, [ids[0]!]);
+  cancelArticles(inn, [ids[0]!, ids[2]!]);
   const r = await checkAndWait(srv.baseUrl, path);
   assert.equal(r.status, 'corrupted', 'the first article gone: corrupted, from evidence');
   const dir = dirname(path);
@@ -58,15 +58,22 @@ test('a corrupted file stays listed and readable where its articles are; the con
   assert.doesNotMatch(await propfind(dir, 'false'), listed, 'the console, toggle off');
   assert.match(await propfind(dir, 'true'), listed, 'the console, toggle on');
 
-  // Its readable bytes serve; the missing article's range fails, never zero-filled.
+  // Its readable bytes serve; a missing article's range fails, never zero-filled.
   const middle = await fetch(`${srv.baseUrl}/webdav${path}`, {
     headers: { Range: `bytes=${3 * ARTICLE}-${5 * ARTICLE - 1}` },
   });
   assert.equal(middle.status, 206);
   assert.ok(Buffer.from(await middle.arrayBuffer()).equals(movie.subarray(3 * ARTICLE, 5 * ARTICLE)));
+  const gone = await fetch(`${srv.baseUrl}/webdav${path}`, {
+    headers: { Range: `bytes=${2 * ARTICLE}-${2 * ARTICLE + 99}` },
+  });
+  assert.equal(gone.status, 502, 'the gone article is an error, not zeros');
+  await gone.body?.cancel();
+  // The first article, gone from INN too, was kept by the probe cache at import (docs/streaming.md, "The probe
+  // cache"): its bytes, checked when fetched, still serve the player's header read.
   const head = await fetch(`${srv.baseUrl}/webdav${path}`, { headers: { Range: 'bytes=0-99' } });
-  assert.equal(head.status, 502, 'the gone article is an error, not zeros');
-  await head.body?.cancel();
+  assert.equal(head.status, 206);
+  assert.ok(Buffer.from(await head.arrayBuffer()).equals(movie.subarray(0, 100)));
 
   // FUSE: listed, stat answers, the readable range reads byte-exact.
   assert.deepEqual(await readdir(join(mnt, dir)), [name]);

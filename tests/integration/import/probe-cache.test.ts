@@ -64,8 +64,9 @@ before(async () => {
   const item = await waitForItem(srv.baseUrl, up.body.data!.id);
   assert.equal(item.status, 'completed', item.error_message ?? '');
   path = `${item.target_path}/${NAME}`;
-  // the import keeps the first article, the moov's and the last (the moov's may be the last): written after the job
-  await waitUntil('the probe articles on disk', () => cacheFiles().length >= 2);
+  // the import keeps the first article, the moov's and the last (the moov's may be the last), on disk before the job
+  // completes: the arr's ffprobe right after finds them
+  assert.ok(cacheFiles().length >= 2, `probe articles on disk when the job completes (${cacheFiles().length})`);
   await srv.stop();
   srv = undefined;
 });
