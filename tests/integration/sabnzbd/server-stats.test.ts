@@ -47,7 +47,13 @@ type Stats = {
 const start = (dir?: string) =>
   startImportServer(
     inn,
-    { sabnzbd: { enabled: true }, health: { enabled: false }, import: { queue_processing_interval_seconds: 1 } },
+    {
+      sabnzbd: { enabled: true },
+      health: { enabled: false },
+      import: { queue_processing_interval_seconds: 1 },
+      // the stream fetches every article (the probe cache would serve the film's first and last from disk)
+      streaming: { probe_cache_size_mb: 0 },
+    },
     { dataDir: dir, keepDataDir: true },
   );
 
