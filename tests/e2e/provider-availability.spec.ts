@@ -23,6 +23,8 @@ test.beforeAll(async () => {
     config: {
       providers: [innProvider(empty, { id: 'empty' }), innProvider(full, { id: 'full' })],
       import: { queue_processing_interval_seconds: 1, segment_sample_percentage: 100 },
+      // every article of the read from the providers (the probe cache would serve the first and last from disk)
+      streaming: { probe_cache_size_mb: 0 },
     },
   });
   const reg = await apiCall(spool.baseURL, 'POST', '/api/auth/register', ADMIN);
