@@ -24,13 +24,15 @@ export async function readMediaDurations(
     if (!isMediaName(file.name) || file.size < 16) continue;
     const layout = resolveLayout(file.layout);
     if (layout.cipher) continue;
-    const source = layoutSource(layout, articles, file.name);
-    const read = source.read.bind(source);
+    const bytes = layoutSource(layout, articles, file.name);
     const ranges: [number, number][] = [];
     reads?.set(file, ranges);
-    source.read = (offset, length) => {
-      ranges.push([offset, offset + length]);
-      return read(offset, length);
+    const source = {
+      size: bytes.size,
+      read(offset: number, length: number) {
+        ranges.push([offset, offset + length]);
+        return bytes.read(offset, length);
+      },
     };
     try {
       const seconds = await mediaDuration(source);

@@ -1,3 +1,4 @@
+import { mapLimit } from '../articles/index.js';
 import { resolveLayout, segmentsForRange } from '../layout/index.js';
 import type { Logger } from '../logging/logger.js';
 import { isProbedFile } from '../vfs/probe-articles.js';
@@ -28,8 +29,9 @@ export async function keepProbeArticles(
   signal: AbortSignal,
   logger: Logger,
 ): Promise<void> {
-  for (const file of files) {
-    if (!isProbedFile(file.name) || file.size === 0) continue;
+  // a few files at a time: each file's first article is a fetch (a round trip on a long link)
+  await mapLimit(files, 4, async (file) => {
+    if (!isProbedFile(file.name) || file.size === 0) return;
     const layout = resolveLayout(file.layout);
     const count = layout.segments.length;
     const wanted = new Set([0, count - 1]);
@@ -48,5 +50,5 @@ export async function keepProbeArticles(
         logger.debug('probe article not kept', { file: file.name, index, error: (err as Error).message });
       }
     }
-  }
+  });
 }
